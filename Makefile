@@ -1,0 +1,121 @@
+# fixstep build. `make` builds build/libfixstep.a and build/fixstep; `make test`
+# runs every test; `make crosscheck` proves identical bits on eight targets.
+#
+# Cross builds reuse this Makefile with another CC, BUILD folder and flags
+# (see tools/crosscheck.sh); nothing here is specific to x86-64.
+
+BUILD    ?= build
+CC       ?= cc
+OPT      ?= -O2
+CSTD     := -std=c17
+WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wvla -Wstrict-prototypes -Wno-unused-parameter
+# -ffp-contract=off and no fast-math: only matters if a float ever leaks in, but cheap.
+DETFLAGS := -ffp-contract=off -fno-fast-math
+CFLAGS   ?=
+CPPFLAGS ?=
+LDFLAGS  ?=
+# extra flags applied to kernel/ and fixmath_glue/ only (e.g. -mgeneral-regs-only)
+KERNEL_CFLAGS ?=
+# libfixmath (header for the type; archive for fix16_from_str/fix16_to_str in tools)
+FIXMATH_LIBS ?= -llibfixmath
+# xxHash: the static archive by default; XXH_INLINE=1 uses the header only (wasm32)
+XXH_INLINE ?= 0
+ifeq ($(XXH_INLINE),1)
+XXH_CPPFLAGS := -DXXH_INLINE_ALL
+XXH_LIBS :=
+else
+XXH_CPPFLAGS :=
+XXH_LIBS ?= -l:libxxhash.a
+endif
+EXE ?=
+
+INC := -Ifixmath_glue -Ikernel/include -Ikernel/src -Ireplays -Itools
+ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
+
+GLUE_SRC   := $(sort $(wildcard fixmath_glue/*.c))
+KERNEL_SRC := $(sort $(wildcard kernel/src/*.c))
+REPLAY_SRC := $(sort $(wildcard replays/*.c))
+SCENE_SRC  := $(sort $(wildcard tools/scenes/*.c))
+CLI_SRC    := $(sort $(wildcard tools/cli/*.c))
+TEST_SRC   := $(sort $(wildcard tests/*.c))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJ   := $(call obj,$(GLUE_SRC) $(KERNEL_SRC))
+TOOL_OBJ  := $(call obj,$(REPLAY_SRC) $(SCENE_SRC))
+CLI_OBJ   := $(call obj,$(CLI_SRC))
+TEST_OBJ  := $(call obj,$(TEST_SRC))
+
+LIB  := $(BUILD)/libfixstep.a
+PROG := $(BUILD)/fixstep$(EXE)
+TESTS := $(BUILD)/fixstep_tests$(EXE)
+LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
+
+.PHONY: all test deps install crosscheck nofloat sanitize bench clean
+all: deps $(LIB) $(PROG)
+
+# The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev.
+# Skipped for cross builds (DEPS_CHECK=0): their sysroots come from crosscheck.sh.
+DEPS_CHECK ?= 1
+deps:
+ifeq ($(DEPS_CHECK),1)
+	@missing=""; \
+	[ -f /usr/include/libfixmath/fix16.h ] || missing="$$missing libfixmath-dev"; \
+	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null || exit 1; \
+	  else \
+	    echo "fixstep needs$$missing: run  sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+endif
+
+$(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
+$(BUILD)/obj/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(KCF) -MMD -MP -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(PROG): $(CLI_OBJ) $(TOOL_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS)
+
+$(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS)
+
+# Every test. TEST_ARGS=--quick skips the long exhaustive sweeps.
+TEST_ARGS ?=
+test: all $(TESTS)
+	$(TESTS) $(TEST_ARGS)
+
+# Compile kernel/ and fixmath_glue/ so that any floating point is a build error.
+nofloat:
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat/libfixstep.a
+
+# The tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+sanitize:
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize OPT="-O1 -g" \
+	  CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=address,undefined" test TEST_ARGS=--quick
+
+crosscheck: all
+	bash tools/crosscheck.sh
+
+bench: all
+	bash tools/bench.sh
+
+PREFIX ?= /usr/local
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/fixstep $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 kernel/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
+	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' tools/fixstep.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fixstep.pc
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

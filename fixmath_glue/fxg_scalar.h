@@ -1,0 +1,219 @@
+/* fixmath_glue: scalar operations on fix16_t (Q16.16) and on wide int64 values.
+ *
+ * Integer only, stateless, re-entrant. libfixmath provides the type and the
+ * constants; every operation the kernel performs lives here so that its rounding
+ * and saturation are specified in one place:
+ *
+ *   - Narrowing results saturate to [INT32_MIN, INT32_MAX] and add one to the
+ *     caller's overflow counter (`uint32_t *ovf`) when they do. Overflow is never
+ *     silent: the world passes its step statistics counter.
+ *   - fxg_mul rounds half away from zero: bit-identical to libfixmath's
+ *     fix16_mul wherever that does not overflow (tested against it).
+ *   - fxg_div is correctly rounded (half away from zero).
+ *   - fxg_sqrt is correctly rounded (round to nearest; ties cannot occur).
+ *   - Wide (fxg_wide, Q32.32 in int64) operations round half up (floor(x + 1/2)).
+ */
+#ifndef FXG_SCALAR_H
+#define FXG_SCALAR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <libfixmath/fix16.h>
+
+_Static_assert((-1 >> 1) == -1, "fixstep needs arithmetic right shift of negative values");
+_Static_assert(sizeof(int64_t) == 8 && sizeof(int32_t) == 4, "exact-width integers");
+
+#define FXG_ONE ((fix16_t)0x10000)
+#define FXG_HALF ((fix16_t)0x8000)
+#define FXG_MAX ((fix16_t)INT32_MAX)
+#define FXG_MIN ((fix16_t)INT32_MIN)
+
+/* Integer constant in Q16.16: FXG_I(3) == 3.0. Only for |i| <= 32767. */
+#define FXG_I(i) ((fix16_t)((i) * 65536))
+/* Ratio constant p/q in Q16.16, rounded down; for compile-time constants only. */
+#define FXG_RATIO(p, q) ((fix16_t)(((int64_t)(p) * 65536) / (q)))
+
+/* Q32.32 held in int64: the wide format for mass properties, accumulated
+ * impulses and intermediate products. Range +-2^31, resolution 2^-32. */
+typedef int64_t fxg_wide;
+#define FXG_WIDE_ONE ((fxg_wide)1 << 32)
+
+static inline fix16_t fxg_sat(int64_t v, uint32_t *ovf)
+{
+	if (v > INT32_MAX) {
+		++*ovf;
+		return INT32_MAX;
+	}
+	if (v < INT32_MIN) {
+		++*ovf;
+		return INT32_MIN;
+	}
+	return (fix16_t)v;
+}
+
+/* Saturating int64 addition (no undefined behaviour on overflow). */
+static inline int64_t fxg_add64(int64_t a, int64_t b, uint32_t *ovf)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r)) {
+		++*ovf;
+		return a > 0 ? INT64_MAX : INT64_MIN;
+	}
+	return r;
+}
+
+/* v / 2^s rounded half away from zero. Requires 1 <= s <= 62 and
+ * |v| <= INT64_MAX - 2^(s-1). */
+static inline int64_t fxg_shr_round(int64_t v, int s)
+{
+	return (v + ((int64_t)1 << (s - 1)) - (v < 0)) >> s;
+}
+
+static inline fix16_t fxg_add(fix16_t a, fix16_t b, uint32_t *ovf)
+{
+	return fxg_sat((int64_t)a + b, ovf);
+}
+
+static inline fix16_t fxg_sub(fix16_t a, fix16_t b, uint32_t *ovf)
+{
+	return fxg_sat((int64_t)a - b, ovf);
+}
+
+static inline fix16_t fxg_neg(fix16_t a, uint32_t *ovf)
+{
+	return fxg_sat(-(int64_t)a, ovf);
+}
+
+static inline fix16_t fxg_abs(fix16_t a, uint32_t *ovf)
+{
+	return fxg_sat(a < 0 ? -(int64_t)a : (int64_t)a, ovf);
+}
+
+static inline fix16_t fxg_min(fix16_t a, fix16_t b) { return a < b ? a : b; }
+static inline fix16_t fxg_max(fix16_t a, fix16_t b) { return a > b ? a : b; }
+static inline fix16_t fxg_clamp(fix16_t v, fix16_t lo, fix16_t hi)
+{
+	return v < lo ? lo : (v > hi ? hi : v);
+}
+
+/* a * b, rounded half away from zero, saturated. */
+static inline fix16_t fxg_mul(fix16_t a, fix16_t b, uint32_t *ovf)
+{
+	return fxg_sat(fxg_shr_round((int64_t)a * b, 16), ovf);
+}
+
+/* a / b, correctly rounded (ties away from zero), saturated.
+ * b == 0: +max for a > 0, min for a < 0, 0 for a == 0; all counted. */
+static inline fix16_t fxg_div(fix16_t a, fix16_t b, uint32_t *ovf)
+{
+	if (b == 0) {
+		++*ovf;
+		return a > 0 ? FXG_MAX : (a < 0 ? FXG_MIN : 0);
+	}
+	uint64_t ua = a < 0 ? (uint64_t)0 - (uint64_t)(int64_t)a : (uint64_t)a;
+	uint64_t ub = b < 0 ? (uint64_t)0 - (uint64_t)(int64_t)b : (uint64_t)b;
+	uint64_t q = ((ua << 17) + ub) / (ub << 1); /* round(ua * 2^16 / ub) */
+	int64_t s = (a < 0) != (b < 0) ? -(int64_t)q : (int64_t)q;
+	return fxg_sat(s, ovf);
+}
+
+/* floor(sqrt(n)) for any uint64. Bit-by-bit, exact. */
+static inline uint64_t fxg_isqrt64(uint64_t n)
+{
+	if (n == 0)
+		return 0;
+	uint64_t r = 0;
+	uint64_t bit = (uint64_t)1 << ((63 - __builtin_clzll(n)) & ~1);
+	while (bit != 0) {
+		if (n >= r + bit) {
+			n -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+/* round(sqrt(n)) for any uint64 (ties are impossible for integers). */
+static inline uint64_t fxg_isqrt64_round(uint64_t n)
+{
+	uint64_t r = fxg_isqrt64(n);
+	/* sqrt(n) >= r + 1/2  <=>  n >= r^2 + r + 1/4  <=>  n > r^2 + r */
+	return (n - r * r > r) ? r + 1 : r;
+}
+
+/* sqrt(x), correctly rounded. x < 0 is a domain error: returns 0, counted. */
+static inline fix16_t fxg_sqrt(fix16_t x, uint32_t *ovf)
+{
+	if (x < 0) {
+		++*ovf;
+		return 0;
+	}
+	return (fix16_t)fxg_isqrt64_round((uint64_t)x << 16);
+}
+
+/* sqrt of a non-negative Q32.32 value, as Q16.16, correctly rounded and
+ * saturated: sqrt(v * 2^-32) * 2^16 == sqrt(v). */
+static inline fix16_t fxg_sqrt_wide(fxg_wide v, uint32_t *ovf)
+{
+	if (v < 0) {
+		++*ovf;
+		return 0;
+	}
+	return fxg_sat((int64_t)fxg_isqrt64_round((uint64_t)v), ovf);
+}
+
+/* ---- wide (Q32.32) ---- */
+
+static inline fxg_wide fxg_wide_from_fix(fix16_t a) { return (fxg_wide)a * 65536; }
+
+/* Q32.32 -> Q16.16, rounded half up, saturated. */
+static inline fix16_t fxg_wide_to_fix(fxg_wide w, uint32_t *ovf)
+{
+	if (w > INT64_MAX - 0x8000)
+		return fxg_sat(INT64_MAX, ovf);
+	return fxg_sat((w + 0x8000) >> 16, ovf);
+}
+
+/* Exact product of two Q16.16 values as Q32.32 (cannot overflow). */
+static inline fxg_wide fxg_mul_wide(fix16_t a, fix16_t b) { return (int64_t)a * b; }
+
+/* Q32.32 * Q16.16 -> Q32.32, rounded half up, saturated. Exact 96-bit product,
+ * portable to 32-bit targets (no __int128). */
+static inline fxg_wide fxg_wmul(fxg_wide w, fix16_t f, uint32_t *ovf)
+{
+	int64_t hi = w >> 32;                                  /* signed high word */
+	uint64_t lo = (uint64_t)w & 0xFFFFFFFFu;               /* unsigned low word */
+	int64_t a = hi * f;                                    /* |a| <= 2^62 */
+	int64_t t = (int64_t)lo * f;                           /* |t| < 2^63 */
+	int64_t low = (t >> 16) + ((t >> 15) & 1);             /* round(t / 2^16), half up */
+	const int64_t lim = INT64_MAX >> 16;
+	if (a > lim || a < -lim - 1) {
+		++*ovf;
+		return a > 0 ? INT64_MAX : INT64_MIN;
+	}
+	return fxg_add64(a * 65536, low, ovf);
+}
+
+/* Q32.32 * Q32.32 -> Q32.32, rounded half up, saturated (portable 128-bit product). */
+fxg_wide fxg_wmul_wide(fxg_wide a, fxg_wide b, uint32_t *ovf);
+
+/* 1 / w for a Q32.32 value, as Q32.32, correctly rounded, saturated.
+ * w == 0 saturates to INT64_MAX and is counted. */
+fxg_wide fxg_wide_recip(fxg_wide w, uint32_t *ovf);
+
+/* Q32.32 / Q32.32 -> Q32.32, correctly rounded (ties away from zero), saturated. */
+fxg_wide fxg_wide_div(fxg_wide a, fxg_wide b, uint32_t *ovf);
+
+/* ---- conversions ---- */
+
+/* int -> Q16.16, saturated (|i| > 32767 clips, counted). */
+static inline fix16_t fxg_from_int(int32_t i, uint32_t *ovf) { return fxg_sat((int64_t)i * 65536, ovf); }
+/* Q16.16 -> int, floor. */
+static inline int32_t fxg_to_int_floor(fix16_t a) { return a >> 16; }
+/* Q16.16 -> int, rounded half away from zero; never UB (fixes fix16_to_int). */
+static inline int32_t fxg_to_int_round(fix16_t a) { return (int32_t)fxg_shr_round((int64_t)a, 16); }
+
+#endif

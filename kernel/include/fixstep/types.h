@@ -1,0 +1,108 @@
+/* fixstep public types: ids, definition structs, statistics. Plain data. */
+#ifndef FIXSTEP_TYPES_H
+#define FIXSTEP_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "fxg.h"
+
+#define FXS_VERSION_MAJOR 0
+#define FXS_VERSION_MINOR 1
+#define FXS_VERSION_PATCH 0
+
+/* A body handle: slot index + 1 (0 is the null id) and the slot's generation.
+ * A destroyed body's id stays invalid forever: its slot's generation moves on. */
+typedef struct fxs_body_id {
+	uint32_t index1;
+	uint32_t generation;
+} fxs_body_id;
+
+static const fxs_body_id fxs_null_body = { 0, 0 };
+
+typedef enum fxs_result {
+	FXS_OK = 0,
+	FXS_ERR_INVALID_ARGUMENT = 1,
+	FXS_ERR_BUFFER_TOO_SMALL = 2,
+	FXS_ERR_NOMEM = 3,
+	FXS_ERR_BAD_MAGIC = 4,
+	FXS_ERR_VERSION = 5,
+	FXS_ERR_TRUNCATED = 6,
+	FXS_ERR_CORRUPT = 7,
+	FXS_ERR_LIMIT = 8
+} fxs_result;
+
+const char *fxs_result_string(fxs_result r);
+
+typedef enum fxs_body_type {
+	FXS_BODY_STATIC = 0,
+	FXS_BODY_KINEMATIC = 1,
+	FXS_BODY_DYNAMIC = 2
+} fxs_body_type;
+
+typedef enum fxs_shape_type {
+	FXS_SHAPE_SPHERE = 0,  /* radius */
+	FXS_SHAPE_BOX = 1,     /* half_extents */
+	FXS_SHAPE_CAPSULE = 2, /* segment along local y from -half_height to +half_height, radius */
+	FXS_SHAPE_TYPE_COUNT = 3
+} fxs_shape_type;
+
+/* One convex shape, centred on the body origin (the centre of mass). */
+typedef struct fxs_shape {
+	int32_t type;          /* fxs_shape_type */
+	fix16_t radius;        /* sphere, capsule */
+	fix16_t half_height;   /* capsule */
+	fxg_vec3 half_extents; /* box */
+} fxs_shape;
+
+typedef struct fxs_transform {
+	fxg_vec3 p;
+	fxg_quat q;
+} fxs_transform;
+
+typedef struct fxs_world_def {
+	fxg_vec3 gravity;           /* m/s^2, default (0, -10, 0) */
+	fix16_t dt;                 /* step in s, default 1/60 (1092 raw) */
+	int32_t substeps;           /* solver sub-steps per step, default 4 */
+	int32_t relax_iterations;   /* extra velocity iterations without bias, default 1 */
+	fix16_t contact_hertz;      /* contact softness stiffness, default 30 */
+	fix16_t contact_damping;    /* damping ratio, default 10 */
+	fix16_t contact_push_max;   /* max separation recovery speed m/s, default 3 */
+	fix16_t linear_slop;        /* m, default 0.005 */
+	fix16_t speculative_distance; /* m, default 4 * slop */
+	fix16_t restitution_threshold; /* m/s, default 1 */
+	uint32_t max_bodies;        /* hard limit, default 1 << 20 */
+} fxs_world_def;
+
+fxs_world_def fxs_default_world_def(void);
+
+typedef struct fxs_body_def {
+	int32_t type;            /* fxs_body_type, default dynamic */
+	fxg_vec3 position;
+	fxg_quat rotation;       /* unit, default identity */
+	fxg_vec3 linear_velocity;
+	fxg_vec3 angular_velocity;
+	fxs_shape shape;
+	fix16_t density;         /* kg/m^3, default 1000 */
+	fix16_t friction;        /* default 0.6 */
+	fix16_t restitution;     /* default 0 */
+	fix16_t linear_damping;  /* 1/s, default 0 */
+	fix16_t angular_damping; /* 1/s, default 0 */
+	fix16_t gravity_scale;   /* default 1 */
+	uint32_t user_data;      /* opaque, hashed and snapshotted */
+} fxs_body_def;
+
+fxs_body_def fxs_default_body_def(void);
+
+/* Counters of the last step (and running totals). Part of the state hash. */
+typedef struct fxs_step_stats {
+	uint64_t step;             /* steps taken since creation */
+	uint32_t overflows;        /* saturations in the last step */
+	uint64_t overflows_total;  /* saturations since creation */
+	uint32_t body_count;
+	uint32_t pair_count;       /* broadphase pairs in the last step */
+	uint32_t contact_count;    /* touching manifolds in the last step */
+	uint32_t contact_point_count;
+} fxs_step_stats;
+
+#endif

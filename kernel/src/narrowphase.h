@@ -1,0 +1,35 @@
+/* Narrowphase: exact contact manifolds between two convex shapes.
+ *
+ * Contract:
+ *   - The normal is unit length in world space and points from shape A to B.
+ *   - Each point is in world space, midway between the two surfaces; its
+ *     separation is the signed distance along the normal (negative when the
+ *     shapes overlap). Points farther apart than `speculative` are dropped.
+ *   - feature_id names the pair of features (vertex, edge, face indices) that
+ *     produced the point, so that next step's manifold can be matched for
+ *     warm starting. Ties are broken by feature index; fixed iteration caps;
+ *     no result depends on evaluation order.
+ *   - fxs_collide(b, a) is the mirror of fxs_collide(a, b) (normal negated). */
+#ifndef FXS_NARROWPHASE_H
+#define FXS_NARROWPHASE_H
+
+#include "fixstep/types.h"
+
+#define FXS_MAX_MANIFOLD_POINTS 4
+
+typedef struct fxs_manifold_point {
+	fxg_vec3 point;
+	fix16_t separation;
+	uint32_t feature_id;
+} fxs_manifold_point;
+
+typedef struct fxs_manifold {
+	fxg_vec3 normal;
+	int32_t point_count;
+	fxs_manifold_point points[FXS_MAX_MANIFOLD_POINTS];
+} fxs_manifold;
+
+void fxs_collide(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
+		 fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+
+#endif

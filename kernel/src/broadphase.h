@@ -22,7 +22,8 @@ typedef struct fxs_pair {
 /* per-proxy flags passed to fxs_bp_update */
 enum {
 	FXS_PROXY_LIVE = 1,   /* the slot holds a body */
-	FXS_PROXY_MOVING = 2  /* dynamic body: pairs need at least one moving proxy */
+	FXS_PROXY_MOVING = 2, /* dynamic body: pairs need at least one moving proxy */
+	FXS_PROXY_STATIC = 4  /* static body: never moves unless teleported (octree material) */
 };
 
 typedef struct fxs_broadphase fxs_broadphase;

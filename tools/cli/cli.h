@@ -1,0 +1,20 @@
+/* The fixstep program: shared helpers and the entry points of its commands. */
+#ifndef FXS_CLI_H
+#define FXS_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Print "fixstep: <message>" to stderr and return 2 (bad arguments). */
+int cli_usage_error(const char *fmt, ...);
+/* Parse a non-negative integer argument; false on garbage or overflow. */
+int cli_parse_u32(const char *s, uint32_t *out);
+/* Monotonic wall clock in nanoseconds (tools only). */
+uint64_t cli_now_ns(void);
+
+/* `fixstep bench broadphase`: seed 000 tree vs brute force / Bullet (issue 3). */
+int cli_bench_broadphase(int argc, char **argv);
+/* `fixstep bench narrowphase`: ns per collide call for each shape pair (issue 4). */
+int cli_bench_narrowphase(int argc, char **argv);
+
+#endif

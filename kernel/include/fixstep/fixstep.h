@@ -1,0 +1,98 @@
+/* fixstep: a deterministic lockstep simulation kernel for 3D rigid bodies on
+ * Q16.16 fixed point. Same initial world + same inputs => the same bits on
+ * every compiler, optimisation level, word size and endianness, every step.
+ *
+ * The API is plain structs and opaque ids: create a world from a definition,
+ * add bodies, step, read the state hash. Every function is re-entrant; a
+ * world is used from one thread at a time. */
+#ifndef FIXSTEP_H
+#define FIXSTEP_H
+
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fxs_world fxs_world;
+
+/* ---- world ---- */
+
+/* NULL on bad definition (see fxs_world_def_validate) or out of memory. */
+fxs_world *fxs_world_create(const fxs_world_def *def);
+void fxs_world_destroy(fxs_world *w);
+/* FXS_OK, or why the definition is unusable. */
+fxs_result fxs_world_def_validate(const fxs_world_def *def);
+fxs_world_def fxs_world_get_def(const fxs_world *w);
+
+/* Advance one step of def.dt. */
+void fxs_world_step(fxs_world *w);
+
+/* XXH3-64 of the canonical serialisation of the whole state, as of the end
+ * of the last step (or creation / restore / any mutation since). */
+uint64_t fxs_world_hash(const fxs_world *w);
+fxs_step_stats fxs_world_get_stats(const fxs_world *w);
+uint64_t fxs_world_get_step(const fxs_world *w);
+
+/* ---- bodies ---- */
+
+fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def);
+bool fxs_body_destroy(fxs_world *w, fxs_body_id id);
+bool fxs_body_is_valid(const fxs_world *w, fxs_body_id id);
+/* Number of body slots; slot i holds a body when fxs_world_body_at(w, i)
+ * returns a valid id. Slots are the canonical iteration order. */
+uint32_t fxs_world_slot_count(const fxs_world *w);
+fxs_body_id fxs_world_body_at(const fxs_world *w, uint32_t slot);
+uint32_t fxs_world_body_count(const fxs_world *w);
+
+fxs_body_type fxs_body_get_type(const fxs_world *w, fxs_body_id id);
+fxs_shape fxs_body_get_shape(const fxs_world *w, fxs_body_id id);
+fxg_vec3 fxs_body_get_position(const fxs_world *w, fxs_body_id id);
+fxg_quat fxs_body_get_rotation(const fxs_world *w, fxs_body_id id);
+fxg_vec3 fxs_body_get_linear_velocity(const fxs_world *w, fxs_body_id id);
+fxg_vec3 fxs_body_get_angular_velocity(const fxs_world *w, fxs_body_id id);
+/* mass in kg and inverse mass, Q32.32 */
+fxg_wide fxs_body_get_mass(const fxs_world *w, fxs_body_id id);
+fxg_wide fxs_body_get_inv_mass(const fxs_world *w, fxs_body_id id);
+/* principal moments of inertia about the centre of mass, kg m^2, Q32.32 */
+void fxs_body_get_inertia(const fxs_world *w, fxs_body_id id, fxg_wide out[3]);
+uint32_t fxs_body_get_user_data(const fxs_world *w, fxs_body_id id);
+
+void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg_quat rotation);
+void fxs_body_set_linear_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 v);
+void fxs_body_set_angular_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 omega);
+/* Forces and torques accumulate until the end of the next step. */
+void fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3 point);
+void fxs_body_apply_force_to_center(fxs_world *w, fxs_body_id id, fxg_vec3 force);
+void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque);
+/* Impulses change the velocity at once. point is in world space. */
+void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse, fxg_vec3 point);
+void fxs_body_apply_angular_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse);
+
+/* ---- hashing and snapshots ---- */
+
+/* XXH3-64 of one body's serialised state (0 for an invalid id): locates a
+ * divergence to one body. */
+uint64_t fxs_body_hash(const fxs_world *w, fxs_body_id id);
+
+/* Bytes a snapshot of the world takes now. */
+size_t fxs_world_snapshot_size(const fxs_world *w);
+/* Save the whole state into buf (no allocation). *written gets the size. */
+fxs_result fxs_world_snapshot_save(const fxs_world *w, void *buf, size_t cap, size_t *written);
+/* Restore a snapshot into w (any world: the same one, or a fresh one). On
+ * error w is left unchanged. The snapshot is untrusted input: every field is
+ * checked. */
+fxs_result fxs_world_snapshot_restore(fxs_world *w, const void *buf, size_t len);
+/* Create a world from a snapshot. */
+fxs_world *fxs_world_create_from_snapshot(const void *buf, size_t len, fxs_result *err);
+
+/* Append the canonical serialisation of the state to a caller buffer;
+ * returns the bytes needed (call with cap 0 to size it). The bytes the hash
+ * is computed over; tools use it to diff two states field by field. */
+size_t fxs_world_serialize_state(const fxs_world *w, void *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,265 @@
+/* Bodies: creation in the lowest free slot (so the slot layout is a pure
+ * function of the sequence of creates and destroys), generation-checked ids,
+ * mass properties from the shape, accessors. */
+#include "world.h"
+#include "shape.h"
+
+#include <string.h>
+
+fxs_body_def fxs_default_body_def(void)
+{
+	fxs_body_def d;
+	memset(&d, 0, sizeof d);
+	d.type = FXS_BODY_DYNAMIC;
+	d.rotation = fxg_q_identity();
+	d.shape.type = FXS_SHAPE_SPHERE;
+	d.shape.radius = FXG_HALF;
+	d.density = FXG_I(1000);
+	d.friction = FXG_RATIO(6, 10);
+	d.gravity_scale = FXG_ONE;
+	return d;
+}
+
+fxs_body *fxs_world_get_body(const fxs_world *w, fxs_body_id id)
+{
+	if (!w || id.index1 == 0 || id.index1 > w->slot_count)
+		return NULL;
+	fxs_body *b = &w->bodies[id.index1 - 1];
+	if (!b->alive || b->generation != id.generation)
+		return NULL;
+	return b;
+}
+
+bool fxs_body_is_valid(const fxs_world *w, fxs_body_id id) { return fxs_world_get_body(w, id) != NULL; }
+
+void fxs_body_update_mass(fxs_body *b)
+{
+	uint32_t ovf = 0; /* mass properties of a validated shape cannot saturate in range */
+	fxs_shape_mass(&b->shape, b->density, &b->mass, b->inertia, &ovf);
+	if (b->type != FXS_BODY_DYNAMIC || b->mass <= 0) {
+		b->inv_mass = 0;
+		b->inv_inertia[0] = b->inv_inertia[1] = b->inv_inertia[2] = 0;
+		if (b->type != FXS_BODY_DYNAMIC)
+			b->mass = 0, b->inertia[0] = b->inertia[1] = b->inertia[2] = 0;
+		return;
+	}
+	b->inv_mass = fxg_wide_recip(b->mass, &ovf);
+	for (int i = 0; i < 3; ++i)
+		b->inv_inertia[i] = b->inertia[i] > 0 ? fxg_wide_recip(b->inertia[i], &ovf) : 0;
+}
+
+fxs_aabb fxs_body_compute_aabb(const fxs_body *b, uint32_t *ovf) { return fxs_shape_aabb(&b->shape, &b->xf, ovf); }
+
+static bool def_is_valid(const fxs_body_def *d)
+{
+	if (d->type < FXS_BODY_STATIC || d->type > FXS_BODY_DYNAMIC)
+		return false;
+	if (!fxs_shape_is_valid(&d->shape))
+		return false;
+	if (d->type == FXS_BODY_DYNAMIC && (d->density <= 0 || d->density > FXG_I(30000)))
+		return false;
+	if (d->friction < 0 || d->friction > FXG_I(100) || d->restitution < 0 || d->restitution > FXG_ONE)
+		return false;
+	if (d->linear_damping < 0 || d->angular_damping < 0 || d->linear_damping > FXG_I(1000) ||
+	    d->angular_damping > FXG_I(1000))
+		return false;
+	if (d->gravity_scale < FXG_I(-100) || d->gravity_scale > FXG_I(100))
+		return false;
+	fxg_quat q = d->rotation;
+	if (q.x == 0 && q.y == 0 && q.z == 0 && q.w == 0)
+		return false;
+	return true;
+}
+
+fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
+{
+	if (!w || !def || !def_is_valid(def) || w->body_count >= w->def.max_bodies)
+		return fxs_null_body;
+	/* the lowest free slot */
+	uint32_t s = w->free_hint; /* no slot below the hint is free */
+	while (s < w->slot_count && w->bodies[s].alive)
+		++s;
+	w->free_hint = s + 1;
+	if (s == w->slot_count) {
+		if (!fxs_world_reserve_slots(w, s + 1))
+			return fxs_null_body;
+		w->slot_count = s + 1;
+	}
+	fxs_body *b = &w->bodies[s];
+	uint32_t gen = b->generation;
+	memset(b, 0, sizeof *b);
+	b->generation = gen;
+	b->alive = 1;
+	b->type = (uint8_t)def->type;
+	b->shape = def->shape;
+	uint32_t ovf = 0;
+	b->xf.p = def->position;
+	b->xf.q = fxg_q_normalize(def->rotation, &ovf);
+	if (def->type != FXS_BODY_STATIC) {
+		b->v = def->linear_velocity;
+		b->w = def->angular_velocity;
+	}
+	b->density = def->density;
+	b->friction = def->friction;
+	b->restitution = def->restitution;
+	b->linear_damping = def->linear_damping;
+	b->angular_damping = def->angular_damping;
+	b->gravity_scale = def->gravity_scale;
+	b->user_data = def->user_data;
+	fxs_body_update_mass(b);
+	b->aabb = fxs_body_compute_aabb(b, &ovf);
+	w->body_count++;
+	fxs_world_touch(w);
+	fxs_body_id id = { s + 1, gen };
+	return id;
+}
+
+bool fxs_body_destroy(fxs_world *w, fxs_body_id id)
+{
+	fxs_body *b = fxs_world_get_body(w, id);
+	if (!b)
+		return false;
+	uint32_t s = id.index1 - 1;
+	fxs_contacts_remove_body(w, s);
+	uint32_t gen = b->generation + 1;
+	memset(b, 0, sizeof *b);
+	b->generation = gen;
+	/* the slot count stays (a high-water mark): dead slots keep their
+	 * generation, which is state, so that stale ids stay invalid after a
+	 * snapshot round trip */
+	if (s < w->free_hint)
+		w->free_hint = s;
+	w->body_count--;
+	fxs_world_touch(w);
+	return true;
+}
+
+#define GET(field, zero)                                  \
+	const fxs_body *b = fxs_world_get_body(w, id);    \
+	return b ? b->field : zero
+
+fxs_body_type fxs_body_get_type(const fxs_world *w, fxs_body_id id) { GET(type, FXS_BODY_STATIC); }
+fxg_vec3 fxs_body_get_position(const fxs_world *w, fxs_body_id id) { GET(xf.p, fxg_v3_zero()); }
+fxg_quat fxs_body_get_rotation(const fxs_world *w, fxs_body_id id) { GET(xf.q, fxg_q_identity()); }
+fxg_vec3 fxs_body_get_linear_velocity(const fxs_world *w, fxs_body_id id) { GET(v, fxg_v3_zero()); }
+fxg_vec3 fxs_body_get_angular_velocity(const fxs_world *w, fxs_body_id id) { GET(w, fxg_v3_zero()); }
+fxg_wide fxs_body_get_mass(const fxs_world *w, fxs_body_id id) { GET(mass, 0); }
+fxg_wide fxs_body_get_inv_mass(const fxs_world *w, fxs_body_id id) { GET(inv_mass, 0); }
+uint32_t fxs_body_get_user_data(const fxs_world *w, fxs_body_id id) { GET(user_data, 0); }
+#undef GET
+
+fxs_shape fxs_body_get_shape(const fxs_world *w, fxs_body_id id)
+{
+	const fxs_body *b = fxs_world_get_body(w, id);
+	fxs_shape none;
+	memset(&none, 0, sizeof none);
+	return b ? b->shape : none;
+}
+
+void fxs_body_get_inertia(const fxs_world *w, fxs_body_id id, fxg_wide out[3])
+{
+	const fxs_body *b = fxs_world_get_body(w, id);
+	for (int i = 0; i < 3; ++i)
+		out[i] = b ? b->inertia[i] : 0;
+}
+
+void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg_quat rotation)
+{
+	fxs_body *b = fxs_world_get_body(w, id);
+	if (!b)
+		return;
+	uint32_t ovf = 0;
+	b->xf.p = position;
+	b->xf.q = fxg_q_normalize(rotation, &ovf);
+	w->stats.overflows_total += ovf;
+	b->aabb = fxs_body_compute_aabb(b, &ovf);
+	fxs_world_touch(w);
+}
+
+static bool movable(const fxs_body *b) { return b && b->type != FXS_BODY_STATIC; }
+
+void fxs_body_set_linear_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 v)
+{
+	fxs_body *b = fxs_world_get_body(w, id);
+	if (movable(b))
+		b->v = v, fxs_world_touch(w);
+}
+
+void fxs_body_set_angular_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 omega)
+{
+	fxs_body *b = fxs_world_get_body(w, id);
+	if (movable(b))
+		b->w = omega, fxs_world_touch(w);
+}
+
+void fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3 point)
+{
+	fxs_body *b = fxs_world_get_body(w, id);
+	if (!b || b->type != FXS_BODY_DYNAMIC)
+		return;
+	uint32_t ovf = 0;
+	b->force = fxg_v3_add(b->force, force, &ovf);
+	fxg_vec3 r = fxg_v3_sub(point, b->xf.p, &ovf);
+	b->torque = fxg_v3_add(b->torque, fxg_v3_cross(r, force, &ovf), &ovf);
+	w->stats.overflows_total += ovf;
+	fxs_world_touch(w);
+}
+
+void fxs_body_apply_force_to_center(fxs_world *w, fxs_body_id id, fxg_vec3 force)
+{
+	fxs_body *b = fxs_world_get_body(w, id);
+	if (!b || b->type != FXS_BODY_DYNAMIC)
+		return;
+	uint32_t ovf = 0;
+	b->force = fxg_v3_add(b->force, force, &ovf);
+	w->stats.overflows_total += ovf;
+	fxs_world_touch(w);
+}
+
+void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque)
+{
+	fxs_body *b = fxs_world_get_body(w, id);
+	if (!b || b->type != FXS_BODY_DYNAMIC)
+		return;
+	uint32_t ovf = 0;
+	b->torque = fxg_v3_add(b->torque, torque, &ovf);
+	w->stats.overflows_total += ovf;
+	fxs_world_touch(w);
+}
+
+/* world inverse inertia times a vector: R diag(inv I) R^T x */
+static fxg_vec3 inv_inertia_mul(const fxs_body *b, fxg_vec3 x, uint32_t *ovf)
+{
+	fxg_vec3 l = fxg_q_inv_rotate(b->xf.q, x, ovf);
+	fxg_vec3 s = fxg_v3(fxg_wide_to_fix(fxg_wmul(b->inv_inertia[0], l.x, ovf), ovf),
+			    fxg_wide_to_fix(fxg_wmul(b->inv_inertia[1], l.y, ovf), ovf),
+			    fxg_wide_to_fix(fxg_wmul(b->inv_inertia[2], l.z, ovf), ovf));
+	return fxg_q_rotate(b->xf.q, s, ovf);
+}
+
+void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse, fxg_vec3 point)
+{
+	fxs_body *b = fxs_world_get_body(w, id);
+	if (!b || b->type != FXS_BODY_DYNAMIC)
+		return;
+	uint32_t ovf = 0;
+	fxg_vec3 dv = fxg_v3(fxg_wide_to_fix(fxg_wmul(b->inv_mass, impulse.x, &ovf), &ovf),
+			     fxg_wide_to_fix(fxg_wmul(b->inv_mass, impulse.y, &ovf), &ovf),
+			     fxg_wide_to_fix(fxg_wmul(b->inv_mass, impulse.z, &ovf), &ovf));
+	b->v = fxg_v3_add(b->v, dv, &ovf);
+	fxg_vec3 r = fxg_v3_sub(point, b->xf.p, &ovf);
+	b->w = fxg_v3_add(b->w, inv_inertia_mul(b, fxg_v3_cross(r, impulse, &ovf), &ovf), &ovf);
+	w->stats.overflows_total += ovf;
+	fxs_world_touch(w);
+}
+
+void fxs_body_apply_angular_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse)
+{
+	fxs_body *b = fxs_world_get_body(w, id);
+	if (!b || b->type != FXS_BODY_DYNAMIC)
+		return;
+	uint32_t ovf = 0;
+	b->w = fxg_v3_add(b->w, inv_inertia_mul(b, impulse, &ovf), &ovf);
+	w->stats.overflows_total += ovf;
+	fxs_world_touch(w);
+}

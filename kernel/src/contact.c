@@ -1,0 +1,96 @@
+/* Contacts: the persistent list of touching pairs, sorted by (a, b).
+ *
+ * Every step the narrowphase recomputes each pair's manifold from the
+ * positions; the new points inherit the accumulated impulses of last step's
+ * points with the same feature id (warm starting). The old and new lists are
+ * both sorted by pair, so matching is a merge walk: no hashing, canonical. */
+#include "world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool reserve(fxs_contact **arr, uint32_t *cap, uint32_t n)
+{
+	if (n <= *cap)
+		return true;
+	uint32_t c = *cap ? *cap : 256;
+	while (c < n)
+		c *= 2;
+	fxs_contact *na = realloc(*arr, (size_t)c * sizeof *na);
+	if (!na)
+		return false;
+	*arr = na;
+	*cap = c;
+	return true;
+}
+
+/* sqrt(fa fb), the friction mix of Box2D/Box3D, correctly rounded */
+static fix16_t mix_friction(fix16_t fa, fix16_t fb, uint32_t *ovf)
+{
+	return fxg_sqrt_wide(fxg_mul_wide(fa, fb), ovf);
+}
+
+fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count)
+{
+	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count))
+		return FXS_ERR_NOMEM;
+	const fxs_contact *old = w->contacts;
+	uint32_t old_count = w->contact_count, oi = 0;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < pair_count; ++i) {
+		uint32_t a = pairs[i].a, b = pairs[i].b;
+		const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
+		fxs_manifold m;
+		fxs_collide(&ba->shape, &ba->xf, &bb->shape, &bb->xf, w->def.speculative_distance, &m, &w->ovf);
+		/* advance the old list to this pair */
+		while (oi < old_count && (old[oi].a < a || (old[oi].a == a && old[oi].b < b)))
+			++oi;
+		if (m.point_count <= 0)
+			continue;
+		const fxs_contact *prev = (oi < old_count && old[oi].a == a && old[oi].b == b) ? &old[oi] : NULL;
+		fxs_contact *c = &w->contacts_next[n++];
+		memset(c, 0, sizeof *c);
+		c->a = a;
+		c->b = b;
+		c->normal = m.normal;
+		c->friction = mix_friction(ba->friction, bb->friction, &w->ovf);
+		c->restitution = fxg_max(ba->restitution, bb->restitution);
+		c->point_count = m.point_count;
+		for (int k = 0; k < m.point_count; ++k) {
+			fxs_contact_point *p = &c->points[k];
+			p->id = m.points[k].feature_id;
+			p->point = m.points[k].point;
+			p->separation = m.points[k].separation;
+			if (!prev)
+				continue;
+			for (int j = 0; j < prev->point_count; ++j) {
+				if (prev->points[j].id == p->id) {
+					p->normal_impulse = prev->points[j].normal_impulse;
+					p->tangent_impulse[0] = prev->points[j].tangent_impulse[0];
+					p->tangent_impulse[1] = prev->points[j].tangent_impulse[1];
+					break;
+				}
+			}
+		}
+	}
+	/* swap lists */
+	fxs_contact *t = w->contacts;
+	uint32_t tc = w->contact_cap;
+	w->contacts = w->contacts_next;
+	w->contact_cap = w->contacts_next_cap;
+	w->contacts_next = t;
+	w->contacts_next_cap = tc;
+	w->contact_count = n;
+	return FXS_OK;
+}
+
+void fxs_contacts_remove_body(fxs_world *w, uint32_t s)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < w->contact_count; ++i) {
+		if (w->contacts[i].a == s || w->contacts[i].b == s)
+			continue;
+		w->contacts[n++] = w->contacts[i];
+	}
+	w->contact_count = n;
+}

@@ -1,0 +1,128 @@
+#include "shape.h"
+
+#include "fxg_mat3.h"
+
+/* pi in Q32.32, rounded: 3.14159265358979... * 2^32 = 13493037704.52 */
+#define FXS_PI_WIDE ((fxg_wide)13493037705LL)
+
+bool fxs_shape_is_valid(const fxs_shape *s)
+{
+#define IN_RANGE(v) ((v) >= FXS_SHAPE_MIN_SIZE && (v) <= FXS_SHAPE_MAX_SIZE)
+	switch (s->type) {
+	case FXS_SHAPE_SPHERE:
+		return IN_RANGE(s->radius);
+	case FXS_SHAPE_BOX:
+		return IN_RANGE(s->half_extents.x) && IN_RANGE(s->half_extents.y) && IN_RANGE(s->half_extents.z);
+	case FXS_SHAPE_CAPSULE:
+		return IN_RANGE(s->radius) && IN_RANGE(s->half_height);
+	default:
+		return false;
+	}
+#undef IN_RANGE
+}
+
+static fxg_wide W(fix16_t a) { return fxg_wide_from_fix(a); }
+
+/* a * b for wide values (one rounding) */
+static fxg_wide M(fxg_wide a, fxg_wide b, uint32_t *ovf) { return fxg_wmul_wide(a, b, ovf); }
+
+/* a * p / q for small integer p, q (exact up to one rounding) */
+static fxg_wide R(fxg_wide a, int64_t p, int64_t q, uint32_t *ovf)
+{
+	return fxg_wide_div(M(a, (fxg_wide)p * FXG_WIDE_ONE, ovf), (fxg_wide)q * FXG_WIDE_ONE, ovf);
+}
+
+void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wide inertia[3], uint32_t *ovf)
+{
+	fxg_wide rho = W(density);
+	switch (s->type) {
+	case FXS_SHAPE_SPHERE: {
+		fxg_wide r2 = fxg_mul_wide(s->radius, s->radius);
+		fxg_wide r3 = fxg_wmul(r2, s->radius, ovf);
+		/* V = 4/3 pi r^3, I = 2/5 m r^2 */
+		fxg_wide m = R(M(M(r3, FXS_PI_WIDE, ovf), rho, ovf), 4, 3, ovf);
+		fxg_wide i = R(M(m, r2, ovf), 2, 5, ovf);
+		*mass = m;
+		inertia[0] = inertia[1] = inertia[2] = i;
+		return;
+	}
+	case FXS_SHAPE_BOX: {
+		fxg_vec3 h = s->half_extents;
+		fxg_wide hx2 = fxg_mul_wide(h.x, h.x), hy2 = fxg_mul_wide(h.y, h.y), hz2 = fxg_mul_wide(h.z, h.z);
+		/* V = 8 hx hy hz, I_x = m (hy^2 + hz^2) / 3 */
+		fxg_wide v = fxg_wmul(fxg_mul_wide(h.x, h.y), h.z, ovf);
+		fxg_wide m = M(R(v, 8, 1, ovf), rho, ovf);
+		*mass = m;
+		inertia[0] = R(M(m, hy2 + hz2, ovf), 1, 3, ovf);
+		inertia[1] = R(M(m, hx2 + hz2, ovf), 1, 3, ovf);
+		inertia[2] = R(M(m, hx2 + hy2, ovf), 1, 3, ovf);
+		return;
+	}
+	case FXS_SHAPE_CAPSULE: {
+		fix16_t r = s->radius, hh = s->half_height;
+		fxg_wide r2 = fxg_mul_wide(r, r);
+		fxg_wide r3 = fxg_wmul(r2, r, ovf);
+		fxg_wide hc = W(hh) * 2; /* cylinder height */
+		fxg_wide hc2 = M(hc, hc, ovf);
+		/* cylinder: pi r^2 h; the two hemispheres: 4/3 pi r^3 */
+		fxg_wide mc = M(M(M(r2, hc, ovf), FXS_PI_WIDE, ovf), rho, ovf);
+		fxg_wide ms = R(M(M(r3, FXS_PI_WIDE, ovf), rho, ovf), 4, 3, ovf);
+		*mass = fxg_add64(mc, ms, ovf);
+		/* about the axis (y): mc r^2/2 + ms 2 r^2/5 */
+		fxg_wide iy = fxg_add64(R(M(mc, r2, ovf), 1, 2, ovf), R(M(ms, r2, ovf), 2, 5, ovf), ovf);
+		/* about x and z: mc (h^2/12 + r^2/4) + ms (2 r^2/5 + h^2/4 + 3 h r/8) */
+		fxg_wide ic = M(mc, fxg_add64(R(hc2, 1, 12, ovf), R(r2, 1, 4, ovf), ovf), ovf);
+		fxg_wide hr = M(hc, W(r), ovf);
+		fxg_wide is = M(ms, fxg_add64(fxg_add64(R(r2, 2, 5, ovf), R(hc2, 1, 4, ovf), ovf), R(hr, 3, 8, ovf), ovf), ovf);
+		fxg_wide ix = fxg_add64(ic, is, ovf);
+		inertia[0] = ix;
+		inertia[1] = iy;
+		inertia[2] = ix;
+		return;
+	}
+	default:
+		*mass = 0;
+		inertia[0] = inertia[1] = inertia[2] = 0;
+	}
+}
+
+/* |R| e: the half extent along each world axis of a box with half extents e
+ * rotated by m, rounded up so that the box is enclosed. */
+static fxg_vec3 rotated_extent(const fxg_mat3 *m, fxg_vec3 e, uint32_t *ovf)
+{
+	typedef int64_t L;
+	L ax = (L)(m->cx.x < 0 ? -m->cx.x : m->cx.x) * e.x + (L)(m->cy.x < 0 ? -m->cy.x : m->cy.x) * e.y +
+	       (L)(m->cz.x < 0 ? -m->cz.x : m->cz.x) * e.z;
+	L ay = (L)(m->cx.y < 0 ? -m->cx.y : m->cx.y) * e.x + (L)(m->cy.y < 0 ? -m->cy.y : m->cy.y) * e.y +
+	       (L)(m->cz.y < 0 ? -m->cz.y : m->cz.y) * e.z;
+	L az = (L)(m->cx.z < 0 ? -m->cx.z : m->cx.z) * e.x + (L)(m->cy.z < 0 ? -m->cy.z : m->cy.z) * e.y +
+	       (L)(m->cz.z < 0 ? -m->cz.z : m->cz.z) * e.z;
+	/* ceil(a / 2^16) + 1 LSB for the rounding of the matrix entries */
+	return fxg_v3(fxg_sat(((ax + 0xFFFF) >> 16) + 1, ovf), fxg_sat(((ay + 0xFFFF) >> 16) + 1, ovf),
+		      fxg_sat(((az + 0xFFFF) >> 16) + 1, ovf));
+}
+
+fxs_aabb fxs_shape_aabb(const fxs_shape *s, const fxs_transform *xf, uint32_t *ovf)
+{
+	fxg_vec3 e;
+	switch (s->type) {
+	case FXS_SHAPE_SPHERE:
+		e = fxg_v3(s->radius, s->radius, s->radius);
+		break;
+	case FXS_SHAPE_BOX: {
+		fxg_mat3 m = fxg_m3_from_quat(xf->q, ovf);
+		e = rotated_extent(&m, s->half_extents, ovf);
+		break;
+	}
+	case FXS_SHAPE_CAPSULE: {
+		fxg_mat3 m = fxg_m3_from_quat(xf->q, ovf);
+		e = rotated_extent(&m, fxg_v3(0, s->half_height, 0), ovf);
+		e = fxg_v3_add(e, fxg_v3(s->radius, s->radius, s->radius), ovf);
+		break;
+	}
+	default:
+		e = fxg_v3_zero();
+	}
+	fxs_aabb box = { fxg_v3_sub(xf->p, e, ovf), fxg_v3_add(xf->p, e, ovf) };
+	return box;
+}

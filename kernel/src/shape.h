@@ -1,0 +1,23 @@
+/* Shapes: validation, mass properties and world bounds. */
+#ifndef FXS_SHAPE_H
+#define FXS_SHAPE_H
+
+#include "fixstep/types.h"
+#include "aabb.h"
+
+/* Supported sizes: radii, half extents and half heights in [1/1024 m, 1000 m]. */
+#define FXS_SHAPE_MIN_SIZE ((fix16_t)64)
+#define FXS_SHAPE_MAX_SIZE FXG_I(1000)
+
+bool fxs_shape_is_valid(const fxs_shape *s);
+
+/* Mass (kg) and principal moments of inertia about the centre (kg m^2) of a
+ * shape of uniform density (kg/m^3), all Q32.32. Each value is within 2^-28
+ * relative (plus 2^-30 absolute) of the exact one: every product is formed
+ * exactly in 128 bits and rounded once to Q32.32 (tests/test_shape.c). */
+void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wide inertia[3], uint32_t *ovf);
+
+/* World bounds of the shape at transform xf (exact enclosure: rounded outward). */
+fxs_aabb fxs_shape_aabb(const fxs_shape *s, const fxs_transform *xf, uint32_t *ovf);
+
+#endif

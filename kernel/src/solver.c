@@ -1,0 +1,439 @@
+/* The contact solver: soft step (Box2D v3 / Box3D "solver2d" soft step).
+ *
+ * Per step: prepare the contact constraints once (anchors, effective masses),
+ * then for each sub-step of h = dt / substeps: integrate velocities, warm
+ * start, solve with a soft position bias, integrate positions, relax without
+ * bias. Restitution afterwards. Why soft step: sub-stepping gives stiff,
+ * stable stacks with few iterations, and the soft constraint (a spring with
+ * a damping ratio, written in impulse form) keeps 1/h^2 out of the numbers —
+ * important in Q16.16 where it would overflow.
+ *
+ * Numbers: velocities are Q16.16; masses, inverse masses and inverse
+ * inertias are Q32.32 (fxg_wide) so that 0.01 kg and 10,000 kg bodies both
+ * keep their precision; accumulated impulses are int64 in Q16.16 units.
+ * Constraints are visited in the canonical contact order (sorted pairs). */
+#include "world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wvec3 {
+	fxg_wide x, y, z;
+} wvec3;
+
+typedef struct solver_body {
+	fxg_vec3 v, w;
+	fxg_vec3 dp;   /* displacement since the step began */
+	fxg_quat q0;   /* orientation when the step began */
+	fxg_quat dq;   /* rotation since the step began */
+	fxg_wide inv_mass;
+	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
+	uint8_t moves;   /* dynamic or kinematic */
+	uint8_t dynamic;
+	uint8_t rotated; /* dq is not the identity */
+} solver_body;
+
+typedef struct solver_point {
+	fxg_vec3 ra, rb;          /* anchors from the centres of mass, world frame */
+	fxg_vec3 rna, rnb;        /* ra x n, rb x n */
+	fxg_vec3 rta[2], rtb[2];  /* ra x t, rb x t */
+	wvec3 ina, inb;           /* Ia^-1 (ra x n), Ib^-1 (rb x n) */
+	wvec3 ita[2], itb[2];
+	fxg_wide normal_mass, tangent_mass[2];
+	fix16_t adjusted_separation; /* separation - n . (rb - ra) */
+	fix16_t relative_velocity;
+	int64_t max_normal_impulse;
+} solver_point;
+
+typedef struct solver_contact {
+	uint32_t a, b;
+	fxg_vec3 n, t[2];
+	fix16_t friction, restitution;
+	int32_t count;
+	solver_point p[FXS_MAX_MANIFOLD_POINTS];
+} solver_contact;
+
+typedef struct soft {
+	fix16_t bias_rate, mass_scale, impulse_scale;
+} soft;
+
+typedef struct solver_ctx {
+	fxs_world *w;
+	solver_body *bodies;
+	solver_contact *contacts;
+	uint32_t body_count, contact_count;
+	fix16_t h, inv_h;
+	soft contact_soft;
+	fix16_t push_max;
+	uint32_t *ovf;
+} solver_ctx;
+
+/* ---- small vector helpers on int64 ---- */
+
+static inline wvec3 sym_mul(const fxg_sym3w *m, fxg_vec3 v, uint32_t *ovf)
+{
+	wvec3 r;
+	r.x = fxg_add64(fxg_add64(fxg_wmul(m->xx, v.x, ovf), fxg_wmul(m->xy, v.y, ovf), ovf), fxg_wmul(m->xz, v.z, ovf), ovf);
+	r.y = fxg_add64(fxg_add64(fxg_wmul(m->xy, v.x, ovf), fxg_wmul(m->yy, v.y, ovf), ovf), fxg_wmul(m->yz, v.z, ovf), ovf);
+	r.z = fxg_add64(fxg_add64(fxg_wmul(m->xz, v.x, ovf), fxg_wmul(m->yz, v.y, ovf), ovf), fxg_wmul(m->zz, v.z, ovf), ovf);
+	return r;
+}
+
+/* a . b for a wide vector and a Q16.16 vector, as Q32.32 */
+static inline fxg_wide wdot(wvec3 a, fxg_vec3 b, uint32_t *ovf)
+{
+	return fxg_add64(fxg_add64(fxg_wmul(a.x, b.x, ovf), fxg_wmul(a.y, b.y, ovf), ovf), fxg_wmul(a.z, b.z, ovf), ovf);
+}
+
+static inline int64_t dot_raw(fxg_vec3 a, fxg_vec3 b)
+{
+	/* exact when components are below 2^30 raw (16384 m/s, rad/s, m): the
+	 * solver's stated range; each product is then below 2^60 */
+	return (int64_t)a.x * b.x + (int64_t)a.y * b.y + (int64_t)a.z * b.z;
+}
+
+/* relative velocity along d: d.(vb - va) + wb.(rb x d) - wa.(ra x d), Q16.16 */
+static inline fix16_t rel_vel(const solver_body *A, const solver_body *B, fxg_vec3 d, fxg_vec3 rxa, fxg_vec3 rxb,
+			      uint32_t *ovf)
+{
+	int64_t s = dot_raw(d, B->v) - dot_raw(d, A->v) + dot_raw(B->w, rxb) - dot_raw(A->w, rxa);
+	return fxg_sat(fxg_shr_round(s, 16), ovf);
+}
+
+/* apply impulse P (int64 Q16.16) along d: A gets -P, B gets +P */
+static inline void apply(solver_body *A, solver_body *B, fxg_vec3 d, const wvec3 *ia, const wvec3 *ib, int64_t P,
+			 uint32_t *ovf)
+{
+	if (P == 0)
+		return;
+	fix16_t p = fxg_sat(P, ovf);
+	if (A->dynamic) {
+		fix16_t la = fxg_wide_to_fix(fxg_wmul(A->inv_mass, p, ovf), ovf);
+		A->v = fxg_v3_mul_add(A->v, -la, d, ovf);
+		A->w.x = fxg_sat((int64_t)A->w.x - fxg_wide_to_fix(fxg_wmul(ia->x, p, ovf), ovf), ovf);
+		A->w.y = fxg_sat((int64_t)A->w.y - fxg_wide_to_fix(fxg_wmul(ia->y, p, ovf), ovf), ovf);
+		A->w.z = fxg_sat((int64_t)A->w.z - fxg_wide_to_fix(fxg_wmul(ia->z, p, ovf), ovf), ovf);
+	}
+	if (B->dynamic) {
+		fix16_t lb = fxg_wide_to_fix(fxg_wmul(B->inv_mass, p, ovf), ovf);
+		B->v = fxg_v3_mul_add(B->v, lb, d, ovf);
+		B->w.x = fxg_sat((int64_t)B->w.x + fxg_wide_to_fix(fxg_wmul(ib->x, p, ovf), ovf), ovf);
+		B->w.y = fxg_sat((int64_t)B->w.y + fxg_wide_to_fix(fxg_wmul(ib->y, p, ovf), ovf), ovf);
+		B->w.z = fxg_sat((int64_t)B->w.z + fxg_wide_to_fix(fxg_wmul(ib->z, p, ovf), ovf), ovf);
+	}
+}
+
+/* ---- softness (impulse form, no 1/h^2) ---- */
+
+static soft make_soft(fix16_t hertz, fix16_t zeta, fix16_t h, uint32_t *ovf)
+{
+	soft s = { 0, 0, FXG_ONE };
+	if (hertz == 0)
+		return s;
+	const fix16_t two_pi = 411775; /* 2 pi in Q16.16 */
+	fix16_t omega = fxg_mul(two_pi, hertz, ovf);
+	fix16_t a1 = fxg_add(2 * zeta, fxg_mul(h, omega, ovf), ovf);
+	fix16_t a2 = fxg_mul(fxg_mul(h, omega, ovf), a1, ovf);
+	fix16_t a3 = fxg_div(FXG_ONE, fxg_add(FXG_ONE, a2, ovf), ovf);
+	s.bias_rate = fxg_div(omega, a1, ovf);
+	s.mass_scale = fxg_mul(a2, a3, ovf);
+	s.impulse_scale = a3;
+	return s;
+}
+
+/* orthonormal tangent basis from a unit normal (canonical: depends on n only) */
+static void tangents(fxg_vec3 n, fxg_vec3 t[2], uint32_t *ovf)
+{
+	fxg_vec3 a;
+	const fix16_t k = 37837; /* 0.57735 = 1/sqrt(3) */
+	if (n.x >= k || n.x <= -k)
+		a = fxg_v3(n.y, -n.x, 0);
+	else
+		a = fxg_v3(0, n.z, -n.y);
+	t[0] = fxg_v3_normalize(a, NULL, ovf);
+	t[1] = fxg_v3_cross(n, t[0], ovf);
+}
+
+static fxg_wide eff_mass(const solver_body *A, const solver_body *B, fxg_vec3 rxa, fxg_vec3 rxb, wvec3 *ia, wvec3 *ib,
+			 uint32_t *ovf)
+{
+	*ia = sym_mul(&A->inv_i, rxa, ovf);
+	*ib = sym_mul(&B->inv_i, rxb, ovf);
+	fxg_wide k = fxg_add64(A->inv_mass, B->inv_mass, ovf);
+	k = fxg_add64(k, wdot(*ia, rxa, ovf), ovf);
+	k = fxg_add64(k, wdot(*ib, rxb, ovf), ovf);
+	return k > 0 ? fxg_wide_recip(k, ovf) : 0;
+}
+
+/* ---- stages ---- */
+
+static void prepare_bodies(solver_ctx *c)
+{
+	fxs_world *w = c->w;
+	for (uint32_t i = 0; i < c->body_count; ++i) {
+		const fxs_body *b = &w->bodies[i];
+		solver_body *s = &c->bodies[i];
+		memset(s, 0, sizeof *s);
+		s->q0 = b->xf.q;
+		s->dq = fxg_q_identity();
+		if (!b->alive || b->type == FXS_BODY_STATIC)
+			continue;
+		s->moves = 1;
+		s->v = b->v;
+		s->w = b->w;
+		if (b->type != FXS_BODY_DYNAMIC)
+			continue;
+		s->dynamic = 1;
+		s->inv_mass = b->inv_mass;
+		fxg_mat3 r = fxg_m3_from_quat(b->xf.q, c->ovf);
+		s->inv_i = fxg_s3w_rotate_diag(r, b->inv_inertia[0], b->inv_inertia[1], b->inv_inertia[2], c->ovf);
+	}
+}
+
+static void prepare_contacts(solver_ctx *c)
+{
+	fxs_world *w = c->w;
+	uint32_t *ovf = c->ovf;
+	for (uint32_t i = 0; i < c->contact_count; ++i) {
+		const fxs_contact *fc = &w->contacts[i];
+		solver_contact *sc = &c->contacts[i];
+		const solver_body *A = &c->bodies[fc->a], *B = &c->bodies[fc->b];
+		const fxs_body *ba = &w->bodies[fc->a], *bb = &w->bodies[fc->b];
+		sc->a = fc->a;
+		sc->b = fc->b;
+		sc->n = fc->normal;
+		tangents(sc->n, sc->t, ovf);
+		sc->friction = fc->friction;
+		sc->restitution = fc->restitution;
+		sc->count = fc->point_count;
+		for (int k = 0; k < fc->point_count; ++k) {
+			const fxs_contact_point *fp = &fc->points[k];
+			solver_point *p = &sc->p[k];
+			p->ra = fxg_v3_sub(fp->point, ba->xf.p, ovf);
+			p->rb = fxg_v3_sub(fp->point, bb->xf.p, ovf);
+			p->rna = fxg_v3_cross(p->ra, sc->n, ovf);
+			p->rnb = fxg_v3_cross(p->rb, sc->n, ovf);
+			p->normal_mass = eff_mass(A, B, p->rna, p->rnb, &p->ina, &p->inb, ovf);
+			for (int t = 0; t < 2; ++t) {
+				p->rta[t] = fxg_v3_cross(p->ra, sc->t[t], ovf);
+				p->rtb[t] = fxg_v3_cross(p->rb, sc->t[t], ovf);
+				p->tangent_mass[t] = eff_mass(A, B, p->rta[t], p->rtb[t], &p->ita[t], &p->itb[t], ovf);
+			}
+			fxg_vec3 d = fxg_v3_sub(p->rb, p->ra, ovf);
+			p->adjusted_separation = fxg_sub(fp->separation, fxg_v3_dot(sc->n, d, ovf), ovf);
+			p->relative_velocity = rel_vel(A, B, sc->n, p->rna, p->rnb, ovf);
+			p->max_normal_impulse = 0;
+		}
+	}
+}
+
+static void integrate_velocities(solver_ctx *c)
+{
+	fxs_world *w = c->w;
+	uint32_t *ovf = c->ovf;
+	fix16_t h = c->h;
+	for (uint32_t i = 0; i < c->body_count; ++i) {
+		solver_body *s = &c->bodies[i];
+		if (!s->dynamic)
+			continue;
+		const fxs_body *b = &w->bodies[i];
+		fxg_vec3 g = b->gravity_scale == FXG_ONE ? w->def.gravity : fxg_v3_scale(b->gravity_scale, w->def.gravity, ovf);
+		s->v = fxg_v3_mul_add(s->v, h, g, ovf);
+		if (b->force.x | b->force.y | b->force.z) {
+			fxg_vec3 a = fxg_v3(fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.x, ovf), ovf),
+					    fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.y, ovf), ovf),
+					    fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.z, ovf), ovf));
+			s->v = fxg_v3_mul_add(s->v, h, a, ovf);
+		}
+		if (b->torque.x | b->torque.y | b->torque.z) {
+			wvec3 al = sym_mul(&s->inv_i, b->torque, ovf);
+			fxg_vec3 a = fxg_v3(fxg_wide_to_fix(al.x, ovf), fxg_wide_to_fix(al.y, ovf), fxg_wide_to_fix(al.z, ovf));
+			s->w = fxg_v3_mul_add(s->w, h, a, ovf);
+		}
+		/* damping: v / (1 + h c), exact for c == 0 (skipped) */
+		if (b->linear_damping) {
+			fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->linear_damping, ovf), ovf), ovf);
+			s->v = fxg_v3_scale(f, s->v, ovf);
+		}
+		if (b->angular_damping) {
+			fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->angular_damping, ovf), ovf), ovf);
+			s->w = fxg_v3_scale(f, s->w, ovf);
+		}
+	}
+}
+
+static void integrate_positions(solver_ctx *c)
+{
+	fxs_world *w = c->w;
+	uint32_t *ovf = c->ovf;
+	fix16_t h = c->h;
+	for (uint32_t i = 0; i < c->body_count; ++i) {
+		solver_body *s = &c->bodies[i];
+		if (!s->moves)
+			continue;
+		fxs_body *b = &w->bodies[i];
+		fxg_vec3 step = fxg_v3(fxg_mul(h, s->v.x, ovf), fxg_mul(h, s->v.y, ovf), fxg_mul(h, s->v.z, ovf));
+		b->xf.p = fxg_v3_add(b->xf.p, step, ovf);
+		s->dp = fxg_v3_add(s->dp, step, ovf);
+		if (s->w.x | s->w.y | s->w.z) {
+			b->xf.q = fxg_q_integrate(b->xf.q, s->w, h, ovf);
+			s->dq = fxg_q_mul(b->xf.q, fxg_q_conj(s->q0), ovf);
+			s->rotated = 1;
+		}
+	}
+}
+
+static void warm_start(solver_ctx *c)
+{
+	for (uint32_t i = 0; i < c->contact_count; ++i) {
+		solver_contact *sc = &c->contacts[i];
+		fxs_contact *fc = &c->w->contacts[i];
+		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
+		for (int k = 0; k < sc->count; ++k) {
+			solver_point *p = &sc->p[k];
+			fxs_contact_point *fp = &fc->points[k];
+			apply(A, B, sc->n, &p->ina, &p->inb, fp->normal_impulse, c->ovf);
+			apply(A, B, sc->t[0], &p->ita[0], &p->itb[0], fp->tangent_impulse[0], c->ovf);
+			apply(A, B, sc->t[1], &p->ita[1], &p->itb[1], fp->tangent_impulse[1], c->ovf);
+		}
+	}
+}
+
+/* current separation from the displacements since the step began */
+static fix16_t current_separation(const solver_body *A, const solver_body *B, const solver_point *p, fxg_vec3 n,
+				  uint32_t *ovf)
+{
+	fxg_vec3 d = fxg_v3_sub(B->dp, A->dp, ovf);
+	if (A->rotated)
+		d = fxg_v3_sub(d, fxg_v3_sub(fxg_q_rotate(A->dq, p->ra, ovf), p->ra, ovf), ovf);
+	if (B->rotated)
+		d = fxg_v3_add(d, fxg_v3_sub(fxg_q_rotate(B->dq, p->rb, ovf), p->rb, ovf), ovf);
+	return fxg_add(fxg_v3_dot(n, d, ovf), p->adjusted_separation, ovf);
+}
+
+static void solve_contacts(solver_ctx *c, bool use_bias)
+{
+	uint32_t *ovf = c->ovf;
+	for (uint32_t i = 0; i < c->contact_count; ++i) {
+		solver_contact *sc = &c->contacts[i];
+		fxs_contact *fc = &c->w->contacts[i];
+		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
+		for (int k = 0; k < sc->count; ++k) {
+			solver_point *p = &sc->p[k];
+			fxs_contact_point *fp = &fc->points[k];
+			fix16_t s = current_separation(A, B, p, sc->n, ovf);
+			fix16_t bias = 0;
+			fix16_t mass_scale = FXG_ONE, impulse_scale = 0;
+			if (s > 0) {
+				bias = fxg_mul(s, c->inv_h, ovf); /* speculative: close the gap this sub-step */
+			} else if (use_bias) {
+				bias = fxg_max(fxg_mul(c->contact_soft.bias_rate, s, ovf), -c->push_max);
+				mass_scale = c->contact_soft.mass_scale;
+				impulse_scale = c->contact_soft.impulse_scale;
+			}
+			fix16_t vn = rel_vel(A, B, sc->n, p->rna, p->rnb, ovf);
+			fxg_wide m = fxg_wmul(p->normal_mass, mass_scale, ovf);
+			/* impulse = -m (vn + bias) - impulse_scale * accumulated, in Q16.16 units */
+			int64_t imp = -(fxg_wmul(m, fxg_sat((int64_t)vn + bias, ovf), ovf) >> 16);
+			imp -= fxg_wmul(fp->normal_impulse, impulse_scale, ovf);
+			int64_t nw = fp->normal_impulse + imp;
+			if (nw < 0)
+				nw = 0;
+			int64_t delta = nw - fp->normal_impulse;
+			fp->normal_impulse = nw;
+			if (delta > p->max_normal_impulse)
+				p->max_normal_impulse = delta;
+			apply(A, B, sc->n, &p->ina, &p->inb, delta, ovf);
+		}
+		/* friction: box-bounded by mu times this point's normal impulse */
+		for (int k = 0; k < sc->count; ++k) {
+			solver_point *p = &sc->p[k];
+			fxs_contact_point *fp = &fc->points[k];
+			/* fxg_wmul keeps the fraction bits of its wide operand: Q16.16 here */
+			int64_t lim = fxg_wmul(fp->normal_impulse, sc->friction, ovf);
+			for (int t = 0; t < 2; ++t) {
+				fix16_t vt = rel_vel(A, B, sc->t[t], p->rta[t], p->rtb[t], ovf);
+				int64_t imp = -(fxg_wmul(p->tangent_mass[t], vt, ovf) >> 16);
+				int64_t old = fp->tangent_impulse[t];
+				int64_t nw = old + imp;
+				nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
+				fp->tangent_impulse[t] = nw;
+				apply(A, B, sc->t[t], &p->ita[t], &p->itb[t], nw - old, ovf);
+			}
+		}
+	}
+}
+
+static void apply_restitution(solver_ctx *c)
+{
+	uint32_t *ovf = c->ovf;
+	fix16_t threshold = c->w->def.restitution_threshold;
+	for (uint32_t i = 0; i < c->contact_count; ++i) {
+		solver_contact *sc = &c->contacts[i];
+		if (sc->restitution == 0)
+			continue;
+		fxs_contact *fc = &c->w->contacts[i];
+		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
+		for (int k = 0; k < sc->count; ++k) {
+			solver_point *p = &sc->p[k];
+			fxs_contact_point *fp = &fc->points[k];
+			if (p->relative_velocity > -threshold || p->max_normal_impulse == 0)
+				continue;
+			fix16_t vn = rel_vel(A, B, sc->n, p->rna, p->rnb, ovf);
+			fix16_t target = fxg_mul(sc->restitution, p->relative_velocity, ovf);
+			int64_t imp = -(fxg_wmul(p->normal_mass, fxg_sat((int64_t)vn + target, ovf), ovf) >> 16);
+			int64_t nw = fp->normal_impulse + imp;
+			if (nw < 0)
+				nw = 0;
+			apply(A, B, sc->n, &p->ina, &p->inb, nw - fp->normal_impulse, ovf);
+			fp->normal_impulse = nw;
+		}
+	}
+}
+
+fxs_result fxs_solve(fxs_world *w)
+{
+	solver_ctx c;
+	memset(&c, 0, sizeof c);
+	c.w = w;
+	c.ovf = &w->ovf;
+	c.body_count = w->slot_count;
+	c.contact_count = w->contact_count;
+	size_t need = (size_t)c.body_count * sizeof(solver_body) + (size_t)c.contact_count * sizeof(solver_contact);
+	if (need > w->solver_scratch_size) {
+		void *p = realloc(w->solver_scratch, need);
+		if (!p)
+			return FXS_ERR_NOMEM;
+		w->solver_scratch = p;
+		w->solver_scratch_size = need;
+	}
+	c.bodies = w->solver_scratch;
+	c.contacts = (solver_contact *)(c.bodies + c.body_count);
+	c.h = w->def.dt / w->def.substeps; /* floor: stated, exact for the default 1092 / 4 = 273 */
+	c.inv_h = fxg_div(FXG_ONE, c.h, c.ovf);
+	/* contact stiffness no higher than a quarter of the sub-step rate */
+	fix16_t hertz = fxg_min(w->def.contact_hertz, c.inv_h >> 2);
+	c.contact_soft = make_soft(hertz, w->def.contact_damping, c.h, c.ovf);
+	c.push_max = w->def.contact_push_max;
+
+	prepare_bodies(&c);
+	prepare_contacts(&c);
+	for (int sub = 0; sub < w->def.substeps; ++sub) {
+		integrate_velocities(&c);
+		warm_start(&c);
+		solve_contacts(&c, true);
+		integrate_positions(&c);
+		for (int r = 0; r < w->def.relax_iterations; ++r)
+			solve_contacts(&c, false);
+	}
+	apply_restitution(&c);
+
+	for (uint32_t i = 0; i < c.body_count; ++i) {
+		const solver_body *s = &c.bodies[i];
+		if (!s->moves)
+			continue;
+		w->bodies[i].v = s->v;
+		w->bodies[i].w = s->w;
+	}
+	return FXS_OK;
+}

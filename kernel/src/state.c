@@ -1,0 +1,217 @@
+#include "state.h"
+#include "shape.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void write_def(const fxs_world_def *d, fxs_writer *wr)
+{
+	fxs_write_vec3(wr, d->gravity);
+	fxs_write_i32(wr, d->dt);
+	fxs_write_i32(wr, d->substeps);
+	fxs_write_i32(wr, d->relax_iterations);
+	fxs_write_i32(wr, d->contact_hertz);
+	fxs_write_i32(wr, d->contact_damping);
+	fxs_write_i32(wr, d->contact_push_max);
+	fxs_write_i32(wr, d->linear_slop);
+	fxs_write_i32(wr, d->speculative_distance);
+	fxs_write_i32(wr, d->restitution_threshold);
+	fxs_write_u32(wr, d->max_bodies);
+}
+
+static void read_def(fxs_reader *r, fxs_world_def *d)
+{
+	memset(d, 0, sizeof *d);
+	d->gravity = fxs_read_vec3(r);
+	d->dt = fxs_read_i32(r);
+	d->substeps = fxs_read_i32(r);
+	d->relax_iterations = fxs_read_i32(r);
+	d->contact_hertz = fxs_read_i32(r);
+	d->contact_damping = fxs_read_i32(r);
+	d->contact_push_max = fxs_read_i32(r);
+	d->linear_slop = fxs_read_i32(r);
+	d->speculative_distance = fxs_read_i32(r);
+	d->restitution_threshold = fxs_read_i32(r);
+	d->max_bodies = fxs_read_u32(r);
+}
+
+void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)
+{
+	fxs_write_u32(wr, b->generation);
+	fxs_write_u8(wr, b->alive);
+	if (!b->alive)
+		return;
+	fxs_write_u8(wr, b->type);
+	fxs_write_i32(wr, b->shape.type);
+	fxs_write_i32(wr, b->shape.radius);
+	fxs_write_i32(wr, b->shape.half_height);
+	fxs_write_vec3(wr, b->shape.half_extents);
+	fxs_write_vec3(wr, b->xf.p);
+	fxs_write_quat(wr, b->xf.q);
+	fxs_write_vec3(wr, b->v);
+	fxs_write_vec3(wr, b->w);
+	fxs_write_vec3(wr, b->force);
+	fxs_write_vec3(wr, b->torque);
+	fxs_write_i32(wr, b->density);
+	fxs_write_i32(wr, b->friction);
+	fxs_write_i32(wr, b->restitution);
+	fxs_write_i32(wr, b->linear_damping);
+	fxs_write_i32(wr, b->angular_damping);
+	fxs_write_i32(wr, b->gravity_scale);
+	fxs_write_u32(wr, b->user_data);
+}
+
+static bool read_body(fxs_reader *r, fxs_body *b)
+{
+	memset(b, 0, sizeof *b);
+	b->generation = fxs_read_u32(r);
+	b->alive = fxs_read_u8(r);
+	if (b->alive > 1)
+		return false;
+	if (!b->alive)
+		return true;
+	b->type = fxs_read_u8(r);
+	b->shape.type = fxs_read_i32(r);
+	b->shape.radius = fxs_read_i32(r);
+	b->shape.half_height = fxs_read_i32(r);
+	b->shape.half_extents = fxs_read_vec3(r);
+	b->xf.p = fxs_read_vec3(r);
+	b->xf.q = fxs_read_quat(r);
+	b->v = fxs_read_vec3(r);
+	b->w = fxs_read_vec3(r);
+	b->force = fxs_read_vec3(r);
+	b->torque = fxs_read_vec3(r);
+	b->density = fxs_read_i32(r);
+	b->friction = fxs_read_i32(r);
+	b->restitution = fxs_read_i32(r);
+	b->linear_damping = fxs_read_i32(r);
+	b->angular_damping = fxs_read_i32(r);
+	b->gravity_scale = fxs_read_i32(r);
+	b->user_data = fxs_read_u32(r);
+	if (r->err != FXS_OK)
+		return false;
+	/* the same limits as fxs_body_create */
+	if (b->type > FXS_BODY_DYNAMIC || !fxs_shape_is_valid(&b->shape))
+		return false;
+	if (b->type == FXS_BODY_DYNAMIC && (b->density <= 0 || b->density > FXG_I(30000)))
+		return false;
+	if (b->friction < 0 || b->friction > FXG_I(100) || b->restitution < 0 || b->restitution > FXG_ONE)
+		return false;
+	if (b->linear_damping < 0 || b->angular_damping < 0 || b->linear_damping > FXG_I(1000) ||
+	    b->angular_damping > FXG_I(1000) || b->gravity_scale < FXG_I(-100) || b->gravity_scale > FXG_I(100))
+		return false;
+	if (b->xf.q.x == 0 && b->xf.q.y == 0 && b->xf.q.z == 0 && b->xf.q.w == 0)
+		return false;
+	uint32_t ovf = 0;
+	fxs_body_update_mass(b);
+	b->aabb = fxs_body_compute_aabb(b, &ovf);
+	return true;
+}
+
+void fxs_state_write(const fxs_world *w, fxs_writer *wr)
+{
+	write_def(&w->def, wr);
+	fxs_write_u64(wr, w->stats.step);
+	fxs_write_u64(wr, w->stats.overflows_total);
+	fxs_write_u32(wr, w->slot_count);
+	for (uint32_t i = 0; i < w->slot_count; ++i)
+		fxs_serialize_body(&w->bodies[i], wr);
+	fxs_write_u32(wr, w->contact_count);
+	for (uint32_t i = 0; i < w->contact_count; ++i) {
+		const fxs_contact *c = &w->contacts[i];
+		fxs_write_u32(wr, c->a);
+		fxs_write_u32(wr, c->b);
+		fxs_write_u8(wr, (uint8_t)c->point_count);
+		for (int k = 0; k < c->point_count; ++k) {
+			const fxs_contact_point *p = &c->points[k];
+			fxs_write_u32(wr, p->id);
+			fxs_write_i64(wr, p->normal_impulse);
+			fxs_write_i64(wr, p->tangent_impulse[0]);
+			fxs_write_i64(wr, p->tangent_impulse[1]);
+		}
+	}
+	fxs_bp_write_state(w->bp, wr);
+}
+
+fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
+{
+	fxs_world_def def;
+	read_def(r, &def);
+	if (r->err != FXS_OK) {
+		*err = r->err;
+		return NULL;
+	}
+	if (fxs_world_def_validate(&def) != FXS_OK) {
+		*err = FXS_ERR_CORRUPT;
+		return NULL;
+	}
+	fxs_world *w = fxs_world_create(&def);
+	if (!w) {
+		*err = FXS_ERR_NOMEM;
+		return NULL;
+	}
+	fxs_result e = FXS_ERR_CORRUPT;
+	w->stats.step = fxs_read_u64(r);
+	w->stats.overflows_total = fxs_read_u64(r);
+	uint32_t slots = fxs_read_u32(r);
+	/* every slot takes at least 5 bytes: reject counts the input cannot hold
+	 * before allocating for them */
+	if (r->err != FXS_OK || slots > def.max_bodies || slots > (r->len - r->pos) / 5)
+		goto fail;
+	if (!fxs_world_reserve_slots(w, slots)) {
+		e = FXS_ERR_NOMEM;
+		goto fail;
+	}
+	w->slot_count = slots;
+	for (uint32_t i = 0; i < slots; ++i) {
+		if (!read_body(r, &w->bodies[i]))
+			goto fail;
+		w->body_count += w->bodies[i].alive;
+	}
+	uint32_t cc = fxs_read_u32(r);
+	if (r->err != FXS_OK || cc > (r->len - r->pos) / 9)
+		goto fail;
+	if (cc > 0) {
+		w->contacts = calloc(cc, sizeof *w->contacts);
+		if (!w->contacts) {
+			e = FXS_ERR_NOMEM;
+			goto fail;
+		}
+		w->contact_cap = cc;
+	}
+	for (uint32_t i = 0; i < cc; ++i) {
+		fxs_contact *c = &w->contacts[i];
+		c->a = fxs_read_u32(r);
+		c->b = fxs_read_u32(r);
+		c->point_count = fxs_read_u8(r);
+		if (r->err != FXS_OK || c->a >= c->b || c->b >= slots || !w->bodies[c->a].alive ||
+		    !w->bodies[c->b].alive || c->point_count < 1 || c->point_count > FXS_MAX_MANIFOLD_POINTS)
+			goto fail;
+		if (i > 0) {
+			const fxs_contact *p = &w->contacts[i - 1];
+			if (p->a > c->a || (p->a == c->a && p->b >= c->b))
+				goto fail; /* must be strictly sorted by (a, b) */
+		}
+		for (int k = 0; k < c->point_count; ++k) {
+			fxs_contact_point *p = &c->points[k];
+			p->id = fxs_read_u32(r);
+			p->normal_impulse = fxs_read_i64(r);
+			p->tangent_impulse[0] = fxs_read_i64(r);
+			p->tangent_impulse[1] = fxs_read_i64(r);
+			if (p->normal_impulse < 0)
+				goto fail;
+		}
+		w->contact_count = i + 1;
+	}
+	if (r->err != FXS_OK)
+		goto fail;
+	if (fxs_bp_read_state(w->bp, r, slots) != FXS_OK)
+		goto fail;
+	if (r->err != FXS_OK)
+		goto fail;
+	return w;
+fail:
+	*err = r->err != FXS_OK ? r->err : e;
+	fxs_world_destroy(w);
+	return NULL;
+}

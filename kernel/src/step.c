@@ -1,0 +1,83 @@
+/* One step: bounds -> broadphase -> narrowphase (contacts) -> solve
+ * (sub-steps integrate velocities and positions) -> clear forces -> hash.
+ * Each stage walks its data in canonical order (slots, sorted pairs). */
+#include "world.h"
+
+#include <stdlib.h>
+
+static bool reserve_scratch(fxs_world *w, uint32_t n)
+{
+	if (n <= w->scratch_cap)
+		return true;
+	uint32_t cap = w->scratch_cap ? w->scratch_cap : 64;
+	while (cap < n)
+		cap *= 2;
+	fxs_aabb *a = realloc(w->scratch_aabbs, (size_t)cap * sizeof *a);
+	if (!a)
+		return false;
+	w->scratch_aabbs = a;
+	uint8_t *f = realloc(w->scratch_flags, cap);
+	if (!f)
+		return false;
+	w->scratch_flags = f;
+	w->scratch_cap = cap;
+	return true;
+}
+
+/* Bounds are fattened by the speculative distance so that the narrowphase
+ * sees pairs that will touch within it. */
+static void update_bounds(fxs_world *w)
+{
+	fix16_t m = w->def.speculative_distance;
+	fxg_vec3 margin = fxg_v3(m, m, m);
+	for (uint32_t i = 0; i < w->slot_count; ++i) {
+		fxs_body *b = &w->bodies[i];
+		uint8_t flags = 0;
+		if (b->alive) {
+			flags = FXS_PROXY_LIVE;
+			if (b->type == FXS_BODY_DYNAMIC)
+				flags |= FXS_PROXY_MOVING;
+			else if (b->type == FXS_BODY_STATIC)
+				flags |= FXS_PROXY_STATIC;
+			fxs_aabb a = fxs_body_compute_aabb(b, &w->ovf);
+			if (b->type != FXS_BODY_STATIC) {
+				a.lo = fxg_v3_sub(a.lo, margin, &w->ovf);
+				a.hi = fxg_v3_add(a.hi, margin, &w->ovf);
+			}
+			b->aabb = a;
+		} else {
+			b->aabb.lo = b->aabb.hi = fxg_v3_zero();
+		}
+		w->scratch_aabbs[i] = b->aabb;
+		w->scratch_flags[i] = flags;
+	}
+}
+
+void fxs_world_step(fxs_world *w)
+{
+	w->ovf = 0;
+	if (!reserve_scratch(w, w->slot_count))
+		return;
+	update_bounds(w);
+	uint32_t pair_count = 0;
+	const fxs_pair *pairs = NULL;
+	if (fxs_bp_update(w->bp, w->scratch_aabbs, w->scratch_flags, w->slot_count) == FXS_OK)
+		pairs = fxs_bp_find_pairs(w->bp, &pair_count);
+	fxs_contacts_update(w, pairs, pair_count);
+	fxs_solve(w);
+	uint32_t points = 0;
+	for (uint32_t i = 0; i < w->contact_count; ++i)
+		points += (uint32_t)w->contacts[i].point_count;
+	for (uint32_t i = 0; i < w->slot_count; ++i) {
+		fxs_body *b = &w->bodies[i];
+		b->force = b->torque = fxg_v3_zero();
+	}
+	w->stats.step++;
+	w->stats.overflows = w->ovf;
+	w->stats.overflows_total += w->ovf;
+	w->stats.body_count = w->body_count;
+	w->stats.pair_count = pair_count;
+	w->stats.contact_count = w->contact_count;
+	w->stats.contact_point_count = points;
+	fxs_world_update_hash(w);
+}

@@ -1,0 +1,99 @@
+/* The world's internal layout. Plain arrays indexed by body slot; a slot's
+ * index is the body's canonical id. */
+#ifndef FXS_WORLD_H
+#define FXS_WORLD_H
+
+#include "fixstep/fixstep.h"
+#include "aabb.h"
+#include "broadphase.h"
+#include "narrowphase.h"
+#include "serialize.h"
+
+typedef struct fxs_body {
+	/* --- state: snapshotted and hashed (see hash.c for the order) --- */
+	uint32_t generation; /* bumped on destroy; ids carry it */
+	uint8_t alive;
+	uint8_t type;        /* fxs_body_type */
+	fxs_shape shape;
+	fxs_transform xf;    /* centre of mass and orientation */
+	fxg_vec3 v, w;       /* linear m/s, angular rad/s (world frame) */
+	fxg_vec3 force, torque; /* accumulated until the end of the next step */
+	fix16_t density, friction, restitution;
+	fix16_t linear_damping, angular_damping, gravity_scale;
+	uint32_t user_data;
+	/* --- derived from the state above (recomputed, never serialised) --- */
+	fxg_wide mass, inv_mass;                /* Q32.32 kg, 1/kg; 0 for static/kinematic */
+	fxg_wide inertia[3], inv_inertia[3];    /* local principal moments, Q32.32 */
+	fxs_aabb aabb;                          /* world bounds at the last update */
+} fxs_body;
+
+/* One contact point's persistent state: the feature id it was matched by and
+ * the accumulated impulses that warm-start the next step. */
+typedef struct fxs_contact_point {
+	uint32_t id;
+	fxg_wide normal_impulse;     /* Q32.32 N s */
+	fxg_wide tangent_impulse[2]; /* Q32.32 N s along the contact's tangent basis */
+	/* derived this step */
+	fxg_vec3 point;
+	fix16_t separation;
+	fix16_t relative_velocity; /* normal approach speed before solving, for restitution */
+	fxg_wide max_normal_impulse;
+} fxs_contact_point;
+
+typedef struct fxs_contact {
+	uint32_t a, b; /* body slots, a < b */
+	int32_t point_count;
+	fxs_contact_point points[FXS_MAX_MANIFOLD_POINTS];
+	/* derived this step */
+	fxg_vec3 normal;
+	fix16_t friction, restitution;
+} fxs_contact;
+
+struct fxs_world {
+	fxs_world_def def;
+	fxs_body *bodies;
+	uint32_t slot_count, slot_cap;
+	uint32_t body_count;
+	uint32_t free_hint;         /* derived: every slot below it is alive */
+	fxs_contact *contacts;      /* touching pairs, sorted by (a, b) */
+	uint32_t contact_count, contact_cap;
+	fxs_contact *contacts_next; /* scratch for the next step's list */
+	uint32_t contacts_next_cap;
+	fxs_broadphase *bp;
+	fxs_step_stats stats;
+	uint32_t ovf;               /* saturations in the current step */
+	/* scratch buffers reused every step (never state) */
+	fxs_aabb *scratch_aabbs;
+	uint8_t *scratch_flags;
+	uint32_t scratch_cap;
+	void *solver_scratch;
+	size_t solver_scratch_size;
+	/* hash of the current state, computed at the end of every step */
+	uint64_t hash;
+	bool hash_valid;
+	fxs_writer hash_buf; /* reused serialisation buffer */
+};
+
+/* body.c */
+fxs_body *fxs_world_get_body(const fxs_world *w, fxs_body_id id);
+void fxs_body_update_mass(fxs_body *b);
+fxs_aabb fxs_body_compute_aabb(const fxs_body *b, uint32_t *ovf);
+
+/* world.c */
+bool fxs_world_reserve_slots(fxs_world *w, uint32_t n);
+static inline void fxs_world_touch(fxs_world *w) { w->hash_valid = false; }
+
+/* contact.c: rebuild the contact list from this step's pairs (narrowphase +
+ * matching the previous list's points by feature id for warm starting). */
+fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count);
+/* Remove every contact that involves slot s (when a body is destroyed). */
+void fxs_contacts_remove_body(fxs_world *w, uint32_t s);
+
+/* solver.c: the soft-step solver over the contact list; integrates the bodies. */
+fxs_result fxs_solve(fxs_world *w);
+
+/* state.c / hash.c */
+void fxs_serialize_body(const fxs_body *b, fxs_writer *wr);
+void fxs_world_update_hash(fxs_world *w);
+
+#endif

@@ -1,0 +1,337 @@
+#!/usr/bin/env bash
+# Cross-architecture determinism check (`make crosscheck`).
+#
+# Builds the fixstep program for eight targets (x86-64 gcc -O0/-O2/-O3 -march=native,
+# clang -O2, i686 static, aarch64 and s390x static under qemu-user, wasm32 via Debian's
+# emscripten in node), runs every built-in scene for $STEPS steps (default 600) on each,
+# prints one table scene x target -> final hash, and exits non-zero if any cell differs
+# from the x86-64 gcc -O2 cell or any target failed to build or run.
+#
+#   tools/crosscheck.sh                 the scene table
+#   tools/crosscheck.sh each ARGS...    run `fixstep ARGS...` on every target and compare
+#                                       the last line of output (e.g. a replay verify)
+#   TARGETS="gcc-O2 s390x" tools/crosscheck.sh    only some targets
+#
+# Cross sysroots (Debian's libfixmath-dev and libxxhash-dev of each architecture, and
+# libfixmath built from Debian's source package with emcc for wasm32) are cached under
+# build/x/; missing toolchains are installed with apt-get when run as root.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+X=build/x
+STEPS=${STEPS:-600}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+ALL_TARGETS="gcc-O0 gcc-O2 gcc-O3-native clang-O2 i686 aarch64 s390x wasm32"
+TARGETS=${TARGETS:-$ALL_TARGETS}
+REF=gcc-O2
+case " $TARGETS " in *" $REF "*) ;; *) REF=${TARGETS%% *} ;; esac
+export DEBIAN_FRONTEND=noninteractive
+
+say() { printf 'crosscheck: %s\n' "$*" >&2; }
+die() { say "$*"; exit 2; }
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# ---------------------------------------------------------------- toolchains
+# target -> debian arch and GNU triplet of the cross targets
+deb_arch() { case $1 in i686) echo i386 ;; aarch64) echo arm64 ;; s390x) echo s390x ;; esac; }
+triplet() { case $1 in i686) echo i386-linux-gnu ;; aarch64) echo aarch64-linux-gnu ;; s390x) echo s390x-linux-gnu ;; esac; }
+cross_cc() { case $1 in i686) echo i686-linux-gnu-gcc ;; aarch64) echo aarch64-linux-gnu-gcc ;; s390x) echo s390x-linux-gnu-gcc ;; esac; }
+
+APT_UPDATED=0
+apt_update_once() {
+    [ "$APT_UPDATED" = 1 ] && return 0
+    say "apt-get update"
+    # A mirror mid-sync can fail one index; retry, then go on (later checks catch real gaps).
+    mkdir -p "$X"
+    apt-get update -qq >"$X/apt-update.log" 2>&1 || { sleep 5; apt-get update -qq >"$X/apt-update.log" 2>&1; } \
+        || say "warning: apt-get update reported errors (see $X/apt-update.log); going on with the lists it has"
+    APT_UPDATED=1
+}
+
+# The Debian packages target $1 needs (the cross libc comes with the compiler only as a
+# Recommends, so it is named here).
+target_packages() {
+    case $1 in
+        gcc-*) echo gcc libc6-dev make ;;
+        clang-*) echo clang libc6-dev make ;;
+        i686) echo gcc-i686-linux-gnu libc6-dev-i386-cross ;;
+        aarch64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static ;;
+        s390x) echo gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user-static ;;
+        wasm32) echo emscripten node-acorn nodejs libxxhash-dev patch xz-utils ;;
+        *) die "unknown target '$1' (targets: $ALL_TARGETS)" ;;
+    esac
+}
+installed() { dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q ' installed$'; }
+missing_packages() {
+    local t p
+    for t in $TARGETS; do for p in $(target_packages "$t"); do installed "$p" || echo "$p"; done; done | sort -u | tr '\n' ' '
+}
+
+# A deb-src line for this Debian release's main archive, derived from the apt sources
+# already configured (one-line or deb822 format), so no mirror is hard-coded here.
+deb_src_line() {
+    local c f; c=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+    [ -n "$c" ] || return 1
+    {
+        cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk -v c="$c" '
+            $1 == "deb" { i = 2; o = ""
+                if ($2 ~ /^\[/) { while (i < NF && $i !~ /\]$/) { o = o " " $i; i++ } o = o " " $i; i++ }
+                if ($(i + 1) == c) { print "deb-src" o, $i, c, "main"; exit } }'
+        for f in /etc/apt/sources.list.d/*.sources; do
+            [ -f "$f" ] || continue
+            awk -v c="$c" 'BEGIN { RS = ""; FS = "\n" }
+                { t = ""; u = ""; s = ""; k = ""
+                  for (i = 1; i <= NF; i++) { if ($i ~ /^#/) continue
+                      split($i, kv, /:[ \t]*/); v = substr($i, length(kv[1]) + 2); sub(/^[ \t]+/, "", v)
+                      if (kv[1] == "Types") t = v; else if (kv[1] == "URIs") u = v
+                      else if (kv[1] == "Suites") s = v; else if (kv[1] == "Signed-By") k = v }
+                  if (index(" " t " ", " deb ") && index(" " s " ", " " c " ") && u != "") {
+                      split(u, us, /[ \t]+/); print "deb-src" (k != "" ? " [signed-by=" k "]" : ""), us[1], c, "main"; exit } }' "$f"
+        done
+    } | head -n 1
+}
+
+# Makes apt able to fetch what the missing sysroots need: the foreign architectures
+# (dpkg --add-architecture) and, for wasm32, a deb-src line. Needs no package lists.
+# Sets APT_CHANGED=1 when it changed something (an apt-get update is then due).
+APT_CHANGED=0
+apt_sources() {
+    local t arch line
+    for t in $TARGETS; do
+        case $t in
+            i686|aarch64|s390x)
+                arch=$(deb_arch "$t")
+                [ -f "$X/sysroot/$arch/.done" ] && continue
+                dpkg --print-architecture | grep -qx "$arch" && continue
+                dpkg --print-foreign-architectures | grep -qx "$arch" && continue
+                is_root || die "$t needs Debian's $arch libraries; run:  sudo dpkg --add-architecture $arch && sudo apt-get update"
+                say "dpkg --add-architecture $arch"; dpkg --add-architecture "$arch"; APT_CHANGED=1 ;;
+            wasm32)
+                [ -f "$X/sysroot/wasm32/.done" ] && continue
+                grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/ && continue
+                is_root || die "wasm32 needs libfixmath's Debian source: add a deb-src line for your Debian archive, then  sudo apt-get update"
+                line=$(deb_src_line) || true
+                [ -n "$line" ] || die "cannot derive a deb-src line from /etc/apt/sources.list*"
+                say "adding '$line' to /etc/apt/sources.list.d/fixstep-deb-src.list"
+                echo "$line" >/etc/apt/sources.list.d/fixstep-deb-src.list; APT_CHANGED=1 ;;
+        esac
+    done
+}
+
+# Everything the selected targets need, with at most one apt-get update.
+setup() {
+    local missing t arch stale=0
+    apt_sources
+    missing=$(missing_packages)
+    for t in $TARGETS; do
+        case $t in
+            i686|aarch64|s390x) arch=$(deb_arch "$t"); [ -f "$X/sysroot/$arch/.done" ] && continue
+                apt-cache show "libfixmath-dev:$arch" >/dev/null 2>&1 || stale=1 ;;
+            wasm32) [ -f "$X/sysroot/wasm32/.done" ] && continue
+                apt-get source -qq --print-uris libfixmath 2>/dev/null | grep -q orig || stale=1 ;;
+        esac
+    done
+    if [ -n "${missing// /}" ] || [ "$APT_CHANGED" = 1 ] || [ "$stale" = 1 ]; then
+        is_root || die "missing:${missing:- (package lists out of date)}; run:  sudo apt-get update && sudo apt-get install -y $missing"
+        apt_update_once
+    fi
+    if [ -n "${missing// /}" ]; then
+        say "installing $missing"
+        # shellcheck disable=SC2086
+        apt-get install -y -qq --no-install-recommends $missing >/dev/null || die "apt-get install $missing failed"
+    fi
+    for t in $TARGETS; do
+        case $t in
+            i686|aarch64|s390x) ensure_sysroot "$t" ;;
+            wasm32) ensure_wasm_sysroot ;;
+        esac
+    done
+}
+
+# ---------------------------------------------------------------- sysroots
+# build/x/sysroot/ARCH: Debian's libfixmath-dev and libxxhash-dev for ARCH, unpacked.
+ensure_sysroot() {
+    local t=$1 arch trip dir tmp
+    arch=$(deb_arch "$t"); trip=$(triplet "$t"); dir=$X/sysroot/$arch
+    [ -f "$dir/.done" ] && return 0
+    say "sysroot $arch: apt-get download libfixmath-dev:$arch libxxhash-dev:$arch"
+    rm -rf "$dir"; mkdir -p "$dir"
+    tmp=$(mktemp -d "$X/dl.XXXXXX")
+    (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "libfixmath-dev:$arch" "libxxhash-dev:$arch" >/dev/null) \
+        || die "apt-get download for $arch failed"
+    for deb in "$tmp"/*.deb; do dpkg -x "$deb" "$dir"; done
+    rm -rf "$tmp"
+    [ -f "$dir/usr/include/libfixmath/fix16.h" ] && [ -f "$dir/usr/lib/$trip/liblibfixmath.a" ] \
+        && [ -f "$dir/usr/lib/$trip/libxxhash.a" ] || die "sysroot $dir is incomplete"
+    touch "$dir/.done"
+}
+
+# build/x/sysroot/wasm32: libfixmath compiled with emcc from Debian's source package
+# (there is no wasm32 Debian build), plus xxhash.h (header-only use, XXH_INLINE=1).
+ensure_wasm_sysroot() {
+    local dir=$X/sysroot/wasm32 src f orig sum deb
+    [ -f "$dir/.done" ] && return 0
+    rm -rf "$dir"; mkdir -p "$dir/src" "$dir/usr/include/libfixmath" "$dir/usr/lib"
+    say "wasm32: apt-get source --download-only libfixmath, compiled with emcc"
+    # apt checks each file against the signed Sources index. The upstream tarball is what
+    # we need; the small Debian tarball (packaging, and patches if any) is applied when it
+    # can be fetched (some mirrors lack it).
+    (cd "$dir/src" && apt-get source --download-only -qq -o APT::Sandbox::User=root libfixmath >/dev/null 2>&1) || true
+    orig=$(find "$dir/src" -maxdepth 1 -name 'libfixmath_*.orig.tar.*' | head -n1)
+    [ -n "$orig" ] || die "apt-get source --download-only libfixmath fetched no upstream tarball"
+    sum=$(sha256sum "$orig" | cut -d' ' -f1)
+    grep -q "$sum .*$(basename "$orig")" "$dir"/src/*.dsc 2>/dev/null || die "$orig does not match its .dsc"
+    src=$dir/src/libfixmath; mkdir -p "$src"
+    tar -xf "$orig" -C "$src"
+    deb=$(find "$dir/src" -maxdepth 1 -name 'libfixmath_*.debian.tar.*' | head -n1)
+    if [ -n "$deb" ]; then
+        tar -xf "$deb" -C "$src"
+        if [ -f "$src/debian/patches/series" ]; then
+            grep -v '^#' "$src/debian/patches/series" | while read -r p _; do
+                [ -n "$p" ] && patch -s -d "$src" -p1 <"$src/debian/patches/$p"
+            done
+        fi
+    else
+        say "wasm32: Debian tarball not available; using the upstream tarball as is"
+    fi
+    [ -f "$src/libfixmath/fix16.h" ] || die "unexpected libfixmath source layout in $src"
+    # Debian's liblibfixmath.a is libfixmath/*.c built by upstream's CMake with no defines.
+    cp "$src"/libfixmath/*.h "$dir/usr/include/libfixmath/"
+    cp /usr/include/xxhash.h "$dir/usr/include/" 2>/dev/null || die "needs /usr/include/xxhash.h (apt-get install libxxhash-dev)"
+    for f in "$src"/libfixmath/*.c; do
+        emcc -O2 -std=c11 -ffp-contract=off -I"$src/libfixmath" -c -o "$dir/src/$(basename "${f%.c}").o" "$f" \
+            || die "emcc failed on $f"
+    done
+    emar rcs "$dir/usr/lib/liblibfixmath.a" "$dir"/src/*.o
+    touch "$dir/.done"
+}
+
+# ---------------------------------------------------------------- targets
+# The program file of a target.
+prog() { if [ "$1" = wasm32 ]; then echo "$X/$1/fixstep.js"; else echo "$X/$1/fixstep"; fi; }
+
+# Runs the program of target $1 with the remaining arguments.
+I686_RUNNER=
+run_on() {
+    local t=$1; shift
+    case $t in
+        aarch64) qemu-aarch64-static "$(prog "$t")" "$@" ;;
+        s390x) qemu-s390x-static "$(prog "$t")" "$@" ;;
+        i686) $I686_RUNNER "$(prog "$t")" "$@" ;;
+        wasm32) node "$(prog "$t")" "$@" ;;
+        *) "$(prog "$t")" "$@" ;;
+    esac
+}
+
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+
+# Builds target $1 with the repo's Makefile into build/x/$1; log in build/x/$1.log.
+build_target() {
+    local t=$1 sys trip
+    local -a args=(BUILD="$X/$t" DEPS_CHECK=0)
+    case $t in
+        gcc-O0) args+=(CC=gcc OPT=-O0) ;;
+        gcc-O2) args+=(CC=gcc OPT=-O2) ;;
+        gcc-O3-native) args+=(CC=gcc "OPT=-O3 -march=native") ;;
+        clang-O2) args+=(CC=clang OPT=-O2) ;;
+        i686|aarch64|s390x)
+            sys=$ROOT/$X/sysroot/$(deb_arch "$t"); trip=$(triplet "$t")
+            args+=(CC="$(cross_cc "$t")" AR="${trip/i386/i686}-ar" OPT=-O2
+                   CPPFLAGS="-I$sys/usr/include" LDFLAGS="-static -L$sys/usr/lib/$trip") ;;
+        wasm32)
+            sys=$ROOT/$X/sysroot/wasm32
+            args+=(CC=emcc AR=emar OPT=-O2 XXH_INLINE=1 EXE=.js CPPFLAGS="-I$sys/usr/include"
+                   LDFLAGS="-L$sys/usr/lib -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1") ;;
+    esac
+    make --no-print-directory -j"$JOBS" "${args[@]}" "$(prog "$t")" >"$X/$t.log" 2>&1
+}
+
+# ---------------------------------------------------------------- main
+mkdir -p "$X"
+case ${1:-} in
+    apt-sources) apt_sources; exit 0 ;;            # for CI: before its one apt-get update
+    packages) missing_packages; echo; exit 0 ;;    # the packages still missing
+    setup) setup; exit 0 ;;
+esac
+setup
+
+declare -A OK
+for t in $TARGETS; do
+    start=$SECONDS
+    if build_target "$t"; then OK[$t]=1; say "built $t ($((SECONDS - start)) s)"
+    else OK[$t]=0; say "BUILD FAILED: $t (log: $X/$t.log)"; tail -n 20 "$X/$t.log" | sed 's/^/    /' >&2; fi
+done
+
+# i686 static binaries run natively when the kernel has IA-32 emulation; else under qemu.
+if [ "${OK[i686]:-0}" = 1 ] && ! "$(prog i686)" scenes >/dev/null 2>&1; then
+    command -v qemu-i386-static >/dev/null || die "i686 binary does not run natively and qemu-i386-static is missing"
+    I686_RUNNER=qemu-i386-static; say "i686 runs under qemu-i386-static"
+fi
+
+# The rows: each row is a label and the arguments of one fixstep run; a cell is the last
+# line of that run's output on one target.
+ROW_LABELS=(); ROW_ARGS=()
+MODE=scenes
+if [ "${1:-}" = each ]; then
+    shift; [ $# -gt 0 ] || die "usage: crosscheck.sh each FIXSTEP-ARGS..."
+    MODE=each; ROW_LABELS+=("$*"); ROW_ARGS+=("$*")
+else
+    ref_for_list=$REF; [ "${OK[$REF]:-0}" = 1 ] || ref_for_list=""
+    for t in $TARGETS; do [ -z "$ref_for_list" ] && [ "${OK[$t]}" = 1 ] && ref_for_list=$t; done
+    [ -n "$ref_for_list" ] || die "no target built"
+    scenes=$(run_on "$ref_for_list" scenes | awk 'NF {print $1}') || die "fixstep scenes failed on $ref_for_list"
+    [ -n "$scenes" ] || die "fixstep scenes listed no scene"
+    for s in $scenes; do ROW_LABELS+=("$s"); ROW_ARGS+=("run $s --steps $STEPS"); done
+fi
+
+# Runs every row on every target (rows of one target in sequence, each target in turn).
+declare -A CELL
+fails=0
+for t in $TARGETS; do
+    start=$SECONDS
+    for i in "${!ROW_ARGS[@]}"; do
+        if [ "${OK[$t]}" != 1 ]; then CELL[$t,$i]="(no build)"; continue; fi
+        # shellcheck disable=SC2086
+        if out=$(run_on "$t" ${ROW_ARGS[$i]} 2>"$X/$t.stderr"); then
+            CELL[$t,$i]=$(printf '%s\n' "$out" | tail -n 1)
+        else
+            CELL[$t,$i]="(exit $?)"; say "$t: fixstep ${ROW_ARGS[$i]} failed: $(tail -n 1 "$X/$t.stderr")"
+        fi
+        if [ "$MODE" = scenes ] && ! [[ ${CELL[$t,$i]} =~ ^hash\ [0-9a-f]{16}$ ]]; then
+            [[ ${CELL[$t,$i]} == \(* ]] || CELL[$t,$i]="(bad: ${CELL[$t,$i]:0:20})"
+        fi
+    done
+    [ "${OK[$t]}" = 1 ] && say "ran $t ($((SECONDS - start)) s)"
+done
+
+# The table: short hash per target (* marks a difference from $REF), the full reference.
+w=5; for l in "${ROW_LABELS[@]}"; do [ ${#l} -gt $w ] && w=${#l}; done
+[ "$MODE" = each ] && w=5
+printf '\n%-*s' "$w" "$( [ "$MODE" = each ] && echo run || echo scene)"
+for t in $TARGETS; do printf ' %-13s' "$t"; done
+printf ' %s\n' "full ($REF)"
+for i in "${!ROW_ARGS[@]}"; do
+    ref=${CELL[$REF,$i]:-}
+    label=${ROW_LABELS[$i]}; [ "$MODE" = each ] && label=""
+    printf '%-*s' "$w" "$label"
+    for t in $TARGETS; do
+        c=${CELL[$t,$i]}
+        if [[ $c == \(* ]]; then cell="FAIL"; fails=$((fails + 1))
+        elif [[ $c == hash\ * ]]; then cell=${c#hash }; cell=${cell:0:8}
+        else cell=${c:0:12}; fi
+        if [[ $c != \(* ]] && { [ -z "$ref" ] || [[ $ref == \(* ]] || [ "$c" != "$ref" ]; }; then
+            cell="$cell*"; fails=$((fails + 1))
+        fi
+        printf ' %-13s' "$cell"
+    done
+    printf ' %s\n' "${ref#hash }"
+done
+[ "$MODE" = each ] && printf '(%s)\n' "${ROW_LABELS[0]}"
+
+cells=$(( ${#ROW_ARGS[@]} * $(wc -w <<<"$TARGETS") ))
+if [ "$fails" -gt 0 ]; then
+    printf '\ncrosscheck: FAILED: %d of %d cells differ from %s or failed (* = differs, FAIL = no build or bad exit)\n' "$fails" "$cells" "$REF"
+    exit 1
+fi
+printf '\ncrosscheck: OK: %d rows x %d targets identical%s\n' "${#ROW_ARGS[@]}" "$(wc -w <<<"$TARGETS")" "$([ "$MODE" = scenes ] && echo ", $STEPS steps")"

@@ -30,6 +30,19 @@ static fix16_t mix_friction(fix16_t fa, fix16_t fb, uint32_t *ovf)
 	return fxg_sqrt_wide(fxg_mul_wide(fa, fb), ovf);
 }
 
+/* How far apart two bodies may be and still get contact points: the world's
+ * speculative distance plus the distance their relative linear velocity can
+ * close in one step (an upper bound of it: |dv|_1 dt), capped at 10 m. */
+static fix16_t speculative_distance(const fxs_world *w, const fxs_body *a, const fxs_body *b)
+{
+	uint32_t ovf = 0; /* saturation here only widens the bound: not a state error */
+	fxg_vec3 dv = fxg_v3_sub(b->v, a->v, &ovf);
+	int64_t l1 = (int64_t)(dv.x < 0 ? -(int64_t)dv.x : dv.x) + (dv.y < 0 ? -(int64_t)dv.y : dv.y) +
+		     (dv.z < 0 ? -(int64_t)dv.z : dv.z);
+	int64_t d = w->def.speculative_distance + ((l1 * w->def.dt) >> 16);
+	return d > FXG_I(10) ? FXG_I(10) : (fix16_t)d;
+}
+
 fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count)
 {
 	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count))
@@ -41,7 +54,7 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 		uint32_t a = pairs[i].a, b = pairs[i].b;
 		const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
 		fxs_manifold m;
-		fxs_collide(&ba->shape, &ba->xf, &bb->shape, &bb->xf, w->def.speculative_distance, &m, &w->ovf);
+		fxs_collide(&ba->shape, &ba->xf, &bb->shape, &bb->xf, speculative_distance(w, ba, bb), &m, &w->ovf);
 		/* advance the old list to this pair */
 		while (oi < old_count && (old[oi].a < a || (old[oi].a == a && old[oi].b < b)))
 			++oi;

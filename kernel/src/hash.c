@@ -20,6 +20,12 @@ void fxs_world_update_hash(fxs_world *w)
 	w->hash_valid = true;
 }
 
+uint64_t fxs_world_rehash(fxs_world *w)
+{
+	fxs_world_update_hash(w);
+	return w->hash;
+}
+
 uint64_t fxs_world_hash(const fxs_world *w)
 {
 	if (w->hash_valid)

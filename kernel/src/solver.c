@@ -299,15 +299,14 @@ static void warm_start(solver_ctx *c)
 	}
 }
 
-/* current separation from the displacements since the step began */
+/* current separation: n . ((dpB + dqB rb) - (dpA + dqA ra)) + adjusted, which
+ * equals the narrowphase separation when nothing has moved yet */
 static fix16_t current_separation(const solver_body *A, const solver_body *B, const solver_point *p, fxg_vec3 n,
 				  uint32_t *ovf)
 {
-	fxg_vec3 d = fxg_v3_sub(B->dp, A->dp, ovf);
-	if (A->rotated)
-		d = fxg_v3_sub(d, fxg_v3_sub(fxg_q_rotate(A->dq, p->ra, ovf), p->ra, ovf), ovf);
-	if (B->rotated)
-		d = fxg_v3_add(d, fxg_v3_sub(fxg_q_rotate(B->dq, p->rb, ovf), p->rb, ovf), ovf);
+	fxg_vec3 ra = A->rotated ? fxg_q_rotate(A->dq, p->ra, ovf) : p->ra;
+	fxg_vec3 rb = B->rotated ? fxg_q_rotate(B->dq, p->rb, ovf) : p->rb;
+	fxg_vec3 d = fxg_v3_add(fxg_v3_sub(B->dp, A->dp, ovf), fxg_v3_sub(rb, ra, ovf), ovf);
 	return fxg_add(fxg_v3_dot(n, d, ovf), p->adjusted_separation, ovf);
 }
 

@@ -24,8 +24,10 @@ static bool reserve_scratch(fxs_world *w, uint32_t n)
 	return true;
 }
 
-/* Bounds are fattened by the speculative distance so that the narrowphase
- * sees pairs that will touch within it. */
+/* Bounds of moving bodies are fattened by the speculative distance and swept
+ * by the step's displacement (v dt), so that the broadphase reports every pair
+ * that can touch during the step: the solver's speculative contacts then stop
+ * a fast body at the surface instead of letting it pass. */
 static void update_bounds(fxs_world *w)
 {
 	fix16_t m = w->def.speculative_distance;
@@ -41,8 +43,9 @@ static void update_bounds(fxs_world *w)
 				flags |= FXS_PROXY_STATIC;
 			fxs_aabb a = fxs_body_compute_aabb(b, &w->ovf);
 			if (b->type != FXS_BODY_STATIC) {
-				a.lo = fxg_v3_sub(a.lo, margin, &w->ovf);
-				a.hi = fxg_v3_add(a.hi, margin, &w->ovf);
+				fxg_vec3 d = fxg_v3_scale(w->def.dt, b->v, &w->ovf);
+				a.lo = fxg_v3_sub(fxg_v3_add(a.lo, fxg_v3_min(d, fxg_v3_zero()), &w->ovf), margin, &w->ovf);
+				a.hi = fxg_v3_add(fxg_v3_add(a.hi, fxg_v3_max(d, fxg_v3_zero()), &w->ovf), margin, &w->ovf);
 			}
 			b->aabb = a;
 		} else {

@@ -31,6 +31,8 @@ void fxs_world_step(fxs_world *w);
 /* XXH3-64 of the canonical serialisation of the whole state, as of the end
  * of the last step (or creation / restore / any mutation since). */
 uint64_t fxs_world_hash(const fxs_world *w);
+/* Recompute the hash as the step does (for measuring its cost). */
+uint64_t fxs_world_rehash(fxs_world *w);
 fxs_step_stats fxs_world_get_stats(const fxs_world *w);
 uint64_t fxs_world_get_step(const fxs_world *w);
 

@@ -1,0 +1,102 @@
+/* fixstep bench: ms per step (median of runs), the hashing share, bytes per
+ * body of a snapshot, and the final hash (identical across runs, checked). */
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "scenes/scenes.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "broadphase") == 0)
+		return cli_bench_broadphase(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "narrowphase") == 0)
+		return cli_bench_narrowphase(argc - 1, argv + 1);
+	const char *name = NULL;
+	uint32_t steps = 0, runs = 3;
+	int has_steps = 0;
+	for (int i = 1; i < argc; ++i) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0) {
+			printf("usage: fixstep bench SCENE [--steps N] [--runs R]\n"
+			       "       fixstep bench broadphase [--help]\n"
+			       "       fixstep bench narrowphase [--help]\n\n"
+			       "Runs SCENE R times (default 3) for N steps (default: the scene's count) and\n"
+			       "prints ms per step (median over runs), the share of the step spent hashing\n"
+			       "the state, snapshot bytes per body, and the final hash.\n");
+			return 0;
+		} else if (strcmp(a, "--steps") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &steps) || steps == 0)
+				return cli_usage_error("--steps needs a positive integer");
+			has_steps = 1;
+		} else if (strcmp(a, "--runs") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &runs) || runs == 0 || runs > 100)
+				return cli_usage_error("--runs needs an integer in 1..100");
+		} else if (a[0] == '-') {
+			return cli_usage_error("bench: unknown option '%s'", a);
+		} else if (!name) {
+			name = a;
+		} else {
+			return cli_usage_error("bench: unexpected argument '%s'", a);
+		}
+	}
+	if (!name)
+		return cli_usage_error("bench needs a scene name (see fixstep scenes)");
+	const fxs_scene *sc = fxs_scene_find(name);
+	if (!sc)
+		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", name);
+	if (!has_steps)
+		steps = sc->default_steps;
+	uint64_t *run_ns = calloc(runs, sizeof *run_ns), *hash_ns = calloc(runs, sizeof *hash_ns);
+	uint64_t final_hash = 0;
+	uint32_t bodies = 0;
+	size_t snap = 0;
+	for (uint32_t r = 0; r < runs; ++r) {
+		fxs_world *w = sc->create();
+		uint64_t total = 0, hashing = 0;
+		for (uint32_t s = 0; s < steps; ++s) {
+			uint64_t t0 = cli_now_ns();
+			fxs_world_step(w);
+			uint64_t t1 = cli_now_ns();
+			fxs_world_rehash(w); /* the same work the step did to hash, timed alone */
+			uint64_t t2 = cli_now_ns();
+			total += t1 - t0;
+			hashing += t2 - t1;
+		}
+		uint64_t h = fxs_world_hash(w);
+		if (r > 0 && h != final_hash) {
+			fprintf(stderr, "fixstep: bench: run %u ended with hash %016" PRIx64 ", run 0 with %016" PRIx64 "\n", r, h,
+				final_hash);
+			return 1;
+		}
+		final_hash = h;
+		bodies = fxs_world_body_count(w);
+		snap = fxs_world_snapshot_size(w);
+		run_ns[r] = total;
+		hash_ns[r] = hashing;
+		fxs_world_destroy(w);
+	}
+	uint64_t sorted[100];
+	memcpy(sorted, run_ns, runs * sizeof *run_ns);
+	qsort(sorted, runs, sizeof *sorted, cmp_u64);
+	double med = (double)sorted[runs / 2] / steps / 1e6;
+	memcpy(sorted, hash_ns, runs * sizeof *hash_ns);
+	qsort(sorted, runs, sizeof *sorted, cmp_u64);
+	double hmed = (double)sorted[runs / 2] / steps / 1e6;
+	printf("scene %s: %u bodies, %u steps, %u runs\n", name, bodies, steps, runs);
+	printf("ms/step %.3f (median)\n", med);
+	printf("hashing %.3f ms/step = %.2f%% of a step\n", hmed, 100.0 * hmed / med);
+	printf("snapshot %zu bytes = %.1f bytes/body\n", snap, bodies ? (double)snap / bodies : 0.0);
+	printf("hash %016" PRIx64 "\n", final_hash);
+	free(run_ns);
+	free(hash_ns);
+	return 0;
+}

@@ -1,0 +1,19 @@
+#ifndef FXS_CLI_COMMANDS_H
+#define FXS_CLI_COMMANDS_H
+
+#include "fixstep/fixstep.h"
+
+typedef struct cli_command {
+	const char *name;
+	const char *summary;
+	int (*fn)(int argc, char **argv); /* argv[0] is the command name */
+} cli_command;
+
+int cmd_scenes(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* "12.34567" for a Q16.16 value (libfixmath's fix16_to_str, 5 decimals) */
+const char *cli_fix_str(fix16_t v, char buf[16]);
+
+#endif

@@ -1,0 +1,35 @@
+/* fixstep: the command-line program. Each command has --help; bad arguments
+ * get a one-line error and exit status 2. */
+#include "cli/cli.h"
+#include "cli/commands.h"
+
+#include <string.h>
+
+static const cli_command commands[] = {
+	{ "scenes", "list the built-in scenes", cmd_scenes },
+	{ "run", "run a scene and print its state hashes", cmd_run },
+	{ "bench", "time a scene (or the broadphase / narrowphase micro-benchmarks)", cmd_bench },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: fixstep COMMAND [ARGS]   (fixstep COMMAND --help for details)\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(stderr), 2;
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
+		return usage(stdout), 0;
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("fixstep %d.%d.%d\n", FXS_VERSION_MAJOR, FXS_VERSION_MINOR, FXS_VERSION_PATCH);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	return cli_usage_error("unknown command '%s' (try fixstep --help)", argv[1]);
+}

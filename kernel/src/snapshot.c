@@ -8,7 +8,7 @@
  *                 | wide fraction bits << 8)
  *   16      8     payload length n
  *   24      n     payload: the canonical state (state.c)
- *   24+n    8     XXH3-64 of the payload
+ *   24+n    8     XXH3-64 of bytes 0 .. 24+n (header and payload)
  * All integers little-endian. */
 #include "state.h"
 
@@ -46,7 +46,7 @@ fxs_result fxs_world_snapshot_save(const fxs_world *w, void *buf, size_t cap, si
 	fxs_write_u32(&wr, SNAP_NUMERIC);
 	fxs_write_u64(&wr, payload);
 	fxs_state_write(w, &wr);
-	fxs_write_u64(&wr, (uint64_t)XXH3_64bits((const uint8_t *)buf + SNAP_HEADER, payload));
+	fxs_write_u64(&wr, (uint64_t)XXH3_64bits(buf, SNAP_HEADER + payload));
 	return wr.failed ? FXS_ERR_BUFFER_TOO_SMALL : FXS_OK;
 }
 
@@ -82,7 +82,7 @@ fxs_world *fxs_world_create_from_snapshot(const void *buf, size_t len, fxs_resul
 	const uint8_t *p = (const uint8_t *)buf + SNAP_HEADER;
 	fxs_reader cr;
 	fxs_reader_init(&cr, p + payload, 8);
-	if (fxs_read_u64(&cr) != (uint64_t)XXH3_64bits(p, (size_t)payload)) {
+	if (fxs_read_u64(&cr) != (uint64_t)XXH3_64bits(buf, SNAP_HEADER + (size_t)payload)) {
 		*err = FXS_ERR_CORRUPT;
 		return NULL;
 	}

@@ -1,0 +1,230 @@
+/* World core: free fall against the closed form, ids, determinism, hashes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixstep/fixstep.h"
+#include "scenes/scenes.h"
+#include "test.h"
+
+static fxs_world *empty_world(void)
+{
+	fxs_world_def def = fxs_default_world_def();
+	return fxs_world_create(&def);
+}
+
+static fxs_body_id ball(fxs_world *w, fix16_t y)
+{
+	fxs_body_def d = fxs_default_body_def();
+	d.position = fxg_v3(0, y, 0);
+	d.shape.radius = FXG_HALF;
+	return fxs_body_create(w, &d);
+}
+
+/* Semi-implicit Euler with sub-step h and gravity g from rest:
+ *   v_k = k * round(h g),  y_k = y_{k-1} + round(h v_k)
+ * Every rounding is half away from zero (fxg_mul). The kernel must follow
+ * this integer recurrence exactly: 0 LSB. */
+TEST(free_fall_matches_semi_implicit_euler_exactly)
+{
+	fxs_world *w = empty_world();
+	fxs_body_id id = ball(w, FXG_I(10));
+	const int64_t h = 1092 / 4, g = -10 * 65536;
+	const int64_t hg = h * g / 65536; /* exact: 273 * 10 = 2730 */
+	CHECK(hg * 65536 == h * g);
+	int64_t v = 0, y = 10 * 65536;
+	for (int step = 1; step <= 120; ++step) {
+		for (int sub = 0; sub < 4; ++sub) {
+			v += hg;
+			int64_t p = h * v;
+			y += (p + 0x8000 - (p < 0)) >> 16;
+		}
+		fxs_world_step(w);
+		fxg_vec3 pos = fxs_body_get_position(w, id);
+		fxg_vec3 vel = fxs_body_get_linear_velocity(w, id);
+		CHECKF(pos.y == y && vel.y == v, "step %d: y %d (expected %lld), v %d (expected %lld)", step, pos.y,
+		       (long long)y, vel.y, (long long)v);
+		CHECK(pos.x == 0 && pos.z == 0 && vel.x == 0 && vel.z == 0);
+	}
+	fxs_world_destroy(w);
+}
+
+/* Against the real-number closed form of semi-implicit Euler with the same
+ * (rounded) h: y_n = y0 - g h^2 n (n + 1) / 2 after n sub-steps. Each
+ * sub-step rounds once by at most 1/2 LSB, so |error| <= n / 2 LSB. */
+TEST(free_fall_within_half_lsb_per_substep_of_closed_form)
+{
+	fxs_world *w = empty_world();
+	fxs_body_id id = ball(w, FXG_I(10));
+	const double h = 273.0 / 65536.0, g = 10.0;
+	for (int step = 1; step <= 120; ++step) {
+		fxs_world_step(w);
+		int n = 4 * step;
+		double exact = 10.0 - g * h * h * n * (n + 1) / 2.0;
+		double got = fxs_body_get_position(w, id).y / 65536.0;
+		double err_lsb = (got - exact) * 65536.0;
+		if (err_lsb < 0)
+			err_lsb = -err_lsb;
+		CHECKF(err_lsb <= n / 2.0, "step %d: error %.2f LSB > %d/2", step, err_lsb, n);
+	}
+	fxs_world_destroy(w);
+}
+
+/* A ball whose lowest point starts 10 m above the ground reaches it at
+ * t = sqrt(2 h / g) = sqrt(2) s: within one step, with the world's dt. */
+TEST(drop_reaches_ground_at_sqrt_2h_over_g_within_one_step)
+{
+	fxs_world *w = fxs_scene_find("drop")->create();
+	fxs_body_id id = fxs_world_body_at(w, 1);
+	double dt = fxs_world_get_def(w).dt / 65536.0;
+	double t_expected = 1.4142135623730951; /* sqrt(2 * 10 / 10) */
+	int landed = -1;
+	for (int step = 1; step <= 200 && landed < 0; ++step) {
+		fxs_world_step(w);
+		fxg_vec3 v = fxs_body_get_linear_velocity(w, id);
+		fxg_vec3 p = fxs_body_get_position(w, id);
+		/* landed: the ground stopped it (vertical speed ~ 0 at rest height) */
+		if (v.y > -FXG_RATIO(1, 10) && p.y < FXG_I(1))
+			landed = step;
+	}
+	CHECK(landed > 0);
+	double t = landed * dt;
+	CHECKF(t >= t_expected - dt && t <= t_expected + dt, "landed at %.4f s, expected %.4f s +- %.4f", t, t_expected, dt);
+	/* and it rests on the surface: centre at the radius within 1 mm */
+	for (int i = 0; i < 60; ++i)
+		fxs_world_step(w);
+	fix16_t y = fxs_body_get_position(w, id).y;
+	CHECKF(y > FXG_HALF - FXG_RATIO(1, 1000) && y < FXG_HALF + FXG_RATIO(1, 1000), "rest height %d", y);
+	fxs_world_destroy(w);
+}
+
+TEST(ids_have_generations_and_slots_are_reused_lowest_first)
+{
+	fxs_world *w = empty_world();
+	fxs_body_id ids[8];
+	for (int i = 0; i < 8; ++i) {
+		ids[i] = ball(w, FXG_I(i));
+		CHECK(ids[i].index1 == (uint32_t)i + 1 && ids[i].generation == 0);
+	}
+	CHECK(fxs_body_destroy(w, ids[5]));
+	CHECK(fxs_body_destroy(w, ids[2]));
+	CHECK(!fxs_body_destroy(w, ids[2])); /* twice: the id is stale */
+	CHECK(!fxs_body_is_valid(w, ids[2]) && !fxs_body_is_valid(w, ids[5]));
+	CHECK(fxs_world_body_count(w) == 6 && fxs_world_slot_count(w) == 8);
+	fxs_body_id a = ball(w, 0), b = ball(w, 0), c = ball(w, 0);
+	CHECK(a.index1 == 3 && a.generation == 1); /* lowest free slot first */
+	CHECK(b.index1 == 6 && b.generation == 1);
+	CHECK(c.index1 == 9 && c.generation == 0);
+	CHECK(!fxs_body_is_valid(w, ids[2]) && fxs_body_is_valid(w, a));
+	/* accessors of stale ids are harmless */
+	fxg_vec3 p = fxs_body_get_position(w, ids[5]);
+	CHECK(p.x == 0 && p.y == 0 && p.z == 0);
+	fxs_body_set_linear_velocity(w, ids[5], fxg_v3(1, 1, 1));
+	CHECK(fxs_world_body_at(w, 100).index1 == 0);
+	fxs_world_destroy(w);
+}
+
+/* Random create/destroy churn: two worlds given the same sequence end with
+ * the same hash; every live id stays valid, every dead one invalid. */
+TEST(create_destroy_churn_is_canonical)
+{
+	uint64_t hashes[2];
+	for (int run = 0; run < 2; ++run) {
+		fxs_world *w = empty_world();
+		fxs_body_id live[64];
+		int n = 0;
+		uint64_t rng = 42;
+		for (int i = 0; i < 2000; ++i) {
+			uint64_t r = test_rng_next(&rng);
+			if (n < 64 && (n == 0 || (r & 3) != 0)) {
+				live[n] = ball(w, (fix16_t)(r >> 40));
+				CHECK(live[n].index1 != 0);
+				++n;
+			} else {
+				int k = (int)((r >> 8) % (uint64_t)n);
+				CHECK(fxs_body_destroy(w, live[k]));
+				CHECK(!fxs_body_is_valid(w, live[k]));
+				live[k] = live[--n];
+			}
+			if (i % 100 == 0)
+				fxs_world_step(w);
+		}
+		for (int k = 0; k < n; ++k)
+			CHECK(fxs_body_is_valid(w, live[k]));
+		CHECK(fxs_world_body_count(w) == (uint32_t)n);
+		hashes[run] = fxs_world_hash(w);
+		fxs_world_destroy(w);
+	}
+	CHECK(hashes[0] == hashes[1]);
+}
+
+TEST(bad_definitions_are_refused)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.substeps = 0;
+	CHECK(fxs_world_create(&def) == NULL);
+	def = fxs_default_world_def();
+	def.dt = 0;
+	CHECK(fxs_world_def_validate(&def) != FXS_OK);
+	fxs_world *w = empty_world();
+	fxs_body_def d = fxs_default_body_def();
+	d.shape.radius = 0;
+	CHECK(fxs_body_create(w, &d).index1 == 0);
+	d = fxs_default_body_def();
+	d.shape.type = 99;
+	CHECK(fxs_body_create(w, &d).index1 == 0);
+	d = fxs_default_body_def();
+	d.rotation = fxg_q(0, 0, 0, 0);
+	CHECK(fxs_body_create(w, &d).index1 == 0);
+	d = fxs_default_body_def();
+	d.density = 0;
+	CHECK(fxs_body_create(w, &d).index1 == 0);
+	CHECK(fxs_world_body_count(w) == 0);
+	fxs_world_destroy(w);
+}
+
+/* Any change to any state field changes the hash, and the per-body hash
+ * names the body that changed. */
+TEST(hash_covers_state_and_body_hash_locates_change)
+{
+	fxs_world *a = fxs_scene_find("shapes")->create();
+	fxs_world *b = fxs_scene_find("shapes")->create();
+	for (int i = 0; i < 30; ++i)
+		fxs_world_step(a), fxs_world_step(b);
+	CHECK(fxs_world_hash(a) == fxs_world_hash(b));
+	fxs_body_id id = fxs_world_body_at(b, 7);
+	fxg_vec3 p = fxs_body_get_position(b, id);
+	p.x += 1; /* one LSB */
+	fxs_body_set_transform(b, id, p, fxs_body_get_rotation(b, id));
+	CHECK(fxs_world_hash(a) != fxs_world_hash(b));
+	for (uint32_t s = 0; s < fxs_world_slot_count(a); ++s) {
+		uint64_t ha = fxs_body_hash(a, fxs_world_body_at(a, s)), hb = fxs_body_hash(b, fxs_world_body_at(b, s));
+		CHECKF((ha == hb) == (s != 7), "slot %u", s);
+	}
+	/* the state's own hash equals the hash of its serialisation */
+	size_t n = fxs_world_serialize_state(a, NULL, 0);
+	CHECK(n > 0);
+	fxs_world_destroy(a);
+	fxs_world_destroy(b);
+}
+
+/* Two runs of every scene give the same hash at every step. */
+SLOW_TEST(every_scene_is_repeatable)
+{
+	uint32_t n;
+	const fxs_scene *sc = fxs_scenes(&n);
+	for (uint32_t i = 0; i < n; ++i) {
+		uint32_t steps = sc[i].default_steps;
+		if (strstr(sc[i].name, "large_pyramid") && strcmp(sc[i].name, "large_pyramid_b20") != 0)
+			steps = 3;
+		else if (test_quick || strcmp(sc[i].name, "falling_spheres") == 0)
+			steps = steps < 40 ? steps : 40;
+		fxs_world *a = sc[i].create(), *b = sc[i].create();
+		for (uint32_t s = 0; s < steps; ++s) {
+			fxs_world_step(a);
+			fxs_world_step(b);
+			CHECKF(fxs_world_hash(a) == fxs_world_hash(b), "%s step %u", sc[i].name, s);
+		}
+		fxs_world_destroy(a);
+		fxs_world_destroy(b);
+	}
+}

@@ -84,7 +84,7 @@ $(PROG): $(CLI_OBJ) $(TOOL_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS)
 
 $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) -lm
 
 # Every test. TEST_ARGS=--quick skips the long exhaustive sweeps.
 TEST_ARGS ?=

@@ -38,9 +38,9 @@ void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wid
 	switch (s->type) {
 	case FXS_SHAPE_SPHERE: {
 		fxg_wide r2 = fxg_mul_wide(s->radius, s->radius);
-		fxg_wide r3 = fxg_wmul(r2, s->radius, ovf);
-		/* V = 4/3 pi r^3, I = 2/5 m r^2 */
-		fxg_wide m = R(M(M(r3, FXS_PI_WIDE, ovf), rho, ovf), 4, 3, ovf);
+		/* m = 4/3 pi rho r^3, I = 2/5 m r^2; density first, so that the
+		 * roundings of small intermediates are not amplified by it */
+		fxg_wide m = R(M(fxg_wmul(M(rho, r2, ovf), s->radius, ovf), FXS_PI_WIDE, ovf), 4, 3, ovf);
 		fxg_wide i = R(M(m, r2, ovf), 2, 5, ovf);
 		*mass = m;
 		inertia[0] = inertia[1] = inertia[2] = i;
@@ -49,9 +49,10 @@ void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wid
 	case FXS_SHAPE_BOX: {
 		fxg_vec3 h = s->half_extents;
 		fxg_wide hx2 = fxg_mul_wide(h.x, h.x), hy2 = fxg_mul_wide(h.y, h.y), hz2 = fxg_mul_wide(h.z, h.z);
-		/* V = 8 hx hy hz, I_x = m (hy^2 + hz^2) / 3 */
-		fxg_wide v = fxg_wmul(fxg_mul_wide(h.x, h.y), h.z, ovf);
-		fxg_wide m = M(R(v, 8, 1, ovf), rho, ovf);
+		/* m = 8 rho hx hy hz, I_x = m (hy^2 + hz^2) / 3 */
+		fxg_wide m = fxg_wmul(M(rho, fxg_mul_wide(h.x, h.y), ovf), h.z, ovf);
+		m = fxg_add64(fxg_add64(m, m, ovf), fxg_add64(m, m, ovf), ovf);
+		m = fxg_add64(m, m, ovf);
 		*mass = m;
 		inertia[0] = R(M(m, hy2 + hz2, ovf), 1, 3, ovf);
 		inertia[1] = R(M(m, hx2 + hz2, ovf), 1, 3, ovf);
@@ -61,12 +62,12 @@ void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wid
 	case FXS_SHAPE_CAPSULE: {
 		fix16_t r = s->radius, hh = s->half_height;
 		fxg_wide r2 = fxg_mul_wide(r, r);
-		fxg_wide r3 = fxg_wmul(r2, r, ovf);
 		fxg_wide hc = W(hh) * 2; /* cylinder height */
 		fxg_wide hc2 = M(hc, hc, ovf);
-		/* cylinder: pi r^2 h; the two hemispheres: 4/3 pi r^3 */
-		fxg_wide mc = M(M(M(r2, hc, ovf), FXS_PI_WIDE, ovf), rho, ovf);
-		fxg_wide ms = R(M(M(r3, FXS_PI_WIDE, ovf), rho, ovf), 4, 3, ovf);
+		/* cylinder: pi rho r^2 h; the two hemispheres: 4/3 pi rho r^3 */
+		fxg_wide rho_r2 = M(rho, r2, ovf);
+		fxg_wide mc = M(M(rho_r2, hc, ovf), FXS_PI_WIDE, ovf);
+		fxg_wide ms = R(M(fxg_wmul(rho_r2, r, ovf), FXS_PI_WIDE, ovf), 4, 3, ovf);
 		*mass = fxg_add64(mc, ms, ovf);
 		/* about the axis (y): mc r^2/2 + ms 2 r^2/5 */
 		fxg_wide iy = fxg_add64(R(M(mc, r2, ovf), 1, 2, ovf), R(M(ms, r2, ovf), 2, 5, ovf), ovf);

@@ -12,9 +12,10 @@
 bool fxs_shape_is_valid(const fxs_shape *s);
 
 /* Mass (kg) and principal moments of inertia about the centre (kg m^2) of a
- * shape of uniform density (kg/m^3), all Q32.32. Each value is within 2^-28
- * relative (plus 2^-30 absolute) of the exact one: every product is formed
- * exactly in 128 bits and rounded once to Q32.32 (tests/test_shape.c). */
+ * shape of uniform density (kg/m^3), all Q32.32. Every product is formed
+ * exactly in 128 bits and rounded once to Q32.32 (2^-33); a handful of such
+ * roundings, scaled by the factors after them, bound the error at 2^-30
+ * relative plus 2^-22 absolute for sizes up to 8 m (tests/test_shape.c). */
 void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wide inertia[3], uint32_t *ovf);
 
 /* World bounds of the shape at transform xf (exact enclosure: rounded outward). */

@@ -50,7 +50,7 @@ PROG := $(BUILD)/fixstep$(EXE)
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
 
-.PHONY: all test deps install crosscheck nofloat sanitize bench clean
+.PHONY: all test demo deps install crosscheck nofloat sanitize bench clean
 all: deps $(LIB) $(PROG)
 
 # The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev.
@@ -90,6 +90,12 @@ $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
 TEST_ARGS ?=
 test: all $(TESTS)
 	$(TESTS) $(TEST_ARGS)
+
+# The main job: build, run a built-in scene with its hashes, and prove the
+# run reproduces (a second run and a snapshot round trip end on the same hash).
+DEMO_SCENE ?= falling_spheres_500
+demo: all
+	bash tools/demo.sh $(PROG) $(DEMO_SCENE)
 
 # Compile kernel/ and fixmath_glue/ so that any floating point is a build error.
 nofloat:

@@ -270,19 +270,26 @@ if [ "${OK[i686]:-0}" = 1 ] && ! "$(prog i686)" scenes >/dev/null 2>&1; then
 fi
 
 # The rows: each row is a label and the arguments of one fixstep run; a cell is the last
-# line of that run's output on one target.
+# line of that run's output on one target (the arguments are split on spaces).
 ROW_LABELS=(); ROW_ARGS=()
+add_row() { ROW_LABELS+=("$1"); ROW_ARGS+=("$2"); }
+# One row per built-in scene. (The replay corpus gets its rows the same way: one
+# add_row per file with the replay-verify subcommand, in this function.)
+default_rows() {
+    local ref=$REF s scenes
+    [ "${OK[$ref]:-0}" = 1 ] || ref=""
+    for t in $TARGETS; do [ -z "$ref" ] && [ "${OK[$t]}" = 1 ] && ref=$t; done
+    [ -n "$ref" ] || die "no target built"
+    scenes=$(run_on "$ref" scenes | awk 'NF {print $1}') || die "fixstep scenes failed on $ref"
+    [ -n "$scenes" ] || die "fixstep scenes listed no scene"
+    for s in $scenes; do add_row "$s" "run $s --steps $STEPS"; done
+}
 MODE=scenes
 if [ "${1:-}" = each ]; then
     shift; [ $# -gt 0 ] || die "usage: crosscheck.sh each FIXSTEP-ARGS..."
-    MODE=each; ROW_LABELS+=("$*"); ROW_ARGS+=("$*")
+    MODE=each; add_row "$*" "$*"
 else
-    ref_for_list=$REF; [ "${OK[$REF]:-0}" = 1 ] || ref_for_list=""
-    for t in $TARGETS; do [ -z "$ref_for_list" ] && [ "${OK[$t]}" = 1 ] && ref_for_list=$t; done
-    [ -n "$ref_for_list" ] || die "no target built"
-    scenes=$(run_on "$ref_for_list" scenes | awk 'NF {print $1}') || die "fixstep scenes failed on $ref_for_list"
-    [ -n "$scenes" ] || die "fixstep scenes listed no scene"
-    for s in $scenes; do ROW_LABELS+=("$s"); ROW_ARGS+=("run $s --steps $STEPS"); done
+    default_rows
 fi
 
 # Runs every row on every target (rows of one target in sequence, each target in turn).

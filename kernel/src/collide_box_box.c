@@ -1,0 +1,342 @@
+/* Box-box: separating axis test over 3 + 3 face normals and 9 edge-edge
+ * axes, then reference-face / incident-face clipping (Sutherland-Hodgman) or
+ * one edge-edge point. After ODE's dBoxBox and Gregorius / Catto (GDC 2013,
+ * 2015), written for Q16.16.
+ *
+ * Everything is in the frame of box A: C = RA^T RB (C[i][j] = a_i . b_j, each
+ * rounded once), d = RA^T (pB - pA). Face separations are exact in Q32.32
+ * given C and d; an edge axis e_i x b_j has components taken straight from C,
+ * so its projections need no further rounding either (ODE's formulation).
+ * Feature ids: see collide_box.c. */
+#include "collide_common.h"
+
+/* Edge axes with |e_i x b_j| below 1/64 are skipped: nearly parallel edges
+ * are ill-conditioned and the face axes then bound the separation. */
+#define EDGE_MIN_LEN2 ((int64_t)1 << 20) /* Q32.32: (1/64)^2 */
+
+#define MAX_POLY 8
+#define MAX_CAND 8
+
+typedef struct {
+	fxg_vec3 p;
+	uint8_t out_line; /* line of the edge from this vertex to the next */
+} poly_vertex;
+
+typedef struct {
+	fxg_vec3 p; /* local point midway between the surfaces */
+	fix16_t u, v; /* coordinates in the reference face plane */
+	int64_t sep;
+	uint32_t id;
+} candidate;
+
+static fix16_t comp(fxg_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
+
+static void set_comp(fxg_vec3 *v, int k, fix16_t x)
+{
+	if (k == 0)
+		v->x = x;
+	else if (k == 1)
+		v->y = x;
+	else
+		v->z = x;
+}
+
+static fxg_vec3 mat_col(const fxg_mat3 *r, int k) { return k == 0 ? r->cx : (k == 1 ? r->cy : r->cz); }
+
+static int64_t mulr(int64_t a, int64_t b) { return fxg_shr_round(a * b, 16); }
+
+/* Keep the part of the polygon with sg * x_k <= h. The new edge along the
+ * plane carries `line`. Returns the new vertex count (<= MAX_POLY). */
+static int clip_polygon(const poly_vertex *in, int n, poly_vertex *out, int k, int sg, fix16_t h, uint8_t line)
+{
+	int cnt = 0;
+	for (int i = 0; i < n; ++i) {
+		const poly_vertex *a = &in[i], *b = &in[(i + 1) % n];
+		int64_t va = sg * (int64_t)comp(a->p, k), vb = sg * (int64_t)comp(b->p, k);
+		bool ina = va <= h, inb = vb <= h;
+		if (ina && cnt < MAX_POLY)
+			out[cnt++] = *a;
+		if (ina != inb && cnt < MAX_POLY) {
+			/* a + (b - a) (h - va) / (vb - va): |diff| < 2^30, |h - va| < 2^30 */
+			int64_t num = (int64_t)h - va, den = vb - va;
+			fxg_vec3 p;
+			p.x = a->p.x + (fix16_t)np_div_round(((int64_t)b->p.x - a->p.x) * num, den);
+			p.y = a->p.y + (fix16_t)np_div_round(((int64_t)b->p.y - a->p.y) * num, den);
+			p.z = a->p.z + (fix16_t)np_div_round(((int64_t)b->p.z - a->p.z) * num, den);
+			set_comp(&p, k, (fix16_t)(sg * (int64_t)h));
+			out[cnt].p = p;
+			out[cnt].out_line = ina ? line : a->out_line;
+			++cnt;
+		}
+	}
+	return cnt;
+}
+
+static int64_t area2(const candidate *a, const candidate *b, const candidate *c)
+{
+	return ((int64_t)b->u - a->u) * ((int64_t)c->v - a->v) - ((int64_t)b->v - a->v) * ((int64_t)c->u - a->u);
+}
+
+/* Choose up to 4 of n candidates: the deepest, the farthest from it, the one
+ * spanning the largest triangle with those two, and the one adding the most
+ * area outside that triangle. Every tie goes to the smaller feature id. */
+static int reduce(const candidate *c, int n, int *pick)
+{
+	if (n <= 4) {
+		for (int i = 0; i < n; ++i)
+			pick[i] = i;
+		return n;
+	}
+	int i1 = 0;
+	for (int i = 1; i < n; ++i)
+		if (c[i].sep < c[i1].sep || (c[i].sep == c[i1].sep && c[i].id < c[i1].id))
+			i1 = i;
+	int i2 = -1;
+	int64_t best = -1;
+	for (int i = 0; i < n; ++i) {
+		if (i == i1)
+			continue;
+		int64_t du = (int64_t)c[i].u - c[i1].u, dv = (int64_t)c[i].v - c[i1].v;
+		int64_t d2 = du * du + dv * dv;
+		if (d2 > best || (d2 == best && c[i].id < c[i2].id)) {
+			best = d2;
+			i2 = i;
+		}
+	}
+	int i3 = -1;
+	best = -1;
+	for (int i = 0; i < n; ++i) {
+		if (i == i1 || i == i2)
+			continue;
+		int64_t a = np_abs64(area2(&c[i1], &c[i2], &c[i]));
+		if (a > best || (a == best && c[i].id < c[i3].id)) {
+			best = a;
+			i3 = i;
+		}
+	}
+	int cnt = 0;
+	pick[cnt++] = i1;
+	pick[cnt++] = i2;
+	if (best <= 0)
+		return cnt;
+	pick[cnt++] = i3;
+	/* orient (t0, t1, t2) counter-clockwise */
+	int t0 = i1, t1 = i2, t2 = i3;
+	if (area2(&c[t0], &c[t1], &c[t2]) < 0) {
+		t1 = i3;
+		t2 = i2;
+	}
+	int i4 = -1;
+	best = 0;
+	for (int i = 0; i < n; ++i) {
+		if (i == i1 || i == i2 || i == i3)
+			continue;
+		int64_t e = -area2(&c[t0], &c[t1], &c[i]);
+		int64_t e2 = -area2(&c[t1], &c[t2], &c[i]);
+		int64_t e3 = -area2(&c[t2], &c[t0], &c[i]);
+		e = e > e2 ? e : e2;
+		e = e > e3 ? e : e3;
+		if (e > best || (e == best && i4 >= 0 && c[i].id < c[i4].id)) {
+			best = e;
+			i4 = i;
+		}
+	}
+	if (i4 >= 0)
+		pick[cnt++] = i4;
+	return cnt;
+}
+
+/* Face contact in the reference box's frame. The incident box has centre
+ * dinc and axes inc[j] (unit columns, in the reference frame). The reference
+ * face is axis i, sign s (its normal points towards the incident box). */
+static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_vec3 inc[3], int i, int s,
+			 uint32_t ref_tag, fix16_t speculative, const fxs_transform *xref, const fxg_mat3 *rref,
+			 fxs_manifold *m, uint32_t *ovf)
+{
+	/* incident face: the one most anti-parallel to the reference normal */
+	int j = 0;
+	for (int k = 1; k < 3; ++k)
+		if (np_abs64(comp(inc[k], i)) > np_abs64(comp(inc[j], i)))
+			j = k;
+	int sigma = (s * (int64_t)comp(inc[j], i)) > 0 ? -1 : 1;
+	int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+	int64_t hj = comp(hinc, j), h1 = comp(hinc, j1), h2 = comp(hinc, j2);
+	/* corners (+,+), (-,+), (-,-), (+,-) over (j1, j2): counter-clockwise
+	 * about axis j; edge e runs from corner e to corner e + 1 */
+	static const int sg1[4] = { 1, -1, -1, 1 }, sg2[4] = { 1, 1, -1, -1 };
+	poly_vertex buf[2][MAX_POLY];
+	for (int e = 0; e < 4; ++e) {
+		fxg_vec3 p;
+		for (int k = 0; k < 3; ++k) {
+			int64_t sum = sigma * hj * comp(inc[j], k) + sg1[e] * h1 * comp(inc[j1], k) +
+				      sg2[e] * h2 * comp(inc[j2], k);
+			set_comp(&p, k, comp(dinc, k) + np_w2f(sum));
+		}
+		buf[0][e].p = p;
+		buf[0][e].out_line = (uint8_t)e;
+	}
+	int n = 4, cur = 0;
+	int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+	const int planes[4][2] = { { i1, 1 }, { i2, 1 }, { i1, -1 }, { i2, -1 } };
+	for (int p = 0; p < 4 && n > 0; ++p) {
+		n = clip_polygon(buf[cur], n, buf[cur ^ 1], planes[p][0], planes[p][1], comp(href, planes[p][0]),
+				 (uint8_t)(4 + p));
+		cur ^= 1;
+	}
+	uint32_t tag = ref_tag << 12 | (uint32_t)(i * 2 + (s < 0)) << 9 | (uint32_t)(j * 2 + (sigma < 0)) << 6;
+	candidate cand[MAX_CAND];
+	int nc = 0;
+	int64_t hi = comp(href, i);
+	for (int k = 0; k < n; ++k) {
+		const poly_vertex *v = &buf[cur][k];
+		int64_t x = comp(v->p, i);
+		int64_t sep = s * x - hi;
+		if (sep > speculative)
+			continue;
+		uint32_t la = buf[cur][(k + n - 1) % n].out_line, lb = v->out_line;
+		uint32_t lo = la < lb ? la : lb, hl = la < lb ? lb : la;
+		candidate *c = &cand[nc++];
+		c->p = v->p;
+		set_comp(&c->p, i, (fix16_t)fxg_shr_round(x + s * hi, 1));
+		c->u = comp(v->p, i1);
+		c->v = comp(v->p, i2);
+		c->sep = sep;
+		c->id = tag | lo << 3 | hl;
+	}
+	int pick[4];
+	int np = reduce(cand, nc, pick);
+	for (int k = 0; k < np; ++k) {
+		const candidate *c = &cand[pick[k]];
+		np_add_point(m, np_to_world(xref->p, rref, c->p, ovf), (fix16_t)c->sep, c->id);
+	}
+}
+
+void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
+		       fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
+{
+	m->point_count = 0;
+	m->normal = fxg_v3(0, FXG_ONE, 0);
+	fxg_vec3 dw;
+	if (!np_rel(xa->p, xb->p, &dw))
+		return;
+	fxg_mat3 ra = fxg_m3_from_quat(xa->q, ovf), rb = fxg_m3_from_quat(xb->q, ovf);
+	fxg_vec3 d = fxg_m3_tmul_v3(ra, dw, ovf);
+	fix16_t C[3][3], Q[3][3]; /* C[i][j] = a_i . b_j, Q = |C| */
+	for (int i = 0; i < 3; ++i)
+		for (int j = 0; j < 3; ++j) {
+			C[i][j] = np_dot(mat_col(&ra, i), mat_col(&rb, j));
+			Q[i][j] = C[i][j] < 0 ? -C[i][j] : C[i][j];
+		}
+	int64_t ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
+	int64_t hb[3] = { b->half_extents.x, b->half_extents.y, b->half_extents.z };
+	int64_t dd[3] = { d.x, d.y, d.z };
+
+	/* face axes of A and of B, Q32.32 then rounded once */
+	int64_t sep_a = INT64_MIN, sep_b = INT64_MIN, sep_e = INT64_MIN;
+	int ia = 0, jb = 0, ei = -1, ej = -1;
+	int64_t db[3]; /* d in B's frame, Q32.32 */
+	for (int i = 0; i < 3; ++i) {
+		int64_t s = np_abs64(dd[i]) * 65536 - ha[i] * 65536 - (hb[0] * Q[i][0] + hb[1] * Q[i][1] + hb[2] * Q[i][2]);
+		s = np_w2f(s);
+		if (s > sep_a) {
+			sep_a = s;
+			ia = i;
+		}
+	}
+	for (int j = 0; j < 3; ++j) {
+		db[j] = dd[0] * C[0][j] + dd[1] * C[1][j] + dd[2] * C[2][j];
+		int64_t s = np_abs64(db[j]) - hb[j] * 65536 - (ha[0] * Q[0][j] + ha[1] * Q[1][j] + ha[2] * Q[2][j]);
+		s = np_w2f(s);
+		if (s > sep_b) {
+			sep_b = s;
+			jb = j;
+		}
+	}
+	/* edge axes e_i x b_j = (0, -C[i2][j], C[i1][j]) rotated to put i first */
+	for (int i = 0; i < 3; ++i) {
+		int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+		for (int j = 0; j < 3; ++j) {
+			int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+			int64_t len2 = (int64_t)C[i1][j] * C[i1][j] + (int64_t)C[i2][j] * C[i2][j];
+			if (len2 < EDGE_MIN_LEN2)
+				continue;
+			int64_t len = (int64_t)fxg_isqrt64_round((uint64_t)len2);
+			int64_t proj = dd[i2] * C[i1][j] - dd[i1] * C[i2][j];
+			int64_t rA = ha[i1] * Q[i2][j] + ha[i2] * Q[i1][j];
+			int64_t rB = hb[j1] * Q[i][j2] + hb[j2] * Q[i][j1];
+			int64_t s = np_div_round(np_abs64(proj) - rA - rB, len);
+			if (s > sep_e) {
+				sep_e = s;
+				ei = i;
+				ej = j;
+			}
+		}
+	}
+	int64_t best = sep_a > sep_b ? sep_a : sep_b;
+	if (sep_e > best)
+		best = sep_e;
+	m->normal = dd[ia] >= 0 ? mat_col(&ra, ia) : np_neg(mat_col(&ra, ia));
+	if (best > speculative)
+		return;
+
+	int64_t face_best = sep_a > sep_b ? sep_a : sep_b;
+	if (ei >= 0 && sep_e > mulr(FXS_NP_REL_EDGE, face_best) + FXS_NP_ABS_TOL) {
+		/* edge-edge: one point between the two closest edges */
+		int i = ei, j = ej, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+		fxg_vec3 bj = fxg_v3(C[0][j], C[1][j], C[2][j]);
+		fxg_vec3 n = fxg_v3_zero();
+		set_comp(&n, i1, -C[i2][j]);
+		set_comp(&n, i2, C[i1][j]);
+		fix16_t nlen;
+		fxg_vec3 nl = np_normalize(n, &nlen);
+		if (np_dot_w(d, n) < 0)
+			nl = np_neg(nl);
+		m->normal = fxg_m3_mul_v3(ra, nl, ovf);
+		/* A's edge along e_i on the side of nl; B's along b_j on the side of -nl */
+		fxg_vec3 pa = fxg_v3(nl.x >= 0 ? (fix16_t)ha[0] : (fix16_t)-ha[0], nl.y >= 0 ? (fix16_t)ha[1] : (fix16_t)-ha[1],
+				     nl.z >= 0 ? (fix16_t)ha[2] : (fix16_t)-ha[2]);
+		set_comp(&pa, i, 0);
+		uint32_t edge_a = (uint32_t)i << 2 | (uint32_t)(comp(nl, i1) < 0) | (uint32_t)(comp(nl, i2) < 0) << 1;
+		int64_t off[3] = { 0, 0, 0 };
+		uint32_t edge_b = (uint32_t)j << 2;
+		for (int l = 0, bit = 0; l < 3; ++l) {
+			if (l == j)
+				continue;
+			fxg_vec3 bl = fxg_v3(C[0][l], C[1][l], C[2][l]);
+			int sg = np_dot_w(nl, bl) > 0 ? -1 : 1;
+			edge_b |= (uint32_t)(sg < 0) << bit++;
+			off[0] += sg * hb[l] * bl.x;
+			off[1] += sg * hb[l] * bl.y;
+			off[2] += sg * hb[l] * bl.z;
+		}
+		fxg_vec3 pb = fxg_v3(d.x + np_w2f(off[0]), d.y + np_w2f(off[1]), d.z + np_w2f(off[2]));
+		fxg_vec3 ui = fxg_v3_zero();
+		set_comp(&ui, i, FXG_ONE);
+		fix16_t s, t;
+		np_segments_closest(np_sub(pa, pb), ui, (fix16_t)ha[i], bj, (fix16_t)hb[j], &s, &t);
+		fxg_vec3 xa_ = np_madd(pa, s, ui), xb_ = np_madd(pb, t, bj);
+		np_add_point(m, np_to_world(xa->p, &ra, np_mid(xa_, xb_), ovf), (fix16_t)sep_e,
+			     0x2000u | edge_a << 6 | edge_b);
+		return;
+	}
+
+	if (sep_b > mulr(FXS_NP_REL_FACE, sep_a) + FXS_NP_ABS_TOL) {
+		/* reference face on B: A seen from B's frame */
+		fxg_vec3 inc[3];
+		for (int i = 0; i < 3; ++i)
+			inc[i] = fxg_v3(C[i][0], C[i][1], C[i][2]);
+		fxg_vec3 dinc = fxg_v3(-np_w2f(db[0]), -np_w2f(db[1]), -np_w2f(db[2]));
+		int s = comp(dinc, jb) >= 0 ? 1 : -1;
+		fxg_vec3 col = mat_col(&rb, jb);
+		m->normal = s > 0 ? np_neg(col) : col;
+		face_contact(b->half_extents, a->half_extents, dinc, inc, jb, s, 1, speculative, xb, &rb, m, ovf);
+		return;
+	}
+	int s = dd[ia] >= 0 ? 1 : -1;
+	fxg_vec3 inc[3];
+	for (int j = 0; j < 3; ++j)
+		inc[j] = fxg_v3(C[0][j], C[1][j], C[2][j]);
+	fxg_vec3 col = mat_col(&ra, ia);
+	m->normal = s > 0 ? col : np_neg(col);
+	face_contact(a->half_extents, b->half_extents, d, inc, ia, s, 0, speculative, xa, &ra, m, ovf);
+}

@@ -1,0 +1,397 @@
+/* Narrowphase tests: hand-made cases and seeded property tests against a
+ * double-precision reference computed here (double is allowed in tests only).
+ *
+ * Stated bounds (checked below, over every random pair):
+ *   - contact / no contact (speculative 0) agrees with the reference signed
+ *     separation outside a band |ref| <= NP_BAND;
+ *   - the deepest point's separation is within NP_DEPTH_ABS (+ NP_DEPTH_REL
+ *     * |ref| for box-box and box-capsule, whose separating-axis choice
+ *     prefers faces) of the reference;
+ *   - |normal| is within NP_UNIT_LSB of 1;
+ *   - fxs_collide(b, a) is bit-identical with the normal negated. */
+#include <math.h>
+#include <string.h>
+
+#include "narrowphase.h"
+#include "test.h"
+
+#define NP_BAND 0.004
+#define NP_DEPTH_ABS 0.004
+#define NP_DEPTH_REL 0.12
+#define NP_UNIT_LSB 4
+
+static fix16_t F(double x) { return (fix16_t)llround(x * 65536.0); }
+static double D(fix16_t x) { return (double)x / 65536.0; }
+
+static fxs_shape mk_sphere(double r)
+{
+	fxs_shape s = { FXS_SHAPE_SPHERE, F(r), 0, { 0, 0, 0 } };
+	return s;
+}
+static fxs_shape mk_box(double x, double y, double z)
+{
+	fxs_shape s = { FXS_SHAPE_BOX, 0, 0, { F(x), F(y), F(z) } };
+	return s;
+}
+static fxs_shape mk_capsule(double hh, double r)
+{
+	fxs_shape s = { FXS_SHAPE_CAPSULE, F(r), F(hh), { 0, 0, 0 } };
+	return s;
+}
+static fxs_transform mk_xf(double x, double y, double z)
+{
+	fxs_transform t = { { F(x), F(y), F(z) }, { 0, 0, 0, FXG_ONE } };
+	return t;
+}
+/* rotation of `deg` degrees about a unit axis (authoring-time float use) */
+static fxg_quat mk_rot(double ax, double ay, double az, double deg)
+{
+	double h = deg * 3.14159265358979323846 / 360.0, n = sqrt(ax * ax + ay * ay + az * az);
+	uint32_t ovf = 0;
+	fxg_quat q = fxg_q(F(sin(h) * ax / n), F(sin(h) * ay / n), F(sin(h) * az / n), F(cos(h)));
+	return fxg_q_normalize(q, &ovf);
+}
+
+/* ---------------------------------------------------------------- reference */
+
+typedef struct {
+	double p[3];
+	double r[3][3]; /* columns r[k] = local axis k in world */
+} dxf;
+
+static dxf to_dxf(const fxs_transform *t)
+{
+	dxf o;
+	o.p[0] = D(t->p.x);
+	o.p[1] = D(t->p.y);
+	o.p[2] = D(t->p.z);
+	double x = D(t->q.x), y = D(t->q.y), z = D(t->q.z), w = D(t->q.w);
+	double n = sqrt(x * x + y * y + z * z + w * w);
+	x /= n, y /= n, z /= n, w /= n;
+	double cx[3] = { 1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y) };
+	double cy[3] = { 2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x) };
+	double cz[3] = { 2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y) };
+	memcpy(o.r[0], cx, sizeof cx);
+	memcpy(o.r[1], cy, sizeof cy);
+	memcpy(o.r[2], cz, sizeof cz);
+	return o;
+}
+
+static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void cross3(const double *a, const double *b, double *o)
+{
+	o[0] = a[1] * b[2] - a[2] * b[1];
+	o[1] = a[2] * b[0] - a[0] * b[2];
+	o[2] = a[0] * b[1] - a[1] * b[0];
+}
+static double clampd(double v, double lo, double hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+/* segment (a0 + s u, |s| <= ha) to segment (b0 + t v, |t| <= hb) distance */
+static double seg_seg(const double *a0, const double *u, double ha, const double *b0, const double *v, double hb)
+{
+	double r[3] = { a0[0] - b0[0], a0[1] - b0[1], a0[2] - b0[2] };
+	double b = dot3(u, v), c = dot3(u, r), f = dot3(v, r), den = 1 - b * b;
+	double best = INFINITY;
+	/* interior stationary point, then all four edges of the (s, t) square */
+	double cands[5][2];
+	int n = 0;
+	if (den > 1e-12) {
+		double s = (b * f - c) / den, t = f + s * b;
+		if (fabs(s) <= ha && fabs(t) <= hb)
+			cands[n][0] = s, cands[n][1] = t, ++n;
+	}
+	for (int e = 0; e < 2; ++e) {
+		double s = e ? ha : -ha;
+		cands[n][0] = s, cands[n][1] = clampd(f + s * b, -hb, hb), ++n;
+		double t = e ? hb : -hb;
+		cands[n][0] = clampd(t * b - c, -ha, ha), cands[n][1] = t, ++n;
+	}
+	for (int i = 0; i < n; ++i) {
+		double d[3];
+		for (int k = 0; k < 3; ++k)
+			d[k] = r[k] + cands[i][0] * u[k] - cands[i][1] * v[k];
+		double l = sqrt(dot3(d, d));
+		if (l < best)
+			best = l;
+	}
+	return best;
+}
+
+/* signed distance from local point x to a box (negative inside) */
+static double point_box(const double *x, const double *h)
+{
+	double out = 0, in = -INFINITY;
+	for (int k = 0; k < 3; ++k) {
+		double e = fabs(x[k]) - h[k];
+		if (e > 0)
+			out += e * e;
+		if (e > in)
+			in = e;
+	}
+	return out > 0 ? sqrt(out) : in;
+}
+
+static void to_local(const dxf *f, const double *w, double *o)
+{
+	double d[3] = { w[0] - f->p[0], w[1] - f->p[1], w[2] - f->p[2] };
+	for (int k = 0; k < 3; ++k)
+		o[k] = dot3(f->r[k], d);
+}
+
+/* separation of segment (local c + s u, |s| <= hh) and box h: distance when
+ * apart, else the largest separating-axis value (minus the depth) */
+static double seg_box(const double *c, const double *u, double hh, const double *h)
+{
+	double lo = -hh, hi = hh;
+	for (int it = 0; it < 64; ++it) {
+		double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+		double x1[3], x2[3];
+		for (int k = 0; k < 3; ++k)
+			x1[k] = c[k] + m1 * u[k], x2[k] = c[k] + m2 * u[k];
+		if (point_box(x1, h) < point_box(x2, h))
+			hi = m2;
+		else
+			lo = m1;
+	}
+	double x[3];
+	for (int k = 0; k < 3; ++k)
+		x[k] = c[k] + (lo + hi) / 2 * u[k];
+	double dist = point_box(x, h);
+	if (dist > 1e-9)
+		return dist;
+	double best = -INFINITY;
+	for (int k = 0; k < 3; ++k) {
+		double s = fabs(c[k]) - h[k] - hh * fabs(u[k]);
+		if (s > best)
+			best = s;
+		double e[3] = { 0, 0, 0 }, n[3];
+		e[k] = 1;
+		cross3(u, e, n);
+		double l = sqrt(dot3(n, n));
+		if (l < 1e-9)
+			continue;
+		s = (fabs(dot3(c, n)) - h[0] * fabs(n[0]) - h[1] * fabs(n[1]) - h[2] * fabs(n[2])) / l;
+		if (s > best)
+			best = s;
+	}
+	return best;
+}
+
+/* double SAT over 15 axes: exact sign, and minus the depth when overlapping */
+static double box_box(const dxf *fa, const double *ha, const dxf *fb, const double *hb)
+{
+	double d[3] = { fb->p[0] - fa->p[0], fb->p[1] - fa->p[1], fb->p[2] - fa->p[2] };
+	double axes[15][3];
+	int n = 0;
+	for (int i = 0; i < 3; ++i) {
+		memcpy(axes[n++], fa->r[i], sizeof axes[0]);
+		memcpy(axes[n++], fb->r[i], sizeof axes[0]);
+		for (int j = 0; j < 3; ++j) {
+			cross3(fa->r[i], fb->r[j], axes[n]);
+			double l = sqrt(dot3(axes[n], axes[n]));
+			if (l < 1e-9)
+				continue;
+			for (int k = 0; k < 3; ++k)
+				axes[n][k] /= l;
+			++n;
+		}
+	}
+	double best = -INFINITY;
+	for (int a = 0; a < n; ++a) {
+		double ra = 0, rb = 0;
+		for (int k = 0; k < 3; ++k)
+			ra += ha[k] * fabs(dot3(fa->r[k], axes[a])), rb += hb[k] * fabs(dot3(fb->r[k], axes[a]));
+		double s = fabs(dot3(d, axes[a])) - ra - rb;
+		if (s > best)
+			best = s;
+	}
+	return best;
+}
+
+static double ref_sep(const fxs_shape *a, const fxs_transform *ta, const fxs_shape *b, const fxs_transform *tb)
+{
+	if (a->type > b->type)
+		return ref_sep(b, tb, a, ta);
+	dxf fa = to_dxf(ta), fb = to_dxf(tb);
+	double ra = D(a->radius), rb = D(b->radius);
+	double ha[3] = { D(a->half_extents.x), D(a->half_extents.y), D(a->half_extents.z) };
+	double hb[3] = { D(b->half_extents.x), D(b->half_extents.y), D(b->half_extents.z) };
+	if (a->type == FXS_SHAPE_SPHERE && b->type == FXS_SHAPE_SPHERE) {
+		double d[3] = { fb.p[0] - fa.p[0], fb.p[1] - fa.p[1], fb.p[2] - fa.p[2] };
+		return sqrt(dot3(d, d)) - ra - rb;
+	}
+	if (a->type == FXS_SHAPE_SPHERE && b->type == FXS_SHAPE_CAPSULE)
+		return seg_seg(fa.p, fb.r[1], 0, fb.p, fb.r[1], D(b->half_height)) - ra - rb;
+	if (a->type == FXS_SHAPE_CAPSULE && b->type == FXS_SHAPE_CAPSULE)
+		return seg_seg(fa.p, fa.r[1], D(a->half_height), fb.p, fb.r[1], D(b->half_height)) - ra - rb;
+	if (a->type == FXS_SHAPE_SPHERE && b->type == FXS_SHAPE_BOX) {
+		double x[3];
+		to_local(&fb, fa.p, x);
+		return point_box(x, hb) - ra;
+	}
+	if (a->type == FXS_SHAPE_BOX && b->type == FXS_SHAPE_CAPSULE) {
+		double c[3], u[3];
+		to_local(&fa, fb.p, c);
+		for (int k = 0; k < 3; ++k)
+			u[k] = dot3(fa.r[k], fb.r[1]);
+		return seg_box(c, u, D(b->half_height), ha) - rb;
+	}
+	return box_box(&fa, ha, &fb, hb);
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+static double min_sep(const fxs_manifold *m)
+{
+	double s = INFINITY;
+	for (int i = 0; i < m->point_count; ++i)
+		if (D(m->points[i].separation) < s)
+			s = D(m->points[i].separation);
+	return s;
+}
+
+static int mirror_ok(const fxs_manifold *m, const fxs_manifold *r)
+{
+	if (m->point_count != r->point_count || m->normal.x != -r->normal.x || m->normal.y != -r->normal.y ||
+	    m->normal.z != -r->normal.z)
+		return 0;
+	for (int i = 0; i < m->point_count; ++i)
+		if (!fxg_v3_eq(m->points[i].point, r->points[i].point) ||
+		    m->points[i].separation != r->points[i].separation ||
+		    m->points[i].feature_id != r->points[i].feature_id)
+			return 0;
+	return 1;
+}
+
+static int64_t unit_err_lsb(fxg_vec3 n)
+{
+	double l = sqrt(D(n.x) * D(n.x) + D(n.y) * D(n.y) + D(n.z) * D(n.z));
+	return (int64_t)llround(fabs(l - 1) * 65536);
+}
+
+static double urand(uint64_t *s) { return (double)(test_rng_next(s) >> 11) * (1.0 / 9007199254740992.0); }
+
+static fxg_quat rand_quat(uint64_t *s)
+{
+	double q[4], n;
+	do {
+		for (int k = 0; k < 4; ++k)
+			q[k] = 2 * urand(s) - 1;
+		n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+	} while (n < 0.1 || n > 1);
+	uint32_t ovf = 0;
+	return fxg_q_normalize(fxg_q(F(q[0] / n), F(q[1] / n), F(q[2] / n), F(q[3] / n)), &ovf);
+}
+
+static fxs_shape rand_shape(uint64_t *s, int type)
+{
+	double a = 0.1 + 4.9 * urand(s), b = 0.1 + 4.9 * urand(s), c = 0.1 + 4.9 * urand(s);
+	if (type == FXS_SHAPE_SPHERE)
+		return mk_sphere(a);
+	if (type == FXS_SHAPE_BOX)
+		return mk_box(a, b, c);
+	return mk_capsule(a, b);
+}
+
+static double bound_radius(const fxs_shape *s)
+{
+	if (s->type == FXS_SHAPE_SPHERE)
+		return D(s->radius);
+	if (s->type == FXS_SHAPE_CAPSULE)
+		return D(s->radius) + D(s->half_height);
+	return sqrt(D(s->half_extents.x) * D(s->half_extents.x) + D(s->half_extents.y) * D(s->half_extents.y) +
+		    D(s->half_extents.z) * D(s->half_extents.z));
+}
+
+/* B placed near touching A: along a random direction at a distance chosen so
+ * that the reference separation lands mostly within +-0.5 m of zero. */
+static void rand_pair(uint64_t *s, int ta, int tb, fxs_shape *a, fxs_transform *xa, fxs_shape *b, fxs_transform *xb)
+{
+	*a = rand_shape(s, ta);
+	*b = rand_shape(s, tb);
+	xa->p = fxg_v3(F(600 * urand(s) - 300), F(600 * urand(s) - 300), F(600 * urand(s) - 300));
+	xa->q = rand_quat(s);
+	xb->q = rand_quat(s);
+	double dir[3], n;
+	do {
+		for (int k = 0; k < 3; ++k)
+			dir[k] = 2 * urand(s) - 1;
+		n = sqrt(dot3(dir, dir));
+	} while (n < 0.1 || n > 1);
+	/* bisect the centre distance for a target separation in [-0.5, 0.5] */
+	double target = urand(s) - 0.5;
+	double lo = 0, hi = bound_radius(a) + bound_radius(b) + 1;
+	for (int it = 0; it < 30; ++it) {
+		double mid = (lo + hi) / 2;
+		xb->p = fxg_v3(xa->p.x + F(mid * dir[0] / n), xa->p.y + F(mid * dir[1] / n), xa->p.z + F(mid * dir[2] / n));
+		if (ref_sep(a, xa, b, xb) < target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+}
+
+/* --------------------------------------------------------------- properties */
+
+static const int pair_types[6][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_SPHERE }, { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX },
+				      { FXS_SHAPE_SPHERE, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_CAPSULE, FXS_SHAPE_CAPSULE },
+				      { FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_BOX, FXS_SHAPE_BOX } };
+static const char *pair_names[6] = { "sphere-sphere", "sphere-box", "sphere-capsule", "capsule-capsule", "box-capsule", "box-box" };
+
+static void property_run(int pt, int count, uint64_t seed)
+{
+	uint64_t s = seed;
+	int ta = pair_types[pt][0], tb = pair_types[pt][1];
+	bool boxy = pt >= 4;
+	double worst = 0;
+	int band = 0, contacts = 0;
+	for (int i = 0; i < count; ++i) {
+		fxs_shape a, b;
+		fxs_transform xa, xb;
+		/* alternate the argument order so both directions are exercised */
+		if (i & 1)
+			rand_pair(&s, tb, ta, &b, &xb, &a, &xa);
+		else
+			rand_pair(&s, ta, tb, &a, &xa, &b, &xb);
+		double ref = ref_sep(&a, &xa, &b, &xb);
+		fxs_manifold m0, m, r;
+		uint32_t ovf = 0;
+		fxs_collide(&a, &xa, &b, &xb, 0, &m0, &ovf);
+		fxs_collide(&a, &xa, &b, &xb, FXG_I(2), &m, &ovf);
+		fxs_collide(&b, &xb, &a, &xa, FXG_I(2), &r, &ovf);
+		CHECKF(ovf == 0, "%s #%d: %u overflows", pair_names[pt], i, ovf);
+		CHECKF(mirror_ok(&m, &r), "%s #%d: not a mirror", pair_names[pt], i);
+		CHECKF(unit_err_lsb(m.normal) <= NP_UNIT_LSB, "%s #%d: |n| off by %" PRId64 " LSB", pair_names[pt], i,
+		       unit_err_lsb(m.normal));
+		for (int k = 0; k < m0.point_count; ++k)
+			CHECKF(m0.points[k].separation <= 0, "%s #%d: point beyond speculative", pair_names[pt], i);
+		if (fabs(ref) <= NP_BAND) {
+			++band;
+			continue;
+		}
+		bool touch = m0.point_count > 0;
+		contacts += touch;
+		CHECKF(touch == (ref < 0), "%s #%d: contact %d but reference separation %.6f (ours %.6f, %d pts)",
+		       pair_names[pt], i, touch, ref, min_sep(&m), m.point_count);
+		if (ref < 1.5 && !(pt == 5 && ref > 0)) {
+			CHECKF(m.point_count > 0, "%s #%d: no points at reference %.6f", pair_names[pt], i, ref);
+			double err = fabs(min_sep(&m) - ref);
+			double bound = NP_DEPTH_ABS + (boxy ? NP_DEPTH_REL * fabs(ref) : 0);
+			CHECKF(err <= bound, "%s #%d: separation %.6f vs reference %.6f", pair_names[pt], i, min_sep(&m), ref);
+			if (err > worst)
+				worst = err;
+		}
+	}
+	if (!test_quick)
+		printf("  %s: %d pairs, %d contacts, %d in band, worst depth error %.6f m\n", pair_names[pt], count,
+		       contacts, band, worst);
+}
+
+#define PROPERTY_TEST(name, pt)                                          \
+	SLOW_TEST(name) { property_run(pt, test_quick ? 400 : 5000, 0x9E3779B97F4A7C15ull * (pt + 1)); }
+PROPERTY_TEST(np_property_sphere_sphere, 0)
+PROPERTY_TEST(np_property_sphere_box, 1)
+PROPERTY_TEST(np_property_sphere_capsule, 2)
+PROPERTY_TEST(np_property_capsule_capsule, 3)
+PROPERTY_TEST(np_property_box_capsule, 4)
+PROPERTY_TEST(np_property_box_box, 5)

@@ -13,6 +13,7 @@
 #define FXS_BROADPHASE_H
 
 #include "aabb.h"
+#include "octree.h"
 #include "serialize.h"
 
 typedef struct fxs_pair {
@@ -37,5 +38,46 @@ fxs_result fxs_bp_update(fxs_broadphase *bp, const fxs_aabb *aabbs, const uint8_
 const fxs_pair *fxs_bp_find_pairs(fxs_broadphase *bp, uint32_t *pair_count);
 void fxs_bp_write_state(const fxs_broadphase *bp, fxs_writer *w);
 fxs_result fxs_bp_read_state(fxs_broadphase *bp, fxs_reader *r, uint32_t slot_count);
+
+/* ---- additions: options, queries, statistics ----
+ *
+ * Where things live: live proxies that are STATIC and not MOVING go into the
+ * seed 001 octree (rebuilt whenever that set or one of its boxes changes);
+ * every other live proxy is a leaf of the seed 000 tree. Tree pairs come
+ * from the tree's traversal, moving-vs-static pairs from one octree query
+ * per moving leaf, static-static pairs never. Boxes are used exactly as
+ * given (no fattening margin: the tree is refit every step anyway, so a
+ * margin would only add pairs to filter out). */
+
+/* Options; both are part of the state (write_state/read_state), so set
+ * them right after creation. Perturbation (seed 000 claim 3) is off by
+ * default. New tree members are placed in Morton order of their box centres
+ * (FXS_BP_ORDER_MORTON, default) or in slot order (FXS_BP_ORDER_ID, the
+ * seed's first-frame rule). */
+enum { FXS_BP_ORDER_ID = 0, FXS_BP_ORDER_MORTON = 1 };
+void fxs_bp_set_perturbation(fxs_broadphase *bp, bool enabled, uint64_t seed);
+void fxs_bp_set_insert_order(fxs_broadphase *bp, int order);
+
+/* Proxies whose box (as of the last update) overlaps q, ascending. The
+ * array is owned by bp and valid until the next query or update. */
+const uint32_t *fxs_bp_query_aabb(fxs_broadphase *bp, const fxs_aabb *q, uint32_t *count);
+/* First proxy box hit by the segment p0 -> p1 (earliest entry, exact; ties
+ * by smallest id; a segment starting inside a box hits it at 0). */
+bool fxs_bp_ray_cast(fxs_broadphase *bp, fxg_vec3 p0, fxg_vec3 p1, fxs_ray_hit *hit);
+
+typedef struct fxs_bp_stats {
+	uint32_t tree_leaves;    /* L, the padded leaf count */
+	uint32_t tree_members;   /* proxies in the tree */
+	uint32_t static_count;   /* proxies in the octree */
+	uint32_t octree_nodes;
+	uint32_t swaps;          /* groups re-paired by the last update */
+	uint32_t octree_builds;  /* octree rebuilds since creation */
+	uint64_t tree_quality;   /* sum of internal node sizes (edge sums, raw units) */
+	size_t memory_bytes;     /* everything the broadphase has allocated */
+} fxs_bp_stats;
+fxs_bp_stats fxs_bp_get_stats(const fxs_broadphase *bp);
+/* Leaf order (tests and tools): *leaf_count entries, FXS_BP_EMPTY_LEAF for padding. */
+#define FXS_BP_EMPTY_LEAF UINT32_MAX
+const uint32_t *fxs_bp_leaf_order(const fxs_broadphase *bp, uint32_t *leaf_count);
 
 #endif

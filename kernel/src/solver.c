@@ -26,6 +26,7 @@ typedef struct solver_body {
 	fxg_vec3 dp;   /* displacement since the step began */
 	fxg_quat q0;   /* orientation when the step began */
 	fxg_quat dq;   /* rotation since the step began */
+	fxg_mat3 dr;   /* dq as a matrix: rotates anchors once per point cheaply */
 	fxg_wide inv_mass;
 	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
 	uint8_t moves;   /* dynamic or kinematic */
@@ -278,6 +279,7 @@ static void integrate_positions(solver_ctx *c)
 		if (s->w.x | s->w.y | s->w.z) {
 			b->xf.q = fxg_q_integrate(b->xf.q, s->w, h, ovf);
 			s->dq = fxg_q_mul(b->xf.q, fxg_q_conj(s->q0), ovf);
+			s->dr = fxg_m3_from_quat(s->dq, ovf);
 			s->rotated = 1;
 		}
 	}
@@ -304,8 +306,8 @@ static void warm_start(solver_ctx *c)
 static fix16_t current_separation(const solver_body *A, const solver_body *B, const solver_point *p, fxg_vec3 n,
 				  uint32_t *ovf)
 {
-	fxg_vec3 ra = A->rotated ? fxg_q_rotate(A->dq, p->ra, ovf) : p->ra;
-	fxg_vec3 rb = B->rotated ? fxg_q_rotate(B->dq, p->rb, ovf) : p->rb;
+	fxg_vec3 ra = A->rotated ? fxg_m3_mul_v3(A->dr, p->ra, ovf) : p->ra;
+	fxg_vec3 rb = B->rotated ? fxg_m3_mul_v3(B->dr, p->rb, ovf) : p->rb;
 	fxg_vec3 d = fxg_v3_add(fxg_v3_sub(B->dp, A->dp, ovf), fxg_v3_sub(rb, ra, ovf), ovf);
 	return fxg_add(fxg_v3_dot(n, d, ovf), p->adjusted_separation, ovf);
 }

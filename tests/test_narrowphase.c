@@ -10,6 +10,7 @@
  *   - |normal| is within NP_UNIT_LSB of 1;
  *   - fxs_collide(b, a) is bit-identical with the normal negated. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "narrowphase.h"
@@ -395,3 +396,209 @@ PROPERTY_TEST(np_property_sphere_capsule, 2)
 PROPERTY_TEST(np_property_capsule_capsule, 3)
 PROPERTY_TEST(np_property_box_capsule, 4)
 PROPERTY_TEST(np_property_box_box, 5)
+
+/* -------------------------------------------------------------- hand-made */
+
+static int has_point_near(const fxs_manifold *m, double x, double y, double z, double tol)
+{
+	for (int i = 0; i < m->point_count; ++i) {
+		fxg_vec3 p = m->points[i].point;
+		if (fabs(D(p.x) - x) <= tol && fabs(D(p.y) - y) <= tol && fabs(D(p.z) - z) <= tol)
+			return 1;
+	}
+	return 0;
+}
+
+static int same_ids(const fxs_manifold *a, const fxs_manifold *b)
+{
+	if (a->point_count != b->point_count)
+		return 0;
+	for (int i = 0; i < a->point_count; ++i)
+		if (a->points[i].feature_id != b->points[i].feature_id)
+			return 0;
+	return 1;
+}
+
+/* A unit box resting flat on a big static box: 4 points at its corners,
+ * separation 0 within 2 LSB, the same manifold at any offset, and the same
+ * ids after a translation of a few LSB. */
+TEST(np_box_resting_on_box)
+{
+	const double offs[3][3] = { { 0, 0, 0 }, { 300.25, -200.5, 123.125 }, { 30000, 10, -30000 } };
+	fxs_shape floor = mk_box(10, 1, 10), box = mk_box(0.5, 0.5, 0.5);
+	fxs_manifold first;
+	for (int o = 0; o < 3; ++o) {
+		double ox = offs[o][0], oy = offs[o][1], oz = offs[o][2];
+		fxs_transform xf = mk_xf(ox, oy, oz), xb = mk_xf(ox, oy + 1.5, oz);
+		fxs_manifold m, r;
+		uint32_t ovf = 0;
+		fxs_collide(&floor, &xf, &box, &xb, F(0.02), &m, &ovf);
+		fxs_collide(&box, &xb, &floor, &xf, F(0.02), &r, &ovf);
+		CHECK(ovf == 0);
+		CHECK(mirror_ok(&m, &r));
+		CHECK(m.point_count == 4);
+		CHECK(fxg_v3_eq(m.normal, fxg_v3(0, FXG_ONE, 0)));
+		for (int i = 0; i < 4; ++i)
+			CHECKF(abs(m.points[i].separation) <= 2, "separation %d LSB", m.points[i].separation);
+		for (int sx = -1; sx <= 1; sx += 2)
+			for (int sz = -1; sz <= 1; sz += 2)
+				CHECK(has_point_near(&m, ox + 0.5 * sx, oy + 1, oz + 0.5 * sz, 3.0 / 65536));
+		if (o == 0)
+			first = m;
+		CHECK(same_ids(&m, &first));
+		/* nothing moves: the same bits */
+		fxs_manifold again;
+		fxs_collide(&floor, &xf, &box, &xb, F(0.02), &again, &ovf);
+		CHECK(memcmp(&again, &m, sizeof m) == 0);
+		/* a tiny translation and a tiny sink keep the ids */
+		xb.p.x += 5, xb.p.y -= 3, xb.p.z -= 2;
+		fxs_collide(&floor, &xf, &box, &xb, F(0.02), &again, &ovf);
+		CHECK(same_ids(&again, &m));
+		/* a tiny tilt (0.05 degrees) keeps them too */
+		xb.q = mk_rot(1, 0, 1, 0.05);
+		fxs_collide(&floor, &xf, &box, &xb, F(0.02), &again, &ovf);
+		CHECK(same_ids(&again, &m));
+	}
+}
+
+/* Two equal boxes stacked, the top one turned 45 degrees about y: 4 points,
+ * the top box's corners inside the bottom's top face... */
+TEST(np_box_on_box_turned)
+{
+	fxs_shape box = mk_box(0.5, 0.5, 0.5);
+	fxs_transform xa = mk_xf(0, 0, 0), xb = mk_xf(0, 0.995, 0);
+	xb.q = mk_rot(0, 1, 0, 45);
+	fxs_manifold m;
+	uint32_t ovf = 0;
+	fxs_collide(&box, &xa, &box, &xb, F(0.02), &m, &ovf);
+	CHECK(ovf == 0);
+	CHECK(m.point_count == 4);
+	CHECK(unit_err_lsb(fxg_v3_sub(m.normal, fxg_v3(0, FXG_ONE, 0), &ovf)) <= 65536 + 2);
+	CHECKF(m.normal.y >= FXG_ONE - 2, "normal y %d", m.normal.y);
+	for (int i = 0; i < 4; ++i)
+		CHECKF(abs(m.points[i].separation - F(-0.005)) <= 4, "sep %d", m.points[i].separation);
+	/* the octagon of the overlap reduces to 4 points spread over it */
+	double area = 0;
+	for (int i = 0; i < 4; ++i)
+		for (int j = i + 1; j < 4; ++j) {
+			double dx = D(m.points[i].point.x) - D(m.points[j].point.x);
+			double dz = D(m.points[i].point.z) - D(m.points[j].point.z);
+			if (dx * dx + dz * dz > area)
+				area = dx * dx + dz * dz;
+		}
+	CHECKF(area > 0.9, "points too close: max squared spread %.3f", area);
+}
+
+/* Edge across edge: one point, an edge-edge feature id, normal along y. */
+TEST(np_box_edge_edge)
+{
+	fxs_shape box = mk_box(1, 1, 1);
+	fxs_transform xa = mk_xf(0, 0, 0), xb = mk_xf(0.1, 2 * sqrt(2.0) - 0.01, -0.2);
+	xa.q = mk_rot(0, 0, 1, 45);
+	xb.q = mk_rot(1, 0, 0, 45);
+	fxs_manifold m;
+	uint32_t ovf = 0;
+	fxs_collide(&box, &xa, &box, &xb, F(0.02), &m, &ovf);
+	CHECK(ovf == 0);
+	CHECK(m.point_count == 1);
+	CHECK((m.points[0].feature_id & 0x2000u) != 0);
+	CHECKF(fabs(D(m.normal.y) - 1) < 1e-4 && fabs(D(m.normal.x)) < 1e-4, "normal %d %d %d", m.normal.x, m.normal.y,
+	       m.normal.z);
+	CHECKF(fabs(D(m.points[0].separation) + 0.01) < 2e-4, "sep %.6f", D(m.points[0].separation));
+	CHECK(has_point_near(&m, 0, sqrt(2.0) - 0.005, -0.2, 2e-4));
+}
+
+/* A sphere on a box face, edge and vertex: normal and depth. */
+TEST(np_sphere_on_box)
+{
+	fxs_shape box = mk_box(1, 1, 1), ball = mk_sphere(0.5);
+	fxs_transform xb = mk_xf(5, 5, 5);
+	const double c[3][3] = { { 0.2, 1.49, -0.3 }, { 1.3, 1.3, 0 }, { 1.2, 1.2, 1.2 } };
+	const double sep[3] = { -0.01, sqrt(0.18) - 0.5, sqrt(0.12) - 0.5 };
+	for (int k = 0; k < 3; ++k) {
+		fxs_transform xs = mk_xf(5 + c[k][0], 5 + c[k][1], 5 + c[k][2]);
+		fxs_manifold m;
+		uint32_t ovf = 0;
+		fxs_collide(&box, &xb, &ball, &xs, 0, &m, &ovf);
+		CHECK(ovf == 0 && m.point_count == 1);
+		CHECKF(fabs(D(m.points[0].separation) - sep[k]) < 4e-5, "case %d: sep %.6f", k, D(m.points[0].separation));
+		double n[3] = { k == 0 ? 0 : 1, 1, k == 2 ? 1 : 0 }, l = sqrt(dot3(n, n));
+		CHECKF(fabs(D(m.normal.x) - n[0] / l) < 5e-5 && fabs(D(m.normal.y) - n[1] / l) < 5e-5 &&
+			       fabs(D(m.normal.z) - n[2] / l) < 5e-5,
+		       "case %d: normal", k);
+		/* the point sits midway between the box surface and the sphere's */
+		double mid = (k == 0) ? 1 + sep[k] / 2 : -1;
+		if (k == 0)
+			CHECK(has_point_near(&m, 5.2, 5 + mid, 4.7, 3e-5));
+	}
+}
+
+/* A capsule lying on a box: 2 points at its ends, ids stable under a nudge. */
+TEST(np_capsule_on_box)
+{
+	fxs_shape box = mk_box(2, 0.5, 2), cap = mk_capsule(1, 0.25);
+	fxs_transform xb = mk_xf(-40, 7, 12), xc = mk_xf(-40.3, 7.749, 12.2);
+	xc.q = mk_rot(0, 0, 1, 90);
+	fxs_manifold m, r, again;
+	uint32_t ovf = 0;
+	fxs_collide(&box, &xb, &cap, &xc, F(0.02), &m, &ovf);
+	fxs_collide(&cap, &xc, &box, &xb, F(0.02), &r, &ovf);
+	CHECK(ovf == 0 && mirror_ok(&m, &r));
+	CHECK(m.point_count == 2);
+	CHECK(m.normal.y >= FXG_ONE - 1 && abs(m.normal.x) <= 1 && abs(m.normal.z) <= 1);
+	for (int i = 0; i < 2; ++i)
+		CHECKF(fabs(D(m.points[i].separation) + 0.001) < 4e-5, "sep %.6f", D(m.points[i].separation));
+	CHECK(has_point_near(&m, -41.3, 7.4995, 12.2, 1e-4) && has_point_near(&m, -39.3, 7.4995, 12.2, 1e-4));
+	xc.p.x += 3, xc.p.y -= 1;
+	fxs_collide(&box, &xb, &cap, &xc, F(0.02), &again, &ovf);
+	CHECK(same_ids(&again, &m));
+	/* hanging over the edge: the segment is clipped at the box side */
+	xc.p.x = F(-40 + 2.5);
+	fxs_collide(&box, &xb, &cap, &xc, F(0.02), &again, &ovf);
+	CHECK(again.point_count == 2);
+	CHECK(has_point_near(&again, -38, 7.4995, 12.2, 1e-4));
+	/* standing upright: one point under its lower end */
+	xc.q = fxg_q_identity();
+	xc.p = fxg_v3(F(-40), F(7 + 0.5 + 1.25 - 0.002), F(12));
+	fxs_collide(&box, &xb, &cap, &xc, F(0.02), &again, &ovf);
+	CHECK(again.point_count == 1);
+	CHECKF(fabs(D(again.points[0].separation) + 0.002) < 4e-5, "sep %.6f", D(again.points[0].separation));
+}
+
+/* Parallel capsules: 2 points over the overlap; crossed capsules: 1 point. */
+TEST(np_capsule_on_capsule)
+{
+	fxs_shape a = mk_capsule(1, 0.3), b = mk_capsule(0.5, 0.2);
+	fxs_transform xa = mk_xf(0, 0, 0), xb = mk_xf(0.8, 0.499, 0);
+	xa.q = mk_rot(0, 0, 1, 90);
+	xb.q = mk_rot(0, 0, 1, -90);
+	fxs_manifold m;
+	uint32_t ovf = 0;
+	fxs_collide(&a, &xa, &b, &xb, F(0.02), &m, &ovf);
+	CHECK(ovf == 0 && m.point_count == 2);
+	CHECK(m.normal.y >= FXG_ONE - 2);
+	for (int i = 0; i < 2; ++i)
+		CHECKF(fabs(D(m.points[i].separation) + 0.001) < 4e-5, "sep %.6f", D(m.points[i].separation));
+	CHECK(has_point_near(&m, 0.3, 0.2995, 0, 1e-4) && has_point_near(&m, 1.0, 0.2995, 0, 1e-4));
+	xb.q = mk_rot(0, 1, 0, 90); /* b along z... */
+	xb.q = mk_rot(1, 0, 0, 90);
+	fxs_collide(&a, &xa, &b, &xb, F(0.02), &m, &ovf);
+	CHECK(m.point_count == 1);
+	CHECK(has_point_near(&m, 0.8, 0.2995, 0, 1e-4));
+}
+
+/* Beyond the stated relative range: no contact, nothing counted. */
+TEST(np_far_apart)
+{
+	fxs_shape box = mk_box(1000, 1000, 1000);
+	fxs_transform xa = mk_xf(-30000, 0, 0), xb = mk_xf(30000, 0, 0);
+	for (int ta = 0; ta < 3; ++ta)
+		for (int tb = 0; tb < 3; ++tb) {
+			fxs_shape a = ta == 1 ? box : (ta == 0 ? mk_sphere(1000) : mk_capsule(1000, 1000));
+			fxs_shape b = tb == 1 ? box : (tb == 0 ? mk_sphere(1000) : mk_capsule(1000, 1000));
+			fxs_manifold m;
+			uint32_t ovf = 0;
+			fxs_collide(&a, &xa, &b, &xb, FXG_I(1), &m, &ovf);
+			CHECK(m.point_count == 0 && ovf == 0);
+		}
+}

@@ -1,0 +1,149 @@
+/* `fixstep bench narrowphase`: ns per fxs_collide call for each of the six
+ * shape pairs, over a fixed seeded set of touching configurations (random
+ * sizes 0.1..5 m, random orientations, B placed so that the pair touches
+ * within the default speculative distance). Mirror calls are timed too:
+ * each configuration is run in both argument orders. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "narrowphase.h"
+
+#define NPB_CONFIGS 256
+
+static uint64_t npb_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* uniform raw fix16 in [lo, hi] */
+static fix16_t npb_range(uint64_t *s, fix16_t lo, fix16_t hi)
+{
+	return lo + (fix16_t)(npb_next(s) % (uint64_t)((int64_t)hi - lo + 1));
+}
+
+static fxs_shape npb_shape(uint64_t *s, int type)
+{
+	fxs_shape sh;
+	memset(&sh, 0, sizeof sh);
+	sh.type = type;
+	fix16_t lo = FXG_RATIO(1, 10), hi = FXG_I(5);
+	if (type == FXS_SHAPE_BOX)
+		sh.half_extents = fxg_v3(npb_range(s, lo, hi), npb_range(s, lo, hi), npb_range(s, lo, hi));
+	else
+		sh.radius = npb_range(s, lo, hi);
+	if (type == FXS_SHAPE_CAPSULE)
+		sh.half_height = npb_range(s, lo, hi);
+	return sh;
+}
+
+static fxg_quat npb_quat(uint64_t *s)
+{
+	uint32_t ovf = 0;
+	fxg_quat q;
+	do {
+		q = fxg_q(npb_range(s, -FXG_ONE, FXG_ONE), npb_range(s, -FXG_ONE, FXG_ONE), npb_range(s, -FXG_ONE, FXG_ONE),
+			  npb_range(s, -FXG_ONE, FXG_ONE));
+	} while ((int64_t)q.x * q.x + (int64_t)q.y * q.y + (int64_t)q.z * q.z + (int64_t)q.w * q.w < ((int64_t)1 << 30));
+	return fxg_q_normalize(q, &ovf);
+}
+
+typedef struct {
+	fxs_shape a, b;
+	fxs_transform xa, xb;
+} npb_config;
+
+/* Touching configurations: B on a random ray from A, bisected to the
+ * distance where the manifold appears (<= 40 bisection steps). */
+static void npb_make(int ta, int tb, uint64_t seed, npb_config *out, fix16_t spec)
+{
+	uint64_t s = seed;
+	for (int i = 0; i < NPB_CONFIGS; ++i) {
+		npb_config *c = &out[i];
+		c->a = npb_shape(&s, ta);
+		c->b = npb_shape(&s, tb);
+		c->xa.p = fxg_v3(npb_range(&s, FXG_I(-300), FXG_I(300)), npb_range(&s, FXG_I(-300), FXG_I(300)),
+				 npb_range(&s, FXG_I(-300), FXG_I(300)));
+		c->xa.q = npb_quat(&s);
+		c->xb.q = npb_quat(&s);
+		uint32_t ovf = 0;
+		fix16_t len;
+		fxg_vec3 dir;
+		do {
+			dir = fxg_v3(npb_range(&s, -FXG_ONE, FXG_ONE), npb_range(&s, -FXG_ONE, FXG_ONE),
+				     npb_range(&s, -FXG_ONE, FXG_ONE));
+			dir = fxg_v3_normalize(dir, &len, &ovf);
+		} while (len < FXG_RATIO(1, 4));
+		fix16_t lo = 0, hi = FXG_I(40);
+		fxs_manifold m;
+		for (int it = 0; it < 40 && hi - lo > 1; ++it) {
+			fix16_t mid = lo + (hi - lo) / 2;
+			c->xb.p = fxg_v3_mul_add(c->xa.p, mid, dir, &ovf);
+			fxs_collide(&c->a, &c->xa, &c->b, &c->xb, spec, &m, &ovf);
+			if (m.point_count > 0)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		/* a little inside the touching distance: overlapping by up to ~1 cm */
+		c->xb.p = fxg_v3_mul_add(c->xa.p, lo - (fix16_t)(npb_next(&s) % 700), dir, &ovf);
+	}
+}
+
+int cli_bench_narrowphase(int argc, char **argv)
+{
+	uint32_t iters = 200;
+	for (int i = 0; i < argc; ++i) {
+		if (strcmp(argv[i], "--help") == 0) {
+			printf("usage: fixstep bench narrowphase [--iters N]\n"
+			       "ns per fxs_collide call for each shape pair over %d seeded touching configurations\n"
+			       "(both argument orders), N passes over the set (default 200).\n",
+			       NPB_CONFIGS);
+			return 0;
+		}
+		if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc) {
+			if (!cli_parse_u32(argv[++i], &iters) || iters == 0)
+				return cli_usage_error("bench narrowphase: bad --iters '%s'", argv[i]);
+			continue;
+		}
+		return cli_usage_error("bench narrowphase: unknown argument '%s'", argv[i]);
+	}
+	static const int pairs[6][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_SPHERE },   { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX },
+					 { FXS_SHAPE_SPHERE, FXS_SHAPE_CAPSULE },  { FXS_SHAPE_CAPSULE, FXS_SHAPE_CAPSULE },
+					 { FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE },     { FXS_SHAPE_BOX, FXS_SHAPE_BOX } };
+	static const char *names[6] = { "sphere-sphere", "sphere-box", "sphere-capsule", "capsule-capsule", "capsule-box", "box-box" };
+	const fix16_t spec = FXG_RATIO(2, 100);
+	npb_config *cfg = malloc(sizeof(npb_config) * NPB_CONFIGS);
+	if (!cfg)
+		return 1;
+	printf("narrowphase: %d touching configurations per pair, %u passes, both argument orders\n", NPB_CONFIGS, iters);
+	printf("%-16s %10s %10s %10s\n", "pair", "ns/call", "points", "overflows");
+	for (int p = 0; p < 6; ++p) {
+		npb_make(pairs[p][0], pairs[p][1], 0x5EED0000ull + (uint64_t)p, cfg, spec);
+		uint32_t ovf = 0;
+		uint64_t points = 0;
+		fxs_manifold m;
+		for (int i = 0; i < NPB_CONFIGS; ++i) { /* warm-up and point count */
+			fxs_collide(&cfg[i].a, &cfg[i].xa, &cfg[i].b, &cfg[i].xb, spec, &m, &ovf);
+			points += (uint64_t)m.point_count;
+		}
+		volatile int32_t sink = 0;
+		uint64_t t0 = cli_now_ns();
+		for (uint32_t it = 0; it < iters; ++it)
+			for (int i = 0; i < NPB_CONFIGS; ++i) {
+				fxs_collide(&cfg[i].a, &cfg[i].xa, &cfg[i].b, &cfg[i].xb, spec, &m, &ovf);
+				sink += m.point_count;
+				fxs_collide(&cfg[i].b, &cfg[i].xb, &cfg[i].a, &cfg[i].xa, spec, &m, &ovf);
+				sink += m.point_count;
+			}
+		uint64_t dt = cli_now_ns() - t0;
+		(void)sink;
+		double calls = 2.0 * NPB_CONFIGS * iters;
+		printf("%-16s %10.1f %10.2f %10u\n", names[p], (double)dt / calls, (double)points / NPB_CONFIGS, ovf);
+	}
+	free(cfg);
+	return 0;
+}

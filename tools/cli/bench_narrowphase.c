@@ -19,10 +19,21 @@ static uint64_t npb_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* three draws in order (function arguments are evaluated in no fixed order) */
+static fxg_vec3 npb_v3(uint64_t *s, fix16_t lo, fix16_t hi);
+
 /* uniform raw fix16 in [lo, hi] */
 static fix16_t npb_range(uint64_t *s, fix16_t lo, fix16_t hi)
 {
 	return lo + (fix16_t)(npb_next(s) % (uint64_t)((int64_t)hi - lo + 1));
+}
+
+static fxg_vec3 npb_v3(uint64_t *s, fix16_t lo, fix16_t hi)
+{
+	fix16_t x = npb_range(s, lo, hi);
+	fix16_t y = npb_range(s, lo, hi);
+	fix16_t z = npb_range(s, lo, hi);
+	return fxg_v3(x, y, z);
 }
 
 static fxs_shape npb_shape(uint64_t *s, int type)
@@ -32,7 +43,7 @@ static fxs_shape npb_shape(uint64_t *s, int type)
 	sh.type = type;
 	fix16_t lo = FXG_RATIO(1, 10), hi = FXG_I(5);
 	if (type == FXS_SHAPE_BOX)
-		sh.half_extents = fxg_v3(npb_range(s, lo, hi), npb_range(s, lo, hi), npb_range(s, lo, hi));
+		sh.half_extents = npb_v3(s, lo, hi);
 	else
 		sh.radius = npb_range(s, lo, hi);
 	if (type == FXS_SHAPE_CAPSULE)
@@ -45,8 +56,8 @@ static fxg_quat npb_quat(uint64_t *s)
 	uint32_t ovf = 0;
 	fxg_quat q;
 	do {
-		q = fxg_q(npb_range(s, -FXG_ONE, FXG_ONE), npb_range(s, -FXG_ONE, FXG_ONE), npb_range(s, -FXG_ONE, FXG_ONE),
-			  npb_range(s, -FXG_ONE, FXG_ONE));
+		fxg_vec3 v = npb_v3(s, -FXG_ONE, FXG_ONE);
+		q = fxg_q(v.x, v.y, v.z, npb_range(s, -FXG_ONE, FXG_ONE));
 	} while ((int64_t)q.x * q.x + (int64_t)q.y * q.y + (int64_t)q.z * q.z + (int64_t)q.w * q.w < ((int64_t)1 << 30));
 	return fxg_q_normalize(q, &ovf);
 }
@@ -65,17 +76,14 @@ static void npb_make(int ta, int tb, uint64_t seed, npb_config *out, fix16_t spe
 		npb_config *c = &out[i];
 		c->a = npb_shape(&s, ta);
 		c->b = npb_shape(&s, tb);
-		c->xa.p = fxg_v3(npb_range(&s, FXG_I(-300), FXG_I(300)), npb_range(&s, FXG_I(-300), FXG_I(300)),
-				 npb_range(&s, FXG_I(-300), FXG_I(300)));
+		c->xa.p = npb_v3(&s, FXG_I(-300), FXG_I(300));
 		c->xa.q = npb_quat(&s);
 		c->xb.q = npb_quat(&s);
 		uint32_t ovf = 0;
 		fix16_t len;
 		fxg_vec3 dir;
 		do {
-			dir = fxg_v3(npb_range(&s, -FXG_ONE, FXG_ONE), npb_range(&s, -FXG_ONE, FXG_ONE),
-				     npb_range(&s, -FXG_ONE, FXG_ONE));
-			dir = fxg_v3_normalize(dir, &len, &ovf);
+			dir = fxg_v3_normalize(npb_v3(&s, -FXG_ONE, FXG_ONE), &len, &ovf);
 		} while (len < FXG_RATIO(1, 4));
 		fix16_t lo = 0, hi = FXG_I(40);
 		fxs_manifold m;

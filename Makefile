@@ -113,6 +113,11 @@ crosscheck: all
 bench: all
 	bash tools/bench.sh
 
+# Bullet's btDbvtBroadphase for `fixstep bench broadphase` to compare against
+# (needs libbullet-dev; never part of the normal build or the tests).
+bench-bullet:
+	BUILD=$(abspath $(BUILD)) bash tools/bench/build.sh
+
 PREFIX ?= /usr/local
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/fixstep $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

@@ -712,7 +712,7 @@ TEST(bp_read_state_rejects_corrupt)
 	state_bytes(bp, &w);
 	uint8_t *good = w.buf;
 	size_t len = w.len;
-	CHECK(len == 4 + 1 + 1 + 8 + 8 + 4 + 4 * 4);
+	CHECK(len == 4 + 1 + 1 + 8 + 8 + 8 + 4 + 4 * 4); /* version, order, perturb, seed, counter, quality_ref, L, leaves */
 	uint8_t buf[64];
 	fxs_broadphase *b = fxs_bp_create();
 	fxs_reader r;
@@ -729,12 +729,12 @@ TEST(bp_read_state_rejects_corrupt)
 	CHECK(fxs_bp_read_state(b, &r, 4) != FXS_OK);
 	/* leaf count not a power of two */
 	memcpy(buf, good, len);
-	buf[22] = 3;
+	buf[30] = 3;
 	fxs_reader_init(&r, buf, len);
 	CHECK(fxs_bp_read_state(b, &r, 4) != FXS_OK);
 	/* a huge leaf count in a short buffer */
 	memcpy(buf, good, len);
-	buf[25] = 0x40;
+	buf[33] = 0x40;
 	fxs_reader_init(&r, buf, len);
 	CHECK(fxs_bp_read_state(b, &r, 4) != FXS_OK);
 	/* version */
@@ -856,4 +856,59 @@ TEST(segment_box_entry_matches_sat)
 		CHECKF(on_face, "case %d: entry neither the start nor on an entered face", k);
 	}
 	CHECK(hits > 1000 && misses > 1000);
+}
+
+/* Boxes that jump across the world every step: the local swaps cannot keep
+ * up, the quality rule re-sorts, and pairs and snapshots stay exact. */
+TEST(bp_resort_on_decay)
+{
+	enum { N = 600 };
+	scene sc = { 0 };
+	scene_resize(&sc, N);
+	uint64_t s = 2024;
+	pair_list ref = { 0 };
+	char why[160];
+	fxs_broadphase *bp = fxs_bp_create(), *copy = NULL;
+	uint32_t resorts = 0;
+	for (int step = 0; step < 30; ++step) {
+		for (uint32_t i = 0; i < N; ++i) {
+			if (step > 0 && test_rng_next(&s) % 3)
+				continue;
+			int32_t c[3];
+			for (int a = 0; a < 3; ++a)
+				c[a] = (int32_t)(test_rng_next(&s) % (uint64_t)F(40));
+			sc.aabbs[i] = box3(c[0], c[1], c[2], c[0] + F(1), c[1] + F(1), c[2] + F(1));
+			sc.flags[i] = FXS_PROXY_LIVE | FXS_PROXY_MOVING;
+		}
+		bool ok = check_step(bp, &sc, &ref, why, sizeof why);
+		CHECKF(ok, "step %d: %s", step, why);
+		resorts += fxs_bp_get_tree(bp)->resorted;
+		if (copy) {
+			CHECK(fxs_bp_update(copy, sc.aabbs, sc.flags, N) == FXS_OK);
+			uint32_t na, nb;
+			const fxs_pair *pa = fxs_bp_find_pairs(bp, &na), *pb = fxs_bp_find_pairs(copy, &nb);
+			CHECK(na == nb && (na == 0 || memcmp(pa, pb, na * sizeof *pa) == 0));
+			fxs_writer wa, wb;
+			state_bytes(bp, &wa);
+			state_bytes(copy, &wb);
+			bool same = wa.len == wb.len && memcmp(wa.buf, wb.buf, wa.len) == 0;
+			fxs_writer_free(&wa);
+			fxs_writer_free(&wb);
+			CHECKF(same, "step %d: state differs after restore", step);
+		}
+		if (step == 3) {
+			fxs_writer w;
+			state_bytes(bp, &w);
+			copy = fxs_bp_create();
+			fxs_reader r;
+			fxs_reader_init(&r, w.buf, w.len);
+			CHECK(fxs_bp_read_state(copy, &r, N) == FXS_OK);
+			fxs_writer_free(&w);
+		}
+	}
+	CHECKF(resorts >= 2, "resorts %u", resorts);
+	fxs_bp_destroy(bp);
+	fxs_bp_destroy(copy);
+	free(ref.p);
+	scene_free(&sc);
 }

@@ -17,6 +17,7 @@ void fxs_bpt_free(fxs_bptree *t)
 	free(t->leaf_obj);
 	free(t->box);
 	free(t->ins);
+	free(t->ins_tmp);
 	memset(t, 0, sizeof *t);
 }
 
@@ -48,6 +49,15 @@ static inline fxs_aabb box_union(const fxs_aabb *a, const fxs_aabb *b)
 	r.hi.y = a->hi.y > b->hi.y ? a->hi.y : b->hi.y;
 	r.hi.z = a->hi.z > b->hi.z ? a->hi.z : b->hi.z;
 	return r;
+}
+
+/* The closed overlap test without short-circuit branches: in the traversal
+ * half the tests fail at an unpredictable axis, and a mispredicted branch
+ * costs more than the six compares. Same result as fxs_aabb_overlap. */
+static inline bool overlap(const fxs_aabb *a, const fxs_aabb *b)
+{
+	return (a->lo.x <= b->hi.x) & (a->hi.x >= b->lo.x) & (a->lo.y <= b->hi.y) & (a->hi.y >= b->lo.y) &
+	       (a->lo.z <= b->hi.z) & (a->hi.z >= b->lo.z);
 }
 
 /* ------------------------------------------------------------------ layout */
@@ -99,12 +109,47 @@ static uint64_t spread3(uint64_t v)
 	return v;
 }
 
-static int ins_cmp(const void *pa, const void *pb)
+/* Stable LSD radix sort of t->ins[0..n) by key (6 passes of 11 bits cover
+ * the 63-bit Morton key). The input is in ascending id order, so equal keys
+ * stay in id order: the result is fully keyed by (key, id). */
+static void radix_sort_ins(fxs_bptree *t, uint32_t n)
 {
-	const struct fxs_bpt_ins *a = pa, *b = pb;
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return a->id < b->id ? -1 : (a->id > b->id);
+	struct fxs_bpt_ins *src = t->ins, *dst = t->ins_tmp;
+	uint32_t cnt[2048];
+	for (int pass = 0; pass < 6; ++pass) {
+		int sh = 11 * pass;
+		memset(cnt, 0, sizeof cnt);
+		for (uint32_t k = 0; k < n; ++k)
+			++cnt[(src[k].key >> sh) & 2047];
+		uint32_t sum = 0;
+		for (int d = 0; d < 2048; ++d) {
+			uint32_t c = cnt[d];
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (uint32_t k = 0; k < n; ++k)
+			dst[cnt[(src[k].key >> sh) & 2047]++] = src[k];
+		struct fxs_bpt_ins *tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	/* six passes: the sorted data is back in t->ins */
+}
+
+static fxs_result reserve_ins(fxs_bptree *t, uint32_t n)
+{
+	if (n <= t->ins_cap)
+		return FXS_OK;
+	struct fxs_bpt_ins *a = realloc(t->ins, (size_t)n * sizeof *a);
+	if (!a)
+		return FXS_ERR_NOMEM;
+	t->ins = a;
+	struct fxs_bpt_ins *b = realloc(t->ins_tmp, (size_t)n * sizeof *b);
+	if (!b)
+		return FXS_ERR_NOMEM;
+	t->ins_tmp = b;
+	t->ins_cap = n;
+	return FXS_OK;
 }
 
 /* Morton order of the box centres, quantised to 21 bits per axis over the
@@ -157,20 +202,16 @@ static fxs_result sync_members(fxs_bptree *t, const fxs_aabb *aabbs, const uint8
 	for (uint32_t s = 0; s < count; ++s)
 		n_ins += member[s] && !in_tree[s];
 	if (n_ins) {
-		if (n_ins > t->ins_cap) {
-			struct fxs_bpt_ins *ni = realloc(t->ins, (size_t)n_ins * sizeof *ni);
-			if (!ni)
-				return FXS_ERR_NOMEM;
-			t->ins = ni;
-			t->ins_cap = n_ins;
-		}
+		fxs_result e0 = reserve_ins(t, n_ins);
+		if (e0 != FXS_OK)
+			return e0;
 		uint32_t k = 0;
 		for (uint32_t s = 0; s < count; ++s)
 			if (member[s] && !in_tree[s])
 				t->ins[k++] = (struct fxs_bpt_ins){ 0, s };
 		if (t->order == FXS_BPT_ORDER_MORTON && n_ins > 1) {
 			morton_keys(t->ins, n_ins, aabbs);
-			qsort(t->ins, n_ins, sizeof *t->ins, ins_cmp);
+			radix_sort_ins(t, n_ins);
 		}
 		uint32_t need = members + n_ins;
 		if (need > 0x80000000u)
@@ -211,6 +252,27 @@ static fxs_result sync_members(fxs_bptree *t, const fxs_aabb *aabbs, const uint8
 	return FXS_OK;
 }
 
+/* Re-sort every member by Morton code (members gathered in ascending slot
+ * order, so the radix sort is fully keyed by (key, slot)); EMPTY leaves go
+ * to the end. */
+static fxs_result resort_members(fxs_bptree *t, const fxs_aabb *aabbs, const uint8_t *in_tree, uint32_t count)
+{
+	fxs_result e = reserve_ins(t, t->member_count);
+	if (e != FXS_OK)
+		return e;
+	uint32_t n = 0;
+	for (uint32_t s = 0; s < count && n < t->member_count; ++s)
+		if (in_tree[s])
+			t->ins[n++] = (struct fxs_bpt_ins){ 0, s };
+	if (n > 1) {
+		morton_keys(t->ins, n, aabbs);
+		radix_sort_ins(t, n);
+	}
+	for (uint32_t i = 0; i < t->leaf_count; ++i)
+		t->leaf_obj[i] = i < n ? t->ins[i].id : FXS_BPT_EMPTY;
+	return FXS_OK;
+}
+
 /* ------------------------------------------------------------ the swapping */
 
 /* Exchange the subtrees of nodes a and b of level j: their boxes on every
@@ -236,6 +298,9 @@ static void swap_subtrees(fxs_bptree *t, uint32_t j, uint32_t a, uint32_t b)
 	}
 }
 
+/* quality can exceed 2^64 only in absurd scenes (2^31 nodes of 2^34): saturate */
+static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
 static uint64_t mix64(uint64_t z)
 {
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -257,18 +322,9 @@ static void perturb_alphas(const fxs_bptree *t, uint32_t level, uint32_t group, 
 	}
 }
 
-fxs_result fxs_bpt_update(fxs_bptree *t, const fxs_aabb *aabbs, const uint8_t *member, uint8_t *in_tree,
-			  uint32_t count)
+static void refit_and_swap(fxs_bptree *t, const fxs_aabb *aabbs)
 {
-	fxs_result e = sync_members(t, aabbs, member, in_tree, count);
-	if (e != FXS_OK)
-		return e;
-	set_layout(t);
-	t->swaps = 0;
-	t->quality = 0;
 	uint32_t L = t->leaf_count;
-	if (L == 0)
-		return FXS_OK;
 	/* claim 6: this step's boxes on last step's leaves */
 	fxs_aabb *leaf = t->box;
 	for (uint32_t i = 0; i < L; ++i) {
@@ -284,7 +340,7 @@ fxs_result fxs_bpt_update(fxs_bptree *t, const fxs_aabb *aabbs, const uint8_t *m
 		uint32_t n = L >> m;
 		if (n == 1) {
 			pb[0] = box_union(&cb[0], &cb[1]);
-			quality += (uint64_t)fxs_bpt_size(&pb[0]);
+			quality = sat_add(quality, (uint64_t)fxs_bpt_size(&pb[0]));
 			break;
 		}
 		for (uint32_t g = 0; g < n / 2; ++g) {
@@ -314,25 +370,57 @@ fxs_result fxs_bpt_update(fxs_bptree *t, const fxs_aabb *aabbs, const uint8_t *m
 				swap_subtrees(t, m - 1, base + 1, base + 2);
 				pb[2 * g] = u02;
 				pb[2 * g + 1] = u13;
-				quality += s02 + s13;
+				quality = sat_add(quality, s02 + s13);
 				++swaps;
 			} else if (cost2 < cost0 && cost2 < cost1) {
 				swap_subtrees(t, m - 1, base + 1, base + 3);
 				pb[2 * g] = u03;
 				pb[2 * g + 1] = u12;
-				quality += s03 + s12;
+				quality = sat_add(quality, s03 + s12);
 				++swaps;
 			} else {
 				pb[2 * g] = u01;
 				pb[2 * g + 1] = u23;
-				quality += s01 + s23;
+				quality = sat_add(quality, s01 + s23);
 			}
 		}
 	}
-	if (t->perturb)
-		++t->perturb_counter;
 	t->swaps = swaps;
 	t->quality = quality;
+}
+
+fxs_result fxs_bpt_update(fxs_bptree *t, const fxs_aabb *aabbs, const uint8_t *member, uint8_t *in_tree,
+			  uint32_t count)
+{
+	bool was_empty = t->member_count == 0;
+	fxs_result e = sync_members(t, aabbs, member, in_tree, count);
+	if (e != FXS_OK)
+		return e;
+	set_layout(t);
+	t->swaps = 0;
+	t->quality = 0;
+	t->resorted = 0;
+	if (t->leaf_count == 0)
+		return FXS_OK;
+	refit_and_swap(t, aabbs);
+	if (was_empty) {
+		t->quality_ref = t->quality;
+	} else if (t->order == FXS_BPT_ORDER_MORTON && t->quality / 5 > t->quality_ref / 4) {
+		/* the local swaps have lost ground (fast motion carries leaves
+		 * across the world, and a swap only re-pairs siblings): re-sort */
+		e = resort_members(t, aabbs, in_tree, count);
+		if (e != FXS_OK)
+			return e;
+		uint32_t swaps = t->swaps;
+		refit_and_swap(t, aabbs);
+		t->swaps += swaps;
+		t->quality_ref = t->quality;
+		t->resorted = 1;
+	} else if (t->quality < t->quality_ref) {
+		t->quality_ref = t->quality;
+	}
+	if (t->perturb)
+		++t->perturb_counter;
 	return FXS_OK;
 }
 
@@ -342,7 +430,7 @@ uint64_t fxs_bpt_quality(const fxs_bptree *t)
 	for (uint32_t m = 1; m < t->levels; ++m) {
 		const fxs_aabb *lv = t->box + t->level_off[m];
 		for (uint32_t i = 0; i < (t->leaf_count >> m); ++i)
-			q += (uint64_t)fxs_bpt_size(&lv[i]);
+			q = sat_add(q, (uint64_t)fxs_bpt_size(&lv[i]));
 	}
 	return q;
 }
@@ -373,16 +461,16 @@ static void cross(cross_ctx *cx, uint32_t m, uint32_t i, uint32_t j)
 	const fxs_aabb *c = t->box + t->level_off[m - 1];
 	const fxs_aabb *lv = t->box + t->level_off[m];
 	uint32_t i0 = 2 * i, i1 = 2 * i + 1, j0 = 2 * j, j1 = 2 * j + 1;
-	if (fxs_aabb_overlap(&c[i0], &lv[j])) {
-		if (fxs_aabb_overlap(&c[i0], &c[j0]))
+	if (overlap(&c[i0], &lv[j])) {
+		if (overlap(&c[i0], &c[j0]))
 			cross(cx, m - 1, i0, j0);
-		if (fxs_aabb_overlap(&c[i0], &c[j1]))
+		if (overlap(&c[i0], &c[j1]))
 			cross(cx, m - 1, i0, j1);
 	}
-	if (fxs_aabb_overlap(&c[i1], &lv[j])) {
-		if (fxs_aabb_overlap(&c[i1], &c[j0]))
+	if (overlap(&c[i1], &lv[j])) {
+		if (overlap(&c[i1], &c[j0]))
 			cross(cx, m - 1, i1, j0);
-		if (fxs_aabb_overlap(&c[i1], &c[j1]))
+		if (overlap(&c[i1], &c[j1]))
 			cross(cx, m - 1, i1, j1);
 	}
 }
@@ -395,7 +483,7 @@ bool fxs_bpt_find_pairs(fxs_bptree *t, const uint8_t *flags, fxs_pair_buf *out)
 		const fxs_aabb *c = t->box + t->level_off[m - 1];
 		uint32_t n = t->leaf_count >> m;
 		for (uint32_t i = 0; i < n; ++i)
-			if (fxs_aabb_overlap(&c[2 * i], &c[2 * i + 1]))
+			if (overlap(&c[2 * i], &c[2 * i + 1]))
 				cross(&cx, m - 1, 2 * i, 2 * i + 1);
 	}
 	return cx.ok;
@@ -413,7 +501,7 @@ typedef struct query_ctx {
 static bool query_node(query_ctx *qc, uint32_t m, uint32_t i)
 {
 	const fxs_bptree *t = qc->t;
-	if (!fxs_aabb_overlap(&t->box[t->level_off[m] + i], qc->q))
+	if (!overlap(&t->box[t->level_off[m] + i], qc->q))
 		return true;
 	if (m == 0) {
 		uint32_t o = t->leaf_obj[i];
@@ -473,7 +561,7 @@ bool fxs_bpt_ray_cast(fxs_bptree *t, const fxs_segment *s, fxs_ray_hit *best, bo
 
 /* ---------------------------------------------------------------- snapshot */
 
-#define BPT_STATE_VERSION 1u
+#define BPT_STATE_VERSION 2u
 
 void fxs_bpt_write_state(const fxs_bptree *t, fxs_writer *w)
 {
@@ -482,6 +570,7 @@ void fxs_bpt_write_state(const fxs_bptree *t, fxs_writer *w)
 	fxs_write_u8(w, t->perturb);
 	fxs_write_u64(w, t->perturb_seed);
 	fxs_write_u64(w, t->perturb_counter);
+	fxs_write_u64(w, t->quality_ref);
 	fxs_write_u32(w, t->leaf_count);
 	for (uint32_t i = 0; i < t->leaf_count; ++i)
 		fxs_write_u32(w, t->leaf_obj[i]);
@@ -495,7 +584,7 @@ fxs_result fxs_bpt_read_state(fxs_bptree *t, fxs_reader *r, uint8_t *in_tree, ui
 	if (fxs_read_u32(r) != BPT_STATE_VERSION)
 		fxs_reader_fail(r, FXS_ERR_VERSION);
 	uint8_t order = fxs_read_u8(r), perturb = fxs_read_u8(r);
-	uint64_t seed = fxs_read_u64(r), counter = fxs_read_u64(r);
+	uint64_t seed = fxs_read_u64(r), counter = fxs_read_u64(r), qref = fxs_read_u64(r);
 	uint32_t L = fxs_read_u32(r);
 	if (r->err != FXS_OK)
 		return r->err;
@@ -531,6 +620,7 @@ fxs_result fxs_bpt_read_state(fxs_bptree *t, fxs_reader *r, uint8_t *in_tree, ui
 	t->perturb = perturb;
 	t->perturb_seed = seed;
 	t->perturb_counter = counter;
+	t->quality_ref = qref;
 	t->leaf_count = L;
 	t->member_count = members;
 	set_layout(t);

@@ -42,6 +42,14 @@
  * (seed, step counter, level, group, term): no shared generator, and the
  * state is just (seed, counter).
  *
+ * Re-sort (Morton insertion order only): the local swaps cannot carry a
+ * leaf out of its subtree, so under fast motion the tree decays. After the
+ * pass, if quality / 5 > quality_ref / 4 (about 25% worse than the best
+ * quality seen since the last re-sort), every member is re-sorted by
+ * (Morton code of its centre, slot) and the pass runs again; quality_ref
+ * is then that quality. quality_ref is state (snapshotted); the rule is a
+ * pure function of it, the leaf order and the boxes.
+ *
  * Pairs: every internal node contributes CROSS(left, right) when its two
  * children overlap; CROSS(X, Y) recurses into the four child pairs that
  * overlap; at the leaves a pair is emitted. This is the seed's top-down
@@ -70,6 +78,7 @@ typedef struct fxs_bptree {
 	uint8_t perturb;        /* claim 3 on/off */
 	uint64_t perturb_seed;
 	uint64_t perturb_counter; /* updates done with perturbation on */
+	uint64_t quality_ref;   /* best quality since the last re-sort */
 	/* --- derived each step --- */
 	uint32_t levels;        /* log2(L) + 1 */
 	uint32_t level_off[FXS_BPT_MAX_LEVELS + 1];
@@ -78,12 +87,13 @@ typedef struct fxs_bptree {
 	uint32_t leaf_cap;      /* allocated leaves */
 	/* --- statistics of the last update --- */
 	uint32_t swaps;         /* groups whose pairing changed */
-	uint64_t quality;       /* sum of size() over internal nodes */
+	uint64_t quality;       /* sum of size() over internal nodes (saturating) */
+	uint32_t resorted;      /* the last update re-sorted the leaves */
 	/* --- scratch --- */
 	struct fxs_bpt_ins {
 		uint64_t key;
 		uint32_t id;
-	} *ins;                 /* new members this step */
+	} *ins, *ins_tmp;       /* new members this step; radix sort buffer */
 	uint32_t ins_cap;
 } fxs_bptree;
 

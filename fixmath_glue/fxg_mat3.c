@@ -1,8 +1,26 @@
 #include "fxg_mat3.h"
 
+/* d * p / 2^32 for a Q32.32 d and a Q32.32 p that is the exact product of two
+ * Q16.16 rotation entries (|p| <= ~2^32), rounded, saturated. Splitting p
+ * into a Q16.16 high part and a 16-bit low part keeps it on the inline
+ * 96-bit fxg_wmul; the error is at most 1 unit of 2^-32 (two roundings). */
+static fxg_wide wmul_q32(fxg_wide d, int64_t p, uint32_t *ovf)
+{
+	int64_t ph = p >> 16;                    /* floor */
+	fix16_t pl = (fix16_t)(p & 0xFFFF);      /* p = ph 2^16 + pl, pl in [0, 2^16) */
+	if (ph > INT32_MAX || ph < INT32_MIN)
+		return fxg_wmul_wide(d, p, ovf); /* not a rotation entry product */
+	fxg_wide hi = fxg_wmul(d, (fix16_t)ph, ovf);
+	fxg_wide lo = fxg_wmul(d, pl, ovf);      /* |lo| < |d| (1 - 2^-16): shr_round is safe */
+	return fxg_add64(hi, fxg_shr_round(lo, 16), ovf);
+}
+
 fxg_sym3w fxg_s3w_rotate_diag(fxg_mat3 r, fxg_wide dx, fxg_wide dy, fxg_wide dz, uint32_t *ovf)
 {
-	/* row i of R is (cx.i, cy.i, cz.i); entry (i,j) = sum_k R_ik R_jk d_k */
+	/* row i of R is (cx.i, cy.i, cz.i); entry (i,j) = sum_k R_ik R_jk d_k.
+	 * R_ik R_jk is kept exact (Q32.32): rounding it to Q16.16 first would
+	 * cost |d_max| 2^-17 per entry, which buries the small principal values
+	 * of an elongated body (1e6 next to 1e-6) under the large one. */
 	fix16_t R[3][3] = { { r.cx.x, r.cy.x, r.cz.x }, { r.cx.y, r.cy.y, r.cz.y }, { r.cx.z, r.cy.z, r.cz.z } };
 	fxg_wide d[3] = { dx, dy, dz };
 	fxg_wide e[3][3];
@@ -10,7 +28,7 @@ fxg_sym3w fxg_s3w_rotate_diag(fxg_mat3 r, fxg_wide dx, fxg_wide dy, fxg_wide dz,
 		for (int j = i; j < 3; ++j) {
 			fxg_wide s = 0;
 			for (int k = 0; k < 3; ++k)
-				s = fxg_add64(s, fxg_wmul(d[k], fxg_mul(R[i][k], R[j][k], ovf), ovf), ovf);
+				s = fxg_add64(s, wmul_q32(d[k], (int64_t)R[i][k] * R[j][k], ovf), ovf);
 			e[i][j] = s;
 		}
 	fxg_sym3w m = { e[0][0], e[1][1], e[2][2], e[0][1], e[0][2], e[1][2] };

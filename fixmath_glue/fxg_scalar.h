@@ -154,6 +154,32 @@ static inline fix16_t fxg_sqrt(fix16_t x, uint32_t *ovf)
 	return (fix16_t)fxg_isqrt64_round((uint64_t)x << 16);
 }
 
+/* 1 / sqrt(x), correctly rounded (round to nearest; ties cannot occur).
+ * x <= 0 is a domain error: returns FXG_MAX, counted.
+ * In raw units the result is r = round(2^24 / sqrt(x)), so 362 <= r <= 2^24:
+ * it never overflows. A seed from the exact integer square root of x scaled
+ * into [2^60, 2^62) is within 0.52 of 2^24 / sqrt(x); one exact test on each
+ * side then picks the nearest integer:
+ *   r is nearest  <=>  (2r - 1)^2 x <= 2^50 < (2r + 1)^2 x
+ * where both products stay near 2^50 (r is within 1 of the answer). */
+static inline fix16_t fxg_rsqrt(fix16_t x, uint32_t *ovf)
+{
+	if (x <= 0) {
+		++*ovf;
+		return FXG_MAX;
+	}
+	uint64_t ux = (uint64_t)x;
+	int k = (__builtin_clzll(ux) - 2) >> 1; /* 15..30: ux 4^k in [2^60, 2^62) */
+	uint64_t s = fxg_isqrt64(ux << (2 * k)); /* in [2^30, 2^31), floor */
+	/* 2^24 / sqrt(x) = 2^(24+k) / sqrt(x 4^k); 24 + k <= 54 */
+	uint64_t r = (((uint64_t)1 << (24 + k)) + (s >> 1)) / s;
+	const uint64_t lim = (uint64_t)1 << 50;
+	uint64_t up = 2 * r + 1, dn = 2 * r - 1;
+	r += (up * up * ux <= lim);                 /* seed too small */
+	r -= (dn * dn * ux > lim);                  /* seed too large */
+	return (fix16_t)r;
+}
+
 /* sqrt of a non-negative Q32.32 value, as Q16.16, correctly rounded and
  * saturated: sqrt(v * 2^-32) * 2^16 == sqrt(v). */
 static inline fix16_t fxg_sqrt_wide(fxg_wide v, uint32_t *ovf)
@@ -189,12 +215,16 @@ static inline fxg_wide fxg_wmul(fxg_wide w, fix16_t f, uint32_t *ovf)
 	int64_t a = hi * f;                                    /* |a| <= 2^62 */
 	int64_t t = (int64_t)lo * f;                           /* |t| < 2^63 */
 	int64_t low = (t >> 16) + ((t >> 15) & 1);             /* round(t / 2^16), half up */
-	const int64_t lim = INT64_MAX >> 16;
-	if (a > lim || a < -lim - 1) {
+	/* result = a 2^16 + low. Fold low's whole multiples of 2^16 into a first, so
+	 * that the range test is exact: a result just inside the int64 range with
+	 * a 2^16 just outside it (a = 2^47, low < 0) must not saturate. */
+	int64_t a2 = a + (low >> 16);                          /* |a2| < 2^62 + 2^32 */
+	int64_t rem = low & 0xFFFF;                            /* in [0, 2^16) */
+	if (a2 > (INT64_MAX >> 16) || a2 < (INT64_MIN >> 16)) {
 		++*ovf;
-		return a > 0 ? INT64_MAX : INT64_MIN;
+		return a2 > 0 ? INT64_MAX : INT64_MIN;
 	}
-	return fxg_add64(a * 65536, low, ovf);
+	return a2 * 65536 + rem; /* a2 in [-2^47, 2^47 - 1]: exact, no overflow */
 }
 
 /* Q32.32 * Q32.32 -> Q32.32, rounded half up, saturated (portable 128-bit product). */

@@ -12,6 +12,12 @@ typedef struct cli_command {
 int cmd_scenes(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_log(int argc, char **argv);
 
 /* "12.34567" for a Q16.16 value (libfixmath's fix16_to_str, 5 decimals) */
 const char *cli_fix_str(fix16_t v, char buf[16]);

@@ -9,6 +9,12 @@ static const cli_command commands[] = {
 	{ "scenes", "list the built-in scenes", cmd_scenes },
 	{ "run", "run a scene and print its state hashes", cmd_run },
 	{ "bench", "time a scene (or the broadphase / narrowphase micro-benchmarks)", cmd_bench },
+	{ "record", "record a replay of a scene driven by player inputs", cmd_record },
+	{ "verify", "re-simulate a replay and check every tick's hash", cmd_verify },
+	{ "diff", "the first tick, body and field where two replays part", cmd_diff },
+	{ "dump", "a replay's header, chunk table and per-tick hashes", cmd_dump },
+	{ "replay", "re-simulate a replay to a step (trace, body hashes, state bits)", cmd_replay },
+	{ "log", "the determinism log: every body's state bits after every step", cmd_log },
 };
 
 static void usage(FILE *f)

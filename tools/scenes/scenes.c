@@ -151,15 +151,70 @@ static fxs_world *scene_shapes(void)
 	return w;
 }
 
+/* ---- input handlers ---- */
+
+/* The dynamic body player p drives (null when the world has none). */
+static fxs_body_id player_body(const fxs_world *w, uint32_t p, uint32_t players)
+{
+	uint32_t slots = fxs_world_slot_count(w), n = 0;
+	for (uint32_t i = 0; i < slots; ++i) {
+		fxs_body_id id = fxs_world_body_at(w, i);
+		if (fxs_body_is_valid(w, id) && fxs_body_get_type(w, id) == FXS_BODY_DYNAMIC)
+			++n;
+	}
+	if (n == 0 || players == 0)
+		return fxs_null_body;
+	uint32_t want = (uint32_t)(((uint64_t)p * n) / players), k = 0;
+	for (uint32_t i = 0; i < slots; ++i) {
+		fxs_body_id id = fxs_world_body_at(w, i);
+		if (fxs_body_is_valid(w, id) && fxs_body_get_type(w, id) == FXS_BODY_DYNAMIC && k++ == want)
+			return id;
+	}
+	return fxs_null_body;
+}
+
+/* stick axis -> Q16.16 in [-65534, 65534] (int16 -32768 clamps to -32767) */
+static fix16_t stick(int16_t v) { return (fix16_t)(v < -32767 ? -32767 : v) * 2; }
+
+void fxs_scene_default_inputs(fxs_world *w, const fxs_input *inputs, uint32_t players, uint64_t tick)
+{
+	(void)tick;
+	if (players > FXS_MAX_PLAYERS)
+		players = FXS_MAX_PLAYERS;
+	uint32_t ovf = 0;
+	fix16_t dt = fxs_world_get_def(w).dt;
+	fix16_t step_dv = fxg_mul(FXG_I(15), dt, &ovf); /* 15 m/s^2 over one step */
+	for (uint32_t p = 0; p < players; ++p) {
+		fxs_body_id id = player_body(w, p, players);
+		if (!fxs_body_is_valid(w, id))
+			continue;
+		const fxs_input *in = &inputs[p];
+		fix16_t sx = stick(in->move_x), sz = stick(in->move_z), t;
+		switch (in->yaw >> 14) { /* quarter turns: exact, no trig */
+		case 1: t = sx; sx = sz; sz = -t; break;
+		case 2: sx = -sx; sz = -sz; break;
+		case 3: t = sx; sx = -sz; sz = t; break;
+		default: break;
+		}
+		fxg_vec3 v = fxs_body_get_linear_velocity(w, id);
+		v.x = fxg_add(v.x, fxg_mul(sx, step_dv, &ovf), &ovf);
+		v.z = fxg_add(v.z, fxg_mul(sz, step_dv, &ovf), &ovf);
+		if ((in->buttons & FXS_BUTTON_JUMP) && v.y < FXG_ONE / 4 && v.y > -FXG_ONE / 4)
+			v.y = fxg_add(v.y, FXG_I(4), &ovf);
+		if (in->move_x != 0 || in->move_z != 0 || (in->buttons & FXS_BUTTON_JUMP))
+			fxs_body_set_linear_velocity(w, id, v);
+	}
+}
+
 static const fxs_scene scenes[] = {
-	{ "drop", "a ball of radius 0.5 dropped from 10 m onto the ground", 300, scene_drop },
-	{ "falling_spheres_500", "500 spheres (10x10x5 lattice) falling into a walled box", 400, scene_falling_spheres_500 },
-	{ "falling_spheres", "4,000 spheres (20x20x10 lattice) falling into a walled box", 400, scene_falling_spheres_4000 },
-	{ "box_stack", "ten 1 m cubes stacked on the ground", 600, scene_box_stack },
-	{ "shapes", "27 boxes, spheres and capsules tumbling onto the ground", 600, scene_shapes },
-	{ "large_pyramid_b20", "pyramid of 210 unit cubes (Box3D large_pyramid, base 20)", 200, scene_large_pyramid_b20 },
-	{ "large_pyramid_b40", "pyramid of 820 unit cubes (Box3D large_pyramid, base 40)", 200, scene_large_pyramid_b40 },
-	{ "large_pyramid", "pyramid of 5,050 unit cubes (Box3D large_pyramid, base 100)", 200, scene_large_pyramid },
+	{ "drop", "a ball of radius 0.5 dropped from 10 m onto the ground", 300, scene_drop, 1, fxs_scene_default_inputs },
+	{ "falling_spheres_500", "500 spheres (10x10x5 lattice) falling into a walled box", 400, scene_falling_spheres_500, 4, fxs_scene_default_inputs },
+	{ "falling_spheres", "4,000 spheres (20x20x10 lattice) falling into a walled box", 400, scene_falling_spheres_4000, 8, fxs_scene_default_inputs },
+	{ "box_stack", "ten 1 m cubes stacked on the ground", 600, scene_box_stack, 2, fxs_scene_default_inputs },
+	{ "shapes", "27 boxes, spheres and capsules tumbling onto the ground", 600, scene_shapes, 4, fxs_scene_default_inputs },
+	{ "large_pyramid_b20", "pyramid of 210 unit cubes (Box3D large_pyramid, base 20)", 200, scene_large_pyramid_b20, 4, fxs_scene_default_inputs },
+	{ "large_pyramid_b40", "pyramid of 820 unit cubes (Box3D large_pyramid, base 40)", 200, scene_large_pyramid_b40, 4, fxs_scene_default_inputs },
+	{ "large_pyramid", "pyramid of 5,050 unit cubes (Box3D large_pyramid, base 100)", 200, scene_large_pyramid, 4, fxs_scene_default_inputs },
 };
 
 const fxs_scene *fxs_scenes(uint32_t *count)

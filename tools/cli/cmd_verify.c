@@ -1,0 +1,548 @@
+/* fixstep verify | diff | dump | replay */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "replay_run.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Exit statuses of verify and diff: 0 ok, 1 diverged, 2 not a valid replay. */
+#define EXIT_DIVERGED 1
+#define EXIT_BAD_FILE 2
+
+static int bad_file(const char *path, const char *why)
+{
+	fprintf(stderr, "fixstep: %s: %s\n", path, why);
+	return EXIT_BAD_FILE;
+}
+
+/* Load a replay whose header is good; *r holds whatever verified. Returns 0,
+ * or exit status 2 with the reason printed. */
+static int load(const char *path, fxs_replay *r)
+{
+	fxs_replay_load(r, path);
+	if (!fxs_replay_header_ok(r)) {
+		int e = bad_file(path, r->error);
+		fxs_replay_free(r);
+		return e;
+	}
+	return 0;
+}
+
+static void kernel_note(const char *path, const fxs_replay *r)
+{
+	uint32_t mine = (FXS_VERSION_MAJOR << 16) | (FXS_VERSION_MINOR << 8) | FXS_VERSION_PATCH;
+	if (r->kernel_version != mine)
+		fprintf(stderr, "fixstep: note: %s was recorded by kernel %u.%u.%u, this is %u.%u.%u\n", path,
+			r->kernel_version >> 16, (r->kernel_version >> 8) & 0xff, r->kernel_version & 0xff, FXS_VERSION_MAJOR,
+			FXS_VERSION_MINOR, FXS_VERSION_PATCH);
+}
+
+/* ---- progress bar (only when stdout is a terminal) ---- */
+
+typedef struct progress {
+	bool on;
+	uint64_t total, last_ns;
+	bool drawn;
+} progress;
+
+static void progress_init(progress *p, uint64_t total)
+{
+	p->on = isatty(STDOUT_FILENO) && total > 0;
+	p->total = total;
+	p->last_ns = cli_now_ns();
+	p->drawn = false;
+}
+
+static void progress_update(progress *p, uint64_t done)
+{
+	if (!p->on)
+		return;
+	uint64_t now = cli_now_ns();
+	if (now - p->last_ns < 100000000ull && done != p->total)
+		return;
+	p->last_ns = now;
+	int width = 40, fill = (int)((done * (uint64_t)width) / p->total);
+	printf("\rverifying [");
+	for (int i = 0; i < width; ++i)
+		putchar(i < fill ? '#' : '.');
+	printf("] %" PRIu64 "/%" PRIu64 " ticks %3u%%", done, p->total, (unsigned)(done * 100 / p->total));
+	fflush(stdout);
+	p->drawn = true;
+}
+
+static void progress_end(progress *p)
+{
+	if (p->on && p->drawn) {
+		printf("\r\033[K");
+		fflush(stdout);
+	}
+}
+
+/* The recorded state after tick i, as a world (detail replays only). */
+static fxs_world *recorded_world(const fxs_replay *r, fxs_replay_detail *d, uint64_t i, char *err, size_t n)
+{
+	while (d->applied < i + 1) {
+		fxs_replay_status s = fxs_replay_detail_next(r, d);
+		if (s != FXS_REPLAY_OK) {
+			snprintf(err, n, "corrupt: the detail of tick %" PRIu64 " does not decode (%s)",
+				 fxs_replay_tick_number(r, d->applied), fxs_replay_status_string(s));
+			return NULL;
+		}
+	}
+	fxs_result e;
+	fxs_world *w = fxs_world_create_from_snapshot(d->snap, d->len, &e);
+	if (!w)
+		snprintf(err, n, "corrupt: the recorded state of tick %" PRIu64 " does not restore (%s)",
+			 fxs_replay_tick_number(r, i), fxs_result_string(e));
+	return w;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	const char *path = NULL;
+	int allow_truncated = 0, quiet = 0;
+	for (int i = 1; i < argc; ++i) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0) {
+			printf("usage: fixstep verify FILE [--allow-truncated] [--quiet]\n\n"
+			       "Re-simulates a replay from its initial snapshot with its inputs and checks the\n"
+			       "state hash after every tick.\n"
+			       "  exit 0  every tick matches; the last line is 'hash ' and the final hash\n"
+			       "  exit 1  'diverged at step S: body B field F (expected E, got G)' (the body\n"
+			       "          and field come from the recorded per-tick state; a replay recorded\n"
+			       "          with --no-detail names the step and the hashes only)\n"
+			       "  exit 2  not a valid replay, with the reason (truncated, bad checksum, unknown\n"
+			       "          version, corrupt ...). A truncated file (a recorder that was killed)\n"
+			       "          still has its complete chunks verified first; --allow-truncated\n"
+			       "          then exits 0 when they all match.\n"
+			       "A progress bar shows when stdout is a terminal.\n");
+			return 0;
+		} else if (strcmp(a, "--allow-truncated") == 0) {
+			allow_truncated = 1;
+		} else if (strcmp(a, "--quiet") == 0) {
+			quiet = 1;
+		} else if (a[0] == '-') {
+			return cli_usage_error("verify: unknown option '%s'", a);
+		} else if (!path) {
+			path = a;
+		} else {
+			return cli_usage_error("verify: unexpected argument '%s'", a);
+		}
+	}
+	if (!path)
+		return cli_usage_error("verify needs a replay file");
+	fxs_replay r;
+	int e = load(path, &r);
+	if (e)
+		return e;
+	kernel_note(path, &r);
+	char err[256];
+	const fxs_scene *sc;
+	fxs_world *w = fxs_replay_start(&r, &sc, err, sizeof err);
+	if (!w) {
+		fxs_replay_free(&r);
+		return bad_file(path, err);
+	}
+	bool detail = (r.flags & FXS_REPLAY_FLAG_DETAIL) != 0;
+	fxs_replay_detail d;
+	if (detail && fxs_replay_detail_init(&r, &d) != FXS_REPLAY_OK) {
+		fxs_world_destroy(w);
+		fxs_replay_free(&r);
+		return bad_file(path, "out of memory");
+	}
+	progress pr;
+	progress_init(&pr, r.tick_count);
+	int status = 0;
+	for (uint64_t i = 0; i < r.tick_count; ++i) {
+		fxs_replay_step(&r, sc, w, i);
+		uint64_t want = fxs_replay_tick_hash(&r, i), got = fxs_world_hash(w);
+		progress_update(&pr, i + 1);
+		if (want == got)
+			continue;
+		progress_end(&pr);
+		uint64_t tick = fxs_replay_tick_number(&r, i);
+		if (!detail) {
+			printf("diverged at step %" PRIu64 ": state hash (expected %016" PRIx64 ", got %016" PRIx64
+			       "); the replay has no per-tick state (recorded with --no-detail) to name the body\n",
+			       tick, want, got);
+			status = EXIT_DIVERGED;
+			break;
+		}
+		fxs_world *rec = recorded_world(&r, &d, i, err, sizeof err);
+		if (!rec) {
+			status = bad_file(path, err);
+			break;
+		}
+		fxs_state_diff df;
+		if (fxs_world_first_difference(rec, w, &df)) {
+			fxs_state_diff_format(&df, err, sizeof err);
+			printf("diverged at step %" PRIu64 ": %s\n", tick, err);
+		} else {
+			printf("diverged at step %" PRIu64 ": recorded state hash %016" PRIx64 " but the recorded state hashes to %016" PRIx64
+			       " here, as does this run: the hash field was changed\n",
+			       tick, want, got);
+		}
+		fxs_world_destroy(rec);
+		status = EXIT_DIVERGED;
+		break;
+	}
+	progress_end(&pr);
+	if (status == 0) {
+		if (!quiet)
+			printf("ok: %" PRIu64 " ticks in %u chunks verified (scene %s, %u players)\n", r.tick_count, r.chunk_count,
+			       r.scene, r.players);
+		if (r.status != FXS_REPLAY_OK) {
+			fprintf(stderr, "fixstep: %s: %s\n", path, r.error);
+			if (!(allow_truncated && r.status == FXS_REPLAY_TRUNCATED))
+				status = EXIT_BAD_FILE;
+		}
+		if (status == 0)
+			printf("hash %016" PRIx64 "\n", fxs_world_hash(w));
+	}
+	if (detail)
+		fxs_replay_detail_free(&d);
+	fxs_world_destroy(w);
+	fxs_replay_free(&r);
+	return status;
+}
+
+/* ---- diff ---- */
+
+/* The state after tick i of a replay: the recorded one (detail) or a re-simulation. */
+static fxs_world *state_after(const fxs_replay *r, uint64_t i, bool *recorded, char *err, size_t n)
+{
+	if (r->flags & FXS_REPLAY_FLAG_DETAIL) {
+		fxs_replay_detail d;
+		if (fxs_replay_detail_init(r, &d) != FXS_REPLAY_OK) {
+			snprintf(err, n, "out of memory");
+			return NULL;
+		}
+		fxs_world *w = recorded_world(r, &d, i, err, n);
+		fxs_replay_detail_free(&d);
+		*recorded = true;
+		return w;
+	}
+	const fxs_scene *sc;
+	fxs_world *w = fxs_replay_start(r, &sc, err, n);
+	if (!w)
+		return NULL;
+	for (uint64_t k = 0; k <= i; ++k)
+		fxs_replay_step(r, sc, w, k);
+	*recorded = false;
+	return w;
+}
+
+static void print_input(const char *label, const fxs_input *in)
+{
+	printf("  %s: move %d %d yaw %u pitch %d buttons 0x%x\n", label, in->move_x, in->move_z, in->yaw, in->pitch,
+	       in->buttons);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	const char *pa = NULL, *pb = NULL;
+	for (int i = 1; i < argc; ++i) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0) {
+			printf("usage: fixstep diff A B\n\n"
+			       "Where two replays part: the first tick whose inputs or recorded state hash\n"
+			       "differ, and there the first body and field that differ (from the recorded\n"
+			       "per-tick state, or by re-simulating a replay recorded with --no-detail).\n"
+			       "Exit 0 when they agree on every tick both hold, 1 when they part, 2 for a\n"
+			       "file that is not a valid replay.\n");
+			return 0;
+		} else if (a[0] == '-') {
+			return cli_usage_error("diff: unknown option '%s'", a);
+		} else if (!pa) {
+			pa = a;
+		} else if (!pb) {
+			pb = a;
+		} else {
+			return cli_usage_error("diff: unexpected argument '%s'", a);
+		}
+	}
+	if (!pb)
+		return cli_usage_error("diff needs two replay files");
+	fxs_replay a, b;
+	int e = load(pa, &a);
+	if (e)
+		return e;
+	if ((e = load(pb, &b))) {
+		fxs_replay_free(&a);
+		return e;
+	}
+	int status = 0;
+	char err[256];
+	if (strcmp(a.scene, b.scene) != 0 || a.players != b.players || a.start_tick != b.start_tick) {
+		printf("different recordings: A is %s with %u players from step %" PRIu64 ", B is %s with %u players from step %" PRIu64 "\n",
+		       a.scene, a.players, a.start_tick, b.scene, b.players, b.start_tick);
+		status = EXIT_DIVERGED;
+		goto done;
+	}
+	if (a.snapshot_len != b.snapshot_len ||
+	    memcmp(a.data + a.snapshot_off, b.data + b.snapshot_off, a.snapshot_len) != 0) {
+		printf("parted before the first tick: the initial snapshots differ\n");
+		status = EXIT_DIVERGED;
+		goto done;
+	}
+	uint64_t n = a.tick_count < b.tick_count ? a.tick_count : b.tick_count;
+	for (uint64_t i = 0; i < n; ++i) {
+		fxs_input ia[FXS_MAX_PLAYERS], ib[FXS_MAX_PLAYERS];
+		fxs_replay_tick_inputs(&a, i, ia);
+		fxs_replay_tick_inputs(&b, i, ib);
+		int player = -1;
+		for (uint32_t p = 0; p < a.players && player < 0; ++p)
+			if (!fxs_input_equal(&ia[p], &ib[p]))
+				player = (int)p;
+		uint64_t ha = fxs_replay_tick_hash(&a, i), hb = fxs_replay_tick_hash(&b, i);
+		if (player < 0 && ha == hb)
+			continue;
+		uint64_t tick = fxs_replay_tick_number(&a, i);
+		status = EXIT_DIVERGED;
+		if (player >= 0) {
+			printf("inputs part at step %" PRIu64 ": player %d\n", tick, player);
+			print_input("A", &ia[player]);
+			print_input("B", &ib[player]);
+		}
+		if (ha == hb) {
+			printf("states still agree at step %" PRIu64 " (hash %016" PRIx64 ")\n", tick, ha);
+			/* look for the first tick whose state differs */
+			uint64_t k = i + 1;
+			while (k < n && fxs_replay_tick_hash(&a, k) == fxs_replay_tick_hash(&b, k))
+				++k;
+			if (k == n) {
+				printf("and on every tick both hold\n");
+				goto done;
+			}
+			i = k;
+			tick = fxs_replay_tick_number(&a, i);
+			ha = fxs_replay_tick_hash(&a, i);
+			hb = fxs_replay_tick_hash(&b, i);
+		}
+		bool ra, rb;
+		fxs_world *wa = state_after(&a, i, &ra, err, sizeof err);
+		if (!wa) {
+			status = bad_file(pa, err);
+			goto done;
+		}
+		fxs_world *wb = state_after(&b, i, &rb, err, sizeof err);
+		if (!wb) {
+			fxs_world_destroy(wa);
+			status = bad_file(pb, err);
+			goto done;
+		}
+		fxs_state_diff df;
+		if (fxs_world_first_difference(wa, wb, &df)) {
+			fxs_state_diff_format(&df, err, sizeof err);
+			printf("diverged at step %" PRIu64 ": %s\n", tick, err);
+			printf("(expected = A, got = B; states %s)\n",
+			       ra && rb ? "as recorded" : "re-simulated here where not recorded");
+		} else {
+			printf("diverged at step %" PRIu64 ": recorded hashes %016" PRIx64 " (A) and %016" PRIx64
+			       " (B), but here both runs give the same state: they part on another platform or build\n",
+			       tick, ha, hb);
+		}
+		fxs_world_destroy(wa);
+		fxs_world_destroy(wb);
+		goto done;
+	}
+	if (a.tick_count != b.tick_count)
+		printf("identical for %" PRIu64 " ticks; A has %" PRIu64 " ticks, B has %" PRIu64 "\n", n, a.tick_count,
+		       b.tick_count);
+	else
+		printf("identical: %" PRIu64 " ticks\n", n);
+	if (a.status != FXS_REPLAY_OK)
+		fprintf(stderr, "fixstep: %s: %s\n", pa, a.error);
+	if (b.status != FXS_REPLAY_OK)
+		fprintf(stderr, "fixstep: %s: %s\n", pb, b.error);
+done:
+	fxs_replay_free(&a);
+	fxs_replay_free(&b);
+	return status;
+}
+
+/* ---- dump ---- */
+
+int cmd_dump(int argc, char **argv)
+{
+	const char *path = NULL;
+	int ticks = 1, inputs = 0;
+	for (int i = 1; i < argc; ++i) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0) {
+			printf("usage: fixstep dump FILE [--no-ticks] [--inputs]\n\n"
+			       "Prints a replay's header, its chunk table and every tick's state hash\n"
+			       "(--inputs: and every player's input; --no-ticks: no per-tick lines). Exit 2,\n"
+			       "after printing what is valid, when the file is not a complete valid replay.\n");
+			return 0;
+		} else if (strcmp(a, "--no-ticks") == 0) {
+			ticks = 0;
+		} else if (strcmp(a, "--inputs") == 0) {
+			inputs = 1;
+		} else if (a[0] == '-') {
+			return cli_usage_error("dump: unknown option '%s'", a);
+		} else if (!path) {
+			path = a;
+		} else {
+			return cli_usage_error("dump: unexpected argument '%s'", a);
+		}
+	}
+	if (!path)
+		return cli_usage_error("dump needs a replay file");
+	fxs_replay r;
+	int e = load(path, &r);
+	if (e)
+		return e;
+	printf("file            %s (%zu bytes)\n", path, r.len);
+	printf("format version  %u\n", r.format_version);
+	printf("kernel version  %u.%u.%u\n", r.kernel_version >> 16, (r.kernel_version >> 8) & 0xff, r.kernel_version & 0xff);
+	printf("numeric         Q%u.%u state, Q%u.%u wide\n", 32 - (r.numeric & 0xff), r.numeric & 0xff,
+	       64 - ((r.numeric >> 8) & 0xff), (r.numeric >> 8) & 0xff);
+	printf("scene           %s\n", r.scene);
+	printf("players         %u\n", r.players);
+	printf("chunk ticks     %u\n", r.chunk_ticks);
+	printf("flags           0x%x%s\n", r.flags, (r.flags & FXS_REPLAY_FLAG_DETAIL) ? " (detail: per-tick state)" : "");
+	printf("start step      %" PRIu64 "\n", r.start_tick);
+	printf("snapshot        %zu bytes at offset %zu\n", r.snapshot_len, r.snapshot_off);
+	printf("header          %zu bytes, checksum %016" PRIx64 "\n", r.header_size, r.header_checksum);
+	printf("chunks          %u\n", r.chunk_count);
+	printf("  %5s %10s %8s %10s %6s  %s\n", "index", "offset", "bytes", "first", "ticks", "checksum");
+	for (uint32_t c = 0; c < r.chunk_count; ++c) {
+		const fxs_replay_chunk *k = &r.chunks[c];
+		printf("  %5u %10zu %8zu %10" PRIu64 " %6u  %016" PRIx64 "\n", k->index, k->offset, k->size, k->first_tick,
+		       k->ticks, k->checksum);
+	}
+	if (ticks) {
+		printf("ticks           %" PRIu64 "\n", r.tick_count);
+		for (uint64_t i = 0; i < r.tick_count; ++i) {
+			printf("  %8" PRIu64 " %016" PRIx64 "\n", fxs_replay_tick_number(&r, i), fxs_replay_tick_hash(&r, i));
+			if (inputs) {
+				fxs_input in[FXS_MAX_PLAYERS];
+				fxs_replay_tick_inputs(&r, i, in);
+				for (uint32_t p = 0; p < r.players; ++p)
+					printf("           player %2u move %6d %6d yaw %5u pitch %6d buttons 0x%x\n", p, in[p].move_x,
+					       in[p].move_z, in[p].yaw, in[p].pitch, in[p].buttons);
+			}
+		}
+	}
+	if (r.complete)
+		printf("end             complete: %" PRIu64 " ticks, final hash %016" PRIx64 "\n", r.tick_count, r.end_final_hash);
+	int status = 0;
+	if (r.status != FXS_REPLAY_OK) {
+		printf("status          %s (offset %zu)\n", r.error, r.error_offset);
+		status = EXIT_BAD_FILE;
+	}
+	fxs_replay_free(&r);
+	return status;
+}
+
+/* ---- replay ---- */
+
+int cmd_replay(int argc, char **argv)
+{
+	const char *path = NULL;
+	uint32_t to = 0, trace = 0;
+	int has_to = 0, has_trace = 0, body_hashes = 0, log_bits = 0;
+	for (int i = 1; i < argc; ++i) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0) {
+			printf("usage: fixstep replay FILE [--to STEP] [--trace BODY] [--body-hashes] [--log-bits]\n\n"
+			       "Re-simulates a replay up to step STEP (default: its last) and compares each\n"
+			       "tick's hash with the recorded one (a mismatch is reported, and the run goes on).\n"
+			       "  --trace BODY    body BODY's (slot) position and velocity after every step\n"
+			       "  --body-hashes   at STEP, the table 'body SLOT HASH' of every body's hash\n"
+			       "  --log-bits      every body's state bits after every step (see fixstep log)\n"
+			       "The last line is 'hash ' and the state hash at STEP.\n");
+			return 0;
+		} else if (strcmp(a, "--to") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &to))
+				return cli_usage_error("--to needs a step number");
+			has_to = 1;
+		} else if (strcmp(a, "--trace") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &trace))
+				return cli_usage_error("--trace needs a body slot index");
+			has_trace = 1;
+		} else if (strcmp(a, "--body-hashes") == 0) {
+			body_hashes = 1;
+		} else if (strcmp(a, "--log-bits") == 0) {
+			log_bits = 1;
+		} else if (a[0] == '-') {
+			return cli_usage_error("replay: unknown option '%s'", a);
+		} else if (!path) {
+			path = a;
+		} else {
+			return cli_usage_error("replay: unexpected argument '%s'", a);
+		}
+	}
+	if (!path)
+		return cli_usage_error("replay needs a replay file");
+	fxs_replay r;
+	int e = load(path, &r);
+	if (e)
+		return e;
+	if (r.status != FXS_REPLAY_OK)
+		fprintf(stderr, "fixstep: %s: %s (replaying the %" PRIu64 " ticks before it)\n", path, r.error, r.tick_count);
+	uint64_t last = r.start_tick + r.tick_count;
+	if (!has_to)
+		to = (uint32_t)(last > UINT32_MAX ? UINT32_MAX : last);
+	if (to < r.start_tick || to > last) {
+		fxs_replay_free(&r);
+		return cli_usage_error("--to %u: the replay holds steps %" PRIu64 "..%" PRIu64, to, r.start_tick, last);
+	}
+	char err[256];
+	const fxs_scene *sc;
+	fxs_world *w = fxs_replay_start(&r, &sc, err, sizeof err);
+	if (!w) {
+		fxs_replay_free(&r);
+		return bad_file(path, err);
+	}
+	if (has_trace && !fxs_body_is_valid(w, fxs_world_body_at(w, trace))) {
+		fxs_world_destroy(w);
+		fxs_replay_free(&r);
+		return cli_usage_error("--trace: the replay's world has no body %u", trace);
+	}
+	uint64_t first_bad = 0;
+	if (log_bits)
+		fxs_world_log_bits(stdout, w, r.start_tick);
+	for (uint64_t i = 0; r.start_tick + i < to; ++i) {
+		fxs_replay_step(&r, sc, w, i);
+		uint64_t tick = fxs_replay_tick_number(&r, i);
+		if (!first_bad && fxs_world_hash(w) != fxs_replay_tick_hash(&r, i)) {
+			first_bad = tick;
+			printf("mismatch at step %" PRIu64 ": recorded %016" PRIx64 ", got %016" PRIx64 "\n", tick,
+			       fxs_replay_tick_hash(&r, i), fxs_world_hash(w));
+		}
+		if (has_trace) {
+			fxg_vec3 p = fxs_body_get_position(w, fxs_world_body_at(w, trace));
+			fxg_vec3 v = fxs_body_get_linear_velocity(w, fxs_world_body_at(w, trace));
+			char s[6][16];
+			printf("trace %" PRIu64 " body %u p %s %s %s v %s %s %s\n", tick, trace, cli_fix_str(p.x, s[0]),
+			       cli_fix_str(p.y, s[1]), cli_fix_str(p.z, s[2]), cli_fix_str(v.x, s[3]), cli_fix_str(v.y, s[4]),
+			       cli_fix_str(v.z, s[5]));
+		}
+		if (log_bits)
+			fxs_world_log_bits(stdout, w, tick);
+	}
+	if (body_hashes) {
+		uint32_t slots = fxs_world_slot_count(w);
+		printf("body hashes at step %u (%u slots)\n", to, slots);
+		for (uint32_t s = 0; s < slots; ++s) {
+			fxs_body_id id = fxs_world_body_at(w, s);
+			if (fxs_body_is_valid(w, id))
+				printf("body %u %016" PRIx64 "\n", s, fxs_body_hash(w, id));
+			else
+				printf("body %u dead\n", s);
+		}
+	}
+	if (to > r.start_tick)
+		printf("step %u %s recorded hash\n", to,
+		       fxs_world_hash(w) == fxs_replay_tick_hash(&r, to - r.start_tick - 1) ? "matches the" : "DIFFERS from the");
+	printf("hash %016" PRIx64 "\n", fxs_world_hash(w));
+	fxs_world_destroy(w);
+	fxs_replay_free(&r);
+	return 0;
+}

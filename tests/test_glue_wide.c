@@ -2,10 +2,26 @@
  * Exact references use unsigned/signed __int128 where the compiler has it;
  * on targets without it (32-bit) the exact comparisons are skipped and only
  * the properties that need no 128-bit arithmetic run. */
-#include <math.h>
-
 #include "fxg.h"
 #include "test.h"
+
+/* test-local double references (tests/test_glue_ref.c): no libm needed */
+double glue_ref_abs(double x);
+double glue_ref_max(double a, double b);
+double glue_ref_floor(double x);
+int64_t glue_ref_round(double x);
+double glue_ref_pow2(int k);
+double glue_ref_sqrt(double x);
+double glue_ref_sin_turns(uint32_t a);
+double glue_ref_cos_turns(uint32_t a);
+double glue_ref_atan2_turns(double y, double x);
+double glue_ref_sin(double x);
+double glue_ref_cos(double x);
+double glue_ref_pi(void);
+#define fabs glue_ref_abs
+#define fmax glue_ref_max
+#define floor glue_ref_floor
+#define llround glue_ref_round
 
 static int64_t rnd_i64(uint64_t *s)
 {
@@ -180,9 +196,12 @@ SLOW_TEST(glue_sym3w_inverse)
 	for (int it = 0; it < n; ++it) {
 		uint32_t ovf = 0;
 		fxg_mat3 r = fxg_m3_from_quat(rnd_unit_quat(&s), &ovf);
-		double scale = pow(10.0, -6.0 + 12.0 * rnd_unit(&s));
-		double cond = pow(10.0, 2.0 * rnd_unit(&s));
-		double l[3] = { scale, scale * cond, scale * pow(cond, rnd_unit(&s)) };
+		/* log-uniform-ish: 2^k (1 + u), k in [-20, 19] spans 9.5e-7 .. 1.05e6 */
+		double scale = glue_ref_pow2((int)(test_rng_next(&s) % 40) - 20) * (1 + rnd_unit(&s));
+		double cond = glue_ref_pow2((int)(test_rng_next(&s) % 7)) * (1 + rnd_unit(&s)) / 1.28; /* 0.78 .. 100 */
+		double l[3] = { scale, scale * cond, scale * (1 + (cond - 1) * rnd_unit(&s)) };
+		if (cond < 1)
+			cond = 1 / cond;
 		double R[3][3] = { { wd((fxg_wide)r.cx.x << 16), wd((fxg_wide)r.cy.x << 16), wd((fxg_wide)r.cz.x << 16) },
 				   { wd((fxg_wide)r.cx.y << 16), wd((fxg_wide)r.cy.y << 16), wd((fxg_wide)r.cz.y << 16) },
 				   { wd((fxg_wide)r.cx.z << 16), wd((fxg_wide)r.cy.z << 16), wd((fxg_wide)r.cz.z << 16) } };
@@ -201,7 +220,7 @@ SLOW_TEST(glue_sym3w_inverse)
 		for (int i = 0; i < 3; ++i)
 			for (int j = 0; j < 3; ++j)
 				amax = fmax(amax, fabs(A[i][j]));
-		double bound = ldexp(cond, -24) + 3 * amax * ldexp(1, -33);
+		double bound = (cond) * glue_ref_pow2(-24) + 3 * amax * (1) * glue_ref_pow2(-33);
 		for (int i = 0; i < 3; ++i)
 			for (int j = 0; j < 3; ++j) {
 				double p = A[i][0] * X[0][j] + A[i][1] * X[1][j] + A[i][2] * X[2][j] - (i == j);
@@ -234,7 +253,7 @@ SLOW_TEST(glue_sym3w_rotate_diag)
 		fxg_mat3 r = fxg_m3_from_quat(rnd_unit_quat(&s), &ovf);
 		fxg_wide d[3];
 		for (int k = 0; k < 3; ++k)
-			d[k] = dw(pow(10.0, -6.0 + 12.0 * rnd_unit(&s)));
+			d[k] = dw(glue_ref_pow2((int)(test_rng_next(&s) % 40) - 20) * (1 + rnd_unit(&s)));
 		fxg_sym3w m = fxg_s3w_rotate_diag(r, d[0], d[1], d[2], &ovf);
 		CHECK(ovf == 0);
 		fix16_t R[3][3] = { { r.cx.x, r.cy.x, r.cz.x }, { r.cx.y, r.cy.y, r.cz.y }, { r.cx.z, r.cy.z, r.cz.z } };
@@ -244,9 +263,9 @@ SLOW_TEST(glue_sym3w_rotate_diag)
 			for (int j = 0; j < 3; ++j) {
 				double ref = 0;
 				for (int k = 0; k < 3; ++k)
-					ref += ldexp((double)R[i][k], -16) * ldexp((double)R[j][k], -16) * wd(d[k]);
+					ref += ((double)R[i][k]) * glue_ref_pow2(-16) * ((double)R[j][k]) * glue_ref_pow2(-16) * wd(d[k]);
 				double err = fabs(wd(got[i][j]) - ref);
-				CHECKF(err <= ldexp(dmax, -40) + ldexp(4, -32), "rotate_diag [%d][%d] off by %g", i, j, err);
+				CHECKF(err <= (dmax) * glue_ref_pow2(-40) + (4) * glue_ref_pow2(-32), "rotate_diag [%d][%d] off by %g", i, j, err);
 #ifdef __SIZEOF_INT128__
 				i128 ex = 0; /* exact, in units of 2^-64 */
 				for (int k = 0; k < 3; ++k)

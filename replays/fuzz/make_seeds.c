@@ -1,0 +1,80 @@
+/* Writes the fuzzers' seed corpora: snapshots of small scenes at a few
+ * steps (with contacts), and small replays with and without per-tick state.
+ * Each seed starts with the harness's mode byte (1: recompute checksums). */
+#include "replay_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void write_seed(const char *dir, const char *name, const uint8_t *p, size_t n)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (!f || fputc(1, f) == EOF || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
+		fprintf(stderr, "make_seeds: cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: make_seeds SNAPSHOT-DIR REPLAY-DIR\n");
+		return 2;
+	}
+	static const char *scenes[] = { "drop", "box_stack", "shapes" };
+	static const uint32_t steps[] = { 0, 40, 120 };
+	for (int s = 0; s < 3; ++s) {
+		const fxs_scene *sc = fxs_scene_find(scenes[s]);
+		fxs_world *w = sc->create();
+		uint32_t done = 0;
+		for (int k = 0; k < 3; ++k) {
+			while (done < steps[k]) {
+				fxs_world_step(w);
+				++done;
+			}
+			size_t n = fxs_world_snapshot_size(w), written;
+			uint8_t *buf = malloc(n);
+			fxs_world_snapshot_save(w, buf, n, &written);
+			char name[64];
+			snprintf(name, sizeof name, "%s_%u.snap", scenes[s], steps[k]);
+			write_seed(argv[1], name, buf, written);
+			free(buf);
+		}
+		fxs_world_destroy(w);
+	}
+	for (int s = 0; s < 3; ++s) {
+		for (int detail = 0; detail < 2; ++detail) {
+			if (s == 2 && detail)
+				continue; /* keep seeds small */
+			fxs_record_options o;
+			memset(&o, 0, sizeof o);
+			o.scene = fxs_scene_find(scenes[s]);
+			o.steps = s == 0 ? 40 : 20;
+			o.chunk_ticks = 8;
+			o.flags = detail ? FXS_REPLAY_FLAG_DETAIL : 0;
+			o.seed = 3;
+			char path[512], err[256];
+			snprintf(path, sizeof path, "%s/%s%s.fxr.tmp", argv[2], scenes[s], detail ? "_detail" : "");
+			if (fxs_replay_record(path, &o, NULL, err, sizeof err) != FXS_REPLAY_OK) {
+				fprintf(stderr, "make_seeds: %s\n", err);
+				return 1;
+			}
+			FILE *f = fopen(path, "rb");
+			uint8_t *buf = malloc(1 << 20);
+			size_t n = fread(buf, 1, 1 << 20, f);
+			fclose(f);
+			remove(path);
+			char name[64];
+			snprintf(name, sizeof name, "%s%s.fxr", scenes[s], detail ? "_detail" : "");
+			write_seed(argv[2], name, buf, n);
+			/* and a truncated one (a killed recorder) */
+			snprintf(name, sizeof name, "%s%s_cut.fxr", scenes[s], detail ? "_detail" : "");
+			write_seed(argv[2], name, buf, n * 2 / 3);
+			free(buf);
+		}
+	}
+	return 0;
+}

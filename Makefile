@@ -50,7 +50,7 @@ PROG := $(BUILD)/fixstep$(EXE)
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
 
-.PHONY: all test demo deps install crosscheck nofloat sanitize bench clean
+.PHONY: all test demo deps install crosscheck nofloat sanitize bench clean corpus fuzz
 all: deps $(LIB) $(PROG)
 
 # The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev.
@@ -106,6 +106,15 @@ sanitize:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize OPT="-O1 -g" \
 	  CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test TEST_ARGS=--quick
+
+# Regenerate the golden replay corpus (replays/corpus) from the committed code.
+corpus:
+	bash replays/make_corpus.sh
+
+# libFuzzer on the replay and snapshot readers (clang); FUZZ_SECONDS per target.
+FUZZ_SECONDS ?= 60
+fuzz:
+	bash replays/fuzz/run.sh $(FUZZ_SECONDS)
 
 crosscheck: all
 	bash tools/crosscheck.sh

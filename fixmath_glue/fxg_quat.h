@@ -55,19 +55,21 @@ static inline fxg_vec3 fxg_q_inv_rotate(fxg_quat q, fxg_vec3 v, uint32_t *ovf)
 	return fxg_q_rotate(fxg_q_conj(q), v, ovf);
 }
 
-/* The pinned renormalisation: q / |q| with |q| correctly rounded from the
- * exact squared norm and each component correctly rounded by fxg_div.
- * A zero quaternion becomes the identity (counted). */
+/* The pinned renormalisation: q / |q| from the exact squared norm, each
+ * component within 0.5 + 2^-15 LSB of the exact unit quaternion (see
+ * fxg_rnorm). The squared norm saturates (counted) only for inputs far from
+ * unit length (|components| near 2^31). A zero quaternion becomes the
+ * identity (counted). */
 static inline fxg_quat fxg_q_normalize(fxg_quat q, uint32_t *ovf)
 {
 	typedef int64_t L;
 	int64_t n2 = fxg_add64(fxg_add64((L)q.x * q.x, (L)q.y * q.y, ovf), fxg_add64((L)q.z * q.z, (L)q.w * q.w, ovf), ovf);
-	fix16_t n = fxg_sqrt_wide(n2, ovf);
-	if (n == 0) {
+	if (n2 == 0) {
 		++*ovf;
 		return fxg_q_identity();
 	}
-	return fxg_q(fxg_div(q.x, n, ovf), fxg_div(q.y, n, ovf), fxg_div(q.z, n, ovf), fxg_div(q.w, n, ovf));
+	fxg_rnorm r = fxg_rnorm_make((uint64_t)n2);
+	return fxg_q(fxg_rnorm_apply(r, q.x), fxg_rnorm_apply(r, q.y), fxg_rnorm_apply(r, q.z), fxg_rnorm_apply(r, q.w));
 }
 
 /* One step of orientation integration: q + (h/2) (omega, 0) * q, then the

@@ -92,16 +92,62 @@ static inline fxg_wide fxg_v3_len2_wide(fxg_vec3 a, uint32_t *ovf) { return fxg_
 /* Length, correctly rounded from the exact squared length. */
 static inline fix16_t fxg_v3_len(fxg_vec3 a, uint32_t *ovf) { return fxg_sqrt_wide(fxg_v3_len2_wide(a, ovf), ovf); }
 
-/* a / |a| with each component correctly rounded from the rounded length;
- * the zero vector returns zero (not counted: it is a valid input). */
+/* Division by a square root, for normalisation: a / sqrt(n) in Q16.16 where
+ * n (raw units squared, exact, up to 2^64 - 1) is the squared length of the
+ * vector that a belongs to, so |a| <= sqrt(n).
+ *
+ * Rounding the length to Q16.16 first loses everything for short vectors
+ * (raw (1, 1, 0) has length 1.414 raw, which rounds to 1, and the "unit"
+ * vector came out with length 1.414). Instead the root is taken of n scaled
+ * by 4^k into [2^60, 2^62): 31 significant bits, relative error <= 2^-31.
+ * Each component is then a / sqrt(n) within 0.5 + 2^-15 LSB. */
+typedef struct fxg_rnorm {
+	uint64_t root; /* round(sqrt(n 4^k)), in [2^30, 2^31] */
+	int shift;     /* 16 + k, in [15, 47] */
+} fxg_rnorm;
+
+/* n > 0 */
+static inline fxg_rnorm fxg_rnorm_make(uint64_t n)
+{
+	fxg_rnorm r;
+	int k = (__builtin_clzll(n) - 2) >> 1; /* -1..31 */
+	uint64_t m = k >= 0 ? n << (2 * k) : n >> 2;
+	r.root = fxg_isqrt64_round(m);
+	r.shift = 16 + k;
+	return r;
+}
+
+/* a / sqrt(n), rounded half away from zero. |a| 2^k <= sqrt(n 4^k) < 2^31
+ * keeps the numerator below 2^47; the quotient is at most 2^16 (+1). */
+static inline fix16_t fxg_rnorm_apply(fxg_rnorm r, fix16_t a)
+{
+	uint64_t ua = a < 0 ? (uint64_t)0 - (uint64_t)(int64_t)a : (uint64_t)a;
+	uint64_t num = ua << r.shift;
+	uint64_t q = (num + (r.root >> 1)) / r.root;
+	return a < 0 ? -(fix16_t)q : (fix16_t)q;
+}
+
+/* Exact squared length in raw units as uint64: each square is <= 2^62, the
+ * sum of three < 2^64, so unlike fxg_v3_len2_wide it never saturates. */
+static inline uint64_t fxg_v3_len2_u64(fxg_vec3 a)
+{
+	return (uint64_t)((int64_t)a.x * a.x) + (uint64_t)((int64_t)a.y * a.y) + (uint64_t)((int64_t)a.z * a.z);
+}
+
+/* a / |a|. Every component is within 0.5 + 2^-15 LSB of the exact unit
+ * vector, whatever the length of a (any fix16_t input, no saturation), so
+ * | |result| - 1 | <= 0.87 LSB. The zero vector returns zero (not counted: it
+ * is a valid input). out_len, when given, receives the correctly rounded
+ * length (saturated and counted above FXG_MAX). */
 static inline fxg_vec3 fxg_v3_normalize(fxg_vec3 a, fix16_t *out_len, uint32_t *ovf)
 {
-	fix16_t len = fxg_v3_len(a, ovf);
+	uint64_t n = fxg_v3_len2_u64(a);
 	if (out_len)
-		*out_len = len;
-	if (len == 0)
+		*out_len = fxg_sat((int64_t)fxg_isqrt64_round(n), ovf); /* sqrt < 2^32.8: fits int64 */
+	if (n == 0)
 		return fxg_v3_zero();
-	return fxg_v3(fxg_div(a.x, len, ovf), fxg_div(a.y, len, ovf), fxg_div(a.z, len, ovf));
+	fxg_rnorm r = fxg_rnorm_make(n);
+	return fxg_v3(fxg_rnorm_apply(r, a.x), fxg_rnorm_apply(r, a.y), fxg_rnorm_apply(r, a.z));
 }
 
 static inline fxg_vec3 fxg_v3_min(fxg_vec3 a, fxg_vec3 b)

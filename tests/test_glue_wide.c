@@ -202,9 +202,9 @@ SLOW_TEST(glue_sym3w_inverse)
 		double l[3] = { scale, scale * cond, scale * (1 + (cond - 1) * rnd_unit(&s)) };
 		if (cond < 1)
 			cond = 1 / cond;
-		double R[3][3] = { { wd((fxg_wide)r.cx.x << 16), wd((fxg_wide)r.cy.x << 16), wd((fxg_wide)r.cz.x << 16) },
-				   { wd((fxg_wide)r.cx.y << 16), wd((fxg_wide)r.cy.y << 16), wd((fxg_wide)r.cz.y << 16) },
-				   { wd((fxg_wide)r.cx.z << 16), wd((fxg_wide)r.cy.z << 16), wd((fxg_wide)r.cz.z << 16) } };
+		double R[3][3] = { { wd((fxg_wide)r.cx.x * 65536), wd((fxg_wide)r.cy.x * 65536), wd((fxg_wide)r.cz.x * 65536) },
+				   { wd((fxg_wide)r.cx.y * 65536), wd((fxg_wide)r.cy.y * 65536), wd((fxg_wide)r.cz.y * 65536) },
+				   { wd((fxg_wide)r.cx.z * 65536), wd((fxg_wide)r.cy.z * 65536), wd((fxg_wide)r.cz.z * 65536) } };
 		double e[3][3];
 		for (int i = 0; i < 3; ++i)
 			for (int j = 0; j < 3; ++j)
@@ -270,7 +270,7 @@ SLOW_TEST(glue_sym3w_rotate_diag)
 				i128 ex = 0; /* exact, in units of 2^-64 */
 				for (int k = 0; k < 3; ++k)
 					ex += (i128)((int64_t)R[i][k] * R[j][k]) * d[k];
-				i128 diff = ((i128)got[i][j] << 32) - ex;
+				i128 diff = (i128)got[i][j] * ((i128)1 << 32) - ex;
 				if (diff < 0)
 					diff = -diff;
 				CHECKF(diff <= ((i128)3 << 32), "rotate_diag [%d][%d] not within 3 units", i, j);

@@ -27,7 +27,7 @@ TEST(replay_corpus_verifies)
 		unsigned players;
 		if (sscanf(line, "%79s %199s %llu %u %llx", scene, file, &ticks, &players, &hash) != 5) {
 			fclose(m);
-			CHECKF(0, "bad MANIFEST line: %s", line);
+			CHECKF(0, "bad MANIFEST line: %.200s", line);
 		}
 		char path[300];
 		snprintf(path, sizeof path, CORPUS "%s", file);
@@ -35,13 +35,13 @@ TEST(replay_corpus_verifies)
 		fxs_replay_status s = fxs_replay_load(&r, path);
 		if (s != FXS_REPLAY_OK) {
 			fclose(m);
-			CHECKF(0, "%s: %s", path, r.error);
+			CHECKF(0, "%.200s: %.200s", path, r.error);
 		}
 		bool ok = strcmp(r.scene, scene) == 0 && r.tick_count == ticks && r.players == players && r.end_final_hash == hash;
 		if (!ok) {
 			fclose(m);
 			fxs_replay_free(&r);
-			CHECKF(0, "%s does not match its MANIFEST line", path);
+			CHECKF(0, "%.200s does not match its MANIFEST line", path);
 		}
 		for (uint32_t k = 0; k < nscenes; ++k)
 			if (strcmp(scenes[k].name, scene) == 0)
@@ -56,7 +56,7 @@ TEST(replay_corpus_verifies)
 		if (!w) {
 			fclose(m);
 			fxs_replay_free(&r);
-			CHECKF(0, "%s: %s", path, err);
+			CHECKF(0, "%.200s: %.200s (a state-format change? regenerate with `make corpus` and say why in the commit)", path, err);
 		}
 		for (uint64_t i = 0; i < upto; ++i) {
 			fxs_replay_step(&r, sc, w, i);
@@ -65,7 +65,7 @@ TEST(replay_corpus_verifies)
 				fxs_world_destroy(w);
 				fxs_replay_free(&r);
 				fclose(m);
-				CHECKF(0, "%s diverged at step %llu (expected %016llx, got %016llx): the kernel's bits moved; if intended, `make corpus` and say why in the commit",
+				CHECKF(0, "%.200s diverged at step %llu (expected %016llx, got %016llx): the kernel's bits moved; if intended, `make corpus` and say why in the commit",
 				       path, (unsigned long long)(i + 1), (unsigned long long)want, (unsigned long long)got);
 			}
 		}

@@ -283,6 +283,12 @@ default_rows() {
     scenes=$(run_on "$ref" scenes | awk 'NF {print $1}') || die "fixstep scenes failed on $ref"
     [ -n "$scenes" ] || die "fixstep scenes listed no scene"
     for s in $scenes; do add_row "$s" "run $s --steps $STEPS"; done
+    # The golden replay corpus (replays/corpus, recorded on x86-64): every target re-simulates
+    # each replay and must match every tick's recorded hash; the cell is the final hash.
+    local f
+    for f in replays/corpus/*.fxr; do
+        [ -f "$f" ] && add_row "replay:$(basename "$f" .fxr)" "verify $f --quiet"
+    done
 }
 MODE=scenes
 if [ "${1:-}" = each ]; then

@@ -47,13 +47,13 @@ for t in $TARGETS; do
     # shellcheck disable=SC2086
     if ! $B/fuzz_$t $keep -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix=$B/artifacts/$t- $B/corpus/$t replays/fuzz/seeds/$t $B/seeds/$t >"$log" 2>&1; then
-        fail=1; echo "fuzz: $t FOUND A PROBLEM:"; grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -n 5
+        fail=1; echo "fuzz: $t FOUND A PROBLEM:"; grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -n 5 || true
     fi
-    runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -n 1)
-    [ -n "$runs" ] || runs=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | sed -E 's/^#([0-9]+).*/\1/')
-    cov=$(grep -E '^#[0-9]+.*cov:' "$log" | tail -n 1 | sed -E 's/.*cov: ([0-9]+).*ft: ([0-9]+).*corp: ([0-9]+).*/cov \1, features \2, corpus \3/')
+    runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -n 1 || true)
+    [ -n "$runs" ] || runs=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | sed -E 's/^#([0-9]+).*/\1/' || true)
+    cov=$(grep -E '^#[0-9]+.*cov:' "$log" | tail -n 1 | sed -E 's/.*cov: ([0-9]+).*ft: ([0-9]+).*corp: ([0-9]+).*/cov \1, features \2, corpus \3/' || true)
     found=$(( $(ls $B/artifacts | grep -c "^$t-" || true) - before ))
-    [ "$found" -gt 0 ] && fail=1
+    if [ "$found" -gt 0 ]; then fail=1; fi
     echo "fuzz: $t: ${runs:-?} executions in ${SECS}s, ${cov:-?}, $found new artifacts in $B/artifacts"
 done
 exit $fail

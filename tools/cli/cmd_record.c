@@ -160,8 +160,8 @@ int cmd_record(int argc, char **argv)
 	if (f)
 		fclose(f);
 	uint32_t ck = o.chunk_ticks ? o.chunk_ticks : FXS_REPLAY_DEFAULT_CHUNK_TICKS;
-	printf("recorded %s: %u ticks, %u players, %u chunks, %ld bytes -> %s\n", name, o.steps, players,
-	       (o.steps + ck - 1) / ck, size, out);
+	printf("recorded %s: %u ticks, %u player%s, %u chunks, %ld bytes -> %s\n", name, o.steps, players,
+	       players == 1 ? "" : "s", (o.steps + ck - 1) / ck, size, out);
 	printf("hash %016" PRIx64 "\n", final);
 	return 0;
 }

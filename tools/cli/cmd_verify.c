@@ -193,8 +193,8 @@ int cmd_verify(int argc, char **argv)
 	progress_end(&pr);
 	if (status == 0) {
 		if (!quiet)
-			printf("ok: %" PRIu64 " ticks in %u chunks verified (scene %s, %u players)\n", r.tick_count, r.chunk_count,
-			       r.scene, r.players);
+			printf("ok: %" PRIu64 " ticks in %u chunks verified (scene %s, %u player%s)\n", r.tick_count, r.chunk_count,
+			       r.scene, r.players, r.players == 1 ? "" : "s");
 		if (r.status != FXS_REPLAY_OK) {
 			fprintf(stderr, "fixstep: %s: %s\n", path, r.error);
 			if (!(allow_truncated && r.status == FXS_REPLAY_TRUNCATED))
@@ -252,8 +252,8 @@ int cmd_diff(int argc, char **argv)
 			       "Where two replays part: the first tick whose inputs or recorded state hash\n"
 			       "differ, and there the first body and field that differ (from the recorded\n"
 			       "per-tick state, or by re-simulating a replay recorded with --no-detail).\n"
-			       "Exit 0 when they agree on every tick both hold, 1 when they part, 2 for a\n"
-			       "file that is not a valid replay.\n");
+			       "Exit 0 when they are identical, 1 when they part (or one is longer), 2 for\n"
+			       "a file that is not a valid replay.\n");
 			return 0;
 		} else if (a[0] == '-') {
 			return cli_usage_error("diff: unknown option '%s'", a);
@@ -350,10 +350,11 @@ int cmd_diff(int argc, char **argv)
 		fxs_world_destroy(wb);
 		goto done;
 	}
-	if (a.tick_count != b.tick_count)
-		printf("identical for %" PRIu64 " ticks; A has %" PRIu64 " ticks, B has %" PRIu64 "\n", n, a.tick_count,
-		       b.tick_count);
-	else
+	if (a.tick_count != b.tick_count) {
+		printf("identical for %" PRIu64 " ticks, then %s ends (A has %" PRIu64 " ticks, B has %" PRIu64 ")\n", n,
+		       a.tick_count < b.tick_count ? "A" : "B", a.tick_count, b.tick_count);
+		status = EXIT_DIVERGED;
+	} else
 		printf("identical: %" PRIu64 " ticks\n", n);
 	if (a.status != FXS_REPLAY_OK)
 		fprintf(stderr, "fixstep: %s: %s\n", pa, a.error);

@@ -23,16 +23,17 @@ double glue_ref_pi(void);
 #define floor glue_ref_floor
 #define llround glue_ref_round
 
-static int64_t rnd_i64(uint64_t *s)
-{
-	uint64_t r = test_rng_next(s);
-	return (int64_t)r >> (int)(test_rng_next(s) % 64);
-}
-
 static int32_t rnd_i32(uint64_t *s)
 {
 	uint64_t r = test_rng_next(s);
 	return (int32_t)(uint32_t)r >> (int)((r >> 32) % 32);
+}
+
+#ifdef __SIZEOF_INT128__
+static int64_t rnd_i64(uint64_t *s)
+{
+	uint64_t r = test_rng_next(s);
+	return (int64_t)r >> (int)(test_rng_next(s) % 64);
 }
 
 static const int64_t wedges[] = {
@@ -44,7 +45,6 @@ static const int64_t wedges[] = {
 static const int32_t fedges[] = { 0, 1, -1, 0x8000, -0x8000, 0x10000, -0x10000, 0xFFFF, INT32_MAX, INT32_MIN, -INT32_MAX };
 #define NF ((int)(sizeof fedges / sizeof fedges[0]))
 
-#ifdef __SIZEOF_INT128__
 __extension__ typedef __int128 i128; /* -Wpedantic: a GNU extension, guarded */
 
 /* saturate an exact value to int64: returns the expected result and whether

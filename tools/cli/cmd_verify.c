@@ -193,8 +193,10 @@ int cmd_verify(int argc, char **argv)
 	progress_end(&pr);
 	if (status == 0) {
 		if (!quiet)
-			printf("ok: %" PRIu64 " ticks in %u chunks verified (scene %s, %u player%s)\n", r.tick_count, r.chunk_count,
-			       r.scene, r.players, r.players == 1 ? "" : "s");
+			printf("%s: %" PRIu64 " ticks in %u %schunk%s verified (scene %s, %u player%s)\n",
+			       r.status == FXS_REPLAY_OK ? "ok" : "partial", r.tick_count, r.chunk_count,
+			       r.status == FXS_REPLAY_OK ? "" : "complete ", r.chunk_count == 1 ? "" : "s", r.scene, r.players,
+			       r.players == 1 ? "" : "s");
 		if (r.status != FXS_REPLAY_OK) {
 			fprintf(stderr, "fixstep: %s: %s\n", path, r.error);
 			if (!(allow_truncated && r.status == FXS_REPLAY_TRUNCATED))

@@ -106,6 +106,7 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 	b->angular_damping = def->angular_damping;
 	b->gravity_scale = def->gravity_scale;
 	b->user_data = def->user_data;
+	b->awake = 1;
 	fxs_body_update_mass(b);
 	b->aabb = fxs_body_compute_aabb(b, &ovf);
 	w->body_count++;
@@ -163,6 +164,13 @@ void fxs_body_get_inertia(const fxs_world *w, fxs_body_id id, fxg_wide out[3])
 		out[i] = b ? b->inertia[i] : 0;
 }
 
+/* Anything done to a body from outside wakes it (and, next step, its island). */
+static void wake(fxs_body *b)
+{
+	b->awake = 1;
+	b->sleep_time = 0;
+}
+
 void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg_quat rotation)
 {
 	fxs_body *b = fxs_world_get_body(w, id);
@@ -171,6 +179,8 @@ void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg
 	uint32_t ovf = 0;
 	b->xf.p = position;
 	b->xf.q = fxg_q_normalize(rotation, &ovf);
+	if (b->type != FXS_BODY_STATIC)
+		wake(b);
 	w->stats.overflows_total += ovf;
 	b->aabb = fxs_body_compute_aabb(b, &ovf);
 	fxs_world_touch(w);
@@ -178,18 +188,19 @@ void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg
 
 static bool movable(const fxs_body *b) { return b && b->type != FXS_BODY_STATIC; }
 
+
 void fxs_body_set_linear_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 v)
 {
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (movable(b))
-		b->v = v, fxs_world_touch(w);
+		b->v = v, wake(b), fxs_world_touch(w);
 }
 
 void fxs_body_set_angular_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 omega)
 {
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (movable(b))
-		b->w = omega, fxs_world_touch(w);
+		b->w = omega, wake(b), fxs_world_touch(w);
 }
 
 void fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3 point)
@@ -197,6 +208,7 @@ void fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b || b->type != FXS_BODY_DYNAMIC)
 		return;
+	wake(b);
 	uint32_t ovf = 0;
 	b->force = fxg_v3_add(b->force, force, &ovf);
 	fxg_vec3 r = fxg_v3_sub(point, b->xf.p, &ovf);
@@ -210,6 +222,7 @@ void fxs_body_apply_force_to_center(fxs_world *w, fxs_body_id id, fxg_vec3 force
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b || b->type != FXS_BODY_DYNAMIC)
 		return;
+	wake(b);
 	uint32_t ovf = 0;
 	b->force = fxg_v3_add(b->force, force, &ovf);
 	w->stats.overflows_total += ovf;
@@ -221,6 +234,7 @@ void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque)
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b || b->type != FXS_BODY_DYNAMIC)
 		return;
+	wake(b);
 	uint32_t ovf = 0;
 	b->torque = fxg_v3_add(b->torque, torque, &ovf);
 	w->stats.overflows_total += ovf;
@@ -242,6 +256,7 @@ void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impuls
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b || b->type != FXS_BODY_DYNAMIC)
 		return;
+	wake(b);
 	uint32_t ovf = 0;
 	fxg_vec3 dv = fxg_v3(fxg_wide_to_fix(fxg_wmul(b->inv_mass, impulse.x, &ovf), &ovf),
 			     fxg_wide_to_fix(fxg_wmul(b->inv_mass, impulse.y, &ovf), &ovf),
@@ -258,6 +273,7 @@ void fxs_body_apply_angular_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impul
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b || b->type != FXS_BODY_DYNAMIC)
 		return;
+	wake(b);
 	uint32_t ovf = 0;
 	b->w = fxg_v3_add(b->w, inv_inertia_mul(b, impulse, &ovf), &ovf);
 	w->stats.overflows_total += ovf;

@@ -5,6 +5,7 @@
  * points with the same feature id (warm starting). The old and new lists are
  * both sorted by pair, so matching is a merge walk: no hashing, canonical. */
 #include "world.h"
+#include "island.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,14 +54,21 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 	for (uint32_t i = 0; i < pair_count; ++i) {
 		uint32_t a = pairs[i].a, b = pairs[i].b;
 		const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
-		fxs_manifold m;
-		fxs_collide(&ba->shape, &ba->xf, &bb->shape, &bb->xf, speculative_distance(w, ba, bb), &m, &w->ovf);
 		/* advance the old list to this pair */
 		while (oi < old_count && (old[oi].a < a || (old[oi].a == a && old[oi].b < b)))
 			++oi;
+		const fxs_contact *prev = (oi < old_count && old[oi].a == a && old[oi].b == b) ? &old[oi] : NULL;
+		if (!fxs_body_active(ba) && !fxs_body_active(bb)) {
+			/* both asleep (or asleep on a static body): nothing moved, keep
+			 * the contact as it was; it is not solved while they sleep */
+			if (prev)
+				w->contacts_next[n++] = *prev;
+			continue;
+		}
+		fxs_manifold m;
+		fxs_collide(&ba->shape, &ba->xf, &bb->shape, &bb->xf, speculative_distance(w, ba, bb), &m, &w->ovf);
 		if (m.point_count <= 0)
 			continue;
-		const fxs_contact *prev = (oi < old_count && old[oi].a == a && old[oi].b == b) ? &old[oi] : NULL;
 		fxs_contact *c = &w->contacts_next[n++];
 		memset(c, 0, sizeof *c);
 		c->a = a;

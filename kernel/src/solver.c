@@ -13,6 +13,7 @@
  * keep their precision; accumulated impulses are int64 in Q16.16 units.
  * Constraints are visited in the canonical contact order (sorted pairs). */
 #include "world.h"
+#include "island.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,7 @@ typedef struct solver_point {
 } solver_point;
 
 typedef struct solver_contact {
+	uint32_t index; /* in the world's contact list */
 	uint32_t a, b;
 	fxg_vec3 n, t[2];
 	fix16_t friction, restitution;
@@ -177,8 +179,8 @@ static void prepare_bodies(solver_ctx *c)
 		memset(s, 0, sizeof *s);
 		s->q0 = b->xf.q;
 		s->dq = fxg_q_identity();
-		if (!b->alive || b->type == FXS_BODY_STATIC)
-			continue;
+		if (!fxs_body_active(b))
+			continue; /* static, dead or asleep: does not move this step */
 		s->moves = 1;
 		s->v = b->v;
 		s->w = b->w;
@@ -195,11 +197,15 @@ static void prepare_contacts(solver_ctx *c)
 {
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
-	for (uint32_t i = 0; i < c->contact_count; ++i) {
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		const fxs_contact *fc = &w->contacts[i];
-		solver_contact *sc = &c->contacts[i];
 		const solver_body *A = &c->bodies[fc->a], *B = &c->bodies[fc->b];
+		if (!A->dynamic && !B->dynamic)
+			continue; /* asleep, or nothing here can move: not solved, impulses kept */
+		solver_contact *sc = &c->contacts[n++];
 		const fxs_body *ba = &w->bodies[fc->a], *bb = &w->bodies[fc->b];
+		sc->index = i;
 		sc->a = fc->a;
 		sc->b = fc->b;
 		sc->n = fc->normal;
@@ -226,6 +232,7 @@ static void prepare_contacts(solver_ctx *c)
 			p->max_normal_impulse = 0;
 		}
 	}
+	c->contact_count = n;
 }
 
 static void integrate_velocities(solver_ctx *c)
@@ -289,7 +296,7 @@ static void warm_start(solver_ctx *c)
 {
 	for (uint32_t i = 0; i < c->contact_count; ++i) {
 		solver_contact *sc = &c->contacts[i];
-		fxs_contact *fc = &c->w->contacts[i];
+		fxs_contact *fc = &c->w->contacts[sc->index];
 		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
 		for (int k = 0; k < sc->count; ++k) {
 			solver_point *p = &sc->p[k];
@@ -317,7 +324,7 @@ static void solve_contacts(solver_ctx *c, bool use_bias)
 	uint32_t *ovf = c->ovf;
 	for (uint32_t i = 0; i < c->contact_count; ++i) {
 		solver_contact *sc = &c->contacts[i];
-		fxs_contact *fc = &c->w->contacts[i];
+		fxs_contact *fc = &c->w->contacts[sc->index];
 		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
 		for (int k = 0; k < sc->count; ++k) {
 			solver_point *p = &sc->p[k];
@@ -373,7 +380,7 @@ static void apply_restitution(solver_ctx *c)
 		solver_contact *sc = &c->contacts[i];
 		if (sc->restitution == 0)
 			continue;
-		fxs_contact *fc = &c->w->contacts[i];
+		fxs_contact *fc = &c->w->contacts[sc->index];
 		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
 		for (int k = 0; k < sc->count; ++k) {
 			solver_point *p = &sc->p[k];

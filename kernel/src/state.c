@@ -16,6 +16,10 @@ static void write_def(const fxs_world_def *d, fxs_writer *wr)
 	fxs_write_i32(wr, d->linear_slop);
 	fxs_write_i32(wr, d->speculative_distance);
 	fxs_write_i32(wr, d->restitution_threshold);
+	fxs_write_u8(wr, d->enable_sleep ? 1 : 0);
+	fxs_write_i32(wr, d->linear_sleep_tolerance);
+	fxs_write_i32(wr, d->angular_sleep_tolerance);
+	fxs_write_i32(wr, d->time_to_sleep);
 	fxs_write_u32(wr, d->max_bodies);
 }
 
@@ -32,6 +36,13 @@ static void read_def(fxs_reader *r, fxs_world_def *d)
 	d->linear_slop = fxs_read_i32(r);
 	d->speculative_distance = fxs_read_i32(r);
 	d->restitution_threshold = fxs_read_i32(r);
+	uint8_t sleep = fxs_read_u8(r);
+	if (sleep > 1)
+		fxs_reader_fail(r, FXS_ERR_CORRUPT);
+	d->enable_sleep = sleep == 1;
+	d->linear_sleep_tolerance = fxs_read_i32(r);
+	d->angular_sleep_tolerance = fxs_read_i32(r);
+	d->time_to_sleep = fxs_read_i32(r);
 	d->max_bodies = fxs_read_u32(r);
 }
 
@@ -59,6 +70,8 @@ void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)
 	fxs_write_i32(wr, b->angular_damping);
 	fxs_write_i32(wr, b->gravity_scale);
 	fxs_write_u32(wr, b->user_data);
+	fxs_write_u8(wr, b->awake);
+	fxs_write_i32(wr, b->sleep_time);
 }
 
 static bool read_body(fxs_reader *r, fxs_body *b)
@@ -88,7 +101,9 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 	b->angular_damping = fxs_read_i32(r);
 	b->gravity_scale = fxs_read_i32(r);
 	b->user_data = fxs_read_u32(r);
-	if (r->err != FXS_OK)
+	b->awake = fxs_read_u8(r);
+	b->sleep_time = fxs_read_i32(r);
+	if (r->err != FXS_OK || b->awake > 1 || b->sleep_time < 0)
 		return false;
 	/* the same limits as fxs_body_create */
 	if (b->type > FXS_BODY_DYNAMIC || !fxs_shape_is_valid(&b->shape))

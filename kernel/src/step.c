@@ -1,7 +1,9 @@
-/* One step: bounds -> broadphase -> narrowphase (contacts) -> solve
- * (sub-steps integrate velocities and positions) -> clear forces -> hash.
+/* One step: bounds -> broadphase -> wake islands -> narrowphase (contacts)
+ * -> solve (sub-steps integrate velocities and positions) -> sleep islands
+ * -> clear forces -> hash.
  * Each stage walks its data in canonical order (slots, sorted pairs). */
 #include "world.h"
+#include "island.h"
 
 #include <stdlib.h>
 
@@ -41,6 +43,12 @@ static void update_bounds(fxs_world *w)
 				flags |= FXS_PROXY_MOVING;
 			else if (b->type == FXS_BODY_STATIC)
 				flags |= FXS_PROXY_STATIC;
+			if (b->type != FXS_BODY_STATIC && !b->awake) {
+				/* asleep: it has not moved since its bounds were made */
+				w->scratch_aabbs[i] = b->aabb;
+				w->scratch_flags[i] = flags;
+				continue;
+			}
 			fxs_aabb a = fxs_body_compute_aabb(b, &w->ovf);
 			if (b->type != FXS_BODY_STATIC) {
 				fxg_vec3 d = fxg_v3_scale(w->def.dt, b->v, &w->ovf);
@@ -66,14 +74,18 @@ void fxs_world_step(fxs_world *w)
 	const fxs_pair *pairs = NULL;
 	if (fxs_bp_update(w->bp, w->scratch_aabbs, w->scratch_flags, w->slot_count) == FXS_OK)
 		pairs = fxs_bp_find_pairs(w->bp, &pair_count);
+	fxs_islands_wake(w, pairs, pair_count);
 	fxs_contacts_update(w, pairs, pair_count);
 	fxs_solve(w);
+	fxs_islands_sleep(w);
 	uint32_t points = 0;
 	for (uint32_t i = 0; i < w->contact_count; ++i)
 		points += (uint32_t)w->contacts[i].point_count;
+	uint32_t awake = 0;
 	for (uint32_t i = 0; i < w->slot_count; ++i) {
 		fxs_body *b = &w->bodies[i];
 		b->force = b->torque = fxg_v3_zero();
+		awake += fxs_body_active(b);
 	}
 	w->stats.step++;
 	w->stats.overflows = w->ovf;
@@ -82,5 +94,6 @@ void fxs_world_step(fxs_world *w)
 	w->stats.pair_count = pair_count;
 	w->stats.contact_count = w->contact_count;
 	w->stats.contact_point_count = points;
+	w->stats.awake_body_count = awake;
 	fxs_world_update_hash(w);
 }

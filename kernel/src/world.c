@@ -34,6 +34,10 @@ fxs_world_def fxs_default_world_def(void)
 	d.linear_slop = FXG_RATIO(5, 1000);
 	d.speculative_distance = 4 * FXG_RATIO(5, 1000);
 	d.restitution_threshold = FXG_I(1);
+	d.enable_sleep = true;
+	d.linear_sleep_tolerance = FXG_RATIO(5, 100);
+	d.angular_sleep_tolerance = FXG_RATIO(349, 10000);
+	d.time_to_sleep = FXG_HALF;
 	d.max_bodies = 1u << 20;
 	return d;
 }
@@ -62,6 +66,9 @@ fxs_result fxs_world_def_validate(const fxs_world_def *d)
 	    d->speculative_distance > FXG_I(10))
 		return FXS_ERR_INVALID_ARGUMENT;
 	if (d->restitution_threshold < 0 || d->restitution_threshold > FXG_I(1000))
+		return FXS_ERR_INVALID_ARGUMENT;
+	if (d->linear_sleep_tolerance < 0 || d->angular_sleep_tolerance < 0 || d->time_to_sleep < 0 ||
+	    d->time_to_sleep > FXG_I(1000))
 		return FXS_ERR_INVALID_ARGUMENT;
 	if (d->max_bodies == 0 || d->max_bodies > (1u << 24))
 		return FXS_ERR_INVALID_ARGUMENT;
@@ -95,6 +102,8 @@ void fxs_world_destroy(fxs_world *w)
 	free(w->scratch_aabbs);
 	free(w->scratch_flags);
 	free(w->solver_scratch);
+	free(w->island);
+	free(w->island_flag);
 	fxs_writer_free(&w->hash_buf);
 	free(w);
 }

@@ -21,6 +21,8 @@ typedef struct fxs_body {
 	fix16_t density, friction, restitution;
 	fix16_t linear_damping, angular_damping, gravity_scale;
 	uint32_t user_data;
+	uint8_t awake;       /* 0: asleep (not integrated, not solved) */
+	fix16_t sleep_time;  /* s this body has been slow */
 	/* --- derived from the state above (recomputed, never serialised) --- */
 	fxg_wide mass, inv_mass;                /* Q32.32 kg, 1/kg; 0 for static/kinematic */
 	fxg_wide inertia[3], inv_inertia[3];    /* local principal moments, Q32.32 */
@@ -60,6 +62,9 @@ struct fxs_world {
 	fxs_contact *contacts_next; /* scratch for the next step's list */
 	uint32_t contacts_next_cap;
 	fxs_broadphase *bp;
+	uint32_t *island;           /* derived per step: island id (min slot) per slot */
+	uint8_t *island_flag;       /* scratch, indexed by island id */
+	uint32_t island_cap;
 	fxs_step_stats stats;
 	uint32_t ovf;               /* saturations in the current step */
 	/* scratch buffers reused every step (never state) */

@@ -71,6 +71,10 @@ typedef struct fxs_world_def {
 	fix16_t linear_slop;        /* m, default 0.005 */
 	fix16_t speculative_distance; /* m, default 4 * slop */
 	fix16_t restitution_threshold; /* m/s, default 1 */
+	bool enable_sleep;          /* islands at rest fall asleep, default true */
+	fix16_t linear_sleep_tolerance;  /* m/s per axis, default 0.05 */
+	fix16_t angular_sleep_tolerance; /* rad/s per axis, default 0.0349 (2 deg/s) */
+	fix16_t time_to_sleep;      /* s an island must stay slow, default 0.5 */
 	uint32_t max_bodies;        /* hard limit, default 1 << 20 */
 } fxs_world_def;
 
@@ -103,6 +107,7 @@ typedef struct fxs_step_stats {
 	uint32_t pair_count;       /* broadphase pairs in the last step */
 	uint32_t contact_count;    /* touching manifolds in the last step */
 	uint32_t contact_point_count;
+	uint32_t awake_body_count; /* non-static bodies awake after the step */
 } fxs_step_stats;
 
 #endif

@@ -208,8 +208,26 @@ static inline fxg_wide fxg_mul_wide(fix16_t a, fix16_t b) { return (int64_t)a * 
 
 /* Q32.32 * Q16.16 -> Q32.32, rounded half up, saturated. Exact 96-bit product,
  * portable to 32-bit targets (no __int128). */
+/* Exact 128-bit products where the compiler has them (x86-64, aarch64,
+ * s390x, wasm32): the same exact integer result as the portable code below,
+ * which 32-bit targets use (the crosscheck runs both and compares the bits).
+ * Define FXG_PORTABLE_WIDE to force the portable code everywhere. */
+#if defined(__SIZEOF_INT128__) && !defined(FXG_PORTABLE_WIDE)
+#define FXG_HAVE_I128 1
+__extension__ typedef __int128 fxg_i128;
+__extension__ typedef unsigned __int128 fxg_u128;
+#endif
+
 static inline fxg_wide fxg_wmul(fxg_wide w, fix16_t f, uint32_t *ovf)
 {
+#ifdef FXG_HAVE_I128
+	fxg_i128 r = ((fxg_i128)w * f + 0x8000) >> 16; /* floor(w f / 2^16 + 1/2) */
+	if (r > INT64_MAX || r < INT64_MIN) {
+		++*ovf;
+		return r > 0 ? INT64_MAX : INT64_MIN;
+	}
+	return (int64_t)r;
+#else
 	int64_t hi = w >> 32;                                  /* signed high word */
 	uint64_t lo = (uint64_t)w & 0xFFFFFFFFu;               /* unsigned low word */
 	int64_t a = hi * f;                                    /* |a| <= 2^62 */
@@ -225,6 +243,7 @@ static inline fxg_wide fxg_wmul(fxg_wide w, fix16_t f, uint32_t *ovf)
 		return a2 > 0 ? INT64_MAX : INT64_MIN;
 	}
 	return a2 * 65536 + rem; /* a2 in [-2^47, 2^47 - 1]: exact, no overflow */
+#endif
 }
 
 /* Q32.32 * Q32.32 -> Q32.32, rounded half up, saturated (portable 128-bit product). */

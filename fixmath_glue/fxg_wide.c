@@ -63,6 +63,14 @@ static int64_t signed_sat(uint64_t mag, bool neg, bool fits, uint32_t *ovf)
 
 fxg_wide fxg_wmul_wide(fxg_wide a, fxg_wide b, uint32_t *ovf)
 {
+#ifdef FXG_HAVE_I128
+	fxg_i128 r = ((fxg_i128)a * b + ((fxg_i128)1 << 31)) >> 32; /* floor(a b / 2^32 + 1/2) */
+	if (r > INT64_MAX || r < INT64_MIN) {
+		++*ovf;
+		return r > 0 ? INT64_MAX : INT64_MIN;
+	}
+	return (int64_t)r;
+#endif
 	bool neg = (a < 0) != (b < 0);
 	u128 p = u128_mul(uabs64(a), uabs64(b));
 	/* round half up on the signed value: for the magnitude that is half away
@@ -84,6 +92,11 @@ fxg_wide fxg_wide_div(fxg_wide a, fxg_wide b, uint32_t *ovf)
 	}
 	bool neg = (a < 0) != (b < 0);
 	uint64_t ua = uabs64(a), ub = uabs64(b);
+#ifdef FXG_HAVE_I128
+	fxg_u128 n2 = ((fxg_u128)ua << 33) + ub; /* 2 ua 2^32 + ub < 2^98 */
+	fxg_u128 q2 = n2 / ((fxg_u128)ub << 1);   /* round(ua 2^32 / ub), ties away from zero */
+	return signed_sat((uint64_t)q2, neg, q2 <= UINT64_MAX, ovf);
+#endif
 	/* round(ua * 2^32 / ub) = floor((2 * ua * 2^32 + ub) / (2 * ub)), done as
 	 * floor((ua * 2^32 + ub / 2) / ub) with the odd half handled by the remainder. */
 	u128 n = { ua >> 32, ua << 32 };

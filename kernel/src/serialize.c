@@ -29,7 +29,7 @@ void fxs_writer_free(fxs_writer *w)
 	w->cap = w->len = 0;
 }
 
-void fxs_write_bytes(fxs_writer *w, const void *p, size_t n)
+void fxs_write_bytes_slow(fxs_writer *w, const void *p, size_t n)
 {
 	if (w->len + n > w->cap) {
 		if (w->grow && !w->failed) {
@@ -52,7 +52,14 @@ void fxs_write_bytes(fxs_writer *w, const void *p, size_t n)
 	w->len += n;
 }
 
-void fxs_write_u8(fxs_writer *w, uint8_t v) { fxs_write_bytes(w, &v, 1); }
+void fxs_write_u8(fxs_writer *w, uint8_t v)
+{
+	if (w->buf && !w->failed && w->cap > w->len) {
+		w->buf[w->len++] = v;
+		return;
+	}
+	fxs_write_bytes(w, &v, 1);
+}
 
 void fxs_write_u16(fxs_writer *w, uint16_t v)
 {
@@ -60,16 +67,26 @@ void fxs_write_u16(fxs_writer *w, uint16_t v)
 	fxs_write_bytes(w, b, 2);
 }
 
-void fxs_write_u32(fxs_writer *w, uint32_t v)
+void fxs_write_u32_slow(fxs_writer *w, uint32_t v)
 {
 	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
 	fxs_write_bytes(w, b, 4);
 }
 
-void fxs_write_u64(fxs_writer *w, uint64_t v)
+void fxs_writer_reserve(fxs_writer *w, size_t n)
 {
-	fxs_write_u32(w, (uint32_t)v);
-	fxs_write_u32(w, (uint32_t)(v >> 32));
+	if (!w->grow || w->failed || w->cap - w->len >= n)
+		return;
+	size_t cap = w->cap ? w->cap : 4096;
+	while (cap - w->len < n)
+		cap *= 2;
+	uint8_t *nb = realloc(w->buf, cap);
+	if (!nb) {
+		w->failed = true;
+		return;
+	}
+	w->buf = nb;
+	w->cap = cap;
 }
 
 void fxs_write_vec3(fxs_writer *w, fxg_vec3 v)

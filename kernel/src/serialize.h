@@ -19,11 +19,69 @@ typedef struct fxs_writer {
 void fxs_writer_init_fixed(fxs_writer *w, void *buf, size_t cap);
 void fxs_writer_init_growable(fxs_writer *w);
 void fxs_writer_free(fxs_writer *w);
-void fxs_write_bytes(fxs_writer *w, const void *p, size_t n);
+void fxs_write_bytes_slow(fxs_writer *w, const void *p, size_t n);
+
+static inline void fxs_write_bytes(fxs_writer *w, const void *p, size_t n)
+{
+	if (w->buf && !w->failed && w->cap - w->len >= n) {
+		__builtin_memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return;
+	}
+	fxs_write_bytes_slow(w, p, n);
+}
+
+/* Record builders: store little-endian at d and return the next position.
+ * A record is built in a local array and written with one fxs_write_bytes. */
+static inline uint8_t *fxs_put_u8(uint8_t *d, uint8_t v)
+{
+	d[0] = v;
+	return d + 1;
+}
+static inline uint8_t *fxs_put_u32(uint8_t *d, uint32_t v)
+{
+	d[0] = (uint8_t)v;
+	d[1] = (uint8_t)(v >> 8);
+	d[2] = (uint8_t)(v >> 16);
+	d[3] = (uint8_t)(v >> 24);
+	return d + 4;
+}
+static inline uint8_t *fxs_put_i32(uint8_t *d, int32_t v) { return fxs_put_u32(d, (uint32_t)v); }
+static inline uint8_t *fxs_put_u64(uint8_t *d, uint64_t v) { return fxs_put_u32(fxs_put_u32(d, (uint32_t)v), (uint32_t)(v >> 32)); }
+static inline uint8_t *fxs_put_i64(uint8_t *d, int64_t v) { return fxs_put_u64(d, (uint64_t)v); }
+static inline uint8_t *fxs_put_vec3(uint8_t *d, fxg_vec3 v) { return fxs_put_i32(fxs_put_i32(fxs_put_i32(d, v.x), v.y), v.z); }
+static inline uint8_t *fxs_put_quat(uint8_t *d, fxg_quat q)
+{
+	return fxs_put_i32(fxs_put_i32(fxs_put_i32(fxs_put_i32(d, q.x), q.y), q.z), q.w);
+}
 void fxs_write_u8(fxs_writer *w, uint8_t v);
 void fxs_write_u16(fxs_writer *w, uint16_t v);
-void fxs_write_u32(fxs_writer *w, uint32_t v);
-void fxs_write_u64(fxs_writer *w, uint64_t v);
+void fxs_write_u32_slow(fxs_writer *w, uint32_t v);
+
+/* Hot: the state hash writes millions of fields per second. The common case
+ * (room in the buffer) is inline byte stores, little-endian by construction. */
+static inline void fxs_write_u32(fxs_writer *w, uint32_t v)
+{
+	if (w->buf && !w->failed && w->cap - w->len >= 4) {
+		uint8_t *d = w->buf + w->len;
+		d[0] = (uint8_t)v;
+		d[1] = (uint8_t)(v >> 8);
+		d[2] = (uint8_t)(v >> 16);
+		d[3] = (uint8_t)(v >> 24);
+		w->len += 4;
+		return;
+	}
+	fxs_write_u32_slow(w, v);
+}
+
+static inline void fxs_write_u64(fxs_writer *w, uint64_t v)
+{
+	fxs_write_u32(w, (uint32_t)v);
+	fxs_write_u32(w, (uint32_t)(v >> 32));
+}
+
+/* Make room for n more bytes in a growable writer (one realloc instead of many). */
+void fxs_writer_reserve(fxs_writer *w, size_t n);
 static inline void fxs_write_i32(fxs_writer *w, int32_t v) { fxs_write_u32(w, (uint32_t)v); }
 static inline void fxs_write_i64(fxs_writer *w, int64_t v) { fxs_write_u64(w, (uint64_t)v); }
 void fxs_write_vec3(fxs_writer *w, fxg_vec3 v);

@@ -48,30 +48,32 @@ static void read_def(fxs_reader *r, fxs_world_def *d)
 
 void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)
 {
-	fxs_write_u32(wr, b->generation);
-	fxs_write_u8(wr, b->alive);
-	if (!b->alive)
-		return;
-	fxs_write_u8(wr, b->type);
-	fxs_write_i32(wr, b->shape.type);
-	fxs_write_i32(wr, b->shape.radius);
-	fxs_write_i32(wr, b->shape.half_height);
-	fxs_write_vec3(wr, b->shape.half_extents);
-	fxs_write_vec3(wr, b->xf.p);
-	fxs_write_quat(wr, b->xf.q);
-	fxs_write_vec3(wr, b->v);
-	fxs_write_vec3(wr, b->w);
-	fxs_write_vec3(wr, b->force);
-	fxs_write_vec3(wr, b->torque);
-	fxs_write_i32(wr, b->density);
-	fxs_write_i32(wr, b->friction);
-	fxs_write_i32(wr, b->restitution);
-	fxs_write_i32(wr, b->linear_damping);
-	fxs_write_i32(wr, b->angular_damping);
-	fxs_write_i32(wr, b->gravity_scale);
-	fxs_write_u32(wr, b->user_data);
-	fxs_write_u8(wr, b->awake);
-	fxs_write_i32(wr, b->sleep_time);
+	uint8_t rec[160], *d = rec;
+	d = fxs_put_u32(d, b->generation);
+	d = fxs_put_u8(d, b->alive);
+	if (b->alive) {
+		d = fxs_put_u8(d, b->type);
+		d = fxs_put_i32(d, b->shape.type);
+		d = fxs_put_i32(d, b->shape.radius);
+		d = fxs_put_i32(d, b->shape.half_height);
+		d = fxs_put_vec3(d, b->shape.half_extents);
+		d = fxs_put_vec3(d, b->xf.p);
+		d = fxs_put_quat(d, b->xf.q);
+		d = fxs_put_vec3(d, b->v);
+		d = fxs_put_vec3(d, b->w);
+		d = fxs_put_vec3(d, b->force);
+		d = fxs_put_vec3(d, b->torque);
+		d = fxs_put_i32(d, b->density);
+		d = fxs_put_i32(d, b->friction);
+		d = fxs_put_i32(d, b->restitution);
+		d = fxs_put_i32(d, b->linear_damping);
+		d = fxs_put_i32(d, b->angular_damping);
+		d = fxs_put_i32(d, b->gravity_scale);
+		d = fxs_put_u32(d, b->user_data);
+		d = fxs_put_u8(d, b->awake);
+		d = fxs_put_i32(d, b->sleep_time);
+	}
+	fxs_write_bytes(wr, rec, (size_t)(d - rec));
 }
 
 static bool read_body(fxs_reader *r, fxs_body *b)
@@ -134,16 +136,18 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_write_u32(wr, w->contact_count);
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		const fxs_contact *c = &w->contacts[i];
-		fxs_write_u32(wr, c->a);
-		fxs_write_u32(wr, c->b);
-		fxs_write_u8(wr, (uint8_t)c->point_count);
+		uint8_t rec[9 + FXS_MAX_MANIFOLD_POINTS * 28], *d = rec;
+		d = fxs_put_u32(d, c->a);
+		d = fxs_put_u32(d, c->b);
+		d = fxs_put_u8(d, (uint8_t)c->point_count);
 		for (int k = 0; k < c->point_count; ++k) {
 			const fxs_contact_point *p = &c->points[k];
-			fxs_write_u32(wr, p->id);
-			fxs_write_i64(wr, p->normal_impulse);
-			fxs_write_i64(wr, p->tangent_impulse[0]);
-			fxs_write_i64(wr, p->tangent_impulse[1]);
+			d = fxs_put_u32(d, p->id);
+			d = fxs_put_i64(d, p->normal_impulse);
+			d = fxs_put_i64(d, p->tangent_impulse[0]);
+			d = fxs_put_i64(d, p->tangent_impulse[1]);
 		}
+		fxs_write_bytes(wr, rec, (size_t)(d - rec));
 	}
 	fxs_bp_write_state(w->bp, wr);
 }

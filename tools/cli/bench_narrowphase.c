@@ -104,7 +104,7 @@ static void npb_make(int ta, int tb, uint64_t seed, npb_config *out, fix16_t spe
 int cli_bench_narrowphase(int argc, char **argv)
 {
 	uint32_t iters = 200;
-	for (int i = 0; i < argc; ++i) {
+	for (int i = 1; i < argc; ++i) { /* argv[0] is "narrowphase" */
 		if (strcmp(argv[i], "--help") == 0) {
 			printf("usage: fixstep bench narrowphase [--iters N]\n"
 			       "ns per fxs_collide call for each shape pair over %d seeded touching configurations\n"

@@ -246,6 +246,24 @@ static inline fxg_wide fxg_wmul(fxg_wide w, fix16_t f, uint32_t *ovf)
 #endif
 }
 
+/* Q32.32 * Q16.16 -> Q16.16 held in int64: floor((w f + 2^31) / 2^32), exact
+ * and never out of int64 range (|w f / 2^32| < 2^62). The solver's response
+ * products (inverse mass or inertia times an impulse) are this. */
+static inline int64_t fxg_wmul_fix64(fxg_wide w, fix16_t f)
+{
+#ifdef FXG_HAVE_I128
+	return (int64_t)(((fxg_i128)w * f + ((fxg_i128)1 << 31)) >> 32);
+#else
+	int64_t hi = w >> 32;                    /* w = hi 2^32 + lo */
+	int64_t lo = (int64_t)((uint64_t)w & 0xFFFFFFFFu);
+	int64_t t = lo * f;                      /* |t| < 2^63 - 2^32: + 2^31 cannot overflow */
+	return hi * f + ((t + ((int64_t)1 << 31)) >> 32);
+#endif
+}
+
+/* The same, saturated to Q16.16. */
+static inline fix16_t fxg_wmul_fix(fxg_wide w, fix16_t f, uint32_t *ovf) { return fxg_sat(fxg_wmul_fix64(w, f), ovf); }
+
 /* Q32.32 * Q32.32 -> Q32.32, rounded half up, saturated (portable 128-bit product). */
 fxg_wide fxg_wmul_wide(fxg_wide a, fxg_wide b, uint32_t *ovf);
 

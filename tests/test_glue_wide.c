@@ -278,3 +278,31 @@ SLOW_TEST(glue_sym3w_rotate_diag)
 			}
 	}
 }
+
+/* fxg_wmul_fix64: floor((w f + 2^31) / 2^32) exactly, on both code paths
+ * (this test runs with and without FXG_PORTABLE_WIDE in the crosscheck's i686
+ * build, where there is no __int128: there the reference is the recurrence). */
+TEST(glue_wmul_fix64_exact)
+{
+	uint64_t rng = 99;
+	for (int i = 0; i < (test_quick ? 200000 : 2000000); ++i) {
+		int64_t w = (int64_t)test_rng_next(&rng) >> (test_rng_next(&rng) % 40);
+		int32_t f = (int32_t)test_rng_next(&rng) >> (test_rng_next(&rng) % 28);
+		if (i < 64) {
+			static const int64_t ws[] = { INT64_MAX, INT64_MIN, -1, 0, 1, (int64_t)1 << 32, -((int64_t)1 << 32) };
+			static const int32_t fs[] = { INT32_MAX, INT32_MIN, -1, 0, 1, 65536, -65536, 32768 };
+			w = ws[i % 7];
+			f = fs[i / 8 % 8];
+		}
+		int64_t got = fxg_wmul_fix64(w, f);
+#ifdef __SIZEOF_INT128__
+		__extension__ typedef __int128 i128;
+		i128 p = (i128)w * f + ((i128)1 << 31);
+		int64_t want = (int64_t)(p >> 32);
+#else
+		int64_t hi = w >> 32, lo = (int64_t)((uint64_t)w & 0xFFFFFFFFu);
+		int64_t want = hi * f + ((lo * f + ((int64_t)1 << 31)) >> 32);
+#endif
+		CHECKF(got == want, "w %lld f %d: %lld, want %lld", (long long)w, f, (long long)got, (long long)want);
+	}
+}

@@ -49,9 +49,15 @@ typedef struct progress {
 	bool drawn;
 } progress;
 
-static void progress_init(progress *p, uint64_t total)
+static void progress_init(progress *p, uint64_t total, bool quiet)
 {
-	p->on = isatty(STDOUT_FILENO) && total > 0;
+#ifdef __EMSCRIPTEN__
+	/* emscripten's isatty says yes for a pipe too: never draw under node */
+	p->on = false;
+	(void)quiet;
+#else
+	p->on = !quiet && isatty(STDOUT_FILENO) && total > 0;
+#endif
 	p->total = total;
 	p->last_ns = cli_now_ns();
 	p->drawn = false;
@@ -109,6 +115,7 @@ int cmd_verify(int argc, char **argv)
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
 			printf("usage: fixstep verify FILE [--allow-truncated] [--quiet]\n\n"
+			       "(--quiet: only the result lines, no 'ok' line and no progress bar)\n"
 			       "Re-simulates a replay from its initial snapshot with its inputs and checks the\n"
 			       "state hash after every tick.\n"
 			       "  exit 0  every tick matches; the last line is 'hash ' and the final hash\n"
@@ -155,7 +162,7 @@ int cmd_verify(int argc, char **argv)
 		return bad_file(path, "out of memory");
 	}
 	progress pr;
-	progress_init(&pr, r.tick_count);
+	progress_init(&pr, r.tick_count, quiet);
 	int status = 0;
 	for (uint64_t i = 0; i < r.tick_count; ++i) {
 		fxs_replay_step(&r, sc, w, i);

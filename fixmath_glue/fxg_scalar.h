@@ -252,7 +252,8 @@ static inline fxg_wide fxg_wmul(fxg_wide w, fix16_t f, uint32_t *ovf)
 static inline int64_t fxg_wmul_fix64(fxg_wide w, fix16_t f)
 {
 #ifdef FXG_HAVE_I128
-	return (int64_t)(((fxg_i128)w * f + ((fxg_i128)1 << 31)) >> 32);
+	fxg_i128 p = (fxg_i128)w * (int64_t)f; /* one signed 64x64 -> 128 multiply */
+	return (int64_t)((p + ((fxg_i128)1 << 31)) >> 32);
 #else
 	int64_t hi = w >> 32;                    /* w = hi 2^32 + lo */
 	int64_t lo = (int64_t)((uint64_t)w & 0xFFFFFFFFu);

@@ -24,35 +24,35 @@ typedef struct wvec3 {
 
 typedef struct solver_body {
 	fxg_vec3 v, w;
-	fxg_vec3 dp;   /* displacement since the step began */
-	fxg_quat q0;   /* orientation when the step began */
-	fxg_quat dq;   /* rotation since the step began */
-	fxg_mat3 dr;   /* dq as a matrix: rotates anchors once per point cheaply */
+	fxg_vec3 dp;     /* displacement since the step began */
+	fxg_vec3 dtheta; /* rotation since the step began, to first order (sum of w h) */
 	fxg_wide inv_mass;
 	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
-	uint8_t moves;   /* dynamic or kinematic */
+	uint8_t moves;   /* active dynamic or kinematic */
 	uint8_t dynamic;
-	uint8_t rotated; /* dq is not the identity */
 } solver_body;
 
+/* One constraint row along a unit direction d: the normal or a tangent. */
+typedef struct solver_row {
+	fxg_vec3 rxa, rxb;      /* ra x d, rb x d */
+	fxg_wide ia[3], ib[3];  /* Ia^-1 (ra x d), Ib^-1 (rb x d): angular response, Q32.32 */
+	fxg_wide mass;          /* effective mass along d, Q32.32 kg */
+	fxg_wide soft_mass;     /* mass scaled by the contact softness (normal row) */
+} solver_row;
+
 typedef struct solver_point {
-	fxg_vec3 ra, rb;          /* anchors from the centres of mass, world frame */
-	fxg_vec3 rna, rnb;        /* ra x n, rb x n */
-	fxg_vec3 rta[2], rtb[2];  /* ra x t, rb x t */
-	wvec3 ina, inb;           /* Ia^-1 (ra x n), Ib^-1 (rb x n) */
-	wvec3 ita[2], itb[2];
-	fxg_wide normal_mass, tangent_mass[2];
-	fix16_t adjusted_separation; /* separation - n . (rb - ra) */
-	fix16_t relative_velocity;
+	solver_row row[3];           /* normal, tangent 0, tangent 1 */
+	fix16_t separation;          /* from the narrowphase, when the step began */
+	fix16_t relative_velocity;   /* normal speed before solving (restitution) */
 	int64_t max_normal_impulse;
 } solver_point;
 
 typedef struct solver_contact {
 	uint32_t index; /* in the world's contact list */
 	uint32_t a, b;
-	fxg_vec3 n, t[2];
-	fix16_t friction, restitution;
 	int32_t count;
+	fxg_vec3 d[3];  /* normal, tangent 0, tangent 1 */
+	fix16_t friction, restitution;
 	solver_point p[FXS_MAX_MANIFOLD_POINTS];
 } solver_contact;
 
@@ -88,42 +88,61 @@ static inline fxg_wide wdot(wvec3 a, fxg_vec3 b, uint32_t *ovf)
 	return fxg_add64(fxg_add64(fxg_wmul(a.x, b.x, ovf), fxg_wmul(a.y, b.y, ovf), ovf), fxg_wmul(a.z, b.z, ovf), ovf);
 }
 
+/* Exact dot product as Q32.32. The solver's stated range keeps every sum
+ * exact: speeds below 16384 m/s and rad/s, lever arms below 1000 m (each
+ * product below 2^58, a sum of four below 2^61). */
 static inline int64_t dot_raw(fxg_vec3 a, fxg_vec3 b)
 {
-	/* exact when components are below 2^30 raw (16384 m/s, rad/s, m): the
-	 * solver's stated range; each product is then below 2^60 */
 	return (int64_t)a.x * b.x + (int64_t)a.y * b.y + (int64_t)a.z * b.z;
 }
 
-/* relative velocity along d: d.(vb - va) + wb.(rb x d) - wa.(ra x d), Q16.16 */
-static inline fix16_t rel_vel(const solver_body *A, const solver_body *B, fxg_vec3 d, fxg_vec3 rxa, fxg_vec3 rxb,
+/* relative velocity along a row: d.(vb - va) + wb.(rb x d) - wa.(ra x d) */
+static inline fix16_t rel_vel(const solver_body *A, const solver_body *B, fxg_vec3 d, const solver_row *r,
 			      uint32_t *ovf)
 {
-	int64_t s = dot_raw(d, B->v) - dot_raw(d, A->v) + dot_raw(B->w, rxb) - dot_raw(A->w, rxa);
+	int64_t s = dot_raw(d, B->v) - dot_raw(d, A->v) + dot_raw(B->w, r->rxb) - dot_raw(A->w, r->rxa);
 	return fxg_sat(fxg_shr_round(s, 16), ovf);
 }
 
-/* apply impulse P (int64 Q16.16) along d: A gets -P, B gets +P */
-static inline void apply(solver_body *A, solver_body *B, fxg_vec3 d, const wvec3 *ia, const wvec3 *ib, int64_t P,
-			 uint32_t *ovf)
+/* v + (x, y, z) with the sums in int64: one range test for the vector, the
+ * per-component saturation (and its count) only when it fails. */
+static inline void add3(fxg_vec3 *v, int64_t x, int64_t y, int64_t z, uint32_t *ovf)
+{
+	x += v->x, y += v->y, z += v->z;
+	const uint64_t span = (uint64_t)UINT32_MAX;
+	if (((uint64_t)x - (uint64_t)INT32_MIN) > span || ((uint64_t)y - (uint64_t)INT32_MIN) > span ||
+	    ((uint64_t)z - (uint64_t)INT32_MIN) > span) {
+		*v = fxg_v3(fxg_sat(x, ovf), fxg_sat(y, ovf), fxg_sat(z, ovf));
+		return;
+	}
+	*v = fxg_v3((fix16_t)x, (fix16_t)y, (fix16_t)z);
+}
+
+static inline void add_scaled(fxg_vec3 *v, fix16_t s, fxg_vec3 d, uint32_t *ovf)
+{
+	add3(v, fxg_shr_round((int64_t)s * d.x, 16), fxg_shr_round((int64_t)s * d.y, 16), fxg_shr_round((int64_t)s * d.z, 16),
+	     ovf);
+}
+
+static inline void add_response(fxg_vec3 *w, const fxg_wide r[3], fix16_t p, uint32_t *ovf)
+{
+	add3(w, fxg_wmul_fix64(r[0], p), fxg_wmul_fix64(r[1], p), fxg_wmul_fix64(r[2], p), ovf);
+}
+
+/* Apply impulse P (int64, Q16.16 N s) along row direction d: A gets -P, B +P.
+ * Static, kinematic and sleeping bodies have zero responses, so no branch. */
+static inline void apply(solver_body *A, solver_body *B, fxg_vec3 d, const solver_row *r, int64_t P, uint32_t *ovf)
 {
 	if (P == 0)
 		return;
 	fix16_t p = fxg_sat(P, ovf);
-	if (A->dynamic) {
-		fix16_t la = fxg_wide_to_fix(fxg_wmul(A->inv_mass, p, ovf), ovf);
-		A->v = fxg_v3_mul_add(A->v, -la, d, ovf);
-		A->w.x = fxg_sat((int64_t)A->w.x - fxg_wide_to_fix(fxg_wmul(ia->x, p, ovf), ovf), ovf);
-		A->w.y = fxg_sat((int64_t)A->w.y - fxg_wide_to_fix(fxg_wmul(ia->y, p, ovf), ovf), ovf);
-		A->w.z = fxg_sat((int64_t)A->w.z - fxg_wide_to_fix(fxg_wmul(ia->z, p, ovf), ovf), ovf);
-	}
-	if (B->dynamic) {
-		fix16_t lb = fxg_wide_to_fix(fxg_wmul(B->inv_mass, p, ovf), ovf);
-		B->v = fxg_v3_mul_add(B->v, lb, d, ovf);
-		B->w.x = fxg_sat((int64_t)B->w.x + fxg_wide_to_fix(fxg_wmul(ib->x, p, ovf), ovf), ovf);
-		B->w.y = fxg_sat((int64_t)B->w.y + fxg_wide_to_fix(fxg_wmul(ib->y, p, ovf), ovf), ovf);
-		B->w.z = fxg_sat((int64_t)B->w.z + fxg_wide_to_fix(fxg_wmul(ib->z, p, ovf), ovf), ovf);
-	}
+	fix16_t np = -p; /* p > INT32_MIN after fxg_sat unless saturated: then -p wraps; guard */
+	if (p == INT32_MIN)
+		np = INT32_MAX;
+	add_scaled(&A->v, fxg_wmul_fix(A->inv_mass, np, ovf), d, ovf);
+	add_response(&A->w, r->ia, np, ovf);
+	add_scaled(&B->v, fxg_wmul_fix(B->inv_mass, p, ovf), d, ovf);
+	add_response(&B->w, r->ib, p, ovf);
 }
 
 /* ---- softness (impulse form, no 1/h^2) ---- */
@@ -157,15 +176,19 @@ static void tangents(fxg_vec3 n, fxg_vec3 t[2], uint32_t *ovf)
 	t[1] = fxg_v3_cross(n, t[0], ovf);
 }
 
-static fxg_wide eff_mass(const solver_body *A, const solver_body *B, fxg_vec3 rxa, fxg_vec3 rxb, wvec3 *ia, wvec3 *ib,
-			 uint32_t *ovf)
+static void prepare_row(const solver_body *A, const solver_body *B, fxg_vec3 ra, fxg_vec3 rb, fxg_vec3 d,
+			fix16_t mass_scale, solver_row *r, uint32_t *ovf)
 {
-	*ia = sym_mul(&A->inv_i, rxa, ovf);
-	*ib = sym_mul(&B->inv_i, rxb, ovf);
+	r->rxa = fxg_v3_cross(ra, d, ovf);
+	r->rxb = fxg_v3_cross(rb, d, ovf);
+	wvec3 ia = sym_mul(&A->inv_i, r->rxa, ovf), ib = sym_mul(&B->inv_i, r->rxb, ovf);
+	r->ia[0] = ia.x, r->ia[1] = ia.y, r->ia[2] = ia.z;
+	r->ib[0] = ib.x, r->ib[1] = ib.y, r->ib[2] = ib.z;
 	fxg_wide k = fxg_add64(A->inv_mass, B->inv_mass, ovf);
-	k = fxg_add64(k, wdot(*ia, rxa, ovf), ovf);
-	k = fxg_add64(k, wdot(*ib, rxb, ovf), ovf);
-	return k > 0 ? fxg_wide_recip(k, ovf) : 0;
+	k = fxg_add64(k, wdot(ia, r->rxa, ovf), ovf);
+	k = fxg_add64(k, wdot(ib, r->rxb, ovf), ovf);
+	r->mass = k > 0 ? fxg_wide_recip(k, ovf) : 0;
+	r->soft_mass = fxg_wmul(r->mass, mass_scale, ovf);
 }
 
 /* ---- stages ---- */
@@ -177,8 +200,6 @@ static void prepare_bodies(solver_ctx *c)
 		const fxs_body *b = &w->bodies[i];
 		solver_body *s = &c->bodies[i];
 		memset(s, 0, sizeof *s);
-		s->q0 = b->xf.q;
-		s->dq = fxg_q_identity();
 		if (!fxs_body_active(b))
 			continue; /* static, dead or asleep: does not move this step */
 		s->moves = 1;
@@ -208,27 +229,20 @@ static void prepare_contacts(solver_ctx *c)
 		sc->index = i;
 		sc->a = fc->a;
 		sc->b = fc->b;
-		sc->n = fc->normal;
-		tangents(sc->n, sc->t, ovf);
+		sc->d[0] = fc->normal;
+		tangents(fc->normal, &sc->d[1], ovf);
 		sc->friction = fc->friction;
 		sc->restitution = fc->restitution;
 		sc->count = fc->point_count;
 		for (int k = 0; k < fc->point_count; ++k) {
 			const fxs_contact_point *fp = &fc->points[k];
 			solver_point *p = &sc->p[k];
-			p->ra = fxg_v3_sub(fp->point, ba->xf.p, ovf);
-			p->rb = fxg_v3_sub(fp->point, bb->xf.p, ovf);
-			p->rna = fxg_v3_cross(p->ra, sc->n, ovf);
-			p->rnb = fxg_v3_cross(p->rb, sc->n, ovf);
-			p->normal_mass = eff_mass(A, B, p->rna, p->rnb, &p->ina, &p->inb, ovf);
-			for (int t = 0; t < 2; ++t) {
-				p->rta[t] = fxg_v3_cross(p->ra, sc->t[t], ovf);
-				p->rtb[t] = fxg_v3_cross(p->rb, sc->t[t], ovf);
-				p->tangent_mass[t] = eff_mass(A, B, p->rta[t], p->rtb[t], &p->ita[t], &p->itb[t], ovf);
-			}
-			fxg_vec3 d = fxg_v3_sub(p->rb, p->ra, ovf);
-			p->adjusted_separation = fxg_sub(fp->separation, fxg_v3_dot(sc->n, d, ovf), ovf);
-			p->relative_velocity = rel_vel(A, B, sc->n, p->rna, p->rnb, ovf);
+			fxg_vec3 ra = fxg_v3_sub(fp->point, ba->xf.p, ovf);
+			fxg_vec3 rb = fxg_v3_sub(fp->point, bb->xf.p, ovf);
+			for (int r = 0; r < 3; ++r)
+				prepare_row(A, B, ra, rb, sc->d[r], r == 0 ? c->contact_soft.mass_scale : FXG_ONE, &p->row[r], ovf);
+			p->separation = fp->separation;
+			p->relative_velocity = rel_vel(A, B, sc->d[0], &p->row[0], ovf);
 			p->max_normal_impulse = 0;
 		}
 	}
@@ -285,43 +299,45 @@ static void integrate_positions(solver_ctx *c)
 		s->dp = fxg_v3_add(s->dp, step, ovf);
 		if (s->w.x | s->w.y | s->w.z) {
 			b->xf.q = fxg_q_integrate(b->xf.q, s->w, h, ovf);
-			s->dq = fxg_q_mul(b->xf.q, fxg_q_conj(s->q0), ovf);
-			s->dr = fxg_m3_from_quat(s->dq, ovf);
-			s->rotated = 1;
+			s->dtheta = fxg_v3_mul_add(s->dtheta, h, s->w, ovf);
 		}
 	}
 }
 
 static void warm_start(solver_ctx *c)
 {
+	/* a local counter: a uint32_t * may alias the int32 velocities, which
+	 * would force a reload after every saturation check */
+	uint32_t local = 0, *ovf = &local;
 	for (uint32_t i = 0; i < c->contact_count; ++i) {
 		solver_contact *sc = &c->contacts[i];
 		fxs_contact *fc = &c->w->contacts[sc->index];
 		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
 		for (int k = 0; k < sc->count; ++k) {
-			solver_point *p = &sc->p[k];
-			fxs_contact_point *fp = &fc->points[k];
-			apply(A, B, sc->n, &p->ina, &p->inb, fp->normal_impulse, c->ovf);
-			apply(A, B, sc->t[0], &p->ita[0], &p->itb[0], fp->tangent_impulse[0], c->ovf);
-			apply(A, B, sc->t[1], &p->ita[1], &p->itb[1], fp->tangent_impulse[1], c->ovf);
+			const solver_point *p = &sc->p[k];
+			const fxs_contact_point *fp = &fc->points[k];
+			apply(A, B, sc->d[0], &p->row[0], fp->normal_impulse, ovf);
+			apply(A, B, sc->d[1], &p->row[1], fp->tangent_impulse[0], ovf);
+			apply(A, B, sc->d[2], &p->row[2], fp->tangent_impulse[1], ovf);
 		}
 	}
+	*c->ovf += local;
 }
 
-/* current separation: n . ((dpB + dqB rb) - (dpA + dqA ra)) + adjusted, which
- * equals the narrowphase separation when nothing has moved yet */
-static fix16_t current_separation(const solver_body *A, const solver_body *B, const solver_point *p, fxg_vec3 n,
-				  uint32_t *ovf)
+/* Current separation, to first order in the rotations since the step began:
+ * separation + n . (dpB - dpA) + dthetaB . (rb x n) - dthetaA . (ra x n)
+ * (an anchor r turned by dtheta moves by dtheta x r, and n . (dtheta x r)
+ * = dtheta . (r x n)). */
+static inline fix16_t current_separation(const solver_body *A, const solver_body *B, const solver_point *p, fxg_vec3 n,
+					 uint32_t *ovf)
 {
-	fxg_vec3 ra = A->rotated ? fxg_m3_mul_v3(A->dr, p->ra, ovf) : p->ra;
-	fxg_vec3 rb = B->rotated ? fxg_m3_mul_v3(B->dr, p->rb, ovf) : p->rb;
-	fxg_vec3 d = fxg_v3_add(fxg_v3_sub(B->dp, A->dp, ovf), fxg_v3_sub(rb, ra, ovf), ovf);
-	return fxg_add(fxg_v3_dot(n, d, ovf), p->adjusted_separation, ovf);
+	int64_t s = dot_raw(n, B->dp) - dot_raw(n, A->dp) + dot_raw(B->dtheta, p->row[0].rxb) - dot_raw(A->dtheta, p->row[0].rxa);
+	return fxg_sat((int64_t)p->separation + fxg_shr_round(s, 16), ovf);
 }
 
 static void solve_contacts(solver_ctx *c, bool use_bias)
 {
-	uint32_t *ovf = c->ovf;
+	uint32_t local = 0, *ovf = &local; /* see warm_start */
 	for (uint32_t i = 0; i < c->contact_count; ++i) {
 		solver_contact *sc = &c->contacts[i];
 		fxs_contact *fc = &c->w->contacts[sc->index];
@@ -329,21 +345,23 @@ static void solve_contacts(solver_ctx *c, bool use_bias)
 		for (int k = 0; k < sc->count; ++k) {
 			solver_point *p = &sc->p[k];
 			fxs_contact_point *fp = &fc->points[k];
-			fix16_t s = current_separation(A, B, p, sc->n, ovf);
-			fix16_t bias = 0;
-			fix16_t mass_scale = FXG_ONE, impulse_scale = 0;
+			const solver_row *r = &p->row[0];
+			fix16_t s = current_separation(A, B, p, sc->d[0], ovf);
+			int64_t bias = 0;
+			fxg_wide mass = r->mass;
+			fix16_t impulse_scale = 0;
 			if (s > 0) {
-				bias = fxg_mul(s, c->inv_h, ovf); /* speculative: close the gap this sub-step */
+				bias = (int64_t)s * c->inv_h >> 16; /* speculative: close the gap this sub-step */
 			} else if (use_bias) {
 				bias = fxg_max(fxg_mul(c->contact_soft.bias_rate, s, ovf), -c->push_max);
-				mass_scale = c->contact_soft.mass_scale;
+				mass = r->soft_mass;
 				impulse_scale = c->contact_soft.impulse_scale;
 			}
-			fix16_t vn = rel_vel(A, B, sc->n, p->rna, p->rnb, ovf);
-			fxg_wide m = fxg_wmul(p->normal_mass, mass_scale, ovf);
-			/* impulse = -m (vn + bias) - impulse_scale * accumulated, in Q16.16 units */
-			int64_t imp = -(fxg_wmul(m, fxg_sat((int64_t)vn + bias, ovf), ovf) >> 16);
-			imp -= fxg_wmul(fp->normal_impulse, impulse_scale, ovf);
+			fix16_t vn = rel_vel(A, B, sc->d[0], r, ovf);
+			/* impulse = -m (vn + bias) - impulse_scale * accumulated, Q16.16 */
+			int64_t imp = -fxg_wmul_fix64(mass, fxg_sat(vn + bias, ovf));
+			if (impulse_scale)
+				imp -= fxg_wmul(fp->normal_impulse, impulse_scale, ovf);
 			int64_t nw = fp->normal_impulse + imp;
 			if (nw < 0)
 				nw = 0;
@@ -351,7 +369,7 @@ static void solve_contacts(solver_ctx *c, bool use_bias)
 			fp->normal_impulse = nw;
 			if (delta > p->max_normal_impulse)
 				p->max_normal_impulse = delta;
-			apply(A, B, sc->n, &p->ina, &p->inb, delta, ovf);
+			apply(A, B, sc->d[0], r, delta, ovf);
 		}
 		/* friction: box-bounded by mu times this point's normal impulse */
 		for (int k = 0; k < sc->count; ++k) {
@@ -360,16 +378,17 @@ static void solve_contacts(solver_ctx *c, bool use_bias)
 			/* fxg_wmul keeps the fraction bits of its wide operand: Q16.16 here */
 			int64_t lim = fxg_wmul(fp->normal_impulse, sc->friction, ovf);
 			for (int t = 0; t < 2; ++t) {
-				fix16_t vt = rel_vel(A, B, sc->t[t], p->rta[t], p->rtb[t], ovf);
-				int64_t imp = -(fxg_wmul(p->tangent_mass[t], vt, ovf) >> 16);
+				const solver_row *r = &p->row[1 + t];
+				fix16_t vt = rel_vel(A, B, sc->d[1 + t], r, ovf);
 				int64_t old = fp->tangent_impulse[t];
-				int64_t nw = old + imp;
+				int64_t nw = old - fxg_wmul_fix64(r->mass, vt);
 				nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
 				fp->tangent_impulse[t] = nw;
-				apply(A, B, sc->t[t], &p->ita[t], &p->itb[t], nw - old, ovf);
+				apply(A, B, sc->d[1 + t], r, nw - old, ovf);
 			}
 		}
 	}
+	*c->ovf += local;
 }
 
 static void apply_restitution(solver_ctx *c)
@@ -387,13 +406,13 @@ static void apply_restitution(solver_ctx *c)
 			fxs_contact_point *fp = &fc->points[k];
 			if (p->relative_velocity > -threshold || p->max_normal_impulse == 0)
 				continue;
-			fix16_t vn = rel_vel(A, B, sc->n, p->rna, p->rnb, ovf);
+			fix16_t vn = rel_vel(A, B, sc->d[0], &p->row[0], ovf);
 			fix16_t target = fxg_mul(sc->restitution, p->relative_velocity, ovf);
-			int64_t imp = -(fxg_wmul(p->normal_mass, fxg_sat((int64_t)vn + target, ovf), ovf) >> 16);
+			int64_t imp = -fxg_wmul_fix64(p->row[0].mass, fxg_sat((int64_t)vn + target, ovf));
 			int64_t nw = fp->normal_impulse + imp;
 			if (nw < 0)
 				nw = 0;
-			apply(A, B, sc->n, &p->ina, &p->inb, nw - fp->normal_impulse, ovf);
+			apply(A, B, sc->d[0], &p->row[0], nw - fp->normal_impulse, ovf);
 			fp->normal_impulse = nw;
 		}
 	}

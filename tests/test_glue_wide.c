@@ -296,8 +296,8 @@ TEST(glue_wmul_fix64_exact)
 		}
 		int64_t got = fxg_wmul_fix64(w, f);
 #ifdef __SIZEOF_INT128__
-		__extension__ typedef __int128 i128;
-		i128 p = (i128)w * f + ((i128)1 << 31);
+		__extension__ typedef __int128 wide128;
+		wide128 p = (wide128)w * f + ((wide128)1 << 31);
 		int64_t want = (int64_t)(p >> 32);
 #else
 		int64_t hi = w >> 32, lo = (int64_t)((uint64_t)w & 0xFFFFFFFFu);

@@ -246,11 +246,13 @@ fxs_result fxs_bp_read_state(fxs_broadphase *bp, fxs_reader *r, uint32_t slot_co
 	fxs_result e = reserve_slots(bp, slot_count);
 	if (e != FXS_OK)
 		return e;
-	memset(bp->in_tree, 0, bp->cap);
-	memset(bp->member, 0, bp->cap);
-	memset(bp->flags, 0, bp->cap);
-	/* the octree is derived: rebuild it at the next update */
-	memset(bp->is_static, 0, bp->cap);
+	if (bp->cap > 0) { /* memset on a NULL array is undefined even for 0 bytes */
+		memset(bp->in_tree, 0, bp->cap);
+		memset(bp->member, 0, bp->cap);
+		memset(bp->flags, 0, bp->cap);
+		/* the octree is derived: rebuild it at the next update */
+		memset(bp->is_static, 0, bp->cap);
+	}
 	fxs_octree_build(&bp->oct, NULL, NULL, 0);
 	bp->static_count = 0;
 	bp->oct_dirty = true;

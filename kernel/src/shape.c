@@ -89,15 +89,14 @@ void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wid
 
 /* |R| e: the half extent along each world axis of a box with half extents e
  * rotated by m, rounded up so that the box is enclosed. */
+static int64_t iabs(fix16_t v) { return v < 0 ? -(int64_t)v : (int64_t)v; }
+
 static fxg_vec3 rotated_extent(const fxg_mat3 *m, fxg_vec3 e, uint32_t *ovf)
 {
-	typedef int64_t L;
-	L ax = (L)(m->cx.x < 0 ? -m->cx.x : m->cx.x) * e.x + (L)(m->cy.x < 0 ? -m->cy.x : m->cy.x) * e.y +
-	       (L)(m->cz.x < 0 ? -m->cz.x : m->cz.x) * e.z;
-	L ay = (L)(m->cx.y < 0 ? -m->cx.y : m->cx.y) * e.x + (L)(m->cy.y < 0 ? -m->cy.y : m->cy.y) * e.y +
-	       (L)(m->cz.y < 0 ? -m->cz.y : m->cz.y) * e.z;
-	L az = (L)(m->cx.z < 0 ? -m->cx.z : m->cx.z) * e.x + (L)(m->cy.z < 0 ? -m->cy.z : m->cy.z) * e.y +
-	       (L)(m->cz.z < 0 ? -m->cz.z : m->cz.z) * e.z;
+	/* entries are unit-range for a unit rotation; int64 keeps any input defined */
+	int64_t ax = iabs(m->cx.x) * e.x + iabs(m->cy.x) * e.y + iabs(m->cz.x) * e.z;
+	int64_t ay = iabs(m->cx.y) * e.x + iabs(m->cy.y) * e.y + iabs(m->cz.y) * e.z;
+	int64_t az = iabs(m->cx.z) * e.x + iabs(m->cy.z) * e.y + iabs(m->cz.z) * e.z;
 	/* ceil(a / 2^16) + 1 LSB for the rounding of the matrix entries */
 	return fxg_v3(fxg_sat(((ax + 0xFFFF) >> 16) + 1, ovf), fxg_sat(((ay + 0xFFFF) >> 16) + 1, ovf),
 		      fxg_sat(((az + 0xFFFF) >> 16) + 1, ovf));

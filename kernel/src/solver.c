@@ -136,9 +136,7 @@ static inline void apply(solver_body *A, solver_body *B, fxg_vec3 d, const solve
 	if (P == 0)
 		return;
 	fix16_t p = fxg_sat(P, ovf);
-	fix16_t np = -p; /* p > INT32_MIN after fxg_sat unless saturated: then -p wraps; guard */
-	if (p == INT32_MIN)
-		np = INT32_MAX;
+	fix16_t np = p == INT32_MIN ? INT32_MAX : -p;
 	add_scaled(&A->v, fxg_wmul_fix(A->inv_mass, np, ovf), d, ovf);
 	add_response(&A->w, r->ia, np, ovf);
 	add_scaled(&B->v, fxg_wmul_fix(B->inv_mass, p, ovf), d, ovf);
@@ -362,10 +360,10 @@ static void solve_contacts(solver_ctx *c, bool use_bias)
 			int64_t imp = -fxg_wmul_fix64(mass, fxg_sat(vn + bias, ovf));
 			if (impulse_scale)
 				imp -= fxg_wmul(fp->normal_impulse, impulse_scale, ovf);
-			int64_t nw = fp->normal_impulse + imp;
+			int64_t nw = fxg_add64(fp->normal_impulse, imp, ovf);
 			if (nw < 0)
 				nw = 0;
-			int64_t delta = nw - fp->normal_impulse;
+			int64_t delta = nw - fp->normal_impulse; /* both in [0, INT64_MAX] */
 			fp->normal_impulse = nw;
 			if (delta > p->max_normal_impulse)
 				p->max_normal_impulse = delta;
@@ -381,7 +379,7 @@ static void solve_contacts(solver_ctx *c, bool use_bias)
 				const solver_row *r = &p->row[1 + t];
 				fix16_t vt = rel_vel(A, B, sc->d[1 + t], r, ovf);
 				int64_t old = fp->tangent_impulse[t];
-				int64_t nw = old - fxg_wmul_fix64(r->mass, vt);
+				int64_t nw = fxg_add64(old, -fxg_wmul_fix64(r->mass, vt), ovf);
 				nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
 				fp->tangent_impulse[t] = nw;
 				apply(A, B, sc->d[1 + t], r, nw - old, ovf);
@@ -409,7 +407,7 @@ static void apply_restitution(solver_ctx *c)
 			fix16_t vn = rel_vel(A, B, sc->d[0], &p->row[0], ovf);
 			fix16_t target = fxg_mul(sc->restitution, p->relative_velocity, ovf);
 			int64_t imp = -fxg_wmul_fix64(p->row[0].mass, fxg_sat((int64_t)vn + target, ovf));
-			int64_t nw = fp->normal_impulse + imp;
+			int64_t nw = fxg_add64(fp->normal_impulse, imp, ovf);
 			if (nw < 0)
 				nw = 0;
 			apply(A, B, sc->d[0], &p->row[0], nw - fp->normal_impulse, ovf);

@@ -117,7 +117,17 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 	if (b->linear_damping < 0 || b->angular_damping < 0 || b->linear_damping > FXG_I(1000) ||
 	    b->angular_damping > FXG_I(1000) || b->gravity_scale < FXG_I(-100) || b->gravity_scale > FXG_I(100))
 		return false;
-	if (b->xf.q.x == 0 && b->xf.q.y == 0 && b->xf.q.z == 0 && b->xf.q.w == 0)
+	/* the world keeps every rotation normalised (creation, set_transform and
+	 * integration renormalise); a snapshot's must be unit within 2^-10, or
+	 * matrices built from it leave the range every product is sized for */
+	const fix16_t qmax = FXG_ONE + (FXG_ONE >> 8);
+	const fix16_t qs[4] = { b->xf.q.x, b->xf.q.y, b->xf.q.z, b->xf.q.w };
+	for (int k = 0; k < 4; ++k)
+		if (qs[k] > qmax || qs[k] < -qmax)
+			return false;
+	/* components now below 2^17: the squares sum far inside int64 */
+	int64_t n2 = (int64_t)qs[0] * qs[0] + (int64_t)qs[1] * qs[1] + (int64_t)qs[2] * qs[2] + (int64_t)qs[3] * qs[3];
+	if (n2 < ((int64_t)1 << 32) - ((int64_t)1 << 22) || n2 > ((int64_t)1 << 32) + ((int64_t)1 << 22))
 		return false;
 	uint32_t ovf = 0;
 	fxs_body_update_mass(b);
@@ -217,7 +227,11 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 			p->normal_impulse = fxs_read_i64(r);
 			p->tangent_impulse[0] = fxs_read_i64(r);
 			p->tangent_impulse[1] = fxs_read_i64(r);
-			if (p->normal_impulse < 0)
+			/* impulses the solver can have made: non-negative normal, all
+			 * within 2^47 raw (2^31 N s) so that sums stay far from int64's end */
+			const int64_t lim = (int64_t)1 << 47;
+			if (p->normal_impulse < 0 || p->normal_impulse > lim || p->tangent_impulse[0] < -lim ||
+			    p->tangent_impulse[0] > lim || p->tangent_impulse[1] < -lim || p->tangent_impulse[1] > lim)
 				goto fail;
 		}
 		w->contact_count = i + 1;

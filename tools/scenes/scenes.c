@@ -206,11 +206,50 @@ void fxs_scene_default_inputs(fxs_world *w, const fxs_input *inputs, uint32_t pl
 	}
 }
 
+/* 1,000 spheres moving in every direction in a closed box, no gravity,
+ * elastic: the broadphase's churn scene (issue 3). Velocities come from a
+ * seeded SplitMix64 in integers, so no float touches them. */
+static fxs_world *scene_moving_1000(void)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.gravity = fxg_v3_zero();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	const fix16_t L = FXG_I(8); /* inner half size of the box */
+	add_box(w, FXS_BODY_STATIC, fxg_v3(0, -L - FXG_ONE, 0), fxg_v3(L + FXG_I(2), FXG_ONE, L + FXG_I(2)), FXG_I(1000));
+	add_box(w, FXS_BODY_STATIC, fxg_v3(0, L + FXG_ONE, 0), fxg_v3(L + FXG_I(2), FXG_ONE, L + FXG_I(2)), FXG_I(1000));
+	add_box(w, FXS_BODY_STATIC, fxg_v3(-L - FXG_ONE, 0, 0), fxg_v3(FXG_ONE, L, L + FXG_I(2)), FXG_I(1000));
+	add_box(w, FXS_BODY_STATIC, fxg_v3(L + FXG_ONE, 0, 0), fxg_v3(FXG_ONE, L, L + FXG_I(2)), FXG_I(1000));
+	add_box(w, FXS_BODY_STATIC, fxg_v3(0, 0, -L - FXG_ONE), fxg_v3(L, L, FXG_ONE), FXG_I(1000));
+	add_box(w, FXS_BODY_STATIC, fxg_v3(0, 0, L + FXG_ONE), fxg_v3(L, L, FXG_ONE), FXG_I(1000));
+	uint64_t rng = 12345;
+	for (int i = 0; i < 1000; ++i) {
+		int x = i % 10, y = (i / 10) % 10, z = i / 100;
+		fxs_body_def d = fxs_default_body_def();
+		d.position = fxg_v3(FXG_I(-7) + x * FXG_RATIO(14, 9), FXG_I(-7) + y * FXG_RATIO(14, 9), FXG_I(-7) + z * FXG_RATIO(14, 9));
+		fix16_t c[3];
+		for (int k = 0; k < 3; ++k) {
+			uint64_t r = (rng += 0x9E3779B97F4A7C15ull);
+			r = (r ^ (r >> 30)) * 0xBF58476D1CE4E5B9ull;
+			r = (r ^ (r >> 27)) * 0x94D049BB133111EBull;
+			r ^= r >> 31;
+			c[k] = (fix16_t)((r >> 33) % (uint64_t)FXG_I(10)) - FXG_I(5); /* [-5, 5) m/s */
+		}
+		d.linear_velocity = fxg_v3(c[0], c[1], c[2]);
+		d.shape.radius = FXG_RATIO(3, 10);
+		d.friction = 0;
+		d.restitution = FXG_ONE;
+		fxs_body_create(w, &d);
+	}
+	return w;
+}
+
 static const fxs_scene scenes[] = {
 	{ "drop", "a ball of radius 0.5 dropped from 10 m onto the ground", 300, scene_drop, 1, fxs_scene_default_inputs },
 	{ "falling_spheres_500", "500 spheres (10x10x5 lattice) falling into a walled box", 400, scene_falling_spheres_500, 4, fxs_scene_default_inputs },
 	{ "falling_spheres", "4,000 spheres (20x20x10 lattice) falling into a walled box", 400, scene_falling_spheres_4000, 8, fxs_scene_default_inputs },
 	{ "box_stack", "ten 1 m cubes stacked on the ground", 600, scene_box_stack, 2, fxs_scene_default_inputs },
+	{ "moving_1000", "1,000 elastic spheres flying in a closed box, no gravity", 300, scene_moving_1000, 4, fxs_scene_default_inputs },
 	{ "shapes", "27 boxes, spheres and capsules tumbling onto the ground", 600, scene_shapes, 4, fxs_scene_default_inputs },
 	{ "large_pyramid_b20", "pyramid of 210 unit cubes (Box3D large_pyramid, base 20)", 200, scene_large_pyramid_b20, 4, fxs_scene_default_inputs },
 	{ "large_pyramid_b40", "pyramid of 820 unit cubes (Box3D large_pyramid, base 40)", 200, scene_large_pyramid_b40, 4, fxs_scene_default_inputs },

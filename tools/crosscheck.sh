@@ -328,7 +328,9 @@ run_target() {
         rc=0
         # shellcheck disable=SC2086
         out=$(run_on "$t" ${ROW_ARGS[$i]} 2>"$X/cells/$t.$i.err") || rc=$?
-        if [ "$rc" = 0 ]; then printf '%s\n' "$out" | tail -n 1 >"$X/cells/$t.$i"
+        # the last line, less any progress bar drawn before it with \r and ANSI escapes
+        # (emscripten reports stdout as a terminal)
+        if [ "$rc" = 0 ]; then printf '%s\n' "$out" | tail -n 1 | sed $'s/.*\r//; s/\x1b\\[[0-9;]*[A-Za-z]//g' >"$X/cells/$t.$i"
         else echo "(exit $rc)" >"$X/cells/$t.$i"; say "$t: fixstep ${ROW_ARGS[$i]} failed: $(tail -n 1 "$X/cells/$t.$i.err")"; fi
     done
     say "ran $t ($((SECONDS - start)) s)"

@@ -286,8 +286,10 @@ TEST(glue_wmul_fix64_exact)
 {
 	uint64_t rng = 99;
 	for (int i = 0; i < (test_quick ? 200000 : 2000000); ++i) {
-		int64_t w = (int64_t)test_rng_next(&rng) >> (test_rng_next(&rng) % 40);
-		int32_t f = (int32_t)test_rng_next(&rng) >> (test_rng_next(&rng) % 28);
+		uint64_t r1 = test_rng_next(&rng), r2 = test_rng_next(&rng); /* sequenced draws */
+		uint64_t r3 = test_rng_next(&rng), r4 = test_rng_next(&rng);
+		int64_t w = (int64_t)r1 >> (r2 % 40);
+		int32_t f = (int32_t)r3 >> (r4 % 28);
 		if (i < 64) {
 			static const int64_t ws[] = { INT64_MAX, INT64_MIN, -1, 0, 1, (int64_t)1 << 32, -((int64_t)1 << 32) };
 			static const int32_t fs[] = { INT32_MAX, INT32_MIN, -1, 0, 1, 65536, -65536, 32768 };

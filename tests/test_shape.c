@@ -100,14 +100,18 @@ TEST(aabb_encloses_rotated_shapes)
 		s.type = (int32_t)(test_rng_next(&rng) % 3);
 		s.radius = 3277 + (fix16_t)(test_rng_next(&rng) % 65536);
 		s.half_height = 3277 + (fix16_t)(test_rng_next(&rng) % 65536);
-		s.half_extents = fxg_v3(3277 + (fix16_t)(test_rng_next(&rng) % 65536), 3277 + (fix16_t)(test_rng_next(&rng) % 65536),
-					3277 + (fix16_t)(test_rng_next(&rng) % 65536));
+		/* sequenced draws: arguments are evaluated in an unspecified order */
+		fix16_t ex = 3277 + (fix16_t)(test_rng_next(&rng) % 65536);
+		fix16_t ey = 3277 + (fix16_t)(test_rng_next(&rng) % 65536);
+		fix16_t ez = 3277 + (fix16_t)(test_rng_next(&rng) % 65536);
+		s.half_extents = fxg_v3(ex, ey, ez);
 		uint32_t ovf = 0;
 		fxs_transform xf;
 		xf.p = fxg_v3((fix16_t)(test_rng_next(&rng) % (200 * 65536)) - 100 * 65536, 0, 0);
-		xf.q = fxg_q_normalize(fxg_q((fix16_t)(test_rng_next(&rng) >> 48) - 32768, (fix16_t)(test_rng_next(&rng) >> 48) - 32768,
-					     (fix16_t)(test_rng_next(&rng) >> 48) - 32768, (fix16_t)(test_rng_next(&rng) >> 48) - 32768),
-				       &ovf);
+		fix16_t qc[4];
+		for (int k = 0; k < 4; ++k)
+			qc[k] = (fix16_t)(test_rng_next(&rng) >> 48) - 32768;
+		xf.q = fxg_q_normalize(fxg_q(qc[0], qc[1], qc[2], qc[3]), &ovf);
 		fxs_aabb box = fxs_shape_aabb(&s, &xf, &ovf);
 		/* every corner / cap extreme, rotated in double, lies inside */
 		double qx = F(xf.q.x), qy = F(xf.q.y), qz = F(xf.q.z), qw = F(xf.q.w);

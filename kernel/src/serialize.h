@@ -82,6 +82,24 @@ static inline void fxs_write_u64(fxs_writer *w, uint64_t v)
 
 /* Make room for n more bytes in a growable writer (one realloc instead of many). */
 void fxs_writer_reserve(fxs_writer *w, size_t n);
+
+/* Where to build a record of at most n bytes: straight in the output buffer
+ * when it has room (no second copy), else in the caller's scratch. Finish
+ * with fxs_write_span_end. */
+static inline uint8_t *fxs_write_span(fxs_writer *w, size_t n, uint8_t *scratch)
+{
+	if (w->grow && w->cap - w->len < n)
+		fxs_writer_reserve(w, n);
+	return (w->buf && !w->failed && w->cap - w->len >= n) ? w->buf + w->len : scratch;
+}
+
+static inline void fxs_write_span_end(fxs_writer *w, uint8_t *start, uint8_t *end, uint8_t *scratch)
+{
+	if (start == scratch)
+		fxs_write_bytes(w, scratch, (size_t)(end - start));
+	else
+		w->len += (size_t)(end - start);
+}
 static inline void fxs_write_i32(fxs_writer *w, int32_t v) { fxs_write_u32(w, (uint32_t)v); }
 static inline void fxs_write_i64(fxs_writer *w, int64_t v) { fxs_write_u64(w, (uint64_t)v); }
 void fxs_write_vec3(fxs_writer *w, fxg_vec3 v);

@@ -48,7 +48,8 @@ static void read_def(fxs_reader *r, fxs_world_def *d)
 
 void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)
 {
-	uint8_t rec[160], *d = rec;
+	uint8_t rec[160];
+	uint8_t *start = fxs_write_span(wr, sizeof rec, rec), *d = start;
 	d = fxs_put_u32(d, b->generation);
 	d = fxs_put_u8(d, b->alive);
 	if (b->alive) {
@@ -73,7 +74,7 @@ void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)
 		d = fxs_put_u8(d, b->awake);
 		d = fxs_put_i32(d, b->sleep_time);
 	}
-	fxs_write_bytes(wr, rec, (size_t)(d - rec));
+	fxs_write_span_end(wr, start, d, rec);
 }
 
 static bool read_body(fxs_reader *r, fxs_body *b)
@@ -146,7 +147,8 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_write_u32(wr, w->contact_count);
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		const fxs_contact *c = &w->contacts[i];
-		uint8_t rec[9 + FXS_MAX_MANIFOLD_POINTS * 28], *d = rec;
+		uint8_t rec[9 + FXS_MAX_MANIFOLD_POINTS * 28];
+		uint8_t *start = fxs_write_span(wr, sizeof rec, rec), *d = start;
 		d = fxs_put_u32(d, c->a);
 		d = fxs_put_u32(d, c->b);
 		d = fxs_put_u8(d, (uint8_t)c->point_count);
@@ -157,7 +159,7 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 			d = fxs_put_i64(d, p->tangent_impulse[0]);
 			d = fxs_put_i64(d, p->tangent_impulse[1]);
 		}
-		fxs_write_bytes(wr, rec, (size_t)(d - rec));
+		fxs_write_span_end(wr, start, d, rec);
 	}
 	fxs_bp_write_state(w->bp, wr);
 }

@@ -15,6 +15,10 @@
  * Points are listed in increasing feature id. */
 #include "collide_common.h"
 
+/* collide_mesh.c: a convex shape (first) against a static mesh (second) */
+void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,
+			     const fxs_transform *xb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+
 typedef void (*pair_fn)(const fxs_shape *, const fxs_transform *, const fxs_shape *, const fxs_transform *, fix16_t,
 			fxs_manifold *, uint32_t *);
 
@@ -49,12 +53,18 @@ void fxs_collide(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b
 		[FXS_SHAPE_BOX][FXS_SHAPE_BOX] = fxs_collide_boxes,
 		[FXS_SHAPE_BOX][FXS_SHAPE_CAPSULE] = fxs_collide_box_capsule,
 		[FXS_SHAPE_CAPSULE][FXS_SHAPE_CAPSULE] = fxs_collide_capsules,
+		[FXS_SHAPE_SPHERE][FXS_SHAPE_MESH] = fxs_collide_convex_mesh,
+		[FXS_SHAPE_BOX][FXS_SHAPE_MESH] = fxs_collide_convex_mesh,
+		[FXS_SHAPE_CAPSULE][FXS_SHAPE_MESH] = fxs_collide_convex_mesh,
+		/* mesh-mesh: both static, never paired */
 	};
 	m->normal = fxg_v3_zero();
 	m->point_count = 0;
 	if (a->type < 0 || a->type >= FXS_SHAPE_TYPE_COUNT || b->type < 0 || b->type >= FXS_SHAPE_TYPE_COUNT)
 		return;
 	bool swap = a->type > b->type || (a->type == b->type && same_type_order(a, b) > 0);
+	if (!table[swap ? b->type : a->type][swap ? a->type : b->type])
+		return;
 	if (swap) {
 		table[b->type][a->type](b, xb, a, xa, speculative, m, ovf);
 		m->normal = np_neg(m->normal);

@@ -1,6 +1,7 @@
 #include "shape.h"
 
 #include "fxg_mat3.h"
+#include "mesh.h"
 
 /* pi in Q32.32, rounded: 3.14159265358979... * 2^32 = 13493037704.52 */
 #define FXS_PI_WIDE ((fxg_wide)13493037705LL)
@@ -15,6 +16,10 @@ bool fxs_shape_is_valid(const fxs_shape *s)
 		return IN_RANGE(s->half_extents.x) && IN_RANGE(s->half_extents.y) && IN_RANGE(s->half_extents.z);
 	case FXS_SHAPE_CAPSULE:
 		return IN_RANGE(s->radius) && IN_RANGE(s->half_height);
+	case FXS_SHAPE_MESH:
+		/* the mesh pointer is resolved from mesh_id by fxs_mesh_shape, or
+		 * by the state reader after the geometry section */
+		return true;
 	default:
 		return false;
 	}
@@ -119,6 +124,23 @@ fxs_aabb fxs_shape_aabb(const fxs_shape *s, const fxs_transform *xf, uint32_t *o
 		e = rotated_extent(&m, fxg_v3(0, s->half_height, 0), ovf);
 		e = fxg_v3_add(e, fxg_v3(s->radius, s->radius, s->radius), ovf);
 		break;
+	}
+	case FXS_SHAPE_MESH: {
+		if (!s->mesh) {
+			e = fxg_v3_zero();
+			break;
+		}
+		/* the local bounds of every region, rotated: centre + |R| half extent */
+		const fxs_aabb *lb = &s->mesh->bounds;
+		fxg_vec3 c = fxg_v3((fix16_t)(((int64_t)lb->lo.x + lb->hi.x) >> 1),
+				    (fix16_t)(((int64_t)lb->lo.y + lb->hi.y) >> 1),
+				    (fix16_t)(((int64_t)lb->lo.z + lb->hi.z) >> 1));
+		fxg_vec3 h = fxg_v3(lb->hi.x - c.x + 1, lb->hi.y - c.y + 1, lb->hi.z - c.z + 1);
+		fxg_mat3 m = fxg_m3_from_quat(xf->q, ovf);
+		e = rotated_extent(&m, h, ovf);
+		fxg_vec3 pc = fxg_v3_add(xf->p, fxg_m3_mul_v3(m, c, ovf), ovf);
+		fxs_aabb mb = { fxg_v3_sub(pc, e, ovf), fxg_v3_add(pc, e, ovf) };
+		return mb;
 	}
 	default:
 		e = fxg_v3_zero();

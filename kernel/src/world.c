@@ -1,5 +1,6 @@
 /* The world: creation from a definition, slots, statistics. */
 #include "world.h"
+#include "mesh.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,7 @@ void fxs_world_destroy(fxs_world *w)
 	if (!w)
 		return;
 	fxs_bp_destroy(w->bp);
+	fxs_meshes_free(w);
 	free(w->bodies);
 	free(w->contacts);
 	free(w->contacts_next);

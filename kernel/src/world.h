@@ -62,6 +62,8 @@ struct fxs_world {
 	fxs_contact *contacts_next; /* scratch for the next step's list */
 	uint32_t contacts_next_cap;
 	fxs_broadphase *bp;
+	struct fxs_mesh **meshes;   /* static meshes (mesh.c), id = index + 1; state */
+	uint32_t mesh_count, mesh_cap;
 	uint32_t *island;           /* derived per step: island id (min slot) per slot */
 	uint8_t *island_flag;       /* scratch, indexed by island id */
 	uint32_t island_cap;

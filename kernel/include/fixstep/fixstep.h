@@ -71,6 +71,21 @@ void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque);
 void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse, fxg_vec3 point);
 void fxs_body_apply_angular_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse);
 
+/* ---- static triangle meshes ---- */
+
+/* A static triangle mesh from vertex positions (in the mesh body's local
+ * frame, each component within +-4096 m) and triangles (3 vertex indices
+ * each, counter-clockwise seen from the front side). Triangle i keeps id i.
+ * Every face gets a seed 003 thickness region of depth `thickness` behind it
+ * (clamped per face where the mesh is thinner, see mesh.c). The mesh is part
+ * of the world's state (snapshots carry it). 0 on bad input. */
+fxs_mesh_id fxs_world_create_mesh(fxs_world *w, const fxg_vec3 *verts, uint32_t nverts, const uint32_t *tris,
+				  uint32_t ntris, fix16_t thickness);
+/* The shape of a static body made of mesh `id` (type FXS_SHAPE_MESH). Put it
+ * in an fxs_body_def of type FXS_BODY_STATIC. */
+fxs_shape fxs_mesh_shape(const fxs_world *w, fxs_mesh_id id);
+uint32_t fxs_world_mesh_count(const fxs_world *w);
+
 /* ---- hashing and snapshots ---- */
 
 /* XXH3-64 of one body's serialised state (0 for an invalid id): locates a

@@ -1,0 +1,202 @@
+/* Convex shape (sphere, box, capsule) against a static triangle mesh.
+ *
+ * Work is done in the mesh's local frame. The convex shape is reduced to
+ * feature points with a radius: a sphere's centre (r), a capsule's two segment
+ * ends (r), a box's 8 vertices (0). Each feature point x is tested against the
+ * one face whose prism (side walls, mesh.h) contains it, for every candidate
+ * face in id order (faces whose region bounds overlap the shape's bounds grown
+ * by the speculative distance; a linear scan of the precomputed bounds):
+ *   - in front of the face (s = n.x - o >= 0): separation = exact distance
+ *     from x to the triangle - r;
+ *   - behind it (s < 0), while the sphere around x still overlaps the region
+ *     (s >= -(depth + r), inside the region's bounds): the seed 003 push-out,
+ *     separation = s - r, measured from the face, along the face normal. So a
+ *     body that crossed the face during a step is pushed back to the front.
+ * Guarantee: a round feature of radius r that was in front of a face and
+ * not touching (s > r) is caught whenever its displacement along -n in one
+ * step is below depth + 2r (then s_next > -(depth + r)).
+ *
+ * A manifold has one normal. The deepest point (ties: lowest feature id)
+ * chooses the face; points of faces parallel to it (|n.n_ref| >= 0.999,
+ * e.g. the two triangles of a quad) join, and the 4 deepest of those are kept
+ * (ties by feature id). A body in a concave corner is resolved against its
+ * deepest face first. Feature id = face id << 4 | feature index. */
+#include "collide_common.h"
+#include "mesh.h"
+
+#define MESH_PARALLEL ((int64_t)4290672329LL) /* 0.999 in Q32.32 */
+
+typedef struct feat_set {
+	fxg_vec3 x[8];
+	int count;
+	fix16_t r;
+} feat_set;
+
+/* Distance from x to triangle f (x in front or on the plane; s = plane distance). */
+static fix16_t tri_distance(const fxs_mesh *me, const fxs_mesh_face *f, fxg_vec3 x, fix16_t s)
+{
+	bool inside = true;
+	int64_t best = INT64_MAX;
+	for (int i = 0; i < 3; ++i) {
+		fxg_vec3 a = me->verts[f->v[i]], b = me->verts[f->v[(i + 1) % 3]];
+		fxg_vec3 e = np_sub(b, a), ax = np_sub(x, a);
+		/* outward in-plane edge normal e x n (Q16.16 after the shift) */
+		fxg_vec3 w = fxg_v3(np_w2f((int64_t)e.y * f->n.z - (int64_t)e.z * f->n.y),
+				    np_w2f((int64_t)e.z * f->n.x - (int64_t)e.x * f->n.z),
+				    np_w2f((int64_t)e.x * f->n.y - (int64_t)e.y * f->n.x));
+		if (np_dot_w(ax, w) <= 0)
+			continue;
+		inside = false;
+		int64_t den = np_dot_w(e, e) >> 16; /* Q16.16 |e|^2 */
+		int64_t t = den > 0 ? np_div_round(np_dot_w(ax, e), den) : 0;
+		t = t < 0 ? 0 : (t > FXG_ONE ? FXG_ONE : t);
+		fxg_vec3 q = np_madd(a, (fix16_t)t, e);
+		fix16_t len;
+		np_normalize(np_sub(x, q), &len);
+		if (len < best)
+			best = len;
+	}
+	return inside ? s : (fix16_t)best;
+}
+
+typedef struct mesh_hit {
+	fxg_vec3 n, point;
+	fix16_t sep;
+	uint32_t id;
+} mesh_hit;
+
+/* The contact of feature k (point x) against face fi, false when none. */
+static bool feature_hit(const fxs_mesh *me, uint32_t fi, const feat_set *fs, int k, fix16_t speculative,
+			mesh_hit *h)
+{
+	const fxs_mesh_face *f = &me->faces[fi];
+	fxg_vec3 x = fs->x[k];
+	if (!fxs_mesh_in_prism(f, x))
+		return false;
+	int64_t sw = np_dot_w(f->n, x) - f->o;
+	fix16_t s = np_w2f(sw);
+	int64_t sep;
+	if (sw < 0) {
+		if ((int64_t)s < -((int64_t)f->depth + fs->r))
+			return false;
+		const fxs_aabb *b = &f->bounds;
+		int64_t g = fs->r;
+		if (x.x < b->lo.x - g || x.x > b->hi.x + g || x.y < b->lo.y - g || x.y > b->hi.y + g ||
+		    x.z < b->lo.z - g || x.z > b->hi.z + g)
+			return false;
+		sep = (int64_t)s - fs->r;
+	} else {
+		sep = (int64_t)tri_distance(me, f, x, s) - fs->r;
+	}
+	if (sep > speculative)
+		return false;
+	h->n = f->n;
+	h->sep = (fix16_t)sep;
+	h->point = np_madd(x, -(fix16_t)(fs->r + sep / 2), f->n);
+	h->id = (fi << 4) | (uint32_t)k;
+	return true;
+}
+
+static bool hit_before(const mesh_hit *a, const mesh_hit *b)
+{
+	return a->sep < b->sep || (a->sep == b->sep && a->id < b->id);
+}
+
+void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,
+			     const fxs_transform *xb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
+{
+	m->point_count = 0;
+	m->normal = fxg_v3(0, -FXG_ONE, 0);
+	const fxs_mesh *me = b->mesh;
+	fxg_vec3 d;
+	if (!me || !np_rel(xb->p, xa->p, &d))
+		return;
+	fxg_mat3 rm = fxg_m3_from_quat(xb->q, ovf), ra = fxg_m3_from_quat(xa->q, ovf);
+	fxg_vec3 c = fxg_m3_tmul_v3(rm, d, ovf);
+	feat_set fs;
+	fs.count = 0;
+	fs.r = 0;
+	switch (a->type) {
+	case FXS_SHAPE_SPHERE:
+		fs.x[fs.count++] = c;
+		fs.r = a->radius;
+		break;
+	case FXS_SHAPE_CAPSULE: {
+		fxg_vec3 u = fxg_m3_tmul_v3(rm, ra.cy, ovf);
+		fs.x[fs.count++] = np_madd(c, -a->half_height, u);
+		fs.x[fs.count++] = np_madd(c, a->half_height, u);
+		fs.r = a->radius;
+		break;
+	}
+	case FXS_SHAPE_BOX: {
+		fxg_vec3 ax[3] = { fxg_m3_tmul_v3(rm, ra.cx, ovf), fxg_m3_tmul_v3(rm, ra.cy, ovf),
+				   fxg_m3_tmul_v3(rm, ra.cz, ovf) };
+		fix16_t e[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
+		for (int k = 0; k < 8; ++k) {
+			fxg_vec3 p = c;
+			for (int i = 0; i < 3; ++i)
+				p = np_madd(p, (k >> i) & 1 ? e[i] : -e[i], ax[i]);
+			fs.x[fs.count++] = p;
+		}
+		break;
+	}
+	default:
+		return;
+	}
+	/* local bounds of the shape grown by r + speculative */
+	fxs_aabb sb = { fs.x[0], fs.x[0] };
+	for (int k = 1; k < fs.count; ++k) {
+		sb.lo = fxg_v3(fxg_min(sb.lo.x, fs.x[k].x), fxg_min(sb.lo.y, fs.x[k].y), fxg_min(sb.lo.z, fs.x[k].z));
+		sb.hi = fxg_v3(fxg_max(sb.hi.x, fs.x[k].x), fxg_max(sb.hi.y, fs.x[k].y), fxg_max(sb.hi.z, fs.x[k].z));
+	}
+	fix16_t g = fs.r + (speculative > 0 ? speculative : 0);
+	sb.lo = fxg_v3(sb.lo.x - g, sb.lo.y - g, sb.lo.z - g);
+	sb.hi = fxg_v3(sb.hi.x + g, sb.hi.y + g, sb.hi.z + g);
+	if (!fxs_aabb_overlap(&sb, &me->bounds))
+		return;
+
+	/* pass 1: the deepest hit picks the face normal */
+	mesh_hit ref;
+	bool have = false;
+	for (uint32_t fi = 0; fi < me->ntris; ++fi) {
+		if (!fxs_aabb_overlap(&sb, &me->faces[fi].bounds))
+			continue;
+		for (int k = 0; k < fs.count; ++k) {
+			mesh_hit h;
+			if (feature_hit(me, fi, &fs, k, speculative, &h) && (!have || hit_before(&h, &ref))) {
+				ref = h;
+				have = true;
+			}
+		}
+	}
+	if (!have)
+		return;
+	/* pass 2: the 4 deepest hits on faces parallel to it, kept sorted */
+	mesh_hit keep[FXS_MAX_MANIFOLD_POINTS];
+	int nk = 0;
+	for (uint32_t fi = 0; fi < me->ntris; ++fi) {
+		const fxs_mesh_face *f = &me->faces[fi];
+		if (!fxs_aabb_overlap(&sb, &f->bounds) || np_dot_w(f->n, ref.n) < MESH_PARALLEL)
+			continue;
+		for (int k = 0; k < fs.count; ++k) {
+			mesh_hit h;
+			if (!feature_hit(me, fi, &fs, k, speculative, &h))
+				continue;
+			int pos = nk;
+			while (pos > 0 && hit_before(&h, &keep[pos - 1]))
+				--pos;
+			if (pos >= FXS_MAX_MANIFOLD_POINTS)
+				continue;
+			int last = nk < FXS_MAX_MANIFOLD_POINTS ? nk : FXS_MAX_MANIFOLD_POINTS - 1;
+			for (int j = last; j > pos; --j)
+				keep[j] = keep[j - 1];
+			keep[pos] = h;
+			if (nk < FXS_MAX_MANIFOLD_POINTS)
+				++nk;
+		}
+	}
+	/* back to world space; the normal points from the shape to the mesh */
+	m->normal = np_neg(fxg_m3_mul_v3(rm, ref.n, ovf));
+	for (int i = 0; i < nk; ++i)
+		np_add_point(m, np_to_world(xb->p, &rm, keep[i].point, ovf), keep[i].sep, keep[i].id);
+}

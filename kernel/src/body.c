@@ -3,6 +3,7 @@
  * mass properties from the shape, accessors. */
 #include "world.h"
 #include "shape.h"
+#include "joint.h"
 
 #include <string.h>
 
@@ -122,6 +123,7 @@ bool fxs_body_destroy(fxs_world *w, fxs_body_id id)
 		return false;
 	uint32_t s = id.index1 - 1;
 	fxs_contacts_remove_body(w, s);
+	fxs_joints_remove_body(w, s);
 	uint32_t gen = b->generation + 1;
 	memset(b, 0, sizeof *b);
 	b->generation = gen;

@@ -6,6 +6,7 @@
  * both sorted by pair, so matching is a merge walk: no hashing, canonical. */
 #include "world.h"
 #include "island.h"
+#include "joint.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +52,19 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 	const fxs_contact *old = w->contacts;
 	uint32_t old_count = w->contact_count, oi = 0;
 	uint32_t n = 0;
+	/* jointed pairs without collide_connected get no contacts: a merge walk
+	 * of the sorted pairs with the sorted filter */
+	uint32_t filter_count, fi = 0;
+	const uint64_t *filter = fxs_joints_filter(w, &filter_count);
 	for (uint32_t i = 0; i < pair_count; ++i) {
 		uint32_t a = pairs[i].a, b = pairs[i].b;
+		if (fi < filter_count) {
+			uint64_t key = ((uint64_t)a << 32) | b;
+			while (fi < filter_count && filter[fi] < key)
+				++fi;
+			if (fi < filter_count && filter[fi] == key)
+				continue;
+		}
 		const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
 		/* advance the old list to this pair */
 		while (oi < old_count && (old[oi].a < a || (old[oi].a == a && old[oi].b < b)))

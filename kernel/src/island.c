@@ -7,6 +7,7 @@
  * by union-find over the sorted contact list, and its id is its smallest body
  * slot: the same components give the same ids whatever the order. */
 #include "island.h"
+#include "joint.h"
 
 #include <stdlib.h>
 
@@ -64,6 +65,13 @@ fxs_result fxs_islands_build(fxs_world *w)
 		if (w->bodies[c->a].type != FXS_BODY_DYNAMIC || w->bodies[c->b].type != FXS_BODY_DYNAMIC)
 			continue;
 		unite(p, c->a, c->b);
+	}
+	/* jointed dynamic bodies sleep and wake together */
+	for (uint32_t i = 0; i < w->joint_slot_count; ++i) {
+		const fxs_joint *j = &w->joints[i];
+		if (!j->alive || w->bodies[j->a].type != FXS_BODY_DYNAMIC || w->bodies[j->b].type != FXS_BODY_DYNAMIC)
+			continue;
+		unite(p, j->a, j->b);
 	}
 	for (uint32_t s = 0; s < w->slot_count; ++s)
 		if (p[s] != UINT32_MAX)
@@ -126,6 +134,17 @@ void fxs_islands_sleep(fxs_world *w)
 	/* a moving kinematic body keeps what it touches awake */
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		fxs_body *a = &w->bodies[w->contacts[i].a], *b = &w->bodies[w->contacts[i].b];
+		if (a->type == FXS_BODY_KINEMATIC && a->sleep_time == 0)
+			b->sleep_time = 0;
+		if (b->type == FXS_BODY_KINEMATIC && b->sleep_time == 0)
+			a->sleep_time = 0;
+	}
+	/* and what it is jointed to */
+	for (uint32_t i = 0; i < w->joint_slot_count; ++i) {
+		const fxs_joint *j = &w->joints[i];
+		if (!j->alive)
+			continue;
+		fxs_body *a = &w->bodies[j->a], *b = &w->bodies[j->b];
 		if (a->type == FXS_BODY_KINEMATIC && a->sleep_time == 0)
 			b->sleep_time = 0;
 		if (b->type == FXS_BODY_KINEMATIC && b->sleep_time == 0)

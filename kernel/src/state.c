@@ -1,5 +1,6 @@
 #include "state.h"
 #include "shape.h"
+#include "joint.h"
 #include "mesh.h"
 
 #include <stdlib.h>
@@ -163,6 +164,7 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 		fxs_write_span_end(wr, start, d, rec);
 	}
 	fxs_bp_write_state(w->bp, wr);
+	fxs_joints_write(w, wr);
 	fxs_meshes_write(w, wr); /* nothing when the world has no mesh */
 }
 
@@ -243,6 +245,10 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 	if (r->err != FXS_OK)
 		goto fail;
 	if (fxs_bp_read_state(w->bp, r, slots) != FXS_OK)
+		goto fail;
+	if (r->err != FXS_OK)
+		goto fail;
+	if (!fxs_joints_read(w, r))
 		goto fail;
 	if (r->err != FXS_OK)
 		goto fail;

@@ -101,6 +101,8 @@ void fxs_world_destroy(fxs_world *w)
 	free(w->bodies);
 	free(w->contacts);
 	free(w->contacts_next);
+	free(w->joints);
+	free(w->joint_filter);
 	free(w->scratch_aabbs);
 	free(w->scratch_flags);
 	free(w->solver_scratch);

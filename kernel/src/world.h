@@ -64,6 +64,12 @@ struct fxs_world {
 	fxs_broadphase *bp;
 	struct fxs_mesh **meshes;   /* static meshes (mesh.c), id = index + 1; state */
 	uint32_t mesh_count, mesh_cap;
+	struct fxs_joint *joints;   /* joint slots (joint.c); state */
+	uint32_t joint_slot_count, joint_cap, joint_count;
+	uint32_t joint_free_hint;   /* derived: every joint slot below it is alive */
+	uint64_t *joint_filter;     /* derived: sorted (min, max) << 32 pairs without contacts */
+	uint32_t joint_filter_count, joint_filter_cap;
+	bool joint_filter_valid;
 	uint32_t *island;           /* derived per step: island id (min slot) per slot */
 	uint8_t *island_flag;       /* scratch, indexed by island id */
 	uint32_t island_cap;

@@ -244,6 +244,149 @@ static fxs_world *scene_moving_1000(void)
 	return w;
 }
 
+/* joint_grid (benchmark-scenes.md, Box3D CreateJointGrid): n x n spheres of
+ * radius 0.4, density 1000, at (k, -i, 0) (k outer, i inner), row i = 0
+ * static; ball joints to the sphere above (anchors (0, -0.5, 0) on the upper
+ * and (0, 0.5, 0) on the lower) and to the left (anchors (0.5, 0, 0) on the
+ * left and (-0.5, 0, 0) on this one): the anchors meet halfway. Jointed
+ * pairs do not collide; no ground, sleeping off. Box3D also makes the joints
+ * between the static top-row spheres and never solves them: they are left
+ * out here (as Bullet does), so n = 100 has 19,701 joints. */
+static fxs_world *joint_grid(int n)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	fxs_body_id *ids = malloc((size_t)n * (size_t)n * sizeof *ids);
+	if (!ids)
+		abort();
+	const fix16_t r = D("0.4");
+	for (int k = 0; k < n; ++k)
+		for (int i = 0; i < n; ++i) {
+			fxs_body_id b = add_sphere(w, i == 0 ? FXS_BODY_STATIC : FXS_BODY_DYNAMIC, fxg_v3(FXG_I(k), FXG_I(-i), 0), r,
+						   FXG_I(1000));
+			ids[k * n + i] = b;
+			if (i > 0) {
+				fxs_joint_def j = fxs_default_ball_joint_def();
+				j.body_a = ids[k * n + i - 1];
+				j.body_b = b;
+				j.local_anchor_a = fxg_v3(0, -FXG_HALF, 0);
+				j.local_anchor_b = fxg_v3(0, FXG_HALF, 0);
+				fxs_joint_create(w, &j);
+			}
+			if (k > 0 && i > 0) {
+				fxs_joint_def j = fxs_default_ball_joint_def();
+				j.body_a = ids[(k - 1) * n + i];
+				j.body_b = b;
+				j.local_anchor_a = fxg_v3(FXG_HALF, 0, 0);
+				j.local_anchor_b = fxg_v3(-FXG_HALF, 0, 0);
+				fxs_joint_create(w, &j);
+			}
+		}
+	free(ids);
+	return w;
+}
+
+static fxs_world *scene_joint_grid_10(void) { return joint_grid(10); }
+static fxs_world *scene_joint_grid(void) { return joint_grid(100); }
+
+/* A hinge pendulum (1 m, released at 0.5 rad) and, beside it, a chain of
+ * 20 links joined by ball joints, released horizontally. */
+static fxs_world *scene_pendulum(void)
+{
+	fxs_world *w = new_world();
+	fxs_body_id pivot = add_sphere(w, FXS_BODY_STATIC, V("0", "5", "0"), D("0.05"), FXG_I(1000));
+	/* bob at 0.5 rad from the vertical: (sin 0.5, 5 - cos 0.5, 0) */
+	fxg_vec3 bob_p = V("0.479426", "4.122417", "0");
+	fxs_body_id bob = add_sphere(w, FXS_BODY_DYNAMIC, bob_p, D("0.1"), FXG_I(1000));
+	fxs_joint_def h = fxs_default_hinge_joint_def();
+	h.body_a = pivot;
+	h.body_b = bob;
+	h.local_axis_a = fxg_v3(0, 0, FXG_ONE);
+	h.local_anchor_b = fxg_v3(-bob_p.x, FXG_I(5) - bob_p.y, 0);
+	fxs_joint_create(w, &h);
+	fxs_body_id prev = add_sphere(w, FXS_BODY_STATIC, V("3", "5", "0"), D("0.05"), FXG_I(1000));
+	for (int i = 1; i <= 20; ++i) {
+		fxs_body_id link = add_sphere(w, FXS_BODY_DYNAMIC, fxg_v3(FXG_I(3) + i * FXG_RATIO(1, 4), FXG_I(5), 0), D("0.1"),
+					      FXG_I(1000));
+		fxs_joint_def j = fxs_default_ball_joint_def();
+		j.body_a = prev;
+		j.body_b = link;
+		j.local_anchor_a = fxg_v3(FXG_RATIO(1, 8), 0, 0);
+		j.local_anchor_b = fxg_v3(-FXG_RATIO(1, 8), 0, 0);
+		fxs_joint_create(w, &j);
+		prev = link;
+	}
+	return w;
+}
+
+/* mesh_level: one static triangle mesh (26 triangles) made of a 20 x 20 m
+ * floor, four 3 m walls facing inward (sharing the floor's corners, so the
+ * floor-wall edges are concave edges with bisector walls) and two closed
+ * wedge ramps standing on the floor; faces carry seed 003 thickness regions
+ * of 0.5 m. 24 boxes, spheres and capsules are dropped onto it. */
+static fxs_world *scene_mesh_level(void)
+{
+	fxs_world *w = new_world();
+	fxg_vec3 v[20] = {
+		V("-10", "0", "-10"), V("10", "0", "-10"), V("-10", "0", "10"), V("10", "0", "10"),
+		V("-10", "3", "-10"), V("10", "3", "-10"), V("-10", "3", "10"), V("10", "3", "10"),
+	};
+	/* ramp: low edge at x = -2, high end (1.5 m) at x = -7, z in [-2, 2]; the
+	 * second ramp is the first moved by (9, 0, 4) */
+	const fxg_vec3 ramp[6] = { V("-2", "0", "-2"), V("-2", "0", "2"), V("-7", "1.5", "-2"),
+				   V("-7", "1.5", "2"), V("-7", "0", "-2"), V("-7", "0", "2") };
+	for (int k = 0; k < 6; ++k) {
+		v[8 + k] = ramp[k];
+		v[14 + k] = fxg_v3(ramp[k].x + FXG_I(9), ramp[k].y, ramp[k].z + FXG_I(4));
+	}
+	uint32_t t[26 * 3] = {
+		0, 2, 1, 1, 2, 3,       /* floor, +y */
+		0, 1, 5, 0, 5, 4,       /* wall z = -10, +z */
+		3, 2, 6, 3, 6, 7,       /* wall z = +10, -z */
+		2, 0, 4, 2, 4, 6,       /* wall x = -10, +x */
+		1, 3, 7, 1, 7, 5,       /* wall x = +10, -x */
+	};
+	const uint32_t wedge[8 * 3] = { 0, 2, 1, 1, 2, 3, /* slope */ 4, 5, 3, 4, 3, 2, /* back */
+					0, 4, 2, /* side -z */ 1, 3, 5 /* side +z */ };
+	for (int r = 0; r < 2; ++r)
+		for (int k = 0; k < 18; ++k)
+			t[30 + r * 18 + k] = 8 + 6 * (uint32_t)r + wedge[k];
+	fxs_mesh_id mesh = fxs_world_create_mesh(w, v, 20, t, 26, D("0.5"));
+	if (!mesh)
+		abort();
+	fxs_body_def md = fxs_default_body_def();
+	md.type = FXS_BODY_STATIC;
+	md.shape = fxs_mesh_shape(w, mesh);
+	fxs_body_create(w, &md);
+	for (int i = 0; i < 24; ++i) {
+		fxs_body_def d = fxs_default_body_def();
+		/* a 4 x 3 x 2 lattice over the ramps and the floor, 2.5 m apart */
+		int ix = i % 4, iz = (i / 4) % 3, iy = i / 12;
+		d.position = fxg_v3(FXG_I(-6) + ix * FXG_RATIO(7, 2), FXG_I(3) + iy * FXG_I(2), FXG_I(-3) + iz * FXG_RATIO(5, 2));
+		d.density = FXG_I(500);
+		switch (i % 3) {
+		case 0:
+			d.shape.type = FXS_SHAPE_BOX;
+			d.shape.half_extents = V("0.4", "0.3", "0.25");
+			break;
+		case 1:
+			d.shape.type = FXS_SHAPE_SPHERE;
+			d.shape.radius = D("0.35");
+			break;
+		default:
+			d.shape.type = FXS_SHAPE_CAPSULE;
+			d.shape.radius = D("0.2");
+			d.shape.half_height = D("0.4");
+			/* tilted: 30 degrees about z (cos, sin of 15 degrees) */
+			d.rotation = (fxg_quat){ 0, 0, D("0.258819"), D("0.965926") };
+			break;
+		}
+		fxs_body_create(w, &d);
+	}
+	return w;
+}
+
 static const fxs_scene scenes[] = {
 	{ "drop", "a ball of radius 0.5 dropped from 10 m onto the ground", 300, scene_drop, 1, fxs_scene_default_inputs },
 	{ "falling_spheres_500", "500 spheres (10x10x5 lattice) falling into a walled box", 400, scene_falling_spheres_500, 4, fxs_scene_default_inputs },
@@ -251,9 +394,13 @@ static const fxs_scene scenes[] = {
 	{ "box_stack", "ten 1 m cubes stacked on the ground", 600, scene_box_stack, 2, fxs_scene_default_inputs },
 	{ "moving_1000", "1,000 elastic spheres flying in a closed box, no gravity", 300, scene_moving_1000, 4, fxs_scene_default_inputs },
 	{ "shapes", "27 boxes, spheres and capsules tumbling onto the ground", 600, scene_shapes, 4, fxs_scene_default_inputs },
+	{ "mesh_level", "24 boxes, spheres and capsules dropped on a triangle-mesh level (floor, walls, 2 ramps)", 600, scene_mesh_level, 4, fxs_scene_default_inputs },
 	{ "large_pyramid_b20", "pyramid of 210 unit cubes (Box3D large_pyramid, base 20)", 200, scene_large_pyramid_b20, 4, fxs_scene_default_inputs },
 	{ "large_pyramid_b40", "pyramid of 820 unit cubes (Box3D large_pyramid, base 40)", 200, scene_large_pyramid_b40, 4, fxs_scene_default_inputs },
 	{ "large_pyramid", "pyramid of 5,050 unit cubes (Box3D large_pyramid, base 100)", 200, scene_large_pyramid, 4, fxs_scene_default_inputs },
+	{ "pendulum", "a 1 m hinge pendulum and a 20-link chain of ball joints", 600, scene_pendulum, 2, fxs_scene_default_inputs },
+	{ "joint_grid_10", "10 x 10 spheres joined by ball joints, top row static (Box3D joint_grid, n = 10)", 100, scene_joint_grid_10, 4, fxs_scene_default_inputs },
+	{ "joint_grid", "100 x 100 spheres joined by 19,701 ball joints, top row static (Box3D joint_grid)", 100, scene_joint_grid, 4, fxs_scene_default_inputs },
 };
 
 const fxs_scene *fxs_scenes(uint32_t *count)

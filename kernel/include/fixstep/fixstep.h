@@ -112,4 +112,6 @@ size_t fxs_world_serialize_state(const fxs_world *w, void *buf, size_t cap);
 }
 #endif
 
+#include "joint.h"
+
 #endif

@@ -1,0 +1,51 @@
+/* Joints, internal: the stored joint (state), the solver hooks, the contact
+ * filter for jointed pairs and the state section. */
+#ifndef FXS_JOINT_INTERNAL_H
+#define FXS_JOINT_INTERNAL_H
+
+#include "world.h"
+#include "solver.h"
+
+#define FXS_JOINT_MAX_ROWS 8
+
+typedef struct fxs_joint {
+	/* --- state: snapshotted and hashed (state.c, fxs_joint_write) --- */
+	uint32_t generation;
+	uint8_t alive;
+	uint8_t type;
+	uint8_t collide_connected;
+	uint8_t enable_limit, enable_motor, enable_spring;
+	uint32_t a, b;               /* body slots, a != b */
+	fxg_vec3 local_anchor_a, local_anchor_b;
+	fxg_vec3 local_axis_a, local_axis_b; /* unit; b's is a's in the reference pose */
+	fxg_quat ref_rotation;       /* conj(qa) qb in the reference pose */
+	fix16_t hertz, damping_ratio;
+	fix16_t lower, upper;
+	fix16_t motor_speed, max_motor_force;
+	fix16_t length, spring_hertz, spring_damping_ratio;
+	int64_t impulse[FXS_JOINT_MAX_ROWS]; /* accumulated, Q16.16 N s (N m s for angular rows) */
+} fxs_joint;
+
+/* Rows a joint of this type stores impulses for. */
+int fxs_joint_row_count(int type);
+
+/* solver hooks (solver.c): bytes of scratch for the solver joints, prepare
+ * after the contacts, then per sub-step warm start and solve before the
+ * contacts */
+size_t fxs_joints_scratch_size(const fxs_world *w);
+void fxs_joints_prepare(solver_ctx *c);
+void fxs_joints_warm_start(solver_ctx *c);
+void fxs_joints_solve(solver_ctx *c, bool use_bias);
+
+/* body.c: destroy every joint of body slot s */
+void fxs_joints_remove_body(fxs_world *w, uint32_t s);
+
+/* contact.c: the sorted (min, max) body pairs that must not collide; valid
+ * until the joints change. NULL with *count 0 when there are none. */
+const uint64_t *fxs_joints_filter(fxs_world *w, uint32_t *count);
+
+/* state.c */
+void fxs_joints_write(const fxs_world *w, fxs_writer *wr);
+bool fxs_joints_read(fxs_world *w, fxs_reader *r);
+
+#endif

@@ -324,3 +324,29 @@ TEST(mesh_worlds_are_deterministic)
 	fxs_world_destroy(a);
 	fxs_world_destroy(b);
 }
+
+#include "scenes/scenes.h"
+
+/* The mesh_level scene: nothing falls through the floor or leaves the walls. */
+TEST(mesh_level_scene_keeps_every_body_inside)
+{
+	const fxs_scene *sc = fxs_scene_find("mesh_level");
+	CHECK(sc);
+	fxs_world *w = sc->create();
+	CHECK(w);
+	int steps = test_quick ? 300 : 600;
+	for (int i = 0; i < steps; ++i)
+		fxs_world_step(w);
+	uint32_t resting = 0;
+	for (uint32_t s = 1; s < fxs_world_slot_count(w); ++s) {
+		fxs_body_id b = fxs_world_body_at(w, s);
+		fxg_vec3 p = fxs_body_get_position(w, b);
+		CHECKF(p.y > FXG_RATIO(1, 10) && p.y < FXG_I(6), "body %u at y %d", s, p.y);
+		CHECKF(p.x > FXG_I(-10) && p.x < FXG_I(10) && p.z > FXG_I(-10) && p.z < FXG_I(10), "body %u left (%d, %d)",
+		       s, p.x, p.z);
+		fxg_vec3 v = fxs_body_get_linear_velocity(w, b);
+		resting += labs((long)v.x) + labs((long)v.y) + labs((long)v.z) < FXG_RATIO(1, 10);
+	}
+	printf("  mesh_level: %u of %u bodies at rest after %d steps\n", resting, fxs_world_slot_count(w) - 1, steps);
+	fxs_world_destroy(w);
+}

@@ -320,7 +320,7 @@ static fxs_world *scene_pendulum(void)
 	return w;
 }
 
-/* mesh_level: one static triangle mesh (26 triangles) made of a 20 x 20 m
+/* mesh_level: one static triangle mesh (22 triangles) made of a 20 x 20 m
  * floor, four 3 m walls facing inward (sharing the floor's corners, so the
  * floor-wall edges are concave edges with bisector walls) and two closed
  * wedge ramps standing on the floor; faces carry seed 003 thickness regions
@@ -340,19 +340,19 @@ static fxs_world *scene_mesh_level(void)
 		v[8 + k] = ramp[k];
 		v[14 + k] = fxg_v3(ramp[k].x + FXG_I(9), ramp[k].y, ramp[k].z + FXG_I(4));
 	}
-	uint32_t t[26 * 3] = {
+	uint32_t t[22 * 3] = {
 		0, 2, 1, 1, 2, 3,       /* floor, +y */
 		0, 1, 5, 0, 5, 4,       /* wall z = -10, +z */
 		3, 2, 6, 3, 6, 7,       /* wall z = +10, -z */
 		2, 0, 4, 2, 4, 6,       /* wall x = -10, +x */
 		1, 3, 7, 1, 7, 5,       /* wall x = +10, -x */
 	};
-	const uint32_t wedge[8 * 3] = { 0, 2, 1, 1, 2, 3, /* slope */ 4, 5, 3, 4, 3, 2, /* back */
+	const uint32_t wedge[6 * 3] = { 0, 2, 1, 1, 2, 3, /* slope */ 4, 5, 3, 4, 3, 2, /* back */
 					0, 4, 2, /* side -z */ 1, 3, 5 /* side +z */ };
 	for (int r = 0; r < 2; ++r)
 		for (int k = 0; k < 18; ++k)
 			t[30 + r * 18 + k] = 8 + 6 * (uint32_t)r + wedge[k];
-	fxs_mesh_id mesh = fxs_world_create_mesh(w, v, 20, t, 26, D("0.5"));
+	fxs_mesh_id mesh = fxs_world_create_mesh(w, v, 20, t, 22, D("0.5"));
 	if (!mesh)
 		abort();
 	fxs_body_def md = fxs_default_body_def();

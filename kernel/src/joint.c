@@ -620,9 +620,12 @@ static void prepare_point_rows(solver_joint *sj, const solver_body *A, const sol
 	sj->row[0].rxa = fxg_v3(0, ra.z, -ra.y), sj->row[0].rxb = fxg_v3(0, rb.z, -rb.y);
 	sj->row[1].rxa = fxg_v3(-ra.z, 0, ra.x), sj->row[1].rxb = fxg_v3(-rb.z, 0, rb.x);
 	sj->row[2].rxa = fxg_v3(ra.y, -ra.x, 0), sj->row[2].rxb = fxg_v3(rb.y, -rb.x, 0);
+	const wvec3 zero = { 0, 0, 0 };
 	for (int k = 0; k < 3; ++k) {
 		solver_row *r = &sj->row[k];
-		wvec3 ia = sym_mul(&A->inv_i, r->rxa, ovf), ib = sym_mul(&B->inv_i, r->rxb, ovf);
+		/* a static, kinematic or sleeping body's inverse inertia is zero */
+		wvec3 ia = A->dynamic ? sym_mul(&A->inv_i, r->rxa, ovf) : zero;
+		wvec3 ib = B->dynamic ? sym_mul(&B->inv_i, r->rxb, ovf) : zero;
 		r->ia[0] = ia.x, r->ia[1] = ia.y, r->ia[2] = ia.z;
 		r->ib[0] = ib.x, r->ib[1] = ib.y, r->ib[2] = ib.z;
 	}
@@ -811,17 +814,17 @@ void fxs_joints_warm_start(solver_ctx *c)
 				apply(A, B, unit_axes[k], &sj->row[k], P[k], ovf);
 			apply_angular(A, B, &sj->row[3], P[3], ovf);
 			apply_angular(A, B, &sj->row[4], P[4], ovf);
-			apply_angular(A, B, &sj->row[5], P[5] + P[6] - P[7], ovf);
+			apply_angular(A, B, &sj->row[5], fxg_add64(P[5], fxg_add64(P[6], -P[7], ovf), ovf), ovf);
 			break;
 		case FXS_JOINT_PRISMATIC:
 			apply(A, B, sj->t[0], &sj->row[0], P[0], ovf);
 			apply(A, B, sj->t[1], &sj->row[1], P[1], ovf);
 			for (int k = 0; k < 3; ++k)
 				apply_angular(A, B, &sj->row[2 + k], P[2 + k], ovf);
-			apply(A, B, sj->axis, &sj->row[5], P[5] + P[6] - P[7], ovf);
+			apply(A, B, sj->axis, &sj->row[5], fxg_add64(P[5], fxg_add64(P[6], -P[7], ovf), ovf), ovf);
 			break;
 		case FXS_JOINT_DISTANCE:
-			apply(A, B, sj->axis, &sj->row[0], P[0] + P[1] - P[2], ovf);
+			apply(A, B, sj->axis, &sj->row[0], fxg_add64(P[0], fxg_add64(P[1], -P[2], ovf), ovf), ovf);
 			break;
 		}
 	}

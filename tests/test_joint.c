@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "fixstep/fixstep.h"
 #include "scenes/scenes.h"
@@ -469,9 +470,8 @@ TEST(joint_state_is_hashed_and_checked)
 	fxs_joint_set_motor(b, fxs_world_joint_at(b, 3), true, FXG_I(2), FXG_I(5));
 	CHECK(fxs_world_hash(a) != fxs_world_hash(b));
 	fxs_world_destroy(b);
-	/* a snapshot with a joint to a dead body, or a bad enum, is refused:
-	 * flip every byte of the joints section and check nothing crashes and
-	 * the checksum-corrected damage is caught or harmless */
+	/* a snapshot carries every joint (bad joint records: see
+	 * joint_snapshot_reader_refuses_bad_joints) */
 	for (int i = 0; i < 10; ++i)
 		fxs_world_step(a);
 	size_t len = fxs_world_snapshot_size(a);
@@ -539,4 +539,73 @@ TEST(joint_jointed_bodies_do_not_collide)
 		       fxs_world_get_stats(w).contact_count);
 		fxs_world_destroy(w);
 	}
+}
+
+/* The snapshot reader bounds-checks every joint field: a record with a bad
+ * enum, flag, body slot, number or impulse is refused as corrupt (with a
+ * valid checksum, so the check behind it is the one that answers), and the
+ * world it was restored into is left unchanged. */
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; ++i)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+TEST(joint_snapshot_reader_refuses_bad_joints)
+{
+	fxs_world *w = world_with(fxg_v3(0, FXG_I(-10), 0));
+	fxs_body_id a = sphere(w, FXS_BODY_STATIC, 0, 0, 0, 0.05);
+	fxs_body_id b = sphere(w, FXS_BODY_DYNAMIC, 1, 0, 0, 0.1);
+	fxs_joint_def d = fxs_default_ball_joint_def();
+	d.body_a = a;
+	d.body_b = b;
+	d.local_anchor_b = fxg_v3(-FXG_ONE, 0, 0);
+	CHECK(fxs_joint_is_valid(w, fxs_joint_create(w, &d)));
+	for (int i = 0; i < 5; ++i)
+		fxs_world_step(w);
+	uint64_t before = fxs_world_hash(w);
+	size_t len = fxs_world_snapshot_size(w);
+	uint8_t *snap = malloc(len), *bad = malloc(len);
+	CHECK(snap && bad && fxs_world_snapshot_save(w, snap, len, &len) == FXS_OK);
+	/* the joints section ends the payload (no meshes): u32 slot count, then
+	 * the one ball record of 71 bytes: generation 4, alive 1, type 1, flags 1,
+	 * a 4, b 4, anchors 24, hertz 4, damping ratio 4, impulses 3 x 8 */
+	size_t rec = len - 8 - 71;
+	CHECK(snap[rec + 4] == 1 && snap[rec + 5] == FXS_JOINT_BALL && snap[rec + 7] == 0 && snap[rec + 11] == 1);
+	struct {
+		size_t at;
+		uint32_t value;
+		int width;
+	} cases[] = {
+		{ 4, 2, 1 },                    /* alive not 0 or 1 */
+		{ 5, 9, 1 },                    /* type */
+		{ 6, 2, 1 },                    /* a ball joint has no limit */
+		{ 6, 0x10, 1 },                 /* unknown flag */
+		{ 7, 1, 4 },                    /* a == b */
+		{ 7, 7, 4 },                    /* a beyond the slots */
+		{ 11, 0xFFFFFFFFu, 4 },         /* b beyond the slots */
+		{ 39, 0, 4 },                   /* hertz 0 */
+		{ 43, 0x80000000u, 4 },         /* negative damping ratio */
+		{ 15, (uint32_t)FXG_I(2000), 4 }, /* anchor beyond 1000 m */
+		{ 51, 0x00010000u, 4 },         /* impulse 0 high word 2^48: beyond 2^47 */
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+		memcpy(bad, snap, len);
+		if (cases[k].width == 1)
+			bad[rec + cases[k].at] = (uint8_t)cases[k].value;
+		else
+			put_u32(bad + rec + cases[k].at, cases[k].value);
+		uint64_t sum = (uint64_t)XXH3_64bits(bad, len - 8);
+		for (int i = 0; i < 8; ++i)
+			bad[len - 8 + i] = (uint8_t)(sum >> (8 * i));
+		fxs_result e = fxs_world_snapshot_restore(w, bad, len);
+		CHECKF(e == FXS_ERR_CORRUPT, "case %zu: %s", k, fxs_result_string(e));
+		CHECK(fxs_world_hash(w) == before);
+	}
+	/* the untouched snapshot restores */
+	CHECK(fxs_world_snapshot_restore(w, snap, len) == FXS_OK && fxs_world_hash(w) == before);
+	free(snap);
+	free(bad);
+	fxs_world_destroy(w);
 }

@@ -16,6 +16,11 @@
  * not touching (s > r) is caught whenever its displacement along -n in one
  * step is below depth + 2r (then s_next > -(depth + r)).
  *
+ * Boxes also get the mesh's vertices that lie inside them (a mesh corner
+ * poking into a box face; vertex_hit). Not generated: edge-edge crossings
+ * of a box and a mesh, and a capsule's segment interior on a mesh edge (the
+ * property test measures what that misses).
+ *
  * A manifold has one normal. The deepest point (ties: lowest feature id)
  * chooses the face; points of faces parallel to it (|n.n_ref| >= 0.999,
  * e.g. the two triangles of a quad) join, and the 4 deepest of those are kept
@@ -97,6 +102,36 @@ static bool feature_hit(const fxs_mesh *me, uint32_t fi, const feat_set *fs, int
 	return true;
 }
 
+/* A mesh vertex p inside (or within `speculative` of) the box c + sum q_i ax_i,
+ * |q_i| <= e_i: the mesh corner pokes into a box face. Normal = that face's
+ * (the axis of least penetration, ties to the lower axis), turned to point
+ * from the mesh to the box like a face hit's. Feature id 1 << 28 | vertex. */
+static bool vertex_hit(fxg_vec3 p, uint32_t vi, fxg_vec3 c, const fxg_vec3 ax[3], const fix16_t e[3],
+		       fix16_t speculative, mesh_hit *h)
+{
+	fxg_vec3 d = np_sub(p, c);
+	int best = -1;
+	int64_t pen = 0;
+	fix16_t sign = 1;
+	for (int i = 0; i < 3; ++i) {
+		fix16_t q = np_dot(d, ax[i]);
+		int64_t pi = (int64_t)e[i] - (q < 0 ? -(int64_t)q : q);
+		if (pi < -(int64_t)speculative)
+			return false;
+		if (best < 0 || pi < pen) {
+			best = i;
+			pen = pi;
+			sign = q < 0 ? -1 : 1;
+		}
+	}
+	fxg_vec3 nb = sign < 0 ? np_neg(ax[best]) : ax[best]; /* box face, outward */
+	h->n = np_neg(nb);
+	h->sep = (fix16_t)-pen;
+	h->point = np_madd(p, (fix16_t)(pen / 2), nb);
+	h->id = (1u << 28) | vi;
+	return true;
+}
+
 static bool hit_before(const mesh_hit *a, const mesh_hit *b)
 {
 	return a->sep < b->sep || (a->sep == b->sep && a->id < b->id);
@@ -114,6 +149,8 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 	fxg_mat3 rm = fxg_m3_from_quat(xb->q, ovf), ra = fxg_m3_from_quat(xa->q, ovf);
 	fxg_vec3 c = fxg_m3_tmul_v3(rm, d, ovf);
 	feat_set fs;
+	fxg_vec3 ax[3];
+	fix16_t e[3];
 	fs.count = 0;
 	fs.r = 0;
 	switch (a->type) {
@@ -129,9 +166,12 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 		break;
 	}
 	case FXS_SHAPE_BOX: {
-		fxg_vec3 ax[3] = { fxg_m3_tmul_v3(rm, ra.cx, ovf), fxg_m3_tmul_v3(rm, ra.cy, ovf),
-				   fxg_m3_tmul_v3(rm, ra.cz, ovf) };
-		fix16_t e[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
+		ax[0] = fxg_m3_tmul_v3(rm, ra.cx, ovf);
+		ax[1] = fxg_m3_tmul_v3(rm, ra.cy, ovf);
+		ax[2] = fxg_m3_tmul_v3(rm, ra.cz, ovf);
+		e[0] = a->half_extents.x;
+		e[1] = a->half_extents.y;
+		e[2] = a->half_extents.z;
 		for (int k = 0; k < 8; ++k) {
 			fxg_vec3 p = c;
 			for (int i = 0; i < 3; ++i)
@@ -169,6 +209,17 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 			}
 		}
 	}
+	bool is_box = a->type == FXS_SHAPE_BOX;
+	for (uint32_t vi = 0; is_box && vi < me->nverts; ++vi) {
+		fxg_vec3 p = me->verts[vi];
+		mesh_hit h;
+		if (p.x < sb.lo.x || p.x > sb.hi.x || p.y < sb.lo.y || p.y > sb.hi.y || p.z < sb.lo.z || p.z > sb.hi.z)
+			continue;
+		if (vertex_hit(p, vi, c, ax, e, speculative, &h) && (!have || hit_before(&h, &ref))) {
+			ref = h;
+			have = true;
+		}
+	}
 	if (!have)
 		return;
 	/* pass 2: the 4 deepest hits on faces parallel to it, kept sorted */
@@ -194,6 +245,25 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 			if (nk < FXS_MAX_MANIFOLD_POINTS)
 				++nk;
 		}
+	}
+	for (uint32_t vi = 0; is_box && vi < me->nverts; ++vi) {
+		fxg_vec3 p = me->verts[vi];
+		mesh_hit h;
+		if (p.x < sb.lo.x || p.x > sb.hi.x || p.y < sb.lo.y || p.y > sb.hi.y || p.z < sb.lo.z || p.z > sb.hi.z)
+			continue;
+		if (!vertex_hit(p, vi, c, ax, e, speculative, &h) || np_dot_w(h.n, ref.n) < MESH_PARALLEL)
+			continue;
+		int pos = nk;
+		while (pos > 0 && hit_before(&h, &keep[pos - 1]))
+			--pos;
+		if (pos >= FXS_MAX_MANIFOLD_POINTS)
+			continue;
+		int last = nk < FXS_MAX_MANIFOLD_POINTS ? nk : FXS_MAX_MANIFOLD_POINTS - 1;
+		for (int j = last; j > pos; --j)
+			keep[j] = keep[j - 1];
+		keep[pos] = h;
+		if (nk < FXS_MAX_MANIFOLD_POINTS)
+			++nk;
 	}
 	/* back to world space; the normal points from the shape to the mesh */
 	m->normal = np_neg(fxg_m3_mul_v3(rm, ref.n, ovf));

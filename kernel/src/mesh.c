@@ -40,8 +40,10 @@ static fxg_vec3 unit_wide(int64_t x, int64_t y, int64_t z)
 	while (sh == 0 && (mx << up) < ((int64_t)1 << 27))
 		++up;
 	fix16_t len;
-	if (sh > 0)
-		return np_normalize(fxg_v3((fix16_t)(x >> sh), (fix16_t)(y >> sh), (fix16_t)(z >> sh)), &len);
+	if (sh > 0) { /* division, not >>: x may be negative (no implementation-defined shifts) */
+		int64_t dv = (int64_t)1 << sh;
+		return np_normalize(fxg_v3((fix16_t)(x / dv), (fix16_t)(y / dv), (fix16_t)(z / dv)), &len);
+	}
 	return np_normalize(fxg_v3((fix16_t)(x * ((int64_t)1 << up)), (fix16_t)(y * ((int64_t)1 << up)),
 				   (fix16_t)(z * ((int64_t)1 << up))),
 			    &len);

@@ -132,9 +132,11 @@ fxs_aabb fxs_shape_aabb(const fxs_shape *s, const fxs_transform *xf, uint32_t *o
 		}
 		/* the local bounds of every region, rotated: centre + |R| half extent */
 		const fxs_aabb *lb = &s->mesh->bounds;
-		fxg_vec3 c = fxg_v3((fix16_t)(((int64_t)lb->lo.x + lb->hi.x) >> 1),
-				    (fix16_t)(((int64_t)lb->lo.y + lb->hi.y) >> 1),
-				    (fix16_t)(((int64_t)lb->lo.z + lb->hi.z) >> 1));
+		/* / 2 truncates (no shift of a negative value); hi - c + 1 still
+		 * reaches both ends */
+		fxg_vec3 c = fxg_v3((fix16_t)(((int64_t)lb->lo.x + lb->hi.x) / 2),
+				    (fix16_t)(((int64_t)lb->lo.y + lb->hi.y) / 2),
+				    (fix16_t)(((int64_t)lb->lo.z + lb->hi.z) / 2));
 		fxg_vec3 h = fxg_v3(lb->hi.x - c.x + 1, lb->hi.y - c.y + 1, lb->hi.z - c.z + 1);
 		fxg_mat3 m = fxg_m3_from_quat(xf->q, ovf);
 		e = rotated_extent(&m, h, ovf);

@@ -13,21 +13,26 @@
  *     separation = s - r, measured from the face, along the face normal. So a
  *     body that crossed the face during a step is pushed back to the front.
  * Guarantee: a round feature of radius r that was in front of a face and
- * not touching (s > r) is caught whenever its displacement along -n in one
- * step is below depth + 2r (then s_next > -(depth + r)).
+ * not touching (s > r) is caught and pushed back to the front whenever its
+ * displacement along -n in one step is below depth + 2r (then
+ * s_next > -(depth + r)), provided no other face's region holds it less
+ * deep; behind a thin wall (depth clamped to half its thickness, mesh.c)
+ * the far face takes over past the middle, so there it is depth + r.
  *
  * Boxes also get the mesh's vertices that lie inside them (a mesh corner
  * poking into a box face; vertex_hit). Not generated: edge-edge crossings
  * of a box and a mesh, and a capsule's segment interior on a mesh edge (the
  * property test measures what that misses).
  *
- * A manifold has one normal. The deepest point (ties: lowest feature id)
- * chooses the face; points of faces parallel to it (|n.n_ref| >= 0.999,
+ * A manifold has one normal. The first hit in ref_before's order (front-side
+ * hits deepest first, then push-outs least deep first) chooses the face; points of faces parallel to it (|n.n_ref| >= 0.999,
  * e.g. the two triangles of a quad) join, and the 4 deepest of those are kept
  * (ties by feature id). A body in a concave corner is resolved against its
  * deepest face first. Feature id = face id << 4 | feature index. */
 #include "collide_common.h"
 #include "mesh.h"
+
+#include <string.h>
 
 #define MESH_PARALLEL ((int64_t)4290672329LL) /* 0.999 in Q32.32 */
 
@@ -67,6 +72,7 @@ static fix16_t tri_distance(const fxs_mesh *me, const fxs_mesh_face *f, fxg_vec3
 typedef struct mesh_hit {
 	fxg_vec3 n, point;
 	fix16_t sep;
+	fix16_t s;      /* centre's height over the face plane (behind: negative) */
 	uint32_t id;
 } mesh_hit;
 
@@ -97,6 +103,7 @@ static bool feature_hit(const fxs_mesh *me, uint32_t fi, const feat_set *fs, int
 		return false;
 	h->n = f->n;
 	h->sep = (fix16_t)sep;
+	h->s = s;
 	h->point = np_madd(x, -(fix16_t)(fs->r + sep / 2), f->n);
 	h->id = (fi << 4) | (uint32_t)k;
 	return true;
@@ -127,6 +134,7 @@ static bool vertex_hit(fxg_vec3 p, uint32_t vi, fxg_vec3 c, const fxg_vec3 ax[3]
 	fxg_vec3 nb = sign < 0 ? np_neg(ax[best]) : ax[best]; /* box face, outward */
 	h->n = np_neg(nb);
 	h->sep = (fix16_t)-pen;
+	h->s = 0; /* a front-side contact */
 	h->point = np_madd(p, (fix16_t)(pen / 2), nb);
 	h->id = (1u << 28) | vi;
 	return true;
@@ -135,6 +143,22 @@ static bool vertex_hit(fxg_vec3 p, uint32_t vi, fxg_vec3 c, const fxg_vec3 ax[3]
 static bool hit_before(const mesh_hit *a, const mesh_hit *b)
 {
 	return a->sep < b->sep || (a->sep == b->sep && a->id < b->id);
+}
+
+/* Which hit chooses the manifold's face: front-side hits (centre in front
+ * of its face) before push-outs; among front-side hits the deepest; among
+ * push-outs the face the centre is least deep behind (the one it crossed
+ * last). Behind a thin wall the far face's slab also reaches the centre;
+ * the deepest-first rule would push a body touching the near face out
+ * through the far one. Ties by feature id. */
+static bool ref_before(const mesh_hit *a, const mesh_hit *b)
+{
+	bool ba = a->s < 0, bb = b->s < 0;
+	if (ba != bb)
+		return bb;
+	if (ba && a->s != b->s)
+		return a->s > b->s;
+	return hit_before(a, b);
 }
 
 void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,
@@ -197,13 +221,14 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 
 	/* pass 1: the deepest hit picks the face normal */
 	mesh_hit ref;
+	memset(&ref, 0, sizeof ref);
 	bool have = false;
 	for (uint32_t fi = 0; fi < me->ntris; ++fi) {
 		if (!fxs_aabb_overlap(&sb, &me->faces[fi].bounds))
 			continue;
 		for (int k = 0; k < fs.count; ++k) {
 			mesh_hit h;
-			if (feature_hit(me, fi, &fs, k, speculative, &h) && (!have || hit_before(&h, &ref))) {
+			if (feature_hit(me, fi, &fs, k, speculative, &h) && (!have || ref_before(&h, &ref))) {
 				ref = h;
 				have = true;
 			}
@@ -215,7 +240,7 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 		mesh_hit h;
 		if (p.x < sb.lo.x || p.x > sb.hi.x || p.y < sb.lo.y || p.y > sb.hi.y || p.z < sb.lo.z || p.z > sb.hi.z)
 			continue;
-		if (vertex_hit(p, vi, c, ax, e, speculative, &h) && (!have || hit_before(&h, &ref))) {
+		if (vertex_hit(p, vi, c, ax, e, speculative, &h) && (!have || ref_before(&h, &ref))) {
 			ref = h;
 			have = true;
 		}

@@ -37,17 +37,17 @@ static double D(fix16_t x) { return (double)x / 65536.0; }
 
 static fxs_shape mk_sphere(double r)
 {
-	fxs_shape s = { FXS_SHAPE_SPHERE, F(r), 0, { 0, 0, 0 } };
+	fxs_shape s = { .type = FXS_SHAPE_SPHERE, .radius = F(r) };
 	return s;
 }
 static fxs_shape mk_box(double x, double y, double z)
 {
-	fxs_shape s = { FXS_SHAPE_BOX, 0, 0, { F(x), F(y), F(z) } };
+	fxs_shape s = { .type = FXS_SHAPE_BOX, .half_extents = { F(x), F(y), F(z) } };
 	return s;
 }
 static fxs_shape mk_capsule(double hh, double r)
 {
-	fxs_shape s = { FXS_SHAPE_CAPSULE, F(r), F(hh), { 0, 0, 0 } };
+	fxs_shape s = { .type = FXS_SHAPE_CAPSULE, .radius = F(r), .half_height = F(hh) };
 	return s;
 }
 static fxs_transform mk_xf(double x, double y, double z)

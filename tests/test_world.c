@@ -229,3 +229,18 @@ SLOW_TEST(every_scene_is_repeatable)
 		fxs_world_destroy(b);
 	}
 }
+
+TEST(mesh_shapes_are_static_only)
+{
+	fxs_world *w = empty_world();
+	const fxg_vec3 v[3] = { fxg_v3(0, 0, 0), fxg_v3(FXG_ONE, 0, 0), fxg_v3(0, 0, FXG_ONE) };
+	const uint32_t t[3] = { 0, 1, 2 };
+	fxs_mesh_id m = fxs_world_create_mesh(w, v, 3, t, 1, FXG_HALF);
+	fxs_body_def d = fxs_default_body_def();
+	d.shape = fxs_mesh_shape(w, m);
+	d.type = FXS_BODY_DYNAMIC;
+	CHECK(fxs_body_create(w, &d).index1 == 0);
+	d.type = FXS_BODY_STATIC;
+	CHECK(fxs_body_create(w, &d).index1 != 0);
+	fxs_world_destroy(w);
+}

@@ -57,6 +57,8 @@ static bool def_is_valid(const fxs_body_def *d)
 		return false;
 	if (!fxs_shape_is_valid(&d->shape))
 		return false;
+	if (d->shape.type == FXS_SHAPE_MESH && d->type != FXS_BODY_STATIC)
+		return false; /* meshes have no volume: static geometry only */
 	if (d->type == FXS_BODY_DYNAMIC && (d->density <= 0 || d->density > FXG_I(30000)))
 		return false;
 	if (d->friction < 0 || d->friction > FXG_I(100) || d->restitution < 0 || d->restitution > FXG_ONE)

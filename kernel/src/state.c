@@ -113,6 +113,8 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 	/* the same limits as fxs_body_create */
 	if (b->type > FXS_BODY_DYNAMIC || !fxs_shape_is_valid(&b->shape))
 		return false;
+	if (b->shape.type == FXS_SHAPE_MESH && b->type != FXS_BODY_STATIC)
+		return false; /* as fxs_body_create: meshes are static geometry */
 	if (b->type == FXS_BODY_DYNAMIC && (b->density <= 0 || b->density > FXG_I(30000)))
 		return false;
 	if (b->friction < 0 || b->friction > FXG_I(100) || b->restitution < 0 || b->restitution > FXG_ONE)

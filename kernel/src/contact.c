@@ -7,6 +7,7 @@
 #include "world.h"
 #include "island.h"
 #include "joint.h"
+#include "stage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,7 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 		c->friction = mix_friction(ba->friction, bb->friction, &w->ovf);
 		c->restitution = fxg_max(ba->restitution, bb->restitution);
 		c->point_count = m.point_count;
+		c->stage = prev ? prev->stage : FXS_STAGE_NONE;
 		for (int k = 0; k < m.point_count; ++k) {
 			fxs_contact_point *p = &c->points[k];
 			p->id = m.points[k].feature_id;

@@ -23,6 +23,7 @@
  * sub-step before the contacts. */
 #include "joint.h"
 #include "island.h"
+#include "stage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -754,14 +755,27 @@ void fxs_joints_prepare(solver_ctx *c)
 	uint32_t *ovf = c->ovf;
 	uint32_t n = 0;
 	fix16_t hmax = c->inv_h >> 2; /* stiffness no higher than a quarter of the sub-step rate (120 Hz at 4 sub-steps jitters) */
+	/* the joints to solve, in slot order, put in stages (stage.h); joints
+	 * persist, so first fit in slot order every step gives the same stages
+	 * while the joints and the awake set stay the same: nothing to store */
 	for (uint32_t i = 0; i < w->joint_slot_count; ++i) {
-		fxs_joint *j = &w->joints[i];
+		const fxs_joint *j = &w->joints[i];
 		if (!j->alive)
 			continue;
 		const solver_body *A = &c->bodies[j->a], *B = &c->bodies[j->b];
 		if (!A->dynamic && !B->dynamic)
 			continue; /* asleep, or nothing here can move: impulses kept */
-		solver_joint *sj = &c->joints[n++];
+		fxs_stage_item *it = &c->stage_items[n];
+		it->a = A->dynamic ? j->a : FXS_STAGE_FREE;
+		it->b = B->dynamic ? j->b : FXS_STAGE_FREE;
+		it->stage = FXS_STAGE_NONE;
+		c->stage_index[n++] = i;
+	}
+	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order);
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t i = c->stage_index[c->stage_order[k]];
+		fxs_joint *j = &w->joints[i];
+		solver_joint *sj = &c->joints[k];
 		memset(sj, 0, sizeof *sj);
 		sj->index = i;
 		sj->a = j->a;

@@ -11,11 +11,14 @@
  * Numbers: velocities are Q16.16; masses, inverse masses and inverse
  * inertias are Q32.32 (fxg_wide) so that 0.01 kg and 10,000 kg bodies both
  * keep their precision; accumulated impulses are int64 in Q16.16 units.
- * Constraints are visited in the canonical contact order (sorted pairs). */
+ * Constraints are visited by stage (stage.c: seed 000's object check table,
+ * no dynamic body twice in a stage), within a stage in the canonical contact
+ * order (sorted pairs). */
 #include "world.h"
 #include "solver.h"
 #include "joint.h"
 #include "island.h"
+#include "stage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +41,7 @@ typedef struct solver_contact {
 } solver_contact;
 
 
-/* ---- stages ---- */
+/* ---- the phases of a solve ---- */
 
 static void prepare_bodies(solver_ctx *c)
 {
@@ -65,13 +68,28 @@ static void prepare_contacts(solver_ctx *c)
 {
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
+	/* the contacts to solve, in canonical order, and their stages */
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		const fxs_contact *fc = &w->contacts[i];
 		const solver_body *A = &c->bodies[fc->a], *B = &c->bodies[fc->b];
 		if (!A->dynamic && !B->dynamic)
-			continue; /* asleep, or nothing here can move: not solved, impulses kept */
-		solver_contact *sc = &c->contacts[n++];
+			continue; /* asleep, or nothing here can move: not solved, impulses and stage kept */
+		fxs_stage_item *it = &c->stage_items[n];
+		it->a = A->dynamic ? fc->a : FXS_STAGE_FREE;
+		it->b = B->dynamic ? fc->b : FXS_STAGE_FREE;
+		it->stage = fc->stage;
+		c->stage_index[n++] = i;
+	}
+	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order);
+	/* solver contacts in solve order: by (stage, canonical index) */
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t j = c->stage_order[k];
+		uint32_t i = c->stage_index[j];
+		fxs_contact *fc = &w->contacts[i];
+		fc->stage = c->stage_items[j].stage;
+		const solver_body *A = &c->bodies[fc->a], *B = &c->bodies[fc->b];
+		solver_contact *sc = &c->contacts[k];
 		const fxs_body *ba = &w->bodies[fc->a], *bb = &w->bodies[fc->b];
 		sc->index = i;
 		sc->a = fc->a;
@@ -81,9 +99,9 @@ static void prepare_contacts(solver_ctx *c)
 		sc->friction = fc->friction;
 		sc->restitution = fc->restitution;
 		sc->count = fc->point_count;
-		for (int k = 0; k < fc->point_count; ++k) {
-			const fxs_contact_point *fp = &fc->points[k];
-			solver_point *p = &sc->p[k];
+		for (int k2 = 0; k2 < fc->point_count; ++k2) {
+			const fxs_contact_point *fp = &fc->points[k2];
+			solver_point *p = &sc->p[k2];
 			fxg_vec3 ra = fxg_v3_sub(fp->point, ba->xf.p, ovf);
 			fxg_vec3 rb = fxg_v3_sub(fp->point, bb->xf.p, ovf);
 			for (int r = 0; r < 3; ++r)
@@ -273,8 +291,14 @@ fxs_result fxs_solve(fxs_world *w)
 	c.ovf = &w->ovf;
 	c.body_count = w->slot_count;
 	c.contact_count = w->contact_count;
-	size_t need = (size_t)c.body_count * sizeof(solver_body) + (size_t)c.contact_count * sizeof(solver_contact) +
-		      fxs_joints_scratch_size(w);
+	/* scratch: bodies | contacts | joints | stage masks | stage items | indices | order */
+	size_t joint_bytes = fxs_joints_scratch_size(w);
+	uint32_t staged = c.contact_count > w->joint_count ? c.contact_count : w->joint_count;
+	size_t off_joints = (size_t)c.body_count * sizeof(solver_body) + (size_t)c.contact_count * sizeof(solver_contact);
+	size_t off_mask = (off_joints + joint_bytes + 7) & ~(size_t)7;
+	size_t off_items = (off_mask + fxs_stages_scratch_size(c.body_count) + 7) & ~(size_t)7;
+	size_t off_index = (off_items + (size_t)staged * sizeof(fxs_stage_item) + 7) & ~(size_t)7;
+	size_t need = off_index + 2 * (size_t)staged * sizeof(uint32_t);
 	if (need > w->solver_scratch_size) {
 		void *p = realloc(w->solver_scratch, need);
 		if (!p)
@@ -282,9 +306,14 @@ fxs_result fxs_solve(fxs_world *w)
 		w->solver_scratch = p;
 		w->solver_scratch_size = need;
 	}
+	uint8_t *base = w->solver_scratch;
 	c.bodies = w->solver_scratch;
 	c.contacts = (solver_contact *)(c.bodies + c.body_count);
-	c.joints = (struct solver_joint *)(c.contacts + c.contact_count);
+	c.joints = (struct solver_joint *)(base + off_joints);
+	c.stage_mask = base + off_mask;
+	c.stage_items = (fxs_stage_item *)(base + off_items);
+	c.stage_index = (uint32_t *)(base + off_index);
+	c.stage_order = c.stage_index + staged;
 	c.h = w->def.dt / w->def.substeps; /* floor: stated, exact for the default 1092 / 4 = 273 */
 	c.inv_h = fxg_div(FXG_ONE, c.h, c.ovf);
 	/* contact stiffness no higher than a quarter of the sub-step rate */

@@ -43,6 +43,10 @@ typedef struct solver_ctx {
 	soft contact_soft;
 	fix16_t push_max;
 	uint32_t *ovf;
+	/* stage scratch (stage.h), sized for max(contacts, joints) constraints */
+	void *stage_mask;
+	struct fxs_stage_item *stage_items;
+	uint32_t *stage_index, *stage_order;
 } solver_ctx;
 
 /* ---- small vector helpers on int64 ---- */

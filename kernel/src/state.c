@@ -1,4 +1,5 @@
 #include "state.h"
+#include "stage.h"
 #include "shape.h"
 #include "joint.h"
 #include "mesh.h"
@@ -151,11 +152,12 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_write_u32(wr, w->contact_count);
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		const fxs_contact *c = &w->contacts[i];
-		uint8_t rec[9 + FXS_MAX_MANIFOLD_POINTS * 28];
+		uint8_t rec[10 + FXS_MAX_MANIFOLD_POINTS * 28];
 		uint8_t *start = fxs_write_span(wr, sizeof rec, rec), *d = start;
 		d = fxs_put_u32(d, c->a);
 		d = fxs_put_u32(d, c->b);
 		d = fxs_put_u8(d, (uint8_t)c->point_count);
+		d = fxs_put_u8(d, c->stage);
 		for (int k = 0; k < c->point_count; ++k) {
 			const fxs_contact_point *p = &c->points[k];
 			d = fxs_put_u32(d, p->id);
@@ -206,7 +208,7 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 		w->body_count += w->bodies[i].alive;
 	}
 	uint32_t cc = fxs_read_u32(r);
-	if (r->err != FXS_OK || cc > (r->len - r->pos) / 9)
+	if (r->err != FXS_OK || cc > (r->len - r->pos) / 10)
 		goto fail;
 	if (cc > 0) {
 		w->contacts = calloc(cc, sizeof *w->contacts);
@@ -221,7 +223,8 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 		c->a = fxs_read_u32(r);
 		c->b = fxs_read_u32(r);
 		c->point_count = fxs_read_u8(r);
-		if (r->err != FXS_OK || c->a >= c->b || c->b >= slots || !w->bodies[c->a].alive ||
+		c->stage = fxs_read_u8(r);
+		if (r->err != FXS_OK || (c->stage > FXS_STAGE_OVERFLOW && c->stage != FXS_STAGE_NONE) || c->a >= c->b || c->b >= slots || !w->bodies[c->a].alive ||
 		    !w->bodies[c->b].alive || c->point_count < 1 || c->point_count > FXS_MAX_MANIFOLD_POINTS)
 			goto fail;
 		if (i > 0) {

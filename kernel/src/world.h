@@ -45,6 +45,7 @@ typedef struct fxs_contact_point {
 typedef struct fxs_contact {
 	uint32_t a, b; /* body slots, a < b */
 	int32_t point_count;
+	uint8_t stage; /* solver stage (stage.h), kept from step to step; FXS_STAGE_NONE when new */
 	fxs_contact_point points[FXS_MAX_MANIFOLD_POINTS];
 	/* derived this step */
 	fxg_vec3 normal;

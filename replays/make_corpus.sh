@@ -29,15 +29,16 @@ else
 fi
 
 # Ticks per scene: a few hundred for the small ones, fewer for the big ones, so
-# that the corpus stays well under 2 MB and verifies in seconds. drop keeps the
+# that the corpus stays small and verifies in seconds. drop keeps the
 # per-tick state (--detail) so the corpus exercises that path on every target.
 ticks_for() {
     case $1 in
         drop) echo "300" ;;
         box_stack|shapes) echo "300 --no-detail" ;;
-        falling_spheres_500|large_pyramid_b20) echo "120 --no-detail" ;;
+        falling_spheres_500|large_pyramid_b20|pyramid_20) echo "120 --no-detail" ;;
         large_pyramid_b40|falling_spheres) echo "30 --no-detail" ;;
         large_pyramid) echo "8 --no-detail" ;;
+        many_pyramids) echo "4 --no-detail" ;;
         *) echo "60 --no-detail" ;;
     esac
 }

@@ -91,9 +91,13 @@ static fxs_world *scene_falling_spheres_500(void) { return falling_spheres(10, 5
 static fxs_world *scene_falling_spheres_4000(void) { return falling_spheres(20, 10); }
 
 /* large_pyramid (Box3D CreateLargePyramid): a 2D slab pyramid of unit cubes. */
+/* Box3D's large_pyramid (benchmark-scenes.md): sleeping off, as in Box3D's
+ * benchmark, so every step costs the same. */
 static fxs_world *large_pyramid(int base)
 {
-	fxs_world *w = new_world();
+	fxs_world_def def = fxs_default_world_def();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
 	add_box(w, FXS_BODY_STATIC, V("0", "-1", "0"), V("400", "1", "400"), FXG_I(1000));
 	const fix16_t h = FXG_HALF; /* half extent, and shift */
 	for (int i = 0; i < base; ++i)
@@ -104,6 +108,56 @@ static fxs_world *large_pyramid(int base)
 		}
 	return w;
 }
+
+/* The 20-row pyramid (210 cubes) with sleeping on: it must stand and fall
+ * asleep (the settle golden of the crosscheck). */
+static fxs_world *scene_pyramid_20(void)
+{
+	fxs_world *w = new_world();
+	add_box(w, FXS_BODY_STATIC, V("0", "-1", "0"), V("400", "1", "400"), FXG_I(1000));
+	const fix16_t h = FXG_HALF;
+	for (int i = 0; i < 20; ++i)
+		for (int j = i; j < 20; ++j)
+			add_box(w, FXS_BODY_DYNAMIC, fxg_v3((i + 1) * h + 2 * (j - i) * h - h * 20, (2 * i + 1) * h, 0),
+				fxg_v3(h, h, h), FXG_I(100));
+	return w;
+}
+
+/* Box3D's many_pyramids (benchmark-scenes.md): rows x columns pyramids of
+ * base 10 (55 cubes each) on one ground, sleeping off. Box3D accumulates
+ * baseZ in float; here each row's z is rounded from the exact value
+ * (differences below 2^-16 m). */
+static fxs_world *many_pyramids(int rows, int cols)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	const int base = 10;
+	/* in half-metres (extent = 0.5): groundExtent = cols (base + 1) / 2 m */
+	const int64_t ge2 = (int64_t)cols * (base + 1); /* 2 groundExtent, m */
+	fix16_t ground = (fix16_t)(ge2 * FXG_ONE / 2);
+	add_box(w, FXS_BODY_STATIC, V("0", "-1", "0"), fxg_v3(ground, FXG_ONE, ground), FXG_I(1000));
+	const fix16_t h = FXG_HALF;
+	for (int i = 0; i < rows; ++i) {
+		/* baseZ = -ge + 1 + i * 2 (ge - 1) / (rows - 1), rounded to Q16.16 */
+		int64_t num = (int64_t)i * (ge2 - 2) * FXG_ONE;
+		int64_t dz = rows > 1 ? (num + (rows - 1) / 2) / (rows - 1) : 0;
+		fix16_t z = (fix16_t)(-ground + FXG_ONE + dz);
+		for (int j = 0; j < cols; ++j) {
+			/* centerX = -ge + j (2 base extent + 2 extent) + 2 extent */
+			fix16_t cx = -ground + FXG_I(j * (base + 1)) + FXG_ONE;
+			for (int a = 0; a < base; ++a)
+				for (int b = a; b < base; ++b)
+					add_box(w, FXS_BODY_DYNAMIC,
+						fxg_v3((a + 1) * h + 2 * (b - a) * h + cx - h, (2 * a + 1) * h, z), fxg_v3(h, h, h),
+						FXG_I(100));
+		}
+	}
+	return w;
+}
+
+static fxs_world *scene_many_pyramids_3x3(void) { return many_pyramids(3, 3); }
+static fxs_world *scene_many_pyramids(void) { return many_pyramids(14, 14); }
 
 static fxs_world *scene_large_pyramid_b20(void) { return large_pyramid(20); }
 static fxs_world *scene_large_pyramid_b40(void) { return large_pyramid(40); }
@@ -288,6 +342,7 @@ static fxs_world *joint_grid(int n)
 }
 
 static fxs_world *scene_joint_grid_10(void) { return joint_grid(10); }
+static fxs_world *scene_joint_grid_50(void) { return joint_grid(50); }
 static fxs_world *scene_joint_grid(void) { return joint_grid(100); }
 
 /* A hinge pendulum (1 m, released at 0.5 rad) and, beside it, a chain of
@@ -395,11 +450,15 @@ static const fxs_scene scenes[] = {
 	{ "moving_1000", "1,000 elastic spheres flying in a closed box, no gravity", 300, scene_moving_1000, 4, fxs_scene_default_inputs },
 	{ "shapes", "27 boxes, spheres and capsules tumbling onto the ground", 600, scene_shapes, 4, fxs_scene_default_inputs },
 	{ "mesh_level", "24 boxes, spheres and capsules dropped on a triangle-mesh level (floor, walls, 2 ramps)", 600, scene_mesh_level, 4, fxs_scene_default_inputs },
-	{ "large_pyramid_b20", "pyramid of 210 unit cubes (Box3D large_pyramid, base 20)", 200, scene_large_pyramid_b20, 4, fxs_scene_default_inputs },
-	{ "large_pyramid_b40", "pyramid of 820 unit cubes (Box3D large_pyramid, base 40)", 200, scene_large_pyramid_b40, 4, fxs_scene_default_inputs },
-	{ "large_pyramid", "pyramid of 5,050 unit cubes (Box3D large_pyramid, base 100)", 200, scene_large_pyramid, 4, fxs_scene_default_inputs },
+	{ "pyramid_20", "pyramid of 210 unit cubes (20 rows) that must stand and fall asleep", 600, scene_pyramid_20, 4, fxs_scene_default_inputs },
+	{ "large_pyramid_b20", "pyramid of 210 unit cubes (Box3D large_pyramid, base 20, sleeping off)", 200, scene_large_pyramid_b20, 4, fxs_scene_default_inputs },
+	{ "large_pyramid_b40", "pyramid of 820 unit cubes (Box3D large_pyramid, base 40, sleeping off)", 200, scene_large_pyramid_b40, 4, fxs_scene_default_inputs },
+	{ "large_pyramid", "pyramid of 5,050 unit cubes (Box3D large_pyramid, base 100, sleeping off)", 200, scene_large_pyramid, 4, fxs_scene_default_inputs },
+	{ "many_pyramids_3x3", "9 pyramids of 55 unit cubes (Box3D many_pyramids, 3 x 3, sleeping off)", 100, scene_many_pyramids_3x3, 4, fxs_scene_default_inputs },
+	{ "many_pyramids", "196 pyramids of 55 unit cubes, 10,780 in all (Box3D many_pyramids, 14 x 14)", 100, scene_many_pyramids, 8, fxs_scene_default_inputs },
 	{ "pendulum", "a 1 m hinge pendulum and a 20-link chain of ball joints", 600, scene_pendulum, 2, fxs_scene_default_inputs },
 	{ "joint_grid_10", "10 x 10 spheres joined by ball joints, top row static (Box3D joint_grid, n = 10)", 100, scene_joint_grid_10, 4, fxs_scene_default_inputs },
+	{ "joint_grid_50", "50 x 50 spheres joined by 4,851 ball joints, top row static (Box3D joint_grid, n = 50)", 100, scene_joint_grid_50, 4, fxs_scene_default_inputs },
 	{ "joint_grid", "100 x 100 spheres joined by 19,701 ball joints, top row static (Box3D joint_grid)", 100, scene_joint_grid, 4, fxs_scene_default_inputs },
 };
 

@@ -293,7 +293,7 @@ scene_steps() {
     fi
     echo "$steps"
 }
-# One row per built-in scene, then one per replay of the golden corpus.
+# One row per built-in scene, the settle rows, then one per replay of the golden corpus.
 ROW_STEPS=()
 default_rows() {
     local s scenes n
@@ -303,6 +303,11 @@ default_rows() {
     for s in $scenes; do
         n=$(scene_steps "$s")
         add_row "$s" "run $s --steps $n"; ROW_STEPS+=("$n")
+    done
+    # The settle goldens (tests/test_solver.c): the step at which the 10-box stack and the
+    # 20-row pyramid fall asleep, and the hash after 3,000 steps.
+    for s in box_stack pyramid_20; do
+        add_row "settle:$s" "settle $s --steps 3000"; ROW_STEPS+=(3000)
     done
     say "steps per scene: $(for i in "${!ROW_LABELS[@]}"; do printf '%s=%s ' "${ROW_LABELS[$i]}" "${ROW_STEPS[$i]}"; done)"
     # The golden replay corpus (replays/corpus, recorded on x86-64): every target re-simulates

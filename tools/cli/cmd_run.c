@@ -95,3 +95,47 @@ int cmd_run(int argc, char **argv)
 	fxs_world_destroy(w);
 	return 0;
 }
+
+/* fixstep settle: when a scene falls asleep, for the crosscheck's golden
+ * sleep steps (tests/test_solver.c holds the x86-64 values). */
+int cmd_settle(int argc, char **argv)
+{
+	const char *name = NULL;
+	uint32_t steps = 3000;
+	for (int i = 1; i < argc; ++i) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0) {
+			printf("usage: fixstep settle SCENE [--steps N]\n\n"
+			       "Runs SCENE for N steps (default 3000) and prints, as its last line,\n"
+			       "'asleep S hash H': S the first step after which no body is awake (0 if\n"
+			       "none), H the final state hash.\n");
+			return 0;
+		} else if (strcmp(a, "--steps") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &steps))
+				return cli_usage_error("--steps needs a non-negative integer");
+		} else if (a[0] == '-') {
+			return cli_usage_error("settle: unknown option '%s'", a);
+		} else if (!name) {
+			name = a;
+		} else {
+			return cli_usage_error("settle: unexpected argument '%s'", a);
+		}
+	}
+	if (!name)
+		return cli_usage_error("settle needs a scene name (see fixstep scenes)");
+	const fxs_scene *sc = fxs_scene_find(name);
+	if (!sc)
+		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", name);
+	fxs_world *w = sc->create();
+	if (!w)
+		return cli_usage_error("scene '%s' could not be created", name);
+	uint64_t asleep = 0;
+	for (uint32_t s = 1; s <= steps; ++s) {
+		fxs_world_step(w);
+		if (!asleep && fxs_world_get_stats(w).awake_body_count == 0)
+			asleep = fxs_world_get_step(w);
+	}
+	printf("asleep %" PRIu64 " hash %016" PRIx64 "\n", asleep, fxs_world_hash(w));
+	fxs_world_destroy(w);
+	return 0;
+}

@@ -7,12 +7,25 @@
  * rounded once), d = RA^T (pB - pA). Face separations are exact in Q32.32
  * given C and d; an edge axis e_i x b_j has components taken straight from C,
  * so its projections need no further rounding either (ODE's formulation).
- * Feature ids: see collide_box.c. */
+ * Feature ids: a point is named by the pair (feature of A, feature of B),
+ * each a box-local vertex, edge or face (box_feature below), whichever box
+ * gave the reference face. A resting box's reference face can change from
+ * step to step (two face axes within the tolerance of each other, as in a
+ * pyramid where a box rests on two): the same physical point then keeps its
+ * id, and so its warm-start impulse. An edge-edge point is (edge, edge), the
+ * same id as that edge crossing in a face contact. */
 #include "collide_common.h"
 
 /* Edge axes with |e_i x b_j| below 1/64 are skipped: nearly parallel edges
  * are ill-conditioned and the face axes then bound the separation. */
 #define EDGE_MIN_LEN2 ((int64_t)1 << 20) /* Q32.32: (1/64)^2 */
+
+/* The reference face is clipped against with its side planes pushed out by
+ * this margin: an incident corner on (or a hair outside) a side plane, as in
+ * every aligned stack, stays one corner point instead of turning into two
+ * edge crossings from one step to the next (which would change its feature
+ * id and lose its warm start). Points may lie this far outside the face. */
+#define CLIP_MARGIN ((fix16_t)FXS_NP_ABS_TOL) /* 1/512 m */
 
 #define MAX_POLY 8
 #define MAX_CAND 8
@@ -44,6 +57,26 @@ static void set_comp(fxg_vec3 *v, int k, fix16_t x)
 static fxg_vec3 mat_col(const fxg_mat3 *r, int k) { return k == 0 ? r->cx : (k == 1 ? r->cy : r->cz); }
 
 static int64_t mulr(int64_t a, int64_t b) { return fxg_shr_round(a * b, 16); }
+
+/* Box-local features in 6 bits: 0x10 | vertex (bit k: negative on axis k),
+ * 0x20 | edge (axis << 2 | the signs of the other two axes, lower axis
+ * first), 0x30 | face (axis << 1 | negative). sg[k] is the side on axis k
+ * (+1 / -1); the free axis of an edge is `axis`. */
+static uint32_t box_vertex(const int sg[3])
+{
+	return 0x10u | (uint32_t)(sg[0] < 0) | (uint32_t)(sg[1] < 0) << 1 | (uint32_t)(sg[2] < 0) << 2;
+}
+
+static uint32_t box_edge(int axis, const int sg[3])
+{
+	uint32_t bits = 0;
+	for (int k = 0, bit = 0; k < 3; ++k)
+		if (k != axis)
+			bits |= (uint32_t)(sg[k] < 0) << bit++;
+	return 0x20u | (uint32_t)axis << 2 | bits;
+}
+
+static uint32_t box_face(int axis, int sign) { return 0x30u | (uint32_t)axis << 1 | (uint32_t)(sign < 0); }
 
 /* Keep the part of the polygon with sg * x_k <= h. The new edge along the
  * plane carries `line`. Returns the new vertex count (<= MAX_POLY). */
@@ -179,11 +212,13 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 	int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
 	const int planes[4][2] = { { i1, 1 }, { i2, 1 }, { i1, -1 }, { i2, -1 } };
 	for (int p = 0; p < 4 && n > 0; ++p) {
-		n = clip_polygon(buf[cur], n, buf[cur ^ 1], planes[p][0], planes[p][1], comp(href, planes[p][0]),
-				 (uint8_t)(4 + p));
+		n = clip_polygon(buf[cur], n, buf[cur ^ 1], planes[p][0], planes[p][1],
+				 comp(href, planes[p][0]) + CLIP_MARGIN, (uint8_t)(4 + p));
 		cur ^= 1;
 	}
-	uint32_t tag = ref_tag << 12 | (uint32_t)(i * 2 + (s < 0)) << 9 | (uint32_t)(j * 2 + (sigma < 0)) << 6;
+	/* the reference box's side planes: planes[p] on face (i, s) hold the
+	 * reference edge along the third axis */
+	int i1_ = i1, i2_ = i2;
 	candidate cand[MAX_CAND];
 	int nc = 0;
 	int64_t hi = comp(href, i);
@@ -195,13 +230,45 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 			continue;
 		uint32_t la = buf[cur][(k + n - 1) % n].out_line, lb = v->out_line;
 		uint32_t lo = la < lb ? la : lb, hl = la < lb ? lb : la;
+		uint32_t fref, finc;
+		if (hl < 4) {
+			/* an incident corner inside the reference face */
+			int c = (lo == 0 && hl == 3) ? 0 : (int)hl;
+			int sg[3];
+			sg[j] = sigma, sg[j1] = sg1[c], sg[j2] = sg2[c];
+			fref = box_face(i, s);
+			finc = box_vertex(sg);
+		} else if (lo < 4) {
+			/* an incident edge through a reference side plane */
+			int e = (int)lo, p = (int)hl - 4;
+			int sg[3];
+			sg[j] = sigma;
+			if (e % 2 == 0)
+				sg[j2] = sg2[e], sg[j1] = 0;
+			else
+				sg[j1] = sg1[e], sg[j2] = 0;
+			finc = box_edge(e % 2 == 0 ? j1 : j2, sg);
+			int rg[3];
+			rg[i] = s, rg[planes[p][0]] = planes[p][1];
+			int free_axis = planes[p][0] == i1_ ? i2_ : i1_;
+			rg[free_axis] = 0;
+			fref = box_edge(free_axis, rg);
+		} else {
+			/* a reference corner inside the incident face */
+			int rg[3];
+			rg[i] = s;
+			rg[planes[lo - 4][0]] = planes[lo - 4][1];
+			rg[planes[hl - 4][0]] = planes[hl - 4][1];
+			fref = planes[lo - 4][0] != planes[hl - 4][0] ? box_vertex(rg) : box_face(i, s);
+			finc = box_face(j, sigma);
+		}
 		candidate *c = &cand[nc++];
 		c->p = v->p;
 		set_comp(&c->p, i, (fix16_t)fxg_shr_round(x + s * hi, 1));
 		c->u = comp(v->p, i1);
 		c->v = comp(v->p, i2);
 		c->sep = sep;
-		c->id = tag | lo << 3 | hl;
+		c->id = ref_tag == 0 ? (fref << 6 | finc) : (finc << 6 | fref);
 	}
 	int pick[4];
 	int np = reduce(cand, nc, pick);
@@ -296,15 +363,17 @@ void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_sh
 		fxg_vec3 pa = fxg_v3(nl.x >= 0 ? (fix16_t)ha[0] : (fix16_t)-ha[0], nl.y >= 0 ? (fix16_t)ha[1] : (fix16_t)-ha[1],
 				     nl.z >= 0 ? (fix16_t)ha[2] : (fix16_t)-ha[2]);
 		set_comp(&pa, i, 0);
-		uint32_t edge_a = (uint32_t)i << 2 | (uint32_t)(comp(nl, i1) < 0) | (uint32_t)(comp(nl, i2) < 0) << 1;
+		int sga[3], sgb[3];
+		sga[i] = 0, sga[i1] = comp(nl, i1) < 0 ? -1 : 1, sga[i2] = comp(nl, i2) < 0 ? -1 : 1;
+		uint32_t edge_a = box_edge(i, sga);
 		int64_t off[3] = { 0, 0, 0 };
-		uint32_t edge_b = (uint32_t)j << 2;
-		for (int l = 0, bit = 0; l < 3; ++l) {
+		sgb[j] = 0;
+		for (int l = 0; l < 3; ++l) {
 			if (l == j)
 				continue;
 			fxg_vec3 bl = fxg_v3(C[0][l], C[1][l], C[2][l]);
 			int sg = np_dot_w(nl, bl) > 0 ? -1 : 1;
-			edge_b |= (uint32_t)(sg < 0) << bit++;
+			sgb[l] = sg;
 			off[0] += sg * hb[l] * bl.x;
 			off[1] += sg * hb[l] * bl.y;
 			off[2] += sg * hb[l] * bl.z;
@@ -315,8 +384,7 @@ void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_sh
 		fix16_t s, t;
 		np_segments_closest(np_sub(pa, pb), ui, (fix16_t)ha[i], bj, (fix16_t)hb[j], &s, &t);
 		fxg_vec3 xa_ = np_madd(pa, s, ui), xb_ = np_madd(pb, t, bj);
-		np_add_point(m, np_to_world(xa->p, &ra, np_mid(xa_, xb_), ovf), (fix16_t)sep_e,
-			     0x2000u | edge_a << 6 | edge_b);
+		np_add_point(m, np_to_world(xa->p, &ra, np_mid(xa_, xb_), ovf), (fix16_t)sep_e, edge_a << 6 | box_edge(j, sgb));
 		return;
 	}
 

@@ -25,7 +25,8 @@
  * property test measures what that misses).
  *
  * A manifold has one normal. The first hit in ref_before's order (front-side
- * hits deepest first, then push-outs least deep first) chooses the face; points of faces parallel to it (|n.n_ref| >= 0.999,
+ * and shallow hits deepest first, then push-outs least deep first) chooses
+ * the face; points of faces parallel to it (|n.n_ref| >= 0.999,
  * e.g. the two triangles of a quad) join, and the 4 deepest of those are kept
  * (ties by feature id). A body in a concave corner is resolved against its
  * deepest face first. Feature id = face id << 4 | feature index. */
@@ -146,14 +147,20 @@ static bool hit_before(const mesh_hit *a, const mesh_hit *b)
 }
 
 /* Which hit chooses the manifold's face: front-side hits (centre in front
- * of its face) before push-outs; among front-side hits the deepest; among
- * push-outs the face the centre is least deep behind (the one it crossed
- * last). Behind a thin wall the far face's slab also reaches the centre;
- * the deepest-first rule would push a body touching the near face out
- * through the far one. Ties by feature id. */
+ * of its face, or less than SHALLOW behind it) before deeper push-outs;
+ * among the first the deepest; among push-outs the face the centre is least
+ * deep behind (the one it crossed last). Behind a thin wall the far face's
+ * slab also reaches the centre; the deepest-first rule would push a body
+ * touching the near face out through the far one. A shallow push-out competes
+ * by depth with the front-side hits: a box sliding down a ramp onto the floor
+ * has its leading corners just behind the floor while its face still touches
+ * the ramp, and it must be the floor that holds it (else it sinks through the
+ * crease). Ties by feature id. */
+#define SHALLOW ((fix16_t)655) /* 1 cm */
+
 static bool ref_before(const mesh_hit *a, const mesh_hit *b)
 {
-	bool ba = a->s < 0, bb = b->s < 0;
+	bool ba = a->s < -SHALLOW, bb = b->s < -SHALLOW;
 	if (ba != bb)
 		return bb;
 	if (ba && a->s != b->s)

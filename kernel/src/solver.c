@@ -37,6 +37,7 @@ typedef struct solver_contact {
 	int32_t count;
 	fxg_vec3 d[3];  /* normal, tangent 0, tangent 1 */
 	fix16_t friction, restitution;
+	const soft *softness;  /* contact_soft, or static_soft against a static body */
 	solver_point p[FXS_MAX_MANIFOLD_POINTS];
 } solver_contact;
 
@@ -99,13 +100,14 @@ static void prepare_contacts(solver_ctx *c)
 		sc->friction = fc->friction;
 		sc->restitution = fc->restitution;
 		sc->count = fc->point_count;
+		sc->softness = (ba->type == FXS_BODY_STATIC || bb->type == FXS_BODY_STATIC) ? &c->static_soft : &c->contact_soft;
 		for (int k2 = 0; k2 < fc->point_count; ++k2) {
 			const fxs_contact_point *fp = &fc->points[k2];
 			solver_point *p = &sc->p[k2];
 			fxg_vec3 ra = fxg_v3_sub(fp->point, ba->xf.p, ovf);
 			fxg_vec3 rb = fxg_v3_sub(fp->point, bb->xf.p, ovf);
 			for (int r = 0; r < 3; ++r)
-				prepare_row(A, B, ra, rb, sc->d[r], r == 0 ? c->contact_soft.mass_scale : FXG_ONE, &p->row[r], ovf);
+				prepare_row(A, B, ra, rb, sc->d[r], r == 0 ? sc->softness->mass_scale : FXG_ONE, &p->row[r], ovf);
 			p->separation = fp->separation;
 			p->relative_velocity = rel_vel(A, B, sc->d[0], &p->row[0], ovf);
 			p->max_normal_impulse = 0;
@@ -218,9 +220,9 @@ static void solve_contacts(solver_ctx *c, bool use_bias)
 			if (s > 0) {
 				bias = (int64_t)s * c->inv_h >> 16; /* speculative: close the gap this sub-step */
 			} else if (use_bias) {
-				bias = fxg_max(fxg_mul(c->contact_soft.bias_rate, s, ovf), -c->push_max);
+				bias = fxg_max(fxg_mul(sc->softness->bias_rate, s, ovf), -c->push_max);
 				mass = r->soft_mass;
-				impulse_scale = c->contact_soft.impulse_scale;
+				impulse_scale = sc->softness->impulse_scale;
 			}
 			fix16_t vn = rel_vel(A, B, sc->d[0], r, ovf);
 			/* impulse = -m (vn + bias) - impulse_scale * accumulated, Q16.16 */
@@ -319,6 +321,10 @@ fxs_result fxs_solve(fxs_world *w)
 	/* contact stiffness no higher than a quarter of the sub-step rate */
 	fix16_t hertz = fxg_min(w->def.contact_hertz, c.inv_h >> 2);
 	c.contact_soft = make_soft(hertz, w->def.contact_damping, c.h, c.ovf);
+	/* against a static body twice as stiff (Box2D v3 / Box3D): the ground
+	 * carries the whole weight of what stands on it, and a soft ground
+	 * contact is where a stack sinks most */
+	c.static_soft = make_soft(2 * hertz, w->def.contact_damping, c.h, c.ovf);
 	c.push_max = w->def.contact_push_max;
 
 	prepare_bodies(&c);

@@ -41,6 +41,7 @@ typedef struct solver_ctx {
 	uint32_t body_count, contact_count, joint_count;
 	fix16_t h, inv_h;
 	soft contact_soft;
+	soft static_soft; /* contacts with a static body: twice as stiff */
 	fix16_t push_max;
 	uint32_t *ovf;
 	/* stage scratch (stage.h), sized for max(contacts, joints) constraints */

@@ -1,8 +1,9 @@
 /* Contacts: the persistent list of touching pairs, sorted by (a, b).
  *
  * Every step the narrowphase recomputes each pair's manifold from the
- * positions; the new points inherit the accumulated impulses of last step's
- * points with the same feature id (warm starting). The old and new lists are
+ * positions; the new points inherit the normal impulses of last step's
+ * points with the same feature id, and the manifold its friction and twist
+ * impulses (warm starting). The old and new lists are
  * both sorted by pair, so matching is a merge walk: no hashing, canonical. */
 #include "world.h"
 #include "island.h"
@@ -91,6 +92,10 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 		c->restitution = fxg_max(ba->restitution, bb->restitution);
 		c->point_count = m.point_count;
 		c->stage = prev ? prev->stage : FXS_STAGE_NONE;
+		if (prev) {
+			memcpy(c->friction_impulse, prev->friction_impulse, sizeof c->friction_impulse);
+			c->twist_impulse = prev->twist_impulse;
+		}
 		for (int k = 0; k < m.point_count; ++k) {
 			fxs_contact_point *p = &c->points[k];
 			p->id = m.points[k].feature_id;
@@ -101,8 +106,6 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 			for (int j = 0; j < prev->point_count; ++j) {
 				if (prev->points[j].id == p->id) {
 					p->normal_impulse = prev->points[j].normal_impulse;
-					p->tangent_impulse[0] = prev->points[j].tangent_impulse[0];
-					p->tangent_impulse[1] = prev->points[j].tangent_impulse[1];
 					break;
 				}
 			}

@@ -11,6 +11,13 @@
  * Numbers: velocities are Q16.16; masses, inverse masses and inverse
  * inertias are Q32.32 (fxg_wide) so that 0.01 kg and 10,000 kg bodies both
  * keep their precision; accumulated impulses are int64 in Q16.16 units.
+ * Friction (Box3D's central friction): per manifold, two box-bounded rows
+ * along the tangents at the centre of its points, bounded by mu times the
+ * manifold's total normal impulse, and a twist row about the normal bounded
+ * by mu times the sum of each point's normal impulse times its distance from
+ * the centre. Fewer rows than friction per point (3 instead of 2 per point)
+ * and no fighting between the points' friction rows.
+ *
  * Constraints are visited by stage (stage.c: seed 000's object check table,
  * no dynamic body twice in a stage), within a stage in the canonical contact
  * order (sorted pairs). */
@@ -25,7 +32,8 @@
 
 
 typedef struct solver_point {
-	solver_row row[3];           /* normal, tangent 0, tangent 1 */
+	solver_row row[1];           /* the normal */
+	fix16_t lever;               /* distance from the friction centre, m */
 	fix16_t separation;          /* from the narrowphase, when the step began */
 	fix16_t relative_velocity;   /* normal speed before solving (restitution) */
 	int64_t max_normal_impulse;
@@ -38,9 +46,42 @@ typedef struct solver_contact {
 	fxg_vec3 d[3];  /* normal, tangent 0, tangent 1 */
 	fix16_t friction, restitution;
 	const soft *softness;  /* contact_soft, or static_soft against a static body */
+	solver_row tangent[2]; /* friction rows at the centre of the points */
+	solver_row twist;      /* angular row about the normal */
+	int64_t tangent_impulse[2]; /* accumulated along d[1], d[2] (Q16.16 N s in int64) */
+	int64_t twist_impulse; /* about d[0] (Q16.16 N m s) */
 	solver_point p[FXS_MAX_MANIFOLD_POINTS];
 } solver_contact;
 
+
+/* n / d rounded half away from zero, d > 0 */
+static inline int64_t np_div(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
+
+/* the twist row: angular, about the unit normal n (rxa = rxb = n) */
+static void prepare_twist_row(const solver_body *A, const solver_body *B, fxg_vec3 n, solver_row *r, uint32_t *ovf)
+{
+	r->rxa = r->rxb = n;
+	wvec3 ia = sym_mul(&A->inv_i, n, ovf), ib = sym_mul(&B->inv_i, n, ovf);
+	r->ia[0] = ia.x, r->ia[1] = ia.y, r->ia[2] = ia.z;
+	r->ib[0] = ib.x, r->ib[1] = ib.y, r->ib[2] = ib.z;
+	fxg_wide k = fxg_add64(wdot(ia, n, ovf), wdot(ib, n, ovf), ovf);
+	r->mass = k > 0 ? fxg_wide_recip(k, ovf) : 0;
+	r->soft_mass = r->mass;
+}
+
+static inline fix16_t twist_speed(const solver_body *A, const solver_body *B, const solver_row *r, uint32_t *ovf)
+{
+	return fxg_sat(fxg_shr_round(dot_raw(B->w, r->rxb) - dot_raw(A->w, r->rxa), 16), ovf);
+}
+
+static inline void apply_twist(solver_body *A, solver_body *B, const solver_row *r, int64_t P, uint32_t *ovf)
+{
+	if (P == 0)
+		return;
+	fix16_t p = fxg_sat(P, ovf);
+	add_response(&A->w, r->ia, p == INT32_MIN ? INT32_MAX : -p, ovf);
+	add_response(&B->w, r->ib, p, ovf);
+}
 
 /* ---- the phases of a solve ---- */
 
@@ -101,17 +142,37 @@ static void prepare_contacts(solver_ctx *c)
 		sc->restitution = fc->restitution;
 		sc->count = fc->point_count;
 		sc->softness = (ba->type == FXS_BODY_STATIC || bb->type == FXS_BODY_STATIC) ? &c->static_soft : &c->contact_soft;
+		/* the friction centre: the mean of the points */
+		int64_t cx = 0, cy = 0, cz = 0;
 		for (int k2 = 0; k2 < fc->point_count; ++k2) {
 			const fxs_contact_point *fp = &fc->points[k2];
 			solver_point *p = &sc->p[k2];
 			fxg_vec3 ra = fxg_v3_sub(fp->point, ba->xf.p, ovf);
 			fxg_vec3 rb = fxg_v3_sub(fp->point, bb->xf.p, ovf);
-			for (int r = 0; r < 3; ++r)
-				prepare_row(A, B, ra, rb, sc->d[r], r == 0 ? sc->softness->mass_scale : FXG_ONE, &p->row[r], ovf);
+			prepare_row(A, B, ra, rb, sc->d[0], sc->softness->mass_scale, &p->row[0], ovf);
 			p->separation = fp->separation;
 			p->relative_velocity = rel_vel(A, B, sc->d[0], &p->row[0], ovf);
 			p->max_normal_impulse = 0;
+			cx += fp->point.x, cy += fp->point.y, cz += fp->point.z;
 		}
+		int64_t np = fc->point_count;
+		fxg_vec3 centre = fxg_v3((fix16_t)np_div(cx, np), (fix16_t)np_div(cy, np), (fix16_t)np_div(cz, np));
+		for (int k2 = 0; k2 < fc->point_count; ++k2) {
+			fix16_t len;
+			fxg_v3_normalize(fxg_v3_sub(fc->points[k2].point, centre, ovf), &len, ovf);
+			sc->p[k2].lever = len;
+		}
+		fxg_vec3 ra = fxg_v3_sub(centre, ba->xf.p, ovf), rb = fxg_v3_sub(centre, bb->xf.p, ovf);
+		for (int t = 0; t < 2; ++t) {
+			prepare_row(A, B, ra, rb, sc->d[1 + t], FXG_ONE, &sc->tangent[t], ovf);
+			/* last step's friction vector, projected on this step's tangents */
+			const fxg_vec3 d = sc->d[1 + t];
+			sc->tangent_impulse[t] = fxg_add64(fxg_add64(fxg_wmul(fc->friction_impulse[0], d.x, ovf),
+							      fxg_wmul(fc->friction_impulse[1], d.y, ovf), ovf),
+						    fxg_wmul(fc->friction_impulse[2], d.z, ovf), ovf);
+		}
+		prepare_twist_row(A, B, sc->d[0], &sc->twist, ovf);
+		sc->twist_impulse = fc->twist_impulse;
 	}
 	c->contact_count = n;
 }
@@ -184,9 +245,10 @@ static void warm_start(solver_ctx *c)
 			const solver_point *p = &sc->p[k];
 			const fxs_contact_point *fp = &fc->points[k];
 			apply(A, B, sc->d[0], &p->row[0], fp->normal_impulse, ovf);
-			apply(A, B, sc->d[1], &p->row[1], fp->tangent_impulse[0], ovf);
-			apply(A, B, sc->d[2], &p->row[2], fp->tangent_impulse[1], ovf);
 		}
+		apply(A, B, sc->d[1], &sc->tangent[0], sc->tangent_impulse[0], ovf);
+		apply(A, B, sc->d[2], &sc->tangent[1], sc->tangent_impulse[1], ovf);
+		apply_twist(A, B, &sc->twist, sc->twist_impulse, ovf);
 	}
 	*c->ovf += local;
 }
@@ -238,22 +300,33 @@ static void solve_contacts(solver_ctx *c, bool use_bias)
 				p->max_normal_impulse = delta;
 			apply(A, B, sc->d[0], r, delta, ovf);
 		}
-		/* friction: box-bounded by mu times this point's normal impulse */
+		/* friction at the centre: box-bounded by mu times the manifold's
+		 * normal impulse; twist by mu times the normal impulses' moments */
+		int64_t total = 0, moment = 0;
 		for (int k = 0; k < sc->count; ++k) {
-			solver_point *p = &sc->p[k];
-			fxs_contact_point *fp = &fc->points[k];
-			/* fxg_wmul keeps the fraction bits of its wide operand: Q16.16 here */
-			int64_t lim = fxg_wmul(fp->normal_impulse, sc->friction, ovf);
-			for (int t = 0; t < 2; ++t) {
-				const solver_row *r = &p->row[1 + t];
-				fix16_t vt = rel_vel(A, B, sc->d[1 + t], r, ovf);
-				int64_t old = fp->tangent_impulse[t];
-				int64_t nw = fxg_add64(old, -fxg_wmul_fix64(r->mass, vt), ovf);
-				nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
-				fp->tangent_impulse[t] = nw;
-				apply(A, B, sc->d[1 + t], r, nw - old, ovf);
-			}
+			total = fxg_add64(total, fc->points[k].normal_impulse, ovf);
+			moment = fxg_add64(moment, fxg_wmul(fc->points[k].normal_impulse, sc->p[k].lever, ovf), ovf);
 		}
+		/* fxg_wmul keeps the fraction bits of its wide operand: Q16.16 here */
+		int64_t lim = fxg_wmul(total, sc->friction, ovf);
+		for (int t = 0; t < 2; ++t) {
+			const solver_row *r = &sc->tangent[t];
+			fix16_t vt = rel_vel(A, B, sc->d[1 + t], r, ovf);
+			int64_t old = sc->tangent_impulse[t];
+			int64_t nw = fxg_add64(old, -fxg_wmul_fix64(r->mass, vt), ovf);
+			nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
+			sc->tangent_impulse[t] = nw;
+			apply(A, B, sc->d[1 + t], r, nw - old, ovf);
+		}
+		int64_t tlim = fxg_wmul(moment, sc->friction, ovf);
+		if (tlim == 0 && sc->twist_impulse == 0)
+			continue; /* one point (or all at the centre): no twist friction */
+		fix16_t wn = twist_speed(A, B, &sc->twist, ovf);
+		int64_t old = sc->twist_impulse;
+		int64_t nw = fxg_add64(old, -fxg_wmul_fix64(sc->twist.mass, wn), ovf);
+		nw = nw < -tlim ? -tlim : (nw > tlim ? tlim : nw);
+		sc->twist_impulse = nw;
+		apply_twist(A, B, &sc->twist, nw - old, ovf);
 	}
 	*c->ovf += local;
 }
@@ -343,6 +416,16 @@ fxs_result fxs_solve(fxs_world *w)
 		}
 	}
 	apply_restitution(&c);
+	/* the friction state, back as a world vector (solver.c's header) */
+	for (uint32_t i = 0; i < c.contact_count; ++i) {
+		const solver_contact *sc = &c.contacts[i];
+		fxs_contact *fc = &w->contacts[sc->index];
+		const fxg_vec3 t0 = sc->d[1], t1 = sc->d[2];
+		fc->friction_impulse[0] = fxg_add64(fxg_wmul(sc->tangent_impulse[0], t0.x, c.ovf), fxg_wmul(sc->tangent_impulse[1], t1.x, c.ovf), c.ovf);
+		fc->friction_impulse[1] = fxg_add64(fxg_wmul(sc->tangent_impulse[0], t0.y, c.ovf), fxg_wmul(sc->tangent_impulse[1], t1.y, c.ovf), c.ovf);
+		fc->friction_impulse[2] = fxg_add64(fxg_wmul(sc->tangent_impulse[0], t0.z, c.ovf), fxg_wmul(sc->tangent_impulse[1], t1.z, c.ovf), c.ovf);
+		fc->twist_impulse = sc->twist_impulse;
+	}
 
 	for (uint32_t i = 0; i < c.body_count; ++i) {
 		const solver_body *s = &c.bodies[i];

@@ -141,6 +141,8 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 	return true;
 }
 
+#define IMPULSE_LIMIT ((int64_t)1 << 47)
+
 void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 {
 	write_def(&w->def, wr);
@@ -152,7 +154,7 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_write_u32(wr, w->contact_count);
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		const fxs_contact *c = &w->contacts[i];
-		uint8_t rec[10 + FXS_MAX_MANIFOLD_POINTS * 28];
+		uint8_t rec[42 + FXS_MAX_MANIFOLD_POINTS * 12];
 		uint8_t *start = fxs_write_span(wr, sizeof rec, rec), *d = start;
 		d = fxs_put_u32(d, c->a);
 		d = fxs_put_u32(d, c->b);
@@ -162,9 +164,11 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 			const fxs_contact_point *p = &c->points[k];
 			d = fxs_put_u32(d, p->id);
 			d = fxs_put_i64(d, p->normal_impulse);
-			d = fxs_put_i64(d, p->tangent_impulse[0]);
-			d = fxs_put_i64(d, p->tangent_impulse[1]);
 		}
+		d = fxs_put_i64(d, c->friction_impulse[0]);
+		d = fxs_put_i64(d, c->friction_impulse[1]);
+		d = fxs_put_i64(d, c->friction_impulse[2]);
+		d = fxs_put_i64(d, c->twist_impulse);
 		fxs_write_span_end(wr, start, d, rec);
 	}
 	fxs_bp_write_state(w->bp, wr);
@@ -208,7 +212,7 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 		w->body_count += w->bodies[i].alive;
 	}
 	uint32_t cc = fxs_read_u32(r);
-	if (r->err != FXS_OK || cc > (r->len - r->pos) / 10)
+	if (r->err != FXS_OK || cc > (r->len - r->pos) / 42)
 		goto fail;
 	if (cc > 0) {
 		w->contacts = calloc(cc, sizeof *w->contacts);
@@ -236,13 +240,17 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 			fxs_contact_point *p = &c->points[k];
 			p->id = fxs_read_u32(r);
 			p->normal_impulse = fxs_read_i64(r);
-			p->tangent_impulse[0] = fxs_read_i64(r);
-			p->tangent_impulse[1] = fxs_read_i64(r);
 			/* impulses the solver can have made: non-negative normal, all
 			 * within 2^47 raw (2^31 N s) so that sums stay far from int64's end */
-			const int64_t lim = (int64_t)1 << 47;
-			if (p->normal_impulse < 0 || p->normal_impulse > lim || p->tangent_impulse[0] < -lim ||
-			    p->tangent_impulse[0] > lim || p->tangent_impulse[1] < -lim || p->tangent_impulse[1] > lim)
+			if (p->normal_impulse < 0 || p->normal_impulse > IMPULSE_LIMIT)
+				goto fail;
+		}
+		for (int k = 0; k < 3; ++k)
+			c->friction_impulse[k] = fxs_read_i64(r);
+		c->twist_impulse = fxs_read_i64(r);
+		for (int k = 0; k < 4; ++k) {
+			int64_t v = k < 3 ? c->friction_impulse[k] : c->twist_impulse;
+			if (v < -IMPULSE_LIMIT || v > IMPULSE_LIMIT)
 				goto fail;
 		}
 		w->contact_count = i + 1;

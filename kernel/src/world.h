@@ -30,11 +30,10 @@ typedef struct fxs_body {
 } fxs_body;
 
 /* One contact point's persistent state: the feature id it was matched by and
- * the accumulated impulses that warm-start the next step. */
+ * the accumulated normal impulse that warm-starts the next step. */
 typedef struct fxs_contact_point {
 	uint32_t id;
-	fxg_wide normal_impulse;     /* Q32.32 N s */
-	fxg_wide tangent_impulse[2]; /* Q32.32 N s along the contact's tangent basis */
+	fxg_wide normal_impulse;     /* N s, Q16.16 held in int64 */
 	/* derived this step */
 	fxg_vec3 point;
 	fix16_t separation;
@@ -47,6 +46,11 @@ typedef struct fxs_contact {
 	int32_t point_count;
 	uint8_t stage; /* solver stage (stage.h), kept from step to step; FXS_STAGE_NONE when new */
 	fxs_contact_point points[FXS_MAX_MANIFOLD_POINTS];
+	/* the manifold's friction, applied at the centre of its points (solver.c):
+	 * a world vector, so that it carries over when the tangent basis turns,
+	 * and the twist about the normal; N s and N m s, Q16.16 held in int64 */
+	fxg_wide friction_impulse[3];
+	fxg_wide twist_impulse;
 	/* derived this step */
 	fxg_vec3 normal;
 	fix16_t friction, restitution;

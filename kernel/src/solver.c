@@ -158,9 +158,14 @@ static void prepare_contacts(solver_ctx *c)
 		int64_t np = fc->point_count;
 		fxg_vec3 centre = fxg_v3((fix16_t)np_div(cx, np), (fix16_t)np_div(cy, np), (fix16_t)np_div(cz, np));
 		for (int k2 = 0; k2 < fc->point_count; ++k2) {
-			fix16_t len;
-			fxg_v3_normalize(fxg_v3_sub(fc->points[k2].point, centre, ovf), &len, ovf);
-			sc->p[k2].lever = len;
+			/* |point - centre|, rounded (components clamped to 2^14 m, far
+			 * beyond any manifold's spread, so the sum fits 64 bits) */
+			fxg_vec3 r = fxg_v3_sub(fc->points[k2].point, centre, ovf);
+			const int64_t cap = (int64_t)1 << 30;
+			int64_t x = fxg_max(-cap, fxg_min(cap, r.x)), y = fxg_max(-cap, fxg_min(cap, r.y)),
+				z = fxg_max(-cap, fxg_min(cap, r.z));
+			uint64_t l2 = (uint64_t)(x * x) + (uint64_t)(y * y) + (uint64_t)(z * z);
+			sc->p[k2].lever = (fix16_t)fxg_isqrt64_round(l2);
 		}
 		fxg_vec3 ra = fxg_v3_sub(centre, ba->xf.p, ovf), rb = fxg_v3_sub(centre, bb->xf.p, ovf);
 		for (int t = 0; t < 2; ++t) {

@@ -1,0 +1,52 @@
+/* Queries: ray casts and shape casts against the world's shapes.
+ *
+ * A cast goes from p0 to p1 (a segment, at most FXS_QUERY_MAX_LENGTH long);
+ * the hit is the first point along it, as a fraction of its length in
+ * Q16.16 and as a distance in metres. Ties (two bodies hit at the same
+ * distance, to the LSB) go to the smaller body slot. Deterministic like the
+ * rest of the kernel: integer only, fixed iteration caps, the same result on
+ * every platform.
+ *
+ * Ray casts are exact to a few LSB per shape (sphere, box, capsule,
+ * triangle meshes from their front side). Shape casts (a sphere, box or
+ * capsule translated without rotating) use conservative advancement on the
+ * narrowphase's separations: the shape never ends inside what it hits, and
+ * stops within FXS_QUERY_TOLERANCE of the surface. */
+#ifndef FIXSTEP_QUERY_H
+#define FIXSTEP_QUERY_H
+
+#include "fixstep/fixstep.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FXS_QUERY_MAX_LENGTH FXG_I(10000) /* metres */
+#define FXS_QUERY_TOLERANCE ((fix16_t)66) /* 1 mm */
+
+typedef struct fxs_cast_hit {
+	fxs_body_id body;
+	fix16_t fraction; /* of the segment, 0..1 (0: it starts touching or inside) */
+	fix16_t distance; /* metres along the segment */
+	fxg_vec3 point;   /* world point on the surface hit */
+	fxg_vec3 normal;  /* unit surface normal at the hit, facing the caster */
+} fxs_cast_hit;
+
+/* One shape at a transform against the segment p0 -> p1. False if missed,
+ * or the segment is longer than FXS_QUERY_MAX_LENGTH. hit->body is unset. */
+bool fxs_shape_ray_cast(const fxs_shape *shape, const fxs_transform *xf, fxg_vec3 p0, fxg_vec3 p1, fxs_cast_hit *hit);
+
+/* The first body the segment hits. `skip` (or a null id) is ignored. */
+bool fxs_world_ray_cast(const fxs_world *w, fxg_vec3 p0, fxg_vec3 p1, fxs_body_id skip, fxs_cast_hit *hit);
+
+/* A convex shape (sphere, box, capsule) with rotation q swept from p0 to p1:
+ * the first body it touches. hit->point and hit->normal are the contact's
+ * (normal pointing from what was hit towards the caster). */
+bool fxs_world_shape_cast(const fxs_world *w, const fxs_shape *shape, fxg_quat q, fxg_vec3 p0, fxg_vec3 p1,
+			  fxs_body_id skip, fxs_cast_hit *hit);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

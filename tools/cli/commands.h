@@ -12,6 +12,7 @@ typedef struct cli_command {
 int cmd_scenes(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_settle(int argc, char **argv);
+int cmd_spherewalls(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

@@ -9,6 +9,7 @@ static const cli_command commands[] = {
 	{ "scenes", "list the built-in scenes", cmd_scenes },
 	{ "run", "run a scene and print its state hashes", cmd_run },
 	{ "settle", "run a scene until it sleeps: the step it fell asleep and the hash", cmd_settle },
+	{ "spherewalls", "seed 004 wall spheres for a scene's mesh, compared with the thick faces", cmd_spherewalls },
 	{ "bench", "time a scene (or the broadphase / narrowphase micro-benchmarks)", cmd_bench },
 	{ "record", "record a replay of a scene driven by player inputs", cmd_record },
 	{ "verify", "re-simulate a replay and check every tick's hash", cmd_verify },

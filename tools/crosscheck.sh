@@ -309,6 +309,8 @@ default_rows() {
     for s in box_stack pyramid_20; do
         add_row "settle:$s" "settle $s --steps 3000"; ROW_STEPS+=(3000)
     done
+    # Seed 004's wall spheres (placed by ray casts against the mesh) and a run with them.
+    add_row "spherewalls:mesh_level" "spherewalls mesh_level --steps 60 --probes 2000"; ROW_STEPS+=(60)
     say "steps per scene: $(for i in "${!ROW_LABELS[@]}"; do printf '%s=%s ' "${ROW_LABELS[$i]}" "${ROW_STEPS[$i]}"; done)"
     # The golden replay corpus (replays/corpus, recorded on x86-64): every target re-simulates
     # each replay and must match every tick's recorded hash; the cell is the final hash.

@@ -356,7 +356,7 @@ for t in $TARGETS; do
     for i in "${!ROW_ARGS[@]}"; do
         if [ "${OK[$t]}" != 1 ]; then CELL[$t,$i]="(no build)"; continue; fi
         CELL[$t,$i]=$(cat "$X/cells/$t.$i" 2>/dev/null || echo "(no result)")
-        if [ "$MODE" = scenes ] && ! [[ ${CELL[$t,$i]} =~ ^hash\ [0-9a-f]{16}$ ]]; then
+        if [ "$MODE" = scenes ] && ! [[ ${CELL[$t,$i]} =~ ^(asleep\ [0-9]+\ )?hash\ [0-9a-f]{16}$ ]]; then
             [[ ${CELL[$t,$i]} == \(* ]] || CELL[$t,$i]="(bad: ${CELL[$t,$i]:0:20})"
         fi
     done
@@ -378,6 +378,7 @@ for i in "${!ROW_ARGS[@]}"; do
         c=${CELL[$t,$i]}
         if [[ $c == \(* ]]; then cell="FAIL"; fails=$((fails + 1))
         elif [[ $c == hash\ * ]]; then cell=${c#hash }; cell=${cell:0:8}
+        elif [[ $c == asleep\ * ]]; then n=${c#asleep }; n=${n%% *}; cell="@$n:${c##* }"; cell=${cell:0:12}
         else cell=${c:0:12}; fi
         if [[ $c != \(* ]] && { [ -z "$ref" ] || [[ $ref == \(* ]] || [ "$c" != "$ref" ]; }; then
             cell="$cell*"; fails=$((fails + 1))

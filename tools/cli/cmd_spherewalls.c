@@ -201,7 +201,8 @@ int cmd_spherewalls(int argc, char **argv)
 	       mesh_only, miss_up, miss_side, miss_down, worst_miss);
 	printf("  extra contacts of the spheres only: %u (probes behind a face or in the solid the thick faces ignore)\n",
 	       spheres_only);
-	printf("hash mesh %016" PRIx64 " spheres %016" PRIx64 "\n", a.hash, b.hash);
+	printf("mesh run hash %016" PRIx64 "\n", a.hash);
+	printf("hash %016" PRIx64 "\n", b.hash); /* the run with the spheres: the crosscheck's cell */
 	free(c);
 	fxs_world_destroy(wm);
 	fxs_world_destroy(ws);

@@ -354,10 +354,15 @@ bool fxs_meshes_read(fxs_world *w, fxs_reader *r)
 	bool any_mesh_body = false;
 	for (uint32_t s = 0; s < w->slot_count; ++s)
 		any_mesh_body |= w->bodies[s].alive && w->bodies[s].shape.type == FXS_SHAPE_MESH;
-	if (r->pos == r->len)
-		return !any_mesh_body; /* no geometry section: no mesh body allowed */
-	if (fxs_read_u32(r) != MESH_MAGIC)
-		return false;
+	/* no geometry section (the end, or another section's magic): no mesh
+	 * body allowed */
+	if (r->len - r->pos < 4)
+		return r->pos == r->len && !any_mesh_body;
+	const uint8_t *q = r->buf + r->pos;
+	uint32_t magic = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+	if (magic != MESH_MAGIC)
+		return !any_mesh_body;
+	fxs_read_u32(r);
 	uint32_t count = fxs_read_u32(r);
 	if (r->err != FXS_OK || count == 0 || count > (1u << 16))
 		return false;

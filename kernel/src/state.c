@@ -3,6 +3,7 @@
 #include "shape.h"
 #include "joint.h"
 #include "mesh.h"
+#include "character.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,7 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_bp_write_state(w->bp, wr);
 	fxs_joints_write(w, wr);
 	fxs_meshes_write(w, wr); /* nothing when the world has no mesh */
+	fxs_characters_write(w, wr); /* nothing when the world never had a character */
 }
 
 fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
@@ -266,6 +268,8 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 	if (r->err != FXS_OK)
 		goto fail;
 	if (!fxs_meshes_read(w, r))
+		goto fail;
+	if (!fxs_characters_read(w, r) || r->err != FXS_OK)
 		goto fail;
 	return w;
 fail:

@@ -1,9 +1,10 @@
-/* One step: bounds -> broadphase -> wake islands -> narrowphase (contacts)
+/* One step: characters -> bounds -> broadphase -> wake islands -> narrowphase (contacts)
  * -> solve (sub-steps integrate velocities and positions) -> sleep islands
  * -> clear forces -> hash.
  * Each stage walks its data in canonical order (slots, sorted pairs). */
 #include "world.h"
 #include "island.h"
+#include "character.h"
 
 #include <stdlib.h>
 
@@ -43,14 +44,14 @@ static void update_bounds(fxs_world *w)
 				flags |= FXS_PROXY_MOVING;
 			else if (b->type == FXS_BODY_STATIC)
 				flags |= FXS_PROXY_STATIC;
-			if (b->type != FXS_BODY_STATIC && !b->awake) {
-				/* asleep: it has not moved since its bounds were made */
-				w->scratch_aabbs[i] = b->aabb;
-				w->scratch_flags[i] = flags;
-				continue;
-			}
 			fxs_aabb a = fxs_body_compute_aabb(b, &w->ovf);
-			if (b->type != FXS_BODY_STATIC) {
+			if (b->type != FXS_BODY_STATIC && !b->awake) {
+				/* asleep: fattened, not swept. Made from the state every
+				 * step (not kept from the step it fell asleep, whose sweep
+				 * a restored snapshot could not know) */
+				a.lo = fxg_v3_sub(a.lo, margin, &w->ovf);
+				a.hi = fxg_v3_add(a.hi, margin, &w->ovf);
+			} else if (b->type != FXS_BODY_STATIC) {
 				fxg_vec3 d = fxg_v3_scale(w->def.dt, b->v, &w->ovf);
 				a.lo = fxg_v3_sub(fxg_v3_add(a.lo, fxg_v3_min(d, fxg_v3_zero()), &w->ovf), margin, &w->ovf);
 				a.hi = fxg_v3_add(fxg_v3_add(a.hi, fxg_v3_max(d, fxg_v3_zero()), &w->ovf), margin, &w->ovf);
@@ -69,6 +70,7 @@ void fxs_world_step(fxs_world *w)
 	w->ovf = 0;
 	if (!reserve_scratch(w, w->slot_count))
 		return;
+	fxs_characters_update(w); /* stage 1: character moves (their inputs were set before the step) */
 	update_bounds(w);
 	uint32_t pair_count = 0;
 	const fxs_pair *pairs = NULL;

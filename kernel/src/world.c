@@ -1,5 +1,6 @@
 /* The world: creation from a definition, slots, statistics. */
 #include "world.h"
+#include "character.h"
 #include "mesh.h"
 
 #include <stdlib.h>
@@ -98,6 +99,7 @@ void fxs_world_destroy(fxs_world *w)
 		return;
 	fxs_bp_destroy(w->bp);
 	fxs_meshes_free(w);
+	fxs_characters_free(w);
 	free(w->bodies);
 	free(w->contacts);
 	free(w->contacts_next);

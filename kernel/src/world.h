@@ -70,6 +70,8 @@ struct fxs_world {
 	struct fxs_mesh **meshes;   /* static meshes (mesh.c), id = index + 1; state */
 	uint32_t mesh_count, mesh_cap;
 	struct fxs_joint *joints;   /* joint slots (joint.c); state */
+	struct fxs_character *characters; /* character slots (character.c); state */
+	uint32_t character_slot_count;
 	uint32_t joint_slot_count, joint_cap, joint_count;
 	uint32_t joint_free_hint;   /* derived: every joint slot below it is alive */
 	uint64_t *joint_filter;     /* derived: sorted (min, max) << 32 pairs without contacts */

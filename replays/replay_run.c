@@ -262,6 +262,8 @@ fxs_replay_status fxs_replay_record(const char *path, const fxs_record_options *
 		if (o->script) {
 			fxs_input_script_at(o->script, &cursor, tick, held);
 			memcpy(in, held, sizeof in);
+		} else if (o->scripted && o->scene->script) {
+			o->scene->script(w, tick, players, in);
 		} else {
 			fxs_inputs_random(o->seed, tick, players, in);
 		}

@@ -48,7 +48,8 @@ typedef struct fxs_record_options {
 	uint32_t players;       /* 0: the scene's */
 	uint32_t chunk_ticks;   /* 0: default */
 	uint32_t flags;         /* FXS_REPLAY_FLAG_* */
-	const fxs_input_script *script; /* NULL: random inputs from seed */
+	const fxs_input_script *script; /* NULL: random inputs from seed (or the scene's players) */
+	bool scripted;          /* the scene's scripted players (fxs_scene.script) */
 	uint64_t seed;
 	uint64_t perturb_tick;  /* 0: none; else change player perturb_player's input at that tick */
 	uint32_t perturb_player;

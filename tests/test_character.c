@@ -9,6 +9,7 @@
 
 #include "fixstep/character.h"
 #include "fixstep/fixstep.h"
+#include "scenes/scenes.h"
 #include "test.h"
 
 static double D(fix16_t v) { return v / 65536.0; }
@@ -262,4 +263,54 @@ TEST(character_snapshot_restore_equals_never_stopping)
 	free(buf);
 	fxs_world_destroy(w);
 	fxs_world_destroy(r);
+}
+
+/* The school under its scripted players: the two that take the stairs end
+ * upstairs (feet on the 3.5 m floor, within 2 cm), the two that stay down
+ * end in their rooms, and each room's crates were pushed. */
+TEST(character_school_scripted_players_reach_their_rooms)
+{
+	const fxs_scene *sc = fxs_scene_find("school");
+	CHECK(sc && sc->script);
+	fxs_world *w = sc->create();
+	CHECK(fxs_world_character_count(w) == 4);
+	fxg_vec3 crate0[12];
+	uint32_t nc = 0;
+	for (uint32_t i = 0; i < fxs_world_slot_count(w); ++i) {
+		fxs_body_id id = fxs_world_body_at(w, i);
+		if (fxs_body_is_valid(w, id) && fxs_body_get_type(w, id) == FXS_BODY_DYNAMIC && nc < 12)
+			crate0[nc++] = fxs_body_get_position(w, id);
+	}
+	CHECK(nc == 12);
+	for (uint64_t t = 1; t <= 1200; ++t) {
+		fxs_input in[FXS_MAX_PLAYERS];
+		sc->script(w, t, 4, in);
+		sc->apply_inputs(w, in, 4, t);
+		fxs_world_step(w);
+	}
+	for (uint32_t p = 1; p <= 4; ++p) {
+		fxg_vec3 q = fxs_character_get_position(w, p);
+		printf("  player %u at (%.2f, %.2f, %.2f)%s\n", p - 1, D(q.x), D(q.y), D(q.z),
+		       fxs_character_is_grounded(w, p) ? ", on the ground" : "");
+		CHECK(fxs_character_is_grounded(w, p));
+		double feet = D(q.y) - 0.9;
+		if (p == 2 || p == 4)
+			CHECKF(fabs(feet - 3.5) < 0.02 && D(q.x) > 15 && D(q.x) < 24, "player %u not upstairs", p - 1);
+		else
+			CHECKF(fabs(feet) < 0.02 && D(q.x) > 0 && D(q.x) < 12, "player %u not in a west room", p - 1);
+		/* in a room, not the corridor */
+		CHECKF(D(q.z) < 4.85 || D(q.z) > 7.15, "player %u still in the corridor", p - 1);
+	}
+	uint32_t moved = 0;
+	for (uint32_t i = 0, k = 0; i < fxs_world_slot_count(w) && k < 12; ++i) {
+		fxs_body_id id = fxs_world_body_at(w, i);
+		if (!fxs_body_is_valid(w, id) || fxs_body_get_type(w, id) != FXS_BODY_DYNAMIC)
+			continue;
+		fxg_vec3 q = fxs_body_get_position(w, id);
+		moved += fabs(D(q.x) - D(crate0[k].x)) + fabs(D(q.z) - D(crate0[k].z)) > 0.5;
+		++k;
+	}
+	printf("  %u of 12 crates pushed more than 0.5 m\n", moved);
+	CHECK(moved >= 6);
+	fxs_world_destroy(w);
 }

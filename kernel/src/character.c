@@ -239,37 +239,57 @@ static int64_t hlen2(fxg_vec3 a, fxg_vec3 b)
 	return dx * dx + dz * dz;
 }
 
-/* A cast of the capsule straight down from p by `dist`: the walkable ground
- * within reach (static, kinematic or dynamic), whose surface is not above
- * max_y (a step up must not land on a tread higher than step_height). */
+/* The ground under the capsule at p, within `dist` below its feet, whose
+ * surface is not above max_y (a step up must not land on a tread higher
+ * than step_height): a cast of the bottom sphere straight down decides when
+ * it meets a walkable surface (exact on slopes). When it meets something
+ * steeper (a step's nose, or a mesh whose one manifold normal in a corner of
+ * floor and riser is the riser's), five rays down from the bottom sphere's
+ * height (on the axis and 0.9 radius out along x and z; each exact per
+ * face) find the highest walkable support under the foot. */
 static bool ground_below(mover *mv, fxg_vec3 p, fix16_t dist, fix16_t max_y, fix16_t *drop, fxs_body_id *ground)
 {
-	fxs_cast_hit h;
-	fxg_vec3 to = fxg_v3(p.x, p.y - dist, p.z);
+	const fxs_character *c = mv->c;
 	fxs_body_id self = fxs_world_body_at(mv->w, mv->self);
-	if (!fxs_world_shape_cast(mv->w, &mv->shape, (fxg_quat){ 0, 0, 0, FXG_ONE }, p, to, self, &h))
-		return false;
-	if (h.normal.y < mv->c->max_slope_cos) {
-		/* resting on an edge (a step's nose): walkable if the surface just
-		 * beyond the contact, away from the axis, is. A steep slope is
-		 * steep there too. */
-		fxg_vec3 out = fxg_v3(h.point.x - p.x, 0, h.point.z - p.z);
-		fix16_t len;
-		uint32_t ovf = 0;
-		fxg_vec3 u = fxg_v3_normalize(out, &len, &ovf);
-		if (len == 0)
+	fxg_vec3 centre = fxg_v3(p.x, p.y - c->half_height, p.z); /* the bottom sphere's */
+	fxs_shape ball = mv->shape;
+	ball.type = FXS_SHAPE_SPHERE;
+	ball.half_height = 0;
+	fxs_cast_hit h;
+	bool cast = fxs_world_shape_cast(mv->w, &ball, (fxg_quat){ 0, 0, 0, FXG_ONE }, centre,
+					 fxg_v3(centre.x, centre.y - dist, centre.z), self, &h);
+	if (cast && h.normal.y >= c->max_slope_cos) {
+		if (h.point.y > max_y)
 			return false;
-		const fix16_t cm = FXG_ONE / 100;
-		fxg_vec3 a = fxg_v3(h.point.x + fxg_mul(u.x, cm, &ovf), h.point.y + 2 * cm, h.point.z + fxg_mul(u.z, cm, &ovf));
-		fxg_vec3 b2 = fxg_v3(a.x, a.y - 4 * cm, a.z);
-		fxs_cast_hit e;
-		if (!fxs_world_ray_cast(mv->w, a, b2, self, &e) || e.normal.y < mv->c->max_slope_cos || e.point.y > max_y)
-			return false;
-	} else if (h.point.y > max_y) {
-		return false;
+		*drop = h.distance;
+		*ground = h.body;
+		return true;
 	}
-	*drop = h.distance;
-	*ground = h.body;
+	/* rays: the highest walkable support under the foot */
+	fix16_t foot = centre.y - c->radius, half = (fix16_t)(((int64_t)c->radius * 9) / 10);
+	static const int off[5][2] = { { 0, 0 }, { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } };
+	bool have = false;
+	fix16_t best = 0;
+	fxs_body_id best_body = fxs_null_body;
+	for (int k = 0; k < 5; ++k) {
+		fxg_vec3 a = fxg_v3(centre.x + off[k][0] * half, centre.y, centre.z + off[k][1] * half);
+		fxg_vec3 b = fxg_v3(a.x, foot - dist - SKIN, a.z);
+		fxs_cast_hit e;
+		if (!fxs_world_ray_cast(mv->w, a, b, self, &e) || e.normal.y < c->max_slope_cos || e.point.y > max_y)
+			continue;
+		if (!have || e.point.y > best) {
+			have = true;
+			best = e.point.y;
+			best_body = e.body;
+		}
+	}
+	if (!have)
+		return false;
+	int64_t d = (int64_t)foot - best;
+	if (d > dist)
+		return false;
+	*drop = d < 0 ? 0 : (fix16_t)d;
+	*ground = best_body;
 	return true;
 }
 
@@ -345,8 +365,11 @@ static void update_one(fxs_world *w, fxs_character *c)
 				fix16_t drop;
 				fxs_body_id g;
 				fix16_t foot = before.y - c->half_height - c->radius;
+				/* a step up: further than the blocked move, onto a tread
+				 * higher than where it stood (and not above step_height) */
 				if (hlen2(ahead, before) > hlen2(p, before) + 4 &&
-				    ground_below(&mv, ahead, c->step_height + SKIN * 4, foot + c->step_height + SKIN, &drop, &g)) {
+				    ground_below(&mv, ahead, c->step_height + SKIN * 4, foot + c->step_height + SKIN, &drop, &g) &&
+				    drop < c->step_height - SKIN) {
 					p = fxg_v3(ahead.x, ahead.y - drop, ahead.z);
 					mv.ground_hit = true;
 					stepped = true;

@@ -357,6 +357,12 @@ static bool sweep_one(const fxs_shape *shape, fxg_quat q, const ray *r, const fx
 				best = k;
 			}
 		if (best >= 0 && sep <= FXS_QUERY_TOLERANCE) {
+			/* touching but moving along or away from it: the distance
+			 * between two convex shapes along a line is convex, so it
+			 * never comes closer (something touching from the side is
+			 * not what a cast down is looking for) */
+			if (np_dot_w(r->u, m.normal) <= 0)
+				return false;
 			*t_out = (fix16_t)t;
 			*pt = m.points[best];
 			*normal = neg(m.normal); /* collide's normal points from the caster to b */

@@ -50,7 +50,7 @@ int cmd_record(int argc, char **argv)
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
-			printf("usage: fixstep record SCENE --steps N (--inputs FILE | --random-inputs SEED) -o FILE\n"
+			printf("usage: fixstep record SCENE --steps N (--inputs FILE | --random-inputs SEED | --scripted) -o FILE\n"
 			       "                      [--players P] [--chunk-ticks K] [--no-detail]\n"
 			       "                      [--perturb-input T[:P]] [--tamper-input T[:P]]\n\n"
 			       "Runs SCENE for N steps, feeding its input handler every player's input each\n"
@@ -60,6 +60,7 @@ int cmd_record(int argc, char **argv)
 			       "whose complete chunks verify).\n\n"
 			       "  --inputs FILE         an input script (replays/FORMAT.md, 'Input scripts')\n"
 			       "  --random-inputs SEED  seeded random inputs (the same SEED gives the same inputs)\n"
+			       "  --scripted            the scene's scripted players (school: four routes through the building)\n"
 			       "  --players P           players (1..16; default: the scene's, or the script's)\n"
 			       "  --no-detail           leave out the per-tick state (smaller file; verify can then\n"
 			       "                        name the tick of a divergence but not the body)\n"
@@ -81,6 +82,8 @@ int cmd_record(int argc, char **argv)
 			if (++i >= argc || !parse_u64(argv[i], &o.seed))
 				return cli_usage_error("--random-inputs needs a seed (a non-negative integer)");
 			has_seed = 1;
+		} else if (strcmp(a, "--scripted") == 0) {
+			o.scripted = true;
 		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
 			if (++i >= argc)
 				return cli_usage_error("-o needs a file");
@@ -117,8 +120,10 @@ int cmd_record(int argc, char **argv)
 		return cli_usage_error("record needs --steps N");
 	if (!out)
 		return cli_usage_error("record needs -o FILE");
-	if (!!inputs == has_seed)
-		return cli_usage_error("record needs exactly one of --inputs FILE and --random-inputs SEED");
+	if (!!inputs + has_seed + o.scripted != 1)
+		return cli_usage_error("record needs exactly one of --inputs FILE, --random-inputs SEED and --scripted");
+	if (o.scripted && !o.scene->script)
+		return cli_usage_error("scene '%s' has no scripted players", name);
 	fxs_input_script script;
 	char err[256];
 	if (inputs) {

@@ -19,6 +19,10 @@ typedef struct fxs_scene {
 	fxs_world *(*create)(void);
 	uint32_t players;                /* players a recording uses by default (1..FXS_MAX_PLAYERS) */
 	fxs_input_handler apply_inputs;  /* never NULL */
+	/* Scripted players (`fixstep record --scripted`), or NULL: this tick's
+	 * inputs from the world as it is. A recording tool, not part of the
+	 * simulation: a replay stores the inputs it made. */
+	void (*script)(const fxs_world *w, uint64_t tick, uint32_t players, fxs_input out[FXS_MAX_PLAYERS]);
 } fxs_scene;
 
 /* All scenes, in a fixed order. */
@@ -31,6 +35,11 @@ const fxs_scene *fxs_scene_find(const char *name);
  * up to 15 m/s^2 * dt per tick; JUMP adds 4 m/s upwards when the body's
  * vertical speed is below 0.25 m/s. Look pitch and other buttons are unused. */
 void fxs_scene_default_inputs(fxs_world *w, const fxs_input *inputs, uint32_t players, uint64_t tick);
+
+/* The school (school.c). */
+fxs_world *fxs_scene_school_create(void);
+void fxs_scene_school_inputs(fxs_world *w, const fxs_input *inputs, uint32_t players, uint64_t tick);
+void fxs_scene_school_script(const fxs_world *w, uint64_t tick, uint32_t players, fxs_input out[FXS_MAX_PLAYERS]);
 
 /* Decimal string -> Q16.16 through libfixmath's fix16_from_str; aborts on
  * garbage (scene definitions are code, a bad literal is a bug). */

@@ -11,7 +11,8 @@
  * triangle meshes from their front side). Shape casts (a sphere, box or
  * capsule translated without rotating) use conservative advancement on the
  * narrowphase's separations: the shape never ends inside what it hits, and
- * stops within FXS_QUERY_TOLERANCE of the surface. */
+ * stops within FXS_QUERY_TOLERANCE of the surface. A body the shape starts
+ * touching is a hit only if the cast moves into it (not along or away). */
 #ifndef FIXSTEP_QUERY_H
 #define FIXSTEP_QUERY_H
 

@@ -1,5 +1,6 @@
 /* fixstep bench: ms per step (median of runs), the hashing share, bytes per
  * body of a snapshot, and the final hash (identical across runs, checked). */
+#define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "scenes/scenes.h"
@@ -7,11 +8,46 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return x < y ? -1 : x > y;
+}
+
+/* Bullet on the same scene (build/bullet_scenes from `make bench-bullet`,
+ * next to this program), when it is there and knows the scene. */
+static void bullet_beside(const char *scene, uint32_t steps, double fixstep_ms)
+{
+	char path[4096];
+	ssize_t k = readlink("/proc/self/exe", path, sizeof path - 32);
+	if (k <= 0)
+		return;
+	path[k] = 0;
+	char *slash = strrchr(path, '/');
+	if (!slash)
+		return;
+	strcpy(slash + 1, "bullet_scenes");
+	if (access(path, X_OK) != 0)
+		return;
+	char cmd[4400];
+	snprintf(cmd, sizeof cmd, "'%s' '%s' %u 2>/dev/null", path, scene, steps);
+	FILE *f = popen(cmd, "r");
+	if (!f)
+		return;
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		double ms, bpb, drop;
+		int n, sub, it;
+		size_t bodies;
+		if (sscanf(line, "bullet scene=%*s ms=%lf steps=%d bodies=%zu bytes_per_body=%lf substeps=%d iterations=%d top_drop=%lf",
+			   &ms, &n, &bodies, &bpb, &sub, &it, &drop) == 7)
+			printf("bullet ms/step %.3f (%d sub-step%s x %d iterations), %.1f bytes/body, highest body sank %.3f m; "
+			       "fixstep/bullet %.2f\n",
+			       ms, sub, sub == 1 ? "" : "s", it, bpb, drop, ms > 0 ? fixstep_ms / ms : 0.0);
+	}
+	pclose(f);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -22,21 +58,24 @@ int cmd_bench(int argc, char **argv)
 		return cli_bench_narrowphase(argc - 1, argv + 1);
 	const char *name = NULL;
 	uint32_t steps = 0, runs = 3;
-	int has_steps = 0;
+	int has_steps = 0, use_bullet = 1;
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
-			printf("usage: fixstep bench SCENE [--steps N] [--runs R]\n"
+			printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--no-bullet]\n"
 			       "       fixstep bench broadphase [--help]\n"
 			       "       fixstep bench narrowphase [--help]\n\n"
 			       "Runs SCENE R times (default 3) for N steps (default: the scene's count) and\n"
 			       "prints ms per step (median over runs), the share of the step spent hashing\n"
-			       "the state, snapshot bytes per body, and the final hash.\n");
+			       "the state, snapshot bytes per body, and the final hash; with build/bullet_scenes\n"
+			       "(make bench-bullet) Bullet's figures on the same scene beside them.\n");
 			return 0;
 		} else if (strcmp(a, "--steps") == 0) {
 			if (++i >= argc || !cli_parse_u32(argv[i], &steps) || steps == 0)
 				return cli_usage_error("--steps needs a positive integer");
 			has_steps = 1;
+		} else if (strcmp(a, "--no-bullet") == 0) {
+			use_bullet = 0;
 		} else if (strcmp(a, "--runs") == 0) {
 			if (++i >= argc || !cli_parse_u32(argv[i], &runs) || runs == 0 || runs > 100)
 				return cli_usage_error("--runs needs an integer in 1..100");
@@ -95,6 +134,8 @@ int cmd_bench(int argc, char **argv)
 	printf("ms/step %.3f (median)\n", med);
 	printf("hashing %.3f ms/step = %.2f%% of a step\n", hmed, 100.0 * hmed / med);
 	printf("snapshot %zu bytes = %.1f bytes/body\n", snap, bodies ? (double)snap / bodies : 0.0);
+	if (use_bullet)
+		bullet_beside(name, steps, med);
 	printf("hash %016" PRIx64 "\n", final_hash);
 	free(run_ns);
 	free(hash_ns);

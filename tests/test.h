@@ -39,6 +39,16 @@ extern int test_failed;  /* set by test_fail for the running test */
 		}                                                \
 	} while (0)
 
+/* Wall clock in ns (C11 timespec_get), for figures tests print, never for a
+ * pass or a fail. */
+#include <time.h>
+static inline uint64_t test_now_ns(void)
+{
+	struct timespec ts;
+	timespec_get(&ts, TIME_UTC);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* SplitMix64: the tests' seeded generator. */
 static inline uint64_t test_rng_next(uint64_t *s)
 {

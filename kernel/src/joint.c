@@ -24,28 +24,11 @@
 #include "joint.h"
 #include "island.h"
 #include "stage.h"
+#include "solver_direct.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct solver_joint {
-	uint32_t index; /* joint slot */
-	uint32_t a, b;  /* body slots */
-	uint8_t type;
-	uint8_t rows;   /* rows with impulses (fxs_joint_row_count) */
-	soft s;         /* the joint's softness */
-	soft spring;    /* distance spring */
-	fxg_vec3 ra, rb;    /* world lever arms for the linear rows (prismatic: a's includes the separation) */
-	fxg_vec3 c0;        /* (pb + rb) - (pa + ra) when the step began */
-	fxg_vec3 ang0;      /* angular error when the step began (world; hinge: along t[0], t[1]) */
-	fxg_vec3 axis;      /* hinge / prismatic axis, distance direction (world) */
-	fxg_vec3 t[2];      /* perpendiculars of the axis */
-	fix16_t pos0;       /* hinge angle, prismatic translation, distance length when the step began */
-	int64_t max_motor_impulse;
-	fxg_sym3w point_inv_k;  /* inverse of the ball part's 3x3 effective mass matrix K, Q32.32 */
-	fxg_wide spring_mass;   /* distance spring: row 0's mass times the spring's mass scale */
-	solver_row row[6];  /* ball/linear rows and angular rows; see row_of */
-} solver_joint;
 
 static const fxg_vec3 unit_axes[3] = { { FXG_ONE, 0, 0 }, { 0, FXG_ONE, 0 }, { 0, 0, FXG_ONE } };
 
@@ -850,7 +833,13 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 	uint32_t local = 0, *ovf = &local;
 	fix16_t inv_h = c->inv_h;
 	const fxs_body *bodies = c->w->bodies;
+	/* small islands of ball joints exactly (solver_direct.c), the rest here */
+	uint8_t *handled = c->joint_count ? malloc(c->joint_count) : NULL;
+	if (handled)
+		fxs_joints_solve_direct(c, use_bias, handled);
 	for (uint32_t i = 0; i < c->joint_count; ++i) {
+		if (handled && handled[i])
+			continue;
 		solver_joint *sj = &c->joints[i];
 		fxs_joint *j = &c->w->joints[sj->index];
 		solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
@@ -931,6 +920,7 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 		}
 		}
 	}
+	free(handled);
 	*c->ovf += local;
 }
 

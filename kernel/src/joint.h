@@ -26,6 +26,26 @@ typedef struct fxs_joint {
 	int64_t impulse[FXS_JOINT_MAX_ROWS]; /* accumulated, Q16.16 N s (N m s for angular rows) */
 } fxs_joint;
 
+/* A joint as the solver sees it for one step (joint.c; solver_direct.c). */
+typedef struct solver_joint {
+	uint32_t index; /* joint slot */
+	uint32_t a, b;  /* body slots */
+	uint8_t type;
+	uint8_t rows;   /* rows with impulses (fxs_joint_row_count) */
+	soft s;         /* the joint's softness */
+	soft spring;    /* distance spring */
+	fxg_vec3 ra, rb;    /* world lever arms for the linear rows (prismatic: a's includes the separation) */
+	fxg_vec3 c0;        /* (pb + rb) - (pa + ra) when the step began */
+	fxg_vec3 ang0;      /* angular error when the step began (world; hinge: along t[0], t[1]) */
+	fxg_vec3 axis;      /* hinge / prismatic axis, distance direction (world) */
+	fxg_vec3 t[2];      /* perpendiculars of the axis */
+	fix16_t pos0;       /* hinge angle, prismatic translation, distance length when the step began */
+	int64_t max_motor_impulse;
+	fxg_sym3w point_inv_k;  /* inverse of the ball part's 3x3 effective mass matrix K, Q32.32 */
+	fxg_wide spring_mass;   /* distance spring: row 0's mass times the spring's mass scale */
+	solver_row row[6];  /* ball/linear rows and angular rows; see row_of */
+} solver_joint;
+
 /* Rows a joint of this type stores impulses for. */
 int fxs_joint_row_count(int type);
 

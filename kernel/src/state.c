@@ -25,6 +25,7 @@ static void write_def(const fxs_world_def *d, fxs_writer *wr)
 	fxs_write_i32(wr, d->angular_sleep_tolerance);
 	fxs_write_i32(wr, d->time_to_sleep);
 	fxs_write_u32(wr, d->max_bodies);
+	fxs_write_u32(wr, d->direct_joint_rows);
 }
 
 static void read_def(fxs_reader *r, fxs_world_def *d)
@@ -48,6 +49,7 @@ static void read_def(fxs_reader *r, fxs_world_def *d)
 	d->angular_sleep_tolerance = fxs_read_i32(r);
 	d->time_to_sleep = fxs_read_i32(r);
 	d->max_bodies = fxs_read_u32(r);
+	d->direct_joint_rows = fxs_read_u32(r);
 }
 
 void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)

@@ -41,6 +41,7 @@ fxs_world_def fxs_default_world_def(void)
 	d.angular_sleep_tolerance = FXG_RATIO(349, 10000);
 	d.time_to_sleep = FXG_HALF;
 	d.max_bodies = 1u << 20;
+	d.direct_joint_rows = 96;
 	return d;
 }
 
@@ -71,6 +72,8 @@ fxs_result fxs_world_def_validate(const fxs_world_def *d)
 		return FXS_ERR_INVALID_ARGUMENT;
 	if (d->linear_sleep_tolerance < 0 || d->angular_sleep_tolerance < 0 || d->time_to_sleep < 0 ||
 	    d->time_to_sleep > FXG_I(1000))
+		return FXS_ERR_INVALID_ARGUMENT;
+	if (d->direct_joint_rows > 1024)
 		return FXS_ERR_INVALID_ARGUMENT;
 	if (d->max_bodies == 0 || d->max_bodies > (1u << 24))
 		return FXS_ERR_INVALID_ARGUMENT;

@@ -82,6 +82,8 @@ typedef struct fxs_world_def {
 	fix16_t angular_sleep_tolerance; /* rad/s per axis, default 0.0349 (2 deg/s) */
 	fix16_t time_to_sleep;      /* s an island must stay slow, default 0.5 */
 	uint32_t max_bodies;        /* hard limit, default 1 << 20 */
+	uint32_t direct_joint_rows; /* islands of ball joints with up to this many rows (3 per joint)
+	                               are solved exactly (LDL^T, solver_direct.c); 0: off; default 96 */
 } fxs_world_def;
 
 fxs_world_def fxs_default_world_def(void);

@@ -16,5 +16,7 @@ uint64_t cli_now_ns(void);
 int cli_bench_broadphase(int argc, char **argv);
 /* `fixstep bench narrowphase`: ns per collide call for each shape pair (issue 4). */
 int cli_bench_narrowphase(int argc, char **argv);
+/* `fixstep bench rollback`: snapshot save/restore and 8-tick rollback cost (issue 6). */
+int cli_bench_rollback(int argc, char **argv);
 
 #endif

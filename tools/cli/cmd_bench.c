@@ -56,6 +56,8 @@ int cmd_bench(int argc, char **argv)
 		return cli_bench_broadphase(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "narrowphase") == 0)
 		return cli_bench_narrowphase(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "rollback") == 0)
+		return cli_bench_rollback(argc - 1, argv + 1);
 	const char *name = NULL;
 	uint32_t steps = 0, runs = 3;
 	int has_steps = 0, use_bullet = 1;
@@ -64,7 +66,8 @@ int cmd_bench(int argc, char **argv)
 		if (strcmp(a, "--help") == 0) {
 			printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--no-bullet]\n"
 			       "       fixstep bench broadphase [--help]\n"
-			       "       fixstep bench narrowphase [--help]\n\n"
+			       "       fixstep bench narrowphase [--help]\n"
+			       "       fixstep bench rollback [--help]\n\n"
 			       "Runs SCENE R times (default 3) for N steps (default: the scene's count) and\n"
 			       "prints ms per step (median over runs), the share of the step spent hashing\n"
 			       "the state, snapshot bytes per body, and the final hash; with build/bullet_scenes\n"

@@ -17,6 +17,9 @@ static const cli_command commands[] = {
 	{ "dump", "a replay's header, chunk table and per-tick hashes", cmd_dump },
 	{ "replay", "re-simulate a replay to a step (trace, body hashes, state bits)", cmd_replay },
 	{ "log", "the determinism log: every body's state bits after every step", cmd_log },
+	{ "peer", "run one lockstep / rollback session peer over UDP", cmd_peer },
+	{ "netdemo", "start peer processes on 127.0.0.1 and report their session", cmd_netdemo },
+	{ "synctest", "roll back and re-simulate every tick, comparing hashes (GGPO)", cmd_synctest },
 };
 
 static void usage(FILE *f)

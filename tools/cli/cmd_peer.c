@@ -1,0 +1,353 @@
+/* fixstep peer | synctest: one session peer over UDP on 127.0.0.1, and the
+ * single-process GGPO synctest. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "replay_run.h"
+#include "session/session.h"
+#include "session/transport.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int parse_prob(const char *s, double *out)
+{
+	if (!s)
+		return 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (*end || end == s || !(v >= 0 && v <= 1))
+		return 0;
+	*out = v;
+	return 1;
+}
+
+static void sleep_ms(uint32_t ms)
+{
+	struct timespec ts = { 0, (long)ms * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+static uint64_t now_ms(void) { return cli_now_ns() / 1000000u; }
+
+/* Re-simulate the confirmed inputs from the scene's start and record them:
+ * a replay of what the session agreed on. */
+static int record_confirmed(const fxs_session *s, const fxs_scene *sc, uint32_t players, uint32_t ticks,
+			    const char *path, uint64_t *final)
+{
+	fxs_world *w = sc->create();
+	fxs_replay_writer rw;
+	if (!w || fxs_replay_writer_open(&rw, path, sc->name, w, players, 0, 0) != FXS_REPLAY_OK) {
+		fxs_world_destroy(w);
+		return 0;
+	}
+	fxs_input in[FXS_MAX_PLAYERS];
+	for (uint64_t t = 1; t <= ticks; ++t) {
+		if (!fxs_session_inputs(s, t, in)) {
+			fxs_replay_writer_abandon(&rw);
+			fxs_world_destroy(w);
+			return 0;
+		}
+		sc->apply_inputs(w, in, players, t);
+		fxs_world_step(w);
+		fxs_replay_writer_tick(&rw, in, w);
+	}
+	*final = fxs_world_hash(w);
+	fxs_world_destroy(w);
+	return fxs_replay_writer_close(&rw) == FXS_REPLAY_OK;
+}
+
+int cmd_peer(int argc, char **argv)
+{
+	uint32_t port = 0, player = 0, ticks = 600, delay = 0, tick_ms = 16, timeout_ms = 3000, session_id = 1;
+	uint32_t perturb = 0, max_rb = 8;
+	uint64_t seed = 1;
+	const char *peers_arg = NULL, *scene_name = "pendulum", *record = NULL, *desync_dir = NULL;
+	fxs_session_mode mode = FXS_SESSION_LOCKSTEP;
+	fxs_impair imp = { 0, 0, 0, 0, 0 };
+	int has_port = 0, has_player = 0;
+	for (int i = 1; i < argc; ++i) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--help") == 0) {
+			printf("usage: fixstep peer --port P --peers HOST:PORT,... --player K [--scene S] [--ticks N]\n"
+			       "                    [--mode lockstep|rollback] [--input-delay D] [--perturb-at T]\n"
+			       "                    [--seed S] [--session ID] [--tick-ms MS] [--timeout-ms MS]\n"
+			       "                    [--max-rollback R] [--loss P] [--jitter MS] [--dup P]\n"
+			       "                    [--record FILE] [--desync-dir DIR]\n\n"
+			       "Runs one peer of a session over UDP (IPv4; the demo uses 127.0.0.1). --peers\n"
+			       "lists every peer in player order, this one included (entry K is ours and\n"
+			       "has port P); peer K owns player K. Local inputs are the seeded script\n"
+			       "(fxs_inputs_random of --seed, player K). One tick every --tick-ms (default 16).\n"
+			       "  --mode lockstep      wait for every input of a tick (default)\n"
+			       "  --mode rollback      predict, roll back and re-simulate (--max-rollback, default 8)\n"
+			       "  --perturb-at T       move the first dynamic body by 1 LSB after tick T (a desync)\n"
+			       "  --loss/--jitter/--dup seeded impairments in front of sendto\n"
+			       "  --record FILE        write a replay of the confirmed inputs (fixstep verify)\n"
+			       "  --desync-dir DIR     on a desync write the tick's per-body hashes and snapshot\n"
+			       "A peer silent for --timeout-ms (default 3000) is reported as vanished; exit 3.\n"
+			       "Exit 4 on a desync. Last line: 'result key=value ...'.\n");
+			return 0;
+		}
+		int need = strncmp(a, "--", 2) == 0;
+		if (need && !v)
+			return cli_usage_error("%s needs a value", a);
+		if (strcmp(a, "--port") == 0) {
+			if (!cli_parse_u32(v, &port) || port < 1 || port > 65535)
+				return cli_usage_error("--port needs 1..65535");
+			has_port = 1;
+		} else if (strcmp(a, "--peers") == 0) {
+			peers_arg = v;
+		} else if (strcmp(a, "--player") == 0) {
+			if (!cli_parse_u32(v, &player))
+				return cli_usage_error("--player needs a number");
+			has_player = 1;
+		} else if (strcmp(a, "--scene") == 0) {
+			scene_name = v;
+		} else if (strcmp(a, "--ticks") == 0) {
+			if (!cli_parse_u32(v, &ticks) || ticks < 1 || ticks > 1000000)
+				return cli_usage_error("--ticks needs 1..1000000");
+		} else if (strcmp(a, "--mode") == 0) {
+			if (strcmp(v, "lockstep") == 0)
+				mode = FXS_SESSION_LOCKSTEP;
+			else if (strcmp(v, "rollback") == 0)
+				mode = FXS_SESSION_ROLLBACK;
+			else
+				return cli_usage_error("--mode is lockstep or rollback");
+		} else if (strcmp(a, "--input-delay") == 0) {
+			if (!cli_parse_u32(v, &delay) || delay > 60)
+				return cli_usage_error("--input-delay needs 0..60");
+		} else if (strcmp(a, "--perturb-at") == 0) {
+			if (!cli_parse_u32(v, &perturb) || perturb < 1)
+				return cli_usage_error("--perturb-at needs a tick >= 1");
+		} else if (strcmp(a, "--seed") == 0) {
+			uint32_t s32;
+			if (!cli_parse_u32(v, &s32))
+				return cli_usage_error("--seed needs a number");
+			seed = s32;
+		} else if (strcmp(a, "--session") == 0) {
+			if (!cli_parse_u32(v, &session_id))
+				return cli_usage_error("--session needs a number");
+		} else if (strcmp(a, "--tick-ms") == 0) {
+			if (!cli_parse_u32(v, &tick_ms) || tick_ms < 1 || tick_ms > 1000)
+				return cli_usage_error("--tick-ms needs 1..1000");
+		} else if (strcmp(a, "--timeout-ms") == 0) {
+			if (!cli_parse_u32(v, &timeout_ms) || timeout_ms < 100)
+				return cli_usage_error("--timeout-ms needs >= 100");
+		} else if (strcmp(a, "--max-rollback") == 0) {
+			if (!cli_parse_u32(v, &max_rb) || max_rb < 1 || max_rb > FXS_SESSION_MAX_ROLLBACK)
+				return cli_usage_error("--max-rollback needs 1..%u", FXS_SESSION_MAX_ROLLBACK);
+		} else if (strcmp(a, "--loss") == 0) {
+			if (!parse_prob(v, &imp.loss))
+				return cli_usage_error("--loss needs a probability 0..1");
+		} else if (strcmp(a, "--dup") == 0) {
+			if (!parse_prob(v, &imp.dup))
+				return cli_usage_error("--dup needs a probability 0..1");
+		} else if (strcmp(a, "--jitter") == 0) {
+			if (!cli_parse_u32(v, &imp.jitter_ms) || imp.jitter_ms > 10000)
+				return cli_usage_error("--jitter needs 0..10000 ms");
+		} else if (strcmp(a, "--record") == 0) {
+			record = v;
+		} else if (strcmp(a, "--desync-dir") == 0) {
+			desync_dir = v;
+		} else {
+			return cli_usage_error("peer: unknown argument '%s'", a);
+		}
+		++i;
+	}
+	if (!has_port || !peers_arg || !has_player)
+		return cli_usage_error("peer needs --port, --peers and --player");
+	const fxs_scene *sc = fxs_scene_find(scene_name);
+	if (!sc)
+		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", scene_name);
+	/* --peers */
+	char hosts_buf[16][64];
+	const char *hosts[16];
+	uint16_t ports[16];
+	uint32_t np = 0;
+	{
+		char list[1024];
+		if (strlen(peers_arg) >= sizeof list)
+			return cli_usage_error("--peers too long");
+		strcpy(list, peers_arg);
+		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+			char *colon = strrchr(tok, ':');
+			uint32_t pp;
+			if (np >= FXS_SESSION_MAX_PEERS || !colon || colon - tok >= 64 || !cli_parse_u32(colon + 1, &pp) ||
+			    pp < 1 || pp > 65535)
+				return cli_usage_error("--peers: 'HOST:PORT,...' with at most %d peers", FXS_SESSION_MAX_PEERS);
+			*colon = 0;
+			strcpy(hosts_buf[np], strcmp(tok, "localhost") == 0 ? "127.0.0.1" : tok);
+			hosts[np] = hosts_buf[np];
+			ports[np++] = (uint16_t)pp;
+		}
+	}
+	if (np < 2 || player >= np)
+		return cli_usage_error("--player %u but --peers lists %u peers (2 or more, this one included)", player, np);
+	if (ports[player] != port)
+		return cli_usage_error("--peers entry %u has port %u, but --port is %u", player, ports[player], port);
+	imp.seed = seed * 1000003u + player;
+	char err[256];
+	fxs_udp *u = fxs_udp_open((uint16_t)port, hosts, ports, np, &imp, err, sizeof err);
+	if (!u) {
+		fprintf(stderr, "fixstep: %s\n", err);
+		return 1;
+	}
+	fxs_session_config c = { 0 };
+	c.scene = sc;
+	c.peers = np;
+	c.local = player;
+	c.session_id = session_id;
+	c.mode = mode;
+	c.ticks = ticks;
+	c.input_delay = delay;
+	c.max_rollback = max_rb;
+	c.perturb_tick = perturb;
+	c.input_ctx = &seed;
+	c.desync_dir = desync_dir;
+	fxs_session *s = fxs_session_create(&c, err, sizeof err);
+	if (!s) {
+		fxs_udp_close(u);
+		fprintf(stderr, "fixstep: %s\n", err);
+		return 1;
+	}
+	fxs_transport t = fxs_udp_transport(u);
+	uint64_t start = now_ms(), next_send = start, complete_at = 0;
+	uint64_t last_heard[FXS_SESSION_MAX_PEERS], seen[FXS_SESSION_MAX_PEERS] = { 0 };
+	for (uint32_t q = 0; q < np; ++q)
+		last_heard[q] = start;
+	int vanished = -1;
+	uint8_t buf[4096];
+	for (;;) {
+		uint64_t now = now_ms();
+		size_t n;
+		int from;
+		while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
+			fxs_session_receive(s, buf, n, from);
+		for (uint32_t q = 0; q < np; ++q)
+			if (fxs_session_peer_packets(s, q) != seen[q])
+				seen[q] = fxs_session_peer_packets(s, q), last_heard[q] = now;
+		uint64_t due = (now - start) / tick_ms + 1;
+		uint64_t cur = fxs_session_tick(s);
+		fxs_session_advance(s, due > cur ? (due - cur > 2 ? 2 : (uint32_t)(due - cur)) : 0);
+		if (now >= next_send) {
+			for (uint32_t q = 0; q < np; ++q) {
+				size_t len = fxs_session_packet(s, q, buf, sizeof buf);
+				if (len)
+					t.send(t.ctx, q, buf, len);
+			}
+			next_send = now + tick_ms;
+		}
+		fxs_udp_flush(u);
+		if (fxs_session_complete(s)) {
+			if (!complete_at)
+				complete_at = now;
+			int all = 1;
+			for (uint32_t q = 0; q < np; ++q)
+				all &= q == player || fxs_session_peer_done(s, q);
+			if (all || now - complete_at > 1000)
+				break;
+		}
+		for (uint32_t q = 0; q < np && vanished < 0; ++q)
+			if (q != player && !fxs_session_peer_done(s, q) && now - last_heard[q] > timeout_ms)
+				vanished = (int)q;
+		if (vanished >= 0)
+			break;
+		sleep_ms(1);
+	}
+	/* a last round of packets so the others hold our acknowledgements */
+	for (uint32_t q = 0; q < np; ++q) {
+		size_t len = fxs_session_packet(s, q, buf, sizeof buf);
+		if (len)
+			t.send(t.ctx, q, buf, len);
+	}
+	fxs_udp_flush(u);
+	const fxs_session_stats *st = fxs_session_stats_get(s);
+	const fxs_session_desync *d = fxs_session_desync_get(s);
+	uint64_t conf = fxs_session_confirmed(s);
+	int rc = 0;
+	const char *status = "ok";
+	if (vanished >= 0) {
+		printf("peer %u: peer %d vanished (nothing for %u ms) at tick %" PRIu64 "; stopping\n", player, vanished,
+		       timeout_ms, fxs_session_tick(s));
+		status = "vanished", rc = 3;
+	} else if (d->tick) {
+		printf("peer %u: DESYNC at tick %" PRIu64 " with peer %u (ours %016" PRIx64 ", theirs %016" PRIx64 ")%s%s\n",
+		       player, d->tick, d->peer, d->local_hash, d->remote_hash, d->body_file[0] ? "; body hashes in " : "",
+		       d->body_file);
+		status = "desync", rc = 4;
+	}
+	int rec_ok = -1;
+	uint64_t rec_hash = 0;
+	if (record && conf == ticks) {
+		rec_ok = record_confirmed(s, sc, np, ticks, record, &rec_hash) &&
+			 rec_hash == fxs_session_hash(s, ticks);
+		if (!rec_ok)
+			fprintf(stderr, "fixstep: peer %u: recording %s failed or disagrees with the session\n", player, record);
+	}
+	uint64_t dropped = st->dropped_total;
+	printf("result peer=%u status=%s mode=%s scene=%s ticks=%" PRIu64 " confirmed=%" PRIu64 " rollbacks=%" PRIu64
+	       " deepest=%" PRIu64 " resimulated=%" PRIu64 " mispredictions=%" PRIu64 " packets=%" PRIu64
+	       " bytes=%" PRIu64 " received=%" PRIu64 " dropped=%" PRIu64 " hash=%016" PRIx64 " desync_tick=%" PRIu64
+	       " desync_peer=%u snap=%s record=%d vanished=%d\n",
+	       player, status, mode == FXS_SESSION_ROLLBACK ? "rollback" : "lockstep", sc->name, fxs_session_tick(s), conf,
+	       st->rollbacks, st->deepest_rollback, st->resimulated, st->mispredictions, st->packets_sent,
+	       st->bytes_sent, st->packets_received, dropped, fxs_session_hash(s, fxs_session_tick(s)), d->tick, d->peer,
+	       d->snap_file[0] ? d->snap_file : "-", rec_ok, vanished);
+	if (dropped) {
+		printf("dropped:");
+		for (int r = 1; r < FXS_DROP_REASONS; ++r)
+			if (st->dropped[r])
+				printf(" %s=%" PRIu64, fxs_drop_name((fxs_drop)r), st->dropped[r]);
+		printf("\n");
+	}
+	fflush(stdout);
+	fxs_session_destroy(s);
+	fxs_udp_close(u);
+	return rc;
+}
+
+int cmd_synctest(int argc, char **argv)
+{
+	const char *name = NULL;
+	uint32_t ticks = 300, depth = 8, players = 4, seed = 1;
+	for (int i = 1; i < argc; ++i) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0) {
+			printf("usage: fixstep synctest SCENE [--ticks N] [--depth D] [--players P] [--seed S]\n\n"
+			       "GGPO's synctest in one process: every tick, roll back D ticks (default 8),\n"
+			       "re-simulate them with the same inputs (seeded random, --seed) and compare each\n"
+			       "hash with the first simulation. Exit 1 with the first mismatch.\n");
+			return 0;
+		}
+		uint32_t *dst = strcmp(a, "--ticks") == 0 ? &ticks : strcmp(a, "--depth") == 0 ? &depth
+							       : strcmp(a, "--players") == 0 ? &players
+							       : strcmp(a, "--seed") == 0 ? &seed : NULL;
+		if (dst) {
+			if (++i >= argc || !cli_parse_u32(argv[i], dst))
+				return cli_usage_error("%s needs a number", a);
+		} else if (a[0] == '-') {
+			return cli_usage_error("synctest: unknown option '%s'", a);
+		} else {
+			name = a;
+		}
+	}
+	const fxs_scene *sc = name ? fxs_scene_find(name) : NULL;
+	if (!sc)
+		return cli_usage_error("synctest needs a scene (see fixstep scenes)");
+	if (depth < 1 || depth > 64 || players < 1 || players > FXS_MAX_PLAYERS)
+		return cli_usage_error("--depth 1..64, --players 1..%d", FXS_MAX_PLAYERS);
+	fxs_synctest_result r;
+	char err[256];
+	bool ok = fxs_synctest(sc, players, ticks, depth, seed, &r, err, sizeof err);
+	if (!ok) {
+		printf("synctest %s: FAIL: %s\n", sc->name, err);
+		return 1;
+	}
+	printf("synctest %s: ok, %u ticks, %" PRIu64 " rollbacks of %u, %" PRIu64 " ticks re-simulated, snapshot %zu bytes\n"
+	       "hash %016" PRIx64 "\n",
+	       sc->name, ticks, r.rollbacks, depth, r.resimulated, r.snapshot_bytes, r.final_hash);
+	return 0;
+}

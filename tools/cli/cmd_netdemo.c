@@ -74,7 +74,7 @@ int cmd_netdemo(int argc, char **argv)
 {
 	uint32_t players = 4, ticks = 600, base_port = 0, tick_ms = 8, delay = 0, seed = 1;
 	uint32_t perturb_peer = 0, perturb_tick = 0, vanish_peer = 0, vanish_ms = 0;
-	const char *loss = "0", *jitter = "0", *dup = "0", *mode = "lockstep", *scene = "pendulum", *dir = NULL;
+	const char *loss = "0", *jitter = "0", *dup = "0", *mode = "lockstep", *scene = "school", *dir = NULL;
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -84,8 +84,8 @@ int cmd_netdemo(int argc, char **argv)
 			       "                       [--input-delay D] [--tick-ms MS] [--seed S] [--port BASE]\n"
 			       "                       [--perturb K:T] [--vanish K:MS] [--dir DIR]\n\n"
 			       "Starts N peer processes (`fixstep peer`, default 4) on 127.0.0.1 ports BASE..,\n"
-			       "each playing seeded scripted inputs on SCENE (default pendulum; the school\n"
-			       "scene once it exists) for T ticks (default 600) at one tick per MS ms (8).\n"
+			       "each playing seeded scripted inputs on SCENE (default school) for T ticks\n"
+			       "(default 600) at one tick per MS ms (8).\n"
 			       "--loss/--jitter/--dup impair every peer's sends (seeded). Prints ticks,\n"
 			       "rollbacks, the deepest rollback, re-simulated ticks, bytes sent and the final\n"
 			       "hash of every peer; peer 0 records DIR/netdemo.fxr from the confirmed inputs\n"

@@ -64,7 +64,7 @@ int cmd_peer(int argc, char **argv)
 	uint32_t port = 0, player = 0, ticks = 600, delay = 0, tick_ms = 16, timeout_ms = 3000, session_id = 1;
 	uint32_t perturb = 0, max_rb = 8;
 	uint64_t seed = 1;
-	const char *peers_arg = NULL, *scene_name = "pendulum", *record = NULL, *desync_dir = NULL;
+	const char *peers_arg = NULL, *scene_name = "school", *record = NULL, *desync_dir = NULL;
 	fxs_session_mode mode = FXS_SESSION_LOCKSTEP;
 	fxs_impair imp = { 0, 0, 0, 0, 0 };
 	int has_port = 0, has_player = 0;

@@ -68,13 +68,13 @@ static int bench_scene(const fxs_scene *sc, uint32_t warm, uint32_t depth, uint3
 
 int cli_bench_rollback(int argc, char **argv)
 {
-	const char *names[4] = { "pendulum", "box_stack", "moving_1000", NULL };
+	const char *names[4] = { "school", "box_stack", "moving_1000", NULL };
 	const char *only = NULL;
 	uint32_t depth = 8, reps = 200;
 	for (int i = 1; i < argc; ++i) {
 		if (strcmp(argv[i], "--help") == 0) {
 			printf("usage: fixstep bench rollback [--scene S] [--depth D] [--reps R]\n\n"
-			       "Per scene (default pendulum, box_stack and moving_1000, after 60 ticks of\n"
+			       "Per scene (default school, box_stack and moving_1000, after 60 ticks of\n"
 			       "seeded inputs): the snapshot's bytes, save and restore time (mean of R, 200),\n"
 			       "the time of one step and of one D-tick rollback (restore + D steps, default 8).\n"
 			       "Every re-simulation must end on the first run's hash.\n");

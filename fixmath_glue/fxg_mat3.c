@@ -35,6 +35,25 @@ fxg_sym3w fxg_s3w_rotate_diag(fxg_mat3 r, fxg_wide dx, fxg_wide dy, fxg_wide dz,
 	return m;
 }
 
+fxg_sym3w fxg_s3w_rotate(fxg_mat3 r, const fxg_sym3w *m, uint32_t *ovf)
+{
+	/* entry (i,j) = sum_k,l R_ik M_kl R_jl, each R_ik R_jl exact (as above) */
+	fix16_t R[3][3] = { { r.cx.x, r.cy.x, r.cz.x }, { r.cx.y, r.cy.y, r.cz.y }, { r.cx.z, r.cy.z, r.cz.z } };
+	fxg_wide M[3][3] = { { m->xx, m->xy, m->xz }, { m->xy, m->yy, m->yz }, { m->xz, m->yz, m->zz } };
+	fxg_wide e[3][3];
+	for (int i = 0; i < 3; ++i)
+		for (int j = i; j < 3; ++j) {
+			fxg_wide s = 0;
+			for (int k = 0; k < 3; ++k)
+				for (int l = 0; l < 3; ++l)
+					if (M[k][l] != 0)
+						s = fxg_add64(s, wmul_q32(M[k][l], (int64_t)R[i][k] * R[j][l], ovf), ovf);
+			e[i][j] = s;
+		}
+	fxg_sym3w out = { e[0][0], e[1][1], e[2][2], e[0][1], e[0][2], e[1][2] };
+	return out;
+}
+
 static uint64_t uabs(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
 
 /* v * 2^s (s may be negative), saturated; for s < 0 rounds half up. */

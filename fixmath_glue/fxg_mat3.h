@@ -60,6 +60,9 @@ static inline fxg_vec3 fxg_s3w_mul_v3(const fxg_sym3w *m, fxg_vec3 v, uint32_t *
 /* R diag(d) R^T: a diagonal wide tensor (body frame) rotated to world frame. */
 fxg_sym3w fxg_s3w_rotate_diag(fxg_mat3 r, fxg_wide dx, fxg_wide dy, fxg_wide dz, uint32_t *ovf);
 
+/* R m R^T for a full symmetric wide m (body frame) to world frame. */
+fxg_sym3w fxg_s3w_rotate(fxg_mat3 r, const fxg_sym3w *m, uint32_t *ovf);
+
 /* Inverse of a symmetric positive-definite wide matrix. The matrix is scaled
  * by an exact power of two into [1, 2) before the cofactor expansion, so that
  * tiny inertias (1e-6) keep their precision. Returns false (and zeros) for a

@@ -3,6 +3,7 @@
  * mass properties from the shape, accessors. */
 #include "world.h"
 #include "shape.h"
+#include "hull.h"
 #include "joint.h"
 
 #include <string.h>
@@ -37,6 +38,7 @@ void fxs_body_update_mass(fxs_body *b)
 {
 	uint32_t ovf = 0; /* mass properties of a validated shape cannot saturate in range */
 	fxs_shape_mass(&b->shape, b->density, &b->mass, b->inertia, &ovf);
+	b->inv_inertia_off[0] = b->inv_inertia_off[1] = b->inv_inertia_off[2] = 0;
 	if (b->type != FXS_BODY_DYNAMIC || b->mass <= 0) {
 		b->inv_mass = 0;
 		b->inv_inertia[0] = b->inv_inertia[1] = b->inv_inertia[2] = 0;
@@ -45,6 +47,16 @@ void fxs_body_update_mass(fxs_body *b)
 		return;
 	}
 	b->inv_mass = fxg_wide_recip(b->mass, &ovf);
+	if (b->shape.type == FXS_SHAPE_HULL) {
+		/* the full tensor's inverse (products of inertia included) */
+		fxg_wide t[6];
+		fxs_shape_hull_inertia(&b->shape, b->density, &b->mass, t, &ovf);
+		fxg_sym3w m = { t[0], t[1], t[2], t[3], t[4], t[5] }, inv;
+		fxg_s3w_inverse(&m, &inv, &ovf);
+		b->inv_inertia[0] = inv.xx, b->inv_inertia[1] = inv.yy, b->inv_inertia[2] = inv.zz;
+		b->inv_inertia_off[0] = inv.xy, b->inv_inertia_off[1] = inv.xz, b->inv_inertia_off[2] = inv.yz;
+		return;
+	}
 	for (int i = 0; i < 3; ++i)
 		b->inv_inertia[i] = b->inertia[i] > 0 ? fxg_wide_recip(b->inertia[i], &ovf) : 0;
 }
@@ -78,6 +90,11 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 {
 	if (!w || !def || !def_is_valid(def) || w->body_count >= w->def.max_bodies)
 		return fxs_null_body;
+	/* a hull or mesh shape names this world's geometry by id: the pointer
+	 * is taken from the world, never from the caller */
+	const fxs_world_hull *hull = NULL;
+	if (def->shape.type == FXS_SHAPE_HULL && !(hull = fxs_world_get_hull(w, def->shape.hull_id)))
+		return fxs_null_body;
 	/* the lowest free slot */
 	uint32_t s = w->free_hint; /* no slot below the hint is free */
 	while (s < w->slot_count && w->bodies[s].alive)
@@ -95,6 +112,8 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 	b->alive = 1;
 	b->type = (uint8_t)def->type;
 	b->shape = def->shape;
+	if (hull)
+		b->shape.hull = hull;
 	uint32_t ovf = 0;
 	b->xf.p = def->position;
 	b->xf.q = fxg_q_normalize(def->rotation, &ovf);
@@ -245,10 +264,15 @@ void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque)
 	fxs_world_touch(w);
 }
 
-/* world inverse inertia times a vector: R diag(inv I) R^T x */
+/* world inverse inertia times a vector: R inv(I) R^T x (I diagonal but for hulls) */
 static fxg_vec3 inv_inertia_mul(const fxs_body *b, fxg_vec3 x, uint32_t *ovf)
 {
 	fxg_vec3 l = fxg_q_inv_rotate(b->xf.q, x, ovf);
+	if (b->shape.type == FXS_SHAPE_HULL) {
+		fxg_sym3w li = { b->inv_inertia[0], b->inv_inertia[1], b->inv_inertia[2],
+				 b->inv_inertia_off[0], b->inv_inertia_off[1], b->inv_inertia_off[2] };
+		return fxg_q_rotate(b->xf.q, fxg_s3w_mul_v3(&li, l, ovf), ovf);
+	}
 	fxg_vec3 s = fxg_v3(fxg_wide_to_fix(fxg_wmul(b->inv_inertia[0], l.x, ovf), ovf),
 			    fxg_wide_to_fix(fxg_wmul(b->inv_inertia[1], l.y, ovf), ovf),
 			    fxg_wide_to_fix(fxg_wmul(b->inv_inertia[2], l.z, ovf), ovf));

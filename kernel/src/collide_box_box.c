@@ -35,12 +35,7 @@ typedef struct {
 	uint8_t out_line; /* line of the edge from this vertex to the next */
 } poly_vertex;
 
-typedef struct {
-	fxg_vec3 p; /* local point midway between the surfaces */
-	fix16_t u, v; /* coordinates in the reference face plane */
-	int64_t sep;
-	uint32_t id;
-} candidate;
+typedef np_candidate candidate;
 
 static fix16_t comp(fxg_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 
@@ -113,7 +108,7 @@ static int64_t area2(const candidate *a, const candidate *b, const candidate *c)
 /* Choose up to 4 of n candidates: the deepest, the farthest from it, the one
  * spanning the largest triangle with those two, and the one adding the most
  * area outside that triangle. Every tie goes to the smaller feature id. */
-static int reduce(const candidate *c, int n, int *pick)
+int fxs_np_reduce(const np_candidate *c, int n, int *pick)
 {
 	if (n <= 4) {
 		for (int i = 0; i < n; ++i)
@@ -271,7 +266,7 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 		c->id = ref_tag == 0 ? (fref << 6 | finc) : (finc << 6 | fref);
 	}
 	int pick[4];
-	int np = reduce(cand, nc, pick);
+	int np = fxs_np_reduce(cand, nc, pick);
 	for (int k = 0; k < np; ++k) {
 		const candidate *c = &cand[pick[k]];
 		np_add_point(m, np_to_world(xref->p, rref, c->p, ovf), (fix16_t)c->sep, c->id);

@@ -134,6 +134,19 @@ static inline void np_segments_closest(fxg_vec3 r, fxg_vec3 u1, fix16_t h1, fxg_
 	*t_out = (fix16_t)t;
 }
 
+/* A candidate contact point of a face contact, before the reduction. */
+typedef struct np_candidate {
+	fxg_vec3 p;   /* local point midway between the surfaces */
+	fix16_t u, v; /* coordinates in the reference face plane */
+	int64_t sep;
+	uint32_t id;
+} np_candidate;
+
+/* Choose up to 4 of n candidates (collide_box_box.c): the deepest, the
+ * farthest from it, the largest triangle, the most area outside it; ties to
+ * the smaller feature id. Writes their indices to pick, returns the count. */
+int fxs_np_reduce(const np_candidate *c, int n, int *pick);
+
 /* Pair functions: normal from the first shape to the second. m is cleared. */
 void fxs_collide_spheres(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 			 fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
@@ -146,6 +159,15 @@ void fxs_collide_sphere_box(const fxs_shape *a, const fxs_transform *xa, const f
 void fxs_collide_box_capsule(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 			     fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
 void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
+		       fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+/* collide_hull.c: convex hulls against spheres, boxes, capsules and hulls */
+void fxs_collide_sphere_hull(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
+			     fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+void fxs_collide_box_hull(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
+			  fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+void fxs_collide_capsule_hull(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,
+			      const fxs_transform *xb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+void fxs_collide_hulls(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 		       fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
 
 #endif

@@ -1,8 +1,9 @@
-/* Convex shape (sphere, box, capsule) against a static triangle mesh.
+/* Convex shape (sphere, box, capsule, hull) against a static triangle mesh.
  *
  * Work is done in the mesh's local frame. The convex shape is reduced to
  * feature points with a radius: a sphere's centre (r), a capsule's two segment
- * ends (r), a box's 8 vertices (0). Each feature point x is tested against the
+ * ends (r), a box's 8 vertices (0), a hull's vertices (0, up to 32; feature
+ * k >= 16 sets bit 29 of the id). Each feature point x is tested against the
  * one face whose prism (side walls, mesh.h) contains it, for every candidate
  * face in id order (faces whose region bounds overlap the shape's bounds grown
  * by the speculative distance; a linear scan of the precomputed bounds):
@@ -20,7 +21,7 @@
  * the far face takes over past the middle, so there it is depth + r.
  *
  * Boxes also get the mesh's vertices that lie inside them (a mesh corner
- * poking into a box face; vertex_hit). Not generated: edge-edge crossings
+ * poking into a box face; vertex_hit); hulls do not (not built). Not generated: edge-edge crossings
  * of a box and a mesh, and a capsule's segment interior on a mesh edge (the
  * property test measures what that misses).
  *
@@ -31,6 +32,7 @@
  * (ties by feature id). A body in a concave corner is resolved against its
  * deepest face first. Feature id = face id << 4 | feature index. */
 #include "collide_common.h"
+#include "hull.h"
 #include "mesh.h"
 
 #include <string.h>
@@ -38,7 +40,7 @@
 #define MESH_PARALLEL ((int64_t)4290672329LL) /* 0.999 in Q32.32 */
 
 typedef struct feat_set {
-	fxg_vec3 x[8];
+	fxg_vec3 x[FXS_HULL_MAX_VERTS];
 	int count;
 	fix16_t r;
 } feat_set;
@@ -106,7 +108,7 @@ static bool feature_hit(const fxs_mesh *me, uint32_t fi, const feat_set *fs, int
 	h->sep = (fix16_t)sep;
 	h->s = s;
 	h->point = np_madd(x, -(fix16_t)(fs->r + sep / 2), f->n);
-	h->id = (fi << 4) | (uint32_t)k;
+	h->id = (uint32_t)(k >> 4) << 29 | (fi << 4) | (uint32_t)(k & 15); /* k >= 16: hull vertices */
 	return true;
 }
 
@@ -211,9 +213,20 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 		}
 		break;
 	}
+	case FXS_SHAPE_HULL: {
+		if (!a->hull)
+			return;
+		fxg_mat3 rel = { fxg_m3_tmul_v3(rm, ra.cx, ovf), fxg_m3_tmul_v3(rm, ra.cy, ovf),
+				 fxg_m3_tmul_v3(rm, ra.cz, ovf) };
+		for (int k = 0; k < a->hull->g.n_verts; ++k)
+			fs.x[fs.count++] = np_add(c, fxg_m3_mul_v3(rel, a->hull->g.v[k], ovf));
+		break;
+	}
 	default:
 		return;
 	}
+	if (fs.count == 0)
+		return;
 	/* local bounds of the shape grown by r + speculative */
 	fxs_aabb sb = { fs.x[0], fs.x[0] };
 	for (int k = 1; k < fs.count; ++k) {

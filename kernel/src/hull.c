@@ -1,6 +1,10 @@
 #include "hull.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "collide_common.h"
+#include "world.h"
 
 typedef struct { int64_t x, y, z; } iv3;
 
@@ -88,6 +92,9 @@ int fxs_hull_build(const fxg_vec3 *pts, int n, fxs_hull *out)
 					return FXS_HULL_ERR_TOO_MANY;
 				fn[nf] = nrm;
 				fp[nf++] = i;
+				if (nf > FXS_HULL_MAX_FACES)
+					return FXS_HULL_ERR_TOO_MANY;
+				out->face_tri0[nf - 1] = (uint8_t)(nt < 255 ? nt : 255);
 				/* the face polygon: gift wrapping in the plane over its
 				 * coplanar points, from the lexicographically least one;
 				 * collinear candidates: the farther one (midpoints dropped) */
@@ -135,6 +142,7 @@ int fxs_hull_build(const fxg_vec3 *pts, int n, fxs_hull *out)
 	if (!any_volume)
 		return FXS_HULL_ERR_FLAT;
 	int remap[FXS_HULL_MAX_INPUT];
+	out->n_faces = nf;
 	int nv = 0;
 	for (int t = 0; t < m; ++t) {
 		remap[t] = -1;
@@ -149,6 +157,7 @@ int fxs_hull_build(const fxg_vec3 *pts, int n, fxs_hull *out)
 	}
 	if (nt > FXS_HULL_MAX_TRIS)
 		return FXS_HULL_ERR_TOO_MANY;
+	out->face_tri0[nf] = (uint8_t)nt;
 	out->n_verts = nv;
 	out->n_tris = nt;
 	for (int t = 0; t < nt; ++t)
@@ -229,4 +238,245 @@ void fxs_hull_mass(const fxs_hull *h, fix16_t density, fxg_wide *mass, fxg_vec3 
 	*com = fxg_v3(fxg_add(h->verts[0].x, fxg_wide_to_fix(cx, ovf), ovf),
 		      fxg_add(h->verts[0].y, fxg_wide_to_fix(cy, ovf), ovf),
 		      fxg_add(h->verts[0].z, fxg_wide_to_fix(cz, ovf), ovf));
+}
+
+/* ---- collision geometry ---- */
+
+/* edges from the face polygons: edge (a, b) with a < b is created by the face
+ * that runs a -> b; the face that runs b -> a is its second face (then the
+ * stored direction is b -> a... kept as a -> b, see the header: edge_v[0] ->
+ * edge_v[1] runs counter-clockwise in edge_f[0]) */
+static void geom_edges(fxs_hull_geom *g)
+{
+	int ne = 0;
+	for (int f = 0; f < g->n_faces; ++f) {
+		int s = g->face_start[f], e = g->face_start[f + 1];
+		for (int k = s; k < e; ++k) {
+			int a = g->face_verts[k], b = g->face_verts[k + 1 < e ? k + 1 : s];
+			int found = -1;
+			for (int i = 0; i < ne; ++i)
+				if (g->edge_v[i][0] == b && g->edge_v[i][1] == a)
+					found = i;
+			if (found >= 0) {
+				g->edge_f[found][1] = (uint8_t)f;
+				continue;
+			}
+			if (ne >= FXS_HULL_MAX_EDGES)
+				continue; /* cannot happen: a closed polytope has 3V - 6 at most */
+			g->edge_v[ne][0] = (uint8_t)a;
+			g->edge_v[ne][1] = (uint8_t)b;
+			g->edge_f[ne][0] = (uint8_t)f;
+			g->edge_f[ne][1] = (uint8_t)f;
+			fix16_t len;
+			g->edge_u[ne] = np_normalize(np_sub(g->v[b], g->v[a]), &len);
+			++ne;
+		}
+	}
+	g->n_edges = ne;
+	g->lo = g->hi = g->v[0];
+	for (int i = 1; i < g->n_verts; ++i) {
+		fxg_vec3 p = g->v[i];
+		g->lo = fxg_v3(p.x < g->lo.x ? p.x : g->lo.x, p.y < g->lo.y ? p.y : g->lo.y, p.z < g->lo.z ? p.z : g->lo.z);
+		g->hi = fxg_v3(p.x > g->hi.x ? p.x : g->hi.x, p.y > g->hi.y ? p.y : g->hi.y, p.z > g->hi.z ? p.z : g->hi.z);
+	}
+	for (int f = 0; f < g->n_faces; ++f)
+		g->o[f] = np_dot_w(g->n[f], g->v[g->face_verts[g->face_start[f]]]);
+}
+
+void fxs_hull_geom_build(const fxs_hull *h, fxg_vec3 com, fxs_hull_geom *g)
+{
+	memset(g, 0, sizeof *g);
+	g->n_verts = h->n_verts;
+	g->n_faces = h->n_faces;
+	for (int i = 0; i < h->n_verts; ++i)
+		g->v[i] = np_sub(h->verts[i], com);
+	int nfv = 0;
+	for (int f = 0; f < h->n_faces; ++f) {
+		int t0 = h->face_tri0[f], t1 = h->face_tri0[f + 1];
+		g->face_start[f] = (uint8_t)nfv;
+		g->face_verts[nfv++] = h->tris[t0][0];
+		for (int t = t0; t < t1; ++t)
+			g->face_verts[nfv++] = h->tris[t][1];
+		g->face_verts[nfv++] = h->tris[t1 - 1][2];
+		/* the normal from the grid points (exact cross product, |c| < 2^26) */
+		const uint8_t *tr = h->tris[t0];
+		iv3 p0 = { h->verts[tr[0]].x >> FXS_HULL_GRID_SHIFT, h->verts[tr[0]].y >> FXS_HULL_GRID_SHIFT,
+			   h->verts[tr[0]].z >> FXS_HULL_GRID_SHIFT };
+		iv3 p1 = { h->verts[tr[1]].x >> FXS_HULL_GRID_SHIFT, h->verts[tr[1]].y >> FXS_HULL_GRID_SHIFT,
+			   h->verts[tr[1]].z >> FXS_HULL_GRID_SHIFT };
+		iv3 p2 = { h->verts[tr[2]].x >> FXS_HULL_GRID_SHIFT, h->verts[tr[2]].y >> FXS_HULL_GRID_SHIFT,
+			   h->verts[tr[2]].z >> FXS_HULL_GRID_SHIFT };
+		iv3 c = icross(isub(p1, p0), isub(p2, p0));
+		fix16_t len;
+		g->n[f] = np_normalize(fxg_v3((fix16_t)c.x, (fix16_t)c.y, (fix16_t)c.z), &len);
+	}
+	g->face_start[h->n_faces] = (uint8_t)nfv;
+	geom_edges(g);
+}
+
+void fxs_hull_geom_box(fxg_vec3 e, fxs_hull_geom *g)
+{
+	/* faces +x, -x, +y, -y, +z, -z; vertex bit k: negative on axis k */
+	static const uint8_t fv[6][4] = { { 0, 2, 6, 4 }, { 1, 5, 7, 3 }, { 0, 4, 5, 1 },
+					  { 2, 3, 7, 6 }, { 0, 1, 3, 2 }, { 4, 6, 7, 5 } };
+	g->n_verts = 8;
+	g->n_faces = 6;
+	for (int i = 0; i < 8; ++i)
+		g->v[i] = fxg_v3(i & 1 ? -e.x : e.x, i & 2 ? -e.y : e.y, i & 4 ? -e.z : e.z);
+	for (int f = 0; f < 6; ++f) {
+		g->face_start[f] = (uint8_t)(4 * f);
+		for (int k = 0; k < 4; ++k)
+			g->face_verts[4 * f + k] = fv[f][k];
+		fix16_t s = f & 1 ? -FXG_ONE : FXG_ONE;
+		g->n[f] = fxg_v3(f / 2 == 0 ? s : 0, f / 2 == 1 ? s : 0, f / 2 == 2 ? s : 0);
+	}
+	g->face_start[6] = 24;
+	geom_edges(g);
+}
+
+/* ---- the world's hulls ---- */
+
+const fxs_world_hull *fxs_world_get_hull(const fxs_world *w, uint32_t id)
+{
+	return w && id >= 1 && id <= w->hull_count ? w->hulls[id - 1] : NULL;
+}
+
+void fxs_hulls_free(fxs_world *w)
+{
+	for (uint32_t i = 0; i < w->hull_count; ++i)
+		free(w->hulls[i]);
+	free(w->hulls);
+	w->hulls = NULL;
+	w->hull_count = w->hull_cap = 0;
+}
+
+/* build from points; NULL on bad input */
+static fxs_world_hull *make_hull(const fxg_vec3 *pts, int n)
+{
+	fxs_world_hull *h = malloc(sizeof *h);
+	if (!h)
+		return NULL;
+	if (fxs_hull_build(pts, n, &h->src) != FXS_HULL_OK) {
+		free(h);
+		return NULL;
+	}
+	fxg_wide mass, inertia[6];
+	uint32_t ovf = 0;
+	fxs_hull_mass(&h->src, FXG_ONE, &mass, &h->com, inertia, &ovf);
+	fxs_hull_geom_build(&h->src, h->com, &h->g);
+	return h;
+}
+
+static bool add_hull(fxs_world *w, fxs_world_hull *h)
+{
+	if (w->hull_count == w->hull_cap) {
+		uint32_t cap = w->hull_cap ? w->hull_cap * 2 : 4;
+		fxs_world_hull **nh = realloc(w->hulls, (size_t)cap * sizeof *nh);
+		if (!nh)
+			return false;
+		w->hulls = nh;
+		w->hull_cap = cap;
+	}
+	w->hulls[w->hull_count++] = h;
+	return true;
+}
+
+fxs_hull_id fxs_world_create_hull(fxs_world *w, const fxg_vec3 *pts, uint32_t n, fxg_vec3 *com)
+{
+	if (!w || !pts || n > FXS_HULL_MAX_INPUT || w->hull_count >= FXS_MAX_HULLS)
+		return 0;
+	fxs_world_hull *h = make_hull(pts, (int)n);
+	if (!h)
+		return 0;
+	if (!add_hull(w, h)) {
+		free(h);
+		return 0;
+	}
+	if (com)
+		*com = h->com;
+	fxs_world_touch(w);
+	return w->hull_count;
+}
+
+fxs_shape fxs_hull_shape(const fxs_world *w, fxs_hull_id id)
+{
+	fxs_shape s;
+	memset(&s, 0, sizeof s);
+	s.type = FXS_SHAPE_HULL;
+	s.hull = fxs_world_get_hull(w, id);
+	s.hull_id = s.hull ? id : 0;
+	return s;
+}
+
+uint32_t fxs_world_hull_count(const fxs_world *w) { return w ? w->hull_count : 0; }
+
+#define HULL_MAGIC 0x4C4C5548u /* "HULL" little-endian */
+
+void fxs_hulls_write(const fxs_world *w, fxs_writer *wr)
+{
+	if (w->hull_count == 0)
+		return;
+	fxs_write_u32(wr, HULL_MAGIC);
+	fxs_write_u32(wr, w->hull_count);
+	for (uint32_t i = 0; i < w->hull_count; ++i) {
+		const fxs_hull *h = &w->hulls[i]->src;
+		fxs_write_u32(wr, (uint32_t)h->n_verts);
+		for (int k = 0; k < h->n_verts; ++k)
+			fxs_write_vec3(wr, h->verts[k]);
+	}
+	for (uint32_t s = 0; s < w->slot_count; ++s) {
+		const fxs_body *b = &w->bodies[s];
+		if (b->alive && b->shape.type == FXS_SHAPE_HULL)
+			fxs_write_u32(wr, b->shape.hull_id);
+	}
+}
+
+bool fxs_hulls_read(fxs_world *w, fxs_reader *r)
+{
+	bool any = false;
+	for (uint32_t s = 0; s < w->slot_count; ++s)
+		any |= w->bodies[s].alive && w->bodies[s].shape.type == FXS_SHAPE_HULL;
+	if (r->len - r->pos < 4)
+		return !any;
+	const uint8_t *q = r->buf + r->pos;
+	uint32_t magic = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+	if (magic != HULL_MAGIC)
+		return !any;
+	fxs_read_u32(r);
+	uint32_t count = fxs_read_u32(r);
+	if (r->err != FXS_OK || count == 0 || count > FXS_MAX_HULLS || count > (r->len - r->pos) / 52)
+		return false;
+	for (uint32_t i = 0; i < count; ++i) {
+		uint32_t nv = fxs_read_u32(r);
+		if (r->err != FXS_OK || nv < 4 || nv > FXS_HULL_MAX_VERTS)
+			return false;
+		fxg_vec3 v[FXS_HULL_MAX_VERTS];
+		for (uint32_t k = 0; k < nv; ++k)
+			v[k] = fxs_read_vec3(r);
+		if (r->err != FXS_OK)
+			return false;
+		fxs_world_hull *h = make_hull(v, (int)nv);
+		/* the stored points must be exactly a hull this kernel builds */
+		bool ok = h && h->src.n_verts == (int32_t)nv;
+		for (uint32_t k = 0; ok && k < nv; ++k)
+			ok = h->src.verts[k].x == v[k].x && h->src.verts[k].y == v[k].y && h->src.verts[k].z == v[k].z;
+		if (!ok || !add_hull(w, h)) {
+			free(h);
+			return false;
+		}
+	}
+	for (uint32_t s = 0; s < w->slot_count; ++s) {
+		fxs_body *b = &w->bodies[s];
+		if (!b->alive || b->shape.type != FXS_SHAPE_HULL)
+			continue;
+		uint32_t id = fxs_read_u32(r);
+		if (r->err != FXS_OK || id < 1 || id > w->hull_count)
+			return false;
+		b->shape.hull_id = id;
+		b->shape.hull = w->hulls[id - 1];
+		fxs_body_update_mass(b);
+		uint32_t ovf = 0;
+		b->aabb = fxs_body_compute_aabb(b, &ovf);
+	}
+	return r->err == FXS_OK;
 }

@@ -2,7 +2,7 @@
  * canonical order.
  *
  * Each pair function is written for one order of its two shape types
- * (sphere < box < capsule, the enum order) and yields the normal from its
+ * (sphere < box < capsule < hull < mesh) and yields the normal from its
  * first shape to its second. fxs_collide calls it in that order and negates
  * the normal when the caller's order was the other one. For two shapes of the
  * same type the larger goes first (so a box on a floor uses the floor's face);
@@ -42,10 +42,13 @@ static int same_type_order(const fxs_shape *a, const fxs_shape *b)
 	return 0;
 }
 
+/* Pair order: sphere, box, capsule, hull, then mesh (always second). */
+static int rank(int32_t type) { return type == FXS_SHAPE_MESH ? FXS_SHAPE_TYPE_COUNT : type; }
+
 void fxs_collide(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 		 fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
 {
-	/* table[first type][second type], first <= second */
+	/* table[first type][second type], first before second in rank order */
 	static const pair_fn table[FXS_SHAPE_TYPE_COUNT][FXS_SHAPE_TYPE_COUNT] = {
 		[FXS_SHAPE_SPHERE][FXS_SHAPE_SPHERE] = fxs_collide_spheres,
 		[FXS_SHAPE_SPHERE][FXS_SHAPE_BOX] = fxs_collide_sphere_box,
@@ -56,13 +59,19 @@ void fxs_collide(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b
 		[FXS_SHAPE_SPHERE][FXS_SHAPE_MESH] = fxs_collide_convex_mesh,
 		[FXS_SHAPE_BOX][FXS_SHAPE_MESH] = fxs_collide_convex_mesh,
 		[FXS_SHAPE_CAPSULE][FXS_SHAPE_MESH] = fxs_collide_convex_mesh,
+		[FXS_SHAPE_SPHERE][FXS_SHAPE_HULL] = fxs_collide_sphere_hull,
+		[FXS_SHAPE_BOX][FXS_SHAPE_HULL] = fxs_collide_box_hull,
+		[FXS_SHAPE_CAPSULE][FXS_SHAPE_HULL] = fxs_collide_capsule_hull,
+		[FXS_SHAPE_HULL][FXS_SHAPE_HULL] = fxs_collide_hulls,
+		[FXS_SHAPE_HULL][FXS_SHAPE_MESH] = fxs_collide_convex_mesh,
 		/* mesh-mesh: both static, never paired */
 	};
 	m->normal = fxg_v3_zero();
 	m->point_count = 0;
 	if (a->type < 0 || a->type >= FXS_SHAPE_TYPE_COUNT || b->type < 0 || b->type >= FXS_SHAPE_TYPE_COUNT)
 		return;
-	bool swap = a->type > b->type || (a->type == b->type && same_type_order(a, b) > 0);
+	int ra = rank(a->type), rb = rank(b->type);
+	bool swap = ra > rb || (a->type == b->type && same_type_order(a, b) > 0);
 	if (!table[swap ? b->type : a->type][swap ? a->type : b->type])
 		return;
 	if (swap) {

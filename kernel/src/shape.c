@@ -1,6 +1,7 @@
 #include "shape.h"
 
 #include "fxg_mat3.h"
+#include "hull.h"
 #include "mesh.h"
 
 /* pi in Q32.32, rounded: 3.14159265358979... * 2^32 = 13493037704.52 */
@@ -20,6 +21,10 @@ bool fxs_shape_is_valid(const fxs_shape *s)
 		/* the mesh pointer is resolved from mesh_id by fxs_mesh_shape, or
 		 * by the state reader after the geometry section */
 		return true;
+	case FXS_SHAPE_HULL:
+		/* the geometry is the world's (hull_id); no dimension of its own */
+		return s->radius == 0 && s->half_height == 0 && s->half_extents.x == 0 && s->half_extents.y == 0 &&
+		       s->half_extents.z == 0;
 	default:
 		return false;
 	}
@@ -86,10 +91,28 @@ void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wid
 		inertia[2] = ix;
 		return;
 	}
+	case FXS_SHAPE_HULL: {
+		fxg_wide full[6];
+		fxs_shape_hull_inertia(s, density, mass, full, ovf);
+		inertia[0] = full[0], inertia[1] = full[1], inertia[2] = full[2];
+		return;
+	}
 	default:
 		*mass = 0;
 		inertia[0] = inertia[1] = inertia[2] = 0;
 	}
+}
+
+void fxs_shape_hull_inertia(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wide inertia[6], uint32_t *ovf)
+{
+	fxg_vec3 com;
+	if (s->type != FXS_SHAPE_HULL || !s->hull) {
+		*mass = 0;
+		for (int k = 0; k < 6; ++k)
+			inertia[k] = 0;
+		return;
+	}
+	fxs_hull_mass(&s->hull->src, density, mass, &com, inertia, ovf);
 }
 
 /* |R| e: the half extent along each world axis of a box with half extents e
@@ -107,9 +130,25 @@ static fxg_vec3 rotated_extent(const fxg_mat3 *m, fxg_vec3 e, uint32_t *ovf)
 		      fxg_sat(((az + 0xFFFF) >> 16) + 1, ovf));
 }
 
+/* World bounds of local bounds [lo, hi] (a mesh's regions, a hull's
+ * vertices): centre + |R| half extent. */
+static fxs_aabb local_box_aabb(fxg_vec3 lo, fxg_vec3 hi, const fxs_transform *xf, uint32_t *ovf)
+{
+	/* / 2 truncates (no shift of a negative value); hi - c + 1 still
+	 * reaches both ends */
+	fxg_vec3 c = fxg_v3((fix16_t)(((int64_t)lo.x + hi.x) / 2), (fix16_t)(((int64_t)lo.y + hi.y) / 2),
+			    (fix16_t)(((int64_t)lo.z + hi.z) / 2));
+	fxg_vec3 h = fxg_v3(hi.x - c.x + 1, hi.y - c.y + 1, hi.z - c.z + 1);
+	fxg_mat3 m = fxg_m3_from_quat(xf->q, ovf);
+	fxg_vec3 e = rotated_extent(&m, h, ovf);
+	fxg_vec3 pc = fxg_v3_add(xf->p, fxg_m3_mul_v3(m, c, ovf), ovf);
+	fxs_aabb mb = { fxg_v3_sub(pc, e, ovf), fxg_v3_add(pc, e, ovf) };
+	return mb;
+}
+
 fxs_aabb fxs_shape_aabb(const fxs_shape *s, const fxs_transform *xf, uint32_t *ovf)
 {
-	fxg_vec3 e;
+	fxg_vec3 e = fxg_v3_zero();
 	switch (s->type) {
 	case FXS_SHAPE_SPHERE:
 		e = fxg_v3(s->radius, s->radius, s->radius);
@@ -125,25 +164,14 @@ fxs_aabb fxs_shape_aabb(const fxs_shape *s, const fxs_transform *xf, uint32_t *o
 		e = fxg_v3_add(e, fxg_v3(s->radius, s->radius, s->radius), ovf);
 		break;
 	}
-	case FXS_SHAPE_MESH: {
-		if (!s->mesh) {
-			e = fxg_v3_zero();
+	case FXS_SHAPE_MESH:
+		if (!s->mesh)
 			break;
-		}
-		/* the local bounds of every region, rotated: centre + |R| half extent */
-		const fxs_aabb *lb = &s->mesh->bounds;
-		/* / 2 truncates (no shift of a negative value); hi - c + 1 still
-		 * reaches both ends */
-		fxg_vec3 c = fxg_v3((fix16_t)(((int64_t)lb->lo.x + lb->hi.x) / 2),
-				    (fix16_t)(((int64_t)lb->lo.y + lb->hi.y) / 2),
-				    (fix16_t)(((int64_t)lb->lo.z + lb->hi.z) / 2));
-		fxg_vec3 h = fxg_v3(lb->hi.x - c.x + 1, lb->hi.y - c.y + 1, lb->hi.z - c.z + 1);
-		fxg_mat3 m = fxg_m3_from_quat(xf->q, ovf);
-		e = rotated_extent(&m, h, ovf);
-		fxg_vec3 pc = fxg_v3_add(xf->p, fxg_m3_mul_v3(m, c, ovf), ovf);
-		fxs_aabb mb = { fxg_v3_sub(pc, e, ovf), fxg_v3_add(pc, e, ovf) };
-		return mb;
-	}
+		return local_box_aabb(s->mesh->bounds.lo, s->mesh->bounds.hi, xf, ovf);
+	case FXS_SHAPE_HULL:
+		if (!s->hull)
+			break;
+		return local_box_aabb(s->hull->g.lo, s->hull->g.hi, xf, ovf);
 	default:
 		e = fxg_v3_zero();
 	}

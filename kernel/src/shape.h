@@ -18,6 +18,11 @@ bool fxs_shape_is_valid(const fxs_shape *s);
  * relative plus 2^-22 absolute for sizes up to 8 m (tests/test_shape.c). */
 void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wide inertia[3], uint32_t *ovf);
 
+/* A hull's mass and full inertia tensor about its centre of mass (xx, yy,
+ * zz, xy, xz, yz, the products as tensor entries -integral(x y)); hull.h
+ * states the error. fxs_shape_mass gives a hull's diagonal. */
+void fxs_shape_hull_inertia(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wide inertia[6], uint32_t *ovf);
+
 /* World bounds of the shape at transform xf (exact enclosure: rounded outward). */
 fxs_aabb fxs_shape_aabb(const fxs_shape *s, const fxs_transform *xf, uint32_t *ovf);
 

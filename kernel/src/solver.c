@@ -102,7 +102,13 @@ static void prepare_bodies(solver_ctx *c)
 		s->dynamic = 1;
 		s->inv_mass = b->inv_mass;
 		fxg_mat3 r = fxg_m3_from_quat(b->xf.q, c->ovf);
-		s->inv_i = fxg_s3w_rotate_diag(r, b->inv_inertia[0], b->inv_inertia[1], b->inv_inertia[2], c->ovf);
+		if (b->shape.type == FXS_SHAPE_HULL) {
+			fxg_sym3w li = { b->inv_inertia[0], b->inv_inertia[1], b->inv_inertia[2],
+					 b->inv_inertia_off[0], b->inv_inertia_off[1], b->inv_inertia_off[2] };
+			s->inv_i = fxg_s3w_rotate(r, &li, c->ovf);
+		} else {
+			s->inv_i = fxg_s3w_rotate_diag(r, b->inv_inertia[0], b->inv_inertia[1], b->inv_inertia[2], c->ovf);
+		}
 	}
 }
 

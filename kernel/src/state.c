@@ -2,6 +2,7 @@
 #include "stage.h"
 #include "shape.h"
 #include "joint.h"
+#include "hull.h"
 #include "mesh.h"
 #include "character.h"
 
@@ -177,6 +178,7 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_bp_write_state(w->bp, wr);
 	fxs_joints_write(w, wr);
 	fxs_meshes_write(w, wr); /* nothing when the world has no mesh */
+	fxs_hulls_write(w, wr);  /* nothing when the world has no hull */
 	fxs_characters_write(w, wr); /* nothing when the world never had a character */
 }
 
@@ -270,6 +272,8 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 	if (r->err != FXS_OK)
 		goto fail;
 	if (!fxs_meshes_read(w, r))
+		goto fail;
+	if (!fxs_hulls_read(w, r) || r->err != FXS_OK)
 		goto fail;
 	if (!fxs_characters_read(w, r) || r->err != FXS_OK)
 		goto fail;

@@ -1,6 +1,7 @@
 /* The world: creation from a definition, slots, statistics. */
 #include "world.h"
 #include "character.h"
+#include "hull.h"
 #include "mesh.h"
 
 #include <stdlib.h>
@@ -102,6 +103,7 @@ void fxs_world_destroy(fxs_world *w)
 		return;
 	fxs_bp_destroy(w->bp);
 	fxs_meshes_free(w);
+	fxs_hulls_free(w);
 	fxs_characters_free(w);
 	free(w->bodies);
 	free(w->contacts);

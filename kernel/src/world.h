@@ -25,7 +25,8 @@ typedef struct fxs_body {
 	fix16_t sleep_time;  /* s this body has been slow */
 	/* --- derived from the state above (recomputed, never serialised) --- */
 	fxg_wide mass, inv_mass;                /* Q32.32 kg, 1/kg; 0 for static/kinematic */
-	fxg_wide inertia[3], inv_inertia[3];    /* local principal moments, Q32.32 */
+	fxg_wide inertia[3], inv_inertia[3];    /* local diagonal moments, Q32.32 */
+	fxg_wide inv_inertia_off[3];            /* local inverse's xy, xz, yz (hulls; 0 otherwise) */
 	fxs_aabb aabb;                          /* world bounds at the last update */
 } fxs_body;
 
@@ -69,6 +70,8 @@ struct fxs_world {
 	fxs_broadphase *bp;
 	struct fxs_mesh **meshes;   /* static meshes (mesh.c), id = index + 1; state */
 	uint32_t mesh_count, mesh_cap;
+	struct fxs_world_hull **hulls; /* convex hulls (hull.c), id = index + 1; state */
+	uint32_t hull_count, hull_cap;
 	struct fxs_joint *joints;   /* joint slots (joint.c); state */
 	struct fxs_character *characters; /* character slots (character.c); state */
 	uint32_t character_slot_count;

@@ -86,6 +86,21 @@ fxs_mesh_id fxs_world_create_mesh(fxs_world *w, const fxg_vec3 *verts, uint32_t 
 fxs_shape fxs_mesh_shape(const fxs_world *w, fxs_mesh_id id);
 uint32_t fxs_world_mesh_count(const fxs_world *w);
 
+/* ---- convex hulls ---- */
+
+/* A convex hull of n <= 64 points, owned by the world (part of its state).
+ * Points are snapped to the 1/256 m grid and must lie within +-8 m of the
+ * origin of their frame; the hull keeps at most 32 vertices (0 when it would
+ * need more, when the points are flat or out of range). Its centre of mass,
+ * in the points' frame, is written to *com (may be NULL): a hull body's
+ * position is its centre of mass, as for every shape, so a hull meant to sit
+ * with its point frame at P goes at P + R com. The inertia tensor is full
+ * (not diagonalised): the body's frame stays the points' frame. */
+fxs_hull_id fxs_world_create_hull(fxs_world *w, const fxg_vec3 *pts, uint32_t n, fxg_vec3 *com);
+/* The shape of a body made of hull `id` (type FXS_SHAPE_HULL), any body type. */
+fxs_shape fxs_hull_shape(const fxs_world *w, fxs_hull_id id);
+uint32_t fxs_world_hull_count(const fxs_world *w);
+
 /* ---- hashing and snapshots ---- */
 
 /* XXH3-64 of one body's serialised state (0 for an invalid id): locates a

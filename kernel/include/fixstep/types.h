@@ -45,7 +45,8 @@ typedef enum fxs_shape_type {
 	FXS_SHAPE_BOX = 1,     /* half_extents */
 	FXS_SHAPE_CAPSULE = 2, /* segment along local y from -half_height to +half_height, radius */
 	FXS_SHAPE_MESH = 3,    /* static triangle mesh owned by the world (mesh_id; static bodies only) */
-	FXS_SHAPE_TYPE_COUNT = 4
+	FXS_SHAPE_HULL = 4,    /* convex hull owned by the world (hull_id), about its centre of mass */
+	FXS_SHAPE_TYPE_COUNT = 5
 } fxs_shape_type;
 
 /* One convex shape, centred on the body origin (the centre of mass). */
@@ -54,12 +55,20 @@ typedef struct fxs_shape {
 	fix16_t radius;        /* sphere, capsule */
 	fix16_t half_height;   /* capsule */
 	fxg_vec3 half_extents; /* box */
-	uint32_t mesh_id;      /* mesh: the world's mesh (fxs_mesh_shape fills it in) */
-	const struct fxs_mesh *mesh; /* mesh: derived from mesh_id, never serialised */
+	union {
+		uint32_t mesh_id;  /* mesh: the world's mesh (fxs_mesh_shape fills it in) */
+		uint32_t hull_id;  /* hull: the world's hull (fxs_hull_shape fills it in) */
+	};
+	union { /* derived from the id by the world, never serialised */
+		const struct fxs_mesh *mesh;
+		const struct fxs_world_hull *hull;
+	};
 } fxs_shape;
 
 /* A static triangle mesh owned by a world: index + 1, 0 is the null id. */
 typedef uint32_t fxs_mesh_id;
+/* A convex hull owned by a world: index + 1, 0 is the null id. */
+typedef uint32_t fxs_hull_id;
 
 typedef struct fxs_transform {
 	fxg_vec3 p;

@@ -14,6 +14,7 @@
 #include "fixstep/query.h"
 
 #include "collide_common.h"
+#include "hull.h"
 #include "mesh.h"
 #include "shape.h"
 #include "world.h"
@@ -260,6 +261,45 @@ static bool cast_mesh(const fxs_shape *s, const fxs_transform *xf, const ray *r,
 	return true;
 }
 
+/* A hull: the ray clipped by every face plane (Cyrus-Beck) in the hull's
+ * frame; the entering face of the last entry is the normal. */
+static bool cast_hull(const fxs_shape *s, const fxs_transform *xf, const ray *r, local_hit *h)
+{
+	uint32_t ovf = 0;
+	fxg_vec3 m;
+	if (!s->hull || !offset(r->p0, xf->p, &m))
+		return false;
+	const fxs_hull_geom *g = &s->hull->g;
+	fxg_mat3 R = fxg_m3_from_quat(xf->q, &ovf);
+	fxg_vec3 pl = fxg_m3_tmul_v3(R, m, &ovf), ul = fxg_m3_tmul_v3(R, r->u, &ovf);
+	int64_t tnear = 0, tfar = r->len;
+	int face = -1;
+	for (int f = 0; f < g->n_faces; ++f) {
+		int64_t num = g->o[f] - np_dot_w(g->n[f], pl); /* Q32.32: inside when >= 0 */
+		int64_t den = np_dot_w(g->n[f], ul);          /* Q32.32 */
+		if (den == 0) {
+			if (num < 0)
+				return false;
+			continue;
+		}
+		/* t = num / den metres, Q16.16: |num| < 2^47, so num * 2^16 fits */
+		int64_t t = np_div_round(num * 65536, den);
+		if (den < 0) {
+			if (t > tnear) {
+				tnear = t;
+				face = f;
+			}
+		} else if (t < tfar) {
+			tfar = t;
+		}
+		if (tnear > tfar)
+			return false;
+	}
+	h->t = (fix16_t)tnear;
+	h->n = face < 0 ? neg(r->u) : fxg_m3_mul_v3(R, g->n[face], &ovf); /* face < 0: starts inside */
+	return true;
+}
+
 static bool cast_local(const fxs_shape *s, const fxs_transform *xf, const ray *r, local_hit *h)
 {
 	switch (s->type) {
@@ -271,6 +311,8 @@ static bool cast_local(const fxs_shape *s, const fxs_transform *xf, const ray *r
 		return cast_capsule(s, xf, r, h);
 	case FXS_SHAPE_MESH:
 		return cast_mesh(s, xf, r, h);
+	case FXS_SHAPE_HULL:
+		return cast_hull(s, xf, r, h);
 	default:
 		return false;
 	}
@@ -380,7 +422,8 @@ bool fxs_world_shape_cast(const fxs_world *w, const fxs_shape *shape, fxg_quat q
 			  fxs_body_id skip, fxs_cast_hit *hit)
 {
 	ray r;
-	if (shape->type != FXS_SHAPE_SPHERE && shape->type != FXS_SHAPE_BOX && shape->type != FXS_SHAPE_CAPSULE)
+	if (shape->type != FXS_SHAPE_SPHERE && shape->type != FXS_SHAPE_BOX && shape->type != FXS_SHAPE_CAPSULE &&
+	    !(shape->type == FXS_SHAPE_HULL && shape->hull))
 		return false;
 	if (!make_ray(p0, p1, &r))
 		return false;

@@ -275,20 +275,33 @@ static void collide_polytopes(const fxs_hull_geom *ga, const fxs_transform *xa, 
 	int ea_best = -1, eb_best = -1;
 	fxg_vec3 n_e = fxg_v3_zero();
 	lv3 dxc[FXS_HULL_MAX_EDGES];
-	for (int j = 0; j < gb->n_edges; ++j)
-		dxc[j] = cross_l(np_neg(B.n[gb->edge_f[j][1]]), np_neg(B.n[gb->edge_f[j][0]]));
+	fxg_vec3 cB[FXS_HULL_MAX_EDGES], dB[FXS_HULL_MAX_EDGES];
+	for (int j = 0; j < gb->n_edges; ++j) {
+		cB[j] = np_neg(B.n[gb->edge_f[j][0]]);
+		dB[j] = np_neg(B.n[gb->edge_f[j][1]]);
+		dxc[j] = cross_l(dB[j], cB[j]);
+	}
 	for (int i = 0; i < ga->n_edges; ++i) {
 		fxg_vec3 a = A.n[ga->edge_f[i][0]], b = A.n[ga->edge_f[i][1]];
 		lv3 bxa = cross_l(b, a);
 		fxg_vec3 pa = A.v[ga->edge_v[i][0]];
 		for (int j = 0; j < gb->n_edges; ++j) {
-			fxg_vec3 cc = np_neg(B.n[gb->edge_f[j][0]]), dd = np_neg(B.n[gb->edge_f[j][1]]);
-			int cba = sgn_dot(cc, bxa), dba = sgn_dot(dd, bxa);
+			int cba = sgn_dot(cB[j], bxa), dba = sgn_dot(dB[j], bxa);
+			if (cba * dba >= 0)
+				continue;
 			int adc = sgn_dot(a, dxc[j]), bdc = sgn_dot(b, dxc[j]);
-			if (!(cba * dba < 0 && adc * bdc < 0 && cba * bdc > 0))
+			if (!(adc * bdc < 0 && cba * bdc > 0))
 				continue;
 			fxg_vec3 ax = cross_f(A.u[i], B.u[j]);
 			if (np_dot_w(ax, ax) < EDGE_MIN_LEN2)
+				continue;
+			/* |ax| <= 1: an overlap along the unnormalised axis is only
+			 * deeper once normalised, so one already below the best
+			 * needs no square root */
+			int64_t raw = np_dot_w(ax, np_sub(B.v[gb->edge_v[j][0]], pa));
+			if (np_dot_w(ax, pa) < 0)
+				raw = -raw;
+			if (sep_e != INT64_MIN && raw <= 0 && np_w2f(raw) <= sep_e)
 				continue;
 			fix16_t len;
 			fxg_vec3 n = np_normalize(ax, &len);
@@ -310,9 +323,7 @@ static void collide_polytopes(const fxs_hull_geom *ga, const fxs_transform *xa, 
 		fxg_vec3 a0 = A.v[ga->edge_v[ea_best][0]], a1 = A.v[ga->edge_v[ea_best][1]];
 		fxg_vec3 b0 = B.v[gb->edge_v[eb_best][0]], b1 = B.v[gb->edge_v[eb_best][1]];
 		fxg_vec3 ca = np_mid(a0, a1), cb = np_mid(b0, b1);
-		fix16_t la, lb;
-		np_normalize(np_sub(a1, a0), &la);
-		np_normalize(np_sub(b1, b0), &lb);
+		fix16_t la = ga->edge_len[ea_best], lb = gb->edge_len[eb_best];
 		fix16_t s, t;
 		np_segments_closest(np_sub(ca, cb), A.u[ea_best], la / 2, B.u[eb_best], lb / 2, &s, &t);
 		fxg_vec3 pa = np_madd(ca, s, A.u[ea_best]), pb = np_madd(cb, t, B.u[eb_best]);
@@ -348,32 +359,39 @@ void fxs_collide_box_hull(const fxs_shape *a, const fxs_transform *xa, const fxs
 		return;
 	fxs_hull_geom box;
 	fxs_hull_geom_box(a->half_extents, &box);
-	collide_polytopes(&box, xa, &b->hull->g, xb, speculative, m, ovf);
+	/* in the hull's frame (the box is the cheaper one to move); the result
+	 * mirrored back: the normal negated, points and ids as they are */
+	collide_polytopes(&b->hull->g, xb, &box, xa, speculative, m, ovf);
+	m->normal = np_neg(m->normal);
 }
 
 /* ---- round shapes against a polytope ---- */
 
 /* distance from x to segment [a, b] and the closest point */
-static int64_t seg_dist(fxg_vec3 x, fxg_vec3 a, fxg_vec3 b, fxg_vec3 *q)
+/* squared distance (Q32.32) from x to segment [a, b] and the closest point */
+static int64_t seg_dist2(fxg_vec3 x, fxg_vec3 a, fxg_vec3 b, fxg_vec3 *q)
 {
 	fxg_vec3 e = np_sub(b, a);
 	int64_t den = np_dot_w(e, e) >> 16;
 	int64_t t = den > 0 ? np_div_round(np_dot_w(np_sub(x, a), e), den) : 0;
 	t = t < 0 ? 0 : (t > FXG_ONE ? FXG_ONE : t);
 	*q = np_madd(a, (fix16_t)t, e);
-	fix16_t len;
-	np_normalize(np_sub(x, *q), &len);
-	return len;
+	fxg_vec3 d = np_sub(x, *q);
+	return np_dot_w(d, d);
 }
 
-/* Closest point of polytope g to x outside it; the face index of the
- * feature found (lowest on ties). Returns the distance. */
+/* Closest point of polytope g to x outside it (squared distances compared,
+ * the first found kept on ties; a face whose plane is already farther than
+ * the best is skipped). Returns the distance, Q16.16. */
 static int64_t closest_on_surface(const fxs_hull_geom *g, fxg_vec3 x, fxg_vec3 *q_out)
 {
 	int64_t best = INT64_MAX;
 	for (int f = 0; f < g->n_faces; ++f) {
 		int64_t sw = np_dot_w(g->n[f], x) - g->o[f];
 		if (sw <= 0)
+			continue;
+		int64_t sf = np_w2f(sw);
+		if (sf * sf >= best)
 			continue;
 		int s0 = g->face_start[f], nv = g->face_start[f + 1] - s0;
 		bool inside = true;
@@ -386,22 +404,22 @@ static int64_t closest_on_surface(const fxs_hull_geom *g, fxg_vec3 x, fxg_vec3 *
 				continue;
 			inside = false;
 			fxg_vec3 q;
-			int64_t d = seg_dist(x, p0, p1, &q);
+			int64_t d = seg_dist2(x, p0, p1, &q);
 			if (d < fbest) {
 				fbest = d;
 				fq = q;
 			}
 		}
 		if (inside) {
-			fbest = np_w2f(sw);
-			fq = np_madd(x, (fix16_t)-fbest, g->n[f]);
+			fbest = sf * sf;
+			fq = np_madd(x, (fix16_t)-sf, g->n[f]);
 		}
 		if (fbest < best) {
 			best = fbest;
 			*q_out = fq;
 		}
 	}
-	return best;
+	return best == INT64_MAX ? INT64_MAX : (int64_t)fxg_isqrt64_round((uint64_t)best);
 }
 
 void fxs_collide_sphere_hull(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
@@ -520,60 +538,72 @@ void fxs_collide_capsule_hull(const fxs_shape *a, const fxs_transform *xa, const
 	sep_f = np_w2f(sep_f);
 	if (sep_f - r > speculative)
 		return;
-	/* segment x edge axes, both orientations */
+	/* segment x edge axes, both orientations (not needed when a face
+	 * already separates the core: the exact distance follows) */
 	int64_t sep_e = INT64_MIN;
 	int be = -1;
 	fxg_vec3 ne = fxg_v3_zero();
-	for (int e = 0; e < g->n_edges; ++e) {
+	for (int e = 0; sep_f <= 0 && e < g->n_edges; ++e) {
 		fxg_vec3 ax = cross_f(u, g->edge_u[e]);
 		if (np_dot_w(ax, ax) < EDGE_MIN_LEN2)
 			continue;
-		fix16_t len;
-		fxg_vec3 n = np_normalize(ax, &len);
 		int64_t hi = INT64_MIN, lo = INT64_MAX;
 		for (int i = 0; i < g->n_verts; ++i) {
-			int64_t d = np_dot_w(n, g->v[i]);
+			int64_t d = np_dot_w(ax, g->v[i]);
 			hi = d > hi ? d : hi;
 			lo = d < lo ? d : lo;
 		}
-		int64_t d0 = np_dot_w(n, s0), d1 = np_dot_w(n, s1);
+		int64_t d0 = np_dot_w(ax, s0), d1 = np_dot_w(ax, s1);
 		int64_t sp = (d0 < d1 ? d0 : d1) - hi, sm = lo - (d0 > d1 ? d0 : d1);
-		if (sm > sp) {
+		int flip = sm > sp;
+		if (flip)
 			sp = sm;
+		/* |ax| <= 1: an overlap is only deeper once normalised */
+		if (be >= 0 && sp <= 0 && np_w2f(sp) <= sep_e)
+			continue;
+		fix16_t len;
+		fxg_vec3 n = np_normalize(ax, &len);
+		if (flip)
 			n = np_neg(n);
+		d0 = np_dot_w(n, s0), d1 = np_dot_w(n, s1);
+		hi = INT64_MIN;
+		for (int i = 0; i < g->n_verts; ++i) {
+			int64_t d = np_dot_w(n, g->v[i]);
+			hi = d > hi ? d : hi;
 		}
-		int64_t s = np_w2f(sp);
+		int64_t s = np_w2f((d0 < d1 ? d0 : d1) - hi);
 		if (s > sep_e) {
 			sep_e = s;
 			be = e;
 			ne = n;
 		}
 	}
-	if (sep_e - r > speculative)
+	if (be >= 0 && sep_e - r > speculative)
 		return;
 	if (sep_f > 0 || sep_e > 0) {
 		/* the core is outside: the exact closest points (SAT gives only a
 		 * lower bound of the distance), from the two ends against the
 		 * surface and the segment against every edge; ties to the first */
 		fxg_vec3 qs = s0, qh = s0;
-		int64_t dist = closest_on_surface(g, s0, &qh);
+		int64_t dist0 = closest_on_surface(g, s0, &qh);
 		fxg_vec3 q1;
 		int64_t d1 = closest_on_surface(g, s1, &q1);
-		if (d1 < dist)
-			dist = d1, qs = s1, qh = q1;
+		if (d1 < dist0)
+			dist0 = d1, qs = s1, qh = q1;
+		int64_t dist2 = dist0 * dist0;
 		for (int e = 0; e < g->n_edges; ++e) {
 			fxg_vec3 e0 = g->v[g->edge_v[e][0]], e1 = g->v[g->edge_v[e][1]];
-			fix16_t le;
-			np_normalize(np_sub(e1, e0), &le);
+			fix16_t le = g->edge_len[e];
 			fxg_vec3 ce = np_mid(e0, e1);
 			fix16_t s, t;
 			np_segments_closest(np_sub(c, ce), u, hh, g->edge_u[e], le / 2, &s, &t);
 			fxg_vec3 ps = np_madd(c, s, u), pe = np_madd(ce, t, g->edge_u[e]);
-			fix16_t d;
-			np_normalize(np_sub(ps, pe), &d);
-			if (d < dist)
-				dist = d, qs = ps, qh = pe;
+			fxg_vec3 dd = np_sub(ps, pe);
+			int64_t d2 = np_dot_w(dd, dd);
+			if (d2 < dist2)
+				dist2 = d2, qs = ps, qh = pe;
 		}
+		int64_t dist = (int64_t)fxg_isqrt64_round((uint64_t)dist2);
 		int64_t sep = dist - r;
 		if (sep > speculative)
 			return;
@@ -607,8 +637,7 @@ void fxs_collide_capsule_hull(const fxs_shape *a, const fxs_transform *xa, const
 	}
 	/* one point between the segment and the edge */
 	fxg_vec3 e0 = g->v[g->edge_v[be][0]], e1 = g->v[g->edge_v[be][1]];
-	fix16_t le;
-	np_normalize(np_sub(e1, e0), &le);
+	fix16_t le = g->edge_len[be];
 	fxg_vec3 ce = np_mid(e0, e1);
 	fix16_t s, t;
 	np_segments_closest(np_sub(c, ce), u, hh, g->edge_u[be], le / 2, &s, &t);

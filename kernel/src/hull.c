@@ -6,6 +6,8 @@
 #include "collide_common.h"
 #include "world.h"
 
+_Static_assert(FXS_HULL_MAX_VERTICES == FXS_HULL_MAX_VERTS, "public and internal vertex caps");
+
 typedef struct { int64_t x, y, z; } iv3;
 
 static iv3 isub(iv3 a, iv3 b) { return (iv3){ a.x - b.x, a.y - b.y, a.z - b.z }; }
@@ -246,7 +248,7 @@ void fxs_hull_mass(const fxs_hull *h, fix16_t density, fxg_wide *mass, fxg_vec3 
  * that runs a -> b; the face that runs b -> a is its second face (then the
  * stored direction is b -> a... kept as a -> b, see the header: edge_v[0] ->
  * edge_v[1] runs counter-clockwise in edge_f[0]) */
-static void geom_edges(fxs_hull_geom *g)
+static void geom_edges(fxs_hull_geom *g, bool box)
 {
 	int ne = 0;
 	for (int f = 0; f < g->n_faces; ++f) {
@@ -267,8 +269,16 @@ static void geom_edges(fxs_hull_geom *g)
 			g->edge_v[ne][1] = (uint8_t)b;
 			g->edge_f[ne][0] = (uint8_t)f;
 			g->edge_f[ne][1] = (uint8_t)f;
-			fix16_t len;
-			g->edge_u[ne] = np_normalize(np_sub(g->v[b], g->v[a]), &len);
+			fxg_vec3 d = np_sub(g->v[b], g->v[a]);
+			if (box) { /* axis-aligned: exact, no square root */
+				fix16_t l = d.x ? d.x : (d.y ? d.y : d.z);
+				g->edge_len[ne] = l < 0 ? -l : l;
+				g->edge_u[ne] = fxg_v3(d.x > 0 ? FXG_ONE : (d.x < 0 ? -FXG_ONE : 0),
+						       d.y > 0 ? FXG_ONE : (d.y < 0 ? -FXG_ONE : 0),
+						       d.z > 0 ? FXG_ONE : (d.z < 0 ? -FXG_ONE : 0));
+			} else {
+				g->edge_u[ne] = np_normalize(d, &g->edge_len[ne]);
+			}
 			++ne;
 		}
 	}
@@ -311,7 +321,7 @@ void fxs_hull_geom_build(const fxs_hull *h, fxg_vec3 com, fxs_hull_geom *g)
 		g->n[f] = np_normalize(fxg_v3((fix16_t)c.x, (fix16_t)c.y, (fix16_t)c.z), &len);
 	}
 	g->face_start[h->n_faces] = (uint8_t)nfv;
-	geom_edges(g);
+	geom_edges(g, false);
 }
 
 void fxs_hull_geom_box(fxg_vec3 e, fxs_hull_geom *g)
@@ -331,7 +341,7 @@ void fxs_hull_geom_box(fxg_vec3 e, fxs_hull_geom *g)
 		g->n[f] = fxg_v3(f / 2 == 0 ? s : 0, f / 2 == 1 ? s : 0, f / 2 == 2 ? s : 0);
 	}
 	g->face_start[6] = 24;
-	geom_edges(g);
+	geom_edges(g, true);
 }
 
 /* ---- the world's hulls ---- */
@@ -409,6 +419,22 @@ fxs_shape fxs_hull_shape(const fxs_world *w, fxs_hull_id id)
 }
 
 uint32_t fxs_world_hull_count(const fxs_world *w) { return w ? w->hull_count : 0; }
+
+uint32_t fxs_hull_vertex_count(const fxs_world *w, fxs_hull_id id)
+{
+	const fxs_world_hull *h = fxs_world_get_hull(w, id);
+	return h ? (uint32_t)h->g.n_verts : 0;
+}
+
+uint32_t fxs_hull_get_vertices(const fxs_world *w, fxs_hull_id id, fxg_vec3 *out, uint32_t cap)
+{
+	const fxs_world_hull *h = fxs_world_get_hull(w, id);
+	if (!h)
+		return 0;
+	for (uint32_t i = 0; out && i < cap && i < (uint32_t)h->g.n_verts; ++i)
+		out[i] = h->g.v[i];
+	return (uint32_t)h->g.n_verts;
+}
 
 #define HULL_MAGIC 0x4C4C5548u /* "HULL" little-endian */
 

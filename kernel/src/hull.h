@@ -69,6 +69,7 @@ typedef struct fxs_hull_geom {
 	uint8_t edge_v[FXS_HULL_MAX_EDGES][2];
 	uint8_t edge_f[FXS_HULL_MAX_EDGES][2];
 	fxg_vec3 edge_u[FXS_HULL_MAX_EDGES];
+	fix16_t edge_len[FXS_HULL_MAX_EDGES];
 	fxg_vec3 lo, hi; /* bounds of the vertices */
 } fxs_hull_geom;
 

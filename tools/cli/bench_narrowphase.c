@@ -1,12 +1,15 @@
-/* `fixstep bench narrowphase`: ns per fxs_collide call for each of the six
- * shape pairs, over a fixed seeded set of touching configurations (random
- * sizes 0.1..5 m, random orientations, B placed so that the pair touches
- * within the default speculative distance). Mirror calls are timed too:
- * each configuration is run in both argument orders. */
+/* `fixstep bench narrowphase`: ns per fxs_collide call for each of the ten
+ * convex shape pairs, over a fixed seeded set of touching configurations
+ * (random sizes 0.1..5 m, random orientations, B placed so that the pair
+ * touches within the default speculative distance). Mirror calls are timed
+ * too: each configuration is run in both argument orders. Hulls are drawn
+ * from 16 seeded hulls of 8 to 24 points on ellipsoids of 0.2..2.5 m (the
+ * table prints their average vertex count). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "fixstep/fixstep.h"
 #include "narrowphase.h"
 
 #define NPB_CONFIGS 256
@@ -36,9 +39,14 @@ static fxg_vec3 npb_v3(uint64_t *s, fix16_t lo, fix16_t hi)
 	return fxg_v3(x, y, z);
 }
 
+#define NPB_HULLS 16
+static fxs_shape npb_hulls[NPB_HULLS];
+
 static fxs_shape npb_shape(uint64_t *s, int type)
 {
 	fxs_shape sh;
+	if (type == FXS_SHAPE_HULL)
+		return npb_hulls[npb_next(s) % NPB_HULLS];
 	memset(&sh, 0, sizeof sh);
 	sh.type = type;
 	fix16_t lo = FXG_RATIO(1, 10), hi = FXG_I(5);
@@ -119,17 +127,47 @@ int cli_bench_narrowphase(int argc, char **argv)
 		}
 		return cli_usage_error("bench narrowphase: unknown argument '%s'", argv[i]);
 	}
-	static const int pairs[6][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_SPHERE },   { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX },
-					 { FXS_SHAPE_SPHERE, FXS_SHAPE_CAPSULE },  { FXS_SHAPE_CAPSULE, FXS_SHAPE_CAPSULE },
-					 { FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE },     { FXS_SHAPE_BOX, FXS_SHAPE_BOX } };
-	static const char *names[6] = { "sphere-sphere", "sphere-box", "sphere-capsule", "capsule-capsule", "capsule-box", "box-box" };
+	static const int pairs[10][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_SPHERE },   { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX },
+					  { FXS_SHAPE_SPHERE, FXS_SHAPE_CAPSULE },  { FXS_SHAPE_CAPSULE, FXS_SHAPE_CAPSULE },
+					  { FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE },     { FXS_SHAPE_BOX, FXS_SHAPE_BOX },
+					  { FXS_SHAPE_SPHERE, FXS_SHAPE_HULL },     { FXS_SHAPE_BOX, FXS_SHAPE_HULL },
+					  { FXS_SHAPE_CAPSULE, FXS_SHAPE_HULL },    { FXS_SHAPE_HULL, FXS_SHAPE_HULL } };
+	static const char *names[10] = { "sphere-sphere", "sphere-box", "sphere-capsule", "capsule-capsule", "capsule-box",
+					 "box-box", "sphere-hull", "box-hull", "capsule-hull", "hull-hull" };
+	/* the hulls: owned by a world (the only way to make one) */
+	fxs_world_def wd = fxs_default_world_def();
+	fxs_world *hw = fxs_world_create(&wd);
+	if (!hw)
+		return 1;
+	uint64_t hs = 0x4B11ull;
+	int hull_verts = 0;
+	for (int h = 0; h < NPB_HULLS; ++h) {
+		fxs_hull_id id = 0;
+		while (!id) {
+			fxg_vec3 ax = npb_v3(&hs, FXG_RATIO(1, 5), FXG_RATIO(5, 2)), pts[24];
+			int n = 8 + (int)(npb_next(&hs) % 17);
+			for (int k = 0; k < n; ++k) {
+				uint32_t ovf = 0;
+				fix16_t len;
+				fxg_vec3 d;
+				do {
+					d = fxg_v3_normalize(npb_v3(&hs, -FXG_ONE, FXG_ONE), &len, &ovf);
+				} while (len < FXG_RATIO(1, 4));
+				pts[k] = fxg_v3(fxg_mul(d.x, ax.x, &ovf), fxg_mul(d.y, ax.y, &ovf), fxg_mul(d.z, ax.z, &ovf));
+			}
+			id = fxs_world_create_hull(hw, pts, (uint32_t)n, NULL);
+		}
+		npb_hulls[h] = fxs_hull_shape(hw, id);
+		hull_verts += npb_hulls[h].hull ? fxs_hull_vertex_count(hw, id) : 0;
+	}
 	const fix16_t spec = FXG_RATIO(2, 100);
 	npb_config *cfg = malloc(sizeof(npb_config) * NPB_CONFIGS);
 	if (!cfg)
 		return 1;
-	printf("narrowphase: %d touching configurations per pair, %u passes, both argument orders\n", NPB_CONFIGS, iters);
+	printf("narrowphase: %d touching configurations per pair, %u passes, both argument orders; hulls of %.1f vertices on average\n",
+	       NPB_CONFIGS, iters, (double)hull_verts / NPB_HULLS);
 	printf("%-16s %10s %10s %10s\n", "pair", "ns/call", "points", "overflows");
-	for (int p = 0; p < 6; ++p) {
+	for (int p = 0; p < 10; ++p) {
 		npb_make(pairs[p][0], pairs[p][1], 0x5EED0000ull + (uint64_t)p, cfg, spec);
 		uint32_t ovf = 0;
 		uint64_t points = 0;
@@ -153,5 +191,6 @@ int cli_bench_narrowphase(int argc, char **argv)
 		printf("%-16s %10.1f %10.2f %10u\n", names[p], (double)dt / calls, (double)points / NPB_CONFIGS, ovf);
 	}
 	free(cfg);
+	fxs_world_destroy(hw);
 	return 0;
 }

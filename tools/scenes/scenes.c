@@ -380,9 +380,9 @@ static fxs_world *scene_pendulum(void)
  * floor-wall edges are concave edges with bisector walls) and two closed
  * wedge ramps standing on the floor; faces carry seed 003 thickness regions
  * of 0.5 m. 24 boxes, spheres and capsules are dropped onto it. */
-static fxs_world *scene_mesh_level(void)
+/* The mesh level: floor, four 3 m walls and two ramps, one static body. */
+static void add_mesh_level(fxs_world *w)
 {
-	fxs_world *w = new_world();
 	fxg_vec3 v[20] = {
 		V("-10", "0", "-10"), V("10", "0", "-10"), V("-10", "0", "10"), V("10", "0", "10"),
 		V("-10", "3", "-10"), V("10", "3", "-10"), V("-10", "3", "10"), V("10", "3", "10"),
@@ -414,6 +414,12 @@ static fxs_world *scene_mesh_level(void)
 	md.type = FXS_BODY_STATIC;
 	md.shape = fxs_mesh_shape(w, mesh);
 	fxs_body_create(w, &md);
+}
+
+static fxs_world *scene_mesh_level(void)
+{
+	fxs_world *w = new_world();
+	add_mesh_level(w);
 	for (int i = 0; i < 24; ++i) {
 		fxs_body_def d = fxs_default_body_def();
 		/* a 4 x 3 x 2 lattice over the ramps and the floor, 2.5 m apart */
@@ -442,6 +448,66 @@ static fxs_world *scene_mesh_level(void)
 	return w;
 }
 
+/* Every shape type on the mesh level: spheres, boxes, capsules and three
+ * hulls (a tetrahedron, an elongated octahedron, a 12-point rock), dropped
+ * spinning in a 6 x 2 x 3 lattice, over a static box and a static hull. */
+static fxs_world *scene_all_shapes(void)
+{
+	fxs_world *w = new_world();
+	add_mesh_level(w);
+	const fxg_vec3 tet[4] = { V("0", "0.5", "0"), V("0.45", "-0.2", "0.25"), V("-0.45", "-0.2", "0.25"),
+				  V("0", "-0.2", "-0.5") };
+	const fxg_vec3 oct[6] = { V("0.6", "0", "0"), V("-0.6", "0", "0"), V("0", "0.3", "0"),
+				  V("0", "-0.3", "0"), V("0", "0", "0.35"), V("0", "0", "-0.35") };
+	const fxg_vec3 rock[12] = { V("0.5", "0.1", "0.2"), V("-0.4", "0.2", "0.3"), V("0.1", "0.45", "-0.2"),
+				    V("-0.2", "-0.35", "-0.3"), V("0.3", "-0.3", "0.35"), V("-0.5", "-0.1", "-0.1"),
+				    V("0.2", "0.3", "0.4"), V("0", "-0.4", "0.1"), V("0.4", "0", "-0.4"),
+				    V("-0.3", "0.35", "-0.25"), V("0.05", "0.1", "0"), V("-0.1", "-0.2", "0.45") };
+	fxs_hull_id hulls[3] = { fxs_world_create_hull(w, tet, 4, NULL), fxs_world_create_hull(w, oct, 6, NULL),
+				 fxs_world_create_hull(w, rock, 12, NULL) };
+	if (!hulls[0] || !hulls[1] || !hulls[2])
+		abort();
+	fxs_body_def sd = fxs_default_body_def();
+	sd.type = FXS_BODY_STATIC;
+	sd.shape.type = FXS_SHAPE_BOX;
+	sd.shape.half_extents = V("1.5", "0.25", "1.5");
+	sd.position = V("3", "0.25", "-5");
+	fxs_body_create(w, &sd);
+	sd.shape = fxs_hull_shape(w, hulls[2]);
+	sd.position = V("-4", "0.4", "5");
+	fxs_body_create(w, &sd);
+	for (int i = 0; i < 36; ++i) {
+		fxs_body_def d = fxs_default_body_def();
+		int ix = i % 6, iz = (i / 6) % 3, iy = i / 18;
+		d.position = fxg_v3(FXG_I(-7) + ix * FXG_RATIO(5, 2), FXG_I(2) + iy * FXG_RATIO(3, 2) + FXG_RATIO(ix, 10),
+				    FXG_I(-5) + iz * FXG_I(4) + FXG_RATIO(iy, 3));
+		d.angular_velocity = fxg_v3(FXG_RATIO(i % 5, 2), FXG_RATIO(i % 3, 3), FXG_RATIO(i % 7, 4));
+		d.density = FXG_I(500);
+		d.angular_damping = FXG_HALF; /* round shapes stop rolling: the scene falls asleep */
+		d.linear_damping = FXG_HALF;
+		switch (i % 6) {
+		case 0:
+			d.shape.type = FXS_SHAPE_SPHERE;
+			d.shape.radius = D("0.35");
+			break;
+		case 1:
+			d.shape.type = FXS_SHAPE_BOX;
+			d.shape.half_extents = V("0.4", "0.3", "0.25");
+			break;
+		case 2:
+			d.shape.type = FXS_SHAPE_CAPSULE;
+			d.shape.radius = D("0.2");
+			d.shape.half_height = D("0.4");
+			break;
+		default:
+			d.shape = fxs_hull_shape(w, hulls[i % 6 - 3]);
+			break;
+		}
+		fxs_body_create(w, &d);
+	}
+	return w;
+}
+
 static const fxs_scene scenes[] = {
 	{ "drop", "a ball of radius 0.5 dropped from 10 m onto the ground", 300, scene_drop, 1, fxs_scene_default_inputs, NULL },
 	{ "falling_spheres_500", "500 spheres (10x10x5 lattice) falling into a walled box", 400, scene_falling_spheres_500, 4, fxs_scene_default_inputs, NULL },
@@ -450,6 +516,7 @@ static const fxs_scene scenes[] = {
 	{ "moving_1000", "1,000 elastic spheres flying in a closed box, no gravity", 300, scene_moving_1000, 4, fxs_scene_default_inputs, NULL },
 	{ "shapes", "27 boxes, spheres and capsules tumbling onto the ground", 600, scene_shapes, 4, fxs_scene_default_inputs, NULL },
 	{ "mesh_level", "24 boxes, spheres and capsules dropped on a triangle-mesh level (floor, walls, 2 ramps)", 600, scene_mesh_level, 4, fxs_scene_default_inputs, NULL },
+	{ "all_shapes", "36 spheres, boxes, capsules and convex hulls (3 kinds) on the mesh level, a static box and hull", 600, scene_all_shapes, 4, fxs_scene_default_inputs, NULL },
 	{ "pyramid_20", "pyramid of 210 unit cubes (20 rows) that must stand and fall asleep", 600, scene_pyramid_20, 4, fxs_scene_default_inputs, NULL },
 	{ "large_pyramid_b20", "pyramid of 210 unit cubes (Box3D large_pyramid, base 20, sleeping off)", 200, scene_large_pyramid_b20, 4, fxs_scene_default_inputs, NULL },
 	{ "large_pyramid_b40", "pyramid of 820 unit cubes (Box3D large_pyramid, base 40, sleeping off)", 200, scene_large_pyramid_b40, 4, fxs_scene_default_inputs, NULL },

@@ -100,6 +100,12 @@ fxs_hull_id fxs_world_create_hull(fxs_world *w, const fxg_vec3 *pts, uint32_t n,
 /* The shape of a body made of hull `id` (type FXS_SHAPE_HULL), any body type. */
 fxs_shape fxs_hull_shape(const fxs_world *w, fxs_hull_id id);
 uint32_t fxs_world_hull_count(const fxs_world *w);
+/* Vertices of hull `id` (0 for a bad id); up to FXS_HULL_MAX_VERTICES of
+ * them are copied to out (may be NULL), in the shape's frame (about the
+ * centre of mass). */
+#define FXS_HULL_MAX_VERTICES 32
+uint32_t fxs_hull_vertex_count(const fxs_world *w, fxs_hull_id id);
+uint32_t fxs_hull_get_vertices(const fxs_world *w, fxs_hull_id id, fxg_vec3 *out, uint32_t cap);
 
 /* ---- hashing and snapshots ---- */
 

@@ -3,6 +3,7 @@
  * mass properties from the shape, accessors. */
 #include "world.h"
 #include "shape.h"
+#include "compound.h"
 #include "hull.h"
 #include "joint.h"
 
@@ -47,10 +48,10 @@ void fxs_body_update_mass(fxs_body *b)
 		return;
 	}
 	b->inv_mass = fxg_wide_recip(b->mass, &ovf);
-	if (b->shape.type == FXS_SHAPE_HULL) {
+	if (fxs_shape_has_full_inertia(&b->shape)) {
 		/* the full tensor's inverse (products of inertia included) */
 		fxg_wide t[6];
-		fxs_shape_hull_inertia(&b->shape, b->density, &b->mass, t, &ovf);
+		fxs_shape_full_inertia(&b->shape, b->density, &b->mass, t, &ovf);
 		fxg_sym3w m = { t[0], t[1], t[2], t[3], t[4], t[5] }, inv;
 		fxg_s3w_inverse(&m, &inv, &ovf);
 		b->inv_inertia[0] = inv.xx, b->inv_inertia[1] = inv.yy, b->inv_inertia[2] = inv.zz;
@@ -93,7 +94,10 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 	/* a hull or mesh shape names this world's geometry by id: the pointer
 	 * is taken from the world, never from the caller */
 	const fxs_world_hull *hull = NULL;
+	const fxs_compound *compound = NULL;
 	if (def->shape.type == FXS_SHAPE_HULL && !(hull = fxs_world_get_hull(w, def->shape.hull_id)))
+		return fxs_null_body;
+	if (def->shape.type == FXS_SHAPE_COMPOUND && !(compound = fxs_world_get_compound(w, def->shape.compound_id)))
 		return fxs_null_body;
 	/* the lowest free slot */
 	uint32_t s = w->free_hint; /* no slot below the hint is free */
@@ -114,6 +118,8 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 	b->shape = def->shape;
 	if (hull)
 		b->shape.hull = hull;
+	if (compound)
+		b->shape.compound = compound;
 	uint32_t ovf = 0;
 	b->xf.p = def->position;
 	b->xf.q = fxg_q_normalize(def->rotation, &ovf);
@@ -268,7 +274,7 @@ void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque)
 static fxg_vec3 inv_inertia_mul(const fxs_body *b, fxg_vec3 x, uint32_t *ovf)
 {
 	fxg_vec3 l = fxg_q_inv_rotate(b->xf.q, x, ovf);
-	if (b->shape.type == FXS_SHAPE_HULL) {
+	if (fxs_shape_has_full_inertia(&b->shape)) {
 		fxg_sym3w li = { b->inv_inertia[0], b->inv_inertia[1], b->inv_inertia[2],
 				 b->inv_inertia_off[0], b->inv_inertia_off[1], b->inv_inertia_off[2] };
 		return fxg_q_rotate(b->xf.q, fxg_s3w_mul_v3(&li, l, ovf), ovf);

@@ -1,4 +1,5 @@
-/* Contacts: the persistent list of touching pairs, sorted by (a, b).
+/* Contacts: the persistent list of touching pairs, sorted by (a, b) and,
+ * for compound bodies, by the pair of children (one manifold each).
  *
  * Every step the narrowphase recomputes each pair's manifold from the
  * positions; the new points inherit the normal impulses of last step's
@@ -6,6 +7,8 @@
  * impulses (warm starting). The old and new lists are
  * both sorted by pair, so matching is a merge walk: no hashing, canonical. */
 #include "world.h"
+#include "compound.h"
+#include "shape.h"
 #include "island.h"
 #include "joint.h"
 #include "stage.h"
@@ -47,13 +50,103 @@ static fix16_t speculative_distance(const fxs_world *w, const fxs_body *a, const
 	return d > FXG_I(10) ? FXG_I(10) : (fix16_t)d;
 }
 
+static uint64_t contact_key(uint32_t a, uint32_t b, uint32_t sa, uint32_t sb)
+{
+	return (uint64_t)a << 40 | (uint64_t)b << 16 | (uint64_t)sa << 8 | sb;
+}
+
+static uint64_t key_of(const fxs_contact *c) { return contact_key(c->a, c->b, c->sub_a, c->sub_b); }
+
+typedef struct update_ctx {
+	fxs_world *w;
+	const fxs_contact *old;
+	uint32_t old_count, oi, n;
+	bool nomem;
+} update_ctx;
+
+/* The manifold of one pair of (child) shapes; a contact when it has points,
+ * warm-started from last step's contact with the same key. Keys arrive in
+ * increasing order. */
+static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb, const fxs_shape *shape_a,
+		 const fxs_transform *xa, const fxs_shape *shape_b, const fxs_transform *xb, fix16_t speculative)
+{
+	fxs_world *w = u->w;
+	const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
+	fxs_manifold m;
+	fxs_collide(shape_a, xa, shape_b, xb, speculative, &m, &w->ovf);
+	if (m.point_count <= 0)
+		return;
+	uint64_t k = contact_key(a, b, sa, sb);
+	while (u->oi < u->old_count && key_of(&u->old[u->oi]) < k)
+		++u->oi;
+	const fxs_contact *prev = (u->oi < u->old_count && key_of(&u->old[u->oi]) == k) ? &u->old[u->oi] : NULL;
+	if (!reserve(&w->contacts_next, &w->contacts_next_cap, u->n + 1)) {
+		u->nomem = true;
+		return;
+	}
+	fxs_contact *c = &w->contacts_next[u->n++];
+	memset(c, 0, sizeof *c);
+	c->a = a;
+	c->b = b;
+	c->sub_a = (uint8_t)sa;
+	c->sub_b = (uint8_t)sb;
+	c->normal = m.normal;
+	c->friction = mix_friction(ba->friction, bb->friction, &w->ovf);
+	c->restitution = fxg_max(ba->restitution, bb->restitution);
+	c->point_count = m.point_count;
+	c->stage = prev ? prev->stage : FXS_STAGE_NONE;
+	if (prev) {
+		memcpy(c->friction_impulse, prev->friction_impulse, sizeof c->friction_impulse);
+		c->twist_impulse = prev->twist_impulse;
+	}
+	for (int k2 = 0; k2 < m.point_count; ++k2) {
+		fxs_contact_point *p = &c->points[k2];
+		p->id = m.points[k2].feature_id;
+		p->point = m.points[k2].point;
+		p->separation = m.points[k2].separation;
+		if (!prev)
+			continue;
+		for (int j = 0; j < prev->point_count; ++j) {
+			if (prev->points[j].id == p->id) {
+				p->normal_impulse = prev->points[j].normal_impulse;
+				break;
+			}
+		}
+	}
+}
+
+/* A pair with a compound: every pair of children whose bounds come within
+ * the speculative distance, in child order. */
+static void emit_children(update_ctx *u, uint32_t a, uint32_t b, fix16_t speculative)
+{
+	const fxs_body *ba = &u->w->bodies[a], *bb = &u->w->bodies[b];
+	const fxs_compound *ca = ba->shape.type == FXS_SHAPE_COMPOUND ? ba->shape.compound : NULL;
+	const fxs_compound *cb = bb->shape.type == FXS_SHAPE_COMPOUND ? bb->shape.compound : NULL;
+	uint32_t na = ca ? ca->n : 1, nb = cb ? cb->n : 1;
+	uint32_t ovf = 0; /* bounds only select candidates: not a state error */
+	fxs_transform tb[FXS_COMPOUND_MAX_CHILDREN];
+	fxs_aabb bbox[FXS_COMPOUND_MAX_CHILDREN];
+	for (uint32_t j = 0; j < nb; ++j) {
+		tb[j] = cb ? fxs_compound_child_xf(cb, j, &bb->xf, &u->w->ovf) : bb->xf;
+		bbox[j] = fxs_shape_aabb(cb ? &cb->child[j] : &bb->shape, &tb[j], &ovf);
+	}
+	for (uint32_t i = 0; i < na; ++i) {
+		fxs_transform ta = ca ? fxs_compound_child_xf(ca, i, &ba->xf, &u->w->ovf) : ba->xf;
+		const fxs_shape *sa = ca ? &ca->child[i] : &ba->shape;
+		fxs_aabb abox = fxs_shape_aabb(sa, &ta, &ovf);
+		abox.lo = fxg_v3_sub(abox.lo, fxg_v3(speculative, speculative, speculative), &ovf);
+		abox.hi = fxg_v3_add(abox.hi, fxg_v3(speculative, speculative, speculative), &ovf);
+		for (uint32_t j = 0; j < nb; ++j)
+			if (fxs_aabb_overlap(&abox, &bbox[j]))
+				emit(u, a, b, i, j, sa, &ta, cb ? &cb->child[j] : &bb->shape, &tb[j], speculative);
+	}
+}
+
 fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count)
 {
 	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count))
 		return FXS_ERR_NOMEM;
-	const fxs_contact *old = w->contacts;
-	uint32_t old_count = w->contact_count, oi = 0;
-	uint32_t n = 0;
+	update_ctx u = { w, w->contacts, w->contact_count, 0, 0, false };
 	/* jointed pairs without collide_connected get no contacts: a merge walk
 	 * of the sorted pairs with the sorted filter */
 	uint32_t filter_count, fi = 0;
@@ -69,47 +162,26 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 		}
 		const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
 		/* advance the old list to this pair */
-		while (oi < old_count && (old[oi].a < a || (old[oi].a == a && old[oi].b < b)))
-			++oi;
-		const fxs_contact *prev = (oi < old_count && old[oi].a == a && old[oi].b == b) ? &old[oi] : NULL;
+		uint64_t first = contact_key(a, b, 0, 0), last = contact_key(a, b, 255, 255);
+		while (u.oi < u.old_count && key_of(&u.old[u.oi]) < first)
+			++u.oi;
 		if (!fxs_body_active(ba) && !fxs_body_active(bb)) {
 			/* both asleep (or asleep on a static body): nothing moved, keep
-			 * the contact as it was; it is not solved while they sleep */
-			if (prev)
-				w->contacts_next[n++] = *prev;
-			continue;
-		}
-		fxs_manifold m;
-		fxs_collide(&ba->shape, &ba->xf, &bb->shape, &bb->xf, speculative_distance(w, ba, bb), &m, &w->ovf);
-		if (m.point_count <= 0)
-			continue;
-		fxs_contact *c = &w->contacts_next[n++];
-		memset(c, 0, sizeof *c);
-		c->a = a;
-		c->b = b;
-		c->normal = m.normal;
-		c->friction = mix_friction(ba->friction, bb->friction, &w->ovf);
-		c->restitution = fxg_max(ba->restitution, bb->restitution);
-		c->point_count = m.point_count;
-		c->stage = prev ? prev->stage : FXS_STAGE_NONE;
-		if (prev) {
-			memcpy(c->friction_impulse, prev->friction_impulse, sizeof c->friction_impulse);
-			c->twist_impulse = prev->twist_impulse;
-		}
-		for (int k = 0; k < m.point_count; ++k) {
-			fxs_contact_point *p = &c->points[k];
-			p->id = m.points[k].feature_id;
-			p->point = m.points[k].point;
-			p->separation = m.points[k].separation;
-			if (!prev)
-				continue;
-			for (int j = 0; j < prev->point_count; ++j) {
-				if (prev->points[j].id == p->id) {
-					p->normal_impulse = prev->points[j].normal_impulse;
-					break;
-				}
+			 * the pair's contacts as they were; not solved while they sleep */
+			for (; u.oi < u.old_count && key_of(&u.old[u.oi]) <= last; ++u.oi) {
+				if (!reserve(&w->contacts_next, &w->contacts_next_cap, u.n + 1))
+					return FXS_ERR_NOMEM;
+				w->contacts_next[u.n++] = u.old[u.oi];
 			}
+			continue;
 		}
+		fix16_t spec = speculative_distance(w, ba, bb);
+		if (ba->shape.type == FXS_SHAPE_COMPOUND || bb->shape.type == FXS_SHAPE_COMPOUND)
+			emit_children(&u, a, b, spec);
+		else
+			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, &bb->shape, &bb->xf, spec);
+		if (u.nomem)
+			return FXS_ERR_NOMEM;
 	}
 	/* swap lists */
 	fxs_contact *t = w->contacts;
@@ -118,7 +190,7 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 	w->contact_cap = w->contacts_next_cap;
 	w->contacts_next = t;
 	w->contacts_next_cap = tc;
-	w->contact_count = n;
+	w->contact_count = u.n;
 	return FXS_OK;
 }
 

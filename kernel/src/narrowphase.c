@@ -14,6 +14,7 @@
  * (normal negated, same points and ids) whenever types or sizes differ.
  * Points are listed in increasing feature id. */
 #include "collide_common.h"
+#include "compound.h"
 
 /* collide_mesh.c: a convex shape (first) against a static mesh (second) */
 void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,
@@ -40,6 +41,33 @@ static int same_type_order(const fxs_shape *a, const fxs_shape *b)
 			return c;
 	}
 	return 0;
+}
+
+/* A compound against anything: every pair of children, the manifold with the
+ * deepest point kept (ties: the first in child order). For queries; the
+ * world keeps one contact per pair of children instead (contact.c). */
+static void collide_compound(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
+			     fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
+{
+	const fxs_compound *ca = a->type == FXS_SHAPE_COMPOUND ? a->compound : NULL;
+	const fxs_compound *cb = b->type == FXS_SHAPE_COMPOUND ? b->compound : NULL;
+	if ((a->type == FXS_SHAPE_COMPOUND && !ca) || (b->type == FXS_SHAPE_COMPOUND && !cb))
+		return;
+	uint32_t na = ca ? ca->n : 1, nb = cb ? cb->n : 1;
+	int64_t best = INT64_MAX;
+	for (uint32_t i = 0; i < na; ++i) {
+		fxs_transform ta = ca ? fxs_compound_child_xf(ca, i, xa, ovf) : *xa;
+		for (uint32_t j = 0; j < nb; ++j) {
+			fxs_transform tb = cb ? fxs_compound_child_xf(cb, j, xb, ovf) : *xb;
+			fxs_manifold cm;
+			fxs_collide(ca ? &ca->child[i] : a, &ta, cb ? &cb->child[j] : b, &tb, speculative, &cm, ovf);
+			for (int k = 0; k < cm.point_count; ++k)
+				if (cm.points[k].separation < best) {
+					best = cm.points[k].separation;
+					*m = cm;
+				}
+		}
+	}
 }
 
 /* Pair order: sphere, box, capsule, hull, then mesh (always second). */
@@ -70,6 +98,10 @@ void fxs_collide(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b
 	m->point_count = 0;
 	if (a->type < 0 || a->type >= FXS_SHAPE_TYPE_COUNT || b->type < 0 || b->type >= FXS_SHAPE_TYPE_COUNT)
 		return;
+	if (a->type == FXS_SHAPE_COMPOUND || b->type == FXS_SHAPE_COMPOUND) {
+		collide_compound(a, xa, b, xb, speculative, m, ovf);
+		return;
+	}
 	int ra = rank(a->type), rb = rank(b->type);
 	bool swap = ra > rb || (a->type == b->type && same_type_order(a, b) > 0);
 	if (!table[swap ? b->type : a->type][swap ? a->type : b->type])

@@ -14,6 +14,7 @@
 #include "fixstep/query.h"
 
 #include "collide_common.h"
+#include "compound.h"
 #include "hull.h"
 #include "mesh.h"
 #include "shape.h"
@@ -300,6 +301,27 @@ static bool cast_hull(const fxs_shape *s, const fxs_transform *xf, const ray *r,
 	return true;
 }
 
+static bool cast_local(const fxs_shape *s, const fxs_transform *xf, const ray *r, local_hit *h);
+
+/* A compound: the earliest hit of its children (ties: the first child). */
+static bool cast_compound(const fxs_shape *s, const fxs_transform *xf, const ray *r, local_hit *h)
+{
+	const fxs_compound *c = s->compound;
+	if (!c)
+		return false;
+	bool have = false;
+	for (uint32_t k = 0; k < c->n; ++k) {
+		uint32_t ovf = 0;
+		fxs_transform t = fxs_compound_child_xf(c, k, xf, &ovf);
+		local_hit lh;
+		if (cast_local(&c->child[k], &t, r, &lh) && (!have || lh.t < h->t)) {
+			*h = lh;
+			have = true;
+		}
+	}
+	return have;
+}
+
 static bool cast_local(const fxs_shape *s, const fxs_transform *xf, const ray *r, local_hit *h)
 {
 	switch (s->type) {
@@ -313,6 +335,8 @@ static bool cast_local(const fxs_shape *s, const fxs_transform *xf, const ray *r
 		return cast_mesh(s, xf, r, h);
 	case FXS_SHAPE_HULL:
 		return cast_hull(s, xf, r, h);
+	case FXS_SHAPE_COMPOUND:
+		return cast_compound(s, xf, r, h);
 	default:
 		return false;
 	}
@@ -423,7 +447,7 @@ bool fxs_world_shape_cast(const fxs_world *w, const fxs_shape *shape, fxg_quat q
 {
 	ray r;
 	if (shape->type != FXS_SHAPE_SPHERE && shape->type != FXS_SHAPE_BOX && shape->type != FXS_SHAPE_CAPSULE &&
-	    !(shape->type == FXS_SHAPE_HULL && shape->hull))
+	    !(shape->type == FXS_SHAPE_HULL && shape->hull) && !(shape->type == FXS_SHAPE_COMPOUND && shape->compound))
 		return false;
 	if (!make_ray(p0, p1, &r))
 		return false;

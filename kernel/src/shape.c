@@ -1,6 +1,7 @@
 #include "shape.h"
 
 #include "fxg_mat3.h"
+#include "compound.h"
 #include "hull.h"
 #include "mesh.h"
 
@@ -22,7 +23,8 @@ bool fxs_shape_is_valid(const fxs_shape *s)
 		 * by the state reader after the geometry section */
 		return true;
 	case FXS_SHAPE_HULL:
-		/* the geometry is the world's (hull_id); no dimension of its own */
+	case FXS_SHAPE_COMPOUND:
+		/* the geometry is the world's (hull_id, compound_id); no dimension of its own */
 		return s->radius == 0 && s->half_height == 0 && s->half_extents.x == 0 && s->half_extents.y == 0 &&
 		       s->half_extents.z == 0;
 	default:
@@ -91,9 +93,10 @@ void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wid
 		inertia[2] = ix;
 		return;
 	}
-	case FXS_SHAPE_HULL: {
+	case FXS_SHAPE_HULL:
+	case FXS_SHAPE_COMPOUND: {
 		fxg_wide full[6];
-		fxs_shape_hull_inertia(s, density, mass, full, ovf);
+		fxs_shape_full_inertia(s, density, mass, full, ovf);
 		inertia[0] = full[0], inertia[1] = full[1], inertia[2] = full[2];
 		return;
 	}
@@ -101,6 +104,15 @@ void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wid
 		*mass = 0;
 		inertia[0] = inertia[1] = inertia[2] = 0;
 	}
+}
+
+void fxs_shape_full_inertia(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wide inertia[6], uint32_t *ovf)
+{
+	if (s->type == FXS_SHAPE_COMPOUND && s->compound) {
+		fxs_compound_mass(s->compound, density, mass, inertia, ovf);
+		return;
+	}
+	fxs_shape_hull_inertia(s, density, mass, inertia, ovf);
 }
 
 void fxs_shape_hull_inertia(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wide inertia[6], uint32_t *ovf)
@@ -172,6 +184,10 @@ fxs_aabb fxs_shape_aabb(const fxs_shape *s, const fxs_transform *xf, uint32_t *o
 		if (!s->hull)
 			break;
 		return local_box_aabb(s->hull->g.lo, s->hull->g.hi, xf, ovf);
+	case FXS_SHAPE_COMPOUND:
+		if (!s->compound)
+			break;
+		return local_box_aabb(s->compound->lo, s->compound->hi, xf, ovf);
 	default:
 		e = fxg_v3_zero();
 	}

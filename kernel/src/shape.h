@@ -23,6 +23,15 @@ void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wid
  * states the error. fxs_shape_mass gives a hull's diagonal. */
 void fxs_shape_hull_inertia(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wide inertia[6], uint32_t *ovf);
 
+/* Shapes whose inertia tensor is kept full (hulls, compounds): the body
+ * stores its inverse's products and the solver rotates the full tensor. */
+static inline bool fxs_shape_has_full_inertia(const fxs_shape *s)
+{
+	return s->type == FXS_SHAPE_HULL || s->type == FXS_SHAPE_COMPOUND;
+}
+/* The full tensor of a hull or a compound (as fxs_shape_hull_inertia). */
+void fxs_shape_full_inertia(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wide inertia[6], uint32_t *ovf);
+
 /* World bounds of the shape at transform xf (exact enclosure: rounded outward). */
 fxs_aabb fxs_shape_aabb(const fxs_shape *s, const fxs_transform *xf, uint32_t *ovf);
 

@@ -23,6 +23,7 @@
  * order (sorted pairs). */
 #include "world.h"
 #include "solver.h"
+#include "shape.h"
 #include "joint.h"
 #include "island.h"
 #include "stage.h"
@@ -102,7 +103,7 @@ static void prepare_bodies(solver_ctx *c)
 		s->dynamic = 1;
 		s->inv_mass = b->inv_mass;
 		fxg_mat3 r = fxg_m3_from_quat(b->xf.q, c->ovf);
-		if (b->shape.type == FXS_SHAPE_HULL) {
+		if (fxs_shape_has_full_inertia(&b->shape)) {
 			fxg_sym3w li = { b->inv_inertia[0], b->inv_inertia[1], b->inv_inertia[2],
 					 b->inv_inertia_off[0], b->inv_inertia_off[1], b->inv_inertia_off[2] };
 			s->inv_i = fxg_s3w_rotate(r, &li, c->ovf);

@@ -2,6 +2,7 @@
 #include "stage.h"
 #include "shape.h"
 #include "joint.h"
+#include "compound.h"
 #include "hull.h"
 #include "mesh.h"
 #include "character.h"
@@ -160,8 +161,10 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 		const fxs_contact *c = &w->contacts[i];
 		uint8_t rec[42 + FXS_MAX_MANIFOLD_POINTS * 12];
 		uint8_t *start = fxs_write_span(wr, sizeof rec, rec), *d = start;
-		d = fxs_put_u32(d, c->a);
-		d = fxs_put_u32(d, c->b);
+		/* slots are below 2^24 (max_bodies): a compound child's index
+		 * rides in the top byte (0 for every other shape) */
+		d = fxs_put_u32(d, c->a | (uint32_t)c->sub_a << 24);
+		d = fxs_put_u32(d, c->b | (uint32_t)c->sub_b << 24);
 		d = fxs_put_u8(d, (uint8_t)c->point_count);
 		d = fxs_put_u8(d, c->stage);
 		for (int k = 0; k < c->point_count; ++k) {
@@ -179,6 +182,7 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_joints_write(w, wr);
 	fxs_meshes_write(w, wr); /* nothing when the world has no mesh */
 	fxs_hulls_write(w, wr);  /* nothing when the world has no hull */
+	fxs_compounds_write(w, wr); /* nothing when the world has no compound */
 	fxs_characters_write(w, wr); /* nothing when the world never had a character */
 }
 
@@ -232,6 +236,8 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 		fxs_contact *c = &w->contacts[i];
 		c->a = fxs_read_u32(r);
 		c->b = fxs_read_u32(r);
+		c->sub_a = (uint8_t)(c->a >> 24), c->sub_b = (uint8_t)(c->b >> 24);
+		c->a &= 0xFFFFFFu, c->b &= 0xFFFFFFu; /* children checked with the compounds */
 		c->point_count = fxs_read_u8(r);
 		c->stage = fxs_read_u8(r);
 		if (r->err != FXS_OK || (c->stage > FXS_STAGE_OVERFLOW && c->stage != FXS_STAGE_NONE) || c->a >= c->b || c->b >= slots || !w->bodies[c->a].alive ||
@@ -239,8 +245,10 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 			goto fail;
 		if (i > 0) {
 			const fxs_contact *p = &w->contacts[i - 1];
-			if (p->a > c->a || (p->a == c->a && p->b >= c->b))
-				goto fail; /* must be strictly sorted by (a, b) */
+			uint64_t kp = (uint64_t)p->a << 40 | (uint64_t)p->b << 16 | (uint64_t)p->sub_a << 8 | p->sub_b;
+			uint64_t kc = (uint64_t)c->a << 40 | (uint64_t)c->b << 16 | (uint64_t)c->sub_a << 8 | c->sub_b;
+			if (kp >= kc)
+				goto fail; /* must be strictly sorted by (a, b, sub_a, sub_b) */
 		}
 		for (int k = 0; k < c->point_count; ++k) {
 			fxs_contact_point *p = &c->points[k];
@@ -274,6 +282,8 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 	if (!fxs_meshes_read(w, r))
 		goto fail;
 	if (!fxs_hulls_read(w, r) || r->err != FXS_OK)
+		goto fail;
+	if (!fxs_compounds_read(w, r) || r->err != FXS_OK)
 		goto fail;
 	if (!fxs_characters_read(w, r) || r->err != FXS_OK)
 		goto fail;

@@ -1,6 +1,7 @@
 /* The world: creation from a definition, slots, statistics. */
 #include "world.h"
 #include "character.h"
+#include "compound.h"
 #include "hull.h"
 #include "mesh.h"
 
@@ -104,6 +105,7 @@ void fxs_world_destroy(fxs_world *w)
 	fxs_bp_destroy(w->bp);
 	fxs_meshes_free(w);
 	fxs_hulls_free(w);
+	fxs_compounds_free(w);
 	fxs_characters_free(w);
 	free(w->bodies);
 	free(w->contacts);

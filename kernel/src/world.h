@@ -44,6 +44,7 @@ typedef struct fxs_contact_point {
 
 typedef struct fxs_contact {
 	uint32_t a, b; /* body slots, a < b */
+	uint8_t sub_a, sub_b; /* the children of compound bodies (0 for other shapes); sorted by (a, b, sub_a, sub_b) */
 	int32_t point_count;
 	uint8_t stage; /* solver stage (stage.h), kept from step to step; FXS_STAGE_NONE when new */
 	fxs_contact_point points[FXS_MAX_MANIFOLD_POINTS];
@@ -72,6 +73,8 @@ struct fxs_world {
 	uint32_t mesh_count, mesh_cap;
 	struct fxs_world_hull **hulls; /* convex hulls (hull.c), id = index + 1; state */
 	uint32_t hull_count, hull_cap;
+	struct fxs_compound **compounds; /* compound shapes (compound.c), id = index + 1; state */
+	uint32_t compound_count, compound_cap;
 	struct fxs_joint *joints;   /* joint slots (joint.c); state */
 	struct fxs_character *characters; /* character slots (character.c); state */
 	uint32_t character_slot_count;

@@ -448,9 +448,11 @@ static fxs_world *scene_mesh_level(void)
 	return w;
 }
 
-/* Every shape type on the mesh level: spheres, boxes, capsules and three
- * hulls (a tetrahedron, an elongated octahedron, a 12-point rock), dropped
- * spinning in a 6 x 2 x 3 lattice, over a static box and a static hull. */
+/* Every shape type on the mesh level: spheres, boxes, capsules, three hulls
+ * (a tetrahedron, an elongated octahedron, a 12-point rock) and two
+ * compounds (a dumbbell of two spheres and a capsule; a stool of a box seat
+ * on two tetrahedron legs), dropped spinning in a 6 x 2 x 3 lattice, over a
+ * static box and a static hull. */
 static fxs_world *scene_all_shapes(void)
 {
 	fxs_world *w = new_world();
@@ -466,6 +468,28 @@ static fxs_world *scene_all_shapes(void)
 	fxs_hull_id hulls[3] = { fxs_world_create_hull(w, tet, 4, NULL), fxs_world_create_hull(w, oct, 6, NULL),
 				 fxs_world_create_hull(w, rock, 12, NULL) };
 	if (!hulls[0] || !hulls[1] || !hulls[2])
+		abort();
+	fxs_compound_child bell[3], stool[3];
+	memset(bell, 0, sizeof bell);
+	memset(stool, 0, sizeof stool);
+	for (int k = 0; k < 3; ++k)
+		bell[k].xf.q = stool[k].xf.q = fxg_q_identity();
+	bell[0].shape.type = bell[1].shape.type = FXS_SHAPE_SPHERE;
+	bell[0].shape.radius = bell[1].shape.radius = D("0.25");
+	bell[0].xf.p = V("-0.6", "0", "0");
+	bell[1].xf.p = V("0.6", "0", "0");
+	bell[2].shape.type = FXS_SHAPE_CAPSULE;
+	bell[2].shape.radius = D("0.08");
+	bell[2].shape.half_height = D("0.5");
+	bell[2].xf.q = (fxg_quat){ 0, 0, D("0.707107"), D("0.707107") };
+	stool[0].shape.type = FXS_SHAPE_BOX;
+	stool[0].shape.half_extents = V("0.5", "0.06", "0.35");
+	stool[0].xf.p = V("0", "0.45", "0");
+	stool[1].shape = stool[2].shape = fxs_hull_shape(w, hulls[0]);
+	stool[1].xf.p = V("0.3", "0.1", "0");
+	stool[2].xf.p = V("-0.3", "0.1", "0");
+	fxs_compound_id comps[2] = { fxs_world_create_compound(w, bell, 3, NULL), fxs_world_create_compound(w, stool, 3, NULL) };
+	if (!comps[0] || !comps[1])
 		abort();
 	fxs_body_def sd = fxs_default_body_def();
 	sd.type = FXS_BODY_STATIC;
@@ -485,7 +509,7 @@ static fxs_world *scene_all_shapes(void)
 		d.density = FXG_I(500);
 		d.angular_damping = FXG_HALF; /* round shapes stop rolling: the scene falls asleep */
 		d.linear_damping = FXG_HALF;
-		switch (i % 6) {
+		switch (i % 8) {
 		case 0:
 			d.shape.type = FXS_SHAPE_SPHERE;
 			d.shape.radius = D("0.35");
@@ -499,8 +523,13 @@ static fxs_world *scene_all_shapes(void)
 			d.shape.radius = D("0.2");
 			d.shape.half_height = D("0.4");
 			break;
+		case 3:
+		case 4:
+		case 5:
+			d.shape = fxs_hull_shape(w, hulls[i % 8 - 3]);
+			break;
 		default:
-			d.shape = fxs_hull_shape(w, hulls[i % 6 - 3]);
+			d.shape = fxs_compound_shape(w, comps[i % 8 - 6]);
 			break;
 		}
 		fxs_body_create(w, &d);
@@ -516,7 +545,7 @@ static const fxs_scene scenes[] = {
 	{ "moving_1000", "1,000 elastic spheres flying in a closed box, no gravity", 300, scene_moving_1000, 4, fxs_scene_default_inputs, NULL },
 	{ "shapes", "27 boxes, spheres and capsules tumbling onto the ground", 600, scene_shapes, 4, fxs_scene_default_inputs, NULL },
 	{ "mesh_level", "24 boxes, spheres and capsules dropped on a triangle-mesh level (floor, walls, 2 ramps)", 600, scene_mesh_level, 4, fxs_scene_default_inputs, NULL },
-	{ "all_shapes", "36 spheres, boxes, capsules and convex hulls (3 kinds) on the mesh level, a static box and hull", 600, scene_all_shapes, 4, fxs_scene_default_inputs, NULL },
+	{ "all_shapes", "36 spheres, boxes, capsules, convex hulls (3 kinds) and compounds (2 kinds) on the mesh level", 600, scene_all_shapes, 4, fxs_scene_default_inputs, NULL },
 	{ "pyramid_20", "pyramid of 210 unit cubes (20 rows) that must stand and fall asleep", 600, scene_pyramid_20, 4, fxs_scene_default_inputs, NULL },
 	{ "large_pyramid_b20", "pyramid of 210 unit cubes (Box3D large_pyramid, base 20, sleeping off)", 200, scene_large_pyramid_b20, 4, fxs_scene_default_inputs, NULL },
 	{ "large_pyramid_b40", "pyramid of 820 unit cubes (Box3D large_pyramid, base 40, sleeping off)", 200, scene_large_pyramid_b40, 4, fxs_scene_default_inputs, NULL },

@@ -107,6 +107,31 @@ uint32_t fxs_world_hull_count(const fxs_world *w);
 uint32_t fxs_hull_vertex_count(const fxs_world *w, fxs_hull_id id);
 uint32_t fxs_hull_get_vertices(const fxs_world *w, fxs_hull_id id, fxg_vec3 *out, uint32_t cap);
 
+/* ---- compound shapes ---- */
+
+/* One part of a compound: a sphere, box, capsule or hull (of this world)
+ * placed at xf in the compound's frame (for a hull, xf.p is where its
+ * centre of mass goes, as for a hull body). */
+#define FXS_COMPOUND_MAX_CHILDREN 16
+typedef struct fxs_compound_child {
+	fxs_shape shape;
+	fxs_transform xf;
+} fxs_compound_child;
+
+/* A compound of 1..16 children, owned by the world (part of its state). The
+ * children are solid and of one density (the body's); where they overlap
+ * the overlap counts twice. Its centre of mass in the children's frame is
+ * written to *com (may be NULL): the body's position is the centre of mass,
+ * as for every shape, and its inertia tensor is full. Each child collides
+ * on its own (one contact manifold per pair of children). 0 on bad input:
+ * a child that is not a valid sphere, box, capsule or hull of this world, a
+ * rotation that is not unit, a child farther than 100 m from the origin. */
+fxs_compound_id fxs_world_create_compound(fxs_world *w, const fxs_compound_child *children, uint32_t n,
+					  fxg_vec3 *com);
+/* The shape of a body made of compound `id` (type FXS_SHAPE_COMPOUND). */
+fxs_shape fxs_compound_shape(const fxs_world *w, fxs_compound_id id);
+uint32_t fxs_world_compound_count(const fxs_world *w);
+
 /* ---- hashing and snapshots ---- */
 
 /* XXH3-64 of one body's serialised state (0 for an invalid id): locates a

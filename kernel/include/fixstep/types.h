@@ -46,7 +46,8 @@ typedef enum fxs_shape_type {
 	FXS_SHAPE_CAPSULE = 2, /* segment along local y from -half_height to +half_height, radius */
 	FXS_SHAPE_MESH = 3,    /* static triangle mesh owned by the world (mesh_id; static bodies only) */
 	FXS_SHAPE_HULL = 4,    /* convex hull owned by the world (hull_id), about its centre of mass */
-	FXS_SHAPE_TYPE_COUNT = 5
+	FXS_SHAPE_COMPOUND = 5, /* several convex shapes on one body, owned by the world (compound_id) */
+	FXS_SHAPE_TYPE_COUNT = 6
 } fxs_shape_type;
 
 /* One convex shape, centred on the body origin (the centre of mass). */
@@ -58,10 +59,12 @@ typedef struct fxs_shape {
 	union {
 		uint32_t mesh_id;  /* mesh: the world's mesh (fxs_mesh_shape fills it in) */
 		uint32_t hull_id;  /* hull: the world's hull (fxs_hull_shape fills it in) */
+		uint32_t compound_id; /* compound: the world's compound (fxs_compound_shape) */
 	};
 	union { /* derived from the id by the world, never serialised */
 		const struct fxs_mesh *mesh;
 		const struct fxs_world_hull *hull;
+		const struct fxs_compound *compound;
 	};
 } fxs_shape;
 
@@ -69,6 +72,8 @@ typedef struct fxs_shape {
 typedef uint32_t fxs_mesh_id;
 /* A convex hull owned by a world: index + 1, 0 is the null id. */
 typedef uint32_t fxs_hull_id;
+/* A compound shape owned by a world: index + 1, 0 is the null id. */
+typedef uint32_t fxs_compound_id;
 
 typedef struct fxs_transform {
 	fxg_vec3 p;

@@ -24,9 +24,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: make_seeds SNAPSHOT-DIR REPLAY-DIR\n");
 		return 2;
 	}
-	static const char *scenes[] = { "drop", "box_stack", "shapes" };
+	/* all_shapes: hulls, compounds (contacts naming children) and a mesh;
+	 * snapshots only (its replays would be large seeds) */
+	static const char *scenes[] = { "drop", "box_stack", "shapes", "all_shapes" };
 	static const uint32_t steps[] = { 0, 40, 120 };
-	for (int s = 0; s < 3; ++s) {
+	for (int s = 0; s < 4; ++s) {
 		const fxs_scene *sc = fxs_scene_find(scenes[s]);
 		fxs_world *w = sc->create();
 		uint32_t done = 0;

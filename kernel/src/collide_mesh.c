@@ -21,7 +21,7 @@
  * the far face takes over past the middle, so there it is depth + r.
  *
  * Boxes also get the mesh's vertices that lie inside them (a mesh corner
- * poking into a box face; vertex_hit); hulls do not (not built). Not generated: edge-edge crossings
+ * poking into a box face; vertex_hit), and hulls likewise (hull_vertex_hit). Not generated: edge-edge crossings
  * of a box and a mesh, and a capsule's segment interior on a mesh edge (the
  * property test measures what that misses).
  *
@@ -71,6 +71,12 @@ static fix16_t tri_distance(const fxs_mesh *me, const fxs_mesh_face *f, fxg_vec3
 	}
 	return inside ? s : (fix16_t)best;
 }
+
+typedef struct hull_planes {
+	int n;
+	fxg_vec3 nrm[FXS_HULL_MAX_FACES]; /* the hull's face normals in the mesh's frame */
+	int64_t off[FXS_HULL_MAX_FACES];  /* n . x <= off inside, x relative to the hull's centre, Q32.32 */
+} hull_planes;
 
 typedef struct mesh_hit {
 	fxg_vec3 n, point;
@@ -170,6 +176,33 @@ static bool ref_before(const mesh_hit *a, const mesh_hit *b)
 	return hit_before(a, b);
 }
 
+/* A mesh vertex p inside (or within `speculative` of) the hull centred at
+ * c: the hull face of least penetration (ties to the lower face), its
+ * normal turned to point from the mesh to the hull. Feature id 1 << 28 |
+ * vertex, as for boxes. */
+static bool hull_vertex_hit(fxg_vec3 p, uint32_t vi, fxg_vec3 c, const hull_planes *hp, fix16_t speculative,
+			    mesh_hit *h)
+{
+	fxg_vec3 d = np_sub(p, c);
+	int best = -1;
+	int64_t pen = 0;
+	for (int f = 0; f < hp->n; ++f) {
+		int64_t pf = np_w2f(hp->off[f] - np_dot_w(hp->nrm[f], d));
+		if (pf < -(int64_t)speculative)
+			return false;
+		if (best < 0 || pf < pen) {
+			best = f;
+			pen = pf;
+		}
+	}
+	h->n = np_neg(hp->nrm[best]);
+	h->sep = (fix16_t)-pen;
+	h->s = 0;
+	h->point = np_madd(p, (fix16_t)(pen / 2), hp->nrm[best]);
+	h->id = (1u << 28) | vi;
+	return true;
+}
+
 void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,
 			     const fxs_transform *xb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
 {
@@ -182,6 +215,8 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 	fxg_mat3 rm = fxg_m3_from_quat(xb->q, ovf), ra = fxg_m3_from_quat(xa->q, ovf);
 	fxg_vec3 c = fxg_m3_tmul_v3(rm, d, ovf);
 	feat_set fs;
+	hull_planes hp;
+	hp.n = 0;
 	fxg_vec3 ax[3];
 	fix16_t e[3];
 	fs.count = 0;
@@ -218,8 +253,14 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 			return;
 		fxg_mat3 rel = { fxg_m3_tmul_v3(rm, ra.cx, ovf), fxg_m3_tmul_v3(rm, ra.cy, ovf),
 				 fxg_m3_tmul_v3(rm, ra.cz, ovf) };
-		for (int k = 0; k < a->hull->g.n_verts; ++k)
-			fs.x[fs.count++] = np_add(c, fxg_m3_mul_v3(rel, a->hull->g.v[k], ovf));
+		const fxs_hull_geom *g = &a->hull->g;
+		for (int k = 0; k < g->n_verts; ++k)
+			fs.x[fs.count++] = np_add(c, fxg_m3_mul_v3(rel, g->v[k], ovf));
+		hp.n = g->n_faces;
+		for (int f = 0; f < g->n_faces; ++f) {
+			hp.nrm[f] = fxg_m3_mul_v3(rel, g->n[f], ovf);
+			hp.off[f] = g->o[f];
+		}
 		break;
 	}
 	default:
@@ -254,13 +295,15 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 			}
 		}
 	}
-	bool is_box = a->type == FXS_SHAPE_BOX;
-	for (uint32_t vi = 0; is_box && vi < me->nverts; ++vi) {
+	bool is_box = a->type == FXS_SHAPE_BOX, is_hull = a->type == FXS_SHAPE_HULL;
+	for (uint32_t vi = 0; (is_box || is_hull) && vi < me->nverts; ++vi) {
 		fxg_vec3 p = me->verts[vi];
 		mesh_hit h;
 		if (p.x < sb.lo.x || p.x > sb.hi.x || p.y < sb.lo.y || p.y > sb.hi.y || p.z < sb.lo.z || p.z > sb.hi.z)
 			continue;
-		if (vertex_hit(p, vi, c, ax, e, speculative, &h) && (!have || ref_before(&h, &ref))) {
+		bool hit = is_box ? vertex_hit(p, vi, c, ax, e, speculative, &h)
+				  : hull_vertex_hit(p, vi, c, &hp, speculative, &h);
+		if (hit && (!have || ref_before(&h, &ref))) {
 			ref = h;
 			have = true;
 		}
@@ -291,12 +334,14 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 				++nk;
 		}
 	}
-	for (uint32_t vi = 0; is_box && vi < me->nverts; ++vi) {
+	for (uint32_t vi = 0; (is_box || is_hull) && vi < me->nverts; ++vi) {
 		fxg_vec3 p = me->verts[vi];
 		mesh_hit h;
 		if (p.x < sb.lo.x || p.x > sb.hi.x || p.y < sb.lo.y || p.y > sb.hi.y || p.z < sb.lo.z || p.z > sb.hi.z)
 			continue;
-		if (!vertex_hit(p, vi, c, ax, e, speculative, &h) || np_dot_w(h.n, ref.n) < MESH_PARALLEL)
+		bool hit = is_box ? vertex_hit(p, vi, c, ax, e, speculative, &h)
+				  : hull_vertex_hit(p, vi, c, &hp, speculative, &h);
+		if (!hit || np_dot_w(h.n, ref.n) < MESH_PARALLEL)
 			continue;
 		int pos = nk;
 		while (pos > 0 && hit_before(&h, &keep[pos - 1]))

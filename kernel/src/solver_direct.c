@@ -20,11 +20,12 @@
  * chain costs about 0.17 ms per step, 8 factorisations of 60 x 60). Soft constraints as the iterative solver: the exact impulse is scaled
  * by the joint's mass_scale and relaxed by impulse_scale when biased. */
 #include "solver_direct.h"
+#include "lcp.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define EPS ((fxg_wide)256) /* 2^-24 in Q32.32 */
+#define EPS FXS_LDLT_PIVOT_MIN /* 2^-24 in Q32.32: the same floor as the pivots */
 
 static const fxg_vec3 axes[3] = { { FXG_ONE, 0, 0 }, { 0, FXG_ONE, 0 }, { 0, 0, FXG_ONE } };
 
@@ -46,60 +47,6 @@ static void unite(uint32_t *parent, uint32_t a, uint32_t b)
 	else if (b < a)
 		parent[a] = b;
 }
-
-/* A (m x m, row-major) in place: L below the diagonal (unit diagonal
- * implied), D on it. Returns the number of floored pivots. */
-static uint32_t ldlt(fxg_wide *a, int m, uint32_t *ovf)
-{
-	uint32_t floored = 0;
-	fxg_wide *t = malloc((size_t)m * sizeof *t);
-	if (!t)
-		return (uint32_t)m;
-	for (int i = 0; i < m; ++i) {
-		fxg_wide *ri = a + (size_t)i * m;
-		fxg_wide d = ri[i];
-		for (int k = 0; k < i; ++k) {
-			if (ri[k] == 0) { /* sparse: a chain in slot order stays banded */
-				t[k] = 0;
-				continue;
-			}
-			t[k] = fxg_wmul_wide(ri[k], a[(size_t)k * m + k], ovf); /* L_ik D_k */
-			d = fxg_add64(d, -fxg_wmul_wide(ri[k], t[k], ovf), ovf);
-		}
-		if (d < EPS) {
-			d = EPS;
-			floored++;
-		}
-		ri[i] = d;
-		fxg_wide inv = fxg_wide_recip(d, ovf); /* one division per pivot */
-		for (int j = i + 1; j < m; ++j) {
-			fxg_wide *rj = a + (size_t)j * m;
-			fxg_wide s = rj[i];
-			for (int k = 0; k < i; ++k)
-				if (rj[k] != 0 && t[k] != 0)
-					s = fxg_add64(s, -fxg_wmul_wide(rj[k], t[k], ovf), ovf);
-			rj[i] = s == 0 ? 0 : fxg_wmul_wide(s, inv, ovf);
-		}
-	}
-	free(t);
-	return floored;
-}
-
-/* x := A^-1 x with A = L D L^T from ldlt */
-static void ldlt_solve(const fxg_wide *a, int m, fxg_wide *x, uint32_t *ovf)
-{
-	for (int i = 0; i < m; ++i)
-		for (int k = 0; k < i; ++k)
-			if (a[(size_t)i * m + k] != 0)
-				x[i] = fxg_add64(x[i], -fxg_wmul_wide(a[(size_t)i * m + k], x[k], ovf), ovf);
-	for (int i = 0; i < m; ++i)
-		x[i] = fxg_wide_div(x[i], a[(size_t)i * m + i], ovf);
-	for (int i = m - 1; i >= 0; --i)
-		for (int k = i + 1; k < m; ++k)
-			if (a[(size_t)k * m + i] != 0)
-				x[i] = fxg_add64(x[i], -fxg_wmul_wide(a[(size_t)k * m + i], x[k], ovf), ovf);
-}
-
 
 /* the response of body slot s to a unit impulse on row r of joint sj, as
  * seen by row q of joint sk (both touching s): sign_j sign_k (m^-1 e_r.e_q +
@@ -203,8 +150,8 @@ uint32_t fxs_joints_solve_direct(solver_ctx *c, bool use_bias, uint8_t *handled)
 				x[3 * p + r] = -(int64_t)fxg_sat(v, ovf) * 65536; /* Q32.32 */
 			}
 		}
-		ldlt(a, m, ovf); /* floored pivots: a degenerate island, bounded answer */
-		ldlt_solve(a, m, x, ovf);
+		fxs_ldlt_factor(a, m, ovf); /* floored pivots: a degenerate island, bounded answer */
+		fxs_ldlt_solve(a, m, x, ovf);
 		/* the impulses, soft like the iterative rows, applied together */
 		for (uint32_t p = 0; p < k; ++p) {
 			solver_joint *sp = &c->joints[order[p]];

@@ -21,7 +21,7 @@ static int near(fxg_wide x, double expect, double tol_lsb) { return fabs((double
 static int solve(int m, const fxg_wide *a, const fxg_wide *b, const fxg_wide *lo, const fxg_wide *hi, fxg_wide *x,
 		 fxs_lcp_stats *st)
 {
-	fxs_lcp p = { m, a, b, lo, hi, NULL, NULL, NULL, NULL };
+	fxs_lcp p = { m, a, b, lo, hi, NULL, NULL, NULL, NULL, NULL };
 	uint32_t ovf = 0;
 	memset(st, 0, sizeof *st);
 	bool ok = fxs_lcp_solve(&p, x, st, &ovf);
@@ -92,7 +92,7 @@ TEST(lcp_friction_bounds_reestimated)
 	fxg_wide lo[3] = { 0, 0, 0 }, hi[3] = { INF, 0, 0 }, est[3] = { 0, 0, 0 }, x[3];
 	int32_t dep[3] = { -1, 0, 0 };
 	fix16_t mu[3] = { 0, FXG_HALF, FXG_HALF };
-	fxs_lcp p = { 3, a, b, lo, hi, NULL, dep, mu, est };
+	fxs_lcp p = { 3, a, b, lo, hi, NULL, dep, mu, est, NULL };
 	fxs_lcp_stats st;
 	memset(&st, 0, sizeof st);
 	uint32_t ovf = 0;

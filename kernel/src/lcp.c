@@ -86,7 +86,7 @@ void fxs_ldlt_solve(const fxg_wide *a, int m, fxg_wide *x, uint32_t *ovf)
 				x[i] = fxg_add64(x[i], -fxg_wmul_wide(a[(size_t)k * m + i], x[k], ovf), ovf);
 }
 
-enum { FREE = 0, AT_LO = 1, AT_HI = 2, FIXED = 3 };
+enum { FREE = FXS_LCP_FREE, AT_LO = FXS_LCP_AT_LO, AT_HI = FXS_LCP_AT_HI, FIXED = FXS_LCP_FIXED };
 
 /* v - o for a bound v (possibly infinite) and a finite offset o */
 static fxg_wide shift_bound(fxg_wide v, fxg_wide o, uint32_t *ovf)
@@ -249,7 +249,7 @@ bool fxs_lcp_solve(const fxs_lcp *p, fxg_wide *x, fxs_lcp_stats *st, uint32_t *o
 		est[i] = p->est ? p->est[i] : o;
 		if (p->dep && p->dep[i] >= 0)
 			has_dep = true;
-		state[i] = FREE;
+		state[i] = p->set && p->set[i] <= AT_HI ? p->set[i] : FREE;
 	}
 	st->solves++;
 	for (int pass = 0; pass < FXS_LCP_PASSES; ++pass) {
@@ -269,7 +269,8 @@ bool fxs_lcp_solve(const fxs_lcp *p, fxg_wide *x, fxs_lcp_stats *st, uint32_t *o
 			if (L[i] != -FXS_LCP_INF && H[i] != FXS_LCP_INF && L[i] >= H[i]) {
 				H[i] = L[i];
 				state[i] = FIXED;
-			} else if (state[i] == FIXED) {
+			} else if (state[i] == FIXED || (state[i] == AT_LO && L[i] == -FXS_LCP_INF) ||
+				   (state[i] == AT_HI && H[i] == FXS_LCP_INF)) {
 				state[i] = FREE;
 			}
 		}
@@ -291,6 +292,8 @@ bool fxs_lcp_solve(const fxs_lcp *p, fxg_wide *x, fxs_lcp_stats *st, uint32_t *o
 		if (same)
 			break;
 	}
+	if (p->set)
+		memcpy(p->set, state, mm);
 	free(mem);
 	return true;
 }

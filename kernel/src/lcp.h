@@ -72,7 +72,12 @@ typedef struct fxs_lcp {
 	const int32_t *dep;       /* NULL, or per row: -1 or the row scaling the bounds */
 	const fix16_t *mu;        /* per row where dep >= 0 */
 	const fxg_wide *est;      /* NULL or per row: first-pass value of dep rows */
+	uint8_t *set;             /* NULL: start with every row free; else the starting
+	                             index set (FXS_LCP_FREE, _AT_LO, _AT_HI; a row whose
+	                             bound is infinite starts free), and the final set out */
 } fxs_lcp;
+
+enum { FXS_LCP_FREE = 0, FXS_LCP_AT_LO = 1, FXS_LCP_AT_HI = 2, FXS_LCP_FIXED = 3 };
 
 bool fxs_lcp_solve(const fxs_lcp *p, fxg_wide *x, fxs_lcp_stats *st, uint32_t *ovf);
 

@@ -195,14 +195,18 @@ done:
  * mixing term: a row with effective mass k and softness a2 (make_soft:
  * mass_scale = a2 / (1 + a2), impulse_scale = 1 / (1 + a2)) solves
  *     v + A P + bias + (1 / (a2 k)) P = 0
- * for its total impulse P, so A's diagonal gets A_ii / a2 on soft rows.
- * Contacts are not warm started: the biased pass solves their total
+ * for its total impulse P, so A's diagonal gets A_ii / a2 on soft contact
+ * rows. Contacts are not warm started: the biased pass solves their total
  * impulse for the sub-step (the converged warm-started solve has the same
  * equation), the relax pass (rigid, no bias) a correction on top of it with
- * the bounds on the total. Ball joints keep their warm start and solve a
- * correction in both passes (their soft term then carries -P / (a2 k)).
- * Speculative normals (separation > 0) are rigid with the bias s / h, as in
- * solver.c. Every row's diagonal also gets max(2^-24, A_ii / 2^10): four
+ * the bounds on the total. Speculative normals (separation > 0) get the
+ * bias s / h as in solver.c, and in the biased pass the same softness as
+ * the others (rigid, four speculative points of a tilted face with
+ * different biases make the redundant rows fight: impulses of hundreds of
+ * N s and pivots without end). Ball joints keep their warm start, solve a
+ * correction rigidly and soften it after the solve exactly as
+ * fxs_joints_solve_direct does (mass_scale, impulse_scale): the chain then
+ * hangs as stiff as in the joint-only direct path. Every row's diagonal also gets max(2^-24, A_ii / 2^10): four
  * contact points on one face are redundant (rank 3), the iterative solver
  * does not care but a direct solve needs a positive definite matrix.
  * Velocities enter as exact Q32.32 dot products (no rounding to Q16.16).
@@ -232,6 +236,8 @@ typedef struct fxs_direct {
 	solver_row *friction;   /* per solver contact, point, tangent */
 	int64_t *friction_impulse; /* the same indexing: totals, Q16.16 N s */
 	uint8_t *contact_in, *joint_in;
+	uint8_t *set;           /* per row: the boxed LCP's last index set, the next
+	                           pass's start (within the step only: freed with it) */
 	/* scratch for the biggest island */
 	fxg_wide *a, *b, *lo, *hi, *off, *est, *x;
 	int32_t *dep;
@@ -253,7 +259,7 @@ void fxs_direct_free(solver_ctx *c)
 	c->w->lcp_stats.fallbacks += d->stats.fallbacks;
 	c->w->lcp_stats.floored += d->stats.floored;
 	free(d->island_first), free(d->rows), free(d->friction), free(d->friction_impulse);
-	free(d->contact_in), free(d->joint_in);
+	free(d->contact_in), free(d->joint_in), free(d->set);
 	free(d->a), free(d->b), free(d->lo), free(d->hi), free(d->off), free(d->est), free(d->x);
 	free(d->dep), free(d->mu);
 	free(d);
@@ -335,11 +341,12 @@ void fxs_direct_prepare(solver_ctx *c)
 	d->rows = malloc((size_t)total * sizeof *d->rows);
 	d->friction = malloc((size_t)nc * FXS_MAX_MANIFOLD_POINTS * 2 * sizeof *d->friction);
 	d->friction_impulse = calloc((size_t)nc * FXS_MAX_MANIFOLD_POINTS * 2, sizeof *d->friction_impulse);
+	d->set = calloc(total, 1);
 	d->a = malloc(mm * mm * sizeof *d->a);
 	d->b = malloc(mm * sizeof *d->b), d->lo = malloc(mm * sizeof *d->lo), d->hi = malloc(mm * sizeof *d->hi);
 	d->off = malloc(mm * sizeof *d->off), d->est = malloc(mm * sizeof *d->est), d->x = malloc(mm * sizeof *d->x);
 	d->dep = malloc(mm * sizeof *d->dep), d->mu = malloc(mm * sizeof *d->mu);
-	if (!d->island_first || !d->rows || !d->friction || !d->friction_impulse || !d->a || !d->b || !d->lo || !d->hi ||
+	if (!d->island_first || !d->rows || !d->set || !d->friction || !d->friction_impulse || !d->a || !d->b || !d->lo || !d->hi ||
 	    !d->off || !d->est || !d->x || !d->dep || !d->mu)
 		goto fail;
 	uint32_t r = 0;
@@ -477,12 +484,9 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 				int64_t P = c->w->joints[sj->index].impulse[r->k];
 				d->off[i] = imp_wide(P);
 				d->est[i] = d->off[i];
-				if (use_bias) {
+				if (use_bias) { /* rigid here, softened after the solve */
 					fix16_t cr = r->k == 0 ? sj->c0.x : (r->k == 1 ? sj->c0.y : sj->c0.z);
 					bias = (fxg_wide)fxg_mul(sj->s.bias_rate, cr, ovf) * 65536;
-					cfm = fxg_wmul(diag, inv_a2(&sj->s, ovf), ovf);
-					/* a correction on top of the warm start: - cfm P */
-					v = fxg_add64(v, fxg_wmul_wide(cfm, d->off[i], ovf), ovf);
 				}
 				break;
 			}
@@ -494,6 +498,8 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 				fix16_t s = current_separation(A, B, p, sc->d[0], ovf);
 				if (s > 0) {
 					bias = (fxg_wide)(((int64_t)s * c->inv_h) >> 16) * 65536;
+					if (use_bias) /* see the header: speculative rows soft too */
+						cfm = fxg_wmul(diag, inv_a2(sc->softness, ovf), ovf);
 				} else if (use_bias) {
 					bias = (fxg_wide)fxg_max(fxg_mul(sc->softness->bias_rate, s, ovf), -c->push_max) * 65536;
 					cfm = fxg_wmul(diag, inv_a2(sc->softness, ovf), ovf);
@@ -516,7 +522,7 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 			fxg_wide rhs = fxg_add64(v, bias, ovf);
 			d->b[i] = rhs == INT64_MIN ? INT64_MAX : -rhs;
 		}
-		fxs_lcp p = { m, a, d->b, d->lo, d->hi, d->off, d->dep, d->mu, d->est };
+		fxs_lcp p = { m, a, d->b, d->lo, d->hi, d->off, d->dep, d->mu, d->est, d->set + d->island_first[is] };
 		if (!fxs_lcp_solve(&p, d->x, &d->stats, ovf))
 			continue; /* out of memory: this island gets nothing this pass */
 		/* the impulses: totals (contacts, biased pass) or corrections */
@@ -526,8 +532,13 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 			int64_t x = fxg_shr_round(d->x[i] == INT64_MAX ? INT64_MAX - 0x8000 : d->x[i], 16), imp = x;
 			switch (r->kind) {
 			case ROW_BALL: {
-				int64_t *P = &c->w->joints[c->joints[r->owner].index].impulse[r->k];
-				*P = fxg_add64(*P, x, ovf);
+				const solver_joint *sj = &c->joints[r->owner];
+				int64_t *P = &c->w->joints[sj->index].impulse[r->k];
+				if (use_bias) { /* soft as fxs_joints_solve_direct */
+					imp = fxg_wmul(imp, sj->s.mass_scale, ovf);
+					imp -= fxg_wmul(*P, sj->s.impulse_scale, ovf);
+				}
+				*P = fxg_add64(*P, imp, ovf);
 				break;
 			}
 			case ROW_NORMAL: {

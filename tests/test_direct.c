@@ -210,6 +210,7 @@ TEST(direct_compare_stack_5)
 	printf("    boxed LCP: top at %.4f m, drift %.3f mm, penetration %.3f mm max, %.3f mm at rest, %.3f ms/step\n",
 	       lcp.top_y, lcp.drift * 1e3, lcp.pen_max * 1e3, lcp.pen_end * 1e3, lcp.ms);
 	print_lcp(&lcp.lcp);
+	printf("    final hashes: iterative %016" PRIx64 ", boxed LCP %016" PRIx64 "\n", it.hash, lcp.hash);
 	CHECK(it.lcp.solves == 0 && lcp.lcp.solves > 0);
 	CHECKF(fabs(it.top_y - 4.5) < 0.02 && it.drift < 0.01, "iterative: top %.4f drift %.4f", it.top_y, it.drift);
 	CHECKF(fabs(lcp.top_y - 4.5) < 0.02 && lcp.drift < 0.01, "LCP: top %.4f drift %.4f", lcp.top_y, lcp.drift);

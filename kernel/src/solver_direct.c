@@ -9,8 +9,10 @@
  * rows have no bounds), so L D L^T alone solves them: no boxed LCP is needed
  * for these islands. Islands with any other joint type, and islands with
  * more than def.direct_joint_rows rows (the matrix is dense: m^2 entries,
- * m^3 / 6 products), stay with the iterative solver. The boxed Murty method
- * seed 002 pairs with it, for bounded rows (limits, friction), is not built.
+ * m^3 / 6 products), stay with the iterative solver. Islands with contacts
+ * go to the boxed LCP (seed 002's Murty method, lcp.c) below when
+ * def.direct_contact_rows allows (off by default); their ball joints are
+ * then solved there, not here.
  *
  * Numbers: A and L, D in Q32.32 (fxg_wide) with 128-bit products; eps =
  * 2^-24 (CFM, pinned) on the diagonal; a pivot below 2^-24 is floored there

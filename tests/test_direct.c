@@ -52,6 +52,7 @@ typedef struct result {
 	double ms;                        /* ms per step */
 	fxs_lcp_stats lcp;
 	uint64_t hash;
+	uint64_t overflows;               /* saturations over the run */
 } result;
 
 /* A 10-link chain of ball joints (spheres of 0.1 m, 0.25 m apart, 1/s
@@ -115,6 +116,7 @@ static result chain(uint32_t joint_rows, uint32_t contact_rows, int on_ground)
 	res.pen_end = penetration(w);
 	res.lcp = w->lcp_stats;
 	res.hash = fxs_world_hash(w);
+	res.overflows = fxs_world_get_stats(w).overflows_total;
 	fxs_world_destroy(w);
 	return res;
 }
@@ -152,6 +154,7 @@ static result stack(uint32_t contact_rows)
 	res.top_y = fx(fxs_body_get_position(w, b[4]).y);
 	res.lcp = w->lcp_stats;
 	res.hash = fxs_world_hash(w);
+	res.overflows = fxs_world_get_stats(w).overflows_total;
 	fxs_world_destroy(w);
 	return res;
 }
@@ -188,6 +191,7 @@ TEST(direct_compare_chain_10)
 	       "%.3f ms/step\n",
 	       glcp.gap_hanging * 1e3, glcp.gap_swinging * 1e3, glcp.pen_max * 1e3, glcp.pen_end * 1e3, glcp.ms);
 	print_lcp(&glcp.lcp);
+	CHECK(glcp.overflows == 0 && dir.overflows == 0);
 	CHECK(git.lcp.solves == 0 && glcp.lcp.solves > 0);
 	CHECKF(glcp.gap_hanging < git.gap_hanging, "LCP %.5f, iterative %.5f", glcp.gap_hanging, git.gap_hanging);
 	CHECK(glcp.lcp.fallbacks * 100 <= glcp.lcp.passes);
@@ -210,7 +214,9 @@ TEST(direct_compare_stack_5)
 	printf("    boxed LCP: top at %.4f m, drift %.3f mm, penetration %.3f mm max, %.3f mm at rest, %.3f ms/step\n",
 	       lcp.top_y, lcp.drift * 1e3, lcp.pen_max * 1e3, lcp.pen_end * 1e3, lcp.ms);
 	print_lcp(&lcp.lcp);
-	printf("    final hashes: iterative %016" PRIx64 ", boxed LCP %016" PRIx64 "\n", it.hash, lcp.hash);
+	printf("    final hashes: iterative %016" PRIx64 ", boxed LCP %016" PRIx64 "; saturations %" PRIu64 " / %" PRIu64 "\n",
+	       it.hash, lcp.hash, it.overflows, lcp.overflows);
+	CHECK(lcp.overflows == 0);
 	CHECK(it.lcp.solves == 0 && lcp.lcp.solves > 0);
 	CHECKF(fabs(it.top_y - 4.5) < 0.02 && it.drift < 0.01, "iterative: top %.4f drift %.4f", it.top_y, it.drift);
 	CHECKF(fabs(lcp.top_y - 4.5) < 0.02 && lcp.drift < 0.01, "LCP: top %.4f drift %.4f", lcp.top_y, lcp.drift);

@@ -21,7 +21,7 @@ static int near(fxg_wide x, double expect, double tol_lsb) { return fabs((double
 static int solve(int m, const fxg_wide *a, const fxg_wide *b, const fxg_wide *lo, const fxg_wide *hi, fxg_wide *x,
 		 fxs_lcp_stats *st)
 {
-	fxs_lcp p = { m, a, b, lo, hi, NULL, NULL, NULL, NULL, NULL };
+	fxs_lcp p = { m, a, b, lo, hi, NULL, NULL, NULL, NULL, NULL, 0 };
 	uint32_t ovf = 0;
 	memset(st, 0, sizeof *st);
 	bool ok = fxs_lcp_solve(&p, x, st, &ovf);
@@ -92,7 +92,7 @@ TEST(lcp_friction_bounds_reestimated)
 	fxg_wide lo[3] = { 0, 0, 0 }, hi[3] = { INF, 0, 0 }, est[3] = { 0, 0, 0 }, x[3];
 	int32_t dep[3] = { -1, 0, 0 };
 	fix16_t mu[3] = { 0, FXG_HALF, FXG_HALF };
-	fxs_lcp p = { 3, a, b, lo, hi, NULL, dep, mu, est, NULL };
+	fxs_lcp p = { 3, a, b, lo, hi, NULL, dep, mu, est, NULL, 0 };
 	fxs_lcp_stats st;
 	memset(&st, 0, sizeof st);
 	uint32_t ovf = 0;
@@ -200,5 +200,32 @@ TEST(lcp_ldlt_solves_spd)
 	fxs_ldlt_solve(a, 4, x, &ovf);
 	for (int i = 0; i < 4; ++i)
 		CHECKF(near(x[i], xs[i], 16), "x[%d] = %.9f", i, D(x[i]));
+	CHECK(ovf == 0);
+}
+
+/* The fallback: the 3x3 case above needs two pivots (x0 to its upper bound,
+ * x2 to its lower one); capped at one, the pass falls back (counted) to the
+ * last iterate clamped into its box and 16 projected Gauss-Seidel sweeps,
+ * which on this well-conditioned matrix land within 2^-20 of the answer. */
+TEST(lcp_pivot_cap_falls_back_to_projected_gauss_seidel)
+{
+	fxg_wide a[9] = { W(4), W(1), 0, W(1), W(3), W(1), 0, W(1), W(2) };
+	fxg_wide b[3] = { W(8), W(-9), W(-4) };
+	fxg_wide lo[3] = { W(-1), -INF, 0 }, hi[3] = { W(1), INF, INF }, x[3], x2[3];
+	fxs_lcp p = { 3, a, b, lo, hi, NULL, NULL, NULL, NULL, NULL, 0 };
+	fxs_lcp_stats st;
+	uint32_t ovf = 0;
+	memset(&st, 0, sizeof st);
+	CHECK(fxs_lcp_solve(&p, x, &st, &ovf));
+	CHECKF(st.pivots == 2 && st.fallbacks == 0, "pivots %u", st.pivots);
+	p.max_pivots = 1;
+	memset(&st, 0, sizeof st);
+	CHECK(fxs_lcp_solve(&p, x, &st, &ovf));
+	CHECK(st.fallbacks == 1 && st.pivots == 1);
+	CHECK(x[0] >= lo[0] && x[0] <= hi[0] && x[2] >= 0);
+	CHECKF(near(x[0], 1, 4096) && near(x[1], -10.0 / 3, 4096) && near(x[2], 0, 4096), "x = %.9f %.9f %.9f", D(x[0]),
+	       D(x[1]), D(x[2]));
+	CHECK(fxs_lcp_solve(&p, x2, &st, &ovf));
+	CHECK(memcmp(x, x2, sizeof x) == 0);
 	CHECK(ovf == 0);
 }

@@ -140,7 +140,7 @@ static bool murty(const fxs_lcp *p, const fxg_wide *L, const fxg_wide *H, uint8_
 {
 	const int m = p->m;
 	const fxg_wide *a = p->a, *b = p->b;
-	const uint32_t cap = FXS_LCP_PIVOT_CAP((uint32_t)m);
+	const uint32_t cap = p->max_pivots ? p->max_pivots : FXS_LCP_PIVOT_CAP((uint32_t)m);
 	uint32_t pivots = 0;
 	for (;;) {
 		int f = 0;

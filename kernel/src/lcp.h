@@ -75,6 +75,7 @@ typedef struct fxs_lcp {
 	uint8_t *set;             /* NULL: start with every row free; else the starting
 	                             index set (FXS_LCP_FREE, _AT_LO, _AT_HI; a row whose
 	                             bound is infinite starts free), and the final set out */
+	uint32_t max_pivots;      /* 0: FXS_LCP_PIVOT_CAP(m); else this cap (tests) */
 } fxs_lcp;
 
 enum { FXS_LCP_FREE = 0, FXS_LCP_AT_LO = 1, FXS_LCP_AT_HI = 2, FXS_LCP_FIXED = 3 };

@@ -524,7 +524,7 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 			fxg_wide rhs = fxg_add64(v, bias, ovf);
 			d->b[i] = rhs == INT64_MIN ? INT64_MAX : -rhs;
 		}
-		fxs_lcp p = { m, a, d->b, d->lo, d->hi, d->off, d->dep, d->mu, d->est, d->set + d->island_first[is] };
+		fxs_lcp p = { m, a, d->b, d->lo, d->hi, d->off, d->dep, d->mu, d->est, d->set + d->island_first[is], 0 };
 		if (!fxs_lcp_solve(&p, d->x, &d->stats, ovf))
 			continue; /* out of memory: this island gets nothing this pass */
 		/* the impulses: totals (contacts, biased pass) or corrections */

@@ -838,8 +838,8 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 	if (handled)
 		fxs_joints_solve_direct(c, use_bias, handled);
 	for (uint32_t i = 0; i < c->joint_count; ++i) {
-		if (handled && handled[i])
-			continue;
+		if ((handled && handled[i]) || (c->joint_direct && c->joint_direct[i]))
+			continue; /* solved exactly: solver_direct.c */
 		solver_joint *sj = &c->joints[i];
 		fxs_joint *j = &c->w->joints[sj->index];
 		solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];

@@ -27,32 +27,10 @@
 #include "joint.h"
 #include "island.h"
 #include "stage.h"
+#include "solver_direct.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-
-typedef struct solver_point {
-	solver_row row[1];           /* the normal */
-	fix16_t lever;               /* distance from the friction centre, m */
-	fix16_t separation;          /* from the narrowphase, when the step began */
-	fix16_t relative_velocity;   /* normal speed before solving (restitution) */
-	int64_t max_normal_impulse;
-} solver_point;
-
-typedef struct solver_contact {
-	uint32_t index; /* in the world's contact list */
-	uint32_t a, b;
-	int32_t count;
-	fxg_vec3 d[3];  /* normal, tangent 0, tangent 1 */
-	fix16_t friction, restitution;
-	const soft *softness;  /* contact_soft, or static_soft against a static body */
-	solver_row tangent[2]; /* friction rows at the centre of the points */
-	solver_row twist;      /* angular row about the normal */
-	int64_t tangent_impulse[2]; /* accumulated along d[1], d[2] (Q16.16 N s in int64) */
-	int64_t twist_impulse; /* about d[0] (Q16.16 N m s) */
-	solver_point p[FXS_MAX_MANIFOLD_POINTS];
-} solver_contact;
 
 
 /* n / d rounded half away from zero, d > 0 */
@@ -250,6 +228,8 @@ static void warm_start(solver_ctx *c)
 	 * would force a reload after every saturation check */
 	uint32_t local = 0, *ovf = &local;
 	for (uint32_t i = 0; i < c->contact_count; ++i) {
+		if (c->contact_direct && c->contact_direct[i])
+			continue; /* solved by the boxed LCP, not warm started */
 		solver_contact *sc = &c->contacts[i];
 		fxs_contact *fc = &c->w->contacts[sc->index];
 		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
@@ -265,21 +245,12 @@ static void warm_start(solver_ctx *c)
 	*c->ovf += local;
 }
 
-/* Current separation, to first order in the rotations since the step began:
- * separation + n . (dpB - dpA) + dthetaB . (rb x n) - dthetaA . (ra x n)
- * (an anchor r turned by dtheta moves by dtheta x r, and n . (dtheta x r)
- * = dtheta . (r x n)). */
-static inline fix16_t current_separation(const solver_body *A, const solver_body *B, const solver_point *p, fxg_vec3 n,
-					 uint32_t *ovf)
-{
-	int64_t s = dot_raw(n, B->dp) - dot_raw(n, A->dp) + dot_raw(B->dtheta, p->row[0].rxb) - dot_raw(A->dtheta, p->row[0].rxa);
-	return fxg_sat((int64_t)p->separation + fxg_shr_round(s, 16), ovf);
-}
-
 static void solve_contacts(solver_ctx *c, bool use_bias)
 {
 	uint32_t local = 0, *ovf = &local; /* see warm_start */
 	for (uint32_t i = 0; i < c->contact_count; ++i) {
+		if (c->contact_direct && c->contact_direct[i])
+			continue; /* solved by the boxed LCP */
 		solver_contact *sc = &c->contacts[i];
 		fxs_contact *fc = &c->w->contacts[sc->index];
 		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
@@ -415,19 +386,23 @@ fxs_result fxs_solve(fxs_world *w)
 	prepare_bodies(&c);
 	prepare_contacts(&c);
 	fxs_joints_prepare(&c);
+	fxs_direct_prepare(&c); /* nothing unless def.direct_contact_rows */
 	for (int sub = 0; sub < w->def.substeps; ++sub) {
 		integrate_velocities(&c);
 		fxs_joints_warm_start(&c);
 		warm_start(&c);
 		fxs_joints_solve(&c, true);
 		solve_contacts(&c, true);
+		fxs_direct_solve(&c, true);
 		integrate_positions(&c);
 		for (int r = 0; r < w->def.relax_iterations; ++r) {
 			fxs_joints_solve(&c, false);
 			solve_contacts(&c, false);
+			fxs_direct_solve(&c, false);
 		}
 	}
 	apply_restitution(&c);
+	fxs_direct_finish(&c);
 	/* the friction state, back as a world vector (solver.c's header) */
 	for (uint32_t i = 0; i < c.contact_count; ++i) {
 		const solver_contact *sc = &c.contacts[i];
@@ -446,5 +421,6 @@ fxs_result fxs_solve(fxs_world *w)
 		w->bodies[i].v = s->v;
 		w->bodies[i].w = s->w;
 	}
+	fxs_direct_free(&c);
 	return FXS_OK;
 }

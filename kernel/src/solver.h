@@ -33,6 +33,28 @@ typedef struct soft {
 	fix16_t bias_rate, mass_scale, impulse_scale;
 } soft;
 
+typedef struct solver_point {
+	solver_row row[1];           /* the normal */
+	fix16_t lever;               /* distance from the friction centre, m */
+	fix16_t separation;          /* from the narrowphase, when the step began */
+	fix16_t relative_velocity;   /* normal speed before solving (restitution) */
+	int64_t max_normal_impulse;
+} solver_point;
+
+typedef struct solver_contact {
+	uint32_t index; /* in the world's contact list */
+	uint32_t a, b;
+	int32_t count;
+	fxg_vec3 d[3];  /* normal, tangent 0, tangent 1 */
+	fix16_t friction, restitution;
+	const soft *softness;  /* contact_soft, or static_soft against a static body */
+	solver_row tangent[2]; /* friction rows at the centre of the points */
+	solver_row twist;      /* angular row about the normal */
+	int64_t tangent_impulse[2]; /* accumulated along d[1], d[2] (Q16.16 N s in int64) */
+	int64_t twist_impulse; /* about d[0] (Q16.16 N m s) */
+	solver_point p[FXS_MAX_MANIFOLD_POINTS];
+} solver_contact;
+
 typedef struct solver_ctx {
 	fxs_world *w;
 	solver_body *bodies;
@@ -48,6 +70,10 @@ typedef struct solver_ctx {
 	void *stage_mask;
 	struct fxs_stage_item *stage_items;
 	uint32_t *stage_index, *stage_order;
+	/* the direct solver for contact islands (solver_direct.c), NULL when off */
+	struct fxs_direct *direct;
+	const uint8_t *contact_direct; /* per solver contact: solved by the boxed LCP */
+	const uint8_t *joint_direct;   /* per solver joint: the same */
 } solver_ctx;
 
 /* ---- small vector helpers on int64 ---- */
@@ -166,6 +192,17 @@ static inline void prepare_row(const solver_body *A, const solver_body *B, fxg_v
 	k = fxg_add64(k, wdot(ib, r->rxb, ovf), ovf);
 	r->mass = k > 0 ? fxg_wide_recip(k, ovf) : 0;
 	r->soft_mass = fxg_wmul(r->mass, mass_scale, ovf);
+}
+
+/* Current separation, to first order in the rotations since the step began:
+ * separation + n . (dpB - dpA) + dthetaB . (rb x n) - dthetaA . (ra x n)
+ * (an anchor r turned by dtheta moves by dtheta x r, and n . (dtheta x r)
+ * = dtheta . (r x n)). */
+static inline fix16_t current_separation(const solver_body *A, const solver_body *B, const solver_point *p, fxg_vec3 n,
+					 uint32_t *ovf)
+{
+	int64_t s = dot_raw(n, B->dp) - dot_raw(n, A->dp) + dot_raw(B->dtheta, p->row[0].rxb) - dot_raw(A->dtheta, p->row[0].rxa);
+	return fxg_sat((int64_t)p->separation + fxg_shr_round(s, 16), ovf);
 }
 
 #endif

@@ -9,8 +9,10 @@
  * rows have no bounds), so L D L^T alone solves them: no boxed LCP is needed
  * for these islands. Islands with any other joint type, and islands with
  * more than def.direct_joint_rows rows (the matrix is dense: m^2 entries,
- * m^3 / 6 products), stay with the iterative solver. The boxed Murty method
- * seed 002 pairs with it, for bounded rows (limits, friction), is not built.
+ * m^3 / 6 products), stay with the iterative solver. Islands with contacts
+ * go to the boxed LCP (seed 002's Murty method, lcp.c) below when
+ * def.direct_contact_rows allows (off by default); their ball joints are
+ * then solved there, not here.
  *
  * Numbers: A and L, D in Q32.32 (fxg_wide) with 128-bit products; eps =
  * 2^-24 (CFM, pinned) on the diagonal; a pivot below 2^-24 is floored there
@@ -20,11 +22,12 @@
  * chain costs about 0.17 ms per step, 8 factorisations of 60 x 60). Soft constraints as the iterative solver: the exact impulse is scaled
  * by the joint's mass_scale and relaxed by impulse_scale when biased. */
 #include "solver_direct.h"
+#include "lcp.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define EPS ((fxg_wide)256) /* 2^-24 in Q32.32 */
+#define EPS FXS_LDLT_PIVOT_MIN /* 2^-24 in Q32.32: the same floor as the pivots */
 
 static const fxg_vec3 axes[3] = { { FXG_ONE, 0, 0 }, { 0, FXG_ONE, 0 }, { 0, 0, FXG_ONE } };
 
@@ -46,60 +49,6 @@ static void unite(uint32_t *parent, uint32_t a, uint32_t b)
 	else if (b < a)
 		parent[a] = b;
 }
-
-/* A (m x m, row-major) in place: L below the diagonal (unit diagonal
- * implied), D on it. Returns the number of floored pivots. */
-static uint32_t ldlt(fxg_wide *a, int m, uint32_t *ovf)
-{
-	uint32_t floored = 0;
-	fxg_wide *t = malloc((size_t)m * sizeof *t);
-	if (!t)
-		return (uint32_t)m;
-	for (int i = 0; i < m; ++i) {
-		fxg_wide *ri = a + (size_t)i * m;
-		fxg_wide d = ri[i];
-		for (int k = 0; k < i; ++k) {
-			if (ri[k] == 0) { /* sparse: a chain in slot order stays banded */
-				t[k] = 0;
-				continue;
-			}
-			t[k] = fxg_wmul_wide(ri[k], a[(size_t)k * m + k], ovf); /* L_ik D_k */
-			d = fxg_add64(d, -fxg_wmul_wide(ri[k], t[k], ovf), ovf);
-		}
-		if (d < EPS) {
-			d = EPS;
-			floored++;
-		}
-		ri[i] = d;
-		fxg_wide inv = fxg_wide_recip(d, ovf); /* one division per pivot */
-		for (int j = i + 1; j < m; ++j) {
-			fxg_wide *rj = a + (size_t)j * m;
-			fxg_wide s = rj[i];
-			for (int k = 0; k < i; ++k)
-				if (rj[k] != 0 && t[k] != 0)
-					s = fxg_add64(s, -fxg_wmul_wide(rj[k], t[k], ovf), ovf);
-			rj[i] = s == 0 ? 0 : fxg_wmul_wide(s, inv, ovf);
-		}
-	}
-	free(t);
-	return floored;
-}
-
-/* x := A^-1 x with A = L D L^T from ldlt */
-static void ldlt_solve(const fxg_wide *a, int m, fxg_wide *x, uint32_t *ovf)
-{
-	for (int i = 0; i < m; ++i)
-		for (int k = 0; k < i; ++k)
-			if (a[(size_t)i * m + k] != 0)
-				x[i] = fxg_add64(x[i], -fxg_wmul_wide(a[(size_t)i * m + k], x[k], ovf), ovf);
-	for (int i = 0; i < m; ++i)
-		x[i] = fxg_wide_div(x[i], a[(size_t)i * m + i], ovf);
-	for (int i = m - 1; i >= 0; --i)
-		for (int k = i + 1; k < m; ++k)
-			if (a[(size_t)k * m + i] != 0)
-				x[i] = fxg_add64(x[i], -fxg_wmul_wide(a[(size_t)k * m + i], x[k], ovf), ovf);
-}
-
 
 /* the response of body slot s to a unit impulse on row r of joint sj, as
  * seen by row q of joint sk (both touching s): sign_j sign_k (m^-1 e_r.e_q +
@@ -146,8 +95,8 @@ uint32_t fxs_joints_solve_direct(solver_ctx *c, bool use_bias, uint8_t *handled)
 		const solver_joint *sj = &c->joints[i];
 		uint32_t any = c->bodies[sj->a].dynamic ? sj->a : sj->b;
 		root[i] = find(parent, any);
-		if (sj->type != FXS_JOINT_BALL)
-			bad[root[i]] = 1;
+		if (sj->type != FXS_JOINT_BALL || (c->joint_direct && c->joint_direct[i]))
+			bad[root[i]] = 1; /* other joints; or in a contact island, solved by the boxed LCP */
 		rows[root[i]] += 3;
 	}
 	/* islands in ascending root order; joints in the solver's order within */
@@ -203,8 +152,8 @@ uint32_t fxs_joints_solve_direct(solver_ctx *c, bool use_bias, uint8_t *handled)
 				x[3 * p + r] = -(int64_t)fxg_sat(v, ovf) * 65536; /* Q32.32 */
 			}
 		}
-		ldlt(a, m, ovf); /* floored pivots: a degenerate island, bounded answer */
-		ldlt_solve(a, m, x, ovf);
+		fxs_ldlt_factor(a, m, ovf); /* floored pivots: a degenerate island, bounded answer */
+		fxs_ldlt_solve(a, m, x, ovf);
 		/* the impulses, soft like the iterative rows, applied together */
 		for (uint32_t p = 0; p < k; ++p) {
 			solver_joint *sp = &c->joints[order[p]];
@@ -227,4 +176,413 @@ uint32_t fxs_joints_solve_direct(solver_ctx *c, bool use_bias, uint8_t *handled)
 done:
 	free(parent), free(root), free(rows), free(bad), free(order);
 	return solved;
+}
+
+/* ---- contact islands: the boxed LCP (def.direct_contact_rows) ----
+ *
+ * An island here: dynamic bodies joined by contacts and joints (a static,
+ * kinematic or sleeping body joins nothing). It is solved by the boxed LCP
+ * (lcp.c) when it has a contact, no joint other than ball joints, and at
+ * most direct_contact_rows rows: per contact point a normal row (impulse
+ * >= 0) and two friction rows along the manifold's tangents, at the point,
+ * bounded by +-friction times the point's normal impulse (seed 002's box
+ * friction, the bound re-estimated from the normal, FXS_LCP_PASSES); per
+ * ball joint three rows along world x, y, z, unbounded. Rows in canonical
+ * order: joints by slot, then contacts by their index in the world's
+ * (sorted) list, points in order, normal then tangents. Islands in order of
+ * their smallest body slot.
+ *
+ * The equations are the iterative solver's, solved together instead of row
+ * by row. Its soft rows (the biased pass) are exactly a constraint-force
+ * mixing term: a row with effective mass k and softness a2 (make_soft:
+ * mass_scale = a2 / (1 + a2), impulse_scale = 1 / (1 + a2)) solves
+ *     v + A P + bias + (1 / (a2 k)) P = 0
+ * for its total impulse P, so A's diagonal gets A_ii / a2 on soft contact
+ * rows. Contacts are not warm started: the biased pass solves their total
+ * impulse for the sub-step (the converged warm-started solve has the same
+ * equation), the relax pass (rigid, no bias) a correction on top of it with
+ * the bounds on the total. Speculative normals (separation > 0) get the
+ * bias s / h as in solver.c, and in the biased pass the same softness as
+ * the others (rigid, four speculative points of a tilted face with
+ * different biases make the redundant rows fight: impulses of hundreds of
+ * N s and pivots without end). Ball joints keep their warm start, solve a
+ * correction rigidly and soften it after the solve exactly as
+ * fxs_joints_solve_direct does (mass_scale, impulse_scale): the chain then
+ * hangs as stiff as in the joint-only direct path. Every row's diagonal also gets max(2^-24, A_ii / 2^10): four
+ * contact points on one face are redundant (rank 3), the iterative solver
+ * does not care but a direct solve needs a positive definite matrix.
+ * Velocities enter as exact Q32.32 dot products (no rounding to Q16.16).
+ * Restitution afterwards as in solver.c. The friction state written back
+ * for the next step is the manifold's summed tangent impulse (the central
+ * friction vector of solver.c), the twist impulse zero. */
+
+#define DIRECT_REG_SHIFT 10
+
+enum { ROW_BALL, ROW_NORMAL, ROW_FRICTION };
+
+typedef struct drow {
+	uint32_t a, b;       /* body slots */
+	fxg_vec3 d;          /* row direction (linear rows only) */
+	const solver_row *r; /* lever arms and angular responses */
+	uint8_t kind;
+	uint8_t k;           /* ball: axis; contact: point */
+	uint8_t t;           /* friction: tangent 0 or 1 */
+	uint32_t owner;      /* solver joint or solver contact */
+	int32_t dep;         /* friction: the island row of its normal */
+} drow;
+
+typedef struct fxs_direct {
+	uint32_t island_count, row_count, m_max;
+	uint32_t *island_first; /* island i: rows island_first[i] .. island_first[i + 1] - 1 */
+	drow *rows;
+	solver_row *friction;   /* per solver contact, point, tangent */
+	int64_t *friction_impulse; /* the same indexing: totals, Q16.16 N s */
+	uint8_t *contact_in, *joint_in;
+	uint8_t *set;           /* per row: the boxed LCP's last index set, the next
+	                           pass's start (within the step only: freed with it) */
+	/* scratch for the biggest island */
+	fxg_wide *a, *b, *lo, *hi, *off, *est, *x;
+	int32_t *dep;
+	fix16_t *mu;
+	fxs_lcp_stats stats;
+} fxs_direct;
+
+#define FRI(ci, k, t) (((size_t)(ci) * FXS_MAX_MANIFOLD_POINTS + (size_t)(k)) * 2 + (size_t)(t))
+
+void fxs_direct_free(solver_ctx *c)
+{
+	fxs_direct *d = c->direct;
+	if (!d)
+		return;
+	c->w->lcp_stats.solves += d->stats.solves;
+	c->w->lcp_stats.passes += d->stats.passes;
+	c->w->lcp_stats.pivots += d->stats.pivots;
+	c->w->lcp_stats.factors += d->stats.factors;
+	c->w->lcp_stats.fallbacks += d->stats.fallbacks;
+	c->w->lcp_stats.floored += d->stats.floored;
+	free(d->island_first), free(d->rows), free(d->friction), free(d->friction_impulse);
+	free(d->contact_in), free(d->joint_in), free(d->set);
+	free(d->a), free(d->b), free(d->lo), free(d->hi), free(d->off), free(d->est), free(d->x);
+	free(d->dep), free(d->mu);
+	free(d);
+	c->direct = NULL;
+	c->contact_direct = NULL;
+	c->joint_direct = NULL;
+}
+
+/* insertion sort of ids by key (small lists, stable) */
+static void sort_by_key(uint32_t *ids, uint32_t n, const uint32_t *key)
+{
+	for (uint32_t p = 1; p < n; ++p)
+		for (uint32_t q = p; q > 0 && key[ids[q - 1]] > key[ids[q]]; --q) {
+			uint32_t t = ids[q];
+			ids[q] = ids[q - 1];
+			ids[q - 1] = t;
+		}
+}
+
+void fxs_direct_prepare(solver_ctx *c)
+{
+	c->direct = NULL;
+	uint32_t cap = c->w->def.direct_contact_rows, nc = c->contact_count, nj = c->joint_count, nb = c->body_count;
+	if (cap < 3 || nc == 0)
+		return;
+	uint32_t *ovf = c->ovf;
+	fxs_direct *d = calloc(1, sizeof *d);
+	uint32_t *parent = malloc((size_t)nb * sizeof *parent), *rows = calloc(nb, sizeof *rows);
+	uint8_t *bad = calloc(nb, 1), *has_contact = calloc(nb, 1);
+	uint32_t *croot = malloc((size_t)nc * sizeof *croot), *jroot = malloc(((size_t)nj + 1) * sizeof *jroot);
+	uint32_t *ckey = malloc((size_t)nc * sizeof *ckey), *jkey = malloc(((size_t)nj + 1) * sizeof *jkey);
+	uint32_t *cl = malloc((size_t)nc * sizeof *cl), *jl = malloc(((size_t)nj + 1) * sizeof *jl);
+	if (!d || !parent || !rows || !bad || !has_contact || !croot || !jroot || !ckey || !jkey || !cl || !jl)
+		goto fail;
+	d->contact_in = calloc(nc, 1);
+	d->joint_in = calloc(nj + 1, 1);
+	if (!d->contact_in || !d->joint_in)
+		goto fail;
+	for (uint32_t s = 0; s < nb; ++s)
+		parent[s] = s;
+	for (uint32_t i = 0; i < nc; ++i) {
+		const solver_contact *sc = &c->contacts[i];
+		if (c->bodies[sc->a].dynamic && c->bodies[sc->b].dynamic)
+			unite(parent, sc->a, sc->b);
+	}
+	for (uint32_t i = 0; i < nj; ++i) {
+		const solver_joint *sj = &c->joints[i];
+		if (c->bodies[sj->a].dynamic && c->bodies[sj->b].dynamic)
+			unite(parent, sj->a, sj->b);
+	}
+	for (uint32_t i = 0; i < nc; ++i) {
+		const solver_contact *sc = &c->contacts[i];
+		croot[i] = find(parent, c->bodies[sc->a].dynamic ? sc->a : sc->b);
+		has_contact[croot[i]] = 1;
+		rows[croot[i]] += 3 * (uint32_t)sc->count;
+		ckey[i] = sc->index;
+	}
+	for (uint32_t i = 0; i < nj; ++i) {
+		const solver_joint *sj = &c->joints[i];
+		jroot[i] = find(parent, c->bodies[sj->a].dynamic ? sj->a : sj->b);
+		if (sj->type != FXS_JOINT_BALL)
+			bad[jroot[i]] = 1;
+		rows[jroot[i]] += 3;
+		jkey[i] = sj->index;
+	}
+	/* the islands, in ascending root order, and their rows */
+	uint32_t islands = 0, total = 0;
+	for (uint32_t s = 0; s < nb; ++s)
+		if (has_contact[s] && !bad[s] && rows[s] <= cap) {
+			islands++;
+			total += rows[s];
+			if (rows[s] > d->m_max)
+				d->m_max = rows[s];
+		}
+	if (islands == 0)
+		goto fail;
+	size_t mm = d->m_max;
+	d->island_first = malloc(((size_t)islands + 1) * sizeof *d->island_first);
+	d->rows = malloc((size_t)total * sizeof *d->rows);
+	d->friction = malloc((size_t)nc * FXS_MAX_MANIFOLD_POINTS * 2 * sizeof *d->friction);
+	d->friction_impulse = calloc((size_t)nc * FXS_MAX_MANIFOLD_POINTS * 2, sizeof *d->friction_impulse);
+	d->set = calloc(total, 1);
+	d->a = malloc(mm * mm * sizeof *d->a);
+	d->b = malloc(mm * sizeof *d->b), d->lo = malloc(mm * sizeof *d->lo), d->hi = malloc(mm * sizeof *d->hi);
+	d->off = malloc(mm * sizeof *d->off), d->est = malloc(mm * sizeof *d->est), d->x = malloc(mm * sizeof *d->x);
+	d->dep = malloc(mm * sizeof *d->dep), d->mu = malloc(mm * sizeof *d->mu);
+	if (!d->island_first || !d->rows || !d->set || !d->friction || !d->friction_impulse || !d->a || !d->b || !d->lo || !d->hi ||
+	    !d->off || !d->est || !d->x || !d->dep || !d->mu)
+		goto fail;
+	uint32_t r = 0;
+	for (uint32_t s = 0; s < nb; ++s) {
+		if (!(has_contact[s] && !bad[s] && rows[s] <= cap))
+			continue;
+		d->island_first[d->island_count++] = r;
+		uint32_t njl = 0, ncl = 0;
+		for (uint32_t i = 0; i < nj; ++i)
+			if (jroot[i] == s)
+				jl[njl++] = i;
+		for (uint32_t i = 0; i < nc; ++i)
+			if (croot[i] == s)
+				cl[ncl++] = i;
+		sort_by_key(jl, njl, jkey);
+		sort_by_key(cl, ncl, ckey);
+		uint32_t base = r;
+		for (uint32_t p = 0; p < njl; ++p) {
+			const solver_joint *sj = &c->joints[jl[p]];
+			d->joint_in[jl[p]] = 1;
+			for (int k = 0; k < 3; ++k)
+				d->rows[r++] = (drow){ sj->a, sj->b, axes[k], &sj->row[k], ROW_BALL, (uint8_t)k, 0, jl[p], -1 };
+		}
+		for (uint32_t p = 0; p < ncl; ++p) {
+			uint32_t ci = cl[p];
+			solver_contact *sc = &c->contacts[ci];
+			const fxs_contact *fc = &c->w->contacts[sc->index];
+			const fxs_body *ba = &c->w->bodies[sc->a], *bb = &c->w->bodies[sc->b];
+			const solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
+			d->contact_in[ci] = 1;
+			sc->tangent_impulse[0] = sc->tangent_impulse[1] = 0; /* no warm start */
+			sc->twist_impulse = 0;
+			for (int k = 0; k < sc->count; ++k) {
+				const fxs_contact_point *fp = &fc->points[k];
+				fxg_vec3 ra = fxg_v3_sub(fp->point, ba->xf.p, ovf);
+				fxg_vec3 rb = fxg_v3_sub(fp->point, bb->xf.p, ovf);
+				int32_t nrow = (int32_t)(r - base);
+				d->rows[r++] = (drow){ sc->a, sc->b, sc->d[0], &sc->p[k].row[0], ROW_NORMAL, (uint8_t)k, 0, ci, -1 };
+				for (int t = 0; t < 2; ++t) {
+					solver_row *fr = &d->friction[FRI(ci, k, t)];
+					prepare_row(A, B, ra, rb, sc->d[1 + t], FXG_ONE, fr, ovf);
+					d->rows[r++] = (drow){ sc->a, sc->b, sc->d[1 + t], fr, ROW_FRICTION, (uint8_t)k, (uint8_t)t, ci, nrow };
+				}
+			}
+		}
+	}
+	d->island_first[d->island_count] = r;
+	d->row_count = r;
+	c->direct = d;
+	c->contact_direct = d->contact_in;
+	c->joint_direct = d->joint_in;
+	goto done;
+fail:
+	if (d) {
+		c->direct = d;
+		fxs_direct_free(c);
+	}
+done:
+	free(parent), free(rows), free(bad), free(has_contact), free(croot), free(jroot), free(ckey), free(jkey);
+	free(cl), free(jl);
+}
+
+/* J_i M^-1 J_j^T: the bodies the two rows share, each dynamic one adding
+ * sign_i sign_j (m^-1 d_i . d_j + (r_i x d_i) . I^-1 (r_j x d_j)) */
+static fxg_wide couple(const solver_ctx *c, const drow *ri, const drow *rj, uint32_t *ovf)
+{
+	fxg_wide v = 0;
+	const uint32_t body[2] = { ri->a, ri->b };
+	for (int e = 0; e < 2; ++e) {
+		uint32_t s = body[e];
+		if (s != rj->a && s != rj->b)
+			continue;
+		const solver_body *b = &c->bodies[s];
+		if (!b->dynamic)
+			continue;
+		fxg_vec3 rx = e == 0 ? ri->r->rxa : ri->r->rxb;
+		const fxg_wide *ij = rj->a == s ? rj->r->ia : rj->r->ib;
+		wvec3 iv = { ij[0], ij[1], ij[2] };
+		fxg_wide t = fxg_add64(wdot(iv, rx, ovf), fxg_wmul_wide(b->inv_mass, dot_raw(ri->d, rj->d), ovf), ovf);
+		v = fxg_add64(v, (e == 0) == (rj->a == s) ? t : -t, ovf);
+	}
+	return v;
+}
+
+/* exact relative velocity along a row, Q32.32 (solver.h's stated range) */
+static inline fxg_wide row_speed_wide(const solver_ctx *c, const drow *r)
+{
+	const solver_body *A = &c->bodies[r->a], *B = &c->bodies[r->b];
+	return dot_raw(r->d, B->v) - dot_raw(r->d, A->v) + dot_raw(B->w, r->r->rxb) - dot_raw(A->w, r->r->rxa);
+}
+
+/* Q16.16 impulse (int64) as Q32.32, clamped to +-2^46 N s */
+static inline fxg_wide imp_wide(int64_t p)
+{
+	const int64_t lim = (int64_t)1 << 46;
+	return (p > lim ? lim : (p < -lim ? -lim : p)) * 65536;
+}
+
+/* 1 / a2 of a softness, Q16.16: impulse_scale / mass_scale */
+static inline fix16_t inv_a2(const soft *s, uint32_t *ovf)
+{
+	return s->mass_scale > 0 ? fxg_div(s->impulse_scale, s->mass_scale, ovf) : 0;
+}
+
+void fxs_direct_solve(solver_ctx *c, bool use_bias)
+{
+	fxs_direct *d = c->direct;
+	if (!d)
+		return;
+	uint32_t *ovf = c->ovf;
+	for (uint32_t is = 0; is < d->island_count; ++is) {
+		const drow *rw = d->rows + d->island_first[is];
+		int m = (int)(d->island_first[is + 1] - d->island_first[is]);
+		fxg_wide *a = d->a;
+		for (int i = 0; i < m; ++i)
+			for (int j = 0; j <= i; ++j) {
+				/* sparse: rows sharing no dynamic body are zero */
+				fxg_wide v = (rw[i].a == rw[j].a || rw[i].a == rw[j].b || rw[i].b == rw[j].a || rw[i].b == rw[j].b)
+						     ? couple(c, &rw[i], &rw[j], ovf)
+						     : 0;
+				a[(size_t)i * m + j] = a[(size_t)j * m + i] = v;
+			}
+		for (int i = 0; i < m; ++i) {
+			const drow *r = &rw[i];
+			fxg_wide *aii = &a[(size_t)i * m + i];
+			fxg_wide diag = *aii, reg = diag >> DIRECT_REG_SHIFT;
+			*aii = fxg_add64(*aii, reg > FXS_LDLT_PIVOT_MIN ? reg : FXS_LDLT_PIVOT_MIN, ovf);
+			fxg_wide v = row_speed_wide(c, r), bias = 0, cfm = 0;
+			d->dep[i] = -1;
+			d->mu[i] = 0;
+			d->lo[i] = -FXS_LCP_INF, d->hi[i] = FXS_LCP_INF;
+			switch (r->kind) {
+			case ROW_BALL: {
+				const solver_joint *sj = &c->joints[r->owner];
+				int64_t P = c->w->joints[sj->index].impulse[r->k];
+				d->off[i] = imp_wide(P);
+				d->est[i] = d->off[i];
+				if (use_bias) { /* rigid here, softened after the solve */
+					fix16_t cr = r->k == 0 ? sj->c0.x : (r->k == 1 ? sj->c0.y : sj->c0.z);
+					bias = (fxg_wide)fxg_mul(sj->s.bias_rate, cr, ovf) * 65536;
+				}
+				break;
+			}
+			case ROW_NORMAL: {
+				const solver_contact *sc = &c->contacts[r->owner];
+				const solver_point *p = &sc->p[r->k];
+				const fxs_contact_point *fp = &c->w->contacts[sc->index].points[r->k];
+				const solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
+				fix16_t s = current_separation(A, B, p, sc->d[0], ovf);
+				if (s > 0) {
+					bias = (fxg_wide)(((int64_t)s * c->inv_h) >> 16) * 65536;
+					if (use_bias) /* see the header: speculative rows soft too */
+						cfm = fxg_wmul(diag, inv_a2(sc->softness, ovf), ovf);
+				} else if (use_bias) {
+					bias = (fxg_wide)fxg_max(fxg_mul(sc->softness->bias_rate, s, ovf), -c->push_max) * 65536;
+					cfm = fxg_wmul(diag, inv_a2(sc->softness, ovf), ovf);
+				}
+				d->lo[i] = 0;
+				d->off[i] = use_bias ? 0 : imp_wide(fp->normal_impulse);
+				d->est[i] = imp_wide(fp->normal_impulse);
+				break;
+			}
+			default: { /* ROW_FRICTION */
+				const solver_contact *sc = &c->contacts[r->owner];
+				d->dep[i] = r->dep;
+				d->mu[i] = sc->friction;
+				d->off[i] = use_bias ? 0 : imp_wide(d->friction_impulse[FRI(r->owner, r->k, r->t)]);
+				d->est[i] = d->off[i];
+				break;
+			}
+			}
+			*aii = fxg_add64(*aii, cfm, ovf);
+			fxg_wide rhs = fxg_add64(v, bias, ovf);
+			d->b[i] = rhs == INT64_MIN ? INT64_MAX : -rhs;
+		}
+		fxs_lcp p = { m, a, d->b, d->lo, d->hi, d->off, d->dep, d->mu, d->est, d->set + d->island_first[is], 0 };
+		if (!fxs_lcp_solve(&p, d->x, &d->stats, ovf))
+			continue; /* out of memory: this island gets nothing this pass */
+		/* the impulses: totals (contacts, biased pass) or corrections */
+		for (int i = 0; i < m; ++i) {
+			const drow *r = &rw[i];
+			solver_body *A = &c->bodies[r->a], *B = &c->bodies[r->b];
+			int64_t x = fxg_shr_round(d->x[i] == INT64_MAX ? INT64_MAX - 0x8000 : d->x[i], 16), imp = x;
+			switch (r->kind) {
+			case ROW_BALL: {
+				const solver_joint *sj = &c->joints[r->owner];
+				int64_t *P = &c->w->joints[sj->index].impulse[r->k];
+				if (use_bias) { /* soft as fxs_joints_solve_direct */
+					imp = fxg_wmul(imp, sj->s.mass_scale, ovf);
+					imp -= fxg_wmul(*P, sj->s.impulse_scale, ovf);
+				}
+				*P = fxg_add64(*P, imp, ovf);
+				break;
+			}
+			case ROW_NORMAL: {
+				solver_contact *sc = &c->contacts[r->owner];
+				fxs_contact_point *fp = &c->w->contacts[sc->index].points[r->k];
+				int64_t nw = use_bias ? x : fxg_add64(fp->normal_impulse, x, ovf);
+				if (nw < 0)
+					nw = 0;
+				imp = use_bias ? nw : nw - fp->normal_impulse;
+				fp->normal_impulse = nw;
+				if (imp > sc->p[r->k].max_normal_impulse)
+					sc->p[r->k].max_normal_impulse = imp;
+				break;
+			}
+			default: {
+				int64_t *P = &d->friction_impulse[FRI(r->owner, r->k, r->t)];
+				int64_t nw = use_bias ? x : fxg_add64(*P, x, ovf);
+				imp = use_bias ? nw : nw - *P;
+				*P = nw;
+				break;
+			}
+			}
+			apply(A, B, r->d, r->r, imp, ovf);
+		}
+	}
+}
+
+void fxs_direct_finish(solver_ctx *c)
+{
+	fxs_direct *d = c->direct;
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < c->contact_count; ++i) {
+		if (!d->contact_in[i])
+			continue;
+		solver_contact *sc = &c->contacts[i];
+		for (int t = 0; t < 2; ++t) {
+			int64_t s = 0;
+			for (int k = 0; k < sc->count; ++k)
+				s = fxg_add64(s, d->friction_impulse[FRI(i, k, t)], c->ovf);
+			sc->tangent_impulse[t] = s;
+		}
+		sc->twist_impulse = 0;
+	}
 }

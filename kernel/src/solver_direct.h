@@ -9,4 +9,13 @@
  * iterative pass skips them. Returns the number of islands solved. */
 uint32_t fxs_joints_solve_direct(solver_ctx *c, bool use_bias, uint8_t *handled);
 
+/* Contact islands by the boxed LCP (def.direct_contact_rows; solver.c):
+ * prepare once per step after the contacts and joints (sets c->direct and
+ * the per-constraint flags; nothing when off), solve per pass, write the
+ * friction state back before solver.c does, free at the end of the step. */
+void fxs_direct_prepare(solver_ctx *c);
+void fxs_direct_solve(solver_ctx *c, bool use_bias);
+void fxs_direct_finish(solver_ctx *c);
+void fxs_direct_free(solver_ctx *c);
+
 #endif

@@ -27,7 +27,11 @@ static void write_def(const fxs_world_def *d, fxs_writer *wr)
 	fxs_write_i32(wr, d->angular_sleep_tolerance);
 	fxs_write_i32(wr, d->time_to_sleep);
 	fxs_write_u32(wr, d->max_bodies);
-	fxs_write_u32(wr, d->direct_joint_rows);
+	/* both limits are at most 1024 (fxs_world_def_validate): one word,
+	 * joints in the low half, contacts in the high half. A world without
+	 * the contact path (the default) writes the same bytes, and hashes the
+	 * same, as before the contact path existed. */
+	fxs_write_u32(wr, (d->direct_joint_rows & 0xFFFFu) | (d->direct_contact_rows << 16));
 }
 
 static void read_def(fxs_reader *r, fxs_world_def *d)
@@ -51,7 +55,9 @@ static void read_def(fxs_reader *r, fxs_world_def *d)
 	d->angular_sleep_tolerance = fxs_read_i32(r);
 	d->time_to_sleep = fxs_read_i32(r);
 	d->max_bodies = fxs_read_u32(r);
-	d->direct_joint_rows = fxs_read_u32(r);
+	uint32_t direct = fxs_read_u32(r);
+	d->direct_joint_rows = direct & 0xFFFFu;
+	d->direct_contact_rows = direct >> 16; /* validated by the caller */
 }
 
 void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)

@@ -44,6 +44,7 @@ fxs_world_def fxs_default_world_def(void)
 	d.time_to_sleep = FXG_HALF;
 	d.max_bodies = 1u << 20;
 	d.direct_joint_rows = 96;
+	d.direct_contact_rows = 0; /* off: the iterative solver for contacts */
 	return d;
 }
 
@@ -75,7 +76,7 @@ fxs_result fxs_world_def_validate(const fxs_world_def *d)
 	if (d->linear_sleep_tolerance < 0 || d->angular_sleep_tolerance < 0 || d->time_to_sleep < 0 ||
 	    d->time_to_sleep > FXG_I(1000))
 		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->direct_joint_rows > 1024)
+	if (d->direct_joint_rows > 1024 || d->direct_contact_rows > 1024)
 		return FXS_ERR_INVALID_ARGUMENT;
 	if (d->max_bodies == 0 || d->max_bodies > (1u << 24))
 		return FXS_ERR_INVALID_ARGUMENT;

@@ -8,6 +8,7 @@
 #include "broadphase.h"
 #include "narrowphase.h"
 #include "serialize.h"
+#include "lcp.h"
 
 typedef struct fxs_body {
 	/* --- state: snapshotted and hashed (see hash.c for the order) --- */
@@ -88,6 +89,7 @@ struct fxs_world {
 	uint32_t island_cap;
 	fxs_step_stats stats;
 	uint32_t ovf;               /* saturations in the current step */
+	fxs_lcp_stats lcp_stats;    /* the direct contact solver's running counts: diagnostics, not state (not hashed) */
 	/* scratch buffers reused every step (never state) */
 	fxs_aabb *scratch_aabbs;
 	uint8_t *scratch_flags;

@@ -98,6 +98,11 @@ typedef struct fxs_world_def {
 	uint32_t max_bodies;        /* hard limit, default 1 << 20 */
 	uint32_t direct_joint_rows; /* islands of ball joints with up to this many rows (3 per joint)
 	                               are solved exactly (LDL^T, solver_direct.c); 0: off; default 96 */
+	uint32_t direct_contact_rows; /* islands with contacts (and optionally ball joints) with up to this
+	                               many rows (3 per contact point: normal + 2 friction; 3 per ball
+	                               joint) are solved as one boxed LCP (seed 002's Murty method,
+	                               solver_direct.c, lcp.c) instead of sequential impulses; 0: off
+	                               (the default); at most 1024 */
 } fxs_world_def;
 
 fxs_world_def fxs_default_world_def(void);

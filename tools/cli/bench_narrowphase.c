@@ -4,7 +4,8 @@
  * touches within the default speculative distance). Mirror calls are timed
  * too: each configuration is run in both argument orders. Hulls are drawn
  * from 16 seeded hulls of 8 to 24 points on ellipsoids of 0.2..2.5 m (the
- * table prints their average vertex count). */
+ * table prints their average vertex count). Then each convex shape against a
+ * static terrain mesh of 128 triangles. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,44 @@ static void npb_make(int ta, int tb, uint64_t seed, npb_config *out, fix16_t spe
 	}
 }
 
+/* Touching configurations against a static terrain mesh (b): the shape at a
+ * random point over the terrain, lowered (bisection on its height) to where
+ * the manifold appears, then up to ~1 cm further down. */
+static void npb_make_mesh(int ta, uint64_t seed, npb_config *out, fix16_t spec, const fxs_shape *mesh)
+{
+	uint64_t s = seed;
+	for (int i = 0; i < NPB_CONFIGS; ++i) {
+		npb_config *c = &out[i];
+		c->a = npb_shape(&s, ta);
+		if (ta != FXS_SHAPE_HULL) { /* sizes 0.1..1 m: a body on a terrain of 1 m cells */
+			c->a.radius = c->a.radius ? FXG_RATIO(1, 10) + c->a.radius / 6 : 0;
+			c->a.half_height = c->a.half_height ? FXG_RATIO(1, 10) + c->a.half_height / 6 : 0;
+			if (ta == FXS_SHAPE_BOX)
+				c->a.half_extents = fxg_v3(FXG_RATIO(1, 10) + c->a.half_extents.x / 6,
+							   FXG_RATIO(1, 10) + c->a.half_extents.y / 6,
+							   FXG_RATIO(1, 10) + c->a.half_extents.z / 6);
+		}
+		c->b = *mesh;
+		c->xb.p = fxg_v3_zero();
+		c->xb.q = fxg_q_identity();
+		c->xa.q = npb_quat(&s);
+		fix16_t x = npb_range(&s, FXG_I(-2), FXG_I(2)), z = npb_range(&s, FXG_I(-2), FXG_I(2));
+		fix16_t lo = FXG_I(-1), hi = FXG_I(10);
+		fxs_manifold m;
+		uint32_t ovf = 0;
+		for (int it = 0; it < 40 && hi - lo > 1; ++it) {
+			fix16_t mid = lo + (hi - lo) / 2;
+			c->xa.p = fxg_v3(x, mid, z);
+			fxs_collide(&c->a, &c->xa, &c->b, &c->xb, spec, &m, &ovf);
+			if (m.point_count > 0)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		c->xa.p = fxg_v3(x, lo - (fix16_t)(npb_next(&s) % 700), z);
+	}
+}
+
 int cli_bench_narrowphase(int argc, char **argv)
 {
 	uint32_t iters = 200;
@@ -190,6 +229,45 @@ int cli_bench_narrowphase(int argc, char **argv)
 		double calls = 2.0 * NPB_CONFIGS * iters;
 		printf("%-16s %10.1f %10.2f %10u\n", names[p], (double)dt / calls, (double)points / NPB_CONFIGS, ovf);
 	}
+	/* each convex shape against a terrain mesh: 8 x 8 cells of 1 m (128
+	 * triangles), heights 0..0.5 m, 0.25 m thick faces */
+	fxg_vec3 tv[81];
+	uint32_t tt[128 * 3], nt = 0;
+	for (int j = 0; j <= 8; ++j)
+		for (int i = 0; i <= 8; ++i)
+			tv[j * 9 + i] = fxg_v3(FXG_I(i - 4), npb_range(&hs, 0, FXG_HALF), FXG_I(j - 4));
+	for (int j = 0; j < 8; ++j)
+		for (int i = 0; i < 8; ++i) {
+			uint32_t v0 = (uint32_t)(j * 9 + i), v1 = v0 + 1, v2 = v0 + 9, v3 = v0 + 10;
+			const uint32_t q[6] = { v0, v2, v1, v1, v2, v3 };
+			for (int k = 0; k < 6; ++k)
+				tt[nt++] = q[k];
+		}
+	fxs_shape mesh = fxs_mesh_shape(hw, fxs_world_create_mesh(hw, tv, 81, tt, 128, FXG_HALF / 2));
+	static const int mesh_types[4] = { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE, FXS_SHAPE_HULL };
+	static const char *mesh_names[4] = { "sphere-mesh", "box-mesh", "capsule-mesh", "hull-mesh" };
+	for (int p = 0; mesh.mesh && p < 4; ++p) {
+		npb_make_mesh(mesh_types[p], 0x3E5B0000ull + (uint64_t)p, cfg, spec, &mesh);
+		uint32_t ovf = 0;
+		uint64_t points = 0;
+		fxs_manifold m;
+		for (int i = 0; i < NPB_CONFIGS; ++i) {
+			fxs_collide(&cfg[i].a, &cfg[i].xa, &cfg[i].b, &cfg[i].xb, spec, &m, &ovf);
+			points += (uint64_t)m.point_count;
+		}
+		volatile int32_t sink = 0;
+		uint64_t t0 = cli_now_ns();
+		for (uint32_t it = 0; it < iters; ++it)
+			for (int i = 0; i < NPB_CONFIGS; ++i) {
+				fxs_collide(&cfg[i].a, &cfg[i].xa, &cfg[i].b, &cfg[i].xb, spec, &m, &ovf);
+				sink += m.point_count;
+			}
+		uint64_t dt = cli_now_ns() - t0;
+		(void)sink;
+		printf("%-16s %10.1f %10.2f %10u\n", mesh_names[p], (double)dt / ((double)NPB_CONFIGS * iters),
+		       (double)points / NPB_CONFIGS, ovf);
+	}
+	printf("(x-mesh: against a 128-triangle terrain, one argument order)\n");
 	free(cfg);
 	fxs_world_destroy(hw);
 	return 0;

@@ -132,6 +132,12 @@ TEST(hull_full_inertia_tensor_turns_an_angular_impulse)
 	for (int a = 0; a < 3; ++a)
 		for (int bb = 0; bb < 3; ++bb)
 			I[a][bb] = (a == bb ? tr : 0) - S[a][bb];
+	fxg_wide T[6];
+	fxs_body_get_inertia_tensor(w, b, T);
+	const double want[6] = { I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2] };
+	for (int k = 0; k < 6; ++k)
+		CHECKF(fabs((double)T[k] / 4294967296.0 - want[k]) < 1e-6 * tr + 1e-6, "tensor %d: %.9f want %.9f", k,
+		       (double)T[k] / 4294967296.0, want[k]);
 	double L[3] = { 0, 0, 1 }; /* N m s about z */
 	fxs_body_apply_angular_impulse(w, b, v3(L[0], L[1], L[2]));
 	/* solve I w = L by Cramer */

@@ -193,6 +193,23 @@ void fxs_body_get_inertia(const fxs_world *w, fxs_body_id id, fxg_wide out[3])
 		out[i] = b ? b->inertia[i] : 0;
 }
 
+void fxs_body_get_inertia_tensor(const fxs_world *w, fxs_body_id id, fxg_wide out[6])
+{
+	const fxs_body *b = fxs_world_get_body(w, id);
+	for (int i = 0; i < 6; ++i)
+		out[i] = 0;
+	if (!b || b->mass <= 0)
+		return;
+	if (fxs_shape_has_full_inertia(&b->shape)) {
+		uint32_t ovf = 0;
+		fxg_wide m;
+		fxs_shape_full_inertia(&b->shape, b->density, &m, out, &ovf);
+		return;
+	}
+	for (int i = 0; i < 3; ++i)
+		out[i] = b->inertia[i];
+}
+
 /* Anything done to a body from outside wakes it (and, next step, its island). */
 static void wake(fxs_body *b)
 {

@@ -56,8 +56,14 @@ fxg_vec3 fxs_body_get_angular_velocity(const fxs_world *w, fxs_body_id id);
 /* mass in kg and inverse mass, Q32.32 */
 fxg_wide fxs_body_get_mass(const fxs_world *w, fxs_body_id id);
 fxg_wide fxs_body_get_inv_mass(const fxs_world *w, fxs_body_id id);
-/* principal moments of inertia about the centre of mass, kg m^2, Q32.32 */
+/* The diagonal of the inertia tensor about the centre of mass in the body's
+ * frame, kg m^2, Q32.32: the principal moments for spheres, boxes and
+ * capsules; hulls and compounds also have products of inertia
+ * (fxs_body_get_inertia_tensor). */
 void fxs_body_get_inertia(const fxs_world *w, fxs_body_id id, fxg_wide out[3]);
+/* The full tensor in the body's frame: xx, yy, zz, xy, xz, yz (the products
+ * as tensor entries, -integral(x y) rho dV), Q32.32. */
+void fxs_body_get_inertia_tensor(const fxs_world *w, fxs_body_id id, fxg_wide out[6]);
 uint32_t fxs_body_get_user_data(const fxs_world *w, fxs_body_id id);
 
 void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg_quat rotation);

@@ -173,6 +173,24 @@ static fxs_world *scene_box_stack(void)
 	return w;
 }
 
+/* Seed 002's boxed LCP on (direct_contact_rows on, sleeping off): five
+ * cubes stacked a little askew, and beside them a small cube dropped on a
+ * tilted plank lying on the ground (friction at its bounds). */
+static fxs_world *scene_stack_lcp(void)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.direct_contact_rows = 96;
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	add_ground(w, "20");
+	for (int i = 0; i < 5; ++i)
+		add_box(w, FXS_BODY_DYNAMIC, fxg_v3(FXG_RATIO(i, 50), FXG_HALF + FXG_I(i), -FXG_RATIO(i, 70)),
+			V("0.5", "0.5", "0.5"), FXG_I(100));
+	add_box(w, FXS_BODY_DYNAMIC, V("4", "0.1", "0"), V("1.5", "0.1", "0.5"), FXG_I(300));
+	add_box(w, FXS_BODY_DYNAMIC, V("4.5", "0.8", "0.1"), V("0.2", "0.2", "0.2"), FXG_I(500));
+	return w;
+}
+
 /* Every shape type, tumbling: boxes, spheres and capsules dropped with
  * initial spin onto the ground and onto each other. */
 static fxs_world *scene_shapes(void)
@@ -553,6 +571,7 @@ static const fxs_scene scenes[] = {
 	{ "many_pyramids_3x3", "9 pyramids of 55 unit cubes (Box3D many_pyramids, 3 x 3, sleeping off)", 100, scene_many_pyramids_3x3, 4, fxs_scene_default_inputs, NULL },
 	{ "many_pyramids", "196 pyramids of 55 unit cubes, 10,780 in all (Box3D many_pyramids, 14 x 14)", 100, scene_many_pyramids, 8, fxs_scene_default_inputs, NULL },
 	{ "school", "a two-storey school (static mesh, thick faces), 4 characters walking through it, 12 crates", 600, fxs_scene_school_create, 4, fxs_scene_school_inputs, fxs_scene_school_script },
+	{ "stack_lcp", "5 cubes stacked and a cube dropped on a plank, solved by the boxed LCP (direct_contact_rows = 96)", 600, scene_stack_lcp, 2, fxs_scene_default_inputs, NULL },
 	{ "pendulum", "a 1 m hinge pendulum and a 20-link chain of ball joints", 600, scene_pendulum, 2, fxs_scene_default_inputs, NULL },
 	{ "joint_grid_10", "10 x 10 spheres joined by ball joints, top row static (Box3D joint_grid, n = 10)", 100, scene_joint_grid_10, 4, fxs_scene_default_inputs, NULL },
 	{ "joint_grid_50", "50 x 50 spheres joined by 4,851 ball joints, top row static (Box3D joint_grid, n = 50)", 100, scene_joint_grid_50, 4, fxs_scene_default_inputs, NULL },

@@ -73,6 +73,18 @@ ifeq ($(DEPS_CHECK),1)
 endif
 
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
+# The contact solver's vector kernels (kernel/src/contact_batch_avx2.c and
+# _avx512.c): AVX2 and AVX-512 on x86, chosen at run time, the same bits as
+# the portable kernel. Integer only: `make nofloat` checks their objects by
+# disassembly instead of -mgeneral-regs-only, which would forbid the vector
+# registers.
+TARGET_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+ifneq ($(filter x86_64% i386% i486% i586% i686%,$(TARGET_MACHINE)),)
+AVX2_CFLAGS ?= -mavx2
+AVX512_CFLAGS ?= -mavx2 -mavx512f -mavx512vl
+endif
+$(BUILD)/obj/kernel/src/contact_batch_avx2.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX2_CFLAGS)
+$(BUILD)/obj/kernel/src/contact_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
 $(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KCF) -MMD -MP -c -o $@ $<
@@ -98,9 +110,12 @@ DEMO_SCENE ?= falling_spheres_500
 demo: all
 	bash tools/demo.sh $(PROG) $(DEMO_SCENE)
 
-# Compile kernel/ and fixmath_glue/ so that any floating point is a build error.
+# Compile kernel/ and fixmath_glue/ so that any floating point is a build error;
+# the vector kernels, which need the vector registers, are checked by disassembly.
+SIMD_OBJ = $(BUILD)/nofloat/obj/kernel/src/contact_batch_avx2.o $(BUILD)/nofloat/obj/kernel/src/contact_batch_avx512.o
 nofloat:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat/libfixstep.a
+	bash tools/check_nofloat.sh $(SIMD_OBJ)
 
 # The tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:

@@ -28,6 +28,7 @@
 #include "island.h"
 #include "stage.h"
 #include "solver_direct.h"
+#include "contact_batch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,15 +63,30 @@ static inline void apply_twist(solver_body *A, solver_body *B, const solver_row 
 	add_response(&B->w, r->ib, p, ovf);
 }
 
+/* inertia_response (solver.h) for a response of 2^29 rad/s per N s or more,
+ * beyond every stated range: exponent 1 (s shifted right by `shift` < 33),
+ * the mantissas saturated and counted */
+uint8_t fxs_inertia_response_slow(const int64_t s[3], int shift, int32_t out[3], uint32_t *ovf)
+{
+	for (int i = 0; i < 3; ++i) {
+		out[i] = mantissa_sat(shr_half_up(s[i], shift), ovf);
+	}
+	return 1;
+}
+
 /* ---- the phases of a solve ---- */
 
 static void prepare_bodies(solver_ctx *c)
 {
 	fxs_world *w = c->w;
+	solver_body *spare = &c->bodies[c->body_count]; /* zero responses, never moves */
+	memset(spare, 0, sizeof *spare);
+	spare->si = spare->sm = 62;
 	for (uint32_t i = 0; i < c->body_count; ++i) {
 		const fxs_body *b = &w->bodies[i];
 		solver_body *s = &c->bodies[i];
 		memset(s, 0, sizeof *s);
+		s->si = s->sm = 62; /* zero responses need a valid shift too */
 		if (!fxs_body_active(b))
 			continue; /* static, dead or asleep: does not move this step */
 		s->moves = 1;
@@ -88,6 +104,13 @@ static void prepare_bodies(solver_ctx *c)
 		} else {
 			s->inv_i = fxg_s3w_rotate_diag(r, b->inv_inertia[0], b->inv_inertia[1], b->inv_inertia[2], c->ovf);
 		}
+		const fxg_sym3w *m = &s->inv_i;
+		s->si = scale_shift(bit_length(uabs64(m->xx) | uabs64(m->yy) | uabs64(m->zz) | uabs64(m->xy) |
+					       uabs64(m->xz) | uabs64(m->yz)));
+		const fxg_wide e[6] = { m->xx, m->yy, m->zz, m->xy, m->xz, m->yz };
+		for (int k = 0; k < 6; ++k)
+			s->ii[k] = scale_to(e[k], s->si, c->ovf);
+		s->sm = scale1(s->inv_mass, &s->im, c->ovf);
 	}
 }
 
@@ -109,12 +132,19 @@ static void prepare_contacts(solver_ctx *c)
 		c->stage_index[n++] = i;
 	}
 	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order);
-	/* solver contacts in solve order: by (stage, canonical index) */
+	/* solve order: by (stage, canonical index); the stage scratch is reused
+	 * by the joints, so the order is kept in contact_order */
 	for (uint32_t k = 0; k < n; ++k) {
 		uint32_t j = c->stage_order[k];
-		uint32_t i = c->stage_index[j];
+		w->contacts[c->stage_index[j]].stage = c->stage_items[j].stage;
+		c->contact_order[k] = c->stage_index[j];
+	}
+	c->contact_count = n;
+	if (c->w->def.direct_contact_rows < 3)
+		return; /* the wide rows serve only the boxed LCP */
+	for (uint32_t k = 0; k < n; ++k) {
+		uint32_t i = c->contact_order[k];
 		fxs_contact *fc = &w->contacts[i];
-		fc->stage = c->stage_items[j].stage;
 		const solver_body *A = &c->bodies[fc->a], *B = &c->bodies[fc->b];
 		solver_contact *sc = &c->contacts[k];
 		const fxs_body *ba = &w->bodies[fc->a], *bb = &w->bodies[fc->b];
@@ -164,7 +194,6 @@ static void prepare_contacts(solver_ctx *c)
 		prepare_twist_row(A, B, sc->d[0], &sc->twist, ovf);
 		sc->twist_impulse = fc->twist_impulse;
 	}
-	c->contact_count = n;
 }
 
 static void integrate_velocities(solver_ctx *c)
@@ -222,103 +251,15 @@ static void integrate_positions(solver_ctx *c)
 	}
 }
 
-static void warm_start(solver_ctx *c)
-{
-	/* a local counter: a uint32_t * may alias the int32 velocities, which
-	 * would force a reload after every saturation check */
-	uint32_t local = 0, *ovf = &local;
-	for (uint32_t i = 0; i < c->contact_count; ++i) {
-		if (c->contact_direct && c->contact_direct[i])
-			continue; /* solved by the boxed LCP, not warm started */
-		solver_contact *sc = &c->contacts[i];
-		fxs_contact *fc = &c->w->contacts[sc->index];
-		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
-		for (int k = 0; k < sc->count; ++k) {
-			const solver_point *p = &sc->p[k];
-			const fxs_contact_point *fp = &fc->points[k];
-			apply(A, B, sc->d[0], &p->row[0], fp->normal_impulse, ovf);
-		}
-		apply(A, B, sc->d[1], &sc->tangent[0], sc->tangent_impulse[0], ovf);
-		apply(A, B, sc->d[2], &sc->tangent[1], sc->tangent_impulse[1], ovf);
-		apply_twist(A, B, &sc->twist, sc->twist_impulse, ovf);
-	}
-	*c->ovf += local;
-}
-
-static void solve_contacts(solver_ctx *c, bool use_bias)
-{
-	uint32_t local = 0, *ovf = &local; /* see warm_start */
-	for (uint32_t i = 0; i < c->contact_count; ++i) {
-		if (c->contact_direct && c->contact_direct[i])
-			continue; /* solved by the boxed LCP */
-		solver_contact *sc = &c->contacts[i];
-		fxs_contact *fc = &c->w->contacts[sc->index];
-		solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
-		for (int k = 0; k < sc->count; ++k) {
-			solver_point *p = &sc->p[k];
-			fxs_contact_point *fp = &fc->points[k];
-			const solver_row *r = &p->row[0];
-			fix16_t s = current_separation(A, B, p, sc->d[0], ovf);
-			int64_t bias = 0;
-			fxg_wide mass = r->mass;
-			fix16_t impulse_scale = 0;
-			if (s > 0) {
-				bias = (int64_t)s * c->inv_h >> 16; /* speculative: close the gap this sub-step */
-			} else if (use_bias) {
-				bias = fxg_max(fxg_mul(sc->softness->bias_rate, s, ovf), -c->push_max);
-				mass = r->soft_mass;
-				impulse_scale = sc->softness->impulse_scale;
-			}
-			fix16_t vn = rel_vel(A, B, sc->d[0], r, ovf);
-			/* impulse = -m (vn + bias) - impulse_scale * accumulated, Q16.16 */
-			int64_t imp = -fxg_wmul_fix64(mass, fxg_sat(vn + bias, ovf));
-			if (impulse_scale)
-				imp -= fxg_wmul(fp->normal_impulse, impulse_scale, ovf);
-			int64_t nw = fxg_add64(fp->normal_impulse, imp, ovf);
-			if (nw < 0)
-				nw = 0;
-			int64_t delta = nw - fp->normal_impulse; /* both in [0, INT64_MAX] */
-			fp->normal_impulse = nw;
-			if (delta > p->max_normal_impulse)
-				p->max_normal_impulse = delta;
-			apply(A, B, sc->d[0], r, delta, ovf);
-		}
-		/* friction at the centre: box-bounded by mu times the manifold's
-		 * normal impulse; twist by mu times the normal impulses' moments */
-		int64_t total = 0, moment = 0;
-		for (int k = 0; k < sc->count; ++k) {
-			total = fxg_add64(total, fc->points[k].normal_impulse, ovf);
-			moment = fxg_add64(moment, fxg_wmul(fc->points[k].normal_impulse, sc->p[k].lever, ovf), ovf);
-		}
-		/* fxg_wmul keeps the fraction bits of its wide operand: Q16.16 here */
-		int64_t lim = fxg_wmul(total, sc->friction, ovf);
-		for (int t = 0; t < 2; ++t) {
-			const solver_row *r = &sc->tangent[t];
-			fix16_t vt = rel_vel(A, B, sc->d[1 + t], r, ovf);
-			int64_t old = sc->tangent_impulse[t];
-			int64_t nw = fxg_add64(old, -fxg_wmul_fix64(r->mass, vt), ovf);
-			nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
-			sc->tangent_impulse[t] = nw;
-			apply(A, B, sc->d[1 + t], r, nw - old, ovf);
-		}
-		int64_t tlim = fxg_wmul(moment, sc->friction, ovf);
-		if (tlim == 0 && sc->twist_impulse == 0)
-			continue; /* one point (or all at the centre): no twist friction */
-		fix16_t wn = twist_speed(A, B, &sc->twist, ovf);
-		int64_t old = sc->twist_impulse;
-		int64_t nw = fxg_add64(old, -fxg_wmul_fix64(sc->twist.mass, wn), ovf);
-		nw = nw < -tlim ? -tlim : (nw > tlim ? tlim : nw);
-		sc->twist_impulse = nw;
-		apply_twist(A, B, &sc->twist, nw - old, ovf);
-	}
-	*c->ovf += local;
-}
-
-static void apply_restitution(solver_ctx *c)
+/* restitution for the boxed LCP's contacts, on their wide rows (the
+ * iterative solver's are in contact_batch.c) */
+static void apply_restitution_direct(solver_ctx *c)
 {
 	uint32_t *ovf = c->ovf;
 	fix16_t threshold = c->w->def.restitution_threshold;
-	for (uint32_t i = 0; i < c->contact_count; ++i) {
+	for (uint32_t i = 0; c->contact_direct && i < c->contact_count; ++i) {
+		if (!c->contact_direct[i])
+			continue;
 		solver_contact *sc = &c->contacts[i];
 		if (sc->restitution == 0)
 			continue;
@@ -352,11 +293,16 @@ fxs_result fxs_solve(fxs_world *w)
 	/* scratch: bodies | contacts | joints | stage masks | stage items | indices | order */
 	size_t joint_bytes = fxs_joints_scratch_size(w);
 	uint32_t staged = c.contact_count > w->joint_count ? c.contact_count : w->joint_count;
-	size_t off_joints = (size_t)c.body_count * sizeof(solver_body) + (size_t)c.contact_count * sizeof(solver_contact);
+	/* bodies and one spare zero body (contact_batch.h's empty lanes); the
+	 * wide contacts only for the boxed LCP */
+	size_t wide = w->def.direct_contact_rows >= 3 ? (size_t)c.contact_count * sizeof(solver_contact) : 0;
+	size_t off_joints = ((size_t)c.body_count + 1) * sizeof(solver_body) + wide;
 	size_t off_mask = (off_joints + joint_bytes + 7) & ~(size_t)7;
 	size_t off_items = (off_mask + fxs_stages_scratch_size(c.body_count) + 7) & ~(size_t)7;
 	size_t off_index = (off_items + (size_t)staged * sizeof(fxs_stage_item) + 7) & ~(size_t)7;
-	size_t need = off_index + 2 * (size_t)staged * sizeof(uint32_t);
+	size_t off_order = off_index + 2 * (size_t)staged * sizeof(uint32_t);
+	size_t need = off_order + (size_t)c.contact_count * sizeof(uint32_t);
+	need += 64; /* room to align the bodies to a cache line */
 	if (need > w->solver_scratch_size) {
 		void *p = realloc(w->solver_scratch, need);
 		if (!p)
@@ -364,14 +310,17 @@ fxs_result fxs_solve(fxs_world *w)
 		w->solver_scratch = p;
 		w->solver_scratch_size = need;
 	}
-	uint8_t *base = w->solver_scratch;
-	c.bodies = w->solver_scratch;
-	c.contacts = (solver_contact *)(c.bodies + c.body_count);
+	uint8_t *base = (uint8_t *)w->solver_scratch + ((64 - (uintptr_t)w->solver_scratch % 64) % 64);
+	c.bodies = (solver_body *)base;
+	c.contacts = (solver_contact *)(c.bodies + c.body_count + 1);
 	c.joints = (struct solver_joint *)(base + off_joints);
 	c.stage_mask = base + off_mask;
 	c.stage_items = (fxs_stage_item *)(base + off_items);
 	c.stage_index = (uint32_t *)(base + off_index);
 	c.stage_order = c.stage_index + staged;
+	c.contact_order = (uint32_t *)(base + off_order);
+	c.simd = fxs_batches_simd_level();
+	c.simd = c.simd < w->simd ? c.simd : w->simd;
 	c.h = w->def.dt / w->def.substeps; /* floor: stated, exact for the default 1092 / 4 = 273 */
 	c.inv_h = fxg_div(FXG_ONE, c.h, c.ovf);
 	/* contact stiffness no higher than a quarter of the sub-step rate */
@@ -387,24 +336,30 @@ fxs_result fxs_solve(fxs_world *w)
 	prepare_contacts(&c);
 	fxs_joints_prepare(&c);
 	fxs_direct_prepare(&c); /* nothing unless def.direct_contact_rows */
+	if (!fxs_batches_prepare(&c))
+		return FXS_ERR_NOMEM; /* nothing moved yet this step */
 	for (int sub = 0; sub < w->def.substeps; ++sub) {
 		integrate_velocities(&c);
 		fxs_joints_warm_start(&c);
-		warm_start(&c);
+		fxs_batches_warm_start(&c);
 		fxs_joints_solve(&c, true);
-		solve_contacts(&c, true);
+		fxs_batches_solve(&c, true);
 		fxs_direct_solve(&c, true);
 		integrate_positions(&c);
 		for (int r = 0; r < w->def.relax_iterations; ++r) {
 			fxs_joints_solve(&c, false);
-			solve_contacts(&c, false);
+			fxs_batches_solve(&c, false);
 			fxs_direct_solve(&c, false);
 		}
 	}
-	apply_restitution(&c);
+	fxs_batches_restitution(&c);
+	apply_restitution_direct(&c);
+	fxs_batches_store(&c);
 	fxs_direct_finish(&c);
-	/* the friction state, back as a world vector (solver.c's header) */
-	for (uint32_t i = 0; i < c.contact_count; ++i) {
+	/* the boxed LCP's friction state, back as a world vector */
+	for (uint32_t i = 0; c.direct && i < c.contact_count; ++i) {
+		if (!c.contact_direct[i])
+			continue;
 		const solver_contact *sc = &c.contacts[i];
 		fxs_contact *fc = &w->contacts[sc->index];
 		const fxg_vec3 t0 = sc->d[1], t1 = sc->d[2];

@@ -11,12 +11,18 @@ typedef struct wvec3 {
 	fxg_wide x, y, z;
 } wvec3;
 
+/* The velocities and displacements the solver passes read and write come
+ * first, and the struct is cache-line aligned (192 bytes): a body's hot
+ * state is one line, which the contact kernels gather. */
 typedef struct solver_body {
-	fxg_vec3 v, w;
+	_Alignas(64) fxg_vec3 v, w;
 	fxg_vec3 dp;     /* displacement since the step began */
 	fxg_vec3 dtheta; /* rotation since the step began, to first order (sum of w h) */
 	fxg_wide inv_mass;
 	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
+	int32_t ii[6];   /* the same scaled (xx, yy, zz, xy, xz, yz; shift si): the hot form's source */
+	int32_t im;      /* inv_mass scaled (shift sm) */
+	uint8_t si, sm;
 	uint8_t moves;   /* active dynamic or kinematic */
 	uint8_t dynamic;
 } solver_body;
@@ -70,10 +76,16 @@ typedef struct solver_ctx {
 	void *stage_mask;
 	struct fxs_stage_item *stage_items;
 	uint32_t *stage_index, *stage_order;
+	uint32_t *contact_order; /* the world contact of each solver contact, in solve order */
 	/* the direct solver for contact islands (solver_direct.c), NULL when off */
 	struct fxs_direct *direct;
 	const uint8_t *contact_direct; /* per solver contact: solved by the boxed LCP */
 	const uint8_t *joint_direct;   /* per solver joint: the same */
+	/* the iteratively solved contacts in batches (contact_batch.h) */
+	struct contact_batch *batches;
+	uint32_t batch_count;
+	uint32_t parallel_batch_count; /* the batches before the overflow stage's (which come last) */
+	int simd; /* the vector kernels to solve the batches with (contact_batch.h; same bits) */
 } solver_ctx;
 
 /* ---- small vector helpers on int64 ---- */
@@ -146,6 +158,204 @@ static inline void apply(solver_body *A, solver_body *B, fxg_vec3 d, const solve
 	add_response(&A->w, r->ia, np, ovf);
 	add_scaled(&B->v, fxg_wmul_fix(B->inv_mass, p, ovf), d, ovf);
 	add_response(&B->w, r->ib, p, ovf);
+}
+
+/* ---- scaled coefficients: the iterative solver's hot form ----
+ *
+ * prepare computes responses and effective masses in Q32.32 (fxg_wide),
+ * whose products with a Q16.16 impulse or speed need 128 bits. The hot
+ * loops hold each group of coefficients that share a scale (a body's three
+ * linear or three angular responses to a row, a row's mass) as int32
+ * mantissas m and one shift s, m = x 2^(s-32) rounded, |m| < 2^30: the
+ * product with a Q16.16 y is then (m y + 2^(s-1)) >> s, one 32 x 32 -> 64
+ * multiply, an add and a shift, exact in int64 (|m y| <= 2^61, s <= 62).
+ * Precision: 30 significant bits relative to the group's largest value,
+ * and never less than the Q32.32 value itself (values below 2^30 in Q32.32
+ * are shifted left exactly). The rounding is half up. */
+
+#define FXS_SCALE_BITS 30
+
+static inline uint64_t uabs64(int64_t x) { return x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x; }
+
+/* the shift for a group whose largest magnitude has `bits` bits (Q32.32) */
+static inline uint8_t scale_shift(int bits)
+{
+	int s = 32 + FXS_SCALE_BITS - bits;
+	return (uint8_t)(s > 62 ? 62 : (s < 1 ? 1 : s));
+}
+
+static inline int bit_length(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
+
+/* mantissas are kept within +-2^30, so that a product with any int32 is at
+ * most 2^61 in magnitude */
+#define FXS_MANTISSA_MAX ((int64_t)1 << FXS_SCALE_BITS)
+
+static inline int32_t mantissa_sat(int64_t v, uint32_t *ovf)
+{
+	if (v > FXS_MANTISSA_MAX || v < -FXS_MANTISSA_MAX) {
+		++*ovf;
+		return (int32_t)(v > 0 ? FXS_MANTISSA_MAX : -FXS_MANTISSA_MAX);
+	}
+	return (int32_t)v;
+}
+
+/* x (Q32.32) as a mantissa for shift s; saturated (and counted) only when
+ * s was clamped to 1, for |x| >= 2^61 */
+static inline int32_t scale_to(int64_t x, int s, uint32_t *ovf)
+{
+	if (s >= 32)
+		return (int32_t)(x * ((int64_t)1 << (s - 32))); /* exact: |x 2^(s-32)| < 2^30 */
+	int k = 32 - s; /* round half up without overflow: floor(x / 2^k) + the bit below */
+	return mantissa_sat((x >> k) + ((x >> (k - 1)) & 1), ovf);
+}
+
+/* three values with one shared shift */
+static inline uint8_t scale3(fxg_wide x, fxg_wide y, fxg_wide z, int32_t m[3], uint32_t *ovf)
+{
+	uint8_t s = scale_shift(bit_length(uabs64(x) | uabs64(y) | uabs64(z)));
+	m[0] = scale_to(x, s, ovf), m[1] = scale_to(y, s, ovf), m[2] = scale_to(z, s, ovf);
+	return s;
+}
+
+static inline uint8_t scale1(fxg_wide x, int32_t *m, uint32_t *ovf)
+{
+	uint8_t s = scale_shift(bit_length(uabs64(x)));
+	*m = scale_to(x, s, ovf);
+	return s;
+}
+
+/* m y / 2^s, rounded half up (|m| <= 2^30, s in [1, 62]) */
+static inline int64_t smul(int32_t m, int32_t y, int s) { return ((int64_t)m * y + ((int64_t)1 << (s - 1))) >> s; }
+
+/* v += m p / 2^s, componentwise */
+static inline void sadd3(fxg_vec3 *v, const int32_t m[3], int s, int32_t p, uint32_t *ovf)
+{
+	const int64_t r = (int64_t)1 << (s - 1);
+	add3(v, ((int64_t)m[0] * p + r) >> s, ((int64_t)m[1] * p + r) >> s, ((int64_t)m[2] * p + r) >> s, ovf);
+}
+
+/* One row in hot form: angular Jacobians, both bodies' angular responses
+ * (A's negated, so that one impulse p is added to both), the masses. */
+typedef struct srow {
+	fxg_vec3 rxa, rxb;     /* ra x d, rb x d */
+	int32_t ia[3], ib[3];  /* -Ia^-1 (ra x d), Ib^-1 (rb x d), shifts sa, sb */
+	int32_t mass, soft_mass;
+	uint8_t sa, sb, sm, ss;
+} srow;
+
+/* the hot form of a prepared row (soft_mass unused for friction rows) */
+static inline void srow_from(const solver_row *r, srow *o, uint32_t *ovf)
+{
+	o->rxa = r->rxa, o->rxb = r->rxb;
+	o->sa = scale3(-r->ia[0], -r->ia[1], -r->ia[2], o->ia, ovf);
+	o->sb = scale3(r->ib[0], r->ib[1], r->ib[2], o->ib, ovf);
+	o->sm = scale1(r->mass, &o->mass, ovf);
+	o->ss = scale1(r->soft_mass, &o->soft_mass, ovf);
+}
+
+/* fxg_wmul (w f / 2^16, rounded half up) with the 128-bit product only
+ * when |w| >= 2^31: below, w f fits int64 (the same bits either way) */
+static inline int64_t wmul_fast(int64_t w, fix16_t f, uint32_t *ovf)
+{
+	if ((uint64_t)w + ((uint64_t)1 << 31) < ((uint64_t)1 << 32))
+		return (w * f + 0x8000) >> 16;
+	return fxg_wmul(w, f, ovf);
+}
+
+/* x / 2^k rounded half up, for k >= 0, without overflow */
+static inline int64_t shr_half_up(int64_t x, int k) { return k ? (x >> k) + ((x >> (k - 1)) & 1) : x; }
+
+/* Ib^-1 x in hot form from the body's scaled inverse inertia (ii, si): the
+ * three sums are exact in int64 (|ii| <= 2^30, |x| <= 2^31), then rounded to
+ * 30 significant bits; returns the shift. *k gets x . Ib^-1 x in Q32.32 (the
+ * row's angular part of the effective mass). A body that does not move has
+ * ii = 0: zeros. */
+uint8_t fxs_inertia_response_slow(const int64_t s[3], int shift, int32_t out[3], uint32_t *ovf);
+
+static inline uint8_t inertia_response(const solver_body *b, fxg_vec3 x, int32_t out[3], fxg_wide *k, uint32_t *ovf)
+{
+	if (!b->dynamic) { /* what the general path gives for ii = 0 */
+		out[0] = out[1] = out[2] = 0;
+		*k = 0;
+		return 62;
+	}
+	const int32_t *m = b->ii;
+	int64_t s[3] = { (int64_t)m[0] * x.x + (int64_t)m[3] * x.y + (int64_t)m[4] * x.z,
+			 (int64_t)m[3] * x.x + (int64_t)m[1] * x.y + (int64_t)m[5] * x.z,
+			 (int64_t)m[4] * x.x + (int64_t)m[5] * x.y + (int64_t)m[2] * x.z };
+	/* s is the response in units of 2^-(si + 16) */
+	int sh = bit_length(uabs64(s[0]) | uabs64(s[1]) | uabs64(s[2])) - FXS_SCALE_BITS;
+	sh = sh < 0 ? 0 : sh;
+	int e = b->si + 16 - sh;
+	if (e > 62)
+		sh += e - 62, e = 62;
+	if (e < 1) {
+		e = fxs_inertia_response_slow(s, b->si + 15, out, ovf); /* exponent 1 */
+	} else {
+		out[0] = (int32_t)shr_half_up(s[0], sh); /* |out| <= 2^30 */
+		out[1] = (int32_t)shr_half_up(s[1], sh);
+		out[2] = (int32_t)shr_half_up(s[2], sh);
+	}
+	/* x . out in units of 2^-(16 + e), to Q32.32 */
+	int64_t d = (int64_t)x.x * out[0] + (int64_t)x.y * out[1] + (int64_t)x.z * out[2];
+	if (e >= 16) {
+		*k = shr_half_up(d, e - 16);
+	} else {
+		int up = 16 - e;
+		*k = d > (INT64_MAX >> up) ? (++*ovf, INT64_MAX) : d * ((int64_t)1 << up);
+	}
+	return (uint8_t)e;
+}
+
+/* 1 / k for k in Q32.32, as Q32.32, correctly rounded (ties up): one
+ * 64-bit division. k <= 0 gives 0 (no constraint); k = 2^-32 saturates. */
+static inline fxg_wide recip_q32(fxg_wide k, uint32_t *ovf)
+{
+	if (k <= 0)
+		return 0;
+	uint64_t u = (uint64_t)k;
+	if (u == 1) {
+		++*ovf;
+		return INT64_MAX;
+	}
+	/* 2^64 = q u + rem with 0 <= rem < u */
+	uint64_t q = UINT64_MAX / u, rem = UINT64_MAX - q * u + 1;
+	if (rem == u)
+		q += 1, rem = 0;
+	if (rem >= u - rem)
+		q += 1;
+	if (q > (uint64_t)INT64_MAX) {
+		++*ovf;
+		return INT64_MAX;
+	}
+	return (fxg_wide)q;
+}
+
+/* A row in hot form for lever arms' Jacobians rxa, rxb, straight from the
+ * bodies' scaled inertias (linear: with both inverse masses in the
+ * effective mass; angular rows leave them out). */
+static inline void srow_prepare(const solver_body *A, const solver_body *B, fxg_vec3 rxa, fxg_vec3 rxb, bool linear,
+				fix16_t mass_scale, srow *r, uint32_t *ovf)
+{
+	fxg_wide ka, kb;
+	r->rxa = rxa, r->rxb = rxb;
+	r->sa = inertia_response(A, rxa, r->ia, &ka, ovf);
+	r->sb = inertia_response(B, rxb, r->ib, &kb, ovf);
+	r->ia[0] = -r->ia[0], r->ia[1] = -r->ia[1], r->ia[2] = -r->ia[2]; /* A takes -p */
+	fxg_wide k = fxg_add64(ka, kb, ovf);
+	if (linear)
+		k = fxg_add64(k, fxg_add64(A->inv_mass, B->inv_mass, ovf), ovf);
+	fxg_wide m = recip_q32(k, ovf);
+	r->sm = scale1(m, &r->mass, ovf);
+	r->ss = scale1(mass_scale == FXG_ONE ? m : fxg_wmul(m, mass_scale, ovf), &r->soft_mass, ovf);
+}
+
+/* an impulse P (int64, Q16.16) as the int32 the products take; never
+ * INT32_MIN, so that it can be negated */
+static inline int32_t impulse32(int64_t P, uint32_t *ovf)
+{
+	fix16_t p = fxg_sat(P, ovf);
+	return p == INT32_MIN ? -INT32_MAX : p;
 }
 
 /* ---- softness (impulse form, no 1/h^2) ---- */

@@ -91,6 +91,7 @@ fxs_world *fxs_world_create(const fxs_world_def *def)
 	if (!w)
 		return NULL;
 	w->def = *def;
+	w->simd = 2; /* FXS_SIMD_AVX512: whatever the CPU has */
 	w->bp = fxs_bp_create();
 	if (!w->bp) {
 		free(w);
@@ -116,6 +117,7 @@ void fxs_world_destroy(fxs_world *w)
 	free(w->scratch_aabbs);
 	free(w->scratch_flags);
 	free(w->solver_scratch);
+	free(w->batch_scratch);
 	free(w->island);
 	free(w->island_flag);
 	fxs_writer_free(&w->hash_buf);

@@ -96,6 +96,12 @@ struct fxs_world {
 	uint32_t scratch_cap;
 	void *solver_scratch;
 	size_t solver_scratch_size;
+	void *batch_scratch; /* the contact batches (contact_batch.h), cache-line aligned inside */
+	size_t batch_scratch_size;
+	/* the widest vector kernels the contact solver may use where the CPU has
+	 * them (contact_batch.h, FXS_SIMD_*): the same bits whichever runs, so
+	 * not state; tests lower it to compare the kernels */
+	int simd;
 	/* hash of the current state, computed at the end of every step */
 	uint64_t hash;
 	bool hash_valid;

@@ -1,0 +1,518 @@
+/* The iterative contact solver on batches (contact_batch.h): packing, and
+ * the portable kernels, lane by lane. The vector kernels
+ * (contact_batch_avx2.c) compute the same formulas; any change here is made
+ * there too, and tests/test_batch.c compares the two.
+ *
+ * The formulas (Box2D v3 / Box3D soft step, solver.c's header): per point
+ * the normal row with the current separation to first order, speculative
+ * above zero, soft below; then the manifold's friction at the centre of its
+ * points, box-bounded by mu times the normal impulses, and the twist about
+ * the normal bounded by mu times their moments. Every product is exact in
+ * int64 within the bounds of contact_batch.h; every narrowing to int32 is
+ * saturated and counted. */
+#include "contact_batch.h"
+#include "stage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* (x f + 2^15) >> 16 for 0 <= x < 2^47 and |f| < 2^31, exact, as the sum of
+ * two products below 2^62 (the split the vector kernel makes too) */
+static inline int64_t mul_q16(int64_t x, int32_t f)
+{
+	return (x >> 16) * f + (((x & 0xFFFF) * f + 0x8000) >> 16);
+}
+
+/* an impulse as the int32 the products take, in [-INT32_MAX, INT32_MAX] */
+static inline int32_t lane_impulse(int64_t P, uint32_t *ovf) { return impulse32(P, ovf); }
+
+/* n / d rounded half away from zero, d > 0 */
+static inline int64_t np_div(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
+
+/* lane l of a per-lane vector field (a macro: C17 will not pass a
+ * non-const array of arrays as const) */
+#define lane_v3(v, l) fxg_v3((v)[0][l], (v)[1][l], (v)[2][l])
+
+static inline void set_lane_v3(int32_t v[3][FXS_LANES], int l, fxg_vec3 x) { v[0][l] = x.x, v[1][l] = x.y, v[2][l] = x.z; }
+
+static void set_lane_row(lane_row *r, int l, const srow *s)
+{
+	set_lane_v3(r->rxa, l, s->rxa);
+	set_lane_v3(r->rxb, l, s->rxb);
+	for (int k = 0; k < 3; ++k)
+		r->ia[k][l] = s->ia[k], r->ib[k][l] = s->ib[k];
+	r->mass[l] = s->mass, r->soft_mass[l] = s->soft_mass;
+	r->sa[l] = s->sa, r->sb[l] = s->sb, r->sm[l] = s->sm, r->ss[l] = s->ss;
+}
+
+static srow get_lane_row(const lane_row *r, int l)
+{
+	srow s;
+	s.rxa = lane_v3(r->rxa, l), s.rxb = lane_v3(r->rxb, l);
+	for (int k = 0; k < 3; ++k)
+		s.ia[k] = r->ia[k][l], s.ib[k] = r->ib[k][l];
+	s.mass = r->mass[l], s.soft_mass = r->soft_mass[l];
+	s.sa = r->sa[l], s.sb = r->sb[l], s.sm = r->sm[l], s.ss = r->ss[l];
+	return s;
+}
+
+/* x clamped to [-max, max], a clamp counted as a saturation */
+static inline int64_t clamp_count(int64_t x, int64_t max, uint32_t *ovf)
+{
+	if (x > max || x < -max) {
+		++*ovf;
+		return x > 0 ? max : -max;
+	}
+	return x;
+}
+
+/* ---- packing ---- */
+
+/* a x b as fxg_v3_cross makes it (each component exact in int64, rounded
+ * once, saturated), inline: the packing makes fourteen a contact */
+static inline int32_t cross_comp(int32_t a, int32_t b, int32_t c, int32_t d, uint32_t *ovf)
+{
+	int64_t p = (int64_t)a * b, q = (int64_t)c * d, r;
+	if (__builtin_expect(__builtin_sub_overflow(p, q, &r) || r > INT64_MAX - 0x8000 || r < INT64_MIN + 0x8000, 0))
+		return fxg_cross_comp(a, b, c, d, ovf);
+	r = fxg_shr_round(r, 16);
+	if (__builtin_expect(r > INT32_MAX || r < INT32_MIN, 0))
+		return fxg_sat(r, ovf);
+	return (int32_t)r;
+}
+
+static inline fxg_vec3 cross(fxg_vec3 a, fxg_vec3 b, uint32_t *ovf)
+{
+	return fxg_v3(cross_comp(a.y, b.z, a.z, b.y, ovf), cross_comp(a.z, b.x, a.x, b.z, ovf),
+		      cross_comp(a.x, b.y, a.y, b.x, ovf));
+}
+
+/* lane l of row r: Jacobians rxa = ra x d and rxb = rb x d (each body's
+ * lever arm crossed with the direction), the responses and the masses, as
+ * srow_prepare makes them */
+static inline void pack_row(lane_row *lr, int l, const solver_body *A, const solver_body *B, fxg_vec3 rxa, fxg_vec3 rxb,
+			    bool linear, fix16_t mass_scale, uint32_t *ovf)
+{
+	srow r;
+	srow_prepare(A, B, rxa, rxb, linear, mass_scale, &r, ovf);
+	set_lane_row(lr, l, &r);
+}
+
+/* a row that does nothing: zero Jacobians, responses and masses */
+static void zero_row(lane_row *lr, int l)
+{
+	for (int k = 0; k < 3; ++k)
+		lr->rxa[k][l] = lr->rxb[k][l] = lr->ia[k][l] = lr->ib[k][l] = 0;
+	lr->mass[l] = lr->soft_mass[l] = 0;
+	lr->sa[l] = lr->sb[l] = lr->sm[l] = lr->ss[l] = 62;
+}
+
+uint32_t fxs_batches_max(uint32_t contacts)
+{
+	/* at most one partial batch per stage (65 stages) besides the full ones */
+	return contacts / FXS_LANES + FXS_STAGE_OVERFLOW + 2;
+}
+
+/* an empty lane: the spare zero body on both sides, everything zero */
+static void empty_lane(contact_batch *bt, int l, uint32_t spare)
+{
+	bt->a[l] = bt->b[l] = spare;
+	bt->index[l] = FXS_LANE_EMPTY;
+	bt->count[l] = 0;
+	for (int k = 0; k < 3; ++k)
+		for (int j = 0; j < 3; ++j)
+			bt->d[k][j][l] = bt->la[k][j][l] = bt->lb[k][j][l] = 0;
+	bt->sla[l] = bt->slb[l] = 62;
+	bt->friction[l] = bt->restitution[l] = bt->bias_rate[l] = bt->impulse_scale[l] = 0;
+	for (int p = 0; p < 4; ++p) {
+		bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
+		bt->impulse[p][l] = bt->max_impulse[p][l] = 0;
+		zero_row(&bt->n[p], l);
+	}
+	bt->ti[0][l] = bt->ti[1][l] = bt->twi[l] = 0;
+	zero_row(&bt->t[0], l);
+	zero_row(&bt->t[1], l);
+	zero_row(&bt->tw, l);
+}
+
+/* lane l of bt from the world's contact number `index` */
+static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index)
+{
+	const fxs_world *w = c->w;
+	const fxs_contact *fc = &w->contacts[index];
+	uint32_t *ovf = c->ovf;
+	const solver_body *A = &c->bodies[fc->a], *B = &c->bodies[fc->b];
+	const fxs_body *ba = &w->bodies[fc->a], *bb = &w->bodies[fc->b];
+	bt->a[l] = fc->a, bt->b[l] = fc->b;
+	bt->index[l] = index;
+	bt->count[l] = fc->point_count;
+	bt->friction[l] = fc->friction, bt->restitution[l] = fc->restitution;
+	const soft *sf = (ba->type == FXS_BODY_STATIC || bb->type == FXS_BODY_STATIC) ? &c->static_soft : &c->contact_soft;
+	bt->bias_rate[l] = sf->bias_rate, bt->impulse_scale[l] = sf->impulse_scale;
+	fxg_vec3 d[3];
+	d[0] = fc->normal;
+	tangents(fc->normal, &d[1], ovf);
+	/* linear responses m^-1 d: the body's scaled inverse mass times each
+	 * component (|d_k| <= 1, so they keep its shift and fit int32) */
+	bt->sla[l] = A->sm, bt->slb[l] = B->sm;
+	for (int k2 = 0; k2 < 3; ++k2) {
+		set_lane_v3(bt->d[k2], l, d[k2]);
+		const int32_t e[3] = { d[k2].x, d[k2].y, d[k2].z };
+		for (int j = 0; j < 3; ++j) {
+			bt->la[k2][j][l] = (int32_t)shr_half_up(-(int64_t)A->im * e[j], 16);
+			bt->lb[k2][j][l] = (int32_t)shr_half_up((int64_t)B->im * e[j], 16);
+		}
+	}
+	const fxg_vec3 n = d[0];
+	/* the normal rows, and the friction centre: the mean of the points */
+	int64_t cx = 0, cy = 0, cz = 0;
+	int np = fc->point_count;
+	for (int p = 0; p < 4; ++p) {
+		srow r;
+		if (p >= np) { /* a padding point: zero row, no-op */
+			zero_row(&bt->n[p], l);
+			bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
+			bt->impulse[p][l] = bt->max_impulse[p][l] = 0;
+			continue;
+		}
+		const fxs_contact_point *cp = &fc->points[p];
+		fxg_vec3 ra = fxg_v3_sub(cp->point, ba->xf.p, ovf), rb = fxg_v3_sub(cp->point, bb->xf.p, ovf);
+		srow_prepare(A, B, cross(ra, n, ovf), cross(rb, n, ovf), true, sf->mass_scale, &r, ovf);
+		set_lane_row(&bt->n[p], l, &r);
+		bt->separation[p][l] = cp->separation;
+		int64_t s = dot_raw(n, B->v) - dot_raw(n, A->v) + dot_raw(B->w, r.rxb) - dot_raw(A->w, r.rxa);
+		bt->relative_velocity[p][l] = fxg_sat(fxg_shr_round(s, 16), ovf);
+		int64_t P = cp->normal_impulse;
+		bt->impulse[p][l] = P < 0 ? 0 : clamp_count(P, FXS_NORMAL_IMPULSE_MAX, ovf);
+		bt->max_impulse[p][l] = 0;
+		cx += cp->point.x, cy += cp->point.y, cz += cp->point.z;
+	}
+	fxg_vec3 centre = fxg_v3((fix16_t)np_div(cx, np), (fix16_t)np_div(cy, np), (fix16_t)np_div(cz, np));
+	uint64_t last_l2 = UINT64_MAX, len = 0;
+	for (int p = 0; p < np; ++p) {
+		/* |point - centre|, rounded (components clamped to 2^14 m so that
+		 * the sum fits 64 bits), then to FXS_LEVER_MAX; the corners of a
+		 * face are often all as far: one root for them */
+		fxg_vec3 r = fxg_v3_sub(fc->points[p].point, centre, ovf);
+		const int64_t cap = (int64_t)1 << 30;
+		int64_t x = fxg_max(-cap, fxg_min(cap, r.x)), y = fxg_max(-cap, fxg_min(cap, r.y)),
+			z = fxg_max(-cap, fxg_min(cap, r.z));
+		uint64_t l2 = (uint64_t)(x * x) + (uint64_t)(y * y) + (uint64_t)(z * z);
+		if (l2 != last_l2)
+			len = fxg_isqrt64_round(l2), last_l2 = l2;
+		bt->lever[p][l] = len > (uint64_t)FXS_LEVER_MAX ? FXS_LEVER_MAX : (int32_t)len;
+	}
+	fxg_vec3 ra = fxg_v3_sub(centre, ba->xf.p, ovf), rb = fxg_v3_sub(centre, bb->xf.p, ovf);
+	for (int t = 0; t < 2; ++t) {
+		srow r;
+		srow_prepare(A, B, cross(ra, d[1 + t], ovf), cross(rb, d[1 + t], ovf), true, FXG_ONE, &r, ovf);
+		set_lane_row(&bt->t[t], l, &r);
+		/* last step's friction vector, projected on this step's tangents */
+		bt->ti[t][l] = clamp_count(fxg_add64(fxg_add64(wmul_fast(fc->friction_impulse[0], d[1 + t].x, ovf),
+							     wmul_fast(fc->friction_impulse[1], d[1 + t].y, ovf), ovf),
+						   wmul_fast(fc->friction_impulse[2], d[1 + t].z, ovf), ovf),
+					 FXS_FRICTION_IMPULSE_MAX, ovf);
+	}
+	srow r;
+	srow_prepare(A, B, n, n, false, FXG_ONE, &r, ovf);
+	set_lane_row(&bt->tw, l, &r);
+	bt->twi[l] = clamp_count(fc->twist_impulse, FXS_FRICTION_IMPULSE_MAX, ovf);
+}
+
+/* the batches the packing below will make: a new one at each stage change
+ * and every FXS_LANES contacts, one per overflow-stage contact */
+static uint32_t batches_needed(const solver_ctx *c)
+{
+	uint32_t nb = 0, stage = UINT32_MAX;
+	int lane = FXS_LANES;
+	for (uint32_t k = 0; k < c->contact_count; ++k) {
+		if (c->contact_direct && c->contact_direct[k])
+			continue;
+		uint32_t st = c->w->contacts[c->contact_order[k]].stage;
+		if (lane == FXS_LANES || st != stage || st == FXS_STAGE_OVERFLOW)
+			++nb, lane = 0, stage = st;
+		++lane;
+	}
+	return nb;
+}
+
+bool fxs_batches_prepare(solver_ctx *c)
+{
+	fxs_world *w = c->w;
+	size_t need = (size_t)batches_needed(c) * sizeof(contact_batch) + 64;
+	if (need > w->batch_scratch_size) {
+		void *p = realloc(w->batch_scratch, need);
+		if (!p)
+			return false;
+		w->batch_scratch = p;
+		w->batch_scratch_size = need;
+	}
+	c->batches = (contact_batch *)(void *)((uint8_t *)w->batch_scratch + ((64 - (uintptr_t)w->batch_scratch % 64) % 64));
+	uint32_t nb = 0, spare = c->body_count; /* the spare zero body after the last slot */
+	c->parallel_batch_count = UINT32_MAX;
+	int lane = FXS_LANES;
+	uint32_t stage = UINT32_MAX;
+	contact_batch *bt = NULL;
+	for (uint32_t k = 0; k < c->contact_count; ++k) {
+		if (c->contact_direct && c->contact_direct[k])
+			continue; /* solved by the boxed LCP */
+		uint32_t index = c->contact_order[k];
+		if (k + 4 < c->contact_count) {
+			/* the contact four ahead, and its bodies (solve order jumps
+			 * through the world's arrays) */
+			const fxs_contact *ahead = &c->w->contacts[c->contact_order[k + 4]];
+			__builtin_prefetch(ahead);
+			__builtin_prefetch((const char *)ahead + 64);
+			__builtin_prefetch(&c->w->bodies[ahead->a].xf);
+			__builtin_prefetch(&c->w->bodies[ahead->b].xf);
+			__builtin_prefetch(&c->bodies[ahead->a].inv_mass);
+			__builtin_prefetch(&c->bodies[ahead->b].inv_mass);
+		}
+		uint32_t st = c->w->contacts[index].stage;
+		/* a new batch when this one is full, the stage changes, or in the
+		 * overflow stage (whose contacts may share bodies) */
+		if (lane == FXS_LANES || st != stage || st == FXS_STAGE_OVERFLOW) {
+			if (bt)
+				while (lane < FXS_LANES)
+					empty_lane(bt, lane++, spare);
+			if (st == FXS_STAGE_OVERFLOW && stage != FXS_STAGE_OVERFLOW)
+				c->parallel_batch_count = nb;
+			bt = &c->batches[nb++];
+			lane = 0;
+			stage = st;
+		}
+		pack_lane(c, bt, lane++, index);
+	}
+	if (bt)
+		while (lane < FXS_LANES)
+			empty_lane(bt, lane++, spare);
+	c->batch_count = nb;
+	if (c->parallel_batch_count == UINT32_MAX)
+		c->parallel_batch_count = nb;
+	return true;
+}
+
+/* ---- the portable kernels ---- */
+
+/* d . (vb - va) + wb . rxb - wa . rxa, Q16.16 */
+static inline fix16_t speed_of(fxg_vec3 d, fxg_vec3 va, fxg_vec3 wa, fxg_vec3 vb, fxg_vec3 wb, const srow *r,
+			       uint32_t *ovf)
+{
+	int64_t s = (int64_t)d.x * ((int64_t)vb.x - va.x) + (int64_t)d.y * ((int64_t)vb.y - va.y) +
+		    (int64_t)d.z * ((int64_t)vb.z - va.z) + dot_raw(wb, r->rxb) - dot_raw(wa, r->rxa);
+	return fxg_sat(fxg_shr_round(s, 16), ovf);
+}
+
+static inline void lane_apply(fxg_vec3 *va, fxg_vec3 *wa, fxg_vec3 *vb, fxg_vec3 *wb, const contact_batch *bt, int l,
+			      int dir, const srow *r, int32_t p, uint32_t *ovf)
+{
+	const int32_t la[3] = { bt->la[dir][0][l], bt->la[dir][1][l], bt->la[dir][2][l] };
+	const int32_t lb[3] = { bt->lb[dir][0][l], bt->lb[dir][1][l], bt->lb[dir][2][l] };
+	sadd3(va, la, bt->sla[l], p, ovf);
+	sadd3(wa, r->ia, r->sa, p, ovf);
+	sadd3(vb, lb, bt->slb[l], p, ovf);
+	sadd3(wb, r->ib, r->sb, p, ovf);
+}
+
+static void warm_start_lane(solver_ctx *c, const contact_batch *bt, int l, uint32_t *ovf)
+{
+	solver_body *A = &c->bodies[bt->a[l]], *B = &c->bodies[bt->b[l]];
+	fxg_vec3 va = A->v, wa = A->w, vb = B->v, wb = B->w;
+	for (int k = 0; k < bt->count[l]; ++k) {
+		if (!bt->impulse[k][l])
+			continue;
+		srow r = get_lane_row(&bt->n[k], l);
+		lane_apply(&va, &wa, &vb, &wb, bt, l, 0, &r, lane_impulse(bt->impulse[k][l], ovf), ovf);
+	}
+	for (int t = 0; t < 2; ++t) {
+		if (!bt->ti[t][l])
+			continue;
+		srow r = get_lane_row(&bt->t[t], l);
+		lane_apply(&va, &wa, &vb, &wb, bt, l, 1 + t, &r, lane_impulse(bt->ti[t][l], ovf), ovf);
+	}
+	if (bt->twi[l]) {
+		srow r = get_lane_row(&bt->tw, l);
+		int32_t p = lane_impulse(bt->twi[l], ovf);
+		sadd3(&wa, r.ia, r.sa, p, ovf);
+		sadd3(&wb, r.ib, r.sb, p, ovf);
+	}
+	A->v = va, A->w = wa, B->v = vb, B->w = wb;
+}
+
+static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, uint32_t *ovf)
+{
+	solver_body *A = &c->bodies[bt->a[l]], *B = &c->bodies[bt->b[l]];
+	/* the two bodies' velocities in locals for the whole manifold (a
+	 * contact joins two different bodies; one that does not move has zero
+	 * responses, so writing its velocities back changes nothing) */
+	fxg_vec3 va = A->v, wa = A->w, vb = B->v, wb = B->w;
+	const fxg_vec3 n = lane_v3(bt->d[0], l);
+	const fix16_t inv_h = c->inv_h, push_max = c->push_max;
+	const fix16_t bias_rate = bt->bias_rate[l], impulse_scale = bt->impulse_scale[l];
+	/* the displacements' part of the separation is the same for every
+	 * point: n . (dpB - dpA); the rotations' part is per point */
+	const int64_t ndp = (int64_t)n.x * ((int64_t)B->dp.x - A->dp.x) + (int64_t)n.y * ((int64_t)B->dp.y - A->dp.y) +
+			    (int64_t)n.z * ((int64_t)B->dp.z - A->dp.z);
+	const fxg_vec3 ta = A->dtheta, tb = B->dtheta;
+	int64_t total = 0, moment = 0;
+	for (int k = 0; k < bt->count[l]; ++k) {
+		const srow r = get_lane_row(&bt->n[k], l);
+		int64_t ds = ndp + dot_raw(tb, r.rxb) - dot_raw(ta, r.rxa);
+		fix16_t s = fxg_sat((int64_t)bt->separation[k][l] + fxg_shr_round(ds, 16), ovf);
+		int64_t bias = 0;
+		int32_t mass = r.mass;
+		int sm = r.sm;
+		fix16_t scale = 0;
+		if (s > 0) {
+			bias = (int64_t)s * inv_h >> 16; /* speculative: close the gap this sub-step */
+		} else if (use_bias) {
+			bias = fxg_max(fxg_mul(bias_rate, s, ovf), -push_max);
+			mass = r.soft_mass, sm = r.ss;
+			scale = impulse_scale;
+		}
+		fix16_t vn = speed_of(n, va, wa, vb, wb, &r, ovf);
+		int64_t old = bt->impulse[k][l];
+		int64_t nw = old - smul(mass, fxg_sat(vn + bias, ovf), sm) - mul_q16(old, scale);
+		if (nw > FXS_NORMAL_IMPULSE_MAX)
+			nw = FXS_NORMAL_IMPULSE_MAX, ++*ovf;
+		nw = nw < 0 ? 0 : nw;
+		int64_t delta = nw - old;
+		bt->impulse[k][l] = nw;
+		if (delta > bt->max_impulse[k][l])
+			bt->max_impulse[k][l] = delta;
+		if (delta)
+			lane_apply(&va, &wa, &vb, &wb, bt, l, 0, &r, lane_impulse(delta, ovf), ovf);
+		total += nw;
+		moment += mul_q16(nw, bt->lever[k][l]);
+	}
+	/* friction at the centre: box-bounded by mu times the manifold's
+	 * normal impulse; twist by mu times the normal impulses' moments */
+	const fix16_t mu = bt->friction[l];
+	int64_t lim = mul_q16(total, mu);
+	for (int t = 0; t < 2; ++t) {
+		const srow r = get_lane_row(&bt->t[t], l);
+		fix16_t vt = speed_of(lane_v3(bt->d[1 + t], l), va, wa, vb, wb, &r, ovf);
+		int64_t old = bt->ti[t][l];
+		int64_t nw = old - smul(r.mass, vt, r.sm);
+		nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
+		bt->ti[t][l] = nw;
+		if (nw != old)
+			lane_apply(&va, &wa, &vb, &wb, bt, l, 1 + t, &r, lane_impulse(nw - old, ovf), ovf);
+	}
+	int64_t tlim = mul_q16(moment, mu);
+	if (tlim != 0 || bt->twi[l] != 0) { /* else one point (or all at the centre): no twist friction */
+		const srow r = get_lane_row(&bt->tw, l);
+		fix16_t wn = fxg_sat(fxg_shr_round(dot_raw(wb, r.rxb) - dot_raw(wa, r.rxa), 16), ovf);
+		int64_t old = bt->twi[l];
+		int64_t nw = old - smul(r.mass, wn, r.sm);
+		nw = nw < -tlim ? -tlim : (nw > tlim ? tlim : nw);
+		bt->twi[l] = nw;
+		if (nw != old) {
+			int32_t p = lane_impulse(nw - old, ovf);
+			sadd3(&wa, r.ia, r.sa, p, ovf);
+			sadd3(&wb, r.ib, r.sb, p, ovf);
+		}
+	}
+	A->v = va, A->w = wa, B->v = vb, B->w = wb;
+}
+
+int fxs_batches_simd_level(void)
+{
+	if (fxs_batches_have_avx512())
+		return FXS_SIMD_AVX512;
+	return fxs_batches_have_avx2() ? FXS_SIMD_AVX2 : FXS_SIMD_NONE;
+}
+
+/* The batches of the stages 0..63 go to the vector kernel when there is
+ * one; the overflow stage's (one contact each, bodies possibly shared with
+ * the next; rare), which come last, always run on the portable kernel. */
+void fxs_batches_warm_start(solver_ctx *c)
+{
+	/* a local counter: a uint32_t * may alias the int32 velocities, which
+	 * would force a reload after every saturation check */
+	uint32_t local = 0, i = 0, np = c->parallel_batch_count;
+	if (c->simd == FXS_SIMD_AVX512)
+		local += fxs_batches_warm_start_avx512(c, 0, np), i = np;
+	else if (c->simd == FXS_SIMD_AVX2)
+		local += fxs_batches_warm_start_avx2(c, 0, np), i = np;
+	for (; i < c->batch_count; ++i) {
+		const contact_batch *bt = &c->batches[i];
+		for (int l = 0; l < FXS_LANES; ++l)
+			if (bt->count[l])
+				warm_start_lane(c, bt, l, &local);
+	}
+	*c->ovf += local;
+}
+
+void fxs_batches_solve(solver_ctx *c, bool use_bias)
+{
+	uint32_t local = 0, i = 0, np = c->parallel_batch_count;
+	if (c->simd == FXS_SIMD_AVX512)
+		local += fxs_batches_solve_avx512(c, 0, np, use_bias), i = np;
+	else if (c->simd == FXS_SIMD_AVX2)
+		local += fxs_batches_solve_avx2(c, 0, np, use_bias), i = np;
+	for (; i < c->batch_count; ++i) {
+		contact_batch *bt = &c->batches[i];
+		for (int l = 0; l < FXS_LANES; ++l)
+			if (bt->count[l])
+				solve_lane(c, bt, l, use_bias, &local);
+	}
+	*c->ovf += local;
+}
+
+/* Restitution, once after the sub-steps, where a point approached faster
+ * than the threshold and pushed: contact by contact (it is rare). */
+void fxs_batches_restitution(solver_ctx *c)
+{
+	uint32_t *ovf = c->ovf;
+	fix16_t threshold = c->w->def.restitution_threshold;
+	for (uint32_t i = 0; i < c->batch_count; ++i) {
+		contact_batch *bt = &c->batches[i];
+		for (int l = 0; l < FXS_LANES; ++l) {
+			if (!bt->count[l] || bt->restitution[l] == 0)
+				continue;
+			solver_body *A = &c->bodies[bt->a[l]], *B = &c->bodies[bt->b[l]];
+			const fxg_vec3 n = lane_v3(bt->d[0], l);
+			for (int k = 0; k < bt->count[l]; ++k) {
+				fix16_t rv = bt->relative_velocity[k][l];
+				if (rv > -threshold || bt->max_impulse[k][l] == 0)
+					continue;
+				const srow r = get_lane_row(&bt->n[k], l);
+				fix16_t vn = speed_of(n, A->v, A->w, B->v, B->w, &r, ovf);
+				fix16_t target = fxg_mul(bt->restitution[l], rv, ovf);
+				int64_t old = bt->impulse[k][l];
+				int64_t nw = old - smul(r.mass, fxg_sat((int64_t)vn + target, ovf), r.sm);
+				if (nw > FXS_NORMAL_IMPULSE_MAX)
+					nw = FXS_NORMAL_IMPULSE_MAX, ++*ovf;
+				nw = nw < 0 ? 0 : nw;
+				if (nw != old)
+					lane_apply(&A->v, &A->w, &B->v, &B->w, bt, l, 0, &r, lane_impulse(nw - old, ovf), ovf);
+				bt->impulse[k][l] = nw;
+			}
+		}
+	}
+}
+
+/* The impulses back into the world's contacts: normal impulses, the
+ * friction as a world vector (so that it carries over when the tangent
+ * basis turns), the twist. */
+void fxs_batches_store(solver_ctx *c)
+{
+	uint32_t *ovf = c->ovf;
+	for (uint32_t i = 0; i < c->batch_count; ++i) {
+		const contact_batch *bt = &c->batches[i];
+		for (int l = 0; l < FXS_LANES; ++l) {
+			if (!bt->count[l])
+				continue;
+			fxs_contact *wc = &c->w->contacts[bt->index[l]];
+			for (int k = 0; k < bt->count[l]; ++k)
+				wc->points[k].normal_impulse = bt->impulse[k][l];
+			const fxg_vec3 t0 = lane_v3(bt->d[1], l), t1 = lane_v3(bt->d[2], l);
+			const int64_t a = bt->ti[0][l], b = bt->ti[1][l];
+			wc->friction_impulse[0] = fxg_add64(fxg_wmul(a, t0.x, ovf), fxg_wmul(b, t1.x, ovf), ovf);
+			wc->friction_impulse[1] = fxg_add64(fxg_wmul(a, t0.y, ovf), fxg_wmul(b, t1.y, ovf), ovf);
+			wc->friction_impulse[2] = fxg_add64(fxg_wmul(a, t0.z, ovf), fxg_wmul(b, t1.z, ovf), ovf);
+			wc->twist_impulse = bt->twi[l];
+		}
+	}
+}

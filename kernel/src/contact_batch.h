@@ -1,0 +1,88 @@
+/* The iterative contact solver's data: contacts in batches of FXS_LANES.
+ *
+ * The contacts the iterative solver handles are packed, in solve order (by
+ * stage, then canonical index), into batches of four lanes, field by field
+ * (structure of arrays): a batch holds contacts of one stage only, so no
+ * dynamic body appears twice in it (stage.h) and its lanes can be solved at
+ * once with the same bits as one after the other. A stage's last batch is
+ * padded with empty lanes (index FXS_LANE_EMPTY, both bodies the solver's
+ * spare zero body, all coefficients zero: every update they make is zero).
+ * Contacts of the overflow stage, which may share bodies, get a batch each.
+ *
+ * Three kernels solve the batches with the same integer formulas: a
+ * portable one, lane by lane (contact_batch.c), and where the CPU has them,
+ * AVX2 (four int64 lanes at a time, contact_batch_avx2.c) and AVX-512 (all
+ * eight, contact_batch_avx512.c). They give the same bits, which
+ * tests/test_batch.c checks scene by scene and `make crosscheck` checks
+ * across targets (x86-64 runs the vectors, the others do not).
+ *
+ * Numbers (the hot form of solver.h: int32 mantissas with shifts), and the
+ * bounds that keep every product and sum exact in int64 in both kernels:
+ * accumulated normal impulses are clamped to [0, FXS_NORMAL_IMPULSE_MAX]
+ * (2^40 in Q16.16 = 1.7e7 N s per point, counted as a saturation), friction
+ * levers to 2^20 (16 m), friction and twist impulses carried into a step
+ * to 2^52; friction coefficients are at most 100 (body.c). */
+#ifndef FXS_CONTACT_BATCH_H
+#define FXS_CONTACT_BATCH_H
+
+#include "solver.h"
+
+#define FXS_LANES 8 /* a batch's lanes; the results do not depend on it */
+#define FXS_LANE_EMPTY UINT32_MAX
+#define FXS_NORMAL_IMPULSE_MAX ((int64_t)1 << 40)
+#define FXS_LEVER_MAX ((int32_t)1 << 20)
+/* friction and twist impulses carried into a step (from the last step, or a
+ * snapshot) are clamped to this; in a step they stay below mu times the
+ * normal impulses (< 2^50) */
+#define FXS_FRICTION_IMPULSE_MAX ((int64_t)1 << 52)
+
+/* one row per lane (see srow in solver.h): A's responses negated */
+typedef struct lane_row {
+	int32_t rxa[3][FXS_LANES], rxb[3][FXS_LANES];
+	int32_t ia[3][FXS_LANES], ib[3][FXS_LANES];
+	int32_t mass[FXS_LANES], soft_mass[FXS_LANES];
+	uint8_t sa[FXS_LANES], sb[FXS_LANES], sm[FXS_LANES], ss[FXS_LANES];
+} lane_row;
+
+typedef struct contact_batch {
+	uint32_t a[FXS_LANES], b[FXS_LANES]; /* solver body slots */
+	uint32_t index[FXS_LANES];           /* world contact, or FXS_LANE_EMPTY */
+	int32_t count[FXS_LANES];            /* points */
+	int32_t d[3][3][FXS_LANES];          /* normal, tangent 0, tangent 1; component; lane */
+	int32_t la[3][3][FXS_LANES], lb[3][3][FXS_LANES]; /* -ma^-1 d, mb^-1 d (shifts sla, slb) */
+	uint8_t sla[FXS_LANES], slb[FXS_LANES];
+	int32_t friction[FXS_LANES], restitution[FXS_LANES];
+	int32_t bias_rate[FXS_LANES], impulse_scale[FXS_LANES]; /* the contact's softness */
+	int32_t separation[4][FXS_LANES];    /* per point, when the step began */
+	int32_t lever[4][FXS_LANES];         /* distance from the friction centre, <= FXS_LEVER_MAX */
+	int32_t relative_velocity[4][FXS_LANES];
+	int64_t impulse[4][FXS_LANES];       /* accumulated normal impulses, Q16.16 N s */
+	int64_t max_impulse[4][FXS_LANES];   /* largest increment this step (restitution) */
+	int64_t ti[2][FXS_LANES], twi[FXS_LANES]; /* accumulated friction and twist */
+	lane_row n[4], t[2], tw;             /* normal rows per point, friction rows, twist row */
+} contact_batch;
+
+/* Pack c->contact_count solve-order contacts (minus the boxed LCP's) into
+ * batches (c->batches, c->batch_count; the buffer is the world's
+ * batch_scratch, grown as needed). False when out of memory. */
+bool fxs_batches_prepare(solver_ctx *c);
+
+/* The passes of a sub-step, and what follows them. */
+void fxs_batches_warm_start(solver_ctx *c);
+void fxs_batches_solve(solver_ctx *c, bool use_bias);
+void fxs_batches_restitution(solver_ctx *c);
+void fxs_batches_store(solver_ctx *c);
+
+/* The vector kernels (contact_batch_avx2.c, contact_batch_avx512.c), for
+ * batches [first, end); they return their overflow count. Which one runs
+ * is chosen per step from what the CPU has (solver_ctx.simd). */
+enum { FXS_SIMD_NONE = 0, FXS_SIMD_AVX2 = 1, FXS_SIMD_AVX512 = 2 };
+int fxs_batches_simd_level(void);
+uint32_t fxs_batches_warm_start_avx2(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
+bool fxs_batches_have_avx2(void);
+uint32_t fxs_batches_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
+bool fxs_batches_have_avx512(void);
+
+#endif

@@ -1,0 +1,330 @@
+/* The contact solver's vector kernels for AVX-512 (F + VL): eight int64
+ * lanes, a whole batch at once (contact_batch.h). Integer instructions only
+ * (`make nofloat` disassembles this file and fails on any floating-point
+ * instruction).
+ *
+ * The formulas are contact_batch.c's, lane for lane, as in the AVX2 kernel
+ * (contact_batch_avx2.c, whose header says how a formula is carried over);
+ * AVX-512 has what AVX2 lacks: 64-bit arithmetic shifts, 64-bit min and
+ * max, and mask registers for the selects and for counting saturations.
+ * Products are still vpmuldq (32 x 32 -> 64). Body velocities are gathered
+ * per batch, kept in registers for its seven rows, and scattered back. */
+#include "contact_batch.h"
+
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512VL__) && !defined(FXS_NO_AVX2)
+#include <immintrin.h>
+#include <string.h>
+
+#define INLINE static inline __attribute__((always_inline))
+
+typedef __m512i V;
+typedef __mmask8 M;
+
+INLINE V splat(int64_t x) { return _mm512_set1_epi64(x); }
+INLINE V zero(void) { return _mm512_setzero_si512(); }
+INLINE V ld32(const int32_t *p) { return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)p)); }
+INLINE V ld64(const int64_t *p) { return _mm512_loadu_si512((const void *)p); }
+INLINE void st64(int64_t *p, V v) { _mm512_storeu_si512((void *)p, v); }
+INLINE V ld8(const uint8_t *p)
+{
+	int64_t x;
+	memcpy(&x, p, 8);
+	return _mm512_cvtepu8_epi64(_mm_cvtsi64_si128(x));
+}
+INLINE V add(V a, V b) { return _mm512_add_epi64(a, b); }
+INLINE V sub(V a, V b) { return _mm512_sub_epi64(a, b); }
+INLINE V mul(V a, V b) { return _mm512_mul_epi32(a, b); }
+INLINE M gt(V a, V b) { return _mm512_cmpgt_epi64_mask(a, b); }
+INLINE V sel(M m, V a, V b) { return _mm512_mask_blend_epi64(m, b, a); } /* m ? a : b */
+
+/* fxg_shr_round(x, 16): (x + 2^15 - (x < 0)) >> 16 */
+INLINE V shr_round16(V x)
+{
+	V t = add(x, splat(0x8000));
+	t = _mm512_mask_sub_epi64(t, _mm512_cmplt_epi64_mask(x, zero()), t, splat(1));
+	return _mm512_srai_epi64(t, 16);
+}
+
+typedef struct shifter {
+	V s, bias;
+} shifter;
+
+INLINE shifter shifter_of(const uint8_t *s8)
+{
+	shifter r;
+	r.s = ld8(s8);
+	r.bias = _mm512_sllv_epi64(splat(1), sub(r.s, splat(1)));
+	return r;
+}
+
+/* smul: (m y + 2^(s-1)) >> s */
+INLINE V smul_v(V m, V y, const shifter *h) { return _mm512_srav_epi64(add(mul(m, y), h->bias), h->s); }
+
+/* saturations in the lanes of `live`, counted */
+INLINE void count_out(V x, V clamped, M live, uint32_t *count)
+{
+	M out = _mm512_mask_cmpneq_epi64_mask(live, x, clamped);
+	if (__builtin_expect(out != 0, 0))
+		*count += (uint32_t)__builtin_popcount(out);
+}
+
+INLINE V sat32(V x, M live, uint32_t *count)
+{
+	V c = _mm512_min_epi64(_mm512_max_epi64(x, splat(INT32_MIN)), splat(INT32_MAX));
+	count_out(x, c, live, count);
+	return c;
+}
+
+/* impulse32: saturated (counted outside [INT32_MIN, INT32_MAX]) and kept
+ * off INT32_MIN */
+INLINE V imp32(V x, M live, uint32_t *count)
+{
+	V c = _mm512_min_epi64(_mm512_max_epi64(x, splat(INT32_MIN)), splat(INT32_MAX));
+	count_out(x, c, live, count);
+	return _mm512_max_epi64(c, splat(-INT32_MAX));
+}
+
+/* mul_q16 (contact_batch.c): (x f + 2^15) >> 16 for 0 <= x < 2^47, 0 <= f < 2^31 */
+INLINE V mul_q16_v(V x, V f)
+{
+	V hi = mul(_mm512_srli_epi64(x, 16), f);
+	V lo = _mm512_srli_epi64(add(mul(_mm512_and_si512(x, splat(0xFFFF)), f), splat(0x8000)), 16);
+	return add(hi, lo);
+}
+
+typedef struct v3 {
+	V x, y, z;
+} v3;
+
+#define ld3(m) ((v3){ ld32((m)[0]), ld32((m)[1]), ld32((m)[2]) })
+
+INLINE V dot3(v3 a, v3 b) { return add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)); }
+
+/* v += m p >> s per component, saturated (counted) as add3 does */
+INLINE void sadd3_v(v3 *v, const int32_t m[3][FXS_LANES], const shifter *h, V p, uint32_t *count)
+{
+	v->x = sat32(add(v->x, smul_v(ld32(m[0]), p, h)), 0xFF, count);
+	v->y = sat32(add(v->y, smul_v(ld32(m[1]), p, h)), 0xFF, count);
+	v->z = sat32(add(v->z, smul_v(ld32(m[2]), p, h)), 0xFF, count);
+}
+
+typedef struct bodies8 {
+	__m256i ia, ib; /* int32 offsets of the bodies, in int32 units */
+	v3 va, wa, vb, wb;
+} bodies8;
+
+#define BODY_INTS ((int)(sizeof(solver_body) / sizeof(int32_t)))
+
+INLINE v3 gather3(const int32_t *base, __m256i idx, size_t off)
+{
+	const int *b = (const int *)(base + off / sizeof(int32_t));
+	v3 r = { _mm512_cvtepi32_epi64(_mm256_i32gather_epi32(b, idx, 4)),
+		 _mm512_cvtepi32_epi64(_mm256_i32gather_epi32(b + 1, idx, 4)),
+		 _mm512_cvtepi32_epi64(_mm256_i32gather_epi32(b + 2, idx, 4)) };
+	return r;
+}
+
+INLINE void scatter3(int32_t *base, __m256i idx, size_t off, const v3 *v)
+{
+	int *b = (int *)(base + off / sizeof(int32_t));
+	_mm256_i32scatter_epi32(b, idx, _mm512_cvtepi64_epi32(v->x), 4);
+	_mm256_i32scatter_epi32(b + 1, idx, _mm512_cvtepi64_epi32(v->y), 4);
+	_mm256_i32scatter_epi32(b + 2, idx, _mm512_cvtepi64_epi32(v->z), 4);
+}
+
+INLINE void body_index(const contact_batch *bt, bodies8 *s)
+{
+	const __m256i k = _mm256_set1_epi32(BODY_INTS);
+	s->ia = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)bt->a), k);
+	s->ib = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)bt->b), k);
+}
+
+INLINE void gather_velocities(const solver_ctx *c, bodies8 *s)
+{
+	const int32_t *base = (const int32_t *)(const void *)c->bodies;
+	s->va = gather3(base, s->ia, offsetof(solver_body, v));
+	s->wa = gather3(base, s->ia, offsetof(solver_body, w));
+	s->vb = gather3(base, s->ib, offsetof(solver_body, v));
+	s->wb = gather3(base, s->ib, offsetof(solver_body, w));
+}
+
+/* Scatter back. Lanes sharing a body share only a read-only one (static,
+ * kinematic, asleep, or the spare), whose values did not change. */
+INLINE void scatter_velocities(solver_ctx *c, const bodies8 *s)
+{
+	int32_t *base = (int32_t *)(void *)c->bodies;
+	scatter3(base, s->ia, offsetof(solver_body, v), &s->va);
+	scatter3(base, s->ia, offsetof(solver_body, w), &s->wa);
+	scatter3(base, s->ib, offsetof(solver_body, v), &s->vb);
+	scatter3(base, s->ib, offsetof(solver_body, w), &s->wb);
+}
+
+/* batch i + 2's lines and batch i + 1's bodies (see contact_batch_avx2.c) */
+INLINE void prefetch_ahead(const solver_ctx *c, uint32_t i, uint32_t end)
+{
+	if (i + 2 < end) {
+		const char *p = (const char *)(const void *)&c->batches[i + 2];
+		for (size_t o = 0; o < sizeof(contact_batch); o += 64)
+			_mm_prefetch(p + o, _MM_HINT_T0);
+	}
+	if (i + 1 < end) {
+		const contact_batch *bt = &c->batches[i + 1];
+		for (int l = 0; l < FXS_LANES; ++l) {
+			_mm_prefetch((const char *)(const void *)&c->bodies[bt->a[l]], _MM_HINT_T0);
+			_mm_prefetch((const char *)(const void *)&c->bodies[bt->b[l]], _MM_HINT_T0);
+		}
+	}
+}
+
+INLINE void apply_v(bodies8 *s, const contact_batch *bt, int dir, const lane_row *r, V p, uint32_t *count)
+{
+	shifter hla = shifter_of(bt->sla), hlb = shifter_of(bt->slb);
+	shifter ha = shifter_of(r->sa), hb = shifter_of(r->sb);
+	sadd3_v(&s->va, bt->la[dir], &hla, p, count);
+	sadd3_v(&s->wa, r->ia, &ha, p, count);
+	sadd3_v(&s->vb, bt->lb[dir], &hlb, p, count);
+	sadd3_v(&s->wb, r->ib, &hb, p, count);
+}
+
+/* lanes with more than k points */
+INLINE M live_points(const contact_batch *bt, int k) { return gt(ld32(bt->count), splat(k)); }
+
+uint32_t fxs_batches_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		const contact_batch *bt = &c->batches[i];
+		prefetch_ahead(c, i, end);
+		bodies8 s;
+		body_index(bt, &s);
+		gather_velocities(c, &s);
+		for (int k = 0; k < 4; ++k)
+			apply_v(&s, bt, 0, &bt->n[k], imp32(ld64(bt->impulse[k]), live_points(bt, k), &count), &count);
+		for (int t = 0; t < 2; ++t)
+			apply_v(&s, bt, 1 + t, &bt->t[t], imp32(ld64(bt->ti[t]), 0xFF, &count), &count);
+		shifter ha = shifter_of(bt->tw.sa), hb = shifter_of(bt->tw.sb);
+		V p = imp32(ld64(bt->twi), 0xFF, &count);
+		sadd3_v(&s.wa, bt->tw.ia, &ha, p, &count);
+		sadd3_v(&s.wb, bt->tw.ib, &hb, p, &count);
+		scatter_velocities(c, &s);
+	}
+	return count;
+}
+
+uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	uint32_t count = 0;
+	const int32_t *base = (const int32_t *)(const void *)c->bodies;
+	const V inv_h = splat(c->inv_h), push_min = splat(-(int64_t)c->push_max);
+	for (uint32_t i = first; i < end; ++i) {
+		contact_batch *bt = &c->batches[i];
+		prefetch_ahead(c, i, end);
+		bodies8 s;
+		body_index(bt, &s);
+		const v3 n = ld3(bt->d[0]);
+		/* what each normal row needs that does not depend on the velocities */
+		V pbias[4], pmass[4], pq[4];
+		shifter phm[4];
+		M live[4];
+		{
+			const V ndp = sub(dot3(n, gather3(base, s.ib, offsetof(solver_body, dp))),
+					  dot3(n, gather3(base, s.ia, offsetof(solver_body, dp))));
+			const v3 ta = gather3(base, s.ia, offsetof(solver_body, dtheta)),
+				 tb = gather3(base, s.ib, offsetof(solver_body, dtheta));
+			const V bias_rate = ld32(bt->bias_rate), iscale = ld32(bt->impulse_scale);
+			for (int k = 0; k < 4; ++k) {
+				const lane_row *r = &bt->n[k];
+				live[k] = live_points(bt, k);
+				V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
+				V sep = sat32(add(ld32(bt->separation[k]), shr_round16(ds)), live[k], &count);
+				M spec = gt(sep, zero());
+				M is_soft = use_bias ? (M)~spec : 0; /* not speculative, and the biased pass */
+				/* speculative: (s inv_h) >> 16 with s > 0 */
+				V bias_spec = _mm512_srai_epi64(mul(sep, inv_h), 16);
+				V bs = sat32(shr_round16(mul(bias_rate, sep)), is_soft & live[k], &count);
+				bs = _mm512_max_epi64(bs, push_min);
+				pbias[k] = sel(spec, bias_spec, _mm512_maskz_mov_epi64(is_soft, bs));
+				pmass[k] = sel(is_soft, ld32(r->soft_mass), ld32(r->mass));
+				shifter hm = shifter_of(r->sm), hs = shifter_of(r->ss);
+				phm[k].s = sel(is_soft, hs.s, hm.s), phm[k].bias = sel(is_soft, hs.bias, hm.bias);
+				pq[k] = mul_q16_v(ld64(bt->impulse[k]), _mm512_maskz_mov_epi64(is_soft, iscale));
+			}
+		}
+		gather_velocities(c, &s);
+		V total = zero(), moment = zero();
+		for (int k = 0; k < 4; ++k) {
+			const lane_row *r = &bt->n[k];
+			const v3 rxa = ld3(r->rxa), rxb = ld3(r->rxb);
+			V vn = add(sub(dot3(n, s.vb), dot3(n, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
+			vn = sat32(shr_round16(vn), live[k], &count);
+			V y = sat32(add(vn, pbias[k]), live[k], &count);
+			V old = ld64(bt->impulse[k]);
+			V nw = sub(sub(old, smul_v(pmass[k], y, &phm[k])), pq[k]);
+			V capped = _mm512_min_epi64(nw, splat(FXS_NORMAL_IMPULSE_MAX));
+			count_out(nw, capped, live[k], &count);
+			nw = _mm512_max_epi64(capped, zero());
+			V delta = sub(nw, old);
+			st64(bt->impulse[k], nw);
+			st64(bt->max_impulse[k], _mm512_max_epi64(ld64(bt->max_impulse[k]), delta));
+			apply_v(&s, bt, 0, r, imp32(delta, live[k], &count), &count);
+			total = add(total, nw);
+			moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
+		}
+		const V mu = ld32(bt->friction);
+		const V lim = mul_q16_v(total, mu), nlim = sub(zero(), lim);
+		for (int t = 0; t < 2; ++t) {
+			const lane_row *r = &bt->t[t];
+			const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
+			V vt = add(sub(dot3(d, s.vb), dot3(d, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
+			vt = sat32(shr_round16(vt), 0xFF, &count);
+			shifter hm = shifter_of(r->sm);
+			V old = ld64(bt->ti[t]);
+			V nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
+			nw = _mm512_max_epi64(_mm512_min_epi64(nw, lim), nlim);
+			st64(bt->ti[t], nw);
+			apply_v(&s, bt, 1 + t, r, imp32(sub(nw, old), 0xFF, &count), &count);
+		}
+		/* the twist, where the portable kernel runs it: tlim or the impulse nonzero */
+		const lane_row *r = &bt->tw;
+		const V tlim = mul_q16_v(moment, mu), ntlim = sub(zero(), tlim);
+		const V old = ld64(bt->twi);
+		const M runs = _mm512_test_epi64_mask(tlim, tlim) | _mm512_test_epi64_mask(old, old);
+		V wn = sub(dot3(s.wb, ld3(r->rxb)), dot3(s.wa, ld3(r->rxa)));
+		wn = sat32(shr_round16(wn), runs, &count);
+		shifter hm = shifter_of(r->sm);
+		V nw = sub(old, smul_v(ld32(r->mass), wn, &hm));
+		nw = _mm512_max_epi64(_mm512_min_epi64(nw, tlim), ntlim);
+		st64(bt->twi, nw);
+		V p = imp32(sub(nw, old), 0xFF, &count);
+		shifter ha = shifter_of(r->sa), hb = shifter_of(r->sb);
+		sadd3_v(&s.wa, r->ia, &ha, p, &count);
+		sadd3_v(&s.wb, r->ib, &hb, p, &count);
+		scatter_velocities(c, &s);
+	}
+	return count;
+}
+
+bool fxs_batches_have_avx512(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+}
+
+#else
+
+/* no AVX-512 here */
+bool fxs_batches_have_avx512(void) { return false; }
+
+uint32_t fxs_batches_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	(void)c, (void)first, (void)end;
+	return 0;
+}
+
+uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	(void)c, (void)first, (void)end, (void)use_bias;
+	return 0;
+}
+
+#endif

@@ -1,0 +1,119 @@
+/* The contact solver's kernels (contact_batch.h): the portable one and,
+ * where the CPU has them, the AVX2 and AVX-512 ones give the same bits on
+ * every scene, step by step, overflow counts included; also on a body with
+ * more contacts than there are stages (the overflow stage, which the
+ * portable kernel runs after the vectors) and on states built to saturate. */
+#include <string.h>
+
+#include "contact_batch.h"
+#include "fixstep/fixstep.h"
+#include "scenes/scenes.h"
+#include "test.h"
+#include "world.h"
+
+/* the first step at which a world solved with kernel `level` differs from
+ * one solved with the portable kernel, or -1; the sum of overflows seen */
+static int64_t first_difference(fxs_world *a, fxs_world *b, int level, uint32_t steps, uint64_t *overflows)
+{
+	a->simd = level;
+	b->simd = FXS_SIMD_NONE;
+	*overflows = 0;
+	for (uint32_t s = 1; s <= steps; ++s) {
+		fxs_world_step(a);
+		fxs_world_step(b);
+		if (fxs_world_hash(a) != fxs_world_hash(b))
+			return s;
+		*overflows += fxs_world_get_stats(b).overflows;
+	}
+	return -1;
+}
+
+static int64_t scene_difference(const fxs_scene *sc, int level, uint32_t steps)
+{
+	fxs_world *a = sc->create(), *b = sc->create();
+	uint64_t ovf;
+	int64_t d = first_difference(a, b, level, steps, &ovf);
+	fxs_world_destroy(a);
+	fxs_world_destroy(b);
+	return d;
+}
+
+static const char *level_name(int level) { return level == FXS_SIMD_AVX512 ? "AVX-512" : "AVX2"; }
+
+TEST(batch_kernels_agree_on_every_scene)
+{
+	int top = fxs_batches_simd_level();
+	if (top == FXS_SIMD_NONE)
+		printf("  no AVX2 on this CPU: only the portable kernel runs here (the crosscheck compares targets)\n");
+	uint32_t n;
+	const fxs_scene *scenes = fxs_scenes(&n);
+	for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
+		for (uint32_t i = 0; i < n; ++i) {
+			const fxs_scene *sc = &scenes[i];
+			/* the big benchmark scenes for a few steps, the rest longer */
+			uint32_t steps = test_quick ? 20 : 120;
+			if (strstr(sc->name, "large_pyramid") == sc->name && strcmp(sc->name, "large_pyramid_b20") != 0)
+				steps = test_quick ? 3 : 10;
+			if (strcmp(sc->name, "many_pyramids") == 0 || strcmp(sc->name, "falling_spheres") == 0 ||
+			    strcmp(sc->name, "joint_grid") == 0)
+				steps = test_quick ? 2 : 6;
+			int64_t d = scene_difference(sc, level, steps);
+			CHECKF(d < 0, "%s: %s and the portable kernel differ at step %lld", sc->name, level_name(level), (long long)d);
+		}
+		printf("  %s: the same bits as the portable kernel on all %u scenes\n", level_name(level), n);
+	}
+}
+
+static fxs_body_id add_body(fxs_world *w, int type, int shape, fxg_vec3 p, fxg_vec3 h, fix16_t r)
+{
+	fxs_body_def d = fxs_default_body_def();
+	d.type = type;
+	d.shape.type = shape;
+	d.shape.half_extents = h;
+	d.shape.radius = r;
+	d.position = p;
+	return fxs_body_create(w, &d);
+}
+
+/* A 20 m plank resting on the ground with 100 balls on it: the plank has
+ * more than 64 contacts, so some go to the overflow stage, which the
+ * portable kernel solves after the vector kernel's batches. Then the same
+ * with velocities near the edge of Q16.16, so that impulses and velocities
+ * saturate: the overflow counts must agree too. */
+TEST(batch_kernels_agree_on_the_overflow_stage_and_saturation)
+{
+	int top = fxs_batches_simd_level();
+	for (int pass = 0; pass < 2; ++pass) {
+		for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
+			fxs_world *w[2];
+			for (int k = 0; k < 2; ++k) {
+				fxs_world_def def = fxs_default_world_def();
+				def.enable_sleep = false;
+				w[k] = fxs_world_create(&def);
+				add_body(w[k], FXS_BODY_STATIC, FXS_SHAPE_BOX, fxg_v3(0, -FXG_ONE, 0), fxg_v3(FXG_I(30), FXG_ONE, FXG_I(30)), 0);
+				fxs_body_id plank = add_body(w[k], FXS_BODY_DYNAMIC, FXS_SHAPE_BOX, fxg_v3(0, FXG_HALF, 0),
+							     fxg_v3(FXG_I(10), FXG_HALF, FXG_I(2)), 0);
+				for (int i = 0; i < 100; ++i) {
+					fxg_vec3 p = fxg_v3(FXG_I(-9) + (i % 25) * FXG_RATIO(3, 4), FXG_I(1) + FXG_RATIO(1, 4),
+							    FXG_I(-1) + (i / 25) * FXG_RATIO(3, 4));
+					fxs_body_id b = add_body(w[k], FXS_BODY_DYNAMIC, FXS_SHAPE_SPHERE, p, fxg_v3(0, 0, 0), FXG_RATIO(1, 4));
+					if (pass == 1) /* fast enough to saturate impulses and velocities */
+						fxs_body_set_linear_velocity(w[k], b, fxg_v3(FXG_I(i % 2 ? 30000 : -30000), FXG_I(-30000), 0));
+				}
+				if (pass == 1)
+					fxs_body_set_angular_velocity(w[k], plank, fxg_v3(FXG_I(20000), FXG_I(-20000), FXG_I(20000)));
+			}
+			uint64_t ovf;
+			int64_t d = first_difference(w[0], w[1], level, test_quick ? 20 : 60, &ovf);
+			CHECKF(d < 0, "%s, %s: the kernels differ at step %lld", pass ? "saturating" : "at rest", level_name(level),
+			       (long long)d);
+			if (pass == 0)
+				CHECKF(w[1]->contact_count > 64, "only %u contacts", w[1]->contact_count);
+			else
+				printf("  %s: the same bits while saturating (%llu saturations counted)\n", level_name(level),
+				       (unsigned long long)ovf);
+			fxs_world_destroy(w[0]);
+			fxs_world_destroy(w[1]);
+		}
+	}
+}

@@ -336,9 +336,12 @@ fxs_result fxs_solve(fxs_world *w)
 	prepare_contacts(&c);
 	fxs_joints_prepare(&c);
 	fxs_direct_prepare(&c); /* nothing unless def.direct_contact_rows */
+	if (!fxs_joints_plan(&c))
+		return FXS_ERR_NOMEM;
 	if (!fxs_batches_prepare(&c))
 		return FXS_ERR_NOMEM; /* nothing moved yet this step */
 	for (int sub = 0; sub < w->def.substeps; ++sub) {
+		c.substep = (uint32_t)sub;
 		integrate_velocities(&c);
 		fxs_joints_warm_start(&c);
 		fxs_batches_warm_start(&c);
@@ -356,6 +359,7 @@ fxs_result fxs_solve(fxs_world *w)
 	apply_restitution_direct(&c);
 	fxs_batches_store(&c);
 	fxs_direct_finish(&c);
+	fxs_joints_store(&c);
 	/* the boxed LCP's friction state, back as a world vector */
 	for (uint32_t i = 0; c.direct && i < c.contact_count; ++i) {
 		if (!c.contact_direct[i])
@@ -377,5 +381,6 @@ fxs_result fxs_solve(fxs_world *w)
 		w->bodies[i].w = s->w;
 	}
 	fxs_direct_free(&c);
+	free(c.joint_handled);
 	return FXS_OK;
 }

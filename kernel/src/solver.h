@@ -22,6 +22,8 @@ typedef struct solver_body {
 	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
 	int32_t ii[6];   /* the same scaled (xx, yy, zz, xy, xz, yz; shift si): the hot form's source */
 	int32_t im;      /* inv_mass scaled (shift sm) */
+	fxg_mat3 rot;    /* the rotation at sub-step rot_stamp - 1 (joint.c's lever arms) */
+	uint32_t rot_stamp;
 	uint8_t si, sm;
 	uint8_t moves;   /* active dynamic or kinematic */
 	uint8_t dynamic;
@@ -81,6 +83,11 @@ typedef struct solver_ctx {
 	struct fxs_direct *direct;
 	const uint8_t *contact_direct; /* per solver contact: solved by the boxed LCP */
 	const uint8_t *joint_direct;   /* per solver joint: the same */
+	/* per solver joint: in an island of ball joints solved by L D L^T
+	 * (solver_direct.c), planned once per step (fxs_joints_plan) */
+	uint8_t *joint_handled;
+	uint32_t direct_ball_islands;
+	uint32_t substep; /* the current sub-step, from 0 */
 	/* the iteratively solved contacts in batches (contact_batch.h) */
 	struct contact_batch *batches;
 	uint32_t batch_count;

@@ -70,7 +70,21 @@ static fxg_wide coupling(const solver_ctx *c, const solver_joint *sj, int r, con
 	return sign_j * sign_k > 0 ? v : -v;
 }
 
+/* Find the eligible islands; with `solve`, solve them for this pass, else
+ * only mark their joints (the plan, made once per step: fxs_joints_plan). */
+static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, bool solve);
+
 uint32_t fxs_joints_solve_direct(solver_ctx *c, bool use_bias, uint8_t *handled)
+{
+	return direct_islands(c, use_bias, handled, true);
+}
+
+uint32_t fxs_joints_direct_plan(solver_ctx *c, uint8_t *handled)
+{
+	return direct_islands(c, false, handled, false);
+}
+
+static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, bool solve)
 {
 	uint32_t cap = c->w->def.direct_joint_rows, n = c->joint_count;
 	memset(handled, 0, n);
@@ -125,6 +139,12 @@ uint32_t fxs_joints_solve_direct(solver_ctx *c, bool use_bias, uint8_t *handled)
 				order[q] = order[q - 1];
 				order[q - 1] = tmp;
 			}
+		if (!solve) {
+			for (uint32_t p = 0; p < k; ++p)
+				handled[order[p]] = 1;
+			solved++;
+			continue;
+		}
 		int m = (int)(3 * k);
 		/* A = J M^-1 J^T + eps I, and the right-hand side */
 		for (uint32_t p = 0; p < k; ++p) {

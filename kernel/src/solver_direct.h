@@ -8,6 +8,9 @@
  * relax) and mark them in handled[] (one byte per c->joints entry): the
  * iterative pass skips them. Returns the number of islands solved. */
 uint32_t fxs_joints_solve_direct(solver_ctx *c, bool use_bias, uint8_t *handled);
+/* The same islands without solving them: marks handled[] and returns their
+ * number (once per step, before the sub-steps: fxs_joints_plan). */
+uint32_t fxs_joints_direct_plan(solver_ctx *c, uint8_t *handled);
 
 /* Contact islands by the boxed LCP (def.direct_contact_rows; solver.c):
  * prepare once per step after the contacts and joints (sets c->direct and

@@ -147,6 +147,64 @@ static void clamp_depths(fxs_mesh *me)
 	}
 }
 
+/* Which edges of face t are contact features it owns (mesh.h): boundary
+ * edges, and shared edges with a higher face id that are convex (the
+ * neighbour's far vertex lies behind t's plane) and not flat. */
+static uint8_t feature_edges(const fxs_mesh *me, uint32_t t)
+{
+	const fxs_mesh_face *f = &me->faces[t];
+	uint8_t mask = 0;
+	for (int i = 0; i < 3; ++i) {
+		uint32_t gi = f->adj[i];
+		if (gi == FXS_MESH_NO_FACE) {
+			mask |= (uint8_t)(1u << i);
+			continue;
+		}
+		if (gi < t)
+			continue;
+		const fxs_mesh_face *g = &me->faces[gi];
+		if (np_dot_w(f->n, g->n) >= FXS_MESH_FLAT_DOT)
+			continue;
+		int k = g->adj[0] == t ? 0 : (g->adj[1] == t ? 1 : 2);
+		fxg_vec3 far = me->verts[g->v[(k + 2) % 3]];
+		if (np_dot_w(f->n, far) < f->o)
+			mask |= (uint8_t)(1u << i);
+	}
+	return mask;
+}
+
+/* Vertex neighbour lists from the sorted half-edges (each edge once by its
+ * key; keys ascending, so every list comes out ascending). */
+static bool build_neighbours(fxs_mesh *me, const half_edge *he)
+{
+	size_t nh = (size_t)me->ntris * 3;
+	me->vnbr_start = calloc((size_t)me->nverts + 1, sizeof *me->vnbr_start);
+	me->vnbr = malloc((nh * 2 + 1) * sizeof *me->vnbr);
+	if (!me->vnbr_start || !me->vnbr)
+		return false;
+	for (size_t i = 0; i < nh; ++i) {
+		if (i > 0 && he[i].key == he[i - 1].key)
+			continue;
+		me->vnbr_start[(uint32_t)(he[i].key >> 32) + 1]++;
+		me->vnbr_start[(uint32_t)he[i].key + 1]++;
+	}
+	for (uint32_t v = 0; v < me->nverts; ++v)
+		me->vnbr_start[v + 1] += me->vnbr_start[v];
+	uint32_t *fill = malloc(((size_t)me->nverts + 1) * sizeof *fill);
+	if (!fill)
+		return false;
+	memcpy(fill, me->vnbr_start, (size_t)me->nverts * sizeof *fill);
+	for (size_t i = 0; i < nh; ++i) {
+		if (i > 0 && he[i].key == he[i - 1].key)
+			continue;
+		uint32_t a = (uint32_t)(he[i].key >> 32), b = (uint32_t)he[i].key;
+		me->vnbr[fill[a]++] = b;
+		me->vnbr[fill[b]++] = a;
+	}
+	free(fill);
+	return true;
+}
+
 fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t *tris, uint32_t ntris,
 			 fix16_t thickness)
 {
@@ -212,6 +270,8 @@ fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t 
 		}
 		i = j;
 	}
+	if (!build_neighbours(me, he))
+		goto fail;
 	free(he);
 	he = NULL;
 	/* walls: each shared wall once, by the lower face id */
@@ -232,6 +292,7 @@ fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t 
 	clamp_depths(me);
 	for (uint32_t t = 0; t < ntris; ++t) {
 		fxs_mesh_face *f = &me->faces[t];
+		f->edge_feature = feature_edges(me, t);
 		f->bounds = tri_box(me, f, 2 * f->depth);
 		me->bounds = t == 0 ? f->bounds : fxs_aabb_union(&me->bounds, &f->bounds);
 	}
@@ -248,6 +309,8 @@ void fxs_mesh_free(fxs_mesh *m)
 		return;
 	free(m->verts);
 	free(m->faces);
+	free(m->vnbr_start);
+	free(m->vnbr);
 	free(m);
 }
 

@@ -29,12 +29,11 @@
  * Not generated: a polytope edge piercing the interior of a mesh face with
  * both its ends outside every face region (only thin geometry allows it).
  *
- * A manifold has one normal. The first hit in ref_before's order (front-side
- * and shallow hits deepest first, then push-outs least deep first) chooses
- * the normal; hits with a normal parallel to it (n.n_ref >= 0.999, e.g. the
- * two triangles of a quad) join, and the 4 deepest of those are kept (ties by
- * feature id). A body in a concave corner is resolved against its deepest
- * face first. Feature ids: collide_mesh.h. */
+ * A manifold has one normal, chosen by one hit (the deepest front-side or
+ * shallow hit, else the push-out least deep behind its face); hits with a
+ * normal parallel to it (n.n_ref >= 0.999, e.g. the two triangles of a quad)
+ * join, and the 4 deepest of those are kept (ties by feature id). A body in
+ * a concave corner is resolved against its deepest face first. Feature ids: collide_mesh.h. */
 #include "collide_mesh.h"
 
 #include <string.h>
@@ -123,7 +122,7 @@ static bool vertex_hit(const fxs_mesh_query *qy, fxg_vec3 p, uint32_t vi, fxs_me
 	fxg_vec3 nb = sign < 0 ? np_neg(qy->box_ax[best]) : qy->box_ax[best]; /* box face, outward */
 	h->n = np_neg(nb);
 	h->sep = (fix16_t)-pen;
-	h->s = 0; /* a front-side contact */
+	h->s = (fix16_t)-pen; /* how deep the mesh corner is in the box */
 	h->point = np_madd(p, (fix16_t)(pen / 2), nb);
 	h->id = FXS_MESH_ID_VERTEX | vi;
 	return true;
@@ -148,7 +147,7 @@ static bool hull_vertex_hit(const fxs_mesh_query *q, fxg_vec3 p, uint32_t vi, fx
 	}
 	h->n = np_neg(q->n[best]);
 	h->sep = (fix16_t)-pen;
-	h->s = 0;
+	h->s = (fix16_t)-pen;
 	h->point = np_madd(p, (fix16_t)(pen / 2), q->n[best]);
 	h->id = FXS_MESH_ID_VERTEX | vi;
 	return true;
@@ -159,26 +158,22 @@ static bool hit_before(const fxs_mesh_hit *a, const fxs_mesh_hit *b)
 	return a->sep < b->sep || (a->sep == b->sep && a->id < b->id);
 }
 
-/* Which hit chooses the manifold's normal: front-side hits (the feature in
- * front of its face, or less than SHALLOW behind it) before deeper
- * push-outs; among the first the deepest; among push-outs the one least deep
- * behind its face (the one it crossed last). Behind a thin wall the far
- * face's slab also reaches the centre; the deepest-first rule would push a
- * body touching the near face out through the far one. A shallow push-out
- * competes by depth with the front-side hits: a box sliding down a ramp onto
- * the floor has its leading corners just behind the floor while its face
- * still touches the ramp, and it must be the floor that holds it (else it
- * sinks through the crease). Ties by feature id. */
+/* Which hit chooses the manifold's normal. Hits are front-side (the
+ * feature in front of its face or less than SHALLOW behind it, a mesh
+ * feature less than SHALLOW inside the shape) or push-outs (deeper). The
+ * deepest front-side hit is the reference; without one, the push-out least
+ * deep behind its face (the face it crossed last). Behind a thin wall the
+ * far face's slab also reaches a body touching the near face: a deepest-first
+ * rule would push it out through the far one. A shallow push-out competes by
+ * depth with the front-side hits: a box sliding down a ramp onto the floor
+ * has its leading corners just behind the floor while its face still touches
+ * the ramp, and it must be the floor that holds it (else it sinks through the
+ * crease). Ties by feature id. */
 #define SHALLOW ((fix16_t)655) /* 1 cm */
 
-static bool ref_before(const fxs_mesh_hit *a, const fxs_mesh_hit *b)
+static bool push_before(const fxs_mesh_hit *a, const fxs_mesh_hit *b)
 {
-	bool ba = a->s < -SHALLOW, bb = b->s < -SHALLOW;
-	if (ba != bb)
-		return bb;
-	if (ba && a->s != b->s)
-		return a->s > b->s;
-	return hit_before(a, b);
+	return a->s > b->s || (a->s == b->s && hit_before(a, b));
 }
 
 static void keep_insert(fxs_mesh_sink *k, const fxs_mesh_hit *h)
@@ -186,22 +181,39 @@ static void keep_insert(fxs_mesh_sink *k, const fxs_mesh_hit *h)
 	int pos = k->nk;
 	while (pos > 0 && hit_before(h, &k->keep[pos - 1]))
 		--pos;
-	if (pos >= FXS_MAX_MANIFOLD_POINTS)
+	if (pos >= FXS_MESH_KEEP)
 		return;
-	int last = k->nk < FXS_MAX_MANIFOLD_POINTS ? k->nk : FXS_MAX_MANIFOLD_POINTS - 1;
+	int last = k->nk < FXS_MESH_KEEP ? k->nk : FXS_MESH_KEEP - 1;
 	for (int j = last; j > pos; --j)
 		k->keep[j] = k->keep[j - 1];
 	k->keep[pos] = *h;
-	if (k->nk < FXS_MAX_MANIFOLD_POINTS)
+	if (k->nk < FXS_MESH_KEEP)
 		++k->nk;
 }
 
 void fxs_mesh_sink_offer(fxs_mesh_sink *k, const fxs_mesh_hit *h)
 {
 	if (k->pass == 1) {
-		if (!k->have || ref_before(h, &k->ref)) {
-			k->ref = *h;
-			k->have = true;
+		if (h->s < -SHALLOW) {
+			if (!k->have_push || push_before(h, &k->push)) {
+				k->push = *h;
+				k->have_push = true;
+			}
+		} else if (!k->have_front || hit_before(h, &k->front)) {
+			k->front = *h;
+			k->have_front = true;
+		}
+		if ((h->id & (FXS_MESH_ID_EDGE | FXS_MESH_ID_EDGE_FACE | FXS_MESH_ID_VERTEX)) == 0) {
+			int i = 0;
+			while (i < k->nplanes && np_dot_w(h->n, k->plane_n[i]) < FXS_MESH_FLAT_DOT)
+				++i;
+			if (i < k->nplanes) {
+				k->plane_sep[i] = fxg_min(k->plane_sep[i], h->sep);
+			} else if (i < FXS_MESH_FACE_PLANES) {
+				k->plane_n[i] = h->n;
+				k->plane_sep[i] = h->sep;
+				k->nplanes = i + 1;
+			}
 		}
 		if (k->nbuf < FXS_MESH_HIT_BUF)
 			k->buf[k->nbuf++] = *h;
@@ -211,6 +223,16 @@ void fxs_mesh_sink_offer(fxs_mesh_sink *k, const fxs_mesh_hit *h)
 	}
 	if (np_dot_w(h->n, k->ref.n) >= FXS_MESH_FLAT_DOT)
 		keep_insert(k, h);
+}
+
+bool fxs_mesh_sink_face_sep(const fxs_mesh_sink *k, fxg_vec3 n, fix16_t *sep)
+{
+	for (int i = 0; i < k->nplanes; ++i)
+		if (np_dot_w(n, k->plane_n[i]) >= FXS_MESH_FLAT_DOT) {
+			*sep = k->plane_sep[i];
+			return true;
+		}
+	return false;
 }
 
 /* Every hit, in a fixed order: faces in id order (their feature points in
@@ -296,6 +318,7 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 	q.nf = q.ne = 0;
 	q.hull = NULL;
 	q.edges_ready = false;
+	q.ovf = ovf;
 	fxg_vec3 c = q.c;
 	switch (a->type) {
 	case FXS_SHAPE_SPHERE:
@@ -364,13 +387,15 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 	/* pass 1: the reference hit picks the normal */
 	fxs_mesh_sink k;
 	k.pass = 1;
-	k.have = false;
+	k.have_front = k.have_push = false;
 	k.nk = 0;
 	k.nbuf = 0;
 	k.overflow = false;
+	k.nplanes = 0;
 	all_hits(&q, &k);
-	if (!k.have)
+	if (!k.have_front && !k.have_push)
 		return;
+	k.ref = k.have_front ? k.front : k.push;
 	/* pass 2: the 4 deepest hits parallel to it, kept sorted (the same
 	 * hits in the same order whether buffered or generated again) */
 	k.pass = 2;

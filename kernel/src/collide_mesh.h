@@ -57,24 +57,36 @@ typedef struct fxs_mesh_query {
 	const fxs_hull_geom *hull; /* hull: its geometry (edges rotated lazily) */
 	fxg_mat3 hull_rel;
 	bool edges_ready;
+	uint32_t *ovf;
 } fxs_mesh_query;
 
 /* The collector: pass 1 chooses the reference hit, pass 2 keeps the deepest
  * hits parallel to it. Hits are buffered in pass 1 so that pass 2 rarely has
  * to generate them again. */
 #define FXS_MESH_HIT_BUF 64
+#define FXS_MESH_KEEP FXS_MAX_MANIFOLD_POINTS
+#define FXS_MESH_FACE_PLANES 8
 typedef struct fxs_mesh_sink {
 	int pass;
-	bool have;
+	bool have_front, have_push;
+	fxs_mesh_hit front, push; /* pass 1: the best front-side hit and push-out */
 	fxs_mesh_hit ref;
 	int nk;
-	fxs_mesh_hit keep[FXS_MAX_MANIFOLD_POINTS];
+	fxs_mesh_hit keep[FXS_MESH_KEEP];
 	int nbuf;
 	bool overflow;
 	fxs_mesh_hit buf[FXS_MESH_HIT_BUF];
+	/* pass 1: the deepest face hit per face normal (faces closer than
+	 * FXS_MESH_FLAT_DOT share one), the first FXS_MESH_FACE_PLANES normals
+	 * in generation order; face hits all come before edge hits */
+	int nplanes;
+	fxg_vec3 plane_n[FXS_MESH_FACE_PLANES];
+	fix16_t plane_sep[FXS_MESH_FACE_PLANES];
 } fxs_mesh_sink;
 
 void fxs_mesh_sink_offer(fxs_mesh_sink *k, const fxs_mesh_hit *h);
+/* The deepest face hit on faces parallel to n; false when there is none. */
+bool fxs_mesh_sink_face_sep(const fxs_mesh_sink *k, fxg_vec3 n, fix16_t *sep);
 
 /* collide_mesh_edge.c: the edge contacts of the query's shape against every
  * feature edge of the candidate faces, and (capsules) the mesh vertices

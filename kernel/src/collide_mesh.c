@@ -32,8 +32,10 @@
  * A manifold has one normal, chosen by one hit (the deepest front-side or
  * shallow hit, else the push-out least deep behind its face); hits with a
  * normal parallel to it (n.n_ref >= 0.999, e.g. the two triangles of a quad)
- * join, and the 4 deepest of those are kept (ties by feature id). A body in
- * a concave corner is resolved against its deepest face first. Feature ids: collide_mesh.h. */
+ * join: of the 16 deepest of those (ties by feature id) four spread over the
+ * contact are kept (fxs_np_reduce, as the convex pairs: the deepest, the
+ * farthest from it, the largest triangle, the most area outside it). A body
+ * in a concave corner is resolved against its deepest face first. Feature ids: collide_mesh.h. */
 #include "collide_mesh.h"
 
 #include <string.h>
@@ -396,8 +398,8 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 	if (!k.have_front && !k.have_push)
 		return;
 	k.ref = k.have_front ? k.front : k.push;
-	/* pass 2: the 4 deepest hits parallel to it, kept sorted (the same
-	 * hits in the same order whether buffered or generated again) */
+	/* pass 2: the deepest hits parallel to it, kept sorted (the same hits
+	 * in the same order whether buffered or generated again) */
 	k.pass = 2;
 	if (k.overflow) {
 		all_hits(&q, &k);
@@ -405,8 +407,26 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 		for (int i = 0; i < k.nbuf; ++i)
 			fxs_mesh_sink_offer(&k, &k.buf[i]);
 	}
+	/* four of them spread over the contact (the deepest, the farthest from
+	 * it, the largest triangle, the most area outside it: as the convex
+	 * pairs), in the plane across the reference normal */
+	np_candidate cand[FXS_MESH_KEEP];
+	int ax = np_abs64(k.ref.n.x) >= np_abs64(k.ref.n.y) && np_abs64(k.ref.n.x) >= np_abs64(k.ref.n.z)
+			 ? 0
+			 : (np_abs64(k.ref.n.y) >= np_abs64(k.ref.n.z) ? 1 : 2);
+	for (int i = 0; i < k.nk; ++i) {
+		fxg_vec3 p = k.keep[i].point;
+		cand[i].p = p;
+		cand[i].u = ax == 0 ? p.y : (ax == 1 ? p.z : p.x);
+		cand[i].v = ax == 0 ? p.z : (ax == 1 ? p.x : p.y);
+		cand[i].sep = k.keep[i].sep;
+		cand[i].id = k.keep[i].id;
+	}
+	int pick[FXS_MAX_MANIFOLD_POINTS];
+	int np = fxs_np_reduce(cand, k.nk, pick);
 	/* back to world space; the normal points from the shape to the mesh */
 	m->normal = np_neg(fxg_m3_mul_v3(rm, k.ref.n, ovf));
-	for (int i = 0; i < k.nk; ++i)
-		np_add_point(m, np_to_world(xb->p, &rm, k.keep[i].point, ovf), k.keep[i].sep, k.keep[i].id);
+	for (int i = 0; i < np; ++i)
+		np_add_point(m, np_to_world(xb->p, &rm, cand[pick[i]].p, ovf), (fix16_t)cand[pick[i]].sep,
+			     cand[pick[i]].id);
 }

@@ -60,11 +60,12 @@ typedef struct fxs_mesh_query {
 	uint32_t *ovf;
 } fxs_mesh_query;
 
-/* The collector: pass 1 chooses the reference hit, pass 2 keeps the deepest
- * hits parallel to it. Hits are buffered in pass 1 so that pass 2 rarely has
+/* The collector: pass 1 chooses the reference hit, pass 2 keeps the
+ * FXS_MESH_KEEP deepest hits parallel to it (the manifold's 4 are chosen from
+ * those by fxs_np_reduce). Hits are buffered in pass 1 so that pass 2 rarely has
  * to generate them again. */
 #define FXS_MESH_HIT_BUF 64
-#define FXS_MESH_KEEP FXS_MAX_MANIFOLD_POINTS
+#define FXS_MESH_KEEP 16
 #define FXS_MESH_FACE_PLANES 8
 typedef struct fxs_mesh_sink {
 	int pass;

@@ -58,9 +58,8 @@ static fix16_t tri_distance(const fxs_mesh *me, const fxs_mesh_face *f, fxg_vec3
 		int64_t den = np_dot_w(e, e) >> 16; /* Q16.16 |e|^2 */
 		int64_t t = den > 0 ? np_div_round(np_dot_w(ax, e), den) : 0;
 		t = t < 0 ? 0 : (t > FXG_ONE ? FXG_ONE : t);
-		fxg_vec3 q = np_madd(a, (fix16_t)t, e);
-		fix16_t len;
-		np_normalize(np_sub(x, q), &len);
+		fxg_vec3 dq = np_sub(x, np_madd(a, (fix16_t)t, e));
+		int64_t len = (int64_t)fxg_isqrt64_round((uint64_t)np_dot_w(dq, dq)); /* np_normalize's length */
 		if (len < best)
 			best = len;
 	}
@@ -88,6 +87,8 @@ static bool feature_hit(const fxs_mesh_query *q, uint32_t fi, int k, fxs_mesh_hi
 			return false;
 		sep = (int64_t)s - q->r;
 	} else {
+		if ((int64_t)s - q->r > q->speculative)
+			return false; /* the triangle is at least as far as its plane */
 		sep = (int64_t)tri_distance(me, f, x, s) - q->r;
 	}
 	if (sep > q->speculative)
@@ -243,11 +244,18 @@ bool fxs_mesh_sink_face_sep(const fxs_mesh_sink *k, fxg_vec3 n, fix16_t *sep)
 static void all_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 {
 	const fxs_mesh *me = q->me;
-	for (uint32_t fi = 0; fi < me->ntris; ++fi) {
-		if (!fxs_aabb_overlap(&q->sb, &me->faces[fi].bounds))
+	for (uint32_t ci = 0, nc = fxs_mesh_cand_count(q); ci < nc; ++ci) {
+		uint32_t fi = fxs_mesh_cand_face(q, ci);
+		if (fi == FXS_MESH_NO_FACE)
+			continue;
+		const fxs_mesh_face *f = &me->faces[fi];
+		/* every feature point beyond the speculative distance in front of
+		 * the plane, or behind the slab: no hit */
+		int64_t sc = np_w2f(np_dot_w(f->n, q->c) - f->o);
+		if (sc > q->reach || sc < -(q->reach + f->depth))
 			continue;
 		/* pass 2 (regenerating): a face not parallel to the reference adds nothing */
-		if (k->pass == 2 && np_dot_w(me->faces[fi].n, k->ref.n) < FXS_MESH_FLAT_DOT)
+		if (k->pass == 2 && np_dot_w(f->n, k->ref.n) < FXS_MESH_FLAT_DOT)
 			continue;
 		for (int j = 0; j < q->nx; ++j) {
 			fxs_mesh_hit h;
@@ -261,6 +269,9 @@ static void all_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 			fxg_vec3 p = me->verts[vi];
 			if (p.x < sb->lo.x || p.x > sb->hi.x || p.y < sb->lo.y || p.y > sb->hi.y || p.z < sb->lo.z ||
 			    p.z > sb->hi.z)
+				continue;
+			fxg_vec3 dp = np_sub(p, q->c);
+			if (np_dot_w(dp, dp) > (q->reach * q->reach))
 				continue;
 			fxs_mesh_hit h;
 			bool hit = q->type == FXS_SHAPE_BOX    ? vertex_hit(q, p, vi, &h)
@@ -385,6 +396,25 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 	if (!fxs_aabb_overlap(&sb, &me->bounds))
 		return;
 	q.sb = sb;
+	q.ncand = 0;
+	q.cand_all = false;
+	for (uint32_t fi = 0; fi < me->ntris && !q.cand_all; ++fi) {
+		if (!fxs_aabb_overlap(&sb, &me->faces[fi].bounds))
+			continue;
+		if (q.ncand < FXS_MESH_CAND)
+			q.cand[q.ncand++] = fi;
+		else
+			q.cand_all = true;
+	}
+	/* the bounding sphere about c, for cheap rejections of faces, edges and
+	 * vertices the box test lets through (a rotated shape's box is loose) */
+	uint64_t far2 = 0;
+	for (int k = 0; k < q.nx; ++k) {
+		fxg_vec3 dk = np_sub(q.x[k], c);
+		uint64_t d2 = (uint64_t)np_dot_w(dk, dk);
+		far2 = d2 > far2 ? d2 : far2;
+	}
+	q.reach = (int64_t)fxg_isqrt64_round(far2) + 1 + g;
 
 	/* pass 1: the reference hit picks the normal */
 	fxs_mesh_sink k;

@@ -31,6 +31,8 @@ typedef struct fxs_mesh_hit {
 #define FXS_MESH_ID_EDGE (1u << 31)
 #define FXS_MESH_ID_EDGE_FACE (1u << 30)
 
+#define FXS_MESH_CAND 256
+
 /* The convex shape placed in the mesh's frame, and the hit collector. */
 typedef struct fxs_mesh_query {
 	const fxs_mesh *me;
@@ -38,6 +40,12 @@ typedef struct fxs_mesh_query {
 	int type;           /* FXS_SHAPE_* */
 	fxs_aabb sb;        /* bounds of the shape grown by r + speculative */
 	fxg_vec3 c;         /* the shape's centre */
+	int64_t reach;      /* Q16.16: every feature point plus r is within this of c, plus speculative */
+	/* the faces whose bounds overlap sb, ascending; all of them (to be
+	 * tested one by one) when more than FXS_MESH_CAND */
+	uint32_t ncand;
+	bool cand_all;
+	uint32_t cand[FXS_MESH_CAND];
 	int nx;             /* feature points: box / hull vertices, capsule ends, sphere centre */
 	fxg_vec3 x[FXS_HULL_MAX_VERTS];
 	fix16_t r;          /* their radius */
@@ -86,6 +94,15 @@ typedef struct fxs_mesh_sink {
 } fxs_mesh_sink;
 
 void fxs_mesh_sink_offer(fxs_mesh_sink *k, const fxs_mesh_hit *h);
+/* Candidate face number ci (0 .. fxs_mesh_cand_count - 1), or
+ * FXS_MESH_NO_FACE when its bounds miss the shape's. */
+static inline uint32_t fxs_mesh_cand_count(const fxs_mesh_query *q) { return q->cand_all ? q->me->ntris : q->ncand; }
+static inline uint32_t fxs_mesh_cand_face(const fxs_mesh_query *q, uint32_t ci)
+{
+	if (!q->cand_all)
+		return q->cand[ci];
+	return fxs_aabb_overlap(&q->sb, &q->me->faces[ci].bounds) ? ci : FXS_MESH_NO_FACE;
+}
 /* The deepest face hit on faces parallel to n; false when there is none. */
 bool fxs_mesh_sink_face_sep(const fxs_mesh_sink *k, fxg_vec3 n, fix16_t *sep);
 

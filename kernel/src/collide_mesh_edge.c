@@ -105,11 +105,10 @@ static bool edge_setup(const fxs_mesh *me, uint32_t fi, int i, mesh_edge *e)
 {
 	const fxs_mesh_face *f = &me->faces[fi];
 	fxg_vec3 a = me->verts[f->v[i]], b = me->verts[f->v[(i + 1) % 3]];
-	fix16_t len;
-	e->eu = np_normalize(np_sub(b, a), &len);
-	if (len == 0)
+	e->eu = f->edge_u[i];
+	e->half = f->edge_half[i];
+	if (e->half == 0)
 		return false;
-	e->half = len / 2;
 	e->mid = np_mid(a, b);
 	e->nf = f->n;
 	e->wf = cross_f(e->eu, f->n); /* the edge runs a -> b counter-clockwise in f */
@@ -343,7 +342,23 @@ static void rim_hit(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge *
 
 static void edge_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge *e, const claimed *cl)
 {
+	/* Every hit here has its shape point within D = max(speculative, depth)
+	 * of the mesh edge's line. Seen along the edge (coordinates along w_f
+	 * and n_f, which are across it), a shape edge lies within its half
+	 * length of its midpoint: one farther from the line than D + that half
+	 * length (plus a margin for rounding) cannot hit. */
+	int64_t pu[FXS_HULL_MAX_VERTS], pv[FXS_HULL_MAX_VERTS];
+	for (int i = 0; i < q->nx; ++i) {
+		fxg_vec3 d = np_sub(q->x[i], e->mid);
+		pu[i] = np_dot(e->wf, d);
+		pv[i] = np_dot(e->nf, d);
+	}
+	int64_t reach = fxg_max(q->speculative, e->depth) + FXG_RATIO(1, 256);
 	for (int j = 0; j < q->ne; ++j) {
+		int64_t mu = (pu[q->ev[j][0]] + pu[q->ev[j][1]]) / 2, mv = (pv[q->ev[j][0]] + pv[q->ev[j][1]]) / 2;
+		int64_t lim = reach + q->eh[j];
+		if (mu * mu + mv * mv > lim * lim)
+			continue;
 		int fa = q->ef[j][0], fb = q->ef[j][1];
 		if (is_claimed(cl, fa, fb))
 			continue;
@@ -404,6 +419,12 @@ static void capsule_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_e
 		return;
 	fxg_vec3 ps = np_madd(q->c, s, q->u), pm = np_madd(e->mid, t, e->eu);
 	fxg_vec3 d = np_sub(ps, pm), ax = cross_f(q->u, e->eu), n;
+	/* the core in front of the edge (not crossing under it) and beyond r +
+	 * speculative: nothing (|d| is the distance; cheap before normalising) */
+	int64_t reach = (int64_t)q->r + (q->speculative > 0 ? q->speculative : 0);
+	bool in_front = np_dot_w(ax, d) >= 0 ? np_dot_w(ax, np_add(e->nf, e->ng)) >= 0 : np_dot_w(ax, np_add(e->nf, e->ng)) < 0;
+	if (in_front && (uint64_t)np_dot_w(d, d) > (uint64_t)(reach * reach))
+		return;
 	int64_t core;
 	fix16_t len;
 	if (np_dot_w(ax, ax) >= EDGE_MIN_LEN2) {
@@ -429,21 +450,36 @@ static void capsule_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_e
 	fxs_mesh_sink_offer(k, &h);
 }
 
+/* The segment [a, b] within the shape's bounding sphere (a cheap test the
+ * bounds let many edges through; squared distances in Q32.32) */
+static bool edge_near(const fxs_mesh_query *q, fxg_vec3 a, fxg_vec3 b)
+{
+	fxg_vec3 e = np_sub(b, a), d = np_sub(q->c, a);
+	int64_t ee = np_dot_w(e, e) >> 16, t = np_dot_w(d, e) >> 16; /* Q16.16 */
+	fxg_vec3 x = d;
+	if (t > 0 && ee > 0)
+		x = t >= ee ? np_sub(q->c, b) : np_madd(d, (fix16_t)-np_div_round(t * 65536, ee), e);
+	return np_dot_w(x, x) <= q->reach * q->reach;
+}
+
 void fxs_mesh_edge_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 {
 	const fxs_mesh *me = q->me;
 	const fxs_aabb *sb = &q->sb;
 	claimed cl;
-	for (uint32_t fi = 0; fi < me->ntris; ++fi) {
-		const fxs_mesh_face *f = &me->faces[fi];
-		if (!f->edge_feature || !fxs_aabb_overlap(sb, &f->bounds))
+	for (uint32_t ci = 0, nc = fxs_mesh_cand_count(q); ci < nc; ++ci) {
+		uint32_t fi = fxs_mesh_cand_face(q, ci);
+		if (fi == FXS_MESH_NO_FACE || !me->faces[fi].edge_feature)
 			continue;
+		const fxs_mesh_face *f = &me->faces[fi];
 		for (int i = 0; i < 3; ++i) {
 			if (!((f->edge_feature >> i) & 1))
 				continue;
 			fxg_vec3 a = me->verts[f->v[i]], b = me->verts[f->v[(i + 1) % 3]];
 			if (fxg_max(a.x, b.x) < sb->lo.x || fxg_min(a.x, b.x) > sb->hi.x || fxg_max(a.y, b.y) < sb->lo.y ||
 			    fxg_min(a.y, b.y) > sb->hi.y || fxg_max(a.z, b.z) < sb->lo.z || fxg_min(a.z, b.z) > sb->hi.z)
+				continue;
+			if (!edge_near(q, a, b))
 				continue;
 			mesh_edge e;
 			if (!edge_setup(me, fi, i, &e))

@@ -293,6 +293,11 @@ fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t 
 	for (uint32_t t = 0; t < ntris; ++t) {
 		fxs_mesh_face *f = &me->faces[t];
 		f->edge_feature = feature_edges(me, t);
+		for (int i = 0; i < 3; ++i) {
+			fix16_t len;
+			f->edge_u[i] = np_normalize(np_sub(me->verts[f->v[(i + 1) % 3]], me->verts[f->v[i]]), &len);
+			f->edge_half[i] = len / 2;
+		}
 		f->bounds = tri_box(me, f, 2 * f->depth);
 		me->bounds = t == 0 ? f->bounds : fxs_aabb_union(&me->bounds, &f->bounds);
 	}

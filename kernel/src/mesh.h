@@ -52,6 +52,8 @@ typedef struct fxs_mesh_face {
 	fix16_t depth;     /* thickness of this face's region (<= the mesh's thickness) */
 	fxs_aabb bounds;   /* triangle box grown by 2 depth */
 	uint8_t edge_feature; /* bit i: edge i is a contact feature owned by this face */
+	fxg_vec3 edge_u[3];   /* unit direction of edge i (v[i] -> v[i + 1]), for edge contacts */
+	fix16_t edge_half[3]; /* half its length (rounded length / 2) */
 } fxs_mesh_face;
 
 typedef struct fxs_mesh {

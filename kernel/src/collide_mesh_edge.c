@@ -450,16 +450,19 @@ static void capsule_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_e
 	fxs_mesh_sink_offer(k, &h);
 }
 
-/* The segment [a, b] within the shape's bounding sphere (a cheap test the
- * bounds let many edges through; squared distances in Q32.32) */
+/* The segment [a, b] within the shape's bounding sphere grown by the
+ * mesh's thickness (a crossing's mesh point may lie up to a face's depth
+ * from the shape point it pairs with); a cheap test the bounds let many
+ * edges through; squared distances in Q32.32 */
 static bool edge_near(const fxs_mesh_query *q, fxg_vec3 a, fxg_vec3 b)
 {
+	int64_t reach = q->reach + q->me->thickness;
 	fxg_vec3 e = np_sub(b, a), d = np_sub(q->c, a);
 	int64_t ee = np_dot_w(e, e) >> 16, t = np_dot_w(d, e) >> 16; /* Q16.16 */
 	fxg_vec3 x = d;
 	if (t > 0 && ee > 0)
 		x = t >= ee ? np_sub(q->c, b) : np_madd(d, (fix16_t)-np_div_round(t * 65536, ee), e);
-	return np_dot_w(x, x) <= q->reach * q->reach;
+	return np_dot_w(x, x) <= reach * reach;
 }
 
 void fxs_mesh_edge_hits(fxs_mesh_query *q, fxs_mesh_sink *k)

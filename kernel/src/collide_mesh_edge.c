@@ -458,7 +458,7 @@ static bool edge_near(const fxs_mesh_query *q, fxg_vec3 a, fxg_vec3 b)
 {
 	int64_t reach = q->reach + q->me->thickness;
 	fxg_vec3 e = np_sub(b, a), d = np_sub(q->c, a);
-	int64_t ee = np_dot_w(e, e) >> 16, t = np_dot_w(d, e) >> 16; /* Q16.16 */
+	int64_t ee = np_dot_w(e, e) >> 16, t = np_w2f(np_dot_w(d, e)); /* Q16.16 (ee >= 0) */
 	fxg_vec3 x = d;
 	if (t > 0 && ee > 0)
 		x = t >= ee ? np_sub(q->c, b) : np_madd(d, (fix16_t)-np_div_round(t * 65536, ee), e);

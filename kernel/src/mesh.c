@@ -118,33 +118,147 @@ static fxs_aabb tri_box(const fxs_mesh *me, const fxs_mesh_face *f, fix16_t grow
 
 /* Fig. 12 fix: clamp each face's depth to half the distance to any
  * back-facing triangle behind it (sampled at its vertices, edge midpoints and
- * centroid), so that two slabs of a thin wall neither overlap nor poke out. */
+ * centroid), so that two slabs of a thin wall neither overlap nor poke out.
+ * The result is a minimum over the samples (a sample moves the depth only
+ * down, to max(h / 2, 1)), so the order the triangles are visited in does
+ * not matter: they are swept in order of their boxes' low x (sorted, fully
+ * keyed), which makes a large mesh (a heightfield) near-linear instead of
+ * quadratic. */
+static void clamp_face(fxs_mesh *me, fxs_mesh_face *f, uint32_t fi, const fxs_mesh_face *g, uint32_t gi,
+		       const fxs_aabb *reach, const fxs_aabb *gb)
+{
+	if (gi == fi || !fxs_aabb_overlap(reach, gb) || np_dot_w(f->n, g->n) >= 0)
+		return;
+	fxg_vec3 p[3] = { me->verts[g->v[0]], me->verts[g->v[1]], me->verts[g->v[2]] };
+	fxg_vec3 samples[7] = { p[0], p[1], p[2], np_mid(p[0], p[1]), np_mid(p[1], p[2]), np_mid(p[2], p[0]),
+				fxg_v3((fix16_t)(((int64_t)p[0].x + p[1].x + p[2].x) / 3),
+				       (fix16_t)(((int64_t)p[0].y + p[1].y + p[2].y) / 3),
+				       (fix16_t)(((int64_t)p[0].z + p[1].z + p[2].z) / 3)) };
+	for (int k = 0; k < 7; ++k) {
+		if (!fxs_mesh_in_prism(f, samples[k]))
+			continue;
+		int64_t h = np_w2f(f->o - np_dot_w(f->n, samples[k])); /* depth behind f */
+		if (h > 0 && h < 2 * (int64_t)f->depth)
+			f->depth = (fix16_t)(h / 2 > 1 ? h / 2 : 1);
+	}
+}
+
+typedef struct sweep_item {
+	fix16_t lo_x;
+	uint32_t tri;
+} sweep_item;
+
+static int cmp_sweep(const void *pa, const void *pb)
+{
+	const sweep_item *a = pa, *b = pb;
+	if (a->lo_x != b->lo_x)
+		return a->lo_x < b->lo_x ? -1 : 1;
+	return (a->tri > b->tri) - (a->tri < b->tri);
+}
+
 static void clamp_depths(fxs_mesh *me)
 {
-	for (uint32_t fi = 0; fi < me->ntris; ++fi) {
-		fxs_mesh_face *f = &me->faces[fi];
-		fxs_aabb reach = tri_box(me, f, 2 * me->thickness);
-		for (uint32_t gi = 0; gi < me->ntris; ++gi) {
-			const fxs_mesh_face *g = &me->faces[gi];
-			if (gi == fi || np_dot_w(f->n, g->n) >= 0)
-				continue;
-			fxs_aabb gb = tri_box(me, g, 0);
-			if (!fxs_aabb_overlap(&reach, &gb))
-				continue;
-			fxg_vec3 p[3] = { me->verts[g->v[0]], me->verts[g->v[1]], me->verts[g->v[2]] };
-			fxg_vec3 samples[7] = { p[0], p[1], p[2], np_mid(p[0], p[1]), np_mid(p[1], p[2]), np_mid(p[2], p[0]),
-						fxg_v3((fix16_t)(((int64_t)p[0].x + p[1].x + p[2].x) / 3),
-						       (fix16_t)(((int64_t)p[0].y + p[1].y + p[2].y) / 3),
-						       (fix16_t)(((int64_t)p[0].z + p[1].z + p[2].z) / 3)) };
-			for (int k = 0; k < 7; ++k) {
-				if (!fxs_mesh_in_prism(f, samples[k]))
-					continue;
-				int64_t h = np_w2f(f->o - np_dot_w(f->n, samples[k])); /* depth behind f */
-				if (h > 0 && h < 2 * (int64_t)f->depth)
-					f->depth = (fix16_t)(h / 2 > 1 ? h / 2 : 1);
+	uint32_t n = me->ntris;
+	fxs_aabb *boxes = malloc((size_t)n * sizeof *boxes);
+	sweep_item *order = malloc((size_t)n * sizeof *order);
+	if (!boxes || !order) { /* the plain quadratic loop: the same depths */
+		for (uint32_t fi = 0; fi < n; ++fi) {
+			fxs_aabb reach = tri_box(me, &me->faces[fi], 2 * me->thickness);
+			for (uint32_t gi = 0; gi < n; ++gi) {
+				fxs_aabb gb = tri_box(me, &me->faces[gi], 0);
+				clamp_face(me, &me->faces[fi], fi, &me->faces[gi], gi, &reach, &gb);
 			}
 		}
+		free(boxes);
+		free(order);
+		return;
 	}
+	int64_t widest = 0;
+	for (uint32_t t = 0; t < n; ++t) {
+		boxes[t] = tri_box(me, &me->faces[t], 0);
+		order[t] = (sweep_item){ boxes[t].lo.x, t };
+		int64_t w = (int64_t)boxes[t].hi.x - boxes[t].lo.x;
+		widest = w > widest ? w : widest;
+	}
+	qsort(order, n, sizeof *order, cmp_sweep);
+	for (uint32_t fi = 0; fi < n; ++fi) {
+		fxs_mesh_face *f = &me->faces[fi];
+		fxs_aabb reach = tri_box(me, f, 2 * me->thickness);
+		/* boxes overlapping reach in x have lo.x in [reach.lo.x - widest, reach.hi.x] */
+		int64_t from = (int64_t)reach.lo.x - widest;
+		uint32_t lo = 0, hi = n;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if ((int64_t)order[mid].lo_x < from)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (uint32_t k = lo; k < n && order[k].lo_x <= reach.hi.x; ++k) {
+			uint32_t gi = order[k].tri;
+			clamp_face(me, f, fi, &me->faces[gi], gi, &reach, &boxes[gi]);
+		}
+	}
+	free(boxes);
+	free(order);
+}
+
+/* Which edges of face t are contact features it owns (mesh.h): boundary
+ * edges, and shared edges with a higher face id that are convex (the
+ * neighbour's far vertex lies behind t's plane) and not flat. */
+static uint8_t feature_edges(const fxs_mesh *me, uint32_t t)
+{
+	const fxs_mesh_face *f = &me->faces[t];
+	uint8_t mask = 0;
+	for (int i = 0; i < 3; ++i) {
+		uint32_t gi = f->adj[i];
+		if (gi == FXS_MESH_NO_FACE) {
+			mask |= (uint8_t)(1u << i);
+			continue;
+		}
+		if (gi < t)
+			continue;
+		const fxs_mesh_face *g = &me->faces[gi];
+		if (np_dot_w(f->n, g->n) >= FXS_MESH_FLAT_DOT)
+			continue;
+		int k = g->adj[0] == t ? 0 : (g->adj[1] == t ? 1 : 2);
+		fxg_vec3 far = me->verts[g->v[(k + 2) % 3]];
+		if (np_dot_w(f->n, far) < f->o)
+			mask |= (uint8_t)(1u << i);
+	}
+	return mask;
+}
+
+/* Vertex neighbour lists from the sorted half-edges (each edge once by its
+ * key; keys ascending, so every list comes out ascending). */
+static bool build_neighbours(fxs_mesh *me, const half_edge *he)
+{
+	size_t nh = (size_t)me->ntris * 3;
+	me->vnbr_start = calloc((size_t)me->nverts + 1, sizeof *me->vnbr_start);
+	me->vnbr = malloc((nh * 2 + 1) * sizeof *me->vnbr);
+	if (!me->vnbr_start || !me->vnbr)
+		return false;
+	for (size_t i = 0; i < nh; ++i) {
+		if (i > 0 && he[i].key == he[i - 1].key)
+			continue;
+		me->vnbr_start[(uint32_t)(he[i].key >> 32) + 1]++;
+		me->vnbr_start[(uint32_t)he[i].key + 1]++;
+	}
+	for (uint32_t v = 0; v < me->nverts; ++v)
+		me->vnbr_start[v + 1] += me->vnbr_start[v];
+	uint32_t *fill = malloc(((size_t)me->nverts + 1) * sizeof *fill);
+	if (!fill)
+		return false;
+	memcpy(fill, me->vnbr_start, (size_t)me->nverts * sizeof *fill);
+	for (size_t i = 0; i < nh; ++i) {
+		if (i > 0 && he[i].key == he[i - 1].key)
+			continue;
+		uint32_t a = (uint32_t)(he[i].key >> 32), b = (uint32_t)he[i].key;
+		me->vnbr[fill[a]++] = b;
+		me->vnbr[fill[b]++] = a;
+	}
+	free(fill);
+	return true;
 }
 
 fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t *tris, uint32_t ntris,
@@ -212,6 +326,8 @@ fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t 
 		}
 		i = j;
 	}
+	if (!build_neighbours(me, he))
+		goto fail;
 	free(he);
 	he = NULL;
 	/* walls: each shared wall once, by the lower face id */
@@ -232,6 +348,12 @@ fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t 
 	clamp_depths(me);
 	for (uint32_t t = 0; t < ntris; ++t) {
 		fxs_mesh_face *f = &me->faces[t];
+		f->edge_feature = feature_edges(me, t);
+		for (int i = 0; i < 3; ++i) {
+			fix16_t len;
+			f->edge_u[i] = np_normalize(np_sub(me->verts[f->v[(i + 1) % 3]], me->verts[f->v[i]]), &len);
+			f->edge_half[i] = len / 2;
+		}
 		f->bounds = tri_box(me, f, 2 * f->depth);
 		me->bounds = t == 0 ? f->bounds : fxs_aabb_union(&me->bounds, &f->bounds);
 	}
@@ -248,6 +370,8 @@ void fxs_mesh_free(fxs_mesh *m)
 		return;
 	free(m->verts);
 	free(m->faces);
+	free(m->vnbr_start);
+	free(m->vnbr);
 	free(m);
 }
 

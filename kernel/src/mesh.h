@@ -19,7 +19,15 @@
  * mesh the regions therefore tile space down to the depth of each face.
  * The walls extended in front of the face split the space in front the same
  * way: every point near the mesh belongs to one face's prism, which is how a
- * feature point picks the face it is tested against (no double contacts). */
+ * feature point picks the face it is tested against (no double contacts).
+ *
+ * Contact features (collide_mesh_edge.c): an edge is a feature when it is
+ * convex and not flat (its two faces' normals closer than 0.999 in cosine)
+ * or a boundary edge; it belongs to the lower face id of its two. A flat
+ * edge (the diagonal of a quad, the seams of a floor) is never a feature, so
+ * nothing can snag on it. Each vertex lists the vertices it shares an edge
+ * with (ascending), for the vertex's Voronoi test. Both are derived from the
+ * vertices and triangles at build time (not serialised). */
 #ifndef FXS_MESH_H
 #define FXS_MESH_H
 
@@ -29,6 +37,10 @@
 #define FXS_MESH_MAX_TRIS (1u << 24)  /* feature id = tri << 4 | feature */
 #define FXS_MESH_MAX_VERTS (1u << 24)
 #define FXS_MESH_MAX_COORD FXG_I(4096)
+/* Two faces whose unit normals have a dot product of at least this (Q32.32
+ * 0.999, 2.56 degrees) are coplanar for contacts: their shared edge is not a
+ * feature, and their contact points share a manifold. */
+#define FXS_MESH_FLAT_DOT ((int64_t)4290672329LL)
 
 typedef struct fxs_mesh_face {
 	uint32_t v[3];     /* vertex indices */
@@ -39,6 +51,9 @@ typedef struct fxs_mesh_face {
 	int64_t mo[3];     /* Q32.32 wall offsets */
 	fix16_t depth;     /* thickness of this face's region (<= the mesh's thickness) */
 	fxs_aabb bounds;   /* triangle box grown by 2 depth */
+	uint8_t edge_feature; /* bit i: edge i is a contact feature owned by this face */
+	fxg_vec3 edge_u[3];   /* unit direction of edge i (v[i] -> v[i + 1]), for edge contacts */
+	fix16_t edge_half[3]; /* half its length (rounded length / 2) */
 } fxs_mesh_face;
 
 typedef struct fxs_mesh {
@@ -47,6 +62,8 @@ typedef struct fxs_mesh {
 	fxg_vec3 *verts;
 	fxs_mesh_face *faces;
 	fxs_aabb bounds;   /* local bounds of every region */
+	uint32_t *vnbr_start; /* nverts + 1 offsets into vnbr */
+	uint32_t *vnbr;       /* per vertex, the vertices joined to it by an edge, ascending */
 } fxs_mesh;
 
 /* Build a mesh (validates everything; NULL on bad input or no memory). */

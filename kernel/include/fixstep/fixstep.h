@@ -92,6 +92,18 @@ fxs_mesh_id fxs_world_create_mesh(fxs_world *w, const fxg_vec3 *verts, uint32_t 
 fxs_shape fxs_mesh_shape(const fxs_world *w, fxs_mesh_id id);
 uint32_t fxs_world_mesh_count(const fxs_world *w);
 
+/* A heightfield as a static triangle mesh (heightfield.c): nx x nz heights,
+ * row by row (heights[j * nx + i] is the height at (i * cell, j * cell) in
+ * the mesh body's local frame, y up), each cell split into two triangles
+ * facing +y along its diagonal from (i, j) to (i + 1, j + 1). Built with
+ * fxs_world_create_mesh, so it is an ordinary mesh: thick faces `thickness`
+ * deep below it, edge contacts on its ridges, ray and shape casts,
+ * snapshots. Between the grid points the surface is linear on each
+ * triangle. 0 on bad input (nx or nz below 2 or above 4097, cell <= 0, a
+ * vertex beyond +-4096 m, bad thickness). */
+fxs_mesh_id fxs_world_create_heightfield(fxs_world *w, const fix16_t *heights, uint32_t nx, uint32_t nz, fix16_t cell,
+					 fix16_t thickness);
+
 /* ---- convex hulls ---- */
 
 /* A convex hull of n <= 64 points, owned by the world (part of its state).

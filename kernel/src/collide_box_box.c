@@ -314,7 +314,17 @@ void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_sh
 			jb = j;
 		}
 	}
-	/* edge axes e_i x b_j = (0, -C[i2][j], C[i1][j]) rotated to put i first */
+	/* edge axes e_i x b_j = (0, -C[i2][j], C[i1][j]) rotated to put i first.
+	 * An edge axis can only matter if its separation exceeds the best edge
+	 * so far, or both the best face separation and the edge-preference
+	 * threshold below (otherwise neither `best` nor the edge branch sees
+	 * it). Its separation is num / len with len < 2 (rotation columns are
+	 * unit within rounding: len2 < 2^33.01), so for num <= 0 it is at most
+	 * num / 2 (in raw units num / 2^17; rounding is monotonic): such an axis
+	 * is skipped without its square root and division. Results unchanged. */
+	const int64_t face_first = sep_a > sep_b ? sep_a : sep_b;
+	const int64_t edge_thresh = mulr(FXS_NP_REL_EDGE, face_first) + FXS_NP_ABS_TOL;
+	const int64_t matters = face_first < edge_thresh ? face_first : edge_thresh;
 	for (int i = 0; i < 3; ++i) {
 		int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
 		for (int j = 0; j < 3; ++j) {
@@ -322,11 +332,17 @@ void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_sh
 			int64_t len2 = (int64_t)C[i1][j] * C[i1][j] + (int64_t)C[i2][j] * C[i2][j];
 			if (len2 < EDGE_MIN_LEN2)
 				continue;
-			int64_t len = (int64_t)fxg_isqrt64_round((uint64_t)len2);
 			int64_t proj = dd[i2] * C[i1][j] - dd[i1] * C[i2][j];
 			int64_t rA = ha[i1] * Q[i2][j] + ha[i2] * Q[i1][j];
 			int64_t rB = hb[j1] * Q[i][j2] + hb[j2] * Q[i][j1];
-			int64_t s = np_div_round(np_abs64(proj) - rA - rB, len);
+			int64_t num = np_abs64(proj) - rA - rB;
+			if (num <= 0) {
+				int64_t bound = np_div_round(num, (int64_t)1 << 17);
+				if (bound <= sep_e || bound <= matters)
+					continue;
+			}
+			int64_t len = (int64_t)fxg_isqrt64_round((uint64_t)len2);
+			int64_t s = np_div_round(num, len);
 			if (s > sep_e) {
 				sep_e = s;
 				ei = i;

@@ -35,35 +35,65 @@ static inline int64_t np_div(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2)
 
 static inline void set_lane_v3(int32_t v[3][FXS_LANES], int l, fxg_vec3 x) { v[0][l] = x.x, v[1][l] = x.y, v[2][l] = x.z; }
 
+/* the fields of a row that every row type has, and those a type has */
+#define SET_COMMON(r, l, s)                                                        \
+	do {                                                                       \
+		for (int k_ = 0; k_ < 3; ++k_)                                     \
+			(r)->ia[k_][l] = (s)->ia[k_], (r)->ib[k_][l] = (s)->ib[k_]; \
+		(r)->mass[l] = (s)->mass;                                          \
+		(r)->sa[l] = (s)->sa, (r)->sb[l] = (s)->sb, (r)->sm[l] = (s)->sm;  \
+	} while (0)
+#define GET_COMMON(r, l, s)                                                        \
+	do {                                                                       \
+		for (int k_ = 0; k_ < 3; ++k_)                                     \
+			(s)->ia[k_] = (r)->ia[k_][l], (s)->ib[k_] = (r)->ib[k_][l]; \
+		(s)->mass = (r)->mass[l];                                          \
+		(s)->sa = (r)->sa[l], (s)->sb = (r)->sb[l], (s)->sm = (r)->sm[l];  \
+	} while (0)
+
 static void set_lane_row(lane_row *r, int l, const srow *s)
 {
 	set_lane_v3(r->rxa, l, s->rxa);
 	set_lane_v3(r->rxb, l, s->rxb);
-	for (int k = 0; k < 3; ++k)
-		r->ia[k][l] = s->ia[k], r->ib[k][l] = s->ib[k];
-	r->mass[l] = s->mass, r->soft_mass[l] = s->soft_mass;
-	r->sa[l] = s->sa, r->sb[l] = s->sb, r->sm[l] = s->sm, r->ss[l] = s->ss;
+	SET_COMMON(r, l, s);
+	r->soft_mass[l] = s->soft_mass, r->ss[l] = s->ss;
 }
+
+static void set_lane_frow(lane_frow *r, int l, const srow *s)
+{
+	set_lane_v3(r->rxa, l, s->rxa);
+	set_lane_v3(r->rxb, l, s->rxb);
+	SET_COMMON(r, l, s);
+}
+
+static void set_lane_trow(lane_trow *r, int l, const srow *s) { SET_COMMON(r, l, s); }
 
 static srow get_lane_row(const lane_row *r, int l)
 {
 	srow s;
 	s.rxa = lane_v3(r->rxa, l), s.rxb = lane_v3(r->rxb, l);
-	for (int k = 0; k < 3; ++k)
-		s.ia[k] = r->ia[k][l], s.ib[k] = r->ib[k][l];
-	s.mass = r->mass[l], s.soft_mass = r->soft_mass[l];
-	s.sa = r->sa[l], s.sb = r->sb[l], s.sm = r->sm[l], s.ss = r->ss[l];
+	GET_COMMON(r, l, &s);
+	s.soft_mass = r->soft_mass[l], s.ss = r->ss[l];
 	return s;
 }
 
-/* x clamped to [-max, max], a clamp counted as a saturation */
-static inline int64_t clamp_count(int64_t x, int64_t max, uint32_t *ovf)
+static srow get_lane_frow(const lane_frow *r, int l)
 {
-	if (x > max || x < -max) {
-		++*ovf;
-		return x > 0 ? max : -max;
-	}
-	return x;
+	srow s;
+	s.rxa = lane_v3(r->rxa, l), s.rxb = lane_v3(r->rxb, l);
+	GET_COMMON(r, l, &s);
+	s.soft_mass = 0, s.ss = 62;
+	return s;
+}
+
+/* the twist row: its Jacobians are the normal n */
+static srow get_lane_trow(const lane_trow *r, int l, fxg_vec3 n)
+{
+	srow s;
+	s.rxa = s.rxb = n;
+	GET_COMMON(r, l, &s);
+	s.soft_mass = 0, s.ss = 62;
+	return s;
 }
 
 /* ---- packing ---- */
@@ -98,19 +128,38 @@ static inline void pack_row(lane_row *lr, int l, const solver_body *A, const sol
 	set_lane_row(lr, l, &r);
 }
 
-/* a row that does nothing: zero Jacobians, responses and masses */
-static void zero_row(lane_row *lr, int l)
+/* x clamped to [-max, max], a clamp counted as a saturation */
+static inline int64_t clamp_count(int64_t x, int64_t max, uint32_t *ovf)
 {
-	for (int k = 0; k < 3; ++k)
-		lr->rxa[k][l] = lr->rxb[k][l] = lr->ia[k][l] = lr->ib[k][l] = 0;
-	lr->mass[l] = lr->soft_mass[l] = 0;
-	lr->sa[l] = lr->sb[l] = lr->sm[l] = lr->ss[l] = 62;
+	if (x > max || x < -max) {
+		++*ovf;
+		return x > 0 ? max : -max;
+	}
+	return x;
 }
 
-uint32_t fxs_batches_max(uint32_t contacts)
+/* rows that do nothing: zero Jacobians, responses and masses */
+#define ZERO_COMMON(r, l)                                                  \
+	do {                                                               \
+		for (int k_ = 0; k_ < 3; ++k_)                             \
+			(r)->ia[k_][l] = (r)->ib[k_][l] = 0;               \
+		(r)->mass[l] = 0;                                          \
+		(r)->sa[l] = (r)->sb[l] = (r)->sm[l] = 62;                 \
+	} while (0)
+
+static void zero_row(lane_row *r, int l)
 {
-	/* at most one partial batch per stage (65 stages) besides the full ones */
-	return contacts / FXS_LANES + FXS_STAGE_OVERFLOW + 2;
+	for (int k = 0; k < 3; ++k)
+		r->rxa[k][l] = r->rxb[k][l] = 0;
+	ZERO_COMMON(r, l);
+	r->soft_mass[l] = 0, r->ss[l] = 62;
+}
+
+static void zero_frow(lane_frow *r, int l)
+{
+	for (int k = 0; k < 3; ++k)
+		r->rxa[k][l] = r->rxb[k][l] = 0;
+	ZERO_COMMON(r, l);
 }
 
 /* an empty lane: the spare zero body on both sides, everything zero */
@@ -121,18 +170,20 @@ static void empty_lane(contact_batch *bt, int l, uint32_t spare)
 	bt->count[l] = 0;
 	for (int k = 0; k < 3; ++k)
 		for (int j = 0; j < 3; ++j)
-			bt->d[k][j][l] = bt->la[k][j][l] = bt->lb[k][j][l] = 0;
+			bt->d[k][j][l] = 0;
+	bt->ima[l] = bt->imb[l] = 0;
 	bt->sla[l] = bt->slb[l] = 62;
+	bt->pushed[l] = 0;
 	bt->friction[l] = bt->restitution[l] = bt->bias_rate[l] = bt->impulse_scale[l] = 0;
 	for (int p = 0; p < 4; ++p) {
 		bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
-		bt->impulse[p][l] = bt->max_impulse[p][l] = 0;
+		bt->impulse[p][l] = 0;
 		zero_row(&bt->n[p], l);
 	}
 	bt->ti[0][l] = bt->ti[1][l] = bt->twi[l] = 0;
-	zero_row(&bt->t[0], l);
-	zero_row(&bt->t[1], l);
-	zero_row(&bt->tw, l);
+	zero_frow(&bt->t[0], l);
+	zero_frow(&bt->t[1], l);
+	ZERO_COMMON(&bt->tw, l);
 }
 
 /* lane l of bt from the world's contact number `index` */
@@ -152,17 +203,14 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index)
 	fxg_vec3 d[3];
 	d[0] = fc->normal;
 	tangents(fc->normal, &d[1], ovf);
-	/* linear responses m^-1 d: the body's scaled inverse mass times each
-	 * component (|d_k| <= 1, so they keep its shift and fit int32) */
+	/* linear responses m^-1 d are made where they are used (lane_linear):
+	 * the body's scaled inverse mass times each component (|d_k| <= 1, so
+	 * they keep its shift and fit int32) */
+	bt->ima[l] = -A->im, bt->imb[l] = B->im;
 	bt->sla[l] = A->sm, bt->slb[l] = B->sm;
-	for (int k2 = 0; k2 < 3; ++k2) {
+	bt->pushed[l] = 0;
+	for (int k2 = 0; k2 < 3; ++k2)
 		set_lane_v3(bt->d[k2], l, d[k2]);
-		const int32_t e[3] = { d[k2].x, d[k2].y, d[k2].z };
-		for (int j = 0; j < 3; ++j) {
-			bt->la[k2][j][l] = (int32_t)shr_half_up(-(int64_t)A->im * e[j], 16);
-			bt->lb[k2][j][l] = (int32_t)shr_half_up((int64_t)B->im * e[j], 16);
-		}
-	}
 	const fxg_vec3 n = d[0];
 	/* the normal rows, and the friction centre: the mean of the points */
 	int64_t cx = 0, cy = 0, cz = 0;
@@ -172,7 +220,7 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index)
 		if (p >= np) { /* a padding point: zero row, no-op */
 			zero_row(&bt->n[p], l);
 			bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
-			bt->impulse[p][l] = bt->max_impulse[p][l] = 0;
+			bt->impulse[p][l] = 0;
 			continue;
 		}
 		const fxs_contact_point *cp = &fc->points[p];
@@ -184,7 +232,6 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index)
 		bt->relative_velocity[p][l] = fxg_sat(fxg_shr_round(s, 16), ovf);
 		int64_t P = cp->normal_impulse;
 		bt->impulse[p][l] = P < 0 ? 0 : clamp_count(P, FXS_NORMAL_IMPULSE_MAX, ovf);
-		bt->max_impulse[p][l] = 0;
 		cx += cp->point.x, cy += cp->point.y, cz += cp->point.z;
 	}
 	fxg_vec3 centre = fxg_v3((fix16_t)np_div(cx, np), (fix16_t)np_div(cy, np), (fix16_t)np_div(cz, np));
@@ -206,7 +253,7 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index)
 	for (int t = 0; t < 2; ++t) {
 		srow r;
 		srow_prepare(A, B, cross(ra, d[1 + t], ovf), cross(rb, d[1 + t], ovf), true, FXG_ONE, &r, ovf);
-		set_lane_row(&bt->t[t], l, &r);
+		set_lane_frow(&bt->t[t], l, &r);
 		/* last step's friction vector, projected on this step's tangents */
 		bt->ti[t][l] = clamp_count(fxg_add64(fxg_add64(wmul_fast(fc->friction_impulse[0], d[1 + t].x, ovf),
 							     wmul_fast(fc->friction_impulse[1], d[1 + t].y, ovf), ovf),
@@ -215,7 +262,7 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index)
 	}
 	srow r;
 	srow_prepare(A, B, n, n, false, FXG_ONE, &r, ovf);
-	set_lane_row(&bt->tw, l, &r);
+	set_lane_trow(&bt->tw, l, &r);
 	bt->twi[l] = clamp_count(fc->twist_impulse, FXS_FRICTION_IMPULSE_MAX, ovf);
 }
 
@@ -306,8 +353,10 @@ static inline fix16_t speed_of(fxg_vec3 d, fxg_vec3 va, fxg_vec3 wa, fxg_vec3 vb
 static inline void lane_apply(fxg_vec3 *va, fxg_vec3 *wa, fxg_vec3 *vb, fxg_vec3 *wb, const contact_batch *bt, int l,
 			      int dir, const srow *r, int32_t p, uint32_t *ovf)
 {
-	const int32_t la[3] = { bt->la[dir][0][l], bt->la[dir][1][l], bt->la[dir][2][l] };
-	const int32_t lb[3] = { bt->lb[dir][0][l], bt->lb[dir][1][l], bt->lb[dir][2][l] };
+	const int32_t ima = bt->ima[l], imb = bt->imb[l];
+	const int32_t dx = bt->d[dir][0][l], dy = bt->d[dir][1][l], dz = bt->d[dir][2][l];
+	const int32_t la[3] = { lane_linear(ima, dx), lane_linear(ima, dy), lane_linear(ima, dz) };
+	const int32_t lb[3] = { lane_linear(imb, dx), lane_linear(imb, dy), lane_linear(imb, dz) };
 	sadd3(va, la, bt->sla[l], p, ovf);
 	sadd3(wa, r->ia, r->sa, p, ovf);
 	sadd3(vb, lb, bt->slb[l], p, ovf);
@@ -327,11 +376,11 @@ static void warm_start_lane(solver_ctx *c, const contact_batch *bt, int l, uint3
 	for (int t = 0; t < 2; ++t) {
 		if (!bt->ti[t][l])
 			continue;
-		srow r = get_lane_row(&bt->t[t], l);
+		srow r = get_lane_frow(&bt->t[t], l);
 		lane_apply(&va, &wa, &vb, &wb, bt, l, 1 + t, &r, lane_impulse(bt->ti[t][l], ovf), ovf);
 	}
 	if (bt->twi[l]) {
-		srow r = get_lane_row(&bt->tw, l);
+		srow r = get_lane_trow(&bt->tw, l, lane_v3(bt->d[0], l));
 		int32_t p = lane_impulse(bt->twi[l], ovf);
 		sadd3(&wa, r.ia, r.sa, p, ovf);
 		sadd3(&wb, r.ib, r.sb, p, ovf);
@@ -378,8 +427,8 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 		nw = nw < 0 ? 0 : nw;
 		int64_t delta = nw - old;
 		bt->impulse[k][l] = nw;
-		if (delta > bt->max_impulse[k][l])
-			bt->max_impulse[k][l] = delta;
+		if (delta > 0)
+			bt->pushed[l] |= 1 << k;
 		if (delta)
 			lane_apply(&va, &wa, &vb, &wb, bt, l, 0, &r, lane_impulse(delta, ovf), ovf);
 		total += nw;
@@ -390,7 +439,7 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 	const fix16_t mu = bt->friction[l];
 	int64_t lim = mul_q16(total, mu);
 	for (int t = 0; t < 2; ++t) {
-		const srow r = get_lane_row(&bt->t[t], l);
+		const srow r = get_lane_frow(&bt->t[t], l);
 		fix16_t vt = speed_of(lane_v3(bt->d[1 + t], l), va, wa, vb, wb, &r, ovf);
 		int64_t old = bt->ti[t][l];
 		int64_t nw = old - smul(r.mass, vt, r.sm);
@@ -401,7 +450,7 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 	}
 	int64_t tlim = mul_q16(moment, mu);
 	if (tlim != 0 || bt->twi[l] != 0) { /* else one point (or all at the centre): no twist friction */
-		const srow r = get_lane_row(&bt->tw, l);
+		const srow r = get_lane_trow(&bt->tw, l, n);
 		fix16_t wn = fxg_sat(fxg_shr_round(dot_raw(wb, r.rxb) - dot_raw(wa, r.rxa), 16), ovf);
 		int64_t old = bt->twi[l];
 		int64_t nw = old - smul(r.mass, wn, r.sm);
@@ -475,7 +524,7 @@ void fxs_batches_restitution(solver_ctx *c)
 			const fxg_vec3 n = lane_v3(bt->d[0], l);
 			for (int k = 0; k < bt->count[l]; ++k) {
 				fix16_t rv = bt->relative_velocity[k][l];
-				if (rv > -threshold || bt->max_impulse[k][l] == 0)
+				if (rv > -threshold || !(bt->pushed[l] >> k & 1))
 					continue;
 				const srow r = get_lane_row(&bt->n[k], l);
 				fix16_t vn = speed_of(n, A->v, A->w, B->v, B->w, &r, ovf);

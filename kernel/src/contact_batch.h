@@ -36,7 +36,9 @@
  * normal impulses (< 2^50) */
 #define FXS_FRICTION_IMPULSE_MAX ((int64_t)1 << 52)
 
-/* one row per lane (see srow in solver.h): A's responses negated */
+/* One row per lane (see srow in solver.h), A's responses negated: a normal
+ * row; a friction row (rigid: no soft mass); the twist row (its Jacobians
+ * are the normal). Separate types so that a pass reads no unused field. */
 typedef struct lane_row {
 	int32_t rxa[3][FXS_LANES], rxb[3][FXS_LANES];
 	int32_t ia[3][FXS_LANES], ib[3][FXS_LANES];
@@ -44,23 +46,48 @@ typedef struct lane_row {
 	uint8_t sa[FXS_LANES], sb[FXS_LANES], sm[FXS_LANES], ss[FXS_LANES];
 } lane_row;
 
+typedef struct lane_frow {
+	int32_t rxa[3][FXS_LANES], rxb[3][FXS_LANES];
+	int32_t ia[3][FXS_LANES], ib[3][FXS_LANES];
+	int32_t mass[FXS_LANES];
+	uint8_t sa[FXS_LANES], sb[FXS_LANES], sm[FXS_LANES];
+} lane_frow;
+
+typedef struct lane_trow {
+	int32_t ia[3][FXS_LANES], ib[3][FXS_LANES];
+	int32_t mass[FXS_LANES];
+	uint8_t sa[FXS_LANES], sb[FXS_LANES], sm[FXS_LANES];
+} lane_trow;
+
+/* A batch: what every pass reads first (the kernels prefetch up to
+ * `index`), then what only the restitution and the store read. The
+ * linear response of a body to an impulse along d is computed where it is
+ * used, lane_linear: (im d_k + 2^15) >> 16 with the body's scaled inverse
+ * mass (shift sla / slb), A's negated. */
 typedef struct contact_batch {
 	uint32_t a[FXS_LANES], b[FXS_LANES]; /* solver body slots */
-	uint32_t index[FXS_LANES];           /* world contact, or FXS_LANE_EMPTY */
 	int32_t count[FXS_LANES];            /* points */
 	int32_t d[3][3][FXS_LANES];          /* normal, tangent 0, tangent 1; component; lane */
-	int32_t la[3][3][FXS_LANES], lb[3][3][FXS_LANES]; /* -ma^-1 d, mb^-1 d (shifts sla, slb) */
+	int32_t ima[FXS_LANES], imb[FXS_LANES]; /* -ma^-1, mb^-1 as mantissas (shifts sla, slb) */
 	uint8_t sla[FXS_LANES], slb[FXS_LANES];
-	int32_t friction[FXS_LANES], restitution[FXS_LANES];
+	int32_t pushed[FXS_LANES];           /* bit k: point k's normal impulse grew this step (restitution) */
+	int32_t friction[FXS_LANES];
 	int32_t bias_rate[FXS_LANES], impulse_scale[FXS_LANES]; /* the contact's softness */
 	int32_t separation[4][FXS_LANES];    /* per point, when the step began */
 	int32_t lever[4][FXS_LANES];         /* distance from the friction centre, <= FXS_LEVER_MAX */
-	int32_t relative_velocity[4][FXS_LANES];
 	int64_t impulse[4][FXS_LANES];       /* accumulated normal impulses, Q16.16 N s */
-	int64_t max_impulse[4][FXS_LANES];   /* largest increment this step (restitution) */
 	int64_t ti[2][FXS_LANES], twi[FXS_LANES]; /* accumulated friction and twist */
-	lane_row n[4], t[2], tw;             /* normal rows per point, friction rows, twist row */
+	lane_row n[4];                       /* normal rows per point */
+	lane_frow t[2];                      /* friction rows at the centre */
+	lane_trow tw;                        /* twist row */
+	/* cold */
+	uint32_t index[FXS_LANES];           /* world contact, or FXS_LANE_EMPTY */
+	int32_t restitution[FXS_LANES];
+	int32_t relative_velocity[4][FXS_LANES];
 } contact_batch;
+
+/* the linear response coefficient (lane_linear above): im d_k / 2^16 rounded half up */
+static inline int32_t lane_linear(int32_t im, int32_t d) { return (int32_t)(((int64_t)im * d + 0x8000) >> 16); }
 
 /* Pack c->contact_count solve-order contacts (minus the boxed LCP's) into
  * batches (c->batches, c->batch_count; the buffer is the world's

@@ -183,7 +183,7 @@ static inline __attribute__((always_inline)) void prefetch_ahead(const solver_ct
 {
 	if (i + 2 < end) {
 		const char *p = (const char *)(const void *)&c->batches[i + 2];
-		for (size_t o = 0; o < sizeof(contact_batch); o += 64)
+		for (size_t o = 0; o < offsetof(contact_batch, index); o += 64)
 			_mm_prefetch(p + o, _MM_HINT_T0);
 	}
 	if (i + 1 < end) {
@@ -219,18 +219,41 @@ static inline __attribute__((always_inline)) void scatter(solver_ctx *c, const c
 	}
 }
 
-/* an impulse p along direction dir through row r: both bodies */
-static inline __attribute__((always_inline)) void apply_v(bodies4 *s, const contact_batch *bt, int dir, const lane_row *r,
+/* the linear response to a unit impulse along d[dir], component j:
+ * lane_linear (contact_batch.h), (im d_j + 2^15) >> 16, |im d_j| < 2^47 */
+static inline __attribute__((always_inline)) V linear_v(V im, V d)
+{
+	return _mm256_sub_epi64(_mm256_srli_epi64(_mm256_add_epi64(mul(im, d), splat(0x8000 + OFF62)), 16), splat(OFF62 >> 16));
+}
+
+static inline __attribute__((always_inline)) void slin3_v(v3 *v, V im, const int32_t d[3][FXS_LANES], const shifter *hs,
 							   V p, V *count, int h)
+{
+	V x = _mm256_add_epi64(v->x, smul_v(linear_v(im, ld32(d[0])), p, hs));
+	V y = _mm256_add_epi64(v->y, smul_v(linear_v(im, ld32(d[1])), p, hs));
+	V z = _mm256_add_epi64(v->z, smul_v(linear_v(im, ld32(d[2])), p, hs));
+	if (__builtin_expect(any(or_(or_(out32(x), out32(y)), out32(z))), 0)) {
+		V all = splat(-1);
+		x = sat32(x, all, count), y = sat32(y, all, count), z = sat32(z, all, count);
+	}
+	v->x = x, v->y = y, v->z = z;
+}
+
+/* an impulse p along direction dir through a row's angular responses ia,
+ * ib (shifts sa, sb): both bodies */
+#define apply_v(s, bt, dir, r, p, count, h) apply_v_((s), (bt), (dir), (r)->ia, (r)->ib, (r)->sa, (r)->sb, (p), (count), (h))
+static inline __attribute__((always_inline)) void apply_v_(bodies4 *s, const contact_batch *bt, int dir,
+							    const int32_t ia[3][FXS_LANES], const int32_t ib[3][FXS_LANES],
+							    const uint8_t *sa, const uint8_t *sb, V p, V *count, int h)
 {
 	/* the shifts are rebuilt from their bytes at each use: cheaper than
 	 * keeping them live across the velocity chain */
 	shifter hla = shifter_of(bt->sla, h), hlb = shifter_of(bt->slb, h);
-	shifter ha = shifter_of(r->sa, h), hb = shifter_of(r->sb, h);
-	sadd3_v(&s->va, bt->la[dir], &hla, p, count, h);
-	sadd3_v(&s->wa, r->ia, &ha, p, count, h);
-	sadd3_v(&s->vb, bt->lb[dir], &hlb, p, count, h);
-	sadd3_v(&s->wb, r->ib, &hb, p, count, h);
+	shifter ha = shifter_of(sa, h), hb = shifter_of(sb, h);
+	slin3_v(&s->va, ld32(bt->ima), bt->d[dir], &hla, p, count, h);
+	sadd3_v(&s->wa, ia, &ha, p, count, h);
+	slin3_v(&s->vb, ld32(bt->imb), bt->d[dir], &hlb, p, count, h);
+	sadd3_v(&s->wb, ib, &hb, p, count, h);
 }
 
 static inline __attribute__((always_inline)) V horizontal_sum(V v)
@@ -330,7 +353,7 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 		s.wa = gather3(base, s.ia, offsetof(solver_body, w));
 		s.vb = gather3(base, s.ib, offsetof(solver_body, v));
 		s.wb = gather3(base, s.ib, offsetof(solver_body, w));
-		V total = zero(), moment = zero();
+		V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
 		for (int k = 0; k < 4; ++k) {
 			const lane_row *r = &bt->n[k];
 			const point_pre *pp = &pre[k];
@@ -348,16 +371,18 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 			nw = andnot(gt(zero(), nw), nw);
 			V delta = _mm256_sub_epi64(nw, old);
 			st64(bt->impulse[k], nw);
-			V mx = ld64(bt->max_impulse[k]);
-			st64(bt->max_impulse[k], sel(gt(delta, mx), delta, mx));
+			pushed = or_(pushed, and_(gt(delta, zero()), splat(1 << k)));
 			apply_v(&s, bt, 0, r, imp32(delta, live, &count), &count, h);
 			total = _mm256_add_epi64(total, nw);
 			moment = _mm256_add_epi64(moment, mul_q16_v(nw, ld32(bt->lever[k])));
 		}
+		/* the four lanes' low halves back as int32 */
+		_mm_storeu_si128((__m128i *)(void *)(bt->pushed + h),
+				 _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(pushed, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0))));
 		const V mu = ld32(bt->friction);
 		const V lim = mul_q16_v(total, mu), nlim = _mm256_sub_epi64(zero(), lim);
 		for (int t = 0; t < 2; ++t) {
-			const lane_row *r = &bt->t[t];
+			const lane_frow *r = &bt->t[t];
 			const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
 			V vt = _mm256_add_epi64(_mm256_sub_epi64(dot3(d, s.vb), dot3(d, s.va)),
 						_mm256_sub_epi64(dot3(s.wb, rxb), dot3(s.wa, rxa)));
@@ -370,12 +395,12 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 			apply_v(&s, bt, 1 + t, r, imp32(_mm256_sub_epi64(nw, old), all, &count), &count, h);
 		}
 		/* the twist, where the portable kernel runs it: tlim or the impulse nonzero */
-		const lane_row *r = &bt->tw;
+		const lane_trow *r = &bt->tw;
 		const V tlim = mul_q16_v(moment, mu), ntlim = _mm256_sub_epi64(zero(), tlim);
 		const V old = ld64(bt->twi);
 		const V runs = or_(_mm256_xor_si256(_mm256_cmpeq_epi64(tlim, zero()), all),
 				   _mm256_xor_si256(_mm256_cmpeq_epi64(old, zero()), all));
-		V wn = _mm256_sub_epi64(dot3(s.wb, ld3(r->rxb)), dot3(s.wa, ld3(r->rxa)));
+		V wn = _mm256_sub_epi64(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
 		wn = sat32(shr_round16(wn), runs, &count);
 		shifter hm = shifter_of(r->sm, h);
 		V nw = _mm256_sub_epi64(old, smul_v(ld32(r->mass), wn, &hm));

@@ -164,7 +164,7 @@ INLINE void prefetch_ahead(const solver_ctx *c, uint32_t i, uint32_t end)
 {
 	if (i + 2 < end) {
 		const char *p = (const char *)(const void *)&c->batches[i + 2];
-		for (size_t o = 0; o < sizeof(contact_batch); o += 64)
+		for (size_t o = 0; o < offsetof(contact_batch, index); o += 64)
 			_mm_prefetch(p + o, _MM_HINT_T0);
 	}
 	if (i + 1 < end) {
@@ -176,14 +176,28 @@ INLINE void prefetch_ahead(const solver_ctx *c, uint32_t i, uint32_t end)
 	}
 }
 
-INLINE void apply_v(bodies8 *s, const contact_batch *bt, int dir, const lane_row *r, V p, uint32_t *count)
+/* the linear response to a unit impulse along d[dir], component j:
+ * lane_linear (contact_batch.h), (im d_j + 2^15) >> 16 */
+INLINE V linear_v(V im, V d) { return _mm512_srai_epi64(add(mul(im, d), splat(0x8000)), 16); }
+
+INLINE void slin3_v(v3 *v, V im, const int32_t d[3][FXS_LANES], const shifter *h, V p, uint32_t *count)
+{
+	v->x = sat32(add(v->x, smul_v(linear_v(im, ld32(d[0])), p, h)), 0xFF, count);
+	v->y = sat32(add(v->y, smul_v(linear_v(im, ld32(d[1])), p, h)), 0xFF, count);
+	v->z = sat32(add(v->z, smul_v(linear_v(im, ld32(d[2])), p, h)), 0xFF, count);
+}
+
+/* an impulse p along direction dir through a row's angular responses */
+#define apply_v(s, bt, dir, r, p, count) apply_v_((s), (bt), (dir), (r)->ia, (r)->ib, (r)->sa, (r)->sb, (p), (count))
+INLINE void apply_v_(bodies8 *s, const contact_batch *bt, int dir, const int32_t ia[3][FXS_LANES],
+		     const int32_t ib[3][FXS_LANES], const uint8_t *sa, const uint8_t *sb, V p, uint32_t *count)
 {
 	shifter hla = shifter_of(bt->sla), hlb = shifter_of(bt->slb);
-	shifter ha = shifter_of(r->sa), hb = shifter_of(r->sb);
-	sadd3_v(&s->va, bt->la[dir], &hla, p, count);
-	sadd3_v(&s->wa, r->ia, &ha, p, count);
-	sadd3_v(&s->vb, bt->lb[dir], &hlb, p, count);
-	sadd3_v(&s->wb, r->ib, &hb, p, count);
+	shifter ha = shifter_of(sa), hb = shifter_of(sb);
+	slin3_v(&s->va, ld32(bt->ima), bt->d[dir], &hla, p, count);
+	sadd3_v(&s->wa, ia, &ha, p, count);
+	slin3_v(&s->vb, ld32(bt->imb), bt->d[dir], &hlb, p, count);
+	sadd3_v(&s->wb, ib, &hb, p, count);
 }
 
 /* lanes with more than k points */
@@ -251,7 +265,7 @@ uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, b
 			}
 		}
 		gather_velocities(c, &s);
-		V total = zero(), moment = zero();
+		V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
 		for (int k = 0; k < 4; ++k) {
 			const lane_row *r = &bt->n[k];
 			const v3 rxa = ld3(r->rxa), rxb = ld3(r->rxb);
@@ -265,15 +279,16 @@ uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, b
 			nw = _mm512_max_epi64(capped, zero());
 			V delta = sub(nw, old);
 			st64(bt->impulse[k], nw);
-			st64(bt->max_impulse[k], _mm512_max_epi64(ld64(bt->max_impulse[k]), delta));
+			pushed = _mm512_mask_or_epi64(pushed, gt(delta, zero()), pushed, splat(1 << k));
 			apply_v(&s, bt, 0, r, imp32(delta, live[k], &count), &count);
 			total = add(total, nw);
 			moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
 		}
+		_mm256_storeu_si256((__m256i *)(void *)bt->pushed, _mm512_cvtepi64_epi32(pushed));
 		const V mu = ld32(bt->friction);
 		const V lim = mul_q16_v(total, mu), nlim = sub(zero(), lim);
 		for (int t = 0; t < 2; ++t) {
-			const lane_row *r = &bt->t[t];
+			const lane_frow *r = &bt->t[t];
 			const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
 			V vt = add(sub(dot3(d, s.vb), dot3(d, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
 			vt = sat32(shr_round16(vt), 0xFF, &count);
@@ -285,11 +300,11 @@ uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, b
 			apply_v(&s, bt, 1 + t, r, imp32(sub(nw, old), 0xFF, &count), &count);
 		}
 		/* the twist, where the portable kernel runs it: tlim or the impulse nonzero */
-		const lane_row *r = &bt->tw;
+		const lane_trow *r = &bt->tw;
 		const V tlim = mul_q16_v(moment, mu), ntlim = sub(zero(), tlim);
 		const V old = ld64(bt->twi);
 		const M runs = _mm512_test_epi64_mask(tlim, tlim) | _mm512_test_epi64_mask(old, old);
-		V wn = sub(dot3(s.wb, ld3(r->rxb)), dot3(s.wa, ld3(r->rxa)));
+		V wn = sub(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
 		wn = sat32(shr_round16(wn), runs, &count);
 		shifter hm = shifter_of(r->sm);
 		V nw = sub(old, smul_v(ld32(r->mass), wn, &hm));

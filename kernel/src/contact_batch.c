@@ -100,18 +100,24 @@ static srow get_lane_trow(const lane_trow *r, int l, fxg_vec3 n)
 
 /* a x b as fxg_v3_cross makes it (each component exact in int64, rounded
  * once, saturated), inline: the packing makes fourteen a contact */
-static inline int32_t cross_comp(int32_t a, int32_t b, int32_t c, int32_t d, uint32_t *ovf)
+static __attribute__((noinline)) int32_t cross_comp_slow(int32_t a, int32_t b, int32_t c, int32_t d, uint32_t *ovf)
 {
-	int64_t p = (int64_t)a * b, q = (int64_t)c * d, r;
-	if (__builtin_expect(__builtin_sub_overflow(p, q, &r) || r > INT64_MAX - 0x8000 || r < INT64_MIN + 0x8000, 0))
-		return fxg_cross_comp(a, b, c, d, ovf);
-	r = fxg_shr_round(r, 16);
-	if (__builtin_expect(r > INT32_MAX || r < INT32_MIN, 0))
-		return fxg_sat(r, ovf);
-	return (int32_t)r;
+	return fxg_cross_comp(a, b, c, d, ovf);
 }
 
-static inline fxg_vec3 cross(fxg_vec3 a, fxg_vec3 b, uint32_t *ovf)
+static inline __attribute__((always_inline)) int32_t cross_comp(int32_t a, int32_t b, int32_t c, int32_t d, uint32_t *ovf)
+{
+	/* |a b - c d| <= 2^62 unless an operand is INT32_MIN: the fast path
+	 * needs the rounded result in int32 range, the slow one saturates */
+	int64_t r = (int64_t)a * b - (int64_t)c * d;
+	if (__builtin_expect(r > (int64_t)INT32_MAX * 65536 || r < (int64_t)INT32_MIN * 65536 || a == INT32_MIN ||
+				     b == INT32_MIN || c == INT32_MIN || d == INT32_MIN,
+			     0))
+		return cross_comp_slow(a, b, c, d, ovf);
+	return (int32_t)fxg_shr_round(r, 16);
+}
+
+static inline __attribute__((always_inline)) fxg_vec3 cross(fxg_vec3 a, fxg_vec3 b, uint32_t *ovf)
 {
 	return fxg_v3(cross_comp(a.y, b.z, a.z, b.y, ovf), cross_comp(a.z, b.x, a.x, b.z, ovf),
 		      cross_comp(a.x, b.y, a.y, b.x, ovf));
@@ -312,8 +318,12 @@ bool fxs_batches_prepare(solver_ctx *c)
 			__builtin_prefetch((const char *)ahead + 64);
 			__builtin_prefetch(&c->w->bodies[ahead->a].xf);
 			__builtin_prefetch(&c->w->bodies[ahead->b].xf);
+			__builtin_prefetch(&c->bodies[ahead->a].v);
+			__builtin_prefetch(&c->bodies[ahead->b].v);
 			__builtin_prefetch(&c->bodies[ahead->a].inv_mass);
 			__builtin_prefetch(&c->bodies[ahead->b].inv_mass);
+			__builtin_prefetch(&c->w->bodies[ahead->a].type);
+			__builtin_prefetch(&c->w->bodies[ahead->b].type);
 		}
 		uint32_t st = c->w->contacts[index].stage;
 		/* a new batch when this one is full, the stage changes, or in the

@@ -299,14 +299,17 @@ static inline uint8_t inertia_response(const solver_body *b, fxg_vec3 x, int32_t
 	if (e < 1) {
 		e = fxs_inertia_response_slow(s, b->si + 15, out, ovf); /* exponent 1 */
 	} else {
-		out[0] = (int32_t)shr_half_up(s[0], sh); /* |out| <= 2^30 */
-		out[1] = (int32_t)shr_half_up(s[1], sh);
-		out[2] = (int32_t)shr_half_up(s[2], sh);
+		/* shr_half_up without its branch: |s| < 2^63 - 2^sh, and sh = 0 adds nothing */
+		const int64_t half = ((int64_t)1 << sh) >> 1;
+		out[0] = (int32_t)((s[0] + half) >> sh); /* |out| <= 2^30 */
+		out[1] = (int32_t)((s[1] + half) >> sh);
+		out[2] = (int32_t)((s[2] + half) >> sh);
 	}
 	/* x . out in units of 2^-(16 + e), to Q32.32 */
 	int64_t d = (int64_t)x.x * out[0] + (int64_t)x.y * out[1] + (int64_t)x.z * out[2];
 	if (e >= 16) {
-		*k = shr_half_up(d, e - 16);
+		const int64_t half = ((int64_t)1 << (e - 16)) >> 1; /* |d| <= 3 2^61 */
+		*k = (d + half) >> (e - 16);
 	} else {
 		int up = 16 - e;
 		*k = d > (INT64_MAX >> up) ? (++*ovf, INT64_MAX) : d * ((int64_t)1 << up);

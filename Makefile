@@ -73,18 +73,19 @@ ifeq ($(DEPS_CHECK),1)
 endif
 
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
-# The contact solver's vector kernels (kernel/src/contact_batch_avx2.c and
-# _avx512.c): AVX2 and AVX-512 on x86, chosen at run time, the same bits as
-# the portable kernel. Integer only: `make nofloat` checks their objects by
+# The solver's vector kernels (kernel/src/contact_batch_avx2.c, _avx512.c,
+# joint_batch_avx512.c): AVX2 and AVX-512 on x86, chosen at run time, the same
+# bits as the portable kernels. Integer only: `make nofloat` checks their objects by
 # disassembly instead of -mgeneral-regs-only, which would forbid the vector
 # registers.
 TARGET_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(filter x86_64% i386% i486% i586% i686%,$(TARGET_MACHINE)),)
 AVX2_CFLAGS ?= -mavx2
-AVX512_CFLAGS ?= -mavx2 -mavx512f -mavx512vl
+AVX512_CFLAGS ?= -mavx2 -mavx512f -mavx512vl -mavx512dq -mavx512cd
 endif
 $(BUILD)/obj/kernel/src/contact_batch_avx2.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX2_CFLAGS)
 $(BUILD)/obj/kernel/src/contact_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
+$(BUILD)/obj/kernel/src/joint_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
 $(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KCF) -MMD -MP -c -o $@ $<
@@ -112,7 +113,8 @@ demo: all
 
 # Compile kernel/ and fixmath_glue/ so that any floating point is a build error;
 # the vector kernels, which need the vector registers, are checked by disassembly.
-SIMD_OBJ = $(BUILD)/nofloat/obj/kernel/src/contact_batch_avx2.o $(BUILD)/nofloat/obj/kernel/src/contact_batch_avx512.o
+SIMD_OBJ = $(BUILD)/nofloat/obj/kernel/src/contact_batch_avx2.o $(BUILD)/nofloat/obj/kernel/src/contact_batch_avx512.o \
+	   $(BUILD)/nofloat/obj/kernel/src/joint_batch_avx512.o
 nofloat:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat/libfixstep.a
 	bash tools/check_nofloat.sh $(SIMD_OBJ)

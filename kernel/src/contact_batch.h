@@ -103,7 +103,6 @@ void fxs_batches_store(solver_ctx *c);
 /* The vector kernels (contact_batch_avx2.c, contact_batch_avx512.c), for
  * batches [first, end); they return their overflow count. Which one runs
  * is chosen per step from what the CPU has (solver_ctx.simd). */
-enum { FXS_SIMD_NONE = 0, FXS_SIMD_AVX2 = 1, FXS_SIMD_AVX512 = 2 };
 int fxs_batches_simd_level(void);
 uint32_t fxs_batches_warm_start_avx2(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);

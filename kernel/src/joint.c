@@ -25,7 +25,9 @@
 #include "island.h"
 #include "stage.h"
 #include "solver_direct.h"
+#include "joint_batch.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -643,208 +645,6 @@ static void prepare_point_block(solver_joint *sj, const solver_body *A, const so
 		memset(&sj->point_inv_k, 0, sizeof sj->point_inv_k);
 }
 
-/* ---- ball joints in hot form (the iterative solver's; solver.h) ---- */
-
-/* [r]x column k: r x e_k */
-static inline fxg_vec3 skew_col(fxg_vec3 r, int k)
-{
-	return k == 0 ? fxg_v3(0, r.z, -r.y) : (k == 1 ? fxg_v3(-r.z, 0, r.x) : fxg_v3(r.y, -r.x, 0));
-}
-
-/* N = Ib^-1 [r]x as mantissas with one shift (exact int64 sums of two
- * products, then 30 significant bits), and the upper triangle of [r]x^T N
- * added into k (Q32.32: xx yy zz xy xz yz): the body's angular part of K.
- * A body that does not move gives zeros. [r]x's columns are r x e_k:
- * (0, rz, -ry), (-rz, 0, rx), (ry, -rx, 0). */
-static uint8_t ball_response(const solver_body *b, fxg_vec3 r, int32_t n[3][3], int64_t k[6], uint32_t *ovf)
-{
-	if (!b->dynamic) {
-		memset(n, 0, 9 * sizeof(int32_t));
-		return 62;
-	}
-	const int64_t xx = b->ii[0], yy = b->ii[1], zz = b->ii[2], xy = b->ii[3], xz = b->ii[4], yz = b->ii[5];
-	const int64_t rx = r.x, ry = r.y, rz = r.z;
-	/* row j of I times each column of [r]x, straight-line */
-	const int64_t e[9] = { xy * rz - xz * ry, xz * rx - xx * rz, xx * ry - xy * rx,
-			       yy * rz - yz * ry, yz * rx - xy * rz, xy * ry - yy * rx,
-			       yz * rz - zz * ry, zz * rx - xz * rz, xz * ry - yz * rx };
-	uint64_t any = 0;
-	for (int i = 0; i < 9; ++i)
-		any |= uabs64(e[i]);
-	/* e is in units of 2^-(si + 16) */
-	int sh = bit_length(any) - FXS_SCALE_BITS;
-	sh = sh < 1 ? 1 : sh; /* a shift of at least 1 (the rounding below needs one) */
-	int ex = b->si + 16 - sh;
-	if (ex > 62)
-		sh += ex - 62, ex = 62;
-	bool clamp = ex < 1; /* responses of 2^29 rad/s per N s: beyond every stated range */
-	if (clamp)
-		sh += 1 - ex, ex = 1;
-	const int64_t half = (int64_t)1 << (sh - 1);
-	int32_t *o = &n[0][0];
-	for (int i = 0; i < 9; ++i) /* |e| < 2^(30 + sh): the mantissas fit 2^30 */
-		o[i] = clamp ? mantissa_sat((e[i] + half) >> sh, ovf) : (int32_t)((e[i] + half) >> sh);
-	/* (r x e_j) . N column c, units 2^-(16 + ex), for (j, c) in the upper triangle */
-	int64_t d[6];
-	d[0] = rz * n[1][0] - ry * n[2][0];
-	d[1] = rx * n[2][1] - rz * n[0][1];
-	d[2] = ry * n[0][2] - rx * n[1][2];
-	d[3] = rz * n[1][1] - ry * n[2][1];
-	d[4] = rz * n[1][2] - ry * n[2][2];
-	d[5] = rx * n[2][2] - rz * n[0][2];
-	for (int i = 0; i < 6; ++i) {
-		int64_t q;
-		if (ex >= 16) {
-			q = shr_half_up(d[i], ex - 16);
-		} else {
-			int up = 16 - ex;
-			q = d[i] > (INT64_MAX >> up) || d[i] < -(INT64_MAX >> up) ? (++*ovf, d[i] > 0 ? INT64_MAX : -INT64_MAX)
-										 : d[i] * ((int64_t)1 << up);
-		}
-		k[i] = fxg_add64(k[i], q, ovf);
-	}
-	return (uint8_t)ex;
-}
-
-/* The inverse of a symmetric positive definite K (Q32.32, xx yy zz xy xz
- * yz) as mantissas with one shift, by the adjugate over the determinant
- * with one 64-bit division: K scaled to 30-bit mantissas k (K = k 2^a),
- * cofactors exact in int64 then rounded to 30 bits (c 2^(2a + u)), the
- * determinant exact (det 2^(3a + u)), r = 2^62 / det normalised to 31
- * bits, K^-1 = c r 2^-(62 + v + a). A K that is not positive definite gives
- * zero (no constraint). */
-static uint8_t sym3_inverse_hot(const int64_t K[6], int32_t out[6], uint32_t *ovf)
-{
-	uint64_t any = 0;
-	for (int i = 0; i < 6; ++i)
-		any |= uabs64(K[i]);
-	int t = bit_length(any) - FXS_SCALE_BITS; /* k = K 2^-t, a = t - 32 */
-	int64_t k[6];
-	for (int i = 0; i < 6; ++i)
-		k[i] = t >= 0 ? shr_half_up(K[i], t) : K[i] * ((int64_t)1 << -t);
-	const int64_t xx = k[0], yy = k[1], zz = k[2], xy = k[3], xz = k[4], yz = k[5];
-	int64_t c[6] = { yy * zz - yz * yz, xx * zz - xz * xz, xx * yy - xy * xy,
-			 xz * yz - xy * zz, xy * yz - xz * yy, xy * xz - xx * yz };
-	any = 0;
-	for (int i = 0; i < 6; ++i)
-		any |= uabs64(c[i]);
-	int u = bit_length(any) - FXS_SCALE_BITS;
-	u = u < 0 ? 0 : u;
-	for (int i = 0; i < 6; ++i)
-		c[i] = shr_half_up(c[i], u);
-	int64_t det = xx * c[0] + xy * c[3] + xz * c[4]; /* three products below 2^60 */
-	if (any == 0 || det <= 0 || k[0] <= 0 || k[1] <= 0 || k[2] <= 0) {
-		memset(out, 0, 6 * sizeof(int32_t));
-		return 62;
-	}
-	int v = bit_length((uint64_t)det) - 31;
-	v = v < 0 ? 0 : v;
-	uint64_t d = (uint64_t)shr_half_up(det, v); /* in [2^30, 2^31] */
-	int64_t r = (int64_t)((((uint64_t)1 << 62) + d / 2) / d); /* in [2^31, 2^32] */
-	int64_t q[6];
-	any = 0;
-	for (int i = 0; i < 6; ++i) {
-		q[i] = c[i] * r; /* below 2^63: |c| <= 2^30, r <= 2^32 */
-		any |= uabs64(q[i]);
-	}
-	int w = bit_length(any) - FXS_SCALE_BITS;
-	w = w < 0 ? 0 : w;
-	int s = 62 + v + t - 32 - w; /* out = q 2^-w, K^-1 = out 2^-s */
-	for (int i = 0; i < 6; ++i)
-		out[i] = mantissa_sat(shr_half_up(q[i], w), ovf);
-	if (s > 62) { /* a tiny inverse: the extra bits go */
-		for (int i = 0; i < 6; ++i)
-			out[i] = (int32_t)shr_half_up(out[i], s - 62 < 62 ? s - 62 : 62);
-		s = 62;
-	} else if (s < 1) { /* a huge one (K near 2^-32): saturated, counted */
-		for (int i = 0; i < 6; ++i)
-			out[i] = mantissa_sat(out[i] * ((int64_t)1 << (1 - s < 30 ? 1 - s : 30)), ovf);
-		s = 1;
-	}
-	return (uint8_t)s;
-}
-
-/* the rotation matrix of body slot s's current pose, made once per
- * sub-step for all the joints that share the body */
-static const fxg_mat3 *body_rotation(solver_ctx *c, uint32_t s)
-{
-	solver_body *b = &c->bodies[s];
-	if (b->rot_stamp != c->substep + 1) {
-		b->rot = fxg_m3_from_quat(c->w->bodies[s].xf.q, c->ovf);
-		b->rot_stamp = c->substep + 1;
-	}
-	return &b->rot;
-}
-
-/* the ball part's hot form from the lever arms sj->ra, sj->rb */
-static void setup_ball_hot(solver_joint *sj, const solver_body *A, const solver_body *B, uint32_t *ovf)
-{
-	/* K = (ma^-1 + mb^-1) I + [ra]x^T Ia^-1 [ra]x + [rb]x^T Ib^-1 [rb]x,
-	 * symmetric: its upper triangle */
-	fxg_wide m = fxg_add64(A->inv_mass, B->inv_mass, ovf);
-	int64_t k[6] = { m, m, m, 0, 0, 0 };
-	sj->sna = ball_response(A, sj->ra, sj->na, k, ovf);
-	sj->snb = ball_response(B, sj->rb, sj->nb, k, ovf);
-	sj->sk = sym3_inverse_hot(k, sj->kinv, ovf);
-}
-
-/* the impulse vector p (per world axis) on both bodies */
-static inline void ball_apply(const solver_joint *sj, solver_body *A, solver_body *B, const int32_t p[3], uint32_t *ovf)
-{
-	const int64_t ra = (int64_t)1 << (A->sm - 1), rb = (int64_t)1 << (B->sm - 1);
-	add3(&A->v, ((int64_t)-A->im * p[0] + ra) >> A->sm, ((int64_t)-A->im * p[1] + ra) >> A->sm,
-	     ((int64_t)-A->im * p[2] + ra) >> A->sm, ovf);
-	add3(&B->v, ((int64_t)B->im * p[0] + rb) >> B->sm, ((int64_t)B->im * p[1] + rb) >> B->sm,
-	     ((int64_t)B->im * p[2] + rb) >> B->sm, ovf);
-	const int64_t qa = (int64_t)1 << (sj->sna - 1), qb = (int64_t)1 << (sj->snb - 1);
-	int64_t wa[3], wb[3];
-	for (int j = 0; j < 3; ++j) {
-		/* sums of three products below 2^61 each: exact */
-		wa[j] = (-((int64_t)sj->na[j][0] * p[0] + (int64_t)sj->na[j][1] * p[1] + (int64_t)sj->na[j][2] * p[2]) + qa) >>
-			sj->sna;
-		wb[j] = ((int64_t)sj->nb[j][0] * p[0] + (int64_t)sj->nb[j][1] * p[1] + (int64_t)sj->nb[j][2] * p[2] + qb) >> sj->snb;
-	}
-	add3(&A->w, wa[0], wa[1], wa[2], ovf);
-	add3(&B->w, wb[0], wb[1], wb[2], ovf);
-}
-
-/* The ball part as one 3x3 block, hot form: impulse = -K^-1 (Cdot + bias),
- * soft with bias, rigid without (solve_point's formulas). */
-static void solve_ball_hot(const solver_joint *sj, solver_body *A, solver_body *B, int64_t *P, fxg_vec3 C, bool use_bias,
-			   uint32_t *ovf)
-{
-	/* Cdot = vb + wb x rb - va - wa x ra, each component exact (Q32.32) */
-	const fxg_vec3 ra = sj->ra, rb = sj->rb, va = A->v, wa = A->w, vb = B->v, wb = B->w;
-	int64_t c[3] = {
-		((int64_t)vb.x - va.x) * 65536 + ((int64_t)wb.y * rb.z - (int64_t)wb.z * rb.y) - ((int64_t)wa.y * ra.z - (int64_t)wa.z * ra.y),
-		((int64_t)vb.y - va.y) * 65536 + ((int64_t)wb.z * rb.x - (int64_t)wb.x * rb.z) - ((int64_t)wa.z * ra.x - (int64_t)wa.x * ra.z),
-		((int64_t)vb.z - va.z) * 65536 + ((int64_t)wb.x * rb.y - (int64_t)wb.y * rb.x) - ((int64_t)wa.x * ra.y - (int64_t)wa.y * ra.x)
-	};
-	int32_t v[3];
-	const fix16_t cc[3] = { C.x, C.y, C.z };
-	for (int k = 0; k < 3; ++k) {
-		int64_t x = fxg_shr_round(c[k], 16);
-		if (use_bias)
-			x += fxg_mul(sj->s.bias_rate, cc[k], ovf);
-		v[k] = fxg_sat(x, ovf);
-	}
-	const int32_t *m = sj->kinv; /* xx yy zz xy xz yz */
-	const int64_t r = (int64_t)1 << (sj->sk - 1);
-	int64_t imp[3] = { -(((int64_t)m[0] * v[0] + (int64_t)m[3] * v[1] + (int64_t)m[4] * v[2] + r) >> sj->sk),
-			   -(((int64_t)m[3] * v[0] + (int64_t)m[1] * v[1] + (int64_t)m[5] * v[2] + r) >> sj->sk),
-			   -(((int64_t)m[4] * v[0] + (int64_t)m[5] * v[1] + (int64_t)m[2] * v[2] + r) >> sj->sk) };
-	int32_t p[3];
-	for (int k = 0; k < 3; ++k) {
-		if (use_bias) {
-			imp[k] = wmul_fast(imp[k], sj->s.mass_scale, ovf);
-			imp[k] -= wmul_fast(P[k], sj->s.impulse_scale, ovf);
-		}
-		P[k] = fxg_add64(P[k], imp[k], ovf);
-		p[k] = impulse32(imp[k], ovf);
-	}
-	ball_apply(sj, A, B, p, ovf);
-}
-
 /* b's anchor minus a's, from the bodies' current poses (the solver moves
  * them every sub-step) */
 static inline fxg_vec3 separation(const fxs_joint *j, const fxs_body *ba, const fxs_body *bb, uint32_t *ovf)
@@ -866,18 +666,9 @@ static void setup_rows(solver_ctx *c, solver_joint *sj)
 	const solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
 	const fxs_body *ba = &w->bodies[sj->a], *bb = &w->bodies[sj->b];
 	fxg_vec3 pa, pb;
-	if (sj->hot) { /* the lever arms from each body's rotation matrix, shared by its joints */
-		sj->ra = fxg_m3_mul_v3(*body_rotation(c, sj->a), sj->local_a, ovf);
-		sj->rb = fxg_m3_mul_v3(*body_rotation(c, sj->b), sj->local_b, ovf);
-		pa = fxg_v3_add(ba->xf.p, sj->ra, ovf);
-		pb = fxg_v3_add(bb->xf.p, sj->rb, ovf);
-		sj->c0 = fxg_v3_sub(pb, pa, ovf);
-		setup_ball_hot(sj, A, B, ovf);
-		return;
-	} else {
-		world_point(ba, j->local_anchor_a, &sj->ra, &pa, ovf);
-		world_point(bb, j->local_anchor_b, &sj->rb, &pb, ovf);
-	}
+	memset(sj->row, 0, sizeof sj->row); /* what a joint type leaves unset stays zero */
+	world_point(ba, j->local_anchor_a, &sj->ra, &pa, ovf);
+	world_point(bb, j->local_anchor_b, &sj->rb, &pb, ovf);
 	sj->c0 = fxg_v3_sub(pb, pa, ovf);
 	fix16_t ms = sj->s.mass_scale;
 	switch (j->type) {
@@ -967,17 +758,28 @@ void fxs_joints_prepare(solver_ctx *c)
 		c->stage_index[n++] = i;
 	}
 	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order);
+	for (uint32_t s = 0; s <= FXS_STAGE_OVERFLOW; ++s)
+		c->joint_stage_end[s] = 0;
+	soft last_soft = { 0, 0, 0 };
+	fix16_t last_hz = 0, last_zeta = 0;
 	for (uint32_t k = 0; k < n; ++k) {
 		uint32_t i = c->stage_index[c->stage_order[k]];
 		fxs_joint *j = &w->joints[i];
 		solver_joint *sj = &c->joints[k];
-		memset(sj, 0, sizeof *sj);
+		memset(sj, 0, offsetof(solver_joint, row)); /* the wide rows: setup_rows, for the joints that use them */
+		sj->stage = c->stage_items[c->stage_order[k]].stage;
+		c->joint_stage_end[sj->stage] = k + 1;
 		sj->index = i;
 		sj->a = j->a;
 		sj->b = j->b;
 		sj->type = j->type;
 		sj->rows = (uint8_t)fxs_joint_row_count(j->type);
-		sj->s = make_soft(fxg_min(j->hertz, hmax), j->damping_ratio, c->h, ovf);
+		/* joints mostly share their stiffness: the last one's softness is
+		 * reused when the parameters repeat (make_soft divides twice) */
+		fix16_t hz = fxg_min(j->hertz, hmax);
+		if (k == 0 || hz != last_hz || j->damping_ratio != last_zeta)
+			last_soft = make_soft(hz, j->damping_ratio, c->h, ovf), last_hz = hz, last_zeta = j->damping_ratio;
+		sj->s = last_soft;
 		if (j->type == FXS_JOINT_DISTANCE && j->enable_spring)
 			sj->spring = make_soft(j->spring_hertz, j->spring_damping_ratio, c->h, ovf);
 		sj->max_motor_impulse = fxg_shr_round((int64_t)j->max_motor_force * c->h, 16);
@@ -996,53 +798,55 @@ void fxs_joints_prepare(solver_ctx *c)
 		}
 	}
 	c->joint_count = n;
+	/* stages without joints end where the one before ends */
+	for (uint32_t s = 1; s <= FXS_STAGE_OVERFLOW; ++s)
+		if (c->joint_stage_end[s] < c->joint_stage_end[s - 1])
+			c->joint_stage_end[s] = c->joint_stage_end[s - 1];
 }
 
 bool fxs_joints_plan(solver_ctx *c)
 {
 	c->joint_handled = NULL;
+	c->wide_joints = NULL;
 	c->direct_ball_islands = 0;
+	c->ball_batch_count = 0;
+	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st)
+		c->wide_stage_end[st] = c->ball_stage_end[st] = 0;
 	if (c->joint_count == 0)
 		return true;
 	c->joint_handled = malloc(c->joint_count);
-	if (!c->joint_handled)
+	c->wide_joints = malloc((size_t)c->joint_count * sizeof *c->wide_joints);
+	if (!c->joint_handled || !c->wide_joints)
 		return false;
 	c->direct_ball_islands = fxs_joints_direct_plan(c, c->joint_handled);
-	for (uint32_t i = 0; i < c->joint_count; ++i) {
-		solver_joint *sj = &c->joints[i];
-		sj->hot = sj->type == FXS_JOINT_BALL && !c->joint_handled[i] && !(c->joint_direct && c->joint_direct[i]);
-		if (sj->hot) {
-			const fxs_joint *j = &c->w->joints[sj->index];
-			sj->P[0] = j->impulse[0], sj->P[1] = j->impulse[1], sj->P[2] = j->impulse[2];
-			sj->local_a = j->local_anchor_a, sj->local_b = j->local_anchor_b;
+	uint32_t nw = 0, i = 0;
+	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st) {
+		for (; i < c->joint_stage_end[st]; ++i) {
+			solver_joint *sj = &c->joints[i];
+			/* the overflow stage's joints may share bodies: one by one, wide */
+			sj->hot = sj->type == FXS_JOINT_BALL && !c->joint_handled[i] &&
+				  !(c->joint_direct && c->joint_direct[i]) && sj->stage < FXS_STAGE_OVERFLOW;
+			if (!sj->hot)
+				c->wide_joints[nw++] = i;
 		}
+		c->wide_stage_end[st] = nw;
 	}
-	return true;
+	return fxs_ball_batches_build(c);
 }
 
-void fxs_joints_store(solver_ctx *c)
-{
-	for (uint32_t i = 0; i < c->joint_count; ++i) {
-		const solver_joint *sj = &c->joints[i];
-		if (!sj->hot)
-			continue;
-		int64_t *P = c->w->joints[sj->index].impulse;
-		P[0] = sj->P[0], P[1] = sj->P[1], P[2] = sj->P[2];
-	}
-}
+void fxs_joints_store(solver_ctx *c) { fxs_ball_store(c); }
 
 void fxs_joints_warm_start(solver_ctx *c)
 {
 	uint32_t local = 0, *ovf = &local; /* see solver.c's warm_start */
-	for (uint32_t i = 0; i < c->joint_count; ++i) {
-		solver_joint *sj = &c->joints[i];
+	/* stage by stage: the joints of a stage are independent, so the batched
+	 * ball joints may go after the others of their stage */
+	uint32_t wi = 0, bi = 0;
+	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st) {
+	for (; wi < c->wide_stage_end[st]; ++wi) {
+		solver_joint *sj = &c->joints[c->wide_joints[wi]];
 		solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
 		setup_rows(c, sj);
-		if (sj->hot) {
-			const int32_t p[3] = { impulse32(sj->P[0], ovf), impulse32(sj->P[1], ovf), impulse32(sj->P[2], ovf) };
-			ball_apply(sj, A, B, p, ovf);
-			continue;
-		}
 		const int64_t *P = c->w->joints[sj->index].impulse;
 		switch (sj->type) {
 		case FXS_JOINT_BALL:
@@ -1074,6 +878,9 @@ void fxs_joints_warm_start(solver_ctx *c)
 			break;
 		}
 	}
+	local += fxs_ball_setup_warm(c, bi, c->ball_stage_end[st]);
+	bi = c->ball_stage_end[st];
+	}
 	*c->ovf += local;
 }
 
@@ -1086,14 +893,12 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 	uint8_t *handled = c->direct_ball_islands ? malloc(c->joint_count) : NULL;
 	if (handled)
 		fxs_joints_solve_direct(c, use_bias, handled);
-	for (uint32_t i = 0; i < c->joint_count; ++i) {
+	uint32_t wi = 0, bi = 0;
+	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st) {
+	for (; wi < c->wide_stage_end[st]; ++wi) {
+		uint32_t i = c->wide_joints[wi];
 		if ((handled && handled[i]) || (c->joint_direct && c->joint_direct[i]))
 			continue; /* solved exactly: solver_direct.c */
-		if (c->joints[i].hot) {
-			solver_joint *sj = &c->joints[i];
-			solve_ball_hot(sj, &c->bodies[sj->a], &c->bodies[sj->b], sj->P, sj->c0, use_bias, ovf);
-			continue;
-		}
 		solver_joint *sj = &c->joints[i];
 		fxs_joint *j = &c->w->joints[sj->index];
 		solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
@@ -1173,6 +978,9 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 			break;
 		}
 		}
+	}
+	local += fxs_ball_solve(c, bi, c->ball_stage_end[st], use_bias);
+	bi = c->ball_stage_end[st];
 	}
 	free(handled);
 	*c->ovf += local;

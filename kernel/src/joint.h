@@ -28,22 +28,15 @@ typedef struct fxs_joint {
 
 /* A joint as the solver sees it for one step (joint.c; solver_direct.c). */
 typedef struct solver_joint {
-	/* first, what a ball joint in hot form reads every pass (three cache lines) */
 	uint32_t index; /* joint slot */
 	uint32_t a, b;  /* body slots */
 	uint8_t type;
 	uint8_t rows;   /* rows with impulses (fxs_joint_row_count) */
-	/* a ball joint the iterative solver takes, in hot form (solver.h) instead
-	 * of the wide rows: Ia^-1 [ra]x and Ib^-1 [rb]x (column k is row k's
-	 * angular response), K^-1, each a mantissa group with one shift */
-	bool hot;
-	uint8_t sna, snb, sk;
+	uint8_t stage;  /* its stage (stage.h); joints are in stage order */
+	bool hot;       /* a ball joint in a batch (joint_batch.h) instead of the wide rows */
 	soft s;             /* the joint's softness */
 	fxg_vec3 ra, rb;    /* world lever arms for the linear rows (prismatic: a's includes the separation) */
 	fxg_vec3 c0;        /* (pb + rb) - (pa + ra) when the step began */
-	int32_t na[3][3], nb[3][3], kinv[6];
-	int64_t P[3];       /* hot: the accumulated impulse, copied in and out of the joint (fxs_joints_store) */
-	fxg_vec3 local_a, local_b; /* hot: the local anchors */
 	/* the rest */
 	soft spring;        /* distance spring */
 	fxg_vec3 ang0;      /* angular error when the step began (world; hinge: along t[0], t[1]) */

@@ -382,5 +382,6 @@ fxs_result fxs_solve(fxs_world *w)
 	}
 	fxs_direct_free(&c);
 	free(c.joint_handled);
+	free(c.wide_joints);
 	return FXS_OK;
 }

@@ -15,18 +15,22 @@ typedef struct wvec3 {
  * first, and the struct is cache-line aligned (192 bytes): a body's hot
  * state is one line, which the contact kernels gather. */
 typedef struct solver_body {
-	_Alignas(64) fxg_vec3 v, w;
+	/* line 0: what the passes read and write, and the scaled inverse mass */
+	_Alignas(64) fxg_vec3 v; /* (the alignment on v alone: on "v, w" it would align w too) */
+	fxg_vec3 w;
 	fxg_vec3 dp;     /* displacement since the step began */
 	fxg_vec3 dtheta; /* rotation since the step began, to first order (sum of w h) */
-	fxg_wide inv_mass;
-	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
-	int32_t ii[6];   /* the same scaled (xx, yy, zz, xy, xz, yz; shift si): the hot form's source */
 	int32_t im;      /* inv_mass scaled (shift sm) */
-	fxg_mat3 rot;    /* the rotation at sub-step rot_stamp - 1 (joint.c's lever arms) */
-	uint32_t rot_stamp;
 	uint8_t si, sm;
 	uint8_t moves;   /* active dynamic or kinematic */
 	uint8_t dynamic;
+	fxg_wide inv_mass;
+	/* line 1: the scaled inverse inertia, the rotation (joint lever arms) */
+	int32_t ii[6];   /* the world inverse inertia scaled (xx, yy, zz, xy, xz, yz; shift si): the hot form's source */
+	uint32_t rot_stamp;
+	fxg_mat3 rot;    /* the rotation at sub-step rot_stamp - 1 (joint_batch.c's lever arms) */
+	/* then */
+	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
 } solver_body;
 
 /* One constraint row along a unit direction d: the normal or a tangent. */
@@ -63,6 +67,9 @@ typedef struct solver_contact {
 	solver_point p[FXS_MAX_MANIFOLD_POINTS];
 } solver_contact;
 
+/* the vector kernels a solve may use (contact_batch.h, joint_batch.h) */
+enum { FXS_SIMD_NONE = 0, FXS_SIMD_AVX2 = 1, FXS_SIMD_AVX512 = 2 };
+
 typedef struct solver_ctx {
 	fxs_world *w;
 	solver_body *bodies;
@@ -88,6 +95,14 @@ typedef struct solver_ctx {
 	uint8_t *joint_handled;
 	uint32_t direct_ball_islands;
 	uint32_t substep; /* the current sub-step, from 0 */
+	/* ball joints in batches (joint_batch.h), per stage: joints and batches
+	 * end at joint_stage_end[s] and ball_stage_end[s] */
+	struct ball_batch *ball_batches;
+	uint32_t ball_batch_count;
+	uint32_t joint_stage_end[65], ball_stage_end[65];
+	/* the other joints (not batched), in solve order, and where each stage's end */
+	uint32_t *wide_joints;
+	uint32_t wide_stage_end[65];
 	/* the iteratively solved contacts in batches (contact_batch.h) */
 	struct contact_batch *batches;
 	uint32_t batch_count;

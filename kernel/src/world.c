@@ -118,6 +118,7 @@ void fxs_world_destroy(fxs_world *w)
 	free(w->scratch_flags);
 	free(w->solver_scratch);
 	free(w->batch_scratch);
+	free(w->ball_scratch);
 	free(w->island);
 	free(w->island_flag);
 	fxs_writer_free(&w->hash_buf);

@@ -1,0 +1,67 @@
+/* Ball joints the iterative solver takes, in batches of eight lanes.
+ *
+ * As the contacts (contact_batch.h): the ball joints of one stage (no
+ * dynamic body twice in a stage) are packed in solve order, eight to a
+ * batch, field by field, so that a batch's lanes can be solved at once with
+ * the bits of solving them one by one; a stage's last batch is padded with
+ * empty lanes (the spare zero body, all zero: every update is zero). The
+ * overflow stage's ball joints are not batched (they take the wide rows,
+ * joint.c).
+ *
+ * Every sub-step, setup (the lever arms from each body's rotation, then the
+ * hot form of solver.h: N = I^-1 [r]x per body and K^-1 of the 3x3 block by
+ * its adjugate with one 64-bit division) and the warm start; then the
+ * biased and the relax passes. Two kernels with the same integer formulas:
+ * portable, lane by lane (joint_batch.c), and AVX-512 (joint_batch_avx512.c);
+ * tests/test_batch.c compares them. The setup's rare branches (a response
+ * or an inverse beyond the stated ranges, where a shift would leave [1, 62])
+ * are recomputed lane by lane by the portable code in both.
+ *
+ * Bounds (besides solver.h's mantissas): a block impulse is saturated to
+ * int32 before it is softened, and the accumulated impulse is clamped to
+ * FXS_BALL_IMPULSE_MAX (2^30 N s), both counted, so that every product is
+ * exact in int64. */
+#ifndef FXS_JOINT_BATCH_H
+#define FXS_JOINT_BATCH_H
+
+#include "joint.h"
+
+#define FXS_BALL_LANES 8
+#define FXS_BALL_IMPULSE_MAX ((int64_t)1 << 46)
+
+typedef struct ball_batch {
+	uint32_t a[FXS_BALL_LANES], b[FXS_BALL_LANES]; /* solver body slots */
+	uint32_t joint[FXS_BALL_LANES];                /* solver joint, or FXS_BALL_EMPTY */
+	int32_t bias_rate[FXS_BALL_LANES], mass_scale[FXS_BALL_LANES], impulse_scale[FXS_BALL_LANES];
+	/* this sub-step's: lever arms, separation (b's anchor - a's), responses */
+	int32_t ra[3][FXS_BALL_LANES], rb[3][FXS_BALL_LANES], c0[3][FXS_BALL_LANES];
+	int32_t na[3][3][FXS_BALL_LANES], nb[3][3][FXS_BALL_LANES]; /* [j][k]: I^-1 [r]x, row j, column k */
+	int32_t kinv[6][FXS_BALL_LANES];                             /* xx yy zz xy xz yz */
+	uint8_t sna[FXS_BALL_LANES], snb[FXS_BALL_LANES], sk[FXS_BALL_LANES];
+	int64_t P[3][FXS_BALL_LANES]; /* accumulated impulse (copied in and out of the joints) */
+	int32_t local_a[3][FXS_BALL_LANES], local_b[3][FXS_BALL_LANES];
+} ball_batch;
+
+#define FXS_BALL_EMPTY UINT32_MAX
+
+/* After fxs_joints_plan has marked the hot joints: pack them into batches
+ * (c->ball_batches, c->ball_batch_count, per stage c->ball_stage_end); false
+ * when out of memory. */
+bool fxs_ball_batches_build(solver_ctx *c);
+
+/* Per sub-step, batches [first, end): setup and warm start; a pass. Return
+ * their overflow count. */
+uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_ball_solve(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
+/* the impulses back into the joints, after the sub-steps */
+void fxs_ball_store(solver_ctx *c);
+
+/* the setup of lane l alone, portable (the vector kernel's rare lanes) */
+void fxs_ball_setup_lane(solver_ctx *c, ball_batch *bt, int l, uint32_t *ovf);
+
+/* the AVX-512 kernels (joint_batch_avx512.c); the lever arms are set */
+bool fxs_ball_have_avx512(void);
+uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
+
+#endif

@@ -1,0 +1,414 @@
+/* Ball joints in batches (joint_batch.h): the AVX-512 kernels (F, VL, DQ,
+ * CD), eight int64 lanes. Integer instructions only (`make nofloat`
+ * disassembles this file). The formulas are joint_batch.c's, lane for lane
+ * (contact_batch_avx2.c's header says how they carry over); the setup's
+ * rare branches are left to the portable code per lane, and the one
+ * division per joint (the inverse's determinant) is scalar. */
+#include "joint_batch.h"
+
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && \
+	defined(__AVX512CD__) && !defined(FXS_NO_AVX2)
+#include <immintrin.h>
+#include <stddef.h>
+#include <string.h>
+
+#define INLINE static inline __attribute__((always_inline))
+#define L FXS_BALL_LANES
+
+typedef __m512i V;
+typedef __mmask8 M;
+
+INLINE V splat(int64_t x) { return _mm512_set1_epi64(x); }
+INLINE V zero(void) { return _mm512_setzero_si512(); }
+INLINE V ld32(const int32_t *p) { return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)p)); }
+INLINE void st32(int32_t *p, V v) { _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi64_epi32(v)); }
+INLINE V ld64(const int64_t *p) { return _mm512_loadu_si512((const void *)p); }
+INLINE void st64(int64_t *p, V v) { _mm512_storeu_si512((void *)p, v); }
+INLINE V ld8(const uint8_t *p)
+{
+	int64_t x;
+	memcpy(&x, p, 8);
+	return _mm512_cvtepu8_epi64(_mm_cvtsi64_si128(x));
+}
+INLINE void st8(uint8_t *p, V v) { _mm_storel_epi64((__m128i *)(void *)p, _mm512_cvtepi64_epi8(v)); }
+INLINE V add(V a, V b) { return _mm512_add_epi64(a, b); }
+INLINE V sub(V a, V b) { return _mm512_sub_epi64(a, b); }
+INLINE V mul(V a, V b) { return _mm512_mul_epi32(a, b); }
+INLINE M gt(V a, V b) { return _mm512_cmpgt_epi64_mask(a, b); }
+INLINE V sel(M m, V a, V b) { return _mm512_mask_blend_epi64(m, b, a); } /* m ? a : b */
+INLINE V bitlen(V x) { return sub(splat(64), _mm512_lzcnt_epi64(x)); }
+/* (x + 2^(s-1)) >> s for s >= 0 (nothing added for s = 0): shr_half_up */
+INLINE V shr_half(V x, V s) { return _mm512_srav_epi64(add(x, _mm512_srli_epi64(_mm512_sllv_epi64(splat(1), s), 1)), s); }
+
+INLINE void count_out(V x, V clamped, uint32_t *count)
+{
+	M out = _mm512_cmpneq_epi64_mask(x, clamped);
+	if (__builtin_expect(out != 0, 0))
+		*count += (uint32_t)__builtin_popcount(out);
+}
+
+INLINE V sat32(V x, uint32_t *count)
+{
+	V c = _mm512_min_epi64(_mm512_max_epi64(x, splat(INT32_MIN)), splat(INT32_MAX));
+	count_out(x, c, count);
+	return c;
+}
+
+/* fxg_shr_round(x, 16) */
+INLINE V shr_round16(V x)
+{
+	V t = add(x, splat(0x8000));
+	t = _mm512_mask_sub_epi64(t, _mm512_cmplt_epi64_mask(x, zero()), t, splat(1));
+	return _mm512_srai_epi64(t, 16);
+}
+
+typedef struct v3 {
+	V x, y, z;
+} v3;
+
+#define ld3(m) ((v3){ ld32((m)[0]), ld32((m)[1]), ld32((m)[2]) })
+
+/* body fields, gathered per lane (byte offsets: slot * sizeof + field) */
+INLINE __m256i body_offsets(const uint32_t *slot)
+{
+	return _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)slot), _mm256_set1_epi32((int)sizeof(solver_body)));
+}
+INLINE V g32(const solver_ctx *c, __m256i off, size_t field)
+{
+	return _mm512_cvtepi32_epi64(_mm256_i32gather_epi32((const int *)(const void *)((const char *)(const void *)c->bodies + field), off, 1));
+}
+INLINE V g64(const solver_ctx *c, __m256i off, size_t field)
+{
+	return _mm512_i32gather_epi64(off, (const void *)((const char *)(const void *)c->bodies + field), 1);
+}
+/* a uint8 field: the int32 around it, shifted */
+INLINE V g8(const solver_ctx *c, __m256i off, size_t field)
+{
+	size_t word = field & ~(size_t)3;
+	V w = _mm512_cvtepu32_epi64(_mm256_i32gather_epi32((const int *)(const void *)((const char *)(const void *)c->bodies + word), off, 1));
+	return _mm512_and_si512(_mm512_srli_epi64(w, (unsigned)(8 * (field - word))), splat(0xFF));
+}
+INLINE void s32(solver_ctx *c, __m256i off, size_t field, V v)
+{
+	_mm256_i32scatter_epi32((int *)(void *)((char *)(void *)c->bodies + field), off, _mm512_cvtepi64_epi32(v), 1);
+}
+
+/* ---- setup ---- */
+
+/* N = I^-1 [r]x and its part of K, the common path of joint_batch.c's
+ * ball_response; lanes that leave it are marked in *rare */
+INLINE V response(const solver_ctx *c, __m256i off, v3 r, V n[9], V k[6], M *rare)
+{
+	const V xx = g32(c, off, offsetof(solver_body, ii) + 0), yy = g32(c, off, offsetof(solver_body, ii) + 4),
+		zz = g32(c, off, offsetof(solver_body, ii) + 8), xy = g32(c, off, offsetof(solver_body, ii) + 12),
+		xz = g32(c, off, offsetof(solver_body, ii) + 16), yz = g32(c, off, offsetof(solver_body, ii) + 20);
+	const V si = g8(c, off, offsetof(solver_body, si));
+	const V rx = r.x, ry = r.y, rz = r.z;
+	V e[9] = { sub(mul(xy, rz), mul(xz, ry)), sub(mul(xz, rx), mul(xx, rz)), sub(mul(xx, ry), mul(xy, rx)),
+		   sub(mul(yy, rz), mul(yz, ry)), sub(mul(yz, rx), mul(xy, rz)), sub(mul(xy, ry), mul(yy, rx)),
+		   sub(mul(yz, rz), mul(zz, ry)), sub(mul(zz, rx), mul(xz, rz)), sub(mul(xz, ry), mul(yz, rx)) };
+	V any = zero();
+	for (int i = 0; i < 9; ++i)
+		any = _mm512_or_si512(any, _mm512_abs_epi64(e[i]));
+	V sh = _mm512_max_epi64(sub(bitlen(any), splat(FXS_SCALE_BITS)), splat(1));
+	V ex = sub(add(si, splat(16)), sh);
+	V over = _mm512_max_epi64(sub(ex, splat(62)), zero());
+	sh = add(sh, over), ex = sub(ex, over);
+	*rare |= _mm512_cmplt_epi64_mask(ex, splat(16)); /* ex < 1 clamps; ex < 16 scales up: both rare */
+	V half = _mm512_sllv_epi64(splat(1), sub(sh, splat(1)));
+	for (int i = 0; i < 9; ++i)
+		n[i] = _mm512_srav_epi64(add(e[i], half), sh);
+	V d[6] = { sub(mul(rz, n[3]), mul(ry, n[6])), sub(mul(rx, n[7]), mul(rz, n[1])), sub(mul(ry, n[2]), mul(rx, n[5])),
+		   sub(mul(rz, n[4]), mul(ry, n[7])), sub(mul(rz, n[5]), mul(ry, n[8])), sub(mul(rx, n[8]), mul(rz, n[2])) };
+	V s2 = _mm512_max_epi64(sub(ex, splat(16)), zero());
+	for (int i = 0; i < 6; ++i) {
+		V q = shr_half(d[i], s2);
+		/* the portable code saturates a sum beyond int64: rare */
+		*rare |= _mm512_cmpgt_epu64_mask(_mm512_abs_epi64(q), splat((int64_t)1 << 60));
+		k[i] = add(k[i], q);
+	}
+	return ex;
+}
+
+uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end);
+
+/* K^-1 by the adjugate, the common path of joint_batch.c's sym3_inverse_hot */
+INLINE V inverse(const V K[6], V out[6], M *rare)
+{
+	V any = zero();
+	for (int i = 0; i < 6; ++i)
+		any = _mm512_or_si512(any, _mm512_abs_epi64(K[i]));
+	V bits = bitlen(any);
+	*rare |= _mm512_cmpgt_epi64_mask(bits, splat(61)); /* near int64: rare */
+	V t = sub(bits, splat(FXS_SCALE_BITS));
+	M neg = _mm512_cmplt_epi64_mask(t, zero());
+	V tp = _mm512_max_epi64(t, zero()), tn = _mm512_max_epi64(sub(zero(), t), zero());
+	V k[6];
+	for (int i = 0; i < 6; ++i)
+		k[i] = sel(neg, _mm512_sllv_epi64(K[i], tn), shr_half(K[i], tp));
+	const V xx = k[0], yy = k[1], zz = k[2], xy = k[3], xz = k[4], yz = k[5];
+	V cf[6] = { sub(mul(yy, zz), mul(yz, yz)), sub(mul(xx, zz), mul(xz, xz)), sub(mul(xx, yy), mul(xy, xy)),
+		    sub(mul(xz, yz), mul(xy, zz)), sub(mul(xy, yz), mul(xz, yy)), sub(mul(xy, xz), mul(xx, yz)) };
+	any = zero();
+	for (int i = 0; i < 6; ++i)
+		any = _mm512_or_si512(any, _mm512_abs_epi64(cf[i]));
+	V u = _mm512_max_epi64(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
+	for (int i = 0; i < 6; ++i)
+		cf[i] = shr_half(cf[i], u);
+	V det = add(add(mul(xx, cf[0]), mul(xy, cf[3])), mul(xz, cf[4]));
+	M none = _mm512_cmpeq_epi64_mask(any, zero()) | _mm512_cmple_epi64_mask(det, zero()) |
+		 _mm512_cmple_epi64_mask(xx, zero()) | _mm512_cmple_epi64_mask(yy, zero()) | _mm512_cmple_epi64_mask(zz, zero());
+	det = sel(none, splat(1), det); /* no division by zero in those lanes; their result is zero */
+	V v = _mm512_max_epi64(sub(bitlen(det), splat(31)), zero());
+	V dd = shr_half(det, v);
+	/* the one division, lane by lane */
+	uint64_t dl[L], rl[L];
+	_mm512_storeu_si512((void *)dl, dd);
+	for (int l = 0; l < L; ++l)
+		rl[l] = ((((uint64_t)1 << 62) + dl[l] / 2) / dl[l]);
+	V r = _mm512_loadu_si512((const void *)rl);
+	V q[6];
+	any = zero();
+	for (int i = 0; i < 6; ++i) {
+		q[i] = _mm512_mullo_epi64(cf[i], r);
+		any = _mm512_or_si512(any, _mm512_abs_epi64(q[i]));
+	}
+	V w = _mm512_max_epi64(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
+	V s = sub(add(add(splat(62 - 32), v), t), w);
+	*rare |= (_mm512_cmpgt_epi64_mask(s, splat(62)) | _mm512_cmplt_epi64_mask(s, splat(1))) & (M)~none;
+	for (int i = 0; i < 6; ++i)
+		out[i] = _mm512_maskz_mov_epi64((M)~none, shr_half(q[i], w));
+	return sel(none, splat(62), s);
+}
+
+typedef struct bodies8 {
+	__m256i oa, ob;
+	v3 va, wa, vb, wb;
+} bodies8;
+
+INLINE v3 gv3(const solver_ctx *c, __m256i off, size_t field)
+{
+	v3 r = { g32(c, off, field), g32(c, off, field + 4), g32(c, off, field + 8) };
+	return r;
+}
+
+INLINE void sv3(solver_ctx *c, __m256i off, size_t field, const v3 *v)
+{
+	s32(c, off, field, v->x);
+	s32(c, off, field + 4, v->y);
+	s32(c, off, field + 8, v->z);
+}
+
+INLINE void gather_velocities(const solver_ctx *c, const ball_batch *bt, bodies8 *s)
+{
+	s->oa = body_offsets(bt->a), s->ob = body_offsets(bt->b);
+	s->va = gv3(c, s->oa, offsetof(solver_body, v)), s->wa = gv3(c, s->oa, offsetof(solver_body, w));
+	s->vb = gv3(c, s->ob, offsetof(solver_body, v)), s->wb = gv3(c, s->ob, offsetof(solver_body, w));
+}
+
+/* Lanes sharing a body share only a read-only one (static, kinematic,
+ * asleep, or the spare), whose values did not change. */
+INLINE void scatter_velocities(solver_ctx *c, const bodies8 *s)
+{
+	sv3(c, s->oa, offsetof(solver_body, v), &s->va), sv3(c, s->oa, offsetof(solver_body, w), &s->wa);
+	sv3(c, s->ob, offsetof(solver_body, v), &s->vb), sv3(c, s->ob, offsetof(solver_body, w), &s->wb);
+}
+
+/* joint_batch.c's ball_apply */
+INLINE void ball_apply_v(const solver_ctx *c, const ball_batch *bt, bodies8 *s, const V p[3], uint32_t *count)
+{
+	const V ima = g32(c, s->oa, offsetof(solver_body, im)), imb = g32(c, s->ob, offsetof(solver_body, im));
+	const V sma = g8(c, s->oa, offsetof(solver_body, sm)), smb = g8(c, s->ob, offsetof(solver_body, sm));
+	const V ra = _mm512_sllv_epi64(splat(1), sub(sma, splat(1))), rb = _mm512_sllv_epi64(splat(1), sub(smb, splat(1)));
+	const V nima = sub(zero(), ima);
+	V *va[3] = { &s->va.x, &s->va.y, &s->va.z }, *vb[3] = { &s->vb.x, &s->vb.y, &s->vb.z };
+	for (int k = 0; k < 3; ++k) {
+		*va[k] = sat32(add(*va[k], _mm512_srav_epi64(add(mul(nima, p[k]), ra), sma)), count);
+		*vb[k] = sat32(add(*vb[k], _mm512_srav_epi64(add(mul(imb, p[k]), rb), smb)), count);
+	}
+	const V sna = ld8(bt->sna), snb = ld8(bt->snb);
+	const V qa = _mm512_sllv_epi64(splat(1), sub(sna, splat(1))), qb = _mm512_sllv_epi64(splat(1), sub(snb, splat(1)));
+	V *wa[3] = { &s->wa.x, &s->wa.y, &s->wa.z }, *wb[3] = { &s->wb.x, &s->wb.y, &s->wb.z };
+	for (int j = 0; j < 3; ++j) {
+		V sa = add(add(mul(ld32(bt->na[j][0]), p[0]), mul(ld32(bt->na[j][1]), p[1])), mul(ld32(bt->na[j][2]), p[2]));
+		V sb = add(add(mul(ld32(bt->nb[j][0]), p[0]), mul(ld32(bt->nb[j][1]), p[1])), mul(ld32(bt->nb[j][2]), p[2]));
+		*wa[j] = sat32(add(*wa[j], _mm512_srav_epi64(add(sub(zero(), sa), qa), sna)), count);
+		*wb[j] = sat32(add(*wb[j], _mm512_srav_epi64(add(sb, qb), snb)), count);
+	}
+}
+
+/* impulse32: saturated (counted) and kept off INT32_MIN */
+INLINE V imp32(V x, uint32_t *count)
+{
+	V c = _mm512_min_epi64(_mm512_max_epi64(x, splat(INT32_MIN)), splat(INT32_MAX));
+	count_out(x, c, count);
+	return _mm512_max_epi64(c, splat(-INT32_MAX));
+}
+
+/* fxg_add / fxg_sub per component: saturated, counted */
+INLINE v3 add3s(v3 a, v3 b, uint32_t *count)
+{
+	v3 r = { sat32(add(a.x, b.x), count), sat32(add(a.y, b.y), count), sat32(add(a.z, b.z), count) };
+	return r;
+}
+INLINE v3 sub3s(v3 a, v3 b, uint32_t *count)
+{
+	v3 r = { sat32(sub(a.x, b.x), count), sat32(sub(a.y, b.y), count), sat32(sub(a.z, b.z), count) };
+	return r;
+}
+
+/* fxg_m3_mul_v3 (R v, each component a sum of three exact products,
+ * rounded once, saturated) for the rotation joint_batch.c's body_rotation
+ * left in the solver body */
+INLINE v3 rotate(const solver_ctx *c, __m256i off, v3 v, uint32_t *count)
+{
+	const size_t o = offsetof(solver_body, rot);
+	V m[9];
+	for (int i = 0; i < 9; ++i) /* cx.x cx.y cx.z cy.x ... */
+		m[i] = g32(c, off, o + 4 * (size_t)i);
+	v3 r = { sat32(shr_round16(add(add(mul(m[0], v.x), mul(m[3], v.y)), mul(m[6], v.z))), count),
+		 sat32(shr_round16(add(add(mul(m[1], v.x), mul(m[4], v.y)), mul(m[7], v.z))), count),
+		 sat32(shr_round16(add(add(mul(m[2], v.x), mul(m[5], v.y)), mul(m[8], v.z))), count) };
+	return r;
+}
+
+/* the world bodies' positions, for the lanes in use (the spare body of the
+ * empty lanes is not a world body) */
+INLINE v3 positions(const solver_ctx *c, const uint32_t *slot, M live)
+{
+	const __m256i off = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)slot),
+					       _mm256_set1_epi32((int)sizeof(fxs_body)));
+	const char *base = (const char *)(const void *)c->w->bodies + offsetof(fxs_body, xf) + offsetof(fxs_transform, p);
+	v3 r;
+	V *d[3] = { &r.x, &r.y, &r.z };
+	for (int k = 0; k < 3; ++k)
+		*d[k] = _mm512_cvtepi32_epi64(_mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), live, off,
+									   (const void *)(base + 4 * k), 1));
+	return r;
+}
+
+INLINE void st3(int32_t f[3][L], v3 v) { st32(f[0], v.x), st32(f[1], v.y), st32(f[2], v.z); }
+
+uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		ball_batch *bt = &c->ball_batches[i];
+		const __m256i oa = body_offsets(bt->a), ob = body_offsets(bt->b);
+		/* the lever arms and the separation (joint_batch.c's lever_arms) */
+		{
+			const M live = _mm256_cmpneq_epu32_mask(_mm256_loadu_si256((const __m256i *)(const void *)bt->joint),
+								_mm256_set1_epi32(-1));
+			v3 ra = rotate(c, oa, ld3(bt->local_a), &count), rb = rotate(c, ob, ld3(bt->local_b), &count);
+			v3 pa = add3s(positions(c, bt->a, live), ra, &count), pb = add3s(positions(c, bt->b, live), rb, &count);
+			st3(bt->ra, ra), st3(bt->rb, rb), st3(bt->c0, sub3s(pb, pa, &count));
+		}
+		const V m = add(g64(c, oa, offsetof(solver_body, inv_mass)), g64(c, ob, offsetof(solver_body, inv_mass)));
+		M rare = _mm512_cmpgt_epu64_mask(m, splat((int64_t)1 << 60));
+		V k[6] = { m, m, m, zero(), zero(), zero() };
+		V na[9], nb[9], kinv[6];
+		V sna = response(c, oa, ld3(bt->ra), na, k, &rare);
+		V snb = response(c, ob, ld3(bt->rb), nb, k, &rare);
+		V sk = inverse(k, kinv, &rare);
+		for (int j = 0; j < 9; ++j)
+			st32(bt->na[j / 3][j % 3], na[j]), st32(bt->nb[j / 3][j % 3], nb[j]);
+		for (int j = 0; j < 6; ++j)
+			st32(bt->kinv[j], kinv[j]);
+		st8(bt->sna, sna), st8(bt->snb, snb), st8(bt->sk, sk);
+		/* the lanes off the common path: the portable setup, which counts
+		 * its own saturations */
+		for (int l = 0; rare && l < L; ++l)
+			if ((rare >> l & 1) && bt->joint[l] != FXS_BALL_EMPTY)
+				fxs_ball_setup_lane(c, bt, l, &count);
+		/* the warm start */
+		bodies8 s;
+		gather_velocities(c, bt, &s);
+		const V p[3] = { imp32(ld64(bt->P[0]), &count), imp32(ld64(bt->P[1]), &count), imp32(ld64(bt->P[2]), &count) };
+		ball_apply_v(c, bt, &s, p, &count);
+		scatter_velocities(c, &s);
+	}
+	return count;
+}
+
+/* (x f + 2^15) >> 16 for |x| < 2^47 (joint_batch.c's mul_q16s) */
+INLINE V mul_q16s(V x, V f)
+{
+	V hi = mul(_mm512_srai_epi64(x, 16), f);
+	V lo = _mm512_srai_epi64(add(mul(_mm512_and_si512(x, splat(0xFFFF)), f), splat(0x8000)), 16);
+	return add(hi, lo);
+}
+
+uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		ball_batch *bt = &c->ball_batches[i];
+		bodies8 s;
+		gather_velocities(c, bt, &s);
+		const v3 ra = ld3(bt->ra), rb = ld3(bt->rb);
+		/* Cdot = vb + wb x rb - va - wa x ra, exact */
+		V cd[3] = {
+			add(_mm512_slli_epi64(sub(s.vb.x, s.va.x), 16),
+			    sub(sub(mul(s.wb.y, rb.z), mul(s.wb.z, rb.y)), sub(mul(s.wa.y, ra.z), mul(s.wa.z, ra.y)))),
+			add(_mm512_slli_epi64(sub(s.vb.y, s.va.y), 16),
+			    sub(sub(mul(s.wb.z, rb.x), mul(s.wb.x, rb.z)), sub(mul(s.wa.z, ra.x), mul(s.wa.x, ra.z)))),
+			add(_mm512_slli_epi64(sub(s.vb.z, s.va.z), 16),
+			    sub(sub(mul(s.wb.x, rb.y), mul(s.wb.y, rb.x)), sub(mul(s.wa.x, ra.y), mul(s.wa.y, ra.x))))
+		};
+		V v[3];
+		const V bias_rate = ld32(bt->bias_rate);
+		for (int k = 0; k < 3; ++k) {
+			V x = shr_round16(cd[k]);
+			if (use_bias)
+				x = add(x, sat32(shr_round16(mul(bias_rate, ld32(bt->c0[k]))), &count));
+			v[k] = sat32(x, &count);
+		}
+		const V sk = ld8(bt->sk), r = _mm512_sllv_epi64(splat(1), sub(sk, splat(1)));
+		const V m0 = ld32(bt->kinv[0]), m1 = ld32(bt->kinv[1]), m2 = ld32(bt->kinv[2]), m3 = ld32(bt->kinv[3]),
+			m4 = ld32(bt->kinv[4]), m5 = ld32(bt->kinv[5]);
+		const V x[3] = { _mm512_srav_epi64(add(add(add(mul(m0, v[0]), mul(m3, v[1])), mul(m4, v[2])), r), sk),
+				 _mm512_srav_epi64(add(add(add(mul(m3, v[0]), mul(m1, v[1])), mul(m5, v[2])), r), sk),
+				 _mm512_srav_epi64(add(add(add(mul(m4, v[0]), mul(m5, v[1])), mul(m2, v[2])), r), sk) };
+		const V ms = ld32(bt->mass_scale), is = ld32(bt->impulse_scale);
+		V p[3];
+		for (int k = 0; k < 3; ++k) {
+			V imp = sat32(sub(zero(), x[k]), &count);
+			V P = ld64(bt->P[k]);
+			if (use_bias)
+				imp = sub(_mm512_srai_epi64(add(mul(imp, ms), splat(0x8000)), 16), mul_q16s(P, is));
+			V np = add(P, imp);
+			V cl = _mm512_min_epi64(_mm512_max_epi64(np, splat(-FXS_BALL_IMPULSE_MAX)), splat(FXS_BALL_IMPULSE_MAX));
+			count_out(np, cl, &count);
+			st64(bt->P[k], cl);
+			p[k] = imp32(imp, &count);
+		}
+		ball_apply_v(c, bt, &s, p, &count);
+		scatter_velocities(c, &s);
+	}
+	return count;
+}
+
+bool fxs_ball_have_avx512(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+	       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd");
+}
+
+#else
+
+bool fxs_ball_have_avx512(void) { return false; }
+
+uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	(void)c, (void)first, (void)end;
+	return 0;
+}
+
+uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	(void)c, (void)first, (void)end, (void)use_bias;
+	return 0;
+}
+
+#endif

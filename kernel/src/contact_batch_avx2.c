@@ -177,14 +177,15 @@ static inline __attribute__((always_inline)) void gather(const solver_ctx *c, co
 
 /* Memory: a pass streams every batch (about 700 bytes a contact), which
  * the hardware prefetcher alone does not keep up with. Batch i + 2 is
- * fetched line by line while batch i runs, and batch i + 1's bodies (whose
- * indices are then in cache) too. */
+ * fetched line by line into L2 while batch i runs (into L1, the line fill
+ * buffers ran full and the kernel stalled on them), and batch i + 1's
+ * bodies (whose indices are then in cache) into L1. */
 static inline __attribute__((always_inline)) void prefetch_ahead(const solver_ctx *c, uint32_t i, uint32_t end)
 {
 	if (i + 2 < end) {
 		const char *p = (const char *)(const void *)&c->batches[i + 2];
 		for (size_t o = 0; o < offsetof(contact_batch, index); o += 64)
-			_mm_prefetch(p + o, _MM_HINT_T0);
+			_mm_prefetch(p + o, _MM_HINT_T1);
 	}
 	if (i + 1 < end) {
 		const contact_batch *bt = &c->batches[i + 1];

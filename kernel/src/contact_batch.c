@@ -192,8 +192,9 @@ static void empty_lane(contact_batch *bt, int l, uint32_t spare)
 	ZERO_COMMON(&bt->tw, l);
 }
 
-/* lane l of bt from the world's contact number `index` */
-static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index)
+/* lane l of bt from the world's contact number `index`, all but the rows
+ * (fxs_pack_rows_lane or the vector packing), whose lever arms go to arms */
+static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, lane_arms *arms)
 {
 	const fxs_world *w = c->w;
 	const fxs_contact *fc = &w->contacts[index];
@@ -206,6 +207,7 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index)
 	bt->friction[l] = fc->friction, bt->restitution[l] = fc->restitution;
 	const soft *sf = (ba->type == FXS_BODY_STATIC || bb->type == FXS_BODY_STATIC) ? &c->static_soft : &c->contact_soft;
 	bt->bias_rate[l] = sf->bias_rate, bt->impulse_scale[l] = sf->impulse_scale;
+	arms->mass_scale[l] = sf->mass_scale;
 	fxg_vec3 d[3];
 	d[0] = fc->normal;
 	tangents(fc->normal, &d[1], ovf);
@@ -217,25 +219,19 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index)
 	bt->pushed[l] = 0;
 	for (int k2 = 0; k2 < 3; ++k2)
 		set_lane_v3(bt->d[k2], l, d[k2]);
-	const fxg_vec3 n = d[0];
-	/* the normal rows, and the friction centre: the mean of the points */
+	/* the points, and the friction centre: the mean of the points */
 	int64_t cx = 0, cy = 0, cz = 0;
 	int np = fc->point_count;
 	for (int p = 0; p < 4; ++p) {
-		srow r;
 		if (p >= np) { /* a padding point: zero row, no-op */
-			zero_row(&bt->n[p], l);
 			bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
 			bt->impulse[p][l] = 0;
 			continue;
 		}
 		const fxs_contact_point *cp = &fc->points[p];
-		fxg_vec3 ra = fxg_v3_sub(cp->point, ba->xf.p, ovf), rb = fxg_v3_sub(cp->point, bb->xf.p, ovf);
-		srow_prepare(A, B, cross(ra, n, ovf), cross(rb, n, ovf), true, sf->mass_scale, &r, ovf);
-		set_lane_row(&bt->n[p], l, &r);
+		set_lane_v3(arms->ra[p], l, fxg_v3_sub(cp->point, ba->xf.p, ovf));
+		set_lane_v3(arms->rb[p], l, fxg_v3_sub(cp->point, bb->xf.p, ovf));
 		bt->separation[p][l] = cp->separation;
-		int64_t s = dot_raw(n, B->v) - dot_raw(n, A->v) + dot_raw(B->w, r.rxb) - dot_raw(A->w, r.rxa);
-		bt->relative_velocity[p][l] = fxg_sat(fxg_shr_round(s, 16), ovf);
 		int64_t P = cp->normal_impulse;
 		bt->impulse[p][l] = P < 0 ? 0 : clamp_count(P, FXS_NORMAL_IMPULSE_MAX, ovf);
 		cx += cp->point.x, cy += cp->point.y, cz += cp->point.z;
@@ -255,21 +251,46 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index)
 			len = fxg_isqrt64_round(l2), last_l2 = l2;
 		bt->lever[p][l] = len > (uint64_t)FXS_LEVER_MAX ? FXS_LEVER_MAX : (int32_t)len;
 	}
-	fxg_vec3 ra = fxg_v3_sub(centre, ba->xf.p, ovf), rb = fxg_v3_sub(centre, bb->xf.p, ovf);
+	set_lane_v3(arms->ca, l, fxg_v3_sub(centre, ba->xf.p, ovf));
+	set_lane_v3(arms->cb, l, fxg_v3_sub(centre, bb->xf.p, ovf));
 	for (int t = 0; t < 2; ++t) {
-		srow r;
-		srow_prepare(A, B, cross(ra, d[1 + t], ovf), cross(rb, d[1 + t], ovf), true, FXG_ONE, &r, ovf);
-		set_lane_frow(&bt->t[t], l, &r);
 		/* last step's friction vector, projected on this step's tangents */
 		bt->ti[t][l] = clamp_count(fxg_add64(fxg_add64(wmul_fast(fc->friction_impulse[0], d[1 + t].x, ovf),
 							     wmul_fast(fc->friction_impulse[1], d[1 + t].y, ovf), ovf),
 						   wmul_fast(fc->friction_impulse[2], d[1 + t].z, ovf), ovf),
 					 FXS_FRICTION_IMPULSE_MAX, ovf);
 	}
+	bt->twi[l] = clamp_count(fc->twist_impulse, FXS_FRICTION_IMPULSE_MAX, ovf);
+}
+
+void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms *arms)
+{
+	uint32_t *ovf = c->ovf;
+	const solver_body *A = &c->bodies[bt->a[l]], *B = &c->bodies[bt->b[l]];
+	const fxg_vec3 n = lane_v3(bt->d[0], l);
+	for (int p = 0; p < 4; ++p) {
+		if (p >= bt->count[l]) {
+			zero_row(&bt->n[p], l);
+			bt->relative_velocity[p][l] = 0;
+			continue;
+		}
+		srow r;
+		srow_prepare(A, B, cross(lane_v3(arms->ra[p], l), n, ovf), cross(lane_v3(arms->rb[p], l), n, ovf), true,
+			     arms->mass_scale[l], &r, ovf);
+		set_lane_row(&bt->n[p], l, &r);
+		int64_t s = dot_raw(n, B->v) - dot_raw(n, A->v) + dot_raw(B->w, r.rxb) - dot_raw(A->w, r.rxa);
+		bt->relative_velocity[p][l] = fxg_sat(fxg_shr_round(s, 16), ovf);
+	}
+	const fxg_vec3 ca = lane_v3(arms->ca, l), cb = lane_v3(arms->cb, l);
+	for (int t = 0; t < 2; ++t) {
+		srow r;
+		const fxg_vec3 d = lane_v3(bt->d[1 + t], l);
+		srow_prepare(A, B, cross(ca, d, ovf), cross(cb, d, ovf), true, FXG_ONE, &r, ovf);
+		set_lane_frow(&bt->t[t], l, &r);
+	}
 	srow r;
 	srow_prepare(A, B, n, n, false, FXG_ONE, &r, ovf);
 	set_lane_trow(&bt->tw, l, &r);
-	bt->twi[l] = clamp_count(fc->twist_impulse, FXS_FRICTION_IMPULSE_MAX, ovf);
 }
 
 /* the batches the packing below will make: a new one at each stage change
@@ -289,6 +310,18 @@ static uint32_t batches_needed(const solver_ctx *c)
 	return nb;
 }
 
+/* a batch's rows, once its lanes are packed: eight at once where the CPU
+ * has AVX-512 (lanes it leaves go to the portable code), else lane by lane */
+static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
+{
+	uint32_t todo = 0xFF;
+	if (c->simd == FXS_SIMD_AVX512 && fxs_batches_have_avx512())
+		todo = fxs_pack_rows_avx512(c, bt, arms);
+	for (int l = 0; todo && l < FXS_LANES; ++l)
+		if ((todo >> l & 1) && bt->count[l])
+			fxs_pack_rows_lane(c, bt, l, arms);
+}
+
 bool fxs_batches_prepare(solver_ctx *c)
 {
 	fxs_world *w = c->w;
@@ -302,6 +335,7 @@ bool fxs_batches_prepare(solver_ctx *c)
 	}
 	c->batches = (contact_batch *)(void *)((uint8_t *)w->batch_scratch + ((64 - (uintptr_t)w->batch_scratch % 64) % 64));
 	uint32_t nb = 0, spare = c->body_count; /* the spare zero body after the last slot */
+	lane_arms arms;
 	c->parallel_batch_count = UINT32_MAX;
 	int lane = FXS_LANES;
 	uint32_t stage = UINT32_MAX;
@@ -329,20 +363,25 @@ bool fxs_batches_prepare(solver_ctx *c)
 		/* a new batch when this one is full, the stage changes, or in the
 		 * overflow stage (whose contacts may share bodies) */
 		if (lane == FXS_LANES || st != stage || st == FXS_STAGE_OVERFLOW) {
-			if (bt)
+			if (bt) {
 				while (lane < FXS_LANES)
 					empty_lane(bt, lane++, spare);
+				pack_rows(c, bt, &arms);
+			}
+			memset(&arms, 0, sizeof arms);
 			if (st == FXS_STAGE_OVERFLOW && stage != FXS_STAGE_OVERFLOW)
 				c->parallel_batch_count = nb;
 			bt = &c->batches[nb++];
 			lane = 0;
 			stage = st;
 		}
-		pack_lane(c, bt, lane++, index);
+		pack_lane(c, bt, lane++, index, &arms);
 	}
-	if (bt)
+	if (bt) {
 		while (lane < FXS_LANES)
 			empty_lane(bt, lane++, spare);
+		pack_rows(c, bt, &arms);
+	}
 	c->batch_count = nb;
 	if (c->parallel_batch_count == UINT32_MAX)
 		c->parallel_batch_count = nb;

@@ -86,6 +86,21 @@ typedef struct contact_batch {
 	int32_t relative_velocity[4][FXS_LANES];
 } contact_batch;
 
+/* Packing scratch: the lever arms a batch's rows are made from (zero for
+ * padding points and empty lanes), and each lane's normal-row softness. */
+typedef struct lane_arms {
+	int32_t ra[4][3][FXS_LANES], rb[4][3][FXS_LANES]; /* the points' */
+	int32_t ca[3][FXS_LANES], cb[3][FXS_LANES];       /* the friction centre's */
+	int32_t mass_scale[FXS_LANES];
+} lane_arms;
+
+/* the rows of lane l from its arms, portable (the vector packing's rare
+ * lanes) */
+void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms *arms);
+/* every lane's rows, AVX-512 (contact_batch_avx512.c): the lanes it leaves
+ * to fxs_pack_rows_lane (a saturation or a shift out of range), as a mask */
+uint32_t fxs_pack_rows_avx512(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
+
 /* the linear response coefficient (lane_linear above): im d_k / 2^16 rounded half up */
 static inline int32_t lane_linear(int32_t im, int32_t d) { return (int32_t)(((int64_t)im * d + 0x8000) >> 16); }
 

@@ -1,4 +1,4 @@
-/* The contact solver's vector kernels for AVX-512 (F + VL): eight int64
+/* The contact solver's vector kernels for AVX-512 (F, VL, DQ, CD): eight int64
  * lanes, a whole batch at once (contact_batch.h). Integer instructions only
  * (`make nofloat` disassembles this file and fails on any floating-point
  * instruction).
@@ -11,7 +11,8 @@
  * per batch, kept in registers for its seven rows, and scattered back. */
 #include "contact_batch.h"
 
-#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512VL__) && !defined(FXS_NO_AVX2)
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && \
+	defined(__AVX512CD__) && !defined(FXS_NO_AVX2)
 #include <immintrin.h>
 #include <string.h>
 
@@ -321,16 +322,224 @@ uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, b
 	return count;
 }
 
+/* ---- packing: the rows of eight contacts at once ----
+ * contact_batch.c's fxs_pack_rows_lane (srow_prepare, solver.h, per row),
+ * the common path; a lane that would leave it (a cross product out of
+ * range, a response scaled below 2^16, a sum near int64, an effective mass
+ * of 2^-32 or one beyond 2^46, a saturated approach speed) is left to the
+ * portable code, which counts its own saturations. */
+
+#define PACK_STRIDE ((int)sizeof(solver_body))
+
+INLINE V bitlen(V x) { return sub(splat(64), _mm512_lzcnt_epi64(x)); }
+/* shr_half_up(x, s) for s >= 0, |x| < 2^63 - 2^(s-1) */
+INLINE V shr_half(V x, V s) { return _mm512_srav_epi64(add(x, _mm512_srli_epi64(_mm512_sllv_epi64(splat(1), s), 1)), s); }
+
+INLINE __m256i pack_offsets(const uint32_t *slot)
+{
+	return _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)slot), _mm256_set1_epi32(PACK_STRIDE));
+}
+INLINE V pg32(const solver_ctx *c, __m256i off, size_t field)
+{
+	return _mm512_cvtepi32_epi64(
+		_mm256_i32gather_epi32((const int *)(const void *)((const char *)(const void *)c->bodies + field), off, 1));
+}
+INLINE V pg8(const solver_ctx *c, __m256i off, size_t field)
+{
+	size_t word = field & ~(size_t)3;
+	V w = _mm512_cvtepu32_epi64(
+		_mm256_i32gather_epi32((const int *)(const void *)((const char *)(const void *)c->bodies + word), off, 1));
+	return _mm512_and_si512(_mm512_srli_epi64(w, (unsigned)(8 * (field - word))), splat(0xFF));
+}
+
+typedef struct pbody {
+	V ii[6], si, inv_mass;
+	v3 v, w;
+} pbody;
+
+INLINE void pbody_load(const solver_ctx *c, const uint32_t *slot, pbody *b)
+{
+	const __m256i off = pack_offsets(slot);
+	for (int i = 0; i < 6; ++i)
+		b->ii[i] = pg32(c, off, offsetof(solver_body, ii) + 4 * (size_t)i);
+	b->si = pg8(c, off, offsetof(solver_body, si));
+	b->inv_mass = _mm512_i32gather_epi64(off, (const void *)((const char *)(const void *)c->bodies + offsetof(solver_body, inv_mass)), 1);
+	b->v = (v3){ pg32(c, off, offsetof(solver_body, v)), pg32(c, off, offsetof(solver_body, v) + 4),
+		     pg32(c, off, offsetof(solver_body, v) + 8) };
+	b->w = (v3){ pg32(c, off, offsetof(solver_body, w)), pg32(c, off, offsetof(solver_body, w) + 4),
+		     pg32(c, off, offsetof(solver_body, w) + 8) };
+}
+
+/* contact_batch.c's cross (exact, rounded once) where no operand is
+ * INT32_MIN and the result fits; else the lane is rare */
+INLINE V cross_comp_v(V a, V b, V cc, V d, M *rare)
+{
+	V r = sub(mul(a, b), mul(cc, d));
+	const V lo = splat((int64_t)INT32_MIN * 65536), hi = splat((int64_t)INT32_MAX * 65536), m = splat(INT32_MIN);
+	*rare |= gt(r, hi) | gt(lo, r) | _mm512_cmpeq_epi64_mask(a, m) | _mm512_cmpeq_epi64_mask(b, m) |
+		 _mm512_cmpeq_epi64_mask(cc, m) | _mm512_cmpeq_epi64_mask(d, m);
+	return shr_round16(r);
+}
+INLINE v3 cross_v(v3 a, v3 b, M *rare)
+{
+	v3 r = { cross_comp_v(a.y, b.z, a.z, b.y, rare), cross_comp_v(a.z, b.x, a.x, b.z, rare),
+		 cross_comp_v(a.x, b.y, a.y, b.x, rare) };
+	return r;
+}
+
+/* inertia_response (solver.h): I^-1 x as mantissas; k = x . I^-1 x in Q32.32 */
+INLINE V response_v(const pbody *b, v3 x, V out[3], V *k, M *rare)
+{
+	const V *m = b->ii; /* xx yy zz xy xz yz */
+	V s[3] = { add(add(mul(m[0], x.x), mul(m[3], x.y)), mul(m[4], x.z)),
+		   add(add(mul(m[3], x.x), mul(m[1], x.y)), mul(m[5], x.z)),
+		   add(add(mul(m[4], x.x), mul(m[5], x.y)), mul(m[2], x.z)) };
+	V any = _mm512_or_si512(_mm512_or_si512(_mm512_abs_epi64(s[0]), _mm512_abs_epi64(s[1])), _mm512_abs_epi64(s[2]));
+	V sh = _mm512_max_epi64(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
+	V e = sub(add(b->si, splat(16)), sh);
+	V over = _mm512_max_epi64(sub(e, splat(62)), zero());
+	sh = add(sh, over), e = sub(e, over);
+	*rare |= gt(splat(16), e); /* e < 1 clamps; e < 16 scales up: both rare */
+	for (int i = 0; i < 3; ++i)
+		out[i] = shr_half(s[i], sh);
+	V d = add(add(mul(x.x, out[0]), mul(x.y, out[1])), mul(x.z, out[2]));
+	*k = shr_half(d, _mm512_max_epi64(sub(e, splat(16)), zero()));
+	return e;
+}
+
+/* scale1 (solver.h) of m >= 0: the shift and the mantissa; rare when the
+ * shift clamps at 1 (m of 61 bits or more) */
+INLINE V scale1_v(V m, V *mant, M *rare)
+{
+	V s = _mm512_min_epi64(_mm512_max_epi64(sub(splat(32 + FXS_SCALE_BITS), bitlen(m)), splat(1)), splat(62));
+	*rare |= _mm512_cmplt_epi64_mask(s, splat(2));
+	M up = _mm512_cmpge_epi64_mask(s, splat(32));
+	V l = _mm512_sllv_epi64(m, _mm512_max_epi64(sub(s, splat(32)), zero()));
+	V r = shr_half(m, _mm512_max_epi64(sub(splat(32), s), zero()));
+	*mant = sel(up, l, r);
+	return s;
+}
+
+/* srow_prepare into row fields: rxa, rxb given (twist: the normal) */
+typedef struct vrow {
+	V ia[3], ib[3], mass, softm, sa, sb, sm, ss;
+} vrow;
+
+INLINE void srow_v(const pbody *A, const pbody *B, v3 rxa, v3 rxb, bool linear, V mass_scale, vrow *r, M *rare)
+{
+	V ka, kb;
+	r->sa = response_v(A, rxa, r->ia, &ka, rare);
+	r->sb = response_v(B, rxb, r->ib, &kb, rare);
+	for (int i = 0; i < 3; ++i)
+		r->ia[i] = sub(zero(), r->ia[i]); /* A takes -p */
+	V k = add(ka, kb);
+	V lim = splat((int64_t)1 << 60);
+	*rare |= _mm512_cmpgt_epu64_mask(_mm512_abs_epi64(ka), lim) | _mm512_cmpgt_epu64_mask(_mm512_abs_epi64(kb), lim);
+	if (linear) {
+		*rare |= _mm512_cmpgt_epu64_mask(A->inv_mass, lim) | _mm512_cmpgt_epu64_mask(B->inv_mass, lim);
+		k = add(k, add(A->inv_mass, B->inv_mass));
+	}
+	/* recip_q32, lane by lane (the division) */
+	int64_t kl[8];
+	uint64_t ml[8];
+	_mm512_storeu_si512((void *)kl, k);
+	for (int l = 0; l < 8; ++l) {
+		uint64_t u = (uint64_t)kl[l];
+		if (kl[l] <= 0) {
+			ml[l] = 0;
+			continue;
+		}
+		if (u == 1) { /* saturates: rare */
+			ml[l] = 0, *rare |= (M)(1u << l);
+			continue;
+		}
+		uint64_t q = UINT64_MAX / u, rem = UINT64_MAX - q * u + 1;
+		if (rem == u)
+			q += 1, rem = 0;
+		if (rem >= u - rem)
+			q += 1;
+		ml[l] = q;
+	}
+	V m = _mm512_loadu_si512((const void *)ml);
+	*rare |= _mm512_cmpgt_epu64_mask(m, splat(((int64_t)1 << 46) - 1)); /* the soft product below needs m < 2^46 */
+	r->sm = scale1_v(m, &r->mass, rare);
+	V softv = _mm512_srli_epi64(add(_mm512_mullo_epi64(m, mass_scale), splat(0x8000)), 16);
+	r->ss = scale1_v(softv, &r->softm, rare);
+}
+
+INLINE void st8(uint8_t *p, V v) { _mm_storel_epi64((__m128i *)(void *)p, _mm512_cvtepi64_epi8(v)); }
+INLINE void st32(int32_t *p, V v) { _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi64_epi32(v)); }
+INLINE void st3v(int32_t f[3][FXS_LANES], v3 v) { st32(f[0], v.x), st32(f[1], v.y), st32(f[2], v.z); }
+INLINE void st3a(int32_t f[3][FXS_LANES], const V v[3]) { st32(f[0], v[0]), st32(f[1], v[1]), st32(f[2], v[2]); }
+
+uint32_t fxs_pack_rows_avx512(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
+{
+	M rare = 0;
+	pbody A, B;
+	pbody_load(c, bt->a, &A);
+	pbody_load(c, bt->b, &B);
+	const v3 n = ld3(bt->d[0]);
+	const V npts = ld32(bt->count), ms = ld32(arms->mass_scale);
+	for (int p = 0; p < 4; ++p) {
+		const M live = gt(npts, splat(p));
+		M rp = 0;
+		v3 rxa = cross_v(ld3(arms->ra[p]), n, &rp), rxb = cross_v(ld3(arms->rb[p]), n, &rp);
+		vrow r;
+		srow_v(&A, &B, rxa, rxb, true, ms, &r, &rp);
+		V s = add(sub(dot3(n, B.v), dot3(n, A.v)), sub(dot3(B.w, rxb), dot3(A.w, rxa)));
+		V rv = shr_round16(s);
+		rp |= gt(rv, splat(INT32_MAX)) | gt(splat(INT32_MIN), rv);
+		rare |= rp & live;
+		/* padding points: a zero row */
+		lane_row *o = &bt->n[p];
+		const V z = zero(), s62 = splat(62);
+		st3v(o->rxa, (v3){ _mm512_maskz_mov_epi64(live, rxa.x), _mm512_maskz_mov_epi64(live, rxa.y), _mm512_maskz_mov_epi64(live, rxa.z) });
+		st3v(o->rxb, (v3){ _mm512_maskz_mov_epi64(live, rxb.x), _mm512_maskz_mov_epi64(live, rxb.y), _mm512_maskz_mov_epi64(live, rxb.z) });
+		for (int i = 0; i < 3; ++i)
+			r.ia[i] = _mm512_maskz_mov_epi64(live, r.ia[i]), r.ib[i] = _mm512_maskz_mov_epi64(live, r.ib[i]);
+		st3a(o->ia, r.ia), st3a(o->ib, r.ib);
+		st32(o->mass, _mm512_maskz_mov_epi64(live, r.mass)), st32(o->soft_mass, _mm512_maskz_mov_epi64(live, r.softm));
+		st8(o->sa, sel(live, r.sa, s62)), st8(o->sb, sel(live, r.sb, s62)), st8(o->sm, sel(live, r.sm, s62));
+		st8(o->ss, sel(live, r.ss, s62));
+		st32(bt->relative_velocity[p], sel(live, rv, z));
+	}
+	const v3 ca = ld3(arms->ca), cb = ld3(arms->cb);
+	for (int t = 0; t < 2; ++t) {
+		const v3 d = ld3(bt->d[1 + t]);
+		v3 rxa = cross_v(ca, d, &rare), rxb = cross_v(cb, d, &rare);
+		vrow r;
+		srow_v(&A, &B, rxa, rxb, true, splat(FXG_ONE), &r, &rare);
+		lane_frow *o = &bt->t[t];
+		st3v(o->rxa, rxa), st3v(o->rxb, rxb), st3a(o->ia, r.ia), st3a(o->ib, r.ib);
+		st32(o->mass, r.mass), st8(o->sa, r.sa), st8(o->sb, r.sb), st8(o->sm, r.sm);
+	}
+	{
+		vrow r;
+		srow_v(&A, &B, n, n, false, splat(FXG_ONE), &r, &rare);
+		lane_trow *o = &bt->tw;
+		st3a(o->ia, r.ia), st3a(o->ib, r.ib);
+		st32(o->mass, r.mass), st8(o->sa, r.sa), st8(o->sb, r.sb), st8(o->sm, r.sm);
+	}
+	return rare;
+}
+
 bool fxs_batches_have_avx512(void)
 {
 	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+	       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd");
 }
 
 #else
 
 /* no AVX-512 here */
 bool fxs_batches_have_avx512(void) { return false; }
+
+uint32_t fxs_pack_rows_avx512(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
+{
+	(void)c, (void)bt, (void)arms;
+	return 0xFF;
+}
 
 uint32_t fxs_batches_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 {

@@ -102,11 +102,23 @@ typedef struct v3 {
 INLINE V dot3(v3 a, v3 b) { return add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)); }
 
 /* v += m p >> s per component, saturated (counted) as add3 does */
+/* three components saturated to int32, their saturations counted with one
+ * test for the three */
+INLINE void sat3(v3 *v, V x, V y, V z, uint32_t *count)
+{
+	const V lo = splat(INT32_MIN), hi = splat(INT32_MAX);
+	V cx = _mm512_min_epi64(_mm512_max_epi64(x, lo), hi), cy = _mm512_min_epi64(_mm512_max_epi64(y, lo), hi),
+	  cz = _mm512_min_epi64(_mm512_max_epi64(z, lo), hi);
+	M mx = _mm512_cmpneq_epi64_mask(x, cx), my = _mm512_cmpneq_epi64_mask(y, cy), mz = _mm512_cmpneq_epi64_mask(z, cz);
+	if (__builtin_expect((mx | my | mz) != 0, 0))
+		*count += (uint32_t)(__builtin_popcount(mx) + __builtin_popcount(my) + __builtin_popcount(mz));
+	v->x = cx, v->y = cy, v->z = cz;
+}
+
 INLINE void sadd3_v(v3 *v, const int32_t m[3][FXS_LANES], const shifter *h, V p, uint32_t *count)
 {
-	v->x = sat32(add(v->x, smul_v(ld32(m[0]), p, h)), 0xFF, count);
-	v->y = sat32(add(v->y, smul_v(ld32(m[1]), p, h)), 0xFF, count);
-	v->z = sat32(add(v->z, smul_v(ld32(m[2]), p, h)), 0xFF, count);
+	sat3(v, add(v->x, smul_v(ld32(m[0]), p, h)), add(v->y, smul_v(ld32(m[1]), p, h)), add(v->z, smul_v(ld32(m[2]), p, h)),
+	     count);
 }
 
 typedef struct bodies8 {
@@ -185,9 +197,8 @@ INLINE V linear_v(V im, V d) { return _mm512_srai_epi64(add(mul(im, d), splat(0x
 
 INLINE void slin3_v(v3 *v, V im, const int32_t d[3][FXS_LANES], const shifter *h, V p, uint32_t *count)
 {
-	v->x = sat32(add(v->x, smul_v(linear_v(im, ld32(d[0])), p, h)), 0xFF, count);
-	v->y = sat32(add(v->y, smul_v(linear_v(im, ld32(d[1])), p, h)), 0xFF, count);
-	v->z = sat32(add(v->z, smul_v(linear_v(im, ld32(d[2])), p, h)), 0xFF, count);
+	sat3(v, add(v->x, smul_v(linear_v(im, ld32(d[0])), p, h)), add(v->y, smul_v(linear_v(im, ld32(d[1])), p, h)),
+	     add(v->z, smul_v(linear_v(im, ld32(d[2])), p, h)), count);
 }
 
 /* an impulse p along direction dir through a row's angular responses */

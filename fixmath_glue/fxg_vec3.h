@@ -102,7 +102,7 @@ static inline fix16_t fxg_v3_len(fxg_vec3 a, uint32_t *ovf) { return fxg_sqrt_wi
  * by 4^k into [2^60, 2^62): 31 significant bits, relative error <= 2^-31.
  * Each component is then a / sqrt(n) within 0.5 + 2^-15 LSB. */
 typedef struct fxg_rnorm {
-	uint64_t root; /* round(sqrt(n 4^k)), in [2^30, 2^31] */
+	uint64_t root; /* the square root of n 4^k, rounded (fxg_isqrt64_round), in [2^30, 2^31] */
 	int shift;     /* 16 + k, in [15, 47] */
 } fxg_rnorm;
 

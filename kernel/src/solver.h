@@ -405,7 +405,7 @@ static inline soft make_soft(fix16_t hertz, fix16_t zeta, fix16_t h, uint32_t *o
 static inline void tangents(fxg_vec3 n, fxg_vec3 t[2], uint32_t *ovf)
 {
 	fxg_vec3 a;
-	const fix16_t k = 37837; /* 0.57735 = 1/sqrt(3) */
+	const fix16_t k = 37837; /* 1/√3 in Q16.16, rounded to nearest */
 	if (n.x >= k || n.x <= -k)
 		a = fxg_v3(n.y, -n.x, 0);
 	else

@@ -315,7 +315,7 @@ static uint32_t batches_needed(const solver_ctx *c)
 static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 {
 	uint32_t todo = 0xFF;
-	if (c->simd == FXS_SIMD_AVX512 && fxs_batches_have_avx512())
+	if (c->simd == FXS_SIMD_AVX512)
 		todo = fxs_pack_rows_avx512(c, bt, arms);
 	for (int l = 0; todo && l < FXS_LANES; ++l)
 		if ((todo >> l & 1) && bt->count[l])

@@ -10,42 +10,9 @@
  * Products are still vpmuldq (32 x 32 -> 64). Body velocities are gathered
  * per batch, kept in registers for its seven rows, and scattered back. */
 #include "contact_batch.h"
+#include "simd512.h"
 
-#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && \
-	defined(__AVX512CD__) && !defined(FXS_NO_AVX2)
-#include <immintrin.h>
-#include <string.h>
-
-#define INLINE static inline __attribute__((always_inline))
-
-typedef __m512i V;
-typedef __mmask8 M;
-
-INLINE V splat(int64_t x) { return _mm512_set1_epi64(x); }
-INLINE V zero(void) { return _mm512_setzero_si512(); }
-INLINE V ld32(const int32_t *p) { return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)p)); }
-INLINE V ld64(const int64_t *p) { return _mm512_loadu_si512((const void *)p); }
-INLINE void st64(int64_t *p, V v) { _mm512_storeu_si512((void *)p, v); }
-INLINE V ld8(const uint8_t *p)
-{
-	int64_t x;
-	memcpy(&x, p, 8);
-	return _mm512_cvtepu8_epi64(_mm_cvtsi64_si128(x));
-}
-INLINE V add(V a, V b) { return _mm512_add_epi64(a, b); }
-INLINE V sub(V a, V b) { return _mm512_sub_epi64(a, b); }
-INLINE V mul(V a, V b) { return _mm512_mul_epi32(a, b); }
-INLINE M gt(V a, V b) { return _mm512_cmpgt_epi64_mask(a, b); }
-INLINE V sel(M m, V a, V b) { return _mm512_mask_blend_epi64(m, b, a); } /* m ? a : b */
-
-/* fxg_shr_round(x, 16): (x + 2^15 - (x < 0)) >> 16 */
-INLINE V shr_round16(V x)
-{
-	V t = add(x, splat(0x8000));
-	t = _mm512_mask_sub_epi64(t, _mm512_cmplt_epi64_mask(x, zero()), t, splat(1));
-	return _mm512_srai_epi64(t, 16);
-}
-
+#if FXS_AVX512_BUILD
 typedef struct shifter {
 	V s, bias;
 } shifter;
@@ -61,30 +28,6 @@ INLINE shifter shifter_of(const uint8_t *s8)
 /* smul: (m y + 2^(s-1)) >> s */
 INLINE V smul_v(V m, V y, const shifter *h) { return _mm512_srav_epi64(add(mul(m, y), h->bias), h->s); }
 
-/* saturations in the lanes of `live`, counted */
-INLINE void count_out(V x, V clamped, M live, uint32_t *count)
-{
-	M out = _mm512_mask_cmpneq_epi64_mask(live, x, clamped);
-	if (__builtin_expect(out != 0, 0))
-		*count += (uint32_t)__builtin_popcount(out);
-}
-
-INLINE V sat32(V x, M live, uint32_t *count)
-{
-	V c = _mm512_min_epi64(_mm512_max_epi64(x, splat(INT32_MIN)), splat(INT32_MAX));
-	count_out(x, c, live, count);
-	return c;
-}
-
-/* impulse32: saturated (counted outside [INT32_MIN, INT32_MAX]) and kept
- * off INT32_MIN */
-INLINE V imp32(V x, M live, uint32_t *count)
-{
-	V c = _mm512_min_epi64(_mm512_max_epi64(x, splat(INT32_MIN)), splat(INT32_MAX));
-	count_out(x, c, live, count);
-	return _mm512_max_epi64(c, splat(-INT32_MAX));
-}
-
 /* mul_q16 (contact_batch.c): (x f + 2^15) >> 16 for 0 <= x < 2^47, 0 <= f < 2^31 */
 INLINE V mul_q16_v(V x, V f)
 {
@@ -92,12 +35,6 @@ INLINE V mul_q16_v(V x, V f)
 	V lo = _mm512_srli_epi64(add(mul(_mm512_and_si512(x, splat(0xFFFF)), f), splat(0x8000)), 16);
 	return add(hi, lo);
 }
-
-typedef struct v3 {
-	V x, y, z;
-} v3;
-
-#define ld3(m) ((v3){ ld32((m)[0]), ld32((m)[1]), ld32((m)[2]) })
 
 INLINE V dot3(v3 a, v3 b) { return add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)); }
 
@@ -342,10 +279,6 @@ uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, b
 
 #define PACK_STRIDE ((int)sizeof(solver_body))
 
-INLINE V bitlen(V x) { return sub(splat(64), _mm512_lzcnt_epi64(x)); }
-/* shr_half_up(x, s) for s >= 0, |x| < 2^63 - 2^(s-1) */
-INLINE V shr_half(V x, V s) { return _mm512_srav_epi64(add(x, _mm512_srli_epi64(_mm512_sllv_epi64(splat(1), s), 1)), s); }
-
 INLINE __m256i pack_offsets(const uint32_t *slot)
 {
 	return _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)slot), _mm256_set1_epi32(PACK_STRIDE));
@@ -478,8 +411,6 @@ INLINE void srow_v(const pbody *A, const pbody *B, v3 rxa, v3 rxb, bool linear, 
 	r->ss = scale1_v(softv, &r->softm, rare);
 }
 
-INLINE void st8(uint8_t *p, V v) { _mm_storel_epi64((__m128i *)(void *)p, _mm512_cvtepi64_epi8(v)); }
-INLINE void st32(int32_t *p, V v) { _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi64_epi32(v)); }
 INLINE void st3v(int32_t f[3][FXS_LANES], v3 v) { st32(f[0], v.x), st32(f[1], v.y), st32(f[2], v.z); }
 INLINE void st3a(int32_t f[3][FXS_LANES], const V v[3]) { st32(f[0], v[0]), st32(f[1], v[1]), st32(f[2], v[2]); }
 

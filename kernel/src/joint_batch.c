@@ -330,7 +330,7 @@ static void lever_arms(solver_ctx *c, ball_batch *bt)
 
 uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
 {
-	if (c->simd == FXS_SIMD_AVX512 && fxs_ball_have_avx512()) {
+	if (c->simd == FXS_SIMD_AVX512) {
 		/* the rotations the vector kernel's lever arms read */
 		for (uint32_t i = first; i < end; ++i) {
 			const ball_batch *bt = &c->ball_batches[i];
@@ -359,7 +359,7 @@ uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
 
 uint32_t fxs_ball_solve(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
-	if (c->simd == FXS_SIMD_AVX512 && fxs_ball_have_avx512())
+	if (c->simd == FXS_SIMD_AVX512)
 		return fxs_ball_solve_avx512(c, first, end, use_bias);
 	uint32_t local = 0;
 	for (uint32_t i = first; i < end; ++i) {

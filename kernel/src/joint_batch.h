@@ -60,7 +60,6 @@ void fxs_ball_store(solver_ctx *c);
 void fxs_ball_setup_lane(solver_ctx *c, ball_batch *bt, int l, uint32_t *ovf);
 
 /* the AVX-512 kernels (joint_batch_avx512.c); the lever arms are set */
-bool fxs_ball_have_avx512(void);
 uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 

@@ -5,68 +5,12 @@
  * rare branches are left to the portable code per lane, and the one
  * division per joint (the inverse's determinant) is scalar. */
 #include "joint_batch.h"
+#include "simd512.h"
 
-#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && \
-	defined(__AVX512CD__) && !defined(FXS_NO_AVX2)
-#include <immintrin.h>
+#if FXS_AVX512_BUILD
 #include <stddef.h>
-#include <string.h>
 
-#define INLINE static inline __attribute__((always_inline))
 #define L FXS_BALL_LANES
-
-typedef __m512i V;
-typedef __mmask8 M;
-
-INLINE V splat(int64_t x) { return _mm512_set1_epi64(x); }
-INLINE V zero(void) { return _mm512_setzero_si512(); }
-INLINE V ld32(const int32_t *p) { return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)p)); }
-INLINE void st32(int32_t *p, V v) { _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi64_epi32(v)); }
-INLINE V ld64(const int64_t *p) { return _mm512_loadu_si512((const void *)p); }
-INLINE void st64(int64_t *p, V v) { _mm512_storeu_si512((void *)p, v); }
-INLINE V ld8(const uint8_t *p)
-{
-	int64_t x;
-	memcpy(&x, p, 8);
-	return _mm512_cvtepu8_epi64(_mm_cvtsi64_si128(x));
-}
-INLINE void st8(uint8_t *p, V v) { _mm_storel_epi64((__m128i *)(void *)p, _mm512_cvtepi64_epi8(v)); }
-INLINE V add(V a, V b) { return _mm512_add_epi64(a, b); }
-INLINE V sub(V a, V b) { return _mm512_sub_epi64(a, b); }
-INLINE V mul(V a, V b) { return _mm512_mul_epi32(a, b); }
-INLINE M gt(V a, V b) { return _mm512_cmpgt_epi64_mask(a, b); }
-INLINE V sel(M m, V a, V b) { return _mm512_mask_blend_epi64(m, b, a); } /* m ? a : b */
-INLINE V bitlen(V x) { return sub(splat(64), _mm512_lzcnt_epi64(x)); }
-/* (x + 2^(s-1)) >> s for s >= 0 (nothing added for s = 0): shr_half_up */
-INLINE V shr_half(V x, V s) { return _mm512_srav_epi64(add(x, _mm512_srli_epi64(_mm512_sllv_epi64(splat(1), s), 1)), s); }
-
-INLINE void count_out(V x, V clamped, uint32_t *count)
-{
-	M out = _mm512_cmpneq_epi64_mask(x, clamped);
-	if (__builtin_expect(out != 0, 0))
-		*count += (uint32_t)__builtin_popcount(out);
-}
-
-INLINE V sat32(V x, uint32_t *count)
-{
-	V c = _mm512_min_epi64(_mm512_max_epi64(x, splat(INT32_MIN)), splat(INT32_MAX));
-	count_out(x, c, count);
-	return c;
-}
-
-/* fxg_shr_round(x, 16) */
-INLINE V shr_round16(V x)
-{
-	V t = add(x, splat(0x8000));
-	t = _mm512_mask_sub_epi64(t, _mm512_cmplt_epi64_mask(x, zero()), t, splat(1));
-	return _mm512_srai_epi64(t, 16);
-}
-
-typedef struct v3 {
-	V x, y, z;
-} v3;
-
-#define ld3(m) ((v3){ ld32((m)[0]), ld32((m)[1]), ld32((m)[2]) })
 
 /* body fields, gathered per lane (byte offsets: slot * sizeof + field) */
 INLINE __m256i body_offsets(const uint32_t *slot)
@@ -223,8 +167,8 @@ INLINE void ball_apply_v(const solver_ctx *c, const ball_batch *bt, bodies8 *s, 
 	const V nima = sub(zero(), ima);
 	V *va[3] = { &s->va.x, &s->va.y, &s->va.z }, *vb[3] = { &s->vb.x, &s->vb.y, &s->vb.z };
 	for (int k = 0; k < 3; ++k) {
-		*va[k] = sat32(add(*va[k], _mm512_srav_epi64(add(mul(nima, p[k]), ra), sma)), count);
-		*vb[k] = sat32(add(*vb[k], _mm512_srav_epi64(add(mul(imb, p[k]), rb), smb)), count);
+		*va[k] = sat32(add(*va[k], _mm512_srav_epi64(add(mul(nima, p[k]), ra), sma)), ALL_LANES, count);
+		*vb[k] = sat32(add(*vb[k], _mm512_srav_epi64(add(mul(imb, p[k]), rb), smb)), ALL_LANES, count);
 	}
 	const V sna = ld8(bt->sna), snb = ld8(bt->snb);
 	const V qa = _mm512_sllv_epi64(splat(1), sub(sna, splat(1))), qb = _mm512_sllv_epi64(splat(1), sub(snb, splat(1)));
@@ -232,28 +176,23 @@ INLINE void ball_apply_v(const solver_ctx *c, const ball_batch *bt, bodies8 *s, 
 	for (int j = 0; j < 3; ++j) {
 		V sa = add(add(mul(ld32(bt->na[j][0]), p[0]), mul(ld32(bt->na[j][1]), p[1])), mul(ld32(bt->na[j][2]), p[2]));
 		V sb = add(add(mul(ld32(bt->nb[j][0]), p[0]), mul(ld32(bt->nb[j][1]), p[1])), mul(ld32(bt->nb[j][2]), p[2]));
-		*wa[j] = sat32(add(*wa[j], _mm512_srav_epi64(add(sub(zero(), sa), qa), sna)), count);
-		*wb[j] = sat32(add(*wb[j], _mm512_srav_epi64(add(sb, qb), snb)), count);
+		*wa[j] = sat32(add(*wa[j], _mm512_srav_epi64(add(sub(zero(), sa), qa), sna)), ALL_LANES, count);
+		*wb[j] = sat32(add(*wb[j], _mm512_srav_epi64(add(sb, qb), snb)), ALL_LANES, count);
 	}
 }
 
 /* impulse32: saturated (counted) and kept off INT32_MIN */
-INLINE V imp32(V x, uint32_t *count)
-{
-	V c = _mm512_min_epi64(_mm512_max_epi64(x, splat(INT32_MIN)), splat(INT32_MAX));
-	count_out(x, c, count);
-	return _mm512_max_epi64(c, splat(-INT32_MAX));
-}
-
 /* fxg_add / fxg_sub per component: saturated, counted */
 INLINE v3 add3s(v3 a, v3 b, uint32_t *count)
 {
-	v3 r = { sat32(add(a.x, b.x), count), sat32(add(a.y, b.y), count), sat32(add(a.z, b.z), count) };
+	v3 r = { sat32(add(a.x, b.x), ALL_LANES, count), sat32(add(a.y, b.y), ALL_LANES, count),
+		 sat32(add(a.z, b.z), ALL_LANES, count) };
 	return r;
 }
 INLINE v3 sub3s(v3 a, v3 b, uint32_t *count)
 {
-	v3 r = { sat32(sub(a.x, b.x), count), sat32(sub(a.y, b.y), count), sat32(sub(a.z, b.z), count) };
+	v3 r = { sat32(sub(a.x, b.x), ALL_LANES, count), sat32(sub(a.y, b.y), ALL_LANES, count),
+		 sat32(sub(a.z, b.z), ALL_LANES, count) };
 	return r;
 }
 
@@ -266,9 +205,9 @@ INLINE v3 rotate(const solver_ctx *c, __m256i off, v3 v, uint32_t *count)
 	V m[9];
 	for (int i = 0; i < 9; ++i) /* cx.x cx.y cx.z cy.x ... */
 		m[i] = g32(c, off, o + 4 * (size_t)i);
-	v3 r = { sat32(shr_round16(add(add(mul(m[0], v.x), mul(m[3], v.y)), mul(m[6], v.z))), count),
-		 sat32(shr_round16(add(add(mul(m[1], v.x), mul(m[4], v.y)), mul(m[7], v.z))), count),
-		 sat32(shr_round16(add(add(mul(m[2], v.x), mul(m[5], v.y)), mul(m[8], v.z))), count) };
+	v3 r = { sat32(shr_round16(add(add(mul(m[0], v.x), mul(m[3], v.y)), mul(m[6], v.z))), ALL_LANES, count),
+		 sat32(shr_round16(add(add(mul(m[1], v.x), mul(m[4], v.y)), mul(m[7], v.z))), ALL_LANES, count),
+		 sat32(shr_round16(add(add(mul(m[2], v.x), mul(m[5], v.y)), mul(m[8], v.z))), ALL_LANES, count) };
 	return r;
 }
 
@@ -323,7 +262,8 @@ uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 		/* the warm start */
 		bodies8 s;
 		gather_velocities(c, bt, &s);
-		const V p[3] = { imp32(ld64(bt->P[0]), &count), imp32(ld64(bt->P[1]), &count), imp32(ld64(bt->P[2]), &count) };
+		const V p[3] = { imp32(ld64(bt->P[0]), ALL_LANES, &count), imp32(ld64(bt->P[1]), ALL_LANES, &count),
+				 imp32(ld64(bt->P[2]), ALL_LANES, &count) };
 		ball_apply_v(c, bt, &s, p, &count);
 		scatter_velocities(c, &s);
 	}
@@ -360,8 +300,8 @@ uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool
 		for (int k = 0; k < 3; ++k) {
 			V x = shr_round16(cd[k]);
 			if (use_bias)
-				x = add(x, sat32(shr_round16(mul(bias_rate, ld32(bt->c0[k]))), &count));
-			v[k] = sat32(x, &count);
+				x = add(x, sat32(shr_round16(mul(bias_rate, ld32(bt->c0[k]))), ALL_LANES, &count));
+			v[k] = sat32(x, ALL_LANES, &count);
 		}
 		const V sk = ld8(bt->sk), r = _mm512_sllv_epi64(splat(1), sub(sk, splat(1)));
 		const V m0 = ld32(bt->kinv[0]), m1 = ld32(bt->kinv[1]), m2 = ld32(bt->kinv[2]), m3 = ld32(bt->kinv[3]),
@@ -372,15 +312,15 @@ uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool
 		const V ms = ld32(bt->mass_scale), is = ld32(bt->impulse_scale);
 		V p[3];
 		for (int k = 0; k < 3; ++k) {
-			V imp = sat32(sub(zero(), x[k]), &count);
+			V imp = sat32(sub(zero(), x[k]), ALL_LANES, &count);
 			V P = ld64(bt->P[k]);
 			if (use_bias)
 				imp = sub(_mm512_srai_epi64(add(mul(imp, ms), splat(0x8000)), 16), mul_q16s(P, is));
 			V np = add(P, imp);
 			V cl = _mm512_min_epi64(_mm512_max_epi64(np, splat(-FXS_BALL_IMPULSE_MAX)), splat(FXS_BALL_IMPULSE_MAX));
-			count_out(np, cl, &count);
+			count_out(np, cl, ALL_LANES, &count);
 			st64(bt->P[k], cl);
-			p[k] = imp32(imp, &count);
+			p[k] = imp32(imp, ALL_LANES, &count);
 		}
 		ball_apply_v(c, bt, &s, p, &count);
 		scatter_velocities(c, &s);
@@ -388,16 +328,7 @@ uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool
 	return count;
 }
 
-bool fxs_ball_have_avx512(void)
-{
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-	       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd");
-}
-
 #else
-
-bool fxs_ball_have_avx512(void) { return false; }
 
 uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 {

@@ -107,7 +107,8 @@ typedef struct solver_ctx {
 	struct contact_batch *batches;
 	uint32_t batch_count;
 	uint32_t parallel_batch_count; /* the batches before the overflow stage's (which come last) */
-	int simd; /* the vector kernels to solve the batches with (contact_batch.h; same bits) */
+	int simd; /* the vector kernels to solve the batches with (contact_batch.h; same bits),
+	           * never above fxs_batches_simd_level(): what both the CPU and the build have */
 } solver_ctx;
 
 /* ---- small vector helpers on int64 ---- */

@@ -46,6 +46,35 @@ static inline fix16_t np_w2f(int64_t w) { return (fix16_t)fxg_shr_round(w, 16); 
 /* Dot rounded to Q16.16. */
 static inline fix16_t np_dot(fxg_vec3 a, fxg_vec3 b) { return np_w2f(np_dot_w(a, b)); }
 
+/* An exact Q32.32 vector (a cross product of two Q16.16 vectors). */
+typedef struct np_wvec3 {
+	int64_t x, y, z;
+} np_wvec3;
+
+/* Exact cross of two Q16.16 vectors as Q32.32 (inputs in the stated range;
+ * below 2^33 for unit-range inputs). */
+static inline np_wvec3 np_cross_w(fxg_vec3 a, fxg_vec3 b)
+{
+	np_wvec3 r = { (int64_t)a.y * b.z - (int64_t)a.z * b.y, (int64_t)a.z * b.x - (int64_t)a.x * b.z,
+		       (int64_t)a.x * b.y - (int64_t)a.y * b.x };
+	return r;
+}
+
+/* The same cross rounded once to Q16.16. */
+static inline fxg_vec3 np_cross(fxg_vec3 a, fxg_vec3 b)
+{
+	np_wvec3 w = np_cross_w(a, b);
+	return fxg_v3(np_w2f(w.x), np_w2f(w.y), np_w2f(w.z));
+}
+
+/* Sign of c . l, c unit Q16.16 and l from np_cross_w (|l| < 2^34: each
+ * product below 2^51). */
+static inline int np_sign_dot(fxg_vec3 c, np_wvec3 l)
+{
+	int64_t d = c.x * l.x + c.y * l.y + c.z * l.z;
+	return (d > 0) - (d < 0);
+}
+
 static inline fxg_vec3 np_add(fxg_vec3 a, fxg_vec3 b) { return fxg_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
 static inline fxg_vec3 np_sub(fxg_vec3 a, fxg_vec3 b) { return fxg_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
 static inline fxg_vec3 np_neg(fxg_vec3 a) { return fxg_v3(-a.x, -a.y, -a.z); }

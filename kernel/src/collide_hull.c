@@ -39,27 +39,6 @@
 
 static int64_t mulr(int64_t a, int64_t b) { return fxg_shr_round(a * b, 16); }
 
-/* Q16.16 unit cross product direction of two Q16.16 vectors, rounded */
-static fxg_vec3 cross_f(fxg_vec3 a, fxg_vec3 b)
-{
-	return fxg_v3(np_w2f((int64_t)a.y * b.z - (int64_t)a.z * b.y), np_w2f((int64_t)a.z * b.x - (int64_t)a.x * b.z),
-		      np_w2f((int64_t)a.x * b.y - (int64_t)a.y * b.x));
-}
-
-/* exact cross of two Q16.16 unit-range vectors, Q32.32 components */
-typedef struct { int64_t x, y, z; } lv3;
-static lv3 cross_l(fxg_vec3 a, fxg_vec3 b)
-{
-	lv3 r = { (int64_t)a.y * b.z - (int64_t)a.z * b.y, (int64_t)a.z * b.x - (int64_t)a.x * b.z,
-		  (int64_t)a.x * b.y - (int64_t)a.y * b.x };
-	return r;
-}
-/* sign of c . l (c unit Q16.16, l from cross_l: |l| < 2^34, product < 2^51) */
-static int sgn_dot(fxg_vec3 c, lv3 l)
-{
-	int64_t d = c.x * l.x + c.y * l.y + c.z * l.z;
-	return (d > 0) - (d < 0);
-}
 
 /* A polytope placed in the working frame. */
 typedef struct placed {
@@ -200,7 +179,7 @@ static void face_contact(const placed *R, int rf, const placed *I, int ref_is_b,
 	for (int k = 0; k < nr && cnt > 0; ++k) {
 		fxg_vec3 p0 = R->v[rg->face_verts[r0 + k]], p1 = R->v[rg->face_verts[r0 + (k + 1) % nr]];
 		fix16_t len;
-		fxg_vec3 s = np_normalize(cross_f(np_sub(p1, p0), n), &len);
+		fxg_vec3 s = np_normalize(np_cross(np_sub(p1, p0), n), &len);
 		int64_t h = np_dot_w(s, p0) + (CLIP_MARGIN << 16);
 		cnt = clip(buf[cur], cnt, buf[cur ^ 1], s, h, (uint8_t)(SIDE_LINE + k));
 		cur ^= 1;
@@ -274,25 +253,25 @@ static void collide_polytopes(const fxs_hull_geom *ga, const fxs_transform *xa, 
 	int64_t sep_e = INT64_MIN;
 	int ea_best = -1, eb_best = -1;
 	fxg_vec3 n_e = fxg_v3_zero();
-	lv3 dxc[FXS_HULL_MAX_EDGES];
+	np_wvec3 dxc[FXS_HULL_MAX_EDGES];
 	fxg_vec3 cB[FXS_HULL_MAX_EDGES], dB[FXS_HULL_MAX_EDGES];
 	for (int j = 0; j < gb->n_edges; ++j) {
 		cB[j] = np_neg(B.n[gb->edge_f[j][0]]);
 		dB[j] = np_neg(B.n[gb->edge_f[j][1]]);
-		dxc[j] = cross_l(dB[j], cB[j]);
+		dxc[j] = np_cross_w(dB[j], cB[j]);
 	}
 	for (int i = 0; i < ga->n_edges; ++i) {
 		fxg_vec3 a = A.n[ga->edge_f[i][0]], b = A.n[ga->edge_f[i][1]];
-		lv3 bxa = cross_l(b, a);
+		np_wvec3 bxa = np_cross_w(b, a);
 		fxg_vec3 pa = A.v[ga->edge_v[i][0]];
 		for (int j = 0; j < gb->n_edges; ++j) {
-			int cba = sgn_dot(cB[j], bxa), dba = sgn_dot(dB[j], bxa);
+			int cba = np_sign_dot(cB[j], bxa), dba = np_sign_dot(dB[j], bxa);
 			if (cba * dba >= 0)
 				continue;
-			int adc = sgn_dot(a, dxc[j]), bdc = sgn_dot(b, dxc[j]);
+			int adc = np_sign_dot(a, dxc[j]), bdc = np_sign_dot(b, dxc[j]);
 			if (!(adc * bdc < 0 && cba * bdc > 0))
 				continue;
-			fxg_vec3 ax = cross_f(A.u[i], B.u[j]);
+			fxg_vec3 ax = np_cross(A.u[i], B.u[j]);
 			if (np_dot_w(ax, ax) < EDGE_MIN_LEN2)
 				continue;
 			/* |ax| <= 1: an overlap along the unnormalised axis is only
@@ -399,7 +378,7 @@ static int64_t closest_on_surface(const fxs_hull_geom *g, fxg_vec3 x, fxg_vec3 *
 		fxg_vec3 fq = x;
 		for (int k = 0; k < nv; ++k) {
 			fxg_vec3 p0 = g->v[g->face_verts[s0 + k]], p1 = g->v[g->face_verts[s0 + (k + 1) % nv]];
-			fxg_vec3 w = cross_f(np_sub(p1, p0), g->n[f]);
+			fxg_vec3 w = np_cross(np_sub(p1, p0), g->n[f]);
 			if (np_dot_w(np_sub(x, p0), w) <= 0)
 				continue;
 			inside = false;
@@ -479,7 +458,7 @@ static void capsule_face_points(const fxs_hull_geom *g, int f, fxg_vec3 s0, fxg_
 	for (int k = 0; k < nv && cnt > 0; ++k) {
 		fxg_vec3 p0 = g->v[g->face_verts[f0 + k]], p1 = g->v[g->face_verts[f0 + (k + 1) % nv]];
 		fix16_t len;
-		fxg_vec3 sd = np_normalize(cross_f(np_sub(p1, p0), n), &len);
+		fxg_vec3 sd = np_normalize(np_cross(np_sub(p1, p0), n), &len);
 		cnt = clip(seg[cur], cnt, seg[cur ^ 1], sd, np_dot_w(sd, p0) + (CLIP_MARGIN << 16), (uint8_t)(SIDE_LINE + k));
 		cur ^= 1;
 	}
@@ -544,7 +523,7 @@ void fxs_collide_capsule_hull(const fxs_shape *a, const fxs_transform *xa, const
 	int be = -1;
 	fxg_vec3 ne = fxg_v3_zero();
 	for (int e = 0; sep_f <= 0 && e < g->n_edges; ++e) {
-		fxg_vec3 ax = cross_f(u, g->edge_u[e]);
+		fxg_vec3 ax = np_cross(u, g->edge_u[e]);
 		if (np_dot_w(ax, ax) < EDGE_MIN_LEN2)
 			continue;
 		int64_t hi = INT64_MIN, lo = INT64_MAX;

@@ -49,9 +49,7 @@ static fix16_t tri_distance(const fxs_mesh *me, const fxs_mesh_face *f, fxg_vec3
 		fxg_vec3 a = me->verts[f->v[i]], b = me->verts[f->v[(i + 1) % 3]];
 		fxg_vec3 e = np_sub(b, a), ax = np_sub(x, a);
 		/* outward in-plane edge normal e x n (Q16.16 after the shift) */
-		fxg_vec3 w = fxg_v3(np_w2f((int64_t)e.y * f->n.z - (int64_t)e.z * f->n.y),
-				    np_w2f((int64_t)e.z * f->n.x - (int64_t)e.x * f->n.z),
-				    np_w2f((int64_t)e.x * f->n.y - (int64_t)e.y * f->n.x));
+		fxg_vec3 w = np_cross(e, f->n);
 		if (np_dot_w(ax, w) <= 0)
 			continue;
 		inside = false;

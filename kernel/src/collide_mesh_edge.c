@@ -64,30 +64,6 @@
 #define CLIP_MARGIN ((int64_t)FXS_NP_ABS_TOL)  /* ~2 mm, as the convex clipping */
 #define INSIDE_TOL ((int64_t)FXS_NP_ABS_TOL << 16)
 
-typedef struct lv3 {
-	int64_t x, y, z;
-} lv3;
-
-/* exact cross of two Q16.16 unit vectors, Q32.32 components (below 2^33) */
-static lv3 cross_l(fxg_vec3 a, fxg_vec3 b)
-{
-	lv3 r = { (int64_t)a.y * b.z - (int64_t)a.z * b.y, (int64_t)a.z * b.x - (int64_t)a.x * b.z,
-		  (int64_t)a.x * b.y - (int64_t)a.y * b.x };
-	return r;
-}
-
-/* sign of c . l (c unit Q16.16: each product below 2^50) */
-static int sgn_dot(fxg_vec3 c, lv3 l)
-{
-	int64_t d = c.x * l.x + c.y * l.y + c.z * l.z;
-	return (d > 0) - (d < 0);
-}
-
-static fxg_vec3 cross_f(fxg_vec3 a, fxg_vec3 b)
-{
-	return fxg_v3(np_w2f((int64_t)a.y * b.z - (int64_t)a.z * b.y), np_w2f((int64_t)a.z * b.x - (int64_t)a.x * b.z),
-		      np_w2f((int64_t)a.x * b.y - (int64_t)a.y * b.x));
-}
 
 /* A feature edge of the mesh, ready for the tests. */
 typedef struct mesh_edge {
@@ -95,7 +71,7 @@ typedef struct mesh_edge {
 	fix16_t half;     /* half length */
 	fxg_vec3 nf, ng;  /* the two faces' normals (ng virtual on the boundary) */
 	fxg_vec3 wf, wg;  /* their in-plane outward normals at the edge */
-	lv3 gxf;          /* ng x nf, for the arc test */
+	np_wvec3 gxf;          /* ng x nf, for the arc test */
 	fix16_t depth;    /* the thicker face's depth */
 	bool real_g;      /* g is a face (not a boundary edge's virtual one) */
 	uint32_t id;      /* owning face << 2 | edge index */
@@ -111,7 +87,7 @@ static bool edge_setup(const fxs_mesh *me, uint32_t fi, int i, mesh_edge *e)
 		return false;
 	e->mid = np_mid(a, b);
 	e->nf = f->n;
-	e->wf = cross_f(e->eu, f->n); /* the edge runs a -> b counter-clockwise in f */
+	e->wf = np_cross(e->eu, f->n); /* the edge runs a -> b counter-clockwise in f */
 	e->depth = f->depth;
 	uint32_t gi = f->adj[i];
 	e->real_g = gi != FXS_MESH_NO_FACE;
@@ -121,10 +97,10 @@ static bool edge_setup(const fxs_mesh *me, uint32_t fi, int i, mesh_edge *e)
 	} else {
 		const fxs_mesh_face *g = &me->faces[gi];
 		e->ng = g->n;
-		e->wg = cross_f(g->n, e->eu); /* b -> a in g */
+		e->wg = np_cross(g->n, e->eu); /* b -> a in g */
 		e->depth = fxg_max(e->depth, g->depth);
 	}
-	e->gxf = cross_l(e->ng, e->nf);
+	e->gxf = np_cross_w(e->ng, e->nf);
 	e->id = fi << 2 | (uint32_t)i;
 	return true;
 }
@@ -373,14 +349,14 @@ static void edge_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge
 			continue;
 		}
 		/* arcs (n_f, n_g) of the mesh and (-na, -nb) of the shape cross */
-		int cba = -sgn_dot(na, e->gxf), dba = -sgn_dot(nb, e->gxf);
+		int cba = -np_sign_dot(na, e->gxf), dba = -np_sign_dot(nb, e->gxf);
 		if (cba * dba >= 0)
 			continue;
-		lv3 dxc = cross_l(nb, na);
-		int adc = sgn_dot(e->nf, dxc), bdc = sgn_dot(e->ng, dxc);
+		np_wvec3 dxc = np_cross_w(nb, na);
+		int adc = np_sign_dot(e->nf, dxc), bdc = np_sign_dot(e->ng, dxc);
 		if (!(adc * bdc < 0 && cba * bdc > 0))
 			continue;
-		fxg_vec3 ax = cross_f(q->eu[j], e->eu);
+		fxg_vec3 ax = np_cross(q->eu[j], e->eu);
 		if (np_dot_w(ax, ax) < EDGE_MIN_LEN2)
 			continue;
 		fxg_vec3 cs = np_mid(q->x[q->ev[j][0]], q->x[q->ev[j][1]]);
@@ -418,7 +394,7 @@ static void capsule_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_e
 	if (s <= -q->hh || s >= q->hh || t <= -e->half || t >= e->half)
 		return;
 	fxg_vec3 ps = np_madd(q->c, s, q->u), pm = np_madd(e->mid, t, e->eu);
-	fxg_vec3 d = np_sub(ps, pm), ax = cross_f(q->u, e->eu), n;
+	fxg_vec3 d = np_sub(ps, pm), ax = np_cross(q->u, e->eu), n;
 	/* the core in front of the edge (not crossing under it) and beyond r +
 	 * speculative: nothing (|d| is the distance; cheap before normalising) */
 	int64_t reach = (int64_t)q->r + (q->speculative > 0 ? q->speculative : 0);

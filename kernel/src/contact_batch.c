@@ -325,15 +325,11 @@ static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 bool fxs_batches_prepare(solver_ctx *c)
 {
 	fxs_world *w = c->w;
-	size_t need = (size_t)batches_needed(c) * sizeof(contact_batch) + 64;
-	if (need > w->batch_scratch_size) {
-		void *p = realloc(w->batch_scratch, need);
-		if (!p)
-			return false;
-		w->batch_scratch = p;
-		w->batch_scratch_size = need;
-	}
-	c->batches = (contact_batch *)(void *)((uint8_t *)w->batch_scratch + ((64 - (uintptr_t)w->batch_scratch % 64) % 64));
+	size_t need = (size_t)batches_needed(c) * sizeof(contact_batch);
+	uint8_t *base = fxs_scratch_lines(&w->batch_scratch, &w->batch_scratch_size, need);
+	if (!base)
+		return false;
+	c->batches = (contact_batch *)(void *)base;
 	uint32_t nb = 0, spare = c->body_count; /* the spare zero body after the last slot */
 	lane_arms arms;
 	c->parallel_batch_count = UINT32_MAX;

@@ -227,16 +227,12 @@ bool fxs_ball_batches_build(solver_ctx *c)
 	if (n == 0)
 		return true;
 	/* at most one partial batch per stage besides the full ones */
-	size_t need = ((size_t)n / L + FXS_STAGE_OVERFLOW + 1) * sizeof(ball_batch) + 64;
+	size_t need = ((size_t)n / L + FXS_STAGE_OVERFLOW + 1) * sizeof(ball_batch);
 	fxs_world *w = c->w;
-	if (need > w->ball_scratch_size) {
-		void *p = realloc(w->ball_scratch, need);
-		if (!p)
-			return false;
-		w->ball_scratch = p;
-		w->ball_scratch_size = need;
-	}
-	c->ball_batches = (ball_batch *)(void *)((uint8_t *)w->ball_scratch + ((64 - (uintptr_t)w->ball_scratch % 64) % 64));
+	uint8_t *base = fxs_scratch_lines(&w->ball_scratch, &w->ball_scratch_size, need);
+	if (!base)
+		return false;
+	c->ball_batches = (ball_batch *)(void *)base;
 	const uint32_t spare = c->body_count;
 	ball_batch *bt = NULL;
 	int lane = L;

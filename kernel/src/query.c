@@ -244,9 +244,7 @@ static bool cast_mesh(const fxs_shape *s, const fxs_transform *xf, const ray *r,
 		for (int i = 0; i < 3 && inside; ++i) {
 			fxg_vec3 a = me->verts[f->v[i]], b = me->verts[f->v[(i + 1) % 3]];
 			fxg_vec3 e = np_sub(b, a);
-			fxg_vec3 wv = fxg_v3(np_w2f((int64_t)e.y * f->n.z - (int64_t)e.z * f->n.y),
-					     np_w2f((int64_t)e.z * f->n.x - (int64_t)e.x * f->n.z),
-					     np_w2f((int64_t)e.x * f->n.y - (int64_t)e.y * f->n.x));
+			fxg_vec3 wv = np_cross(e, f->n);
 			inside = np_dot_w(np_sub(q, a), wv) <= 0;
 		}
 		if (!inside)

@@ -302,15 +302,9 @@ fxs_result fxs_solve(fxs_world *w)
 	size_t off_index = (off_items + (size_t)staged * sizeof(fxs_stage_item) + 7) & ~(size_t)7;
 	size_t off_order = off_index + 2 * (size_t)staged * sizeof(uint32_t);
 	size_t need = off_order + (size_t)c.contact_count * sizeof(uint32_t);
-	need += 64; /* room to align the bodies to a cache line */
-	if (need > w->solver_scratch_size) {
-		void *p = realloc(w->solver_scratch, need);
-		if (!p)
-			return FXS_ERR_NOMEM;
-		w->solver_scratch = p;
-		w->solver_scratch_size = need;
-	}
-	uint8_t *base = (uint8_t *)w->solver_scratch + ((64 - (uintptr_t)w->solver_scratch % 64) % 64);
+	uint8_t *base = fxs_scratch_lines(&w->solver_scratch, &w->solver_scratch_size, need);
+	if (!base)
+		return FXS_ERR_NOMEM;
 	c.bodies = (solver_body *)base;
 	c.contacts = (solver_contact *)(c.bodies + c.body_count + 1);
 	c.joints = (struct solver_joint *)(base + off_joints);

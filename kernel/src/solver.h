@@ -7,6 +7,8 @@
 
 #include "world.h"
 
+#include <stdlib.h>
+
 typedef struct wvec3 {
 	fxg_wide x, y, z;
 } wvec3;
@@ -112,6 +114,22 @@ typedef struct solver_ctx {
 } solver_ctx;
 
 /* ---- small vector helpers on int64 ---- */
+
+/* The start, on a 64-byte line, of a world-owned scratch buffer grown to
+ * hold `need` bytes from there (the solver's and the batches' scratch);
+ * NULL when out of memory, the buffer then unchanged. */
+static inline uint8_t *fxs_scratch_lines(void **buf, size_t *size, size_t need)
+{
+	need += 64;
+	if (need > *size) {
+		void *p = realloc(*buf, need);
+		if (!p)
+			return NULL;
+		*buf = p;
+		*size = need;
+	}
+	return (uint8_t *)*buf + ((64 - (uintptr_t)*buf % 64) % 64);
+}
 
 static inline wvec3 sym_mul(const fxg_sym3w *m, fxg_vec3 v, uint32_t *ovf)
 {

@@ -98,7 +98,7 @@ struct fxs_world {
 	size_t solver_scratch_size;
 	void *batch_scratch; /* the contact batches (contact_batch.h), cache-line aligned inside */
 	size_t batch_scratch_size;
-	void *ball_scratch;  /* the ball joint batches (joint_batch.h) */
+	void *ball_scratch;  /* the ball joint batches (joint_batch.h), cache-line aligned inside */
 	size_t ball_scratch_size;
 	/* the widest vector kernels the contact solver may use where the CPU has
 	 * them (contact_batch.h, FXS_SIMD_*): the same bits whichever runs, so

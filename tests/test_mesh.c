@@ -460,6 +460,34 @@ static int64_t min_separation(const fxs_manifold *m)
 
 #define BAND 1024 /* 1/64 m */
 
+/* The closed box both reference tests below use: a box mesh of half
+ * extents 1 x 0.7 x 1.3 m (thickness 0.5 m) at the origin, in a fresh world,
+ * and the solid box it encloses, with the shapes to test against it. */
+typedef struct closed_box {
+	fxs_world *w;
+	fxg_vec3 c, h;
+	fxs_shape mesh, solid;
+	fxs_transform x;
+	ref_shapes rs;
+} closed_box;
+
+static void closed_box_make(closed_box *b)
+{
+	memset(b, 0, sizeof *b);
+	b->c = fxg_v3(0, 0, 0);
+	b->h = fxg_v3(FXG_ONE, FXG_RATIO(7, 10), FXG_RATIO(13, 10));
+	fxg_vec3 v[8];
+	box_verts(b->c, b->h, v);
+	fxs_world_def def = fxs_default_world_def();
+	b->w = fxs_world_create(&def);
+	b->mesh = fxs_mesh_shape(b->w, fxs_world_create_mesh(b->w, v, 8, box_tris, 12, FXG_HALF));
+	b->solid.type = FXS_SHAPE_BOX;
+	b->solid.half_extents = b->h;
+	b->x = (fxs_transform){ b->c, fxg_q_identity() };
+	make_ref_shapes(b->w, &b->rs);
+}
+
+
 /* Boxes, capsules and a hull against a closed box mesh, with the convex
  * box-box, box-capsule and box-hull narrowphase on the same solid box as the
  * reference (called with a speculative distance of 1/64 m, so that a pair
@@ -472,19 +500,12 @@ static int64_t min_separation(const fxs_manifold *m)
  * crossings and a capsule's side on a mesh edge. */
 TEST(mesh_box_capsule_and_hull_against_a_closed_box_vs_the_convex_reference)
 {
-	fxg_vec3 c = fxg_v3(0, 0, 0), h = fxg_v3(FXG_ONE, FXG_RATIO(7, 10), FXG_RATIO(13, 10));
-	fxg_vec3 v[8];
-	box_verts(c, h, v);
-	fxs_world_def def = fxs_default_world_def();
-	fxs_world *w = fxs_world_create(&def);
-	fxs_mesh_id id = fxs_world_create_mesh(w, v, 8, box_tris, 12, FXG_HALF);
-	fxs_shape ms = fxs_mesh_shape(w, id), solid;
-	memset(&solid, 0, sizeof solid);
-	solid.type = FXS_SHAPE_BOX;
-	solid.half_extents = h;
-	fxs_transform xm = { c, fxg_q_identity() };
-	ref_shapes rs;
-	make_ref_shapes(w, &rs);
+	closed_box cb;
+	closed_box_make(&cb);
+	const fxg_vec3 h = cb.h;
+	const fxs_shape ms = cb.mesh, solid = cb.solid;
+	const fxs_transform xm = cb.x;
+	const ref_shapes rs = cb.rs;
 	CHECK(rs.s[2].hull != NULL);
 	uint64_t rng = 5;
 	for (int ti = 0; ti < 3; ++ti) {
@@ -523,7 +544,7 @@ TEST(mesh_box_capsule_and_hull_against_a_closed_box_vs_the_convex_reference)
 		CHECKF(wrong * 1000 <= tested, "%s: %d of %d disagree", ref_names[ti], wrong, tested);
 		CHECK(touching > tested / 20 && apart > tested / 20); /* both sides are exercised */
 	}
-	fxs_world_destroy(w);
+	fxs_world_destroy(cb.w);
 }
 
 /* The depth against the same references, for shallow overlaps (the regime
@@ -544,19 +565,12 @@ TEST(mesh_box_capsule_and_hull_against_a_closed_box_vs_the_convex_reference)
  * Bounds: the measured worst cases (full run) rounded up. */
 TEST(mesh_depth_of_shallow_overlaps_matches_the_convex_reference)
 {
-	fxg_vec3 c = fxg_v3(0, 0, 0), h = fxg_v3(FXG_ONE, FXG_RATIO(7, 10), FXG_RATIO(13, 10));
-	fxg_vec3 v[8];
-	box_verts(c, h, v);
-	fxs_world_def def = fxs_default_world_def();
-	fxs_world *w = fxs_world_create(&def);
-	fxs_mesh_id id = fxs_world_create_mesh(w, v, 8, box_tris, 12, FXG_HALF);
-	fxs_shape ms = fxs_mesh_shape(w, id), solid;
-	memset(&solid, 0, sizeof solid);
-	solid.type = FXS_SHAPE_BOX;
-	solid.half_extents = h;
-	fxs_transform xm = { c, fxg_q_identity() };
-	ref_shapes rs;
-	make_ref_shapes(w, &rs);
+	closed_box cb;
+	closed_box_make(&cb);
+	const fxg_vec3 c = cb.c;
+	const fxs_shape ms = cb.mesh, solid = cb.solid;
+	const fxs_transform xm = cb.x;
+	const ref_shapes rs = cb.rs;
 	uint64_t rng = 11;
 	/* bounds per shape (box, capsule, hull; measured 32.2, 0, 29.7 mm;
 	 * 4.5, 0, 7.1 mm; 5.3, 0.7, 3.0 mm; 93.8, 100, 92.7%): worst less
@@ -624,7 +638,7 @@ TEST(mesh_depth_of_shallow_overlaps_matches_the_convex_reference)
 		CHECKF(less <= less_bound[ti] && less_1cm <= less_1cm_bound[ti] && more <= more_bound[ti],
 		       "%s: %d / %d less, %d more", ref_names[ti], (int)less, (int)less_1cm, (int)more);
 	}
-	fxs_world_destroy(w);
+	fxs_world_destroy(cb.w);
 }
 
 /* A flat floor mesh at y = 0: n x n square cells of size `cell` centred on

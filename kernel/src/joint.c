@@ -461,7 +461,13 @@ const uint64_t *fxs_joints_filter(fxs_world *w, uint32_t *count)
 
 /* ---- solver ---- */
 
-size_t fxs_joints_scratch_size(const fxs_world *w) { return (size_t)w->joint_count * sizeof(solver_joint); }
+/* the solver joints, then the plan's lists (fxs_joints_plan): the wide
+ * joints' indices and a handled flag per joint */
+size_t fxs_joints_scratch_size(const fxs_world *w)
+{
+	return (size_t)w->joint_count * (sizeof(solver_joint) + sizeof(uint32_t) + 1);
+}
+
 
 static inline fix16_t rel_ang(const solver_body *A, const solver_body *B, const solver_row *r, uint32_t *ovf)
 {
@@ -814,10 +820,9 @@ bool fxs_joints_plan(solver_ctx *c)
 		c->wide_stage_end[st] = c->ball_stage_end[st] = 0;
 	if (c->joint_count == 0)
 		return true;
-	c->joint_handled = malloc(c->joint_count);
-	c->wide_joints = malloc((size_t)c->joint_count * sizeof *c->wide_joints);
-	if (!c->joint_handled || !c->wide_joints)
-		return false;
+	/* after the solver joints in their scratch (fxs_joints_scratch_size) */
+	c->wide_joints = (uint32_t *)(void *)(c->joints + c->joint_count);
+	c->joint_handled = (uint8_t *)(c->wide_joints + c->joint_count);
 	c->direct_ball_islands = fxs_joints_direct_plan(c, c->joint_handled);
 	uint32_t nw = 0, i = 0;
 	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st) {
@@ -890,9 +895,12 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 	fix16_t inv_h = c->inv_h;
 	const fxs_body *bodies = c->w->bodies;
 	/* small islands of ball joints exactly (solver_direct.c), the rest here */
-	uint8_t *handled = c->direct_ball_islands ? malloc(c->joint_count) : NULL;
-	if (handled)
-		fxs_joints_solve_direct(c, use_bias, handled);
+	const uint8_t *handled = NULL;
+	if (c->direct_ball_islands) {
+		/* marks the islands the plan marked (the same test on the same joints) */
+		fxs_joints_solve_direct(c, use_bias, c->joint_handled);
+		handled = c->joint_handled;
+	}
 	uint32_t wi = 0, bi = 0;
 	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st) {
 	for (; wi < c->wide_stage_end[st]; ++wi) {
@@ -982,7 +990,6 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 	local += fxs_ball_solve(c, bi, c->ball_stage_end[st], use_bias);
 	bi = c->ball_stage_end[st];
 	}
-	free(handled);
 	*c->ovf += local;
 }
 

@@ -375,7 +375,5 @@ fxs_result fxs_solve(fxs_world *w)
 		w->bodies[i].w = s->w;
 	}
 	fxs_direct_free(&c);
-	free(c.joint_handled);
-	free(c.wide_joints);
 	return FXS_OK;
 }

@@ -250,14 +250,6 @@ static inline int32_t scale_to(int64_t x, int s, uint32_t *ovf)
 	return mantissa_sat((x >> k) + ((x >> (k - 1)) & 1), ovf);
 }
 
-/* three values with one shared shift */
-static inline uint8_t scale3(fxg_wide x, fxg_wide y, fxg_wide z, int32_t m[3], uint32_t *ovf)
-{
-	uint8_t s = scale_shift(bit_length(uabs64(x) | uabs64(y) | uabs64(z)));
-	m[0] = scale_to(x, s, ovf), m[1] = scale_to(y, s, ovf), m[2] = scale_to(z, s, ovf);
-	return s;
-}
-
 static inline uint8_t scale1(fxg_wide x, int32_t *m, uint32_t *ovf)
 {
 	uint8_t s = scale_shift(bit_length(uabs64(x)));
@@ -283,16 +275,6 @@ typedef struct srow {
 	int32_t mass, soft_mass;
 	uint8_t sa, sb, sm, ss;
 } srow;
-
-/* the hot form of a prepared row (soft_mass unused for friction rows) */
-static inline void srow_from(const solver_row *r, srow *o, uint32_t *ovf)
-{
-	o->rxa = r->rxa, o->rxb = r->rxb;
-	o->sa = scale3(-r->ia[0], -r->ia[1], -r->ia[2], o->ia, ovf);
-	o->sb = scale3(r->ib[0], r->ib[1], r->ib[2], o->ib, ovf);
-	o->sm = scale1(r->mass, &o->mass, ovf);
-	o->ss = scale1(r->soft_mass, &o->soft_mass, ovf);
-}
 
 /* fxg_wmul (w f / 2^16, rounded half up) with the 128-bit product only
  * when |w| >= 2^31: below, w f fits int64 (the same bits either way) */

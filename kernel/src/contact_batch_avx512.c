@@ -38,11 +38,65 @@ INLINE V mul_q16_v(V x, V f)
 
 INLINE V dot3(v3 a, v3 b) { return add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)); }
 
-/* v += m p >> s per component, saturated (counted) as add3 does */
-/* three components saturated to int32, their saturations counted with one
- * test for the three */
-INLINE void sat3(v3 *v, V x, V y, V z, uint32_t *count)
+/* ---- the passes ----
+ * A batch runs first on a fast path that clamps nothing: it notes the range
+ * of every value the portable kernel saturates (a guard) and writes nothing
+ * back until it knows them all in range. If one left its bound, the batch
+ * runs again on the exact path, which clamps and counts as the portable
+ * kernel does, from the same state. In range every clamp is the identity,
+ * so both paths give the same bits; the fast path spends two instructions
+ * on a value where the exact one spends a clamp, a test and a count. */
+
+typedef struct guard {
+	V hi, lo; /* the extremes of the values bounded to int32 (checked against
+		   * imp32's -INT32_MAX below: INT32_MIN only costs a rerun) */
+	V imp;    /* of the normal impulses, bounded by FXS_NORMAL_IMPULSE_MAX */
+} guard;
+
+INLINE guard guard_new(void)
 {
+	guard g = { zero(), zero(), zero() };
+	return g;
+}
+
+INLINE bool guard_ok(const guard *g)
+{
+	return (gt(g->hi, splat(INT32_MAX)) | gt(splat(-INT32_MAX), g->lo) | gt(g->imp, splat(FXS_NORMAL_IMPULSE_MAX))) == 0;
+}
+
+INLINE void note(guard *g, V x, M live)
+{
+	g->hi = _mm512_mask_max_epi64(g->hi, live, g->hi, x);
+	g->lo = _mm512_mask_min_epi64(g->lo, live, g->lo, x);
+}
+
+/* sat32 and imp32 (simd512.h) on the exact path; x, its range noted, on the
+ * fast one (lanes outside `live` are the ones whose result is discarded) */
+INLINE V s32(V x, M live, guard *g, bool exact, uint32_t *count)
+{
+	if (exact)
+		return sat32(x, live, count);
+	note(g, x, live);
+	return x;
+}
+
+INLINE V i32(V x, M live, guard *g, bool exact, uint32_t *count)
+{
+	if (exact)
+		return imp32(x, live, count);
+	note(g, x, live);
+	return x;
+}
+
+/* three velocity components: saturated to int32, their saturations counted
+ * with one test for the three (exact); their range noted (fast) */
+INLINE void sat3(v3 *v, V x, V y, V z, guard *g, bool exact, uint32_t *count)
+{
+	if (!exact) {
+		note(g, x, ALL_LANES), note(g, y, ALL_LANES), note(g, z, ALL_LANES);
+		v->x = x, v->y = y, v->z = z;
+		return;
+	}
 	const V lo = splat(INT32_MIN), hi = splat(INT32_MAX);
 	V cx = _mm512_min_epi64(_mm512_max_epi64(x, lo), hi), cy = _mm512_min_epi64(_mm512_max_epi64(y, lo), hi),
 	  cz = _mm512_min_epi64(_mm512_max_epi64(z, lo), hi);
@@ -52,10 +106,18 @@ INLINE void sat3(v3 *v, V x, V y, V z, uint32_t *count)
 	v->x = cx, v->y = cy, v->z = cz;
 }
 
-INLINE void sadd3_v(v3 *v, const int32_t m[3][FXS_LANES], const shifter *h, V p, uint32_t *count)
+/* v += (m p + 2^(s-1)) >> s per component, m a row's angular responses
+ * (add3 of the portable kernel) */
+INLINE void sadd3_v(v3 *v, const int32_t m[3][FXS_LANES], const shifter *h, V p, guard *g, bool exact, uint32_t *count)
 {
 	sat3(v, add(v->x, smul_v(ld32(m[0]), p, h)), add(v->y, smul_v(ld32(m[1]), p, h)), add(v->z, smul_v(ld32(m[2]), p, h)),
-	     count);
+	     g, exact, count);
+}
+
+/* v += (l p + 2^(s-1)) >> s per component, l linear responses */
+INLINE void slin3_v(v3 *v, v3 l, const shifter *h, V p, guard *g, bool exact, uint32_t *count)
+{
+	sat3(v, add(v->x, smul_v(l.x, p, h)), add(v->y, smul_v(l.y, p, h)), add(v->z, smul_v(l.z, p, h)), g, exact, count);
 }
 
 typedef struct bodies8 {
@@ -132,144 +194,199 @@ INLINE void prefetch_ahead(const solver_ctx *c, uint32_t i, uint32_t end)
  * lane_linear (contact_batch.h), (im d_j + 2^15) >> 16 */
 INLINE V linear_v(V im, V d) { return _mm512_srai_epi64(add(mul(im, d), splat(0x8000)), 16); }
 
-INLINE void slin3_v(v3 *v, V im, const int32_t d[3][FXS_LANES], const shifter *h, V p, uint32_t *count)
+INLINE v3 linear3(V im, const contact_batch *bt, int dir)
 {
-	sat3(v, add(v->x, smul_v(linear_v(im, ld32(d[0])), p, h)), add(v->y, smul_v(linear_v(im, ld32(d[1])), p, h)),
-	     add(v->z, smul_v(linear_v(im, ld32(d[2])), p, h)), count);
+	const int32_t(*d)[FXS_LANES] = bt->d[dir];
+	v3 r = { linear_v(im, ld32(d[0])), linear_v(im, ld32(d[1])), linear_v(im, ld32(d[2])) };
+	return r;
 }
 
-/* an impulse p along direction dir through a row's angular responses */
-#define apply_v(s, bt, dir, r, p, count) apply_v_((s), (bt), (dir), (r)->ia, (r)->ib, (r)->sa, (r)->sb, (p), (count))
-INLINE void apply_v_(bodies8 *s, const contact_batch *bt, int dir, const int32_t ia[3][FXS_LANES],
-		     const int32_t ib[3][FXS_LANES], const uint8_t *sa, const uint8_t *sb, V p, uint32_t *count)
+/* what a batch's rows share: the bodies' scaled inverse masses and their
+ * shifts, and the linear responses along the normal (its four rows') */
+typedef struct linear8 {
+	shifter ha, hb;
+	V ima, imb;
+	v3 na, nb;
+} linear8;
+
+INLINE void linear_of(const contact_batch *bt, linear8 *L)
 {
-	shifter hla = shifter_of(bt->sla), hlb = shifter_of(bt->slb);
+	L->ha = shifter_of(bt->sla), L->hb = shifter_of(bt->slb);
+	L->ima = ld32(bt->ima), L->imb = ld32(bt->imb);
+	L->na = linear3(L->ima, bt, 0), L->nb = linear3(L->imb, bt, 0);
+}
+
+/* an impulse p through linear responses la, lb and a row's angular ones */
+#define apply_v(s, L, la, lb, r, p, g, exact, count) \
+	apply_v_((s), (L), (la), (lb), (r)->ia, (r)->ib, (r)->sa, (r)->sb, (p), (g), (exact), (count))
+INLINE void apply_v_(bodies8 *s, const linear8 *L, v3 la, v3 lb, const int32_t ia[3][FXS_LANES],
+		     const int32_t ib[3][FXS_LANES], const uint8_t *sa, const uint8_t *sb, V p, guard *g, bool exact,
+		     uint32_t *count)
+{
 	shifter ha = shifter_of(sa), hb = shifter_of(sb);
-	slin3_v(&s->va, ld32(bt->ima), bt->d[dir], &hla, p, count);
-	sadd3_v(&s->wa, ia, &ha, p, count);
-	slin3_v(&s->vb, ld32(bt->imb), bt->d[dir], &hlb, p, count);
-	sadd3_v(&s->wb, ib, &hb, p, count);
+	slin3_v(&s->va, la, &L->ha, p, g, exact, count);
+	sadd3_v(&s->wa, ia, &ha, p, g, exact, count);
+	slin3_v(&s->vb, lb, &L->hb, p, g, exact, count);
+	sadd3_v(&s->wb, ib, &hb, p, g, exact, count);
 }
 
 /* lanes with more than k points */
 INLINE M live_points(const contact_batch *bt, int k) { return gt(ld32(bt->count), splat(k)); }
 
+/* one batch's warm start; false (nothing written) when the fast path left
+ * its range */
+INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint32_t *count)
+{
+	guard g = guard_new();
+	bodies8 s;
+	body_index(bt, &s);
+	gather_velocities(c, &s);
+	linear8 L;
+	linear_of(bt, &L);
+	for (int k = 0; k < 4; ++k)
+		apply_v(&s, &L, L.na, L.nb, &bt->n[k], i32(ld64(bt->impulse[k]), live_points(bt, k), &g, exact, count), &g,
+			exact, count);
+	for (int t = 0; t < 2; ++t)
+		apply_v(&s, &L, linear3(L.ima, bt, 1 + t), linear3(L.imb, bt, 1 + t), &bt->t[t],
+			i32(ld64(bt->ti[t]), ALL_LANES, &g, exact, count), &g, exact, count);
+	shifter ha = shifter_of(bt->tw.sa), hb = shifter_of(bt->tw.sb);
+	V p = i32(ld64(bt->twi), ALL_LANES, &g, exact, count);
+	sadd3_v(&s.wa, bt->tw.ia, &ha, p, &g, exact, count);
+	sadd3_v(&s.wb, bt->tw.ib, &hb, p, &g, exact, count);
+	if (!exact && !guard_ok(&g))
+		return false;
+	scatter_velocities(c, &s);
+	return true;
+}
+
 uint32_t fxs_batches_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
-		const contact_batch *bt = &c->batches[i];
 		prefetch_ahead(c, i, end);
-		bodies8 s;
-		body_index(bt, &s);
-		gather_velocities(c, &s);
-		for (int k = 0; k < 4; ++k)
-			apply_v(&s, bt, 0, &bt->n[k], imp32(ld64(bt->impulse[k]), live_points(bt, k), &count), &count);
-		for (int t = 0; t < 2; ++t)
-			apply_v(&s, bt, 1 + t, &bt->t[t], imp32(ld64(bt->ti[t]), 0xFF, &count), &count);
-		shifter ha = shifter_of(bt->tw.sa), hb = shifter_of(bt->tw.sb);
-		V p = imp32(ld64(bt->twi), 0xFF, &count);
-		sadd3_v(&s.wa, bt->tw.ia, &ha, p, &count);
-		sadd3_v(&s.wb, bt->tw.ib, &hb, p, &count);
-		scatter_velocities(c, &s);
+		if (!warm_batch(c, &c->batches[i], false, &count))
+			warm_batch(c, &c->batches[i], true, &count);
 	}
 	return count;
+}
+
+/* one batch's solve (see warm_batch) */
+INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h, V push_min, bool exact,
+			uint32_t *count)
+{
+	const int32_t *base = (const int32_t *)(const void *)c->bodies;
+	guard g = guard_new();
+	bodies8 s;
+	body_index(bt, &s);
+	const v3 n = ld3(bt->d[0]);
+	/* what each normal row needs that does not depend on the velocities */
+	V pbias[4], pmass[4], pq[4];
+	shifter phm[4];
+	M live[4];
+	{
+		const V ndp = sub(dot3(n, gather3(base, s.ib, offsetof(solver_body, dp))),
+				  dot3(n, gather3(base, s.ia, offsetof(solver_body, dp))));
+		const v3 ta = gather3(base, s.ia, offsetof(solver_body, dtheta)),
+			 tb = gather3(base, s.ib, offsetof(solver_body, dtheta));
+		const V bias_rate = ld32(bt->bias_rate), iscale = ld32(bt->impulse_scale);
+		for (int k = 0; k < 4; ++k) {
+			const lane_row *r = &bt->n[k];
+			live[k] = live_points(bt, k);
+			V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
+			V sep = s32(add(ld32(bt->separation[k]), shr_round16(ds)), live[k], &g, exact, count);
+			M spec = gt(sep, zero());
+			M is_soft = use_bias ? (M)~spec : 0; /* not speculative, and the biased pass */
+			/* speculative: (s inv_h) >> 16 with s > 0 */
+			V bias_spec = _mm512_srai_epi64(mul(sep, inv_h), 16);
+			V bs = s32(shr_round16(mul(bias_rate, sep)), is_soft & live[k], &g, exact, count);
+			bs = _mm512_max_epi64(bs, push_min);
+			pbias[k] = sel(spec, bias_spec, _mm512_maskz_mov_epi64(is_soft, bs));
+			pmass[k] = sel(is_soft, ld32(r->soft_mass), ld32(r->mass));
+			shifter hm = shifter_of(r->sm), hs = shifter_of(r->ss);
+			phm[k].s = sel(is_soft, hs.s, hm.s), phm[k].bias = sel(is_soft, hs.bias, hm.bias);
+			pq[k] = mul_q16_v(ld64(bt->impulse[k]), _mm512_maskz_mov_epi64(is_soft, iscale));
+		}
+	}
+	gather_velocities(c, &s);
+	linear8 L;
+	linear_of(bt, &L);
+	/* the new impulses, written once the batch is done */
+	V imp[4], ti[2];
+	V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
+	for (int k = 0; k < 4; ++k) {
+		const lane_row *r = &bt->n[k];
+		const v3 rxa = ld3(r->rxa), rxb = ld3(r->rxb);
+		V vn = add(sub(dot3(n, s.vb), dot3(n, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
+		vn = s32(shr_round16(vn), live[k], &g, exact, count);
+		V y = s32(add(vn, pbias[k]), live[k], &g, exact, count);
+		V old = ld64(bt->impulse[k]);
+		V nw = sub(sub(old, smul_v(pmass[k], y, &phm[k])), pq[k]);
+		if (exact) {
+			V capped = _mm512_min_epi64(nw, splat(FXS_NORMAL_IMPULSE_MAX));
+			count_out(nw, capped, live[k], count);
+			nw = capped;
+		} else {
+			g.imp = _mm512_mask_max_epi64(g.imp, live[k], g.imp, nw);
+		}
+		nw = _mm512_max_epi64(nw, zero());
+		V delta = sub(nw, old);
+		imp[k] = nw;
+		pushed = _mm512_mask_or_epi64(pushed, gt(delta, zero()), pushed, splat(1 << k));
+		apply_v(&s, &L, L.na, L.nb, r, i32(delta, live[k], &g, exact, count), &g, exact, count);
+		total = add(total, nw);
+		moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
+	}
+	const V mu = ld32(bt->friction);
+	const V lim = mul_q16_v(total, mu), nlim = sub(zero(), lim);
+	for (int t = 0; t < 2; ++t) {
+		const lane_frow *r = &bt->t[t];
+		const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
+		V vt = add(sub(dot3(d, s.vb), dot3(d, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
+		vt = s32(shr_round16(vt), ALL_LANES, &g, exact, count);
+		shifter hm = shifter_of(r->sm);
+		V old = ld64(bt->ti[t]);
+		V nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
+		nw = _mm512_max_epi64(_mm512_min_epi64(nw, lim), nlim);
+		ti[t] = nw;
+		apply_v(&s, &L, linear3(L.ima, bt, 1 + t), linear3(L.imb, bt, 1 + t), r,
+			i32(sub(nw, old), ALL_LANES, &g, exact, count), &g, exact, count);
+	}
+	/* the twist, where the portable kernel runs it: tlim or the impulse nonzero */
+	const lane_trow *r = &bt->tw;
+	const V tlim = mul_q16_v(moment, mu), ntlim = sub(zero(), tlim);
+	const V old = ld64(bt->twi);
+	const M runs = _mm512_test_epi64_mask(tlim, tlim) | _mm512_test_epi64_mask(old, old);
+	V wn = sub(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
+	wn = s32(shr_round16(wn), runs, &g, exact, count);
+	shifter hm = shifter_of(r->sm);
+	V twi = sub(old, smul_v(ld32(r->mass), wn, &hm));
+	twi = _mm512_max_epi64(_mm512_min_epi64(twi, tlim), ntlim);
+	V p = i32(sub(twi, old), ALL_LANES, &g, exact, count);
+	shifter ha = shifter_of(r->sa), hb = shifter_of(r->sb);
+	sadd3_v(&s.wa, r->ia, &ha, p, &g, exact, count);
+	sadd3_v(&s.wb, r->ib, &hb, p, &g, exact, count);
+	if (!exact && !guard_ok(&g))
+		return false;
+	for (int k = 0; k < 4; ++k)
+		st64(bt->impulse[k], imp[k]);
+	_mm256_storeu_si256((__m256i *)(void *)bt->pushed, _mm512_cvtepi64_epi32(pushed));
+	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
+	st64(bt->twi, twi);
+	scatter_velocities(c, &s);
+	return true;
 }
 
 uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
 	uint32_t count = 0;
-	const int32_t *base = (const int32_t *)(const void *)c->bodies;
 	const V inv_h = splat(c->inv_h), push_min = splat(-(int64_t)c->push_max);
 	for (uint32_t i = first; i < end; ++i) {
-		contact_batch *bt = &c->batches[i];
 		prefetch_ahead(c, i, end);
-		bodies8 s;
-		body_index(bt, &s);
-		const v3 n = ld3(bt->d[0]);
-		/* what each normal row needs that does not depend on the velocities */
-		V pbias[4], pmass[4], pq[4];
-		shifter phm[4];
-		M live[4];
-		{
-			const V ndp = sub(dot3(n, gather3(base, s.ib, offsetof(solver_body, dp))),
-					  dot3(n, gather3(base, s.ia, offsetof(solver_body, dp))));
-			const v3 ta = gather3(base, s.ia, offsetof(solver_body, dtheta)),
-				 tb = gather3(base, s.ib, offsetof(solver_body, dtheta));
-			const V bias_rate = ld32(bt->bias_rate), iscale = ld32(bt->impulse_scale);
-			for (int k = 0; k < 4; ++k) {
-				const lane_row *r = &bt->n[k];
-				live[k] = live_points(bt, k);
-				V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
-				V sep = sat32(add(ld32(bt->separation[k]), shr_round16(ds)), live[k], &count);
-				M spec = gt(sep, zero());
-				M is_soft = use_bias ? (M)~spec : 0; /* not speculative, and the biased pass */
-				/* speculative: (s inv_h) >> 16 with s > 0 */
-				V bias_spec = _mm512_srai_epi64(mul(sep, inv_h), 16);
-				V bs = sat32(shr_round16(mul(bias_rate, sep)), is_soft & live[k], &count);
-				bs = _mm512_max_epi64(bs, push_min);
-				pbias[k] = sel(spec, bias_spec, _mm512_maskz_mov_epi64(is_soft, bs));
-				pmass[k] = sel(is_soft, ld32(r->soft_mass), ld32(r->mass));
-				shifter hm = shifter_of(r->sm), hs = shifter_of(r->ss);
-				phm[k].s = sel(is_soft, hs.s, hm.s), phm[k].bias = sel(is_soft, hs.bias, hm.bias);
-				pq[k] = mul_q16_v(ld64(bt->impulse[k]), _mm512_maskz_mov_epi64(is_soft, iscale));
-			}
-		}
-		gather_velocities(c, &s);
-		V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
-		for (int k = 0; k < 4; ++k) {
-			const lane_row *r = &bt->n[k];
-			const v3 rxa = ld3(r->rxa), rxb = ld3(r->rxb);
-			V vn = add(sub(dot3(n, s.vb), dot3(n, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
-			vn = sat32(shr_round16(vn), live[k], &count);
-			V y = sat32(add(vn, pbias[k]), live[k], &count);
-			V old = ld64(bt->impulse[k]);
-			V nw = sub(sub(old, smul_v(pmass[k], y, &phm[k])), pq[k]);
-			V capped = _mm512_min_epi64(nw, splat(FXS_NORMAL_IMPULSE_MAX));
-			count_out(nw, capped, live[k], &count);
-			nw = _mm512_max_epi64(capped, zero());
-			V delta = sub(nw, old);
-			st64(bt->impulse[k], nw);
-			pushed = _mm512_mask_or_epi64(pushed, gt(delta, zero()), pushed, splat(1 << k));
-			apply_v(&s, bt, 0, r, imp32(delta, live[k], &count), &count);
-			total = add(total, nw);
-			moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
-		}
-		_mm256_storeu_si256((__m256i *)(void *)bt->pushed, _mm512_cvtepi64_epi32(pushed));
-		const V mu = ld32(bt->friction);
-		const V lim = mul_q16_v(total, mu), nlim = sub(zero(), lim);
-		for (int t = 0; t < 2; ++t) {
-			const lane_frow *r = &bt->t[t];
-			const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
-			V vt = add(sub(dot3(d, s.vb), dot3(d, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
-			vt = sat32(shr_round16(vt), 0xFF, &count);
-			shifter hm = shifter_of(r->sm);
-			V old = ld64(bt->ti[t]);
-			V nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
-			nw = _mm512_max_epi64(_mm512_min_epi64(nw, lim), nlim);
-			st64(bt->ti[t], nw);
-			apply_v(&s, bt, 1 + t, r, imp32(sub(nw, old), 0xFF, &count), &count);
-		}
-		/* the twist, where the portable kernel runs it: tlim or the impulse nonzero */
-		const lane_trow *r = &bt->tw;
-		const V tlim = mul_q16_v(moment, mu), ntlim = sub(zero(), tlim);
-		const V old = ld64(bt->twi);
-		const M runs = _mm512_test_epi64_mask(tlim, tlim) | _mm512_test_epi64_mask(old, old);
-		V wn = sub(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
-		wn = sat32(shr_round16(wn), runs, &count);
-		shifter hm = shifter_of(r->sm);
-		V nw = sub(old, smul_v(ld32(r->mass), wn, &hm));
-		nw = _mm512_max_epi64(_mm512_min_epi64(nw, tlim), ntlim);
-		st64(bt->twi, nw);
-		V p = imp32(sub(nw, old), 0xFF, &count);
-		shifter ha = shifter_of(r->sa), hb = shifter_of(r->sb);
-		sadd3_v(&s.wa, r->ia, &ha, p, &count);
-		sadd3_v(&s.wb, r->ib, &hb, p, &count);
-		scatter_velocities(c, &s);
+		if (!solve_batch(c, &c->batches[i], use_bias, inv_h, push_min, false, &count))
+			solve_batch(c, &c->batches[i], use_bias, inv_h, push_min, true, &count);
 	}
 	return count;
 }
-
 /* ---- packing: the rows of eight contacts at once ----
  * contact_batch.c's fxs_pack_rows_lane (srow_prepare, solver.h, per row),
  * the common path; a lane that would leave it (a cross product out of

@@ -79,7 +79,7 @@ static int clip_polygon(const poly_vertex *in, int n, poly_vertex *out, int k, i
 {
 	int cnt = 0;
 	for (int i = 0; i < n; ++i) {
-		const poly_vertex *a = &in[i], *b = &in[(i + 1) % n];
+		const poly_vertex *a = &in[i], *b = &in[i + 1 < n ? i + 1 : 0]; /* no division for the wrap */
 		int64_t va = sg * (int64_t)comp(a->p, k), vb = sg * (int64_t)comp(b->p, k);
 		bool ina = va <= h, inb = vb <= h;
 		if (ina && cnt < MAX_POLY)
@@ -223,7 +223,7 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 		int64_t sep = s * x - hi;
 		if (sep > speculative)
 			continue;
-		uint32_t la = buf[cur][(k + n - 1) % n].out_line, lb = v->out_line;
+		uint32_t la = buf[cur][k > 0 ? k - 1 : n - 1].out_line, lb = v->out_line;
 		uint32_t lo = la < lb ? la : lb, hl = la < lb ? lb : la;
 		uint32_t fref, finc;
 		if (hl < 4) {

@@ -340,12 +340,18 @@ bool fxs_batches_prepare(solver_ctx *c)
 		if (c->contact_direct && c->contact_direct[k])
 			continue; /* solved by the boxed LCP */
 		uint32_t index = c->contact_order[k];
+		/* the contact eight ahead, and the bodies of the one four ahead,
+		 * whose lines came in four contacts ago (solve order jumps through
+		 * the world's arrays; reading the bodies' slots of a contact not
+		 * yet in cache stalled here) */
+		if (k + 8 < c->contact_count) {
+			const fxs_contact *far = &c->w->contacts[c->contact_order[k + 8]];
+			for (size_t o = 0; o < sizeof *far; o += 64)
+				__builtin_prefetch((const char *)far + o);
+			__builtin_prefetch((const char *)far + sizeof *far - 1);
+		}
 		if (k + 4 < c->contact_count) {
-			/* the contact four ahead, and its bodies (solve order jumps
-			 * through the world's arrays) */
 			const fxs_contact *ahead = &c->w->contacts[c->contact_order[k + 4]];
-			__builtin_prefetch(ahead);
-			__builtin_prefetch((const char *)ahead + 64);
 			__builtin_prefetch(&c->w->bodies[ahead->a].xf);
 			__builtin_prefetch(&c->w->bodies[ahead->b].xf);
 			__builtin_prefetch(&c->bodies[ahead->a].v);

@@ -380,10 +380,19 @@ uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, b
 {
 	uint32_t count = 0;
 	const V inv_h = splat(c->inv_h), push_min = splat(-(int64_t)c->push_max);
-	for (uint32_t i = first; i < end; ++i) {
-		prefetch_ahead(c, i, end);
-		if (!solve_batch(c, &c->batches[i], use_bias, inv_h, push_min, false, &count))
-			solve_batch(c, &c->batches[i], use_bias, inv_h, push_min, true, &count);
+	/* use_bias a constant in each loop: the relax pass's copy drops the bias */
+	if (use_bias) {
+		for (uint32_t i = first; i < end; ++i) {
+			prefetch_ahead(c, i, end);
+			if (!solve_batch(c, &c->batches[i], true, inv_h, push_min, false, &count))
+				solve_batch(c, &c->batches[i], true, inv_h, push_min, true, &count);
+		}
+	} else {
+		for (uint32_t i = first; i < end; ++i) {
+			prefetch_ahead(c, i, end);
+			if (!solve_batch(c, &c->batches[i], false, inv_h, push_min, false, &count))
+				solve_batch(c, &c->batches[i], false, inv_h, push_min, true, &count);
+		}
 	}
 	return count;
 }

@@ -39,54 +39,8 @@ INLINE V mul_q16_v(V x, V f)
 INLINE V dot3(v3 a, v3 b) { return add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)); }
 
 /* ---- the passes ----
- * A batch runs first on a fast path that clamps nothing: it notes the range
- * of every value the portable kernel saturates (a guard) and writes nothing
- * back until it knows them all in range. If one left its bound, the batch
- * runs again on the exact path, which clamps and counts as the portable
- * kernel does, from the same state. In range every clamp is the identity,
- * so both paths give the same bits; the fast path spends two instructions
- * on a value where the exact one spends a clamp, a test and a count. */
-
-typedef struct guard {
-	V hi, lo; /* the extremes of the values bounded to int32 (checked against
-		   * imp32's -INT32_MAX below: INT32_MIN only costs a rerun) */
-	V imp;    /* of the normal impulses, bounded by FXS_NORMAL_IMPULSE_MAX */
-} guard;
-
-INLINE guard guard_new(void)
-{
-	guard g = { zero(), zero(), zero() };
-	return g;
-}
-
-INLINE bool guard_ok(const guard *g)
-{
-	return (gt(g->hi, splat(INT32_MAX)) | gt(splat(-INT32_MAX), g->lo) | gt(g->imp, splat(FXS_NORMAL_IMPULSE_MAX))) == 0;
-}
-
-INLINE void note(guard *g, V x, M live)
-{
-	g->hi = _mm512_mask_max_epi64(g->hi, live, g->hi, x);
-	g->lo = _mm512_mask_min_epi64(g->lo, live, g->lo, x);
-}
-
-/* sat32 and imp32 (simd512.h) on the exact path; x, its range noted, on the
- * fast one (lanes outside `live` are the ones whose result is discarded) */
-INLINE V s32(V x, M live, guard *g, bool exact, uint32_t *count)
-{
-	if (exact)
-		return sat32(x, live, count);
-	note(g, x, live);
-	return x;
-}
-
-INLINE V i32(V x, M live, guard *g, bool exact, uint32_t *count)
-{
-	if (exact)
-		return imp32(x, live, count);
-	note(g, x, live);
-	return x;
-}
+ * Each batch runs on the fast path first (simd512.h's guard), then, if a
+ * value left its range, on the exact path. */
 
 /* three velocity components: saturated to int32, their saturations counted
  * with one test for the three (exact); their range noted (fast) */
@@ -244,16 +198,16 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 	linear8 L;
 	linear_of(bt, &L);
 	for (int k = 0; k < 4; ++k)
-		apply_v(&s, &L, L.na, L.nb, &bt->n[k], i32(ld64(bt->impulse[k]), live_points(bt, k), &g, exact, count), &g,
+		apply_v(&s, &L, L.na, L.nb, &bt->n[k], imp32g(ld64(bt->impulse[k]), live_points(bt, k), &g, exact, count), &g,
 			exact, count);
 	for (int t = 0; t < 2; ++t)
 		apply_v(&s, &L, linear3(L.ima, bt, 1 + t), linear3(L.imb, bt, 1 + t), &bt->t[t],
-			i32(ld64(bt->ti[t]), ALL_LANES, &g, exact, count), &g, exact, count);
+			imp32g(ld64(bt->ti[t]), ALL_LANES, &g, exact, count), &g, exact, count);
 	shifter ha = shifter_of(bt->tw.sa), hb = shifter_of(bt->tw.sb);
-	V p = i32(ld64(bt->twi), ALL_LANES, &g, exact, count);
+	V p = imp32g(ld64(bt->twi), ALL_LANES, &g, exact, count);
 	sadd3_v(&s.wa, bt->tw.ia, &ha, p, &g, exact, count);
 	sadd3_v(&s.wb, bt->tw.ib, &hb, p, &g, exact, count);
-	if (!exact && !guard_ok(&g))
+	if (!exact && !guard_ok(&g, FXS_NORMAL_IMPULSE_MAX))
 		return false;
 	scatter_velocities(c, &s);
 	return true;
@@ -293,12 +247,12 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 			const lane_row *r = &bt->n[k];
 			live[k] = live_points(bt, k);
 			V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
-			V sep = s32(add(ld32(bt->separation[k]), shr_round16(ds)), live[k], &g, exact, count);
+			V sep = sat32g(add(ld32(bt->separation[k]), shr_round16(ds)), live[k], &g, exact, count);
 			M spec = gt(sep, zero());
 			M is_soft = use_bias ? (M)~spec : 0; /* not speculative, and the biased pass */
 			/* speculative: (s inv_h) >> 16 with s > 0 */
 			V bias_spec = _mm512_srai_epi64(mul(sep, inv_h), 16);
-			V bs = s32(shr_round16(mul(bias_rate, sep)), is_soft & live[k], &g, exact, count);
+			V bs = sat32g(shr_round16(mul(bias_rate, sep)), is_soft & live[k], &g, exact, count);
 			bs = _mm512_max_epi64(bs, push_min);
 			pbias[k] = sel(spec, bias_spec, _mm512_maskz_mov_epi64(is_soft, bs));
 			pmass[k] = sel(is_soft, ld32(r->soft_mass), ld32(r->mass));
@@ -317,8 +271,8 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		const lane_row *r = &bt->n[k];
 		const v3 rxa = ld3(r->rxa), rxb = ld3(r->rxb);
 		V vn = add(sub(dot3(n, s.vb), dot3(n, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
-		vn = s32(shr_round16(vn), live[k], &g, exact, count);
-		V y = s32(add(vn, pbias[k]), live[k], &g, exact, count);
+		vn = sat32g(shr_round16(vn), live[k], &g, exact, count);
+		V y = sat32g(add(vn, pbias[k]), live[k], &g, exact, count);
 		V old = ld64(bt->impulse[k]);
 		V nw = sub(sub(old, smul_v(pmass[k], y, &phm[k])), pq[k]);
 		if (exact) {
@@ -326,13 +280,13 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 			count_out(nw, capped, live[k], count);
 			nw = capped;
 		} else {
-			g.imp = _mm512_mask_max_epi64(g.imp, live[k], g.imp, nw);
+			g.hi2 = _mm512_mask_max_epi64(g.hi2, live[k], g.hi2, nw); /* bounded above only */
 		}
 		nw = _mm512_max_epi64(nw, zero());
 		V delta = sub(nw, old);
 		imp[k] = nw;
 		pushed = _mm512_mask_or_epi64(pushed, gt(delta, zero()), pushed, splat(1 << k));
-		apply_v(&s, &L, L.na, L.nb, r, i32(delta, live[k], &g, exact, count), &g, exact, count);
+		apply_v(&s, &L, L.na, L.nb, r, imp32g(delta, live[k], &g, exact, count), &g, exact, count);
 		total = add(total, nw);
 		moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
 	}
@@ -342,14 +296,14 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		const lane_frow *r = &bt->t[t];
 		const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
 		V vt = add(sub(dot3(d, s.vb), dot3(d, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
-		vt = s32(shr_round16(vt), ALL_LANES, &g, exact, count);
+		vt = sat32g(shr_round16(vt), ALL_LANES, &g, exact, count);
 		shifter hm = shifter_of(r->sm);
 		V old = ld64(bt->ti[t]);
 		V nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
 		nw = _mm512_max_epi64(_mm512_min_epi64(nw, lim), nlim);
 		ti[t] = nw;
 		apply_v(&s, &L, linear3(L.ima, bt, 1 + t), linear3(L.imb, bt, 1 + t), r,
-			i32(sub(nw, old), ALL_LANES, &g, exact, count), &g, exact, count);
+			imp32g(sub(nw, old), ALL_LANES, &g, exact, count), &g, exact, count);
 	}
 	/* the twist, where the portable kernel runs it: tlim or the impulse nonzero */
 	const lane_trow *r = &bt->tw;
@@ -357,15 +311,15 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	const V old = ld64(bt->twi);
 	const M runs = _mm512_test_epi64_mask(tlim, tlim) | _mm512_test_epi64_mask(old, old);
 	V wn = sub(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
-	wn = s32(shr_round16(wn), runs, &g, exact, count);
+	wn = sat32g(shr_round16(wn), runs, &g, exact, count);
 	shifter hm = shifter_of(r->sm);
 	V twi = sub(old, smul_v(ld32(r->mass), wn, &hm));
 	twi = _mm512_max_epi64(_mm512_min_epi64(twi, tlim), ntlim);
-	V p = i32(sub(twi, old), ALL_LANES, &g, exact, count);
+	V p = imp32g(sub(twi, old), ALL_LANES, &g, exact, count);
 	shifter ha = shifter_of(r->sa), hb = shifter_of(r->sb);
 	sadd3_v(&s.wa, r->ia, &ha, p, &g, exact, count);
 	sadd3_v(&s.wb, r->ib, &hb, p, &g, exact, count);
-	if (!exact && !guard_ok(&g))
+	if (!exact && !guard_ok(&g, FXS_NORMAL_IMPULSE_MAX))
 		return false;
 	for (int k = 0; k < 4; ++k)
 		st64(bt->impulse[k], imp[k]);

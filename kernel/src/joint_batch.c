@@ -252,6 +252,7 @@ bool fxs_ball_batches_build(solver_ctx *c)
 			for (int l = 0; l < L; ++l) {
 				bt->a[l] = bt->b[l] = spare;
 				bt->sna[l] = bt->snb[l] = bt->sk[l] = 62;
+				bt->sma[l] = bt->smb[l] = 62; /* the spare body's */
 			}
 			lane = 0;
 			stage = sj->stage;
@@ -260,6 +261,8 @@ bool fxs_ball_batches_build(solver_ctx *c)
 		bt->a[lane] = sj->a, bt->b[lane] = sj->b, bt->joint[lane] = i;
 		bt->bias_rate[lane] = sj->s.bias_rate, bt->mass_scale[lane] = sj->s.mass_scale;
 		bt->impulse_scale[lane] = sj->s.impulse_scale;
+		bt->ima[lane] = c->bodies[sj->a].im, bt->imb[lane] = c->bodies[sj->b].im;
+		bt->sma[lane] = c->bodies[sj->a].sm, bt->smb[lane] = c->bodies[sj->b].sm;
 		for (int k = 0; k < 3; ++k) {
 			int64_t P = j->impulse[k];
 			if (P > FXS_BALL_IMPULSE_MAX || P < -FXS_BALL_IMPULSE_MAX) /* from a snapshot: clamped, counted */

@@ -33,6 +33,10 @@ typedef struct ball_batch {
 	uint32_t a[FXS_BALL_LANES], b[FXS_BALL_LANES]; /* solver body slots */
 	uint32_t joint[FXS_BALL_LANES];                /* solver joint, or FXS_BALL_EMPTY */
 	int32_t bias_rate[FXS_BALL_LANES], mass_scale[FXS_BALL_LANES], impulse_scale[FXS_BALL_LANES];
+	/* the bodies' scaled inverse masses and their shifts (solver_body's im,
+	 * sm), copied for the vector kernel's passes */
+	int32_t ima[FXS_BALL_LANES], imb[FXS_BALL_LANES];
+	uint8_t sma[FXS_BALL_LANES], smb[FXS_BALL_LANES];
 	/* this sub-step's: lever arms, separation (b's anchor - a's), responses */
 	int32_t ra[3][FXS_BALL_LANES], rb[3][FXS_BALL_LANES], c0[3][FXS_BALL_LANES];
 	int32_t na[3][3][FXS_BALL_LANES], nb[3][3][FXS_BALL_LANES]; /* [j][k]: I^-1 [r]x, row j, column k */

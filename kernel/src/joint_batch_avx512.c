@@ -158,17 +158,16 @@ INLINE void scatter_velocities(solver_ctx *c, const bodies8 *s)
 	sv3(c, s->ob, offsetof(solver_body, v), &s->vb), sv3(c, s->ob, offsetof(solver_body, w), &s->wb);
 }
 
-/* joint_batch.c's ball_apply */
-INLINE void ball_apply_v(const solver_ctx *c, const ball_batch *bt, bodies8 *s, const V p[3], uint32_t *count)
+/* joint_batch.c's ball_apply, clamps and counts by the guard (simd512.h) */
+INLINE void ball_apply_v(const ball_batch *bt, bodies8 *s, const V p[3], guard *g, bool exact, uint32_t *count)
 {
-	const V ima = g32(c, s->oa, offsetof(solver_body, im)), imb = g32(c, s->ob, offsetof(solver_body, im));
-	const V sma = g8(c, s->oa, offsetof(solver_body, sm)), smb = g8(c, s->ob, offsetof(solver_body, sm));
+	const V ima = ld32(bt->ima), imb = ld32(bt->imb), sma = ld8(bt->sma), smb = ld8(bt->smb);
 	const V ra = _mm512_sllv_epi64(splat(1), sub(sma, splat(1))), rb = _mm512_sllv_epi64(splat(1), sub(smb, splat(1)));
 	const V nima = sub(zero(), ima);
 	V *va[3] = { &s->va.x, &s->va.y, &s->va.z }, *vb[3] = { &s->vb.x, &s->vb.y, &s->vb.z };
 	for (int k = 0; k < 3; ++k) {
-		*va[k] = sat32(add(*va[k], _mm512_srav_epi64(add(mul(nima, p[k]), ra), sma)), ALL_LANES, count);
-		*vb[k] = sat32(add(*vb[k], _mm512_srav_epi64(add(mul(imb, p[k]), rb), smb)), ALL_LANES, count);
+		*va[k] = sat32g(add(*va[k], _mm512_srav_epi64(add(mul(nima, p[k]), ra), sma)), ALL_LANES, g, exact, count);
+		*vb[k] = sat32g(add(*vb[k], _mm512_srav_epi64(add(mul(imb, p[k]), rb), smb)), ALL_LANES, g, exact, count);
 	}
 	const V sna = ld8(bt->sna), snb = ld8(bt->snb);
 	const V qa = _mm512_sllv_epi64(splat(1), sub(sna, splat(1))), qb = _mm512_sllv_epi64(splat(1), sub(snb, splat(1)));
@@ -176,38 +175,37 @@ INLINE void ball_apply_v(const solver_ctx *c, const ball_batch *bt, bodies8 *s, 
 	for (int j = 0; j < 3; ++j) {
 		V sa = add(add(mul(ld32(bt->na[j][0]), p[0]), mul(ld32(bt->na[j][1]), p[1])), mul(ld32(bt->na[j][2]), p[2]));
 		V sb = add(add(mul(ld32(bt->nb[j][0]), p[0]), mul(ld32(bt->nb[j][1]), p[1])), mul(ld32(bt->nb[j][2]), p[2]));
-		*wa[j] = sat32(add(*wa[j], _mm512_srav_epi64(add(sub(zero(), sa), qa), sna)), ALL_LANES, count);
-		*wb[j] = sat32(add(*wb[j], _mm512_srav_epi64(add(sb, qb), snb)), ALL_LANES, count);
+		*wa[j] = sat32g(add(*wa[j], _mm512_srav_epi64(add(sub(zero(), sa), qa), sna)), ALL_LANES, g, exact, count);
+		*wb[j] = sat32g(add(*wb[j], _mm512_srav_epi64(add(sb, qb), snb)), ALL_LANES, g, exact, count);
 	}
 }
 
-/* impulse32: saturated (counted) and kept off INT32_MIN */
 /* fxg_add / fxg_sub per component: saturated, counted */
-INLINE v3 add3s(v3 a, v3 b, uint32_t *count)
+INLINE v3 add3s(v3 a, v3 b, guard *g, bool exact, uint32_t *count)
 {
-	v3 r = { sat32(add(a.x, b.x), ALL_LANES, count), sat32(add(a.y, b.y), ALL_LANES, count),
-		 sat32(add(a.z, b.z), ALL_LANES, count) };
+	v3 r = { sat32g(add(a.x, b.x), ALL_LANES, g, exact, count), sat32g(add(a.y, b.y), ALL_LANES, g, exact, count),
+		 sat32g(add(a.z, b.z), ALL_LANES, g, exact, count) };
 	return r;
 }
-INLINE v3 sub3s(v3 a, v3 b, uint32_t *count)
+INLINE v3 sub3s(v3 a, v3 b, guard *g, bool exact, uint32_t *count)
 {
-	v3 r = { sat32(sub(a.x, b.x), ALL_LANES, count), sat32(sub(a.y, b.y), ALL_LANES, count),
-		 sat32(sub(a.z, b.z), ALL_LANES, count) };
+	v3 r = { sat32g(sub(a.x, b.x), ALL_LANES, g, exact, count), sat32g(sub(a.y, b.y), ALL_LANES, g, exact, count),
+		 sat32g(sub(a.z, b.z), ALL_LANES, g, exact, count) };
 	return r;
 }
 
 /* fxg_m3_mul_v3 (R v, each component a sum of three exact products,
  * rounded once, saturated) for the rotation joint_batch.c's body_rotation
  * left in the solver body */
-INLINE v3 rotate(const solver_ctx *c, __m256i off, v3 v, uint32_t *count)
+INLINE v3 rotate(const solver_ctx *c, __m256i off, v3 v, guard *g, bool exact, uint32_t *count)
 {
 	const size_t o = offsetof(solver_body, rot);
 	V m[9];
 	for (int i = 0; i < 9; ++i) /* cx.x cx.y cx.z cy.x ... */
 		m[i] = g32(c, off, o + 4 * (size_t)i);
-	v3 r = { sat32(shr_round16(add(add(mul(m[0], v.x), mul(m[3], v.y)), mul(m[6], v.z))), ALL_LANES, count),
-		 sat32(shr_round16(add(add(mul(m[1], v.x), mul(m[4], v.y)), mul(m[7], v.z))), ALL_LANES, count),
-		 sat32(shr_round16(add(add(mul(m[2], v.x), mul(m[5], v.y)), mul(m[8], v.z))), ALL_LANES, count) };
+	v3 r = { sat32g(shr_round16(add(add(mul(m[0], v.x), mul(m[3], v.y)), mul(m[6], v.z))), ALL_LANES, g, exact, count),
+		 sat32g(shr_round16(add(add(mul(m[1], v.x), mul(m[4], v.y)), mul(m[7], v.z))), ALL_LANES, g, exact, count),
+		 sat32g(shr_round16(add(add(mul(m[2], v.x), mul(m[5], v.y)), mul(m[8], v.z))), ALL_LANES, g, exact, count) };
 	return r;
 }
 
@@ -228,20 +226,66 @@ INLINE v3 positions(const solver_ctx *c, const uint32_t *slot, M live)
 
 INLINE void st3(int32_t f[3][L], v3 v) { st32(f[0], v.x), st32(f[1], v.y), st32(f[2], v.z); }
 
+/* the next batch's bodies, which the stage order scatters through memory:
+ * the gathers stalled on them (over a third of the setup's samples) */
+INLINE void prefetch_bodies(const solver_ctx *c, uint32_t i, uint32_t end, bool setup)
+{
+	if (i + 1 >= end)
+		return;
+	const ball_batch *bt = &c->ball_batches[i + 1];
+	for (int l = 0; l < L; ++l) {
+		const char *a = (const char *)(const void *)&c->bodies[bt->a[l]], *b = (const char *)(const void *)&c->bodies[bt->b[l]];
+		_mm_prefetch(a, _MM_HINT_T0), _mm_prefetch(b, _MM_HINT_T0);
+		if (!setup)
+			continue;
+		/* the scaled inverse inertia and the rotation; the position */
+		_mm_prefetch(a + 64, _MM_HINT_T0), _mm_prefetch(b + 64, _MM_HINT_T0);
+		if (bt->joint[l] != FXS_BALL_EMPTY) {
+			_mm_prefetch((const char *)(const void *)&c->w->bodies[bt->a[l]].xf.p, _MM_HINT_T0);
+			_mm_prefetch((const char *)(const void *)&c->w->bodies[bt->b[l]].xf.p, _MM_HINT_T0);
+		}
+	}
+}
+
+/* a batch's lever arms and separation (joint_batch.c's lever_arms); false
+ * (to be run again exactly) when the fast path left its range */
+INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, __m256i oa, __m256i ob, bool exact, uint32_t *count)
+{
+	guard g = guard_new();
+	const M live = _mm256_cmpneq_epu32_mask(_mm256_loadu_si256((const __m256i *)(const void *)bt->joint), _mm256_set1_epi32(-1));
+	v3 ra = rotate(c, oa, ld3(bt->local_a), &g, exact, count), rb = rotate(c, ob, ld3(bt->local_b), &g, exact, count);
+	v3 pa = add3s(positions(c, bt->a, live), ra, &g, exact, count), pb = add3s(positions(c, bt->b, live), rb, &g, exact, count);
+	v3 c0 = sub3s(pb, pa, &g, exact, count);
+	if (!exact && !guard_ok(&g, 0))
+		return false;
+	st3(bt->ra, ra), st3(bt->rb, rb), st3(bt->c0, c0);
+	return true;
+}
+
+/* a batch's warm start (see lever_arms_v) */
+INLINE bool warm_v(solver_ctx *c, const ball_batch *bt, bool exact, uint32_t *count)
+{
+	guard g = guard_new();
+	bodies8 s;
+	gather_velocities(c, bt, &s);
+	const V p[3] = { imp32g(ld64(bt->P[0]), ALL_LANES, &g, exact, count), imp32g(ld64(bt->P[1]), ALL_LANES, &g, exact, count),
+			 imp32g(ld64(bt->P[2]), ALL_LANES, &g, exact, count) };
+	ball_apply_v(bt, &s, p, &g, exact, count);
+	if (!exact && !guard_ok(&g, 0))
+		return false;
+	scatter_velocities(c, &s);
+	return true;
+}
+
 uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
+		prefetch_bodies(c, i, end, true);
 		const __m256i oa = body_offsets(bt->a), ob = body_offsets(bt->b);
-		/* the lever arms and the separation (joint_batch.c's lever_arms) */
-		{
-			const M live = _mm256_cmpneq_epu32_mask(_mm256_loadu_si256((const __m256i *)(const void *)bt->joint),
-								_mm256_set1_epi32(-1));
-			v3 ra = rotate(c, oa, ld3(bt->local_a), &count), rb = rotate(c, ob, ld3(bt->local_b), &count);
-			v3 pa = add3s(positions(c, bt->a, live), ra, &count), pb = add3s(positions(c, bt->b, live), rb, &count);
-			st3(bt->ra, ra), st3(bt->rb, rb), st3(bt->c0, sub3s(pb, pa, &count));
-		}
+		if (!lever_arms_v(c, bt, oa, ob, false, &count))
+			lever_arms_v(c, bt, oa, ob, true, &count);
 		const V m = add(g64(c, oa, offsetof(solver_body, inv_mass)), g64(c, ob, offsetof(solver_body, inv_mass)));
 		M rare = _mm512_cmpgt_epu64_mask(m, splat((int64_t)1 << 60));
 		V k[6] = { m, m, m, zero(), zero(), zero() };
@@ -259,13 +303,8 @@ uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 		for (int l = 0; rare && l < L; ++l)
 			if ((rare >> l & 1) && bt->joint[l] != FXS_BALL_EMPTY)
 				fxs_ball_setup_lane(c, bt, l, &count);
-		/* the warm start */
-		bodies8 s;
-		gather_velocities(c, bt, &s);
-		const V p[3] = { imp32(ld64(bt->P[0]), ALL_LANES, &count), imp32(ld64(bt->P[1]), ALL_LANES, &count),
-				 imp32(ld64(bt->P[2]), ALL_LANES, &count) };
-		ball_apply_v(c, bt, &s, p, &count);
-		scatter_velocities(c, &s);
+		if (!warm_v(c, bt, false, &count))
+			warm_v(c, bt, true, &count);
 	}
 	return count;
 }
@@ -278,52 +317,72 @@ INLINE V mul_q16s(V x, V f)
 	return add(hi, lo);
 }
 
+/* a batch's pass (see lever_arms_v) */
+INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exact, uint32_t *count)
+{
+	guard g = guard_new();
+	bodies8 s;
+	gather_velocities(c, bt, &s);
+	const v3 ra = ld3(bt->ra), rb = ld3(bt->rb);
+	/* Cdot = vb + wb x rb - va - wa x ra, exact */
+	V cd[3] = {
+		add(_mm512_slli_epi64(sub(s.vb.x, s.va.x), 16),
+		    sub(sub(mul(s.wb.y, rb.z), mul(s.wb.z, rb.y)), sub(mul(s.wa.y, ra.z), mul(s.wa.z, ra.y)))),
+		add(_mm512_slli_epi64(sub(s.vb.y, s.va.y), 16),
+		    sub(sub(mul(s.wb.z, rb.x), mul(s.wb.x, rb.z)), sub(mul(s.wa.z, ra.x), mul(s.wa.x, ra.z)))),
+		add(_mm512_slli_epi64(sub(s.vb.z, s.va.z), 16),
+		    sub(sub(mul(s.wb.x, rb.y), mul(s.wb.y, rb.x)), sub(mul(s.wa.x, ra.y), mul(s.wa.y, ra.x))))
+	};
+	V v[3];
+	const V bias_rate = ld32(bt->bias_rate);
+	for (int k = 0; k < 3; ++k) {
+		V x = shr_round16(cd[k]);
+		if (use_bias)
+			x = add(x, sat32g(shr_round16(mul(bias_rate, ld32(bt->c0[k]))), ALL_LANES, &g, exact, count));
+		v[k] = sat32g(x, ALL_LANES, &g, exact, count);
+	}
+	const V sk = ld8(bt->sk), r = _mm512_sllv_epi64(splat(1), sub(sk, splat(1)));
+	const V m0 = ld32(bt->kinv[0]), m1 = ld32(bt->kinv[1]), m2 = ld32(bt->kinv[2]), m3 = ld32(bt->kinv[3]),
+		m4 = ld32(bt->kinv[4]), m5 = ld32(bt->kinv[5]);
+	const V x[3] = { _mm512_srav_epi64(add(add(add(mul(m0, v[0]), mul(m3, v[1])), mul(m4, v[2])), r), sk),
+			 _mm512_srav_epi64(add(add(add(mul(m3, v[0]), mul(m1, v[1])), mul(m5, v[2])), r), sk),
+			 _mm512_srav_epi64(add(add(add(mul(m4, v[0]), mul(m5, v[1])), mul(m2, v[2])), r), sk) };
+	const V ms = ld32(bt->mass_scale), is = ld32(bt->impulse_scale);
+	V p[3], P1[3];
+	for (int k = 0; k < 3; ++k) {
+		V imp = sat32g(sub(zero(), x[k]), ALL_LANES, &g, exact, count);
+		V P = ld64(bt->P[k]);
+		if (use_bias)
+			imp = sub(_mm512_srai_epi64(add(mul(imp, ms), splat(0x8000)), 16), mul_q16s(P, is));
+		V np = add(P, imp);
+		if (exact) {
+			V cl = _mm512_min_epi64(_mm512_max_epi64(np, splat(-FXS_BALL_IMPULSE_MAX)), splat(FXS_BALL_IMPULSE_MAX));
+			count_out(np, cl, ALL_LANES, count);
+			np = cl;
+		} else {
+			note_wide(&g, np, ALL_LANES);
+		}
+		P1[k] = np;
+		p[k] = imp32g(imp, ALL_LANES, &g, exact, count);
+	}
+	ball_apply_v(bt, &s, p, &g, exact, count);
+	if (!exact && !guard_ok(&g, FXS_BALL_IMPULSE_MAX))
+		return false;
+	for (int k = 0; k < 3; ++k)
+		st64(bt->P[k], P1[k]);
+	scatter_velocities(c, &s);
+	return true;
+}
+
 uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
 	uint32_t count = 0;
+	/* use_bias a constant in each loop */
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
-		bodies8 s;
-		gather_velocities(c, bt, &s);
-		const v3 ra = ld3(bt->ra), rb = ld3(bt->rb);
-		/* Cdot = vb + wb x rb - va - wa x ra, exact */
-		V cd[3] = {
-			add(_mm512_slli_epi64(sub(s.vb.x, s.va.x), 16),
-			    sub(sub(mul(s.wb.y, rb.z), mul(s.wb.z, rb.y)), sub(mul(s.wa.y, ra.z), mul(s.wa.z, ra.y)))),
-			add(_mm512_slli_epi64(sub(s.vb.y, s.va.y), 16),
-			    sub(sub(mul(s.wb.z, rb.x), mul(s.wb.x, rb.z)), sub(mul(s.wa.z, ra.x), mul(s.wa.x, ra.z)))),
-			add(_mm512_slli_epi64(sub(s.vb.z, s.va.z), 16),
-			    sub(sub(mul(s.wb.x, rb.y), mul(s.wb.y, rb.x)), sub(mul(s.wa.x, ra.y), mul(s.wa.y, ra.x))))
-		};
-		V v[3];
-		const V bias_rate = ld32(bt->bias_rate);
-		for (int k = 0; k < 3; ++k) {
-			V x = shr_round16(cd[k]);
-			if (use_bias)
-				x = add(x, sat32(shr_round16(mul(bias_rate, ld32(bt->c0[k]))), ALL_LANES, &count));
-			v[k] = sat32(x, ALL_LANES, &count);
-		}
-		const V sk = ld8(bt->sk), r = _mm512_sllv_epi64(splat(1), sub(sk, splat(1)));
-		const V m0 = ld32(bt->kinv[0]), m1 = ld32(bt->kinv[1]), m2 = ld32(bt->kinv[2]), m3 = ld32(bt->kinv[3]),
-			m4 = ld32(bt->kinv[4]), m5 = ld32(bt->kinv[5]);
-		const V x[3] = { _mm512_srav_epi64(add(add(add(mul(m0, v[0]), mul(m3, v[1])), mul(m4, v[2])), r), sk),
-				 _mm512_srav_epi64(add(add(add(mul(m3, v[0]), mul(m1, v[1])), mul(m5, v[2])), r), sk),
-				 _mm512_srav_epi64(add(add(add(mul(m4, v[0]), mul(m5, v[1])), mul(m2, v[2])), r), sk) };
-		const V ms = ld32(bt->mass_scale), is = ld32(bt->impulse_scale);
-		V p[3];
-		for (int k = 0; k < 3; ++k) {
-			V imp = sat32(sub(zero(), x[k]), ALL_LANES, &count);
-			V P = ld64(bt->P[k]);
-			if (use_bias)
-				imp = sub(_mm512_srai_epi64(add(mul(imp, ms), splat(0x8000)), 16), mul_q16s(P, is));
-			V np = add(P, imp);
-			V cl = _mm512_min_epi64(_mm512_max_epi64(np, splat(-FXS_BALL_IMPULSE_MAX)), splat(FXS_BALL_IMPULSE_MAX));
-			count_out(np, cl, ALL_LANES, &count);
-			st64(bt->P[k], cl);
-			p[k] = imp32(imp, ALL_LANES, &count);
-		}
-		ball_apply_v(c, bt, &s, p, &count);
-		scatter_velocities(c, &s);
+		prefetch_bodies(c, i, end, false);
+		if (use_bias ? !ball_solve_v(c, bt, true, false, &count) : !ball_solve_v(c, bt, false, false, &count))
+			ball_solve_v(c, bt, use_bias, true, &count);
 	}
 	return count;
 }

@@ -84,6 +84,63 @@ typedef struct v3 {
 
 #define ld3(m) ((v3){ ld32((m)[0]), ld32((m)[1]), ld32((m)[2]) })
 
+/* ---- the fast path's guard ----
+ * A kernel runs a batch first on a fast path that clamps nothing: it notes
+ * the range of every value the portable code saturates, and writes nothing
+ * back until it knows them all in range. If one left its bound, the batch
+ * runs again on the exact path, which clamps and counts as the portable
+ * code does, from the same state. In range every clamp is the identity, so
+ * both paths give the same bits; the fast path spends two instructions on a
+ * value where the exact one spends a clamp, a test and a count. */
+typedef struct guard {
+	V hi, lo;   /* the extremes of the values bounded to int32, checked against
+		     * imp32's -INT32_MAX (INT32_MIN itself only costs a rerun) */
+	V hi2, lo2; /* of the values with the kernel's own, wider bound */
+} guard;
+
+INLINE guard guard_new(void)
+{
+	guard g = { zero(), zero(), zero(), zero() };
+	return g;
+}
+
+/* every value noted in range: int32's, and [-bound2, bound2] */
+INLINE bool guard_ok(const guard *g, int64_t bound2)
+{
+	return (gt(g->hi, splat(INT32_MAX)) | gt(splat(-INT32_MAX), g->lo) | gt(g->hi2, splat(bound2)) |
+		gt(splat(-bound2), g->lo2)) == 0;
+}
+
+INLINE void note(guard *g, V x, M live)
+{
+	g->hi = _mm512_mask_max_epi64(g->hi, live, g->hi, x);
+	g->lo = _mm512_mask_min_epi64(g->lo, live, g->lo, x);
+}
+
+INLINE void note_wide(guard *g, V x, M live)
+{
+	g->hi2 = _mm512_mask_max_epi64(g->hi2, live, g->hi2, x);
+	g->lo2 = _mm512_mask_min_epi64(g->lo2, live, g->lo2, x);
+}
+
+/* sat32 and imp32 on the exact path; x, its range noted, on the fast one
+ * (lanes outside `live` are ones whose result is discarded) */
+INLINE V sat32g(V x, M live, guard *g, bool exact, uint32_t *count)
+{
+	if (exact)
+		return sat32(x, live, count);
+	note(g, x, live);
+	return x;
+}
+
+INLINE V imp32g(V x, M live, guard *g, bool exact, uint32_t *count)
+{
+	if (exact)
+		return imp32(x, live, count);
+	note(g, x, live);
+	return x;
+}
+
 #endif
 
 #endif

@@ -226,27 +226,6 @@ INLINE v3 positions(const solver_ctx *c, const uint32_t *slot, M live)
 
 INLINE void st3(int32_t f[3][L], v3 v) { st32(f[0], v.x), st32(f[1], v.y), st32(f[2], v.z); }
 
-/* the next batch's bodies, which the stage order scatters through memory:
- * the gathers stalled on them (over a third of the setup's samples) */
-INLINE void prefetch_bodies(const solver_ctx *c, uint32_t i, uint32_t end, bool setup)
-{
-	if (i + 1 >= end)
-		return;
-	const ball_batch *bt = &c->ball_batches[i + 1];
-	for (int l = 0; l < L; ++l) {
-		const char *a = (const char *)(const void *)&c->bodies[bt->a[l]], *b = (const char *)(const void *)&c->bodies[bt->b[l]];
-		_mm_prefetch(a, _MM_HINT_T0), _mm_prefetch(b, _MM_HINT_T0);
-		if (!setup)
-			continue;
-		/* the scaled inverse inertia and the rotation; the position */
-		_mm_prefetch(a + 64, _MM_HINT_T0), _mm_prefetch(b + 64, _MM_HINT_T0);
-		if (bt->joint[l] != FXS_BALL_EMPTY) {
-			_mm_prefetch((const char *)(const void *)&c->w->bodies[bt->a[l]].xf.p, _MM_HINT_T0);
-			_mm_prefetch((const char *)(const void *)&c->w->bodies[bt->b[l]].xf.p, _MM_HINT_T0);
-		}
-	}
-}
-
 /* a batch's lever arms and separation (joint_batch.c's lever_arms); false
  * (to be run again exactly) when the fast path left its range */
 INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, __m256i oa, __m256i ob, bool exact, uint32_t *count)
@@ -282,7 +261,6 @@ uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
-		prefetch_bodies(c, i, end, true);
 		const __m256i oa = body_offsets(bt->a), ob = body_offsets(bt->b);
 		if (!lever_arms_v(c, bt, oa, ob, false, &count))
 			lever_arms_v(c, bt, oa, ob, true, &count);
@@ -380,7 +358,6 @@ uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool
 	/* use_bias a constant in each loop */
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
-		prefetch_bodies(c, i, end, false);
 		if (use_bias ? !ball_solve_v(c, bt, true, false, &count) : !ball_solve_v(c, bt, false, false, &count))
 			ball_solve_v(c, bt, use_bias, true, &count);
 	}

@@ -175,27 +175,6 @@ static inline __attribute__((always_inline)) void gather(const solver_ctx *c, co
 	s->wb = gather3(base, s->ib, offsetof(solver_body, w));
 }
 
-/* Memory: a pass streams every batch (about 700 bytes a contact), which
- * the hardware prefetcher alone does not keep up with. Batch i + 2 is
- * fetched line by line into L2 while batch i runs (into L1, the line fill
- * buffers ran full and the kernel stalled on them), and batch i + 1's
- * bodies (whose indices are then in cache) into L1. */
-static inline __attribute__((always_inline)) void prefetch_ahead(const solver_ctx *c, uint32_t i, uint32_t end)
-{
-	if (i + 2 < end) {
-		const char *p = (const char *)(const void *)&c->batches[i + 2];
-		for (size_t o = 0; o < offsetof(contact_batch, index); o += 64)
-			_mm_prefetch(p + o, _MM_HINT_T1);
-	}
-	if (i + 1 < end) {
-		const contact_batch *bt = &c->batches[i + 1];
-		for (int l = 0; l < FXS_LANES; ++l) {
-			_mm_prefetch((const char *)(const void *)&c->bodies[bt->a[l]], _MM_HINT_T0);
-			_mm_prefetch((const char *)(const void *)&c->bodies[bt->b[l]], _MM_HINT_T0);
-		}
-	}
-}
-
 static inline __attribute__((always_inline)) void put3(fxg_vec3 *dst, const int64_t x[4], const int64_t y[4], const int64_t z[4], int l)
 {
 	dst->x = (int32_t)x[l], dst->y = (int32_t)y[l], dst->z = (int32_t)z[l];
@@ -276,7 +255,7 @@ uint32_t fxs_batches_warm_start_avx2(solver_ctx *c, uint32_t first, uint32_t end
 	V count = zero();
 	for (uint32_t i = first; i < end; ++i) {
 		const contact_batch *bt = &c->batches[i];
-		prefetch_ahead(c, i, end);
+		fxs_batches_prefetch(c, i, end, true);
 		for (int h = 0; h < FXS_LANES; h += 4) {
 		bodies4 s;
 		gather(c, bt, &s, h);
@@ -314,7 +293,7 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 	const V all = splat(-1);
 	for (uint32_t i = first; i < end; ++i) {
 		contact_batch *bt = &c->batches[i];
-		prefetch_ahead(c, i, end);
+		fxs_batches_prefetch(c, i, end, false);
 		for (int h = 0; h < FXS_LANES; h += 4) {
 		bodies4 s;
 		const V npts = ld32(bt->count);

@@ -125,56 +125,6 @@ INLINE void scatter_velocities(solver_ctx *c, const bodies8 *s)
 	scatter3(base, s->ib, offsetof(solver_body, w), &s->wb);
 }
 
-/* batch i + 2's lines (into L2: prefetching all of them into L1 filled its
- * line buffers and stalled the kernel; 10% faster) and batch i + 1's
- * bodies (see contact_batch_avx2.c) */
-INLINE void prefetch_ahead(const solver_ctx *c, uint32_t i, uint32_t end)
-{
-	if (i + 2 < end) {
-		const char *p = (const char *)(const void *)&c->batches[i + 2];
-		for (size_t o = 0; o < offsetof(contact_batch, index); o += 64)
-			_mm_prefetch(p + o, _MM_HINT_T1);
-	}
-	if (i + 1 < end) {
-		const contact_batch *bt = &c->batches[i + 1];
-		for (int l = 0; l < FXS_LANES; ++l) {
-			_mm_prefetch((const char *)(const void *)&c->bodies[bt->a[l]], _MM_HINT_T0);
-			_mm_prefetch((const char *)(const void *)&c->bodies[bt->b[l]], _MM_HINT_T0);
-		}
-	}
-}
-
-/* the warm start's lines of batch i + 2 (it reads no Jacobian, no mass, no
- * separation: a row's first lines only, contact_batch.h), and batch i + 1's
- * bodies */
-INLINE void prefetch_warm(const solver_ctx *c, uint32_t i, uint32_t end)
-{
-	if (i + 2 < end) {
-		const char *p = (const char *)(const void *)&c->batches[i + 2];
-		for (size_t o = 0; o < offsetof(contact_batch, n); o += 64)
-			_mm_prefetch(p + o, _MM_HINT_T1);
-		for (int k = 0; k < 4; ++k) {
-			const char *r = p + offsetof(contact_batch, n) + (size_t)k * sizeof(lane_row);
-			for (size_t o = 0; o < offsetof(lane_row, rxa); o += 64)
-				_mm_prefetch(r + o, _MM_HINT_T1);
-		}
-		for (int t = 0; t < 2; ++t) {
-			const char *r = p + offsetof(contact_batch, t) + (size_t)t * sizeof(lane_frow);
-			for (size_t o = 0; o < offsetof(lane_frow, rxa); o += 64)
-				_mm_prefetch(r + o, _MM_HINT_T1);
-		}
-		for (size_t o = offsetof(contact_batch, tw); o < offsetof(contact_batch, index); o += 64)
-			_mm_prefetch(p + o, _MM_HINT_T1);
-	}
-	if (i + 1 < end) {
-		const contact_batch *bt = &c->batches[i + 1];
-		for (int l = 0; l < FXS_LANES; ++l) {
-			_mm_prefetch((const char *)(const void *)&c->bodies[bt->a[l]], _MM_HINT_T0);
-			_mm_prefetch((const char *)(const void *)&c->bodies[bt->b[l]], _MM_HINT_T0);
-		}
-	}
-}
-
 /* the linear response to a unit impulse along d[dir], component j:
  * lane_linear (contact_batch.h), (im d_j + 2^15) >> 16 */
 INLINE V linear_v(V im, V d) { return _mm512_srai_epi64(add(mul(im, d), splat(0x8000)), 16); }
@@ -248,7 +198,7 @@ uint32_t fxs_batches_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t e
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
-		prefetch_warm(c, i, end);
+		fxs_batches_prefetch(c, i, end, true);
 		if (!warm_batch(c, &c->batches[i], false, &count))
 			warm_batch(c, &c->batches[i], true, &count);
 	}
@@ -368,13 +318,13 @@ uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, b
 	/* use_bias a constant in each loop: the relax pass's copy drops the bias */
 	if (use_bias) {
 		for (uint32_t i = first; i < end; ++i) {
-			prefetch_ahead(c, i, end);
+			fxs_batches_prefetch(c, i, end, false);
 			if (!solve_batch(c, &c->batches[i], true, inv_h, push_min, false, &count))
 				solve_batch(c, &c->batches[i], true, inv_h, push_min, true, &count);
 		}
 	} else {
 		for (uint32_t i = first; i < end; ++i) {
-			prefetch_ahead(c, i, end);
+			fxs_batches_prefetch(c, i, end, false);
 			if (!solve_batch(c, &c->batches[i], false, inv_h, push_min, false, &count))
 				solve_batch(c, &c->batches[i], false, inv_h, push_min, true, &count);
 		}

@@ -197,3 +197,32 @@ TEST(batch_ball_joint_kernels_agree_while_saturating)
 		fxs_world_destroy(w[1]);
 	}
 }
+
+/* The kernels chosen through the public API (fxs_world_set_kernels, the
+ * CLI's --kernels): never wider than the machine has, and the same hash
+ * whichever runs, on a scene with contacts and one with ball joints. */
+TEST(batch_kernels_chosen_through_the_api)
+{
+	int top = fxs_batches_simd_level();
+	const char *names[] = { "box_stack", "joint_grid_10" };
+	for (int s = 0; s < 2; ++s) {
+		const fxs_scene *sc = fxs_scene_find(names[s]);
+		CHECK(sc != NULL);
+		uint64_t hash[3];
+		for (int k = FXS_KERNELS_PORTABLE; k <= FXS_KERNELS_AVX512; ++k) {
+			fxs_world *w = sc->create();
+			fxs_kernels got = fxs_world_set_kernels(w, (fxs_kernels)k);
+			CHECKF((int)got == (k < top ? k : top), "asked for %s, got %s with %d available", fxs_kernels_name((fxs_kernels)k),
+			       fxs_kernels_name(got), top);
+			CHECK(fxs_world_get_kernels(w) == got);
+			for (int i = 0; i < 60; ++i)
+				fxs_world_step(w);
+			hash[k] = fxs_world_hash(w);
+			fxs_world_destroy(w);
+		}
+		CHECKF(hash[0] == hash[1] && hash[1] == hash[2], "%s: the hash depends on the kernels", names[s]);
+	}
+	CHECK(strcmp(fxs_kernels_name(FXS_KERNELS_PORTABLE), "portable") == 0);
+	CHECK(strcmp(fxs_kernels_name(FXS_KERNELS_AVX2), "avx2") == 0);
+	CHECK(strcmp(fxs_kernels_name(FXS_KERNELS_AVX512), "avx512") == 0);
+}

@@ -1,5 +1,6 @@
 /* The world: creation from a definition, slots, statistics. */
 #include "world.h"
+#include "contact_batch.h"
 #include "character.h"
 #include "compound.h"
 #include "hull.h"
@@ -145,6 +146,27 @@ bool fxs_world_reserve_slots(fxs_world *w, uint32_t n)
 
 fxs_step_stats fxs_world_get_stats(const fxs_world *w) { return w->stats; }
 uint64_t fxs_world_get_step(const fxs_world *w) { return w->stats.step; }
+
+_Static_assert((int)FXS_KERNELS_PORTABLE == (int)FXS_SIMD_NONE && (int)FXS_KERNELS_AVX2 == (int)FXS_SIMD_AVX2 &&
+		       (int)FXS_KERNELS_AVX512 == (int)FXS_SIMD_AVX512,
+	       "the public kernel levels are the solver's (solver.h)");
+
+fxs_kernels fxs_world_get_kernels(const fxs_world *w)
+{
+	int top = fxs_batches_simd_level();
+	return (fxs_kernels)(w->simd < top ? w->simd : top);
+}
+
+fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k)
+{
+	w->simd = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_AVX512 ? FXS_KERNELS_AVX512 : (int)k;
+	return fxs_world_get_kernels(w);
+}
+
+const char *fxs_kernels_name(fxs_kernels k)
+{
+	return k == FXS_KERNELS_AVX512 ? "avx512" : k == FXS_KERNELS_AVX2 ? "avx2" : "portable";
+}
 uint32_t fxs_world_slot_count(const fxs_world *w) { return w->slot_count; }
 uint32_t fxs_world_body_count(const fxs_world *w) { return w->body_count; }
 

@@ -2,6 +2,8 @@
 #ifndef FXS_CLI_H
 #define FXS_CLI_H
 
+#include "fixstep/fixstep.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -9,6 +11,11 @@
 int cli_usage_error(const char *fmt, ...);
 /* Parse a non-negative integer argument; false on garbage or overflow. */
 int cli_parse_u32(const char *s, uint32_t *out);
+/* --kernels NAME (portable, avx2, avx512): the level, or -1 for anything else. */
+int cli_parse_kernels(const char *s);
+/* Use the --kernels choice (requested >= 0) in w; a note on stderr when this
+ * machine runs narrower ones. The bits do not depend on it. */
+void cli_use_kernels(fxs_world *w, int requested);
 /* Monotonic wall clock in nanoseconds (tools only). */
 uint64_t cli_now_ns(void);
 

@@ -60,18 +60,20 @@ int cmd_bench(int argc, char **argv)
 		return cli_bench_rollback(argc - 1, argv + 1);
 	const char *name = NULL;
 	uint32_t steps = 0, runs = 3;
-	int has_steps = 0, use_bullet = 1;
+	int has_steps = 0, use_bullet = 1, kernels = -1;
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
-			printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--no-bullet]\n"
+			printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--no-bullet] [--kernels K]\n"
 			       "       fixstep bench broadphase [--help]\n"
 			       "       fixstep bench narrowphase [--help]\n"
 			       "       fixstep bench rollback [--help]\n\n"
 			       "Runs SCENE R times (default 3) for N steps (default: the scene's count) and\n"
 			       "prints ms per step (median over runs), the share of the step spent hashing\n"
 			       "the state, snapshot bytes per body, and the final hash; with build/bullet_scenes\n"
-			       "(make bench-bullet) Bullet's figures on the same scene beside them.\n");
+			       "(make bench-bullet) Bullet's figures on the same scene beside them.\n"
+			       "--kernels portable, avx2 or avx512: the solver kernels to use at most\n"
+			       "(default: the widest this machine has; the hash is the same with any).\n");
 			return 0;
 		} else if (strcmp(a, "--steps") == 0) {
 			if (++i >= argc || !cli_parse_u32(argv[i], &steps) || steps == 0)
@@ -82,6 +84,9 @@ int cmd_bench(int argc, char **argv)
 		} else if (strcmp(a, "--runs") == 0) {
 			if (++i >= argc || !cli_parse_u32(argv[i], &runs) || runs == 0 || runs > 100)
 				return cli_usage_error("--runs needs an integer in 1..100");
+		} else if (strcmp(a, "--kernels") == 0) {
+			if (++i >= argc || (kernels = cli_parse_kernels(argv[i])) < 0)
+				return cli_usage_error("--kernels needs portable, avx2 or avx512");
 		} else if (a[0] == '-') {
 			return cli_usage_error("bench: unknown option '%s'", a);
 		} else if (!name) {
@@ -101,8 +106,19 @@ int cmd_bench(int argc, char **argv)
 	uint64_t final_hash = 0;
 	uint32_t bodies = 0;
 	size_t snap = 0;
+	fxs_kernels used = FXS_KERNELS_PORTABLE;
 	for (uint32_t r = 0; r < runs; ++r) {
 		fxs_world *w = sc->create();
+		if (!w) {
+			free(run_ns);
+			free(hash_ns);
+			return cli_usage_error("scene '%s' could not be created", name);
+		}
+		if (r == 0)
+			cli_use_kernels(w, kernels);
+		else if (kernels >= 0)
+			fxs_world_set_kernels(w, (fxs_kernels)kernels);
+		used = fxs_world_get_kernels(w);
 		uint64_t total = 0, hashing = 0;
 		for (uint32_t s = 0; s < steps; ++s) {
 			uint64_t t0 = cli_now_ns();
@@ -135,6 +151,7 @@ int cmd_bench(int argc, char **argv)
 	double hmed = (double)sorted[runs / 2] / steps / 1e6;
 	printf("scene %s: %u bodies, %u steps, %u runs\n", name, bodies, steps, runs);
 	printf("ms/step %.3f (median)\n", med);
+	printf("kernels %s\n", fxs_kernels_name(used));
 	printf("hashing %.3f ms/step = %.2f%% of a step\n", hmed, 100.0 * hmed / med);
 	printf("snapshot %zu bytes = %.1f bytes/body\n", snap, bodies ? (double)snap / bodies : 0.0);
 	if (use_bullet)

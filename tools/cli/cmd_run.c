@@ -41,15 +41,17 @@ int cmd_run(int argc, char **argv)
 {
 	const char *name = NULL;
 	uint32_t steps = 0, every = 0, trace = 0;
-	int has_steps = 0, has_trace = 0;
+	int has_steps = 0, has_trace = 0, kernels = -1;
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
-			printf("usage: fixstep run SCENE [--steps N] [--hash-every K] [--trace BODY]\n\n"
+			printf("usage: fixstep run SCENE [--steps N] [--hash-every K] [--trace BODY] [--kernels K]\n\n"
 			       "Runs SCENE for N steps (default: the scene's own count). Prints 'step S HASH'\n"
 			       "every K steps (K > 0) and, always as its last line, 'hash ' and the final\n"
 			       "state hash in 16 lowercase hex digits. --trace prints body BODY's (slot index)\n"
-			       "position and velocity after every step, in decimal.\n");
+			       "position and velocity after every step, in decimal. --kernels portable, avx2\n"
+			       "or avx512: the solver kernels to use at most (default: the widest this machine\n"
+			       "has; the hashes are the same with any).\n");
 			return 0;
 		} else if (strcmp(a, "--steps") == 0) {
 			if (++i >= argc || !cli_parse_u32(argv[i], &steps))
@@ -62,6 +64,9 @@ int cmd_run(int argc, char **argv)
 			if (++i >= argc || !cli_parse_u32(argv[i], &trace))
 				return cli_usage_error("--trace needs a body slot index");
 			has_trace = 1;
+		} else if (strcmp(a, "--kernels") == 0) {
+			if (++i >= argc || (kernels = cli_parse_kernels(argv[i])) < 0)
+				return cli_usage_error("--kernels needs portable, avx2 or avx512");
 		} else if (a[0] == '-') {
 			return cli_usage_error("run: unknown option '%s'", a);
 		} else if (!name) {
@@ -78,6 +83,7 @@ int cmd_run(int argc, char **argv)
 	fxs_world *w = sc->create();
 	if (!w)
 		return cli_usage_error("scene '%s' could not be created", name);
+	cli_use_kernels(w, kernels);
 	if (has_trace && !fxs_body_is_valid(w, fxs_world_body_at(w, trace))) {
 		fxs_world_destroy(w);
 		return cli_usage_error("--trace: scene '%s' has no body %u", name, trace);

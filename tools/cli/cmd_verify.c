@@ -110,12 +110,15 @@ static fxs_world *recorded_world(const fxs_replay *r, fxs_replay_detail *d, uint
 int cmd_verify(int argc, char **argv)
 {
 	const char *path = NULL;
-	int allow_truncated = 0, quiet = 0;
+	int allow_truncated = 0, quiet = 0, kernels = -1;
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
-			printf("usage: fixstep verify FILE [--allow-truncated] [--quiet]\n\n"
-			       "(--quiet: only the result lines, no 'ok' line and no progress bar)\n"
+			printf("usage: fixstep verify FILE [--allow-truncated] [--quiet] [--kernels K]\n\n"
+			       "(--quiet: only the result lines, no 'ok' line and no progress bar;\n"
+			       " --kernels portable, avx2 or avx512: the solver kernels to use at most, default\n"
+			       " the widest this machine has: the bits are the same with any, and portable\n"
+			       " rules the vector kernels out when two machines disagree)\n"
 			       "Re-simulates a replay from its initial snapshot with its inputs and checks the\n"
 			       "state hash after every tick.\n"
 			       "  exit 0  every tick matches; the last line is 'hash ' and the final hash\n"
@@ -132,6 +135,9 @@ int cmd_verify(int argc, char **argv)
 			allow_truncated = 1;
 		} else if (strcmp(a, "--quiet") == 0) {
 			quiet = 1;
+		} else if (strcmp(a, "--kernels") == 0) {
+			if (++i >= argc || (kernels = cli_parse_kernels(argv[i])) < 0)
+				return cli_usage_error("--kernels needs portable, avx2 or avx512");
 		} else if (a[0] == '-') {
 			return cli_usage_error("verify: unknown option '%s'", a);
 		} else if (!path) {
@@ -154,6 +160,7 @@ int cmd_verify(int argc, char **argv)
 		fxs_replay_free(&r);
 		return bad_file(path, err);
 	}
+	cli_use_kernels(w, kernels);
 	bool detail = (r.flags & FXS_REPLAY_FLAG_DETAIL) != 0;
 	fxs_replay_detail d;
 	if (detail && fxs_replay_detail_init(&r, &d) != FXS_REPLAY_OK) {

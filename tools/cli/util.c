@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 int cli_usage_error(const char *fmt, ...)
@@ -28,6 +29,24 @@ int cli_parse_u32(const char *s, uint32_t *out)
 		return 0;
 	*out = (uint32_t)v;
 	return 1;
+}
+
+int cli_parse_kernels(const char *s)
+{
+	for (int k = FXS_KERNELS_PORTABLE; k <= FXS_KERNELS_AVX512; ++k)
+		if (s && strcmp(s, fxs_kernels_name((fxs_kernels)k)) == 0)
+			return k;
+	return -1;
+}
+
+void cli_use_kernels(fxs_world *w, int requested)
+{
+	if (requested < 0)
+		return;
+	fxs_kernels got = fxs_world_set_kernels(w, (fxs_kernels)requested);
+	if ((int)got != requested)
+		fprintf(stderr, "fixstep: note: no %s kernels on this machine; running %s (the same bits)\n",
+			fxs_kernels_name((fxs_kernels)requested), fxs_kernels_name(got));
 }
 
 uint64_t cli_now_ns(void)

@@ -5,6 +5,7 @@
  * portable kernel runs after the vectors) and on states built to saturate.
  * The ball joints' kernels (joint_batch.h) likewise: a grid of ball joints
  * whose bodies spin fast enough to saturate. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "contact_batch.h"
@@ -215,6 +216,14 @@ TEST(batch_kernels_chosen_through_the_api)
 			CHECKF((int)got == (k < top ? k : top), "asked for %s, got %s with %d available", fxs_kernels_name((fxs_kernels)k),
 			       fxs_kernels_name(got), top);
 			CHECK(fxs_world_get_kernels(w) == got);
+			/* a rollback keeps the choice: it is the world's, not its state's */
+			size_t len = fxs_world_snapshot_size(w);
+			void *snap = malloc(len);
+			size_t written = 0;
+			CHECK(snap && fxs_world_snapshot_save(w, snap, len, &written) == FXS_OK);
+			CHECK(fxs_world_snapshot_restore(w, snap, written) == FXS_OK);
+			free(snap);
+			CHECKF(fxs_world_get_kernels(w) == got, "%s after a restore", fxs_kernels_name(fxs_world_get_kernels(w)));
 			for (int i = 0; i < 60; ++i)
 				fxs_world_step(w);
 			hash[k] = fxs_world_hash(w);

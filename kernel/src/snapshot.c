@@ -109,6 +109,7 @@ fxs_result fxs_world_snapshot_restore(fxs_world *w, const void *buf, size_t len)
 	fxs_world old = *w;
 	*w = *tmp;
 	*tmp = old;
+	w->simd = old.simd; /* the kernels chosen for this world (fxs_world_set_kernels): not state */
 	fxs_world_destroy(tmp);
 	fxs_world_update_hash(w);
 	return FXS_OK;

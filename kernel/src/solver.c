@@ -313,8 +313,7 @@ fxs_result fxs_solve(fxs_world *w)
 	c.stage_index = (uint32_t *)(base + off_index);
 	c.stage_order = c.stage_index + staged;
 	c.contact_order = (uint32_t *)(base + off_order);
-	c.simd = fxs_batches_simd_level();
-	c.simd = c.simd < w->simd ? c.simd : w->simd;
+	c.simd = (int)fxs_world_get_kernels(w);
 	c.h = w->def.dt / w->def.substeps; /* floor: stated, exact for the default 1092 / 4 = 273 */
 	c.inv_h = fxg_div(FXG_ONE, c.h, c.ovf);
 	/* contact stiffness no higher than a quarter of the sub-step rate */

@@ -92,7 +92,7 @@ fxs_world *fxs_world_create(const fxs_world_def *def)
 	if (!w)
 		return NULL;
 	w->def = *def;
-	w->simd = 2; /* FXS_SIMD_AVX512: whatever the CPU has */
+	w->simd = FXS_KERNELS_AVX512; /* whatever the CPU has (fxs_world_get_kernels) */
 	w->bp = fxs_bp_create();
 	if (!w->bp) {
 		free(w);

@@ -102,7 +102,7 @@ struct fxs_world {
 	size_t ball_scratch_size;
 	/* the widest vector kernels the contact solver may use where the CPU has
 	 * them (contact_batch.h, FXS_SIMD_*): the same bits whichever runs, so
-	 * not state; tests lower it to compare the kernels */
+	 * not state, and kept by a snapshot restore (fxs_world_set_kernels) */
 	int simd;
 	/* hash of the current state, computed at the end of every step */
 	uint64_t hash;

@@ -75,54 +75,47 @@ INLINE void slin3_v(v3 *v, v3 l, const shifter *h, V p, guard *g, bool exact, ui
 }
 
 typedef struct bodies8 {
-	__m256i ia, ib; /* int32 offsets of the bodies, in int32 units */
+	char *pa[FXS_LANES], *pb[FXS_LANES]; /* the bodies */
 	v3 va, wa, vb, wb;
 } bodies8;
 
-#define BODY_INTS ((int)(sizeof(solver_body) / sizeof(int32_t)))
 
-INLINE v3 gather3(const int32_t *base, __m256i idx, size_t off)
+INLINE void body_index(const solver_ctx *c, const contact_batch *bt, bodies8 *s)
 {
-	const int *b = (const int *)(base + off / sizeof(int32_t));
-	v3 r = { _mm512_cvtepi32_epi64(_mm256_i32gather_epi32(b, idx, 4)),
-		 _mm512_cvtepi32_epi64(_mm256_i32gather_epi32(b + 1, idx, 4)),
-		 _mm512_cvtepi32_epi64(_mm256_i32gather_epi32(b + 2, idx, 4)) };
-	return r;
+	char *base = (char *)(void *)c->bodies;
+	for (int l = 0; l < FXS_LANES; ++l)
+		s->pa[l] = base + (size_t)bt->a[l] * sizeof(solver_body), s->pb[l] = base + (size_t)bt->b[l] * sizeof(solver_body);
 }
 
-INLINE void scatter3(int32_t *base, __m256i idx, size_t off, const v3 *v)
-{
-	int *b = (int *)(base + off / sizeof(int32_t));
-	_mm256_i32scatter_epi32(b, idx, _mm512_cvtepi64_epi32(v->x), 4);
-	_mm256_i32scatter_epi32(b + 1, idx, _mm512_cvtepi64_epi32(v->y), 4);
-	_mm256_i32scatter_epi32(b + 2, idx, _mm512_cvtepi64_epi32(v->z), 4);
-}
+/* the first 32 bytes of a solver body: v, w, dp.x, dp.y (asserted below) */
+_Static_assert(offsetof(solver_body, v) == 0 && offsetof(solver_body, w) == 12 && offsetof(solver_body, dp) == 24 &&
+		       offsetof(solver_body, dtheta) == 36,
+	       "rows_to_lanes reads a solver body's v, w, dp and dtheta as 12 consecutive int32");
 
-INLINE void body_index(const contact_batch *bt, bodies8 *s)
+/* the velocities; with dp (the first two components at 6 and 7) */
+INLINE void load_velocities(bodies8 *s, V a[8], V b[8])
 {
-	const __m256i k = _mm256_set1_epi32(BODY_INTS);
-	s->ia = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)bt->a), k);
-	s->ib = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)bt->b), k);
+	rows_to_lanes((const char *const *)s->pa, a);
+	rows_to_lanes((const char *const *)s->pb, b);
+	s->va = (v3){ a[0], a[1], a[2] }, s->wa = (v3){ a[3], a[4], a[5] };
+	s->vb = (v3){ b[0], b[1], b[2] }, s->wb = (v3){ b[3], b[4], b[5] };
 }
 
 INLINE void gather_velocities(const solver_ctx *c, bodies8 *s)
 {
-	const int32_t *base = (const int32_t *)(const void *)c->bodies;
-	s->va = gather3(base, s->ia, offsetof(solver_body, v));
-	s->wa = gather3(base, s->ia, offsetof(solver_body, w));
-	s->vb = gather3(base, s->ib, offsetof(solver_body, v));
-	s->wb = gather3(base, s->ib, offsetof(solver_body, w));
+	V a[8], b[8];
+	load_velocities(s, a, b);
 }
 
-/* Scatter back. Lanes sharing a body share only a read-only one (static,
+/* Store back. Lanes sharing a body share only a read-only one (static,
  * kinematic, asleep, or the spare), whose values did not change. */
 INLINE void scatter_velocities(solver_ctx *c, const bodies8 *s)
 {
-	int32_t *base = (int32_t *)(void *)c->bodies;
-	scatter3(base, s->ia, offsetof(solver_body, v), &s->va);
-	scatter3(base, s->ia, offsetof(solver_body, w), &s->wa);
-	scatter3(base, s->ib, offsetof(solver_body, v), &s->vb);
-	scatter3(base, s->ib, offsetof(solver_body, w), &s->wb);
+	(void)c;
+	const V a[6] = { s->va.x, s->va.y, s->va.z, s->wa.x, s->wa.y, s->wa.z };
+	const V b[6] = { s->vb.x, s->vb.y, s->vb.z, s->wb.x, s->wb.y, s->wb.z };
+	lanes_to_rows(a, (char *const *)s->pa);
+	lanes_to_rows(b, (char *const *)s->pb);
 }
 
 /* the linear response to a unit impulse along d[dir], component j:
@@ -174,7 +167,7 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 {
 	guard g = guard_new();
 	bodies8 s;
-	body_index(bt, &s);
+	body_index(c, bt, &s);
 	gather_velocities(c, &s);
 	linear8 L;
 	linear_of(bt, &L);
@@ -209,20 +202,25 @@ uint32_t fxs_batches_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t e
 INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h, V push_min, bool exact,
 			uint32_t *count)
 {
-	const int32_t *base = (const int32_t *)(const void *)c->bodies;
 	guard g = guard_new();
 	bodies8 s;
-	body_index(bt, &s);
+	body_index(c, bt, &s);
 	const v3 n = ld3(bt->d[0]);
 	/* what each normal row needs that does not depend on the velocities */
 	V pbias[4], pmass[4], pq[4];
 	shifter phm[4];
 	M live[4];
 	{
-		const V ndp = sub(dot3(n, gather3(base, s.ib, offsetof(solver_body, dp))),
-				  dot3(n, gather3(base, s.ia, offsetof(solver_body, dp))));
-		const v3 ta = gather3(base, s.ia, offsetof(solver_body, dtheta)),
-			 tb = gather3(base, s.ib, offsetof(solver_body, dtheta));
+		/* v, w, dp.x, dp.y; then dp.z, dtheta, ... */
+		V a0[8], b0[8], a1[8], b1[8];
+		load_velocities(&s, a0, b0);
+		char *ra[FXS_LANES], *rb[FXS_LANES];
+		for (int l = 0; l < FXS_LANES; ++l)
+			ra[l] = s.pa[l] + 32, rb[l] = s.pb[l] + 32;
+		rows_to_lanes((const char *const *)ra, a1);
+		rows_to_lanes((const char *const *)rb, b1);
+		const V ndp = sub(dot3(n, (v3){ b0[6], b0[7], b1[0] }), dot3(n, (v3){ a0[6], a0[7], a1[0] }));
+		const v3 ta = { a1[1], a1[2], a1[3] }, tb = { b1[1], b1[2], b1[3] };
 		const V bias_rate = ld32(bt->bias_rate), iscale = ld32(bt->impulse_scale);
 		for (int k = 0; k < 4; ++k) {
 			const lane_row *r = &bt->n[k];
@@ -242,7 +240,6 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 			pq[k] = mul_q16_v(ld64(bt->impulse[k]), _mm512_maskz_mov_epi64(is_soft, iscale));
 		}
 	}
-	gather_velocities(c, &s);
 	linear8 L;
 	linear_of(bt, &L);
 	/* the new impulses, written once the batch is done */

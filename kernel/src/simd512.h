@@ -84,6 +84,65 @@ typedef struct v3 {
 
 #define ld3(m) ((v3){ ld32((m)[0]), ld32((m)[1]), ld32((m)[2]) })
 
+/* ---- rows to lanes ----
+ * Eight 32-byte rows (a body's fields, one body per lane) turned into eight
+ * vectors, vector k holding each row's int32 k, sign-extended: four loads
+ * of two rows, two rounds of unpacks and a swap of 128-bit blocks. On the
+ * Xeons this runs on, a gather of eight int32 costs about 25 cycles (9 ns
+ * measured, data in L1); these loads and shuffles replace eight of them. */
+INLINE __m512i rows_pair(const char *lo, const char *hi)
+{
+	return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)lo)),
+				  _mm256_loadu_si256((const __m256i *)(const void *)hi), 1);
+}
+
+INLINE void rows_to_lanes(const char *const row[8], V out[8])
+{
+	/* A holds rows 0 and 4, B 1 and 5, C 2 and 6, D 3 and 7 */
+	const __m512i A = rows_pair(row[0], row[4]), B = rows_pair(row[1], row[5]), C = rows_pair(row[2], row[6]),
+		      D = rows_pair(row[3], row[7]);
+	const __m512i ab0 = _mm512_unpacklo_epi32(A, B), ab1 = _mm512_unpackhi_epi32(A, B);
+	const __m512i cd0 = _mm512_unpacklo_epi32(C, D), cd1 = _mm512_unpackhi_epi32(C, D);
+	/* X[j]'s 128-bit blocks: int32 j of rows 0-3, int32 j + 4 of rows 0-3,
+	 * int32 j of rows 4-7, int32 j + 4 of rows 4-7 */
+	const __m512i X[4] = { _mm512_unpacklo_epi64(ab0, cd0), _mm512_unpackhi_epi64(ab0, cd0),
+			       _mm512_unpacklo_epi64(ab1, cd1), _mm512_unpackhi_epi64(ab1, cd1) };
+	for (int j = 0; j < 4; ++j) {
+		const __m512i y = _mm512_shuffle_i64x2(X[j], X[j], _MM_SHUFFLE(3, 1, 2, 0));
+		out[j] = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(y));
+		out[j + 4] = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(y, 1));
+	}
+}
+
+/* The inverse for six vectors: lane l of out[k] (its low 32 bits) to int32
+ * k of row l, for k < 6; the rows' other bytes are not written. Replaces
+ * six scatters (about 9 cycles each where gathers cost 25). */
+INLINE void lanes_to_rows(const V out[6], char *const row[8])
+{
+	__m256i c[8];
+	for (int k = 0; k < 6; ++k)
+		c[k] = _mm512_cvtepi64_epi32(out[k]);
+	c[6] = c[2], c[7] = c[3]; /* not stored */
+	__m512i X[4];
+	for (int j = 0; j < 4; ++j) {
+		/* int32 j and j + 4 of every row, then in rows_to_lanes' X layout */
+		const __m512i p = _mm512_inserti64x4(_mm512_castsi256_si512(c[j]), c[j + 4], 1);
+		X[j] = _mm512_shuffle_i64x2(p, p, _MM_SHUFFLE(3, 1, 2, 0));
+	}
+	const __m512i ab0 = _mm512_unpacklo_epi64(X[0], X[1]), cd0 = _mm512_unpackhi_epi64(X[0], X[1]);
+	const __m512i ab1 = _mm512_unpacklo_epi64(X[2], X[3]), cd1 = _mm512_unpackhi_epi64(X[2], X[3]);
+	const __m512i t0 = _mm512_unpacklo_epi32(ab0, ab1), t1 = _mm512_unpackhi_epi32(ab0, ab1);
+	const __m512i u0 = _mm512_unpacklo_epi32(cd0, cd1), u1 = _mm512_unpackhi_epi32(cd0, cd1);
+	/* rows 0 and 4, 1 and 5, 2 and 6, 3 and 7 */
+	const __m512i R[4] = { _mm512_unpacklo_epi32(t0, t1), _mm512_unpackhi_epi32(t0, t1), _mm512_unpacklo_epi32(u0, u1),
+			       _mm512_unpackhi_epi32(u0, u1) };
+	const __mmask8 six = 0x3F;
+	for (int j = 0; j < 4; ++j) {
+		_mm256_mask_storeu_epi32((void *)row[j], six, _mm512_castsi512_si256(R[j]));
+		_mm256_mask_storeu_epi32((void *)row[j + 4], six, _mm512_extracti64x4_epi64(R[j], 1));
+	}
+}
+
 /* ---- the fast path's guard ----
  * A kernel runs a batch first on a fast path that clamps nothing: it notes
  * the range of every value the portable code saturates, and writes nothing

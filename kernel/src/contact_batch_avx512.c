@@ -7,8 +7,10 @@
  * (contact_batch_avx2.c, whose header says how a formula is carried over);
  * AVX-512 has what AVX2 lacks: 64-bit arithmetic shifts, 64-bit min and
  * max, and mask registers for the selects and for counting saturations.
- * Products are still vpmuldq (32 x 32 -> 64). Body velocities are gathered
- * per batch, kept in registers for its seven rows, and scattered back. */
+ * Products are still vpmuldq (32 x 32 -> 64). Body velocities are read per
+ * batch (each body's first bytes loaded and transposed, simd512.h's
+ * rows_to_lanes: cheaper here than gathers), kept in registers for its seven
+ * rows, and stored back the same way. */
 #include "contact_batch.h"
 #include "simd512.h"
 
@@ -80,7 +82,7 @@ typedef struct bodies8 {
 } bodies8;
 
 
-INLINE void body_index(const solver_ctx *c, const contact_batch *bt, bodies8 *s)
+INLINE void body_pointers(const solver_ctx *c, const contact_batch *bt, bodies8 *s)
 {
 	char *base = (char *)(void *)c->bodies;
 	for (int l = 0; l < FXS_LANES; ++l)
@@ -101,17 +103,10 @@ INLINE void load_velocities(bodies8 *s, V a[8], V b[8])
 	s->vb = (v3){ b[0], b[1], b[2] }, s->wb = (v3){ b[3], b[4], b[5] };
 }
 
-INLINE void gather_velocities(const solver_ctx *c, bodies8 *s)
-{
-	V a[8], b[8];
-	load_velocities(s, a, b);
-}
-
 /* Store back. Lanes sharing a body share only a read-only one (static,
  * kinematic, asleep, or the spare), whose values did not change. */
-INLINE void scatter_velocities(solver_ctx *c, const bodies8 *s)
+INLINE void store_velocities(const bodies8 *s)
 {
-	(void)c;
 	const V a[6] = { s->va.x, s->va.y, s->va.z, s->wa.x, s->wa.y, s->wa.z };
 	const V b[6] = { s->vb.x, s->vb.y, s->vb.z, s->wb.x, s->wb.y, s->wb.z };
 	lanes_to_rows(a, (char *const *)s->pa);
@@ -167,8 +162,9 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 {
 	guard g = guard_new();
 	bodies8 s;
-	body_index(c, bt, &s);
-	gather_velocities(c, &s);
+	body_pointers(c, bt, &s);
+	V a0[8], b0[8];
+	load_velocities(&s, a0, b0);
 	linear8 L;
 	linear_of(bt, &L);
 	for (int k = 0; k < 4; ++k)
@@ -183,7 +179,7 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 	sadd3_v(&s.wb, bt->tw.ib, &hb, p, &g, exact, count);
 	if (!exact && !guard_ok(&g, FXS_NORMAL_IMPULSE_MAX))
 		return false;
-	scatter_velocities(c, &s);
+	store_velocities(&s);
 	return true;
 }
 
@@ -204,7 +200,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 {
 	guard g = guard_new();
 	bodies8 s;
-	body_index(c, bt, &s);
+	body_pointers(c, bt, &s);
 	const v3 n = ld3(bt->d[0]);
 	/* what each normal row needs that does not depend on the velocities */
 	V pbias[4], pmass[4], pq[4];
@@ -304,7 +300,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	_mm256_storeu_si256((__m256i *)(void *)bt->pushed, _mm512_cvtepi64_epi32(pushed));
 	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
 	st64(bt->twi, twi);
-	scatter_velocities(c, &s);
+	store_velocities(&s);
 	return true;
 }
 
@@ -335,41 +331,33 @@ uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, b
  * of 2^-32 or one beyond 2^46, a saturated approach speed) is left to the
  * portable code, which counts its own saturations. */
 
-#define PACK_STRIDE ((int)sizeof(solver_body))
-
-INLINE __m256i pack_offsets(const uint32_t *slot)
-{
-	return _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)slot), _mm256_set1_epi32(PACK_STRIDE));
-}
-INLINE V pg32(const solver_ctx *c, __m256i off, size_t field)
-{
-	return _mm512_cvtepi32_epi64(
-		_mm256_i32gather_epi32((const int *)(const void *)((const char *)(const void *)c->bodies + field), off, 1));
-}
-INLINE V pg8(const solver_ctx *c, __m256i off, size_t field)
-{
-	size_t word = field & ~(size_t)3;
-	V w = _mm512_cvtepu32_epi64(
-		_mm256_i32gather_epi32((const int *)(const void *)((const char *)(const void *)c->bodies + word), off, 1));
-	return _mm512_and_si512(_mm512_srli_epi64(w, (unsigned)(8 * (field - word))), splat(0xFF));
-}
-
 typedef struct pbody {
 	V ii[6], si, inv_mass;
 	v3 v, w;
 } pbody;
 
+_Static_assert(offsetof(solver_body, im) == 48 && offsetof(solver_body, si) == 52 &&
+		       offsetof(solver_body, inv_mass) == 56 && offsetof(solver_body, ii) == 64,
+	       "pbody_load reads a solver body as rows of 32 bytes at 0, 32 and 64");
+
+/* the bodies of slots slot[l]: three rows each (rows_to_lanes) */
 INLINE void pbody_load(const solver_ctx *c, const uint32_t *slot, pbody *b)
 {
-	const __m256i off = pack_offsets(slot);
+	const char *base = (const char *)(const void *)c->bodies, *row[3][FXS_LANES];
+	for (int l = 0; l < FXS_LANES; ++l) {
+		const char *p = base + (size_t)slot[l] * sizeof(solver_body);
+		row[0][l] = p, row[1][l] = p + 32, row[2][l] = p + 64;
+	}
+	V r0[8], r1[8], r2[8];
+	rows_to_lanes(row[0], r0); /* v, w */
+	rows_to_lanes(row[1], r1); /* ..., si (the low byte of int32 5), inv_mass (6, 7) */
+	rows_to_lanes(row[2], r2); /* ii */
 	for (int i = 0; i < 6; ++i)
-		b->ii[i] = pg32(c, off, offsetof(solver_body, ii) + 4 * (size_t)i);
-	b->si = pg8(c, off, offsetof(solver_body, si));
-	b->inv_mass = _mm512_i32gather_epi64(off, (const void *)((const char *)(const void *)c->bodies + offsetof(solver_body, inv_mass)), 1);
-	b->v = (v3){ pg32(c, off, offsetof(solver_body, v)), pg32(c, off, offsetof(solver_body, v) + 4),
-		     pg32(c, off, offsetof(solver_body, v) + 8) };
-	b->w = (v3){ pg32(c, off, offsetof(solver_body, w)), pg32(c, off, offsetof(solver_body, w) + 4),
-		     pg32(c, off, offsetof(solver_body, w) + 8) };
+		b->ii[i] = r2[i];
+	b->si = _mm512_and_si512(r1[5], splat(0xFF));
+	b->inv_mass = _mm512_or_si512(_mm512_and_si512(r1[6], splat(0xFFFFFFFF)), _mm512_slli_epi64(r1[7], 32));
+	b->v = (v3){ r0[0], r0[1], r0[2] };
+	b->w = (v3){ r0[3], r0[4], r0[5] };
 }
 
 /* contact_batch.c's cross (exact, rounded once) where no operand is

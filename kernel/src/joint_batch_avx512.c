@@ -12,41 +12,52 @@
 
 #define L FXS_BALL_LANES
 
-/* body fields, gathered per lane (byte offsets: slot * sizeof + field) */
-INLINE __m256i body_offsets(const uint32_t *slot)
+/* The bodies of a batch's lanes, and their fields as lanes: each body read
+ * as rows of 32 bytes (simd512.h's rows_to_lanes) instead of gathered. */
+_Static_assert(offsetof(solver_body, v) == 0 && offsetof(solver_body, w) == 12 && offsetof(solver_body, si) == 52 &&
+		       offsetof(solver_body, inv_mass) == 56 && offsetof(solver_body, ii) == 64 &&
+		       offsetof(solver_body, rot) == 92 && sizeof(fxg_mat3) == 36,
+	       "the ball kernels read a solver body as rows of 32 bytes at 0, 32, 64 and 96");
+
+INLINE void body_rows(const solver_ctx *c, const uint32_t *slot, size_t at, const char *row[L])
 {
-	return _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)slot), _mm256_set1_epi32((int)sizeof(solver_body)));
+	const char *base = (const char *)(const void *)c->bodies + at;
+	for (int l = 0; l < L; ++l)
+		row[l] = base + (size_t)slot[l] * sizeof(solver_body);
 }
-INLINE V g32(const solver_ctx *c, __m256i off, size_t field)
+
+/* what the setup reads of a body, besides its velocities */
+typedef struct setup_body {
+	V ii[6], si, inv_mass, rot[9];
+} setup_body;
+
+INLINE void setup_body_load(const solver_ctx *c, const uint32_t *slot, setup_body *b)
 {
-	return _mm512_cvtepi32_epi64(_mm256_i32gather_epi32((const int *)(const void *)((const char *)(const void *)c->bodies + field), off, 1));
-}
-INLINE V g64(const solver_ctx *c, __m256i off, size_t field)
-{
-	return _mm512_i32gather_epi64(off, (const void *)((const char *)(const void *)c->bodies + field), 1);
-}
-/* a uint8 field: the int32 around it, shifted */
-INLINE V g8(const solver_ctx *c, __m256i off, size_t field)
-{
-	size_t word = field & ~(size_t)3;
-	V w = _mm512_cvtepu32_epi64(_mm256_i32gather_epi32((const int *)(const void *)((const char *)(const void *)c->bodies + word), off, 1));
-	return _mm512_and_si512(_mm512_srli_epi64(w, (unsigned)(8 * (field - word))), splat(0xFF));
-}
-INLINE void s32(solver_ctx *c, __m256i off, size_t field, V v)
-{
-	_mm256_i32scatter_epi32((int *)(void *)((char *)(void *)c->bodies + field), off, _mm512_cvtepi64_epi32(v), 1);
+	const char *row[L];
+	V r[8];
+	body_rows(c, slot, 32, row);
+	rows_to_lanes(row, r); /* ..., si (the low byte of int32 5), inv_mass (6, 7) */
+	b->si = _mm512_and_si512(r[5], splat(0xFF));
+	b->inv_mass = _mm512_or_si512(_mm512_and_si512(r[6], splat(0xFFFFFFFF)), _mm512_slli_epi64(r[7], 32));
+	body_rows(c, slot, 64, row);
+	rows_to_lanes(row, r); /* ii, rot_stamp, rot[0] */
+	for (int i = 0; i < 6; ++i)
+		b->ii[i] = r[i];
+	b->rot[0] = r[7];
+	body_rows(c, slot, 96, row);
+	rows_to_lanes(row, r); /* rot[1..8] */
+	for (int i = 0; i < 8; ++i)
+		b->rot[1 + i] = r[i];
 }
 
 /* ---- setup ---- */
 
 /* N = I^-1 [r]x and its part of K, the common path of joint_batch.c's
  * ball_response; lanes that leave it are marked in *rare */
-INLINE V response(const solver_ctx *c, __m256i off, v3 r, V n[9], V k[6], M *rare)
+INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 {
-	const V xx = g32(c, off, offsetof(solver_body, ii) + 0), yy = g32(c, off, offsetof(solver_body, ii) + 4),
-		zz = g32(c, off, offsetof(solver_body, ii) + 8), xy = g32(c, off, offsetof(solver_body, ii) + 12),
-		xz = g32(c, off, offsetof(solver_body, ii) + 16), yz = g32(c, off, offsetof(solver_body, ii) + 20);
-	const V si = g8(c, off, offsetof(solver_body, si));
+	const V xx = b->ii[0], yy = b->ii[1], zz = b->ii[2], xy = b->ii[3], xz = b->ii[4], yz = b->ii[5];
+	const V si = b->si;
 	const V rx = r.x, ry = r.y, rz = r.z;
 	V e[9] = { sub(mul(xy, rz), mul(xz, ry)), sub(mul(xz, rx), mul(xx, rz)), sub(mul(xx, ry), mul(xy, rx)),
 		   sub(mul(yy, rz), mul(yz, ry)), sub(mul(yz, rx), mul(xy, rz)), sub(mul(xy, ry), mul(yy, rx)),
@@ -126,36 +137,27 @@ INLINE V inverse(const V K[6], V out[6], M *rare)
 }
 
 typedef struct bodies8 {
-	__m256i oa, ob;
+	const char *pa[L], *pb[L];
 	v3 va, wa, vb, wb;
 } bodies8;
 
-INLINE v3 gv3(const solver_ctx *c, __m256i off, size_t field)
+INLINE void load_velocities(const solver_ctx *c, const ball_batch *bt, bodies8 *s)
 {
-	v3 r = { g32(c, off, field), g32(c, off, field + 4), g32(c, off, field + 8) };
-	return r;
-}
-
-INLINE void sv3(solver_ctx *c, __m256i off, size_t field, const v3 *v)
-{
-	s32(c, off, field, v->x);
-	s32(c, off, field + 4, v->y);
-	s32(c, off, field + 8, v->z);
-}
-
-INLINE void gather_velocities(const solver_ctx *c, const ball_batch *bt, bodies8 *s)
-{
-	s->oa = body_offsets(bt->a), s->ob = body_offsets(bt->b);
-	s->va = gv3(c, s->oa, offsetof(solver_body, v)), s->wa = gv3(c, s->oa, offsetof(solver_body, w));
-	s->vb = gv3(c, s->ob, offsetof(solver_body, v)), s->wb = gv3(c, s->ob, offsetof(solver_body, w));
+	body_rows(c, bt->a, 0, s->pa), body_rows(c, bt->b, 0, s->pb);
+	V a[8], b[8];
+	rows_to_lanes(s->pa, a), rows_to_lanes(s->pb, b);
+	s->va = (v3){ a[0], a[1], a[2] }, s->wa = (v3){ a[3], a[4], a[5] };
+	s->vb = (v3){ b[0], b[1], b[2] }, s->wb = (v3){ b[3], b[4], b[5] };
 }
 
 /* Lanes sharing a body share only a read-only one (static, kinematic,
  * asleep, or the spare), whose values did not change. */
-INLINE void scatter_velocities(solver_ctx *c, const bodies8 *s)
+INLINE void store_velocities(const bodies8 *s)
 {
-	sv3(c, s->oa, offsetof(solver_body, v), &s->va), sv3(c, s->oa, offsetof(solver_body, w), &s->wa);
-	sv3(c, s->ob, offsetof(solver_body, v), &s->vb), sv3(c, s->ob, offsetof(solver_body, w), &s->wb);
+	const V a[6] = { s->va.x, s->va.y, s->va.z, s->wa.x, s->wa.y, s->wa.z };
+	const V b[6] = { s->vb.x, s->vb.y, s->vb.z, s->wb.x, s->wb.y, s->wb.z };
+	lanes_to_rows(a, (char *const *)s->pa);
+	lanes_to_rows(b, (char *const *)s->pb);
 }
 
 /* joint_batch.c's ball_apply, clamps and counts by the guard (simd512.h) */
@@ -197,12 +199,9 @@ INLINE v3 sub3s(v3 a, v3 b, guard *g, bool exact, uint32_t *count)
 /* fxg_m3_mul_v3 (R v, each component a sum of three exact products,
  * rounded once, saturated) for the rotation joint_batch.c's body_rotation
  * left in the solver body */
-INLINE v3 rotate(const solver_ctx *c, __m256i off, v3 v, guard *g, bool exact, uint32_t *count)
+INLINE v3 rotate(const setup_body *b, v3 v, guard *g, bool exact, uint32_t *count)
 {
-	const size_t o = offsetof(solver_body, rot);
-	V m[9];
-	for (int i = 0; i < 9; ++i) /* cx.x cx.y cx.z cy.x ... */
-		m[i] = g32(c, off, o + 4 * (size_t)i);
+	const V *m = b->rot; /* cx.x cx.y cx.z cy.x ... */
 	v3 r = { sat32g(shr_round16(add(add(mul(m[0], v.x), mul(m[3], v.y)), mul(m[6], v.z))), ALL_LANES, g, exact, count),
 		 sat32g(shr_round16(add(add(mul(m[1], v.x), mul(m[4], v.y)), mul(m[7], v.z))), ALL_LANES, g, exact, count),
 		 sat32g(shr_round16(add(add(mul(m[2], v.x), mul(m[5], v.y)), mul(m[8], v.z))), ALL_LANES, g, exact, count) };
@@ -228,11 +227,12 @@ INLINE void st3(int32_t f[3][L], v3 v) { st32(f[0], v.x), st32(f[1], v.y), st32(
 
 /* a batch's lever arms and separation (joint_batch.c's lever_arms); false
  * (to be run again exactly) when the fast path left its range */
-INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, __m256i oa, __m256i ob, bool exact, uint32_t *count)
+INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, const setup_body *A, const setup_body *B, bool exact,
+			 uint32_t *count)
 {
 	guard g = guard_new();
 	const M live = _mm256_cmpneq_epu32_mask(_mm256_loadu_si256((const __m256i *)(const void *)bt->joint), _mm256_set1_epi32(-1));
-	v3 ra = rotate(c, oa, ld3(bt->local_a), &g, exact, count), rb = rotate(c, ob, ld3(bt->local_b), &g, exact, count);
+	v3 ra = rotate(A, ld3(bt->local_a), &g, exact, count), rb = rotate(B, ld3(bt->local_b), &g, exact, count);
 	v3 pa = add3s(positions(c, bt->a, live), ra, &g, exact, count), pb = add3s(positions(c, bt->b, live), rb, &g, exact, count);
 	v3 c0 = sub3s(pb, pa, &g, exact, count);
 	if (!exact && !guard_ok(&g, 0))
@@ -246,13 +246,13 @@ INLINE bool warm_v(solver_ctx *c, const ball_batch *bt, bool exact, uint32_t *co
 {
 	guard g = guard_new();
 	bodies8 s;
-	gather_velocities(c, bt, &s);
+	load_velocities(c, bt, &s);
 	const V p[3] = { imp32g(ld64(bt->P[0]), ALL_LANES, &g, exact, count), imp32g(ld64(bt->P[1]), ALL_LANES, &g, exact, count),
 			 imp32g(ld64(bt->P[2]), ALL_LANES, &g, exact, count) };
 	ball_apply_v(bt, &s, p, &g, exact, count);
 	if (!exact && !guard_ok(&g, 0))
 		return false;
-	scatter_velocities(c, &s);
+	store_velocities(&s);
 	return true;
 }
 
@@ -261,15 +261,16 @@ uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
-		const __m256i oa = body_offsets(bt->a), ob = body_offsets(bt->b);
-		if (!lever_arms_v(c, bt, oa, ob, false, &count))
-			lever_arms_v(c, bt, oa, ob, true, &count);
-		const V m = add(g64(c, oa, offsetof(solver_body, inv_mass)), g64(c, ob, offsetof(solver_body, inv_mass)));
+		setup_body A, B;
+		setup_body_load(c, bt->a, &A), setup_body_load(c, bt->b, &B);
+		if (!lever_arms_v(c, bt, &A, &B, false, &count))
+			lever_arms_v(c, bt, &A, &B, true, &count);
+		const V m = add(A.inv_mass, B.inv_mass);
 		M rare = _mm512_cmpgt_epu64_mask(m, splat((int64_t)1 << 60));
 		V k[6] = { m, m, m, zero(), zero(), zero() };
 		V na[9], nb[9], kinv[6];
-		V sna = response(c, oa, ld3(bt->ra), na, k, &rare);
-		V snb = response(c, ob, ld3(bt->rb), nb, k, &rare);
+		V sna = response(&A, ld3(bt->ra), na, k, &rare);
+		V snb = response(&B, ld3(bt->rb), nb, k, &rare);
 		V sk = inverse(k, kinv, &rare);
 		for (int j = 0; j < 9; ++j)
 			st32(bt->na[j / 3][j % 3], na[j]), st32(bt->nb[j / 3][j % 3], nb[j]);
@@ -300,7 +301,7 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 {
 	guard g = guard_new();
 	bodies8 s;
-	gather_velocities(c, bt, &s);
+	load_velocities(c, bt, &s);
 	const v3 ra = ld3(bt->ra), rb = ld3(bt->rb);
 	/* Cdot = vb + wb x rb - va - wa x ra, exact */
 	V cd[3] = {
@@ -348,7 +349,7 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 		return false;
 	for (int k = 0; k < 3; ++k)
 		st64(bt->P[k], P1[k]);
-	scatter_velocities(c, &s);
+	store_velocities(&s);
 	return true;
 }
 

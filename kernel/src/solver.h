@@ -15,7 +15,7 @@ typedef struct wvec3 {
 
 /* The velocities and displacements the solver passes read and write come
  * first, and the struct is cache-line aligned (192 bytes): a body's hot
- * state is one line, which the contact kernels gather. */
+ * state is one line, which the contact kernels read. */
 typedef struct solver_body {
 	/* line 0: what the passes read and write, and the scaled inverse mass */
 	_Alignas(64) fxg_vec3 v; /* (the alignment on v alone: on "v, w" it would align w too) */

@@ -121,6 +121,8 @@ static inline fxg_rnorm fxg_rnorm_make(uint64_t n)
  * keeps the numerator below 2^47; the quotient is at most 2^16 (+1). */
 static inline fix16_t fxg_rnorm_apply(fxg_rnorm r, fix16_t a)
 {
+	if (a == 0)
+		return 0; /* no division (a tangent's zero component) */
 	uint64_t ua = a < 0 ? (uint64_t)0 - (uint64_t)(int64_t)a : (uint64_t)a;
 	uint64_t num = ua << r.shift;
 	uint64_t q = (num + (r.root >> 1)) / r.root;

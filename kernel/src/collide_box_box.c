@@ -30,8 +30,11 @@
 #define MAX_POLY 8
 #define MAX_CAND 8
 
+/* A vertex of the clipped polygon, its components in the order (i1, i2, i)
+ * of the reference face (face_contact): the side planes are on components 0
+ * and 1, whatever the face, and the clipping has no component to look up. */
 typedef struct {
-	fxg_vec3 p;
+	fix16_t p[3];
 	uint8_t out_line; /* line of the edge from this vertex to the next */
 } poly_vertex;
 
@@ -73,26 +76,26 @@ static uint32_t box_edge(int axis, const int sg[3])
 
 static uint32_t box_face(int axis, int sign) { return 0x30u | (uint32_t)axis << 1 | (uint32_t)(sign < 0); }
 
-/* Keep the part of the polygon with sg * x_k <= h. The new edge along the
- * plane carries `line`. Returns the new vertex count (<= MAX_POLY). */
-static int clip_polygon(const poly_vertex *in, int n, poly_vertex *out, int k, int sg, fix16_t h, uint8_t line)
+/* Keep the part of the polygon with sg * x_k <= h (k 0 or 1, a constant
+ * where it is inlined). The new edge along the plane carries `line`.
+ * Returns the new vertex count (<= MAX_POLY). */
+static inline __attribute__((always_inline)) int clip_polygon(const poly_vertex *in, int n, poly_vertex *out, int k,
+							      int sg, fix16_t h, uint8_t line)
 {
 	int cnt = 0;
 	for (int i = 0; i < n; ++i) {
 		const poly_vertex *a = &in[i], *b = &in[i + 1 < n ? i + 1 : 0]; /* no division for the wrap */
-		int64_t va = sg * (int64_t)comp(a->p, k), vb = sg * (int64_t)comp(b->p, k);
+		int64_t va = sg * (int64_t)a->p[k], vb = sg * (int64_t)b->p[k];
 		bool ina = va <= h, inb = vb <= h;
 		if (ina && cnt < MAX_POLY)
 			out[cnt++] = *a;
 		if (ina != inb && cnt < MAX_POLY) {
-			/* a + (b - a) (h - va) / (vb - va): |diff| < 2^30, |h - va| < 2^30 */
+			/* a + (b - a) (h - va) / (vb - va): |diff| < 2^30, |h - va| < 2^30;
+			 * component k is on the plane: no division for it */
 			int64_t num = (int64_t)h - va, den = vb - va;
-			fxg_vec3 p;
-			p.x = a->p.x + (fix16_t)np_div_round(((int64_t)b->p.x - a->p.x) * num, den);
-			p.y = a->p.y + (fix16_t)np_div_round(((int64_t)b->p.y - a->p.y) * num, den);
-			p.z = a->p.z + (fix16_t)np_div_round(((int64_t)b->p.z - a->p.z) * num, den);
-			set_comp(&p, k, (fix16_t)(sg * (int64_t)h));
-			out[cnt].p = p;
+			for (int q = 0; q < 3; ++q)
+				out[cnt].p[q] = q == k ? (fix16_t)(sg * (int64_t)h)
+						       : a->p[q] + (fix16_t)np_div_round(((int64_t)b->p[q] - a->p[q]) * num, den);
 			out[cnt].out_line = ina ? line : a->out_line;
 			++cnt;
 		}
@@ -192,25 +195,29 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 	/* corners (+,+), (-,+), (-,-), (+,-) over (j1, j2): counter-clockwise
 	 * about axis j; edge e runs from corner e to corner e + 1 */
 	static const int sg1[4] = { 1, -1, -1, 1 }, sg2[4] = { 1, 1, -1, -1 };
+	int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+	const int perm[3] = { i1, i2, i }; /* poly_vertex's component order */
 	poly_vertex buf[2][MAX_POLY];
 	for (int e = 0; e < 4; ++e) {
-		fxg_vec3 p;
-		for (int k = 0; k < 3; ++k) {
+		for (int q = 0; q < 3; ++q) {
+			int k = perm[q];
 			int64_t sum = sigma * hj * comp(inc[j], k) + sg1[e] * h1 * comp(inc[j1], k) +
 				      sg2[e] * h2 * comp(inc[j2], k);
-			set_comp(&p, k, comp(dinc, k) + np_w2f(sum));
+			buf[0][e].p[q] = comp(dinc, k) + np_w2f(sum);
 		}
-		buf[0][e].p = p;
 		buf[0][e].out_line = (uint8_t)e;
 	}
-	int n = 4, cur = 0;
-	int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+	/* the side planes (i1, +), (i2, +), (i1, -), (i2, -): components 0 and 1 */
 	const int planes[4][2] = { { i1, 1 }, { i2, 1 }, { i1, -1 }, { i2, -1 } };
-	for (int p = 0; p < 4 && n > 0; ++p) {
-		n = clip_polygon(buf[cur], n, buf[cur ^ 1], planes[p][0], planes[p][1],
-				 comp(href, planes[p][0]) + CLIP_MARGIN, (uint8_t)(4 + p));
-		cur ^= 1;
-	}
+	const fix16_t side1 = comp(href, i1) + CLIP_MARGIN, side2 = comp(href, i2) + CLIP_MARGIN;
+	int n = clip_polygon(buf[0], 4, buf[1], 0, 1, side1, 4);
+	if (n > 0)
+		n = clip_polygon(buf[1], n, buf[0], 1, 1, side2, 5);
+	if (n > 0)
+		n = clip_polygon(buf[0], n, buf[1], 0, -1, side1, 6);
+	if (n > 0)
+		n = clip_polygon(buf[1], n, buf[0], 1, -1, side2, 7);
+	const int cur = 0; /* after four clips, or an empty polygon */
 	/* the reference box's side planes: planes[p] on face (i, s) hold the
 	 * reference edge along the third axis */
 	int i1_ = i1, i2_ = i2;
@@ -219,7 +226,7 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 	int64_t hi = comp(href, i);
 	for (int k = 0; k < n; ++k) {
 		const poly_vertex *v = &buf[cur][k];
-		int64_t x = comp(v->p, i);
+		int64_t x = v->p[2];
 		int64_t sep = s * x - hi;
 		if (sep > speculative)
 			continue;
@@ -258,10 +265,11 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 			finc = box_face(j, sigma);
 		}
 		candidate *c = &cand[nc++];
-		c->p = v->p;
+		set_comp(&c->p, i1, v->p[0]);
+		set_comp(&c->p, i2, v->p[1]);
 		set_comp(&c->p, i, (fix16_t)fxg_shr_round(x + s * hi, 1));
-		c->u = comp(v->p, i1);
-		c->v = comp(v->p, i2);
+		c->u = v->p[0];
+		c->v = v->p[1];
 		c->sep = sep;
 		c->id = ref_tag == 0 ? (fref << 6 | finc) : (finc << 6 | fref);
 	}

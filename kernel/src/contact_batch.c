@@ -236,7 +236,12 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 		bt->impulse[p][l] = P < 0 ? 0 : clamp_count(P, FXS_NORMAL_IMPULSE_MAX, ovf);
 		cx += cp->point.x, cy += cp->point.y, cz += cp->point.z;
 	}
-	fxg_vec3 centre = fxg_v3((fix16_t)np_div(cx, np), (fix16_t)np_div(cy, np), (fix16_t)np_div(cz, np));
+	/* the mean; a constant divisor for the usual counts (no idiv) */
+	fxg_vec3 centre;
+	if (np == 4)
+		centre = fxg_v3((fix16_t)np_div(cx, 4), (fix16_t)np_div(cy, 4), (fix16_t)np_div(cz, 4));
+	else
+		centre = fxg_v3((fix16_t)np_div(cx, np), (fix16_t)np_div(cy, np), (fix16_t)np_div(cz, np));
 	uint64_t last_l2 = UINT64_MAX, len = 0;
 	for (int p = 0; p < np; ++p) {
 		/* |point - centre|, rounded (components clamped to 2^14 m so that

@@ -209,18 +209,19 @@ INLINE v3 rotate(const setup_body *b, v3 v, guard *g, bool exact, uint32_t *coun
 }
 
 /* the world bodies' positions, for the lanes in use (the spare body of the
- * empty lanes is not a world body) */
+ * empty lanes is not a world body: they read zeros) */
+_Static_assert(sizeof(fxs_body) - offsetof(fxs_body, xf) - offsetof(fxs_transform, p) >= 32,
+	       "positions reads 32 bytes from a world body's position");
 INLINE v3 positions(const solver_ctx *c, const uint32_t *slot, M live)
 {
-	const __m256i off = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)(const void *)slot),
-					       _mm256_set1_epi32((int)sizeof(fxs_body)));
+	static const int32_t none[8];
 	const char *base = (const char *)(const void *)c->w->bodies + offsetof(fxs_body, xf) + offsetof(fxs_transform, p);
-	v3 r;
-	V *d[3] = { &r.x, &r.y, &r.z };
-	for (int k = 0; k < 3; ++k)
-		*d[k] = _mm512_cvtepi32_epi64(_mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), live, off,
-									   (const void *)(base + 4 * k), 1));
-	return r;
+	const char *row[L];
+	for (int l = 0; l < L; ++l)
+		row[l] = (live >> l & 1) ? base + (size_t)slot[l] * sizeof(fxs_body) : (const char *)(const void *)none;
+	V r[8];
+	rows_to_lanes(row, r);
+	return (v3){ r[0], r[1], r[2] };
 }
 
 INLINE void st3(int32_t f[3][L], v3 v) { st32(f[0], v.x), st32(f[1], v.y), st32(f[2], v.z); }

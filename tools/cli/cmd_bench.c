@@ -1,5 +1,8 @@
 /* fixstep bench: ms per step (median of runs), the hashing share, bytes per
- * body of a snapshot, and the final hash (identical across runs, checked). */
+ * body of a snapshot, and the final hash (identical across runs, checked).
+ * With Bullet's program beside it, each fixstep run is followed by a Bullet
+ * run on the same scene, so that both see the same moments of a shared
+ * machine; the ratio printed is the median of the runs' ratios. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -16,38 +19,57 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
 /* Bullet on the same scene (build/bullet_scenes from `make bench-bullet`,
- * next to this program), when it is there and knows the scene. */
-static void bullet_beside(const char *scene, uint32_t steps, double fixstep_ms)
+ * next to this program), when it is there and knows the scene: one run of
+ * `steps` steps; false when there is none. */
+typedef struct bullet_run {
+	double ms, bytes_per_body, drop;
+	int substeps, iterations;
+} bullet_run;
+
+static bool bullet_once(const char *scene, uint32_t steps, bullet_run *out)
 {
 	char path[4096];
 	ssize_t k = readlink("/proc/self/exe", path, sizeof path - 32);
 	if (k <= 0)
-		return;
+		return false;
 	path[k] = 0;
 	char *slash = strrchr(path, '/');
 	if (!slash)
-		return;
+		return false;
 	strcpy(slash + 1, "bullet_scenes");
 	if (access(path, X_OK) != 0)
-		return;
+		return false;
 	char cmd[4400];
 	snprintf(cmd, sizeof cmd, "'%s' '%s' %u 2>/dev/null", path, scene, steps);
 	FILE *f = popen(cmd, "r");
 	if (!f)
-		return;
+		return false;
 	char line[512];
+	bool got = false;
 	while (fgets(line, sizeof line, f)) {
-		double ms, bpb, drop;
-		int n, sub, it;
+		int n;
 		size_t bodies;
 		if (sscanf(line, "bullet scene=%*s ms=%lf steps=%d bodies=%zu bytes_per_body=%lf substeps=%d iterations=%d top_drop=%lf",
-			   &ms, &n, &bodies, &bpb, &sub, &it, &drop) == 7)
-			printf("bullet ms/step %.3f (%d sub-step%s x %d iterations), %.1f bytes/body, highest body sank %.3f m; "
-			       "fixstep/bullet %.2f\n",
-			       ms, sub, sub == 1 ? "" : "s", it, bpb, drop, ms > 0 ? fixstep_ms / ms : 0.0);
+			   &out->ms, &n, &bodies, &out->bytes_per_body, &out->substeps, &out->iterations, &out->drop) == 7)
+			got = true;
 	}
 	pclose(f);
+	return got;
+}
+
+static double median_of(const double *x, uint32_t n)
+{
+	double s[100];
+	memcpy(s, x, n * sizeof *x);
+	qsort(s, n, sizeof *s, cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 int cmd_bench(int argc, char **argv)
@@ -71,7 +93,9 @@ int cmd_bench(int argc, char **argv)
 			       "Runs SCENE R times (default 3) for N steps (default: the scene's count) and\n"
 			       "prints ms per step (median over runs), the share of the step spent hashing\n"
 			       "the state, snapshot bytes per body, and the final hash; with build/bullet_scenes\n"
-			       "(make bench-bullet) Bullet's figures on the same scene beside them.\n"
+			       "(make bench-bullet) Bullet's figures on the same scene beside them: Bullet\n"
+			       "runs once after each fixstep run, and fixstep/bullet is the median of the\n"
+			       "runs' ratios (with their range), the figure to compare across machines.\n"
 			       "--kernels portable, avx2 or avx512: the solver kernels to use at most\n"
 			       "(default: the widest this machine has; the hash is the same with any).\n");
 			return 0;
@@ -103,16 +127,24 @@ int cmd_bench(int argc, char **argv)
 	if (!has_steps)
 		steps = sc->default_steps;
 	uint64_t *run_ns = calloc(runs, sizeof *run_ns), *hash_ns = calloc(runs, sizeof *hash_ns);
+	double bullet_ms[100], ratio[100];
+	bullet_run bullet = { 0 };
+	uint32_t bullet_runs = 0;
+	if (!run_ns || !hash_ns) {
+		free(run_ns);
+		free(hash_ns);
+		return cli_usage_error("bench: out of memory");
+	}
 	uint64_t final_hash = 0;
 	uint32_t bodies = 0;
 	size_t snap = 0;
 	fxs_kernels used = FXS_KERNELS_PORTABLE;
-	for (uint32_t r = 0; r < runs; ++r) {
+	int rc = 0;
+	for (uint32_t r = 0; r < runs && rc == 0; ++r) {
 		fxs_world *w = sc->create();
 		if (!w) {
-			free(run_ns);
-			free(hash_ns);
-			return cli_usage_error("scene '%s' could not be created", name);
+			rc = cli_usage_error("scene '%s' could not be created", name);
+			break;
 		}
 		if (r == 0)
 			cli_use_kernels(w, kernels);
@@ -133,7 +165,7 @@ int cmd_bench(int argc, char **argv)
 		if (r > 0 && h != final_hash) {
 			fprintf(stderr, "fixstep: bench: run %u ended with hash %016" PRIx64 ", run 0 with %016" PRIx64 "\n", r, h,
 				final_hash);
-			return 1;
+			rc = 1;
 		}
 		final_hash = h;
 		bodies = fxs_world_body_count(w);
@@ -141,6 +173,17 @@ int cmd_bench(int argc, char **argv)
 		run_ns[r] = total;
 		hash_ns[r] = hashing;
 		fxs_world_destroy(w);
+		/* Bullet right after, on the same scene */
+		if (rc == 0 && use_bullet && (r == 0 || bullet_runs == r) && bullet_once(name, steps, &bullet) && bullet.ms > 0) {
+			bullet_ms[bullet_runs] = bullet.ms;
+			ratio[bullet_runs] = (double)total / steps / 1e6 / bullet.ms;
+			++bullet_runs;
+		}
+	}
+	if (rc != 0) {
+		free(run_ns);
+		free(hash_ns);
+		return rc;
 	}
 	uint64_t sorted[100];
 	memcpy(sorted, run_ns, runs * sizeof *run_ns);
@@ -154,10 +197,20 @@ int cmd_bench(int argc, char **argv)
 	printf("kernels %s\n", fxs_kernels_name(used));
 	printf("hashing %.3f ms/step = %.2f%% of a step\n", hmed, 100.0 * hmed / med);
 	printf("snapshot %zu bytes = %.1f bytes/body\n", snap, bodies ? (double)snap / bodies : 0.0);
-	if (use_bullet)
-		bullet_beside(name, steps, med);
+	if (bullet_runs > 0) {
+		double lo = ratio[0], hi = ratio[0];
+		for (uint32_t r = 1; r < bullet_runs; ++r)
+			lo = ratio[r] < lo ? ratio[r] : lo, hi = ratio[r] > hi ? ratio[r] : hi;
+		printf("bullet ms/step %.3f (%d sub-step%s x %d iterations), %.1f bytes/body, highest body sank %.3f m; "
+		       "fixstep/bullet %.2f\n",
+		       median_of(bullet_ms, bullet_runs), bullet.substeps, bullet.substeps == 1 ? "" : "s", bullet.iterations,
+		       bullet.bytes_per_body, bullet.drop, median_of(ratio, bullet_runs));
+		if (bullet_runs > 1)
+			printf("fixstep/bullet per run: median %.3f, range %.3f-%.3f over %u alternating runs\n",
+			       median_of(ratio, bullet_runs), lo, hi, bullet_runs);
+	}
 	printf("hash %016" PRIx64 "\n", final_hash);
 	free(run_ns);
 	free(hash_ns);
-	return 0;
+		return 0;
 }

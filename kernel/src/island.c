@@ -87,6 +87,13 @@ static void wake_body(fxs_body *b)
 
 void fxs_islands_wake(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count)
 {
+	/* nothing asleep, nothing to wake: no islands to build (they are
+	 * derived, and fxs_islands_sleep builds its own) */
+	uint32_t s0 = 0;
+	while (s0 < w->slot_count && !(w->bodies[s0].alive && w->bodies[s0].type != FXS_BODY_STATIC && !w->bodies[s0].awake))
+		++s0;
+	if (s0 == w->slot_count)
+		return;
 	if (fxs_islands_build(w) != FXS_OK) {
 		for (uint32_t s = 0; s < w->slot_count; ++s)
 			if (w->bodies[s].alive && w->bodies[s].type != FXS_BODY_STATIC)

@@ -10,15 +10,30 @@ void fxs_writer_init_fixed(fxs_writer *w, void *buf, size_t cap)
 	w->len = 0;
 	w->grow = false;
 	w->failed = false;
+	w->flush = NULL;
+	w->flush_ctx = NULL;
 }
 
 void fxs_writer_init_growable(fxs_writer *w)
 {
-	w->buf = NULL;
-	w->cap = 0;
-	w->len = 0;
+	fxs_writer_init_fixed(w, NULL, 0);
 	w->grow = true;
-	w->failed = false;
+}
+
+void fxs_writer_init_stream(fxs_writer *w, void *buf, size_t cap, void (*flush)(void *ctx, const void *p, size_t n),
+			    void *ctx)
+{
+	fxs_writer_init_fixed(w, buf, cap);
+	w->flush = flush;
+	w->flush_ctx = ctx;
+}
+
+void fxs_writer_flush(fxs_writer *w)
+{
+	if (w->flush && w->len) {
+		w->flush(w->flush_ctx, w->buf, w->len);
+		w->len = 0;
+	}
 }
 
 void fxs_writer_free(fxs_writer *w)
@@ -31,6 +46,16 @@ void fxs_writer_free(fxs_writer *w)
 
 void fxs_write_bytes_slow(fxs_writer *w, const void *p, size_t n)
 {
+	if (w->flush) {
+		fxs_writer_flush(w);
+		if (n > w->cap) { /* larger than the buffer: straight through */
+			w->flush(w->flush_ctx, p, n);
+			return;
+		}
+		memcpy(w->buf, p, n);
+		w->len = n;
+		return;
+	}
 	if (w->len + n > w->cap) {
 		if (w->grow && !w->failed) {
 			size_t cap = w->cap ? w->cap : 4096;
@@ -75,6 +100,10 @@ void fxs_write_u32_slow(fxs_writer *w, uint32_t v)
 
 void fxs_writer_reserve(fxs_writer *w, size_t n)
 {
+	if (w->flush && w->cap - w->len < n) {
+		fxs_writer_flush(w); /* room again, up to the buffer's size */
+		return;
+	}
 	if (!w->grow || w->failed || w->cap - w->len >= n)
 		return;
 	size_t cap = w->cap ? w->cap : 4096;

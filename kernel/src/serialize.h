@@ -11,13 +11,24 @@
 typedef struct fxs_writer {
 	uint8_t *buf;   /* may be NULL: then only counts */
 	size_t cap;     /* capacity of buf */
-	size_t len;     /* bytes written (or that would have been) */
+	size_t len;     /* bytes written (or that would have been); for a
+			 * streaming writer, bytes not yet passed to flush */
 	bool grow;      /* buf is owned and realloc'd as needed */
 	bool failed;    /* a fixed buffer overflowed or realloc failed */
+	/* streaming (fxs_writer_init_stream): a full buffer is passed to
+	 * flush and reused, so the output never sits whole in memory */
+	void (*flush)(void *ctx, const void *p, size_t n);
+	void *flush_ctx;
 } fxs_writer;
 
 void fxs_writer_init_fixed(fxs_writer *w, void *buf, size_t cap);
 void fxs_writer_init_growable(fxs_writer *w);
+/* A writer into buf (cap > 0 bytes) that hands every full buffer, and at
+ * the end (fxs_writer_flush) the rest, to flush(ctx, bytes, n), in order:
+ * the concatenation of the flushed bytes is what a growable writer holds. */
+void fxs_writer_init_stream(fxs_writer *w, void *buf, size_t cap, void (*flush)(void *ctx, const void *p, size_t n),
+			    void *ctx);
+void fxs_writer_flush(fxs_writer *w);
 void fxs_writer_free(fxs_writer *w);
 void fxs_write_bytes_slow(fxs_writer *w, const void *p, size_t n);
 
@@ -88,7 +99,7 @@ void fxs_writer_reserve(fxs_writer *w, size_t n);
  * with fxs_write_span_end. */
 static inline uint8_t *fxs_write_span(fxs_writer *w, size_t n, uint8_t *scratch)
 {
-	if (w->grow && w->cap - w->len < n)
+	if ((w->grow || w->flush) && w->cap - w->len < n)
 		fxs_writer_reserve(w, n);
 	return (w->buf && !w->failed && w->cap - w->len >= n) ? w->buf + w->len : scratch;
 }

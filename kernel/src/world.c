@@ -7,6 +7,7 @@
 #include "mesh.h"
 
 #include <stdlib.h>
+#include <xxhash.h>
 #include <string.h>
 
 const char *fxs_result_string(fxs_result r)
@@ -122,7 +123,8 @@ void fxs_world_destroy(fxs_world *w)
 	free(w->ball_scratch);
 	free(w->island);
 	free(w->island_flag);
-	fxs_writer_free(&w->hash_buf);
+	XXH3_freeState((XXH3_state_t *)w->hash_stream);
+	free(w->hash_chunk);
 	free(w);
 }
 

@@ -107,7 +107,8 @@ struct fxs_world {
 	/* hash of the current state, computed at the end of every step */
 	uint64_t hash;
 	bool hash_valid;
-	fxs_writer hash_buf; /* reused serialisation buffer */
+	void *hash_stream;   /* XXH3's streaming state for the step's hash (hash.c) */
+	uint8_t *hash_chunk; /* and the buffer the serialisation goes through */
 };
 
 /* body.c */

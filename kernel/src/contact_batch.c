@@ -361,8 +361,8 @@ bool fxs_batches_prepare(solver_ctx *c)
 			__builtin_prefetch(&c->w->bodies[ahead->b].xf);
 			__builtin_prefetch(&c->bodies[ahead->a].v);
 			__builtin_prefetch(&c->bodies[ahead->b].v);
-			__builtin_prefetch(&c->bodies[ahead->a].inv_mass);
-			__builtin_prefetch(&c->bodies[ahead->b].inv_mass);
+			__builtin_prefetch(&c->bodies[ahead->a].ii); /* line 1: the rows' inertia */
+			__builtin_prefetch(&c->bodies[ahead->b].ii);
 			__builtin_prefetch(&c->w->bodies[ahead->a].type);
 			__builtin_prefetch(&c->w->bodies[ahead->b].type);
 		}

@@ -14,8 +14,9 @@
  *    the portable kernel would have made the same computation (real points
  *    of real lanes; the twist where it runs), so the overflow count, which
  *    is state, is the same too.
- * Body velocities are gathered per batch, kept in registers for its seven
- * rows, and scattered back. */
+ * Body velocities are read per batch (each body's first bytes loaded and
+ * transposed: cheaper here than gathers), kept in registers for its seven
+ * rows, and stored back lane by lane. */
 #include "contact_batch.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__AVX2__) && !defined(FXS_NO_AVX2)
@@ -148,31 +149,52 @@ static inline __attribute__((always_inline)) V dot3(v3 a, v3 b)
 
 /* the bodies' state, four lanes: v, w (and dp, dtheta for the solve) */
 typedef struct bodies4 {
-	__m128i ia, ib; /* int32 offsets of the bodies, in int32 units */
+	const char *pa[4], *pb[4]; /* the bodies */
 	v3 va, wa, vb, wb;
 } bodies4;
 
-#define BODY_INTS ((int)(sizeof(solver_body) / sizeof(int32_t)))
-
-static inline __attribute__((always_inline)) v3 gather3(const int32_t *base, __m128i idx, size_t off)
+/* Four 32-byte rows (a body's fields, one body per lane) turned into eight
+ * vectors, vector k holding each row's int32 k, sign-extended: loads and
+ * two rounds of unpacks instead of gathers, which cost about 25 cycles
+ * each on the Xeons measured (simd512.h's rows_to_lanes, four lanes). */
+static inline __attribute__((always_inline)) void rows4_to_lanes(const char *const row[4], V out[8])
 {
-	const int *b = (const int *)(base + off / sizeof(int32_t));
-	v3 r = { _mm256_cvtepi32_epi64(_mm_i32gather_epi32(b, idx, 4)),
-		 _mm256_cvtepi32_epi64(_mm_i32gather_epi32(b + 1, idx, 4)),
-		 _mm256_cvtepi32_epi64(_mm_i32gather_epi32(b + 2, idx, 4)) };
-	return r;
+	const __m256i r0 = _mm256_loadu_si256((const __m256i *)(const void *)row[0]),
+		      r1 = _mm256_loadu_si256((const __m256i *)(const void *)row[1]),
+		      r2 = _mm256_loadu_si256((const __m256i *)(const void *)row[2]),
+		      r3 = _mm256_loadu_si256((const __m256i *)(const void *)row[3]);
+	const __m256i a0 = _mm256_unpacklo_epi32(r0, r1), a1 = _mm256_unpackhi_epi32(r0, r1);
+	const __m256i b0 = _mm256_unpacklo_epi32(r2, r3), b1 = _mm256_unpackhi_epi32(r2, r3);
+	/* X[j]'s 128-bit halves: int32 j of rows 0-3, int32 j + 4 of rows 0-3 */
+	const __m256i X[4] = { _mm256_unpacklo_epi64(a0, b0), _mm256_unpackhi_epi64(a0, b0), _mm256_unpacklo_epi64(a1, b1),
+			       _mm256_unpackhi_epi64(a1, b1) };
+	for (int j = 0; j < 4; ++j) {
+		out[j] = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(X[j]));
+		out[j + 4] = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(X[j], 1));
+	}
+}
+
+_Static_assert(offsetof(solver_body, v) == 0 && offsetof(solver_body, w) == 12 && offsetof(solver_body, dp) == 24 &&
+		       offsetof(solver_body, dtheta) == 36,
+	       "rows4_to_lanes reads a solver body's v, w, dp and dtheta as 12 consecutive int32");
+
+/* lanes h..h+3's bodies, their velocities; a[6], a[7] (b[6], b[7]) are dp.x, dp.y */
+static inline __attribute__((always_inline)) void load_bodies(const solver_ctx *c, const contact_batch *bt, bodies4 *s,
+							       int h, V a[8], V b[8])
+{
+	const char *base = (const char *)(const void *)c->bodies;
+	for (int l = 0; l < 4; ++l)
+		s->pa[l] = base + (size_t)bt->a[h + l] * sizeof(solver_body), s->pb[l] = base + (size_t)bt->b[h + l] * sizeof(solver_body);
+	rows4_to_lanes(s->pa, a);
+	rows4_to_lanes(s->pb, b);
+	s->va = (v3){ a[0], a[1], a[2] }, s->wa = (v3){ a[3], a[4], a[5] };
+	s->vb = (v3){ b[0], b[1], b[2] }, s->wb = (v3){ b[3], b[4], b[5] };
 }
 
 static inline __attribute__((always_inline)) void gather(const solver_ctx *c, const contact_batch *bt, bodies4 *s, int h)
 {
-	const int32_t *base = (const int32_t *)(const void *)c->bodies;
-	__m128i k = _mm_set1_epi32(BODY_INTS);
-	s->ia = _mm_mullo_epi32(_mm_loadu_si128((const __m128i *)(const void *)(bt->a + h)), k);
-	s->ib = _mm_mullo_epi32(_mm_loadu_si128((const __m128i *)(const void *)(bt->b + h)), k);
-	s->va = gather3(base, s->ia, offsetof(solver_body, v));
-	s->wa = gather3(base, s->ia, offsetof(solver_body, w));
-	s->vb = gather3(base, s->ib, offsetof(solver_body, v));
-	s->wb = gather3(base, s->ib, offsetof(solver_body, w));
+	V a[8], b[8];
+	load_bodies(c, bt, s, h, a, b);
 }
 
 static inline __attribute__((always_inline)) void put3(fxg_vec3 *dst, const int64_t x[4], const int64_t y[4], const int64_t z[4], int l)
@@ -287,7 +309,6 @@ typedef struct point_pre {
 uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
 	V count = zero();
-	const int32_t *base = (const int32_t *)(const void *)c->bodies;
 	const V inv_h = splat(c->inv_h), push_min = splat(-(int64_t)c->push_max);
 	const V soft_on = splat(use_bias ? -1 : 0);
 	const V all = splat(-1);
@@ -300,14 +321,17 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 		const v3 n = ld3(bt->d[0]);
 		point_pre pre[4];
 		{
-			__m128i k = _mm_set1_epi32(BODY_INTS);
-			s.ia = _mm_mullo_epi32(_mm_loadu_si128((const __m128i *)(const void *)(bt->a + h)), k);
-			s.ib = _mm_mullo_epi32(_mm_loadu_si128((const __m128i *)(const void *)(bt->b + h)), k);
+			/* v, w, dp.x, dp.y; then dp.z, dtheta, ... */
+			V a0[8], b0[8], a1[8], b1[8];
+			load_bodies(c, bt, &s, h, a0, b0);
+			const char *ra[4], *rb[4];
+			for (int l = 0; l < 4; ++l)
+				ra[l] = s.pa[l] + 32, rb[l] = s.pb[l] + 32;
+			rows4_to_lanes(ra, a1);
+			rows4_to_lanes(rb, b1);
 			/* n . (dpB - dpA), as two dot products (no int32 difference) */
-			const V ndp = _mm256_sub_epi64(dot3(n, gather3(base, s.ib, offsetof(solver_body, dp))),
-						       dot3(n, gather3(base, s.ia, offsetof(solver_body, dp))));
-			const v3 ta = gather3(base, s.ia, offsetof(solver_body, dtheta)),
-				 tb = gather3(base, s.ib, offsetof(solver_body, dtheta));
+			const V ndp = _mm256_sub_epi64(dot3(n, (v3){ b0[6], b0[7], b1[0] }), dot3(n, (v3){ a0[6], a0[7], a1[0] }));
+			const v3 ta = { a1[1], a1[2], a1[3] }, tb = { b1[1], b1[2], b1[3] };
 			const V bias_rate = ld32(bt->bias_rate), iscale = ld32(bt->impulse_scale);
 			for (int k2 = 0; k2 < 4; ++k2) {
 				const lane_row *r = &bt->n[k2];
@@ -329,10 +353,6 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 				pp->q = mul_q16_v(ld64(bt->impulse[k2]), and_(is_soft, iscale));
 			}
 		}
-		s.va = gather3(base, s.ia, offsetof(solver_body, v));
-		s.wa = gather3(base, s.ia, offsetof(solver_body, w));
-		s.vb = gather3(base, s.ib, offsetof(solver_body, v));
-		s.wb = gather3(base, s.ib, offsetof(solver_body, w));
 		V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
 		for (int k = 0; k < 4; ++k) {
 			const lane_row *r = &bt->n[k];

@@ -76,12 +76,6 @@ INLINE void slin3_v(v3 *v, v3 l, const shifter *h, V p, guard *g, bool exact, ui
 	sat3(v, add(v->x, smul_v(l.x, p, h)), add(v->y, smul_v(l.y, p, h)), add(v->z, smul_v(l.z, p, h)), g, exact, count);
 }
 
-typedef struct bodies8 {
-	char *pa[FXS_LANES], *pb[FXS_LANES]; /* the bodies */
-	v3 va, wa, vb, wb;
-} bodies8;
-
-
 INLINE void body_pointers(const solver_ctx *c, const contact_batch *bt, bodies8 *s)
 {
 	char *base = (char *)(void *)c->bodies;
@@ -89,29 +83,10 @@ INLINE void body_pointers(const solver_ctx *c, const contact_batch *bt, bodies8 
 		s->pa[l] = base + (size_t)bt->a[l] * sizeof(solver_body), s->pb[l] = base + (size_t)bt->b[l] * sizeof(solver_body);
 }
 
-/* the first 32 bytes of a solver body: v, w, dp.x, dp.y (asserted below) */
+/* the kernels read a solver body's first 48 bytes as rows: v, w, dp, dtheta */
 _Static_assert(offsetof(solver_body, v) == 0 && offsetof(solver_body, w) == 12 && offsetof(solver_body, dp) == 24 &&
 		       offsetof(solver_body, dtheta) == 36,
 	       "rows_to_lanes reads a solver body's v, w, dp and dtheta as 12 consecutive int32");
-
-/* the velocities; with dp (the first two components at 6 and 7) */
-INLINE void load_velocities(bodies8 *s, V a[8], V b[8])
-{
-	rows_to_lanes((const char *const *)s->pa, a);
-	rows_to_lanes((const char *const *)s->pb, b);
-	s->va = (v3){ a[0], a[1], a[2] }, s->wa = (v3){ a[3], a[4], a[5] };
-	s->vb = (v3){ b[0], b[1], b[2] }, s->wb = (v3){ b[3], b[4], b[5] };
-}
-
-/* Store back. Lanes sharing a body share only a read-only one (static,
- * kinematic, asleep, or the spare), whose values did not change. */
-INLINE void store_velocities(const bodies8 *s)
-{
-	const V a[6] = { s->va.x, s->va.y, s->va.z, s->wa.x, s->wa.y, s->wa.z };
-	const V b[6] = { s->vb.x, s->vb.y, s->vb.z, s->wb.x, s->wb.y, s->wb.z };
-	lanes_to_rows(a, (char *const *)s->pa);
-	lanes_to_rows(b, (char *const *)s->pb);
-}
 
 /* the linear response to a unit impulse along d[dir], component j:
  * lane_linear (contact_batch.h), (im d_j + 2^15) >> 16 */
@@ -164,7 +139,7 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 	bodies8 s;
 	body_pointers(c, bt, &s);
 	V a0[8], b0[8];
-	load_velocities(&s, a0, b0);
+	bodies_load(&s, a0, b0); /* and dp.x, dp.y at 6, 7 */
 	linear8 L;
 	linear_of(bt, &L);
 	for (int k = 0; k < 4; ++k)
@@ -179,7 +154,7 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 	sadd3_v(&s.wb, bt->tw.ib, &hb, p, &g, exact, count);
 	if (!exact && !guard_ok(&g, FXS_NORMAL_IMPULSE_MAX))
 		return false;
-	store_velocities(&s);
+	bodies_store(&s);
 	return true;
 }
 
@@ -209,7 +184,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	{
 		/* v, w, dp.x, dp.y; then dp.z, dtheta, ... */
 		V a0[8], b0[8], a1[8], b1[8];
-		load_velocities(&s, a0, b0);
+		bodies_load(&s, a0, b0); /* and dp.x, dp.y at 6, 7 */
 		char *ra[FXS_LANES], *rb[FXS_LANES];
 		for (int l = 0; l < FXS_LANES; ++l)
 			ra[l] = s.pa[l] + 32, rb[l] = s.pb[l] + 32;
@@ -300,7 +275,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	_mm256_storeu_si256((__m256i *)(void *)bt->pushed, _mm512_cvtepi64_epi32(pushed));
 	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
 	st64(bt->twi, twi);
-	store_velocities(&s);
+	bodies_store(&s);
 	return true;
 }
 

@@ -136,28 +136,11 @@ INLINE V inverse(const V K[6], V out[6], M *rare)
 	return sel(none, splat(62), s);
 }
 
-typedef struct bodies8 {
-	const char *pa[L], *pb[L];
-	v3 va, wa, vb, wb;
-} bodies8;
-
 INLINE void load_velocities(const solver_ctx *c, const ball_batch *bt, bodies8 *s)
 {
-	body_rows(c, bt->a, 0, s->pa), body_rows(c, bt->b, 0, s->pb);
+	body_rows(c, bt->a, 0, (const char **)s->pa), body_rows(c, bt->b, 0, (const char **)s->pb);
 	V a[8], b[8];
-	rows_to_lanes(s->pa, a), rows_to_lanes(s->pb, b);
-	s->va = (v3){ a[0], a[1], a[2] }, s->wa = (v3){ a[3], a[4], a[5] };
-	s->vb = (v3){ b[0], b[1], b[2] }, s->wb = (v3){ b[3], b[4], b[5] };
-}
-
-/* Lanes sharing a body share only a read-only one (static, kinematic,
- * asleep, or the spare), whose values did not change. */
-INLINE void store_velocities(const bodies8 *s)
-{
-	const V a[6] = { s->va.x, s->va.y, s->va.z, s->wa.x, s->wa.y, s->wa.z };
-	const V b[6] = { s->vb.x, s->vb.y, s->vb.z, s->wb.x, s->wb.y, s->wb.z };
-	lanes_to_rows(a, (char *const *)s->pa);
-	lanes_to_rows(b, (char *const *)s->pb);
+	bodies_load(s, a, b);
 }
 
 /* joint_batch.c's ball_apply, clamps and counts by the guard (simd512.h) */
@@ -253,7 +236,7 @@ INLINE bool warm_v(solver_ctx *c, const ball_batch *bt, bool exact, uint32_t *co
 	ball_apply_v(bt, &s, p, &g, exact, count);
 	if (!exact && !guard_ok(&g, 0))
 		return false;
-	store_velocities(&s);
+	bodies_store(&s);
 	return true;
 }
 
@@ -350,7 +333,7 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 		return false;
 	for (int k = 0; k < 3; ++k)
 		st64(bt->P[k], P1[k]);
-	store_velocities(&s);
+	bodies_store(&s);
 	return true;
 }
 

@@ -143,6 +143,34 @@ INLINE void lanes_to_rows(const V out[6], char *const row[8])
 	}
 }
 
+/* The two bodies of each of eight lanes (a constraint per lane) and their
+ * velocities, as the contact and ball-joint kernels keep them: read from
+ * and stored to the bodies' first 24 bytes (v, w). */
+typedef struct bodies8 {
+	char *pa[8], *pb[8];
+	v3 va, wa, vb, wb;
+} bodies8;
+
+/* the velocities of the bodies at pa, pb; a and b get the rows' eight
+ * int32 (after v and w, the next two) */
+INLINE void bodies_load(bodies8 *s, V a[8], V b[8])
+{
+	rows_to_lanes((const char *const *)s->pa, a);
+	rows_to_lanes((const char *const *)s->pb, b);
+	s->va = (v3){ a[0], a[1], a[2] }, s->wa = (v3){ a[3], a[4], a[5] };
+	s->vb = (v3){ b[0], b[1], b[2] }, s->wb = (v3){ b[3], b[4], b[5] };
+}
+
+/* Store back. Lanes sharing a body share only a read-only one (static,
+ * kinematic, asleep, or the spare), whose values did not change. */
+INLINE void bodies_store(const bodies8 *s)
+{
+	const V a[6] = { s->va.x, s->va.y, s->va.z, s->wa.x, s->wa.y, s->wa.z };
+	const V b[6] = { s->vb.x, s->vb.y, s->vb.z, s->wb.x, s->wb.y, s->wb.z };
+	lanes_to_rows(a, s->pa);
+	lanes_to_rows(b, s->pb);
+}
+
 /* ---- the fast path's guard ----
  * A kernel runs a batch first on a fast path that clamps nothing: it notes
  * the range of every value the portable code saturates, and writes nothing

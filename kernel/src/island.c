@@ -129,8 +129,10 @@ void fxs_islands_sleep(fxs_world *w)
 {
 	const fxs_world_def *d = &w->def;
 	/* timers */
+	bool kinematic = false; /* any kinematic slot: only they reset others' timers below */
 	for (uint32_t s = 0; s < w->slot_count; ++s) {
 		fxs_body *b = &w->bodies[s];
+		kinematic |= b->type == FXS_BODY_KINEMATIC;
 		if (!fxs_body_active(b))
 			continue;
 		if (b->type == FXS_BODY_DYNAMIC && slow(b->v, d->linear_sleep_tolerance) && slow(b->w, d->angular_sleep_tolerance))
@@ -138,8 +140,9 @@ void fxs_islands_sleep(fxs_world *w)
 		else
 			b->sleep_time = 0;
 	}
-	/* a moving kinematic body keeps what it touches awake */
-	for (uint32_t i = 0; i < w->contact_count; ++i) {
+	/* a moving kinematic body keeps what it touches awake (no kinematic
+	 * body: nothing to do, and no walk over the contacts and joints) */
+	for (uint32_t i = 0; kinematic && i < w->contact_count; ++i) {
 		fxs_body *a = &w->bodies[w->contacts[i].a], *b = &w->bodies[w->contacts[i].b];
 		if (a->type == FXS_BODY_KINEMATIC && a->sleep_time == 0)
 			b->sleep_time = 0;
@@ -147,7 +150,7 @@ void fxs_islands_sleep(fxs_world *w)
 			a->sleep_time = 0;
 	}
 	/* and what it is jointed to */
-	for (uint32_t i = 0; i < w->joint_slot_count; ++i) {
+	for (uint32_t i = 0; kinematic && i < w->joint_slot_count; ++i) {
 		const fxs_joint *j = &w->joints[i];
 		if (!j->alive)
 			continue;

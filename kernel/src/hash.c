@@ -21,10 +21,10 @@ static void hash_flush(void *ctx, const void *p, size_t n) { (void)XXH3_64bits_u
 void fxs_world_update_hash(fxs_world *w)
 {
 	enum { CHUNK = 16384 };
-	if (!w->hash_stream) {
+	if (!w->hash_stream)
 		w->hash_stream = XXH3_createState();
+	if (!w->hash_chunk)
 		w->hash_chunk = malloc(CHUNK);
-	}
 	if (!w->hash_stream || !w->hash_chunk || XXH3_64bits_reset((XXH3_state_t *)w->hash_stream) != XXH_OK) {
 		w->hash = 0; /* out of memory: hash_state's convention */
 		w->hash_valid = true;

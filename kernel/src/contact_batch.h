@@ -42,7 +42,7 @@
  * row; a friction row (rigid: no soft mass); the twist row (its Jacobians
  * are the normal). Separate types so that a pass reads no unused field;
  * what the warm start reads (the responses and their shifts) first, so
- * that it fetches fewer lines (contact_batch_avx512.c's prefetch_warm). */
+ * that it fetches fewer lines (fxs_batches_prefetch below). */
 typedef struct lane_row {
 	int32_t ia[3][FXS_LANES], ib[3][FXS_LANES];
 	uint8_t sa[FXS_LANES], sb[FXS_LANES];
@@ -101,11 +101,14 @@ typedef struct lane_arms {
 	int32_t mass_scale[FXS_LANES];
 } lane_arms;
 
-/* Memory: a pass streams every batch (about 550 bytes a contact), which the
- * hardware prefetcher alone does not keep up with. The vector kernels call
- * this before batch i: batch i + 2 is fetched line by line into L2 (into
- * L1, the line fill buffers ran full and the kernels stalled on them), and batch i + 1's bodies
- * (whose slots are then in cache) into L1. The warm start reads no
+/* Memory: a pass streams every batch (about 570 bytes a contact). The
+ * vector kernels call this before batch i: batch i + 2 is fetched line by
+ * line into L2 (into L1, the line fill buffers ran full and the kernels
+ * stalled on them), and batch i + 1's bodies (whose slots are then in
+ * cache) into L1. Since the kernels read bodies as rows (2026-11-24),
+ * dropping the batches' prefetch, or fetching 3-8 batches ahead, made no
+ * difference beyond this machine's noise; it is kept for machines whose
+ * hardware prefetcher does less. The warm start reads no
  * Jacobian, mass or separation: only the header and each row's first lines
  * (the responses and their shifts come first in a row).
  * The prefetches are volatile asm on x86: GCC deletes a loop whose body is

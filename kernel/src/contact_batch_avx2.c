@@ -191,12 +191,6 @@ static inline __attribute__((always_inline)) void load_bodies(const solver_ctx *
 	s->vb = (v3){ b[0], b[1], b[2] }, s->wb = (v3){ b[3], b[4], b[5] };
 }
 
-static inline __attribute__((always_inline)) void gather(const solver_ctx *c, const contact_batch *bt, bodies4 *s, int h)
-{
-	V a[8], b[8];
-	load_bodies(c, bt, s, h, a, b);
-}
-
 static inline __attribute__((always_inline)) void put3(fxg_vec3 *dst, const int64_t x[4], const int64_t y[4], const int64_t z[4], int l)
 {
 	dst->x = (int32_t)x[l], dst->y = (int32_t)y[l], dst->z = (int32_t)z[l];
@@ -280,7 +274,8 @@ uint32_t fxs_batches_warm_start_avx2(solver_ctx *c, uint32_t first, uint32_t end
 		fxs_batches_prefetch(c, i, end, true);
 		for (int h = 0; h < FXS_LANES; h += 4) {
 		bodies4 s;
-		gather(c, bt, &s, h);
+		V a[8], b[8];
+		load_bodies(c, bt, &s, h, a, b);
 		V n = ld32(bt->count);
 		for (int k = 0; k < 4; ++k) {
 			V live = gt(n, splat(k));

@@ -1,40 +1,37 @@
-/* State hashing: XXH3-64 over the canonical serialisation (state.c). The
- * step's hash streams it: the serialisation goes through a small buffer
- * into XXH3's streaming state (the same hash as over the whole, which never
- * sits in memory: 2 MB a step for 5,000 boxes, written and read back). */
+/* State hashing: XXH3-64 over the canonical serialisation (state.c),
+ * streamed: the serialisation goes through a small buffer into XXH3's
+ * streaming state (the same hash as over the whole, which never sits in
+ * memory: 2 MB a step for 5,000 boxes, written and read back). */
 #include "state.h"
 
 #include <stdlib.h>
 #include <xxhash.h>
 
-static uint64_t hash_state(const fxs_world *w, fxs_writer *wr)
-{
-	wr->len = 0;
-	fxs_state_write(w, wr);
-	if (wr->failed)
-		return 0;
-	return (uint64_t)XXH3_64bits(wr->buf, wr->len);
-}
+enum { HASH_CHUNK = 16384 };
 
 static void hash_flush(void *ctx, const void *p, size_t n) { (void)XXH3_64bits_update((XXH3_state_t *)ctx, p, n); }
 
+/* XXH3-64 of w's serialisation, streamed through chunk (HASH_CHUNK bytes)
+ * into st; 0 when there is no state or buffer (out of memory) */
+static uint64_t hash_state(const fxs_world *w, XXH3_state_t *st, uint8_t *chunk)
+{
+	if (!st || !chunk || XXH3_64bits_reset(st) != XXH_OK)
+		return 0;
+	fxs_writer wr;
+	fxs_writer_init_stream(&wr, chunk, HASH_CHUNK, hash_flush, st);
+	fxs_state_write(w, &wr);
+	fxs_writer_flush(&wr);
+	return (uint64_t)XXH3_64bits_digest(st);
+}
+
 void fxs_world_update_hash(fxs_world *w)
 {
-	enum { CHUNK = 16384 };
+	/* the world keeps its state and buffer; each allocated when missing */
 	if (!w->hash_stream)
 		w->hash_stream = XXH3_createState();
 	if (!w->hash_chunk)
-		w->hash_chunk = malloc(CHUNK);
-	if (!w->hash_stream || !w->hash_chunk || XXH3_64bits_reset((XXH3_state_t *)w->hash_stream) != XXH_OK) {
-		w->hash = 0; /* out of memory: hash_state's convention */
-		w->hash_valid = true;
-		return;
-	}
-	fxs_writer wr;
-	fxs_writer_init_stream(&wr, w->hash_chunk, CHUNK, hash_flush, w->hash_stream);
-	fxs_state_write(w, &wr);
-	fxs_writer_flush(&wr);
-	w->hash = (uint64_t)XXH3_64bits_digest((const XXH3_state_t *)w->hash_stream);
+		w->hash_chunk = malloc(HASH_CHUNK);
+	w->hash = hash_state(w, (XXH3_state_t *)w->hash_stream, w->hash_chunk);
 	w->hash_valid = true;
 }
 
@@ -48,10 +45,11 @@ uint64_t fxs_world_hash(const fxs_world *w)
 {
 	if (w->hash_valid)
 		return w->hash;
-	fxs_writer wr;
-	fxs_writer_init_growable(&wr);
-	uint64_t h = hash_state(w, &wr);
-	fxs_writer_free(&wr);
+	XXH3_state_t *st = XXH3_createState();
+	uint8_t *chunk = malloc(HASH_CHUNK);
+	uint64_t h = hash_state(w, st, chunk);
+	XXH3_freeState(st);
+	free(chunk);
 	return h;
 }
 

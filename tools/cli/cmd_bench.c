@@ -13,12 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -126,15 +120,10 @@ int cmd_bench(int argc, char **argv)
 		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", name);
 	if (!has_steps)
 		steps = sc->default_steps;
-	uint64_t *run_ns = calloc(runs, sizeof *run_ns), *hash_ns = calloc(runs, sizeof *hash_ns);
-	double bullet_ms[100], ratio[100];
+	/* per run: ms per step, of it hashing, Bullet's, the ratio (runs <= 100) */
+	double run_ms[100], hash_ms[100], bullet_ms[100], ratio[100];
 	bullet_run bullet = { 0 };
 	uint32_t bullet_runs = 0;
-	if (!run_ns || !hash_ns) {
-		free(run_ns);
-		free(hash_ns);
-		return cli_usage_error("bench: out of memory");
-	}
 	uint64_t final_hash = 0;
 	uint32_t bodies = 0;
 	size_t snap = 0;
@@ -170,28 +159,19 @@ int cmd_bench(int argc, char **argv)
 		final_hash = h;
 		bodies = fxs_world_body_count(w);
 		snap = fxs_world_snapshot_size(w);
-		run_ns[r] = total;
-		hash_ns[r] = hashing;
+		run_ms[r] = (double)total / steps / 1e6;
+		hash_ms[r] = (double)hashing / steps / 1e6;
 		fxs_world_destroy(w);
 		/* Bullet right after, on the same scene */
 		if (rc == 0 && use_bullet && (r == 0 || bullet_runs == r) && bullet_once(name, steps, &bullet) && bullet.ms > 0) {
 			bullet_ms[bullet_runs] = bullet.ms;
-			ratio[bullet_runs] = (double)total / steps / 1e6 / bullet.ms;
+			ratio[bullet_runs] = run_ms[r] / bullet.ms;
 			++bullet_runs;
 		}
 	}
-	if (rc != 0) {
-		free(run_ns);
-		free(hash_ns);
+	if (rc != 0)
 		return rc;
-	}
-	uint64_t sorted[100];
-	memcpy(sorted, run_ns, runs * sizeof *run_ns);
-	qsort(sorted, runs, sizeof *sorted, cmp_u64);
-	double med = (double)sorted[runs / 2] / steps / 1e6;
-	memcpy(sorted, hash_ns, runs * sizeof *hash_ns);
-	qsort(sorted, runs, sizeof *sorted, cmp_u64);
-	double hmed = (double)sorted[runs / 2] / steps / 1e6;
+	double med = median_of(run_ms, runs), hmed = median_of(hash_ms, runs);
 	printf("scene %s: %u bodies, %u steps, %u runs\n", name, bodies, steps, runs);
 	printf("ms/step %.3f (median)\n", med);
 	printf("kernels %s\n", fxs_kernels_name(used));
@@ -210,7 +190,5 @@ int cmd_bench(int argc, char **argv)
 			       median_of(ratio, bullet_runs), lo, hi, bullet_runs);
 	}
 	printf("hash %016" PRIx64 "\n", final_hash);
-	free(run_ns);
-	free(hash_ns);
-		return 0;
+	return 0;
 }

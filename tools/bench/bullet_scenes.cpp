@@ -3,9 +3,14 @@
 // fixstep's figures. A benchmark comparison only: nothing in the kernel, the
 // normal build or the tests depends on Bullet.
 //
-//   bullet_scenes SCENE STEPS [SUBSTEPS ITERATIONS]
+//   bullet_scenes SCENE STEPS [SUBSTEPS ITERATIONS] [--serve]
 // prints
 //   bullet scene=S ms=<per step> steps=N bodies=B bytes_per_body=<B> substeps=K iterations=I top_drop=<m>
+// With --serve it steps only when asked, for `fixstep bench` to run it in
+// alternation with fixstep (both then see the same moments of a shared
+// machine): it says "ready" once the scene is built, then each line "N" on
+// stdin runs the next N steps and answers "chunk ms=<their total>"; at STEPS
+// steps or at end of input, the line above.
 //
 // Scenes as the note defines them (float expressions copied from Box3D):
 // large_pyramid_b20 / _b40 / large_pyramid (base 100), many_pyramids_3x3 /
@@ -209,8 +214,11 @@ static bool build(scene &s, const std::string &name)
 
 int main(int argc, char **argv)
 {
+	bool serve = argc > 3 && std::strcmp(argv[argc - 1], "--serve") == 0;
+	if (serve)
+		--argc;
 	if (argc < 3) {
-		std::fprintf(stderr, "usage: bullet_scenes SCENE STEPS [SUBSTEPS ITERATIONS]\n");
+		std::fprintf(stderr, "usage: bullet_scenes SCENE STEPS [SUBSTEPS ITERATIONS] [--serve]\n");
 		return 2;
 	}
 	std::string name = argv[1];
@@ -240,15 +248,41 @@ int main(int argc, char **argv)
 		if (b->getInvMass() > 0)
 			top0 = std::max(top0, b->getWorldTransform().getOrigin().y());
 	const float dt = 1.0f / 60.0f;
-	auto t0 = std::chrono::steady_clock::now();
-	for (int i = 0; i < steps; ++i)
-		s.world->stepSimulation(dt, substeps, dt / substeps);
-	auto t1 = std::chrono::steady_clock::now();
+	double total_ms = 0;
+	int done = 0;
+	if (serve) {
+		std::printf("ready\n"); /* built: timing may start */
+		std::fflush(stdout);
+		char line[64];
+		while (done < steps && std::fgets(line, sizeof line, stdin)) {
+			int n = std::atoi(line);
+			if (n < 1 || n > steps - done)
+				n = steps - done;
+			auto c0 = std::chrono::steady_clock::now();
+			for (int i = 0; i < n; ++i)
+				s.world->stepSimulation(dt, substeps, dt / substeps);
+			auto c1 = std::chrono::steady_clock::now();
+			double ms = std::chrono::duration<double, std::milli>(c1 - c0).count();
+			total_ms += ms;
+			done += n;
+			std::printf("chunk ms=%.3f\n", ms);
+			std::fflush(stdout);
+		}
+		if (done == 0)
+			return 1;
+		steps = done;
+	} else {
+		auto t0 = std::chrono::steady_clock::now();
+		for (int i = 0; i < steps; ++i)
+			s.world->stepSimulation(dt, substeps, dt / substeps);
+		auto t1 = std::chrono::steady_clock::now();
+		total_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+	}
 	float top = -1e30f;
 	for (btRigidBody *b : s.bodies)
 		if (b->getInvMass() > 0)
 			top = std::max(top, b->getWorldTransform().getOrigin().y());
-	double ms = std::chrono::duration<double, std::milli>(t1 - t0).count() / steps;
+	double ms = total_ms / steps;
 	std::printf("bullet scene=%s ms=%.3f steps=%d bodies=%zu bytes_per_body=%.1f substeps=%d iterations=%d top_drop=%.3f\n",
 		    name.c_str(), ms, steps, s.bodies.size(), (double)bytes / s.bodies.size(), substeps, iterations,
 		    (double)(top0 - top));

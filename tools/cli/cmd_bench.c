@@ -1,16 +1,18 @@
 /* fixstep bench: ms per step (median of runs), the hashing share, bytes per
  * body of a snapshot, and the final hash (identical across runs, checked).
- * With Bullet's program beside it, each fixstep run is followed by a Bullet
- * run on the same scene, so that both see the same moments of a shared
- * machine; the ratio printed is the median of the runs' ratios. */
+ * With Bullet's program beside it, Bullet runs the same scene in turns with
+ * each fixstep run (bullet_start below), so that both see the same moments
+ * of a shared machine; the ratio printed is the median of the runs' ratios. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "scenes/scenes.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int cmp_double(const void *a, const void *b)
@@ -19,15 +21,25 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Bullet on the same scene (build/bullet_scenes from `make bench-bullet`,
- * next to this program), when it is there and knows the scene: one run of
- * `steps` steps; false when there is none. */
+/* Bullet on the same scene: build/bullet_scenes (from `make bench-bullet`),
+ * next to this program, in its --serve mode, stepped in alternation with
+ * fixstep: fixstep runs `chunk` steps, then Bullet the same `chunk` steps,
+ * and so on, each timing its own. A shared machine's speed moves by up to 2x
+ * from one minute to the next; this way both see the same moments of it
+ * (both worlds fit this machine's L3 together, so the switch costs little). */
 typedef struct bullet_run {
 	double ms, bytes_per_body, drop;
 	int substeps, iterations;
 } bullet_run;
 
-static bool bullet_once(const char *scene, uint32_t steps, bullet_run *out)
+typedef struct bullet_proc {
+	pid_t pid;
+	FILE *to, *from;
+} bullet_proc;
+
+/* Starts Bullet's program on scene for `steps` steps and waits until it has
+ * built the scene; false when there is none or it does not know the scene. */
+static bool bullet_start(const char *scene, uint32_t steps, bullet_proc *bp)
 {
 	char path[4096];
 	ssize_t k = readlink("/proc/self/exe", path, sizeof path - 32);
@@ -40,22 +52,79 @@ static bool bullet_once(const char *scene, uint32_t steps, bullet_run *out)
 	strcpy(slash + 1, "bullet_scenes");
 	if (access(path, X_OK) != 0)
 		return false;
-	char cmd[4400];
-	snprintf(cmd, sizeof cmd, "'%s' '%s' %u 2>/dev/null", path, scene, steps);
-	FILE *f = popen(cmd, "r");
-	if (!f)
+	int in[2], out[2];
+	if (pipe(in) != 0)
 		return false;
+	if (pipe(out) != 0) {
+		close(in[0]), close(in[1]);
+		return false;
+	}
+	char nsteps[16];
+	snprintf(nsteps, sizeof nsteps, "%u", steps);
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(in[0], 0), dup2(out[1], 1);
+		close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+		int devnull = open("/dev/null", O_WRONLY);
+		if (devnull >= 0)
+			dup2(devnull, 2);
+		execl(path, path, scene, nsteps, "--serve", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]), close(out[1]);
+	bp->pid = pid;
+	bp->to = pid > 0 ? fdopen(in[1], "w") : NULL;
+	bp->from = pid > 0 ? fdopen(out[0], "r") : NULL;
+	if (!bp->to || !bp->from) {
+		if (bp->to)
+			fclose(bp->to);
+		else
+			close(in[1]);
+		if (bp->from)
+			fclose(bp->from);
+		else
+			close(out[0]);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		return false;
+	}
+	char line[512];
+	if (fgets(line, sizeof line, bp->from) && strcmp(line, "ready\n") == 0)
+		return true;
+	fclose(bp->to), fclose(bp->from);
+	waitpid(pid, NULL, 0);
+	return false;
+}
+
+/* Bullet's next n steps; their ms, or a negative value if it failed */
+static double bullet_chunk(bullet_proc *bp, uint32_t n)
+{
+	char line[512];
+	double ms;
+	if (fprintf(bp->to, "%u\n", n) < 0 || fflush(bp->to) != 0 || !fgets(line, sizeof line, bp->from) ||
+	    sscanf(line, "chunk ms=%lf", &ms) != 1)
+		return -1;
+	return ms;
+}
+
+/* Ends Bullet's run and reads its figures; false if it gave none. */
+static bool bullet_finish(bullet_proc *bp, bullet_run *out)
+{
+	fclose(bp->to);
 	char line[512];
 	bool got = false;
-	while (fgets(line, sizeof line, f)) {
+	while (fgets(line, sizeof line, bp->from)) {
 		int n;
 		size_t bodies;
 		if (sscanf(line, "bullet scene=%*s ms=%lf steps=%d bodies=%zu bytes_per_body=%lf substeps=%d iterations=%d top_drop=%lf",
 			   &out->ms, &n, &bodies, &out->bytes_per_body, &out->substeps, &out->iterations, &out->drop) == 7)
 			got = true;
 	}
-	pclose(f);
-	return got;
+	fclose(bp->from);
+	int status = 0;
+	waitpid(bp->pid, &status, 0);
+	return got && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static double median_of(const double *x, uint32_t n)
@@ -75,12 +144,12 @@ int cmd_bench(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "rollback") == 0)
 		return cli_bench_rollback(argc - 1, argv + 1);
 	const char *name = NULL;
-	uint32_t steps = 0, runs = 3;
+	uint32_t steps = 0, runs = 3, chunk = 10;
 	int has_steps = 0, use_bullet = 1, kernels = -1;
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
-			printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--no-bullet] [--kernels K]\n"
+			printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--chunk C] [--no-bullet] [--kernels K]\n"
 			       "       fixstep bench broadphase [--help]\n"
 			       "       fixstep bench narrowphase [--help]\n"
 			       "       fixstep bench rollback [--help]\n\n"
@@ -88,8 +157,9 @@ int cmd_bench(int argc, char **argv)
 			       "prints ms per step (median over runs), the share of the step spent hashing\n"
 			       "the state, snapshot bytes per body, and the final hash; with build/bullet_scenes\n"
 			       "(make bench-bullet) Bullet's figures on the same scene beside them: Bullet\n"
-			       "runs once after each fixstep run, and fixstep/bullet is the median of the\n"
-			       "runs' ratios (with their range), the figure to compare across machines.\n"
+			       "runs beside each fixstep run, the two taking turns every C steps (default\n"
+			       "10), and fixstep/bullet is the median of the runs' ratios (with their\n"
+			       "range), the figure to compare across machines.\n"
 			       "--kernels portable, avx2 or avx512: the solver kernels to use at most\n"
 			       "(default: the widest this machine has; the hash is the same with any).\n");
 			return 0;
@@ -97,6 +167,9 @@ int cmd_bench(int argc, char **argv)
 			if (++i >= argc || !cli_parse_u32(argv[i], &steps) || steps == 0)
 				return cli_usage_error("--steps needs a positive integer");
 			has_steps = 1;
+		} else if (strcmp(a, "--chunk") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &chunk) || chunk == 0)
+				return cli_usage_error("--chunk needs a positive integer");
 		} else if (strcmp(a, "--no-bullet") == 0) {
 			use_bullet = 0;
 		} else if (strcmp(a, "--runs") == 0) {
@@ -140,6 +213,9 @@ int cmd_bench(int argc, char **argv)
 		else if (kernels >= 0)
 			fxs_world_set_kernels(w, (fxs_kernels)kernels);
 		used = fxs_world_get_kernels(w);
+		/* Bullet beside this run (it stops being asked after a failure) */
+		bullet_proc bp;
+		bool with_bullet = use_bullet && (r == 0 || bullet_runs == r) && bullet_start(name, steps, &bp);
 		uint64_t total = 0, hashing = 0;
 		for (uint32_t s = 0; s < steps; ++s) {
 			uint64_t t0 = cli_now_ns();
@@ -149,6 +225,11 @@ int cmd_bench(int argc, char **argv)
 			uint64_t t2 = cli_now_ns();
 			total += t1 - t0;
 			hashing += t2 - t1;
+			if (with_bullet && ((s + 1) % chunk == 0 || s + 1 == steps)) {
+				uint32_t n = (s + 1) % chunk == 0 ? chunk : (s + 1) % chunk;
+				if (bullet_chunk(&bp, n) < 0)
+					with_bullet = false, bullet_finish(&bp, &bullet);
+			}
 		}
 		uint64_t h = fxs_world_hash(w);
 		if (r > 0 && h != final_hash) {
@@ -162,8 +243,7 @@ int cmd_bench(int argc, char **argv)
 		run_ms[r] = (double)total / steps / 1e6;
 		hash_ms[r] = (double)hashing / steps / 1e6;
 		fxs_world_destroy(w);
-		/* Bullet right after, on the same scene */
-		if (rc == 0 && use_bullet && (r == 0 || bullet_runs == r) && bullet_once(name, steps, &bullet) && bullet.ms > 0) {
+		if (with_bullet && bullet_finish(&bp, &bullet) && rc == 0 && bullet.ms > 0) {
 			bullet_ms[bullet_runs] = bullet.ms;
 			ratio[bullet_runs] = run_ms[r] / bullet.ms;
 			++bullet_runs;
@@ -186,8 +266,8 @@ int cmd_bench(int argc, char **argv)
 		       median_of(bullet_ms, bullet_runs), bullet.substeps, bullet.substeps == 1 ? "" : "s", bullet.iterations,
 		       bullet.bytes_per_body, bullet.drop, median_of(ratio, bullet_runs));
 		if (bullet_runs > 1)
-			printf("fixstep/bullet per run: median %.3f, range %.3f-%.3f over %u alternating runs\n",
-			       median_of(ratio, bullet_runs), lo, hi, bullet_runs);
+			printf("fixstep/bullet per run: median %.3f, range %.3f-%.3f over %u runs (taking turns every %u steps)\n",
+			       median_of(ratio, bullet_runs), lo, hi, bullet_runs, chunk);
 	}
 	printf("hash %016" PRIx64 "\n", final_hash);
 	return 0;

@@ -284,12 +284,28 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 		       fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
 {
+	fxs_collide_boxes_rot(a, xa, NULL, b, xb, NULL, speculative, m, ovf);
+}
+
+/* a given rotation, or xf's made here; its saturations counted either way */
+static fxg_mat3 rotation(const fxs_rotation *given, const fxs_transform *xf, uint32_t *ovf)
+{
+	if (!given)
+		return fxg_m3_from_quat(xf->q, ovf);
+	*ovf += given->ovf;
+	return given->m;
+}
+
+void fxs_collide_boxes_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *rot_a, const fxs_shape *b,
+			   const fxs_transform *xb, const fxs_rotation *rot_b, fix16_t speculative, fxs_manifold *m,
+			   uint32_t *ovf)
+{
 	m->point_count = 0;
 	m->normal = fxg_v3(0, FXG_ONE, 0);
 	fxg_vec3 dw;
 	if (!np_rel(xa->p, xb->p, &dw))
 		return;
-	fxg_mat3 ra = fxg_m3_from_quat(xa->q, ovf), rb = fxg_m3_from_quat(xb->q, ovf);
+	fxg_mat3 ra = rotation(rot_a, xa, ovf), rb = rotation(rot_b, xb, ovf);
 	fxg_vec3 d = fxg_m3_tmul_v3(ra, dw, ovf);
 	fix16_t C[3][3], Q[3][3]; /* C[i][j] = a_i . b_j, Q = |C| */
 	for (int i = 0; i < 3; ++i)

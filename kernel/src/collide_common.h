@@ -189,6 +189,10 @@ void fxs_collide_box_capsule(const fxs_shape *a, const fxs_transform *xa, const 
 			     fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
 void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 		       fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+/* the same with the boxes' rotations given (narrowphase.h), or NULL */
+void fxs_collide_boxes_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *rot_a, const fxs_shape *b,
+			   const fxs_transform *xb, const fxs_rotation *rot_b, fix16_t speculative, fxs_manifold *m,
+			   uint32_t *ovf);
 /* collide_hull.c: convex hulls against spheres, boxes, capsules and hulls */
 void fxs_collide_sphere_hull(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 			     fix16_t speculative, fxs_manifold *m, uint32_t *ovf);

@@ -76,6 +76,13 @@ static int rank(int32_t type) { return type == FXS_SHAPE_MESH ? FXS_SHAPE_TYPE_C
 void fxs_collide(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 		 fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
 {
+	fxs_collide_rot(a, xa, NULL, b, xb, NULL, speculative, m, ovf);
+}
+
+void fxs_collide_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *ra, const fxs_shape *b,
+		     const fxs_transform *xb, const fxs_rotation *rb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
+{
+	/* ra and rb (when given) are the rotations of xa->q and xb->q */
 	/* table[first type][second type], first before second in rank order */
 	static const pair_fn table[FXS_SHAPE_TYPE_COUNT][FXS_SHAPE_TYPE_COUNT] = {
 		[FXS_SHAPE_SPHERE][FXS_SHAPE_SPHERE] = fxs_collide_spheres,
@@ -102,11 +109,19 @@ void fxs_collide(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b
 		collide_compound(a, xa, b, xb, speculative, m, ovf);
 		return;
 	}
-	int ra = rank(a->type), rb = rank(b->type);
-	bool swap = ra > rb || (a->type == b->type && same_type_order(a, b) > 0);
+	int rank_a = rank(a->type), rank_b = rank(b->type);
+	bool swap = rank_a > rank_b || (a->type == b->type && same_type_order(a, b) > 0);
 	if (!table[swap ? b->type : a->type][swap ? a->type : b->type])
 		return;
-	if (swap) {
+	if (a->type == FXS_SHAPE_BOX && b->type == FXS_SHAPE_BOX) {
+		/* the one pair function that takes rotations (the world's commonest) */
+		if (swap) {
+			fxs_collide_boxes_rot(b, xb, rb, a, xa, ra, speculative, m, ovf);
+			m->normal = np_neg(m->normal);
+		} else {
+			fxs_collide_boxes_rot(a, xa, ra, b, xb, rb, speculative, m, ovf);
+		}
+	} else if (swap) {
 		table[b->type][a->type](b, xb, a, xa, speculative, m, ovf);
 		m->normal = np_neg(m->normal);
 	} else {

@@ -32,4 +32,27 @@ typedef struct fxs_manifold {
 void fxs_collide(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 		 fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
 
+/* A body's rotation matrix as fxg_m3_from_quat makes it, with the
+ * saturations that made it (none for a unit quaternion). The world collides
+ * one body with several others in a step and keeps this per body instead of
+ * making it per pair (contact.c); a pair function adds `ovf` to the count
+ * each time it uses one, as if it had made it itself: same bits, same
+ * counts. */
+typedef struct fxs_rotation {
+	fxg_mat3 m;
+	uint32_t ovf;
+} fxs_rotation;
+
+static inline fxs_rotation fxs_rotation_of(fxg_quat q)
+{
+	fxs_rotation r = { .ovf = 0 };
+	r.m = fxg_m3_from_quat(q, &r.ovf);
+	return r;
+}
+
+/* fxs_collide with the rotations of xa->q and xb->q (fxs_rotation_of), or
+ * NULL where the pair function should make them. */
+void fxs_collide_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *ra, const fxs_shape *b,
+		     const fxs_transform *xb, const fxs_rotation *rb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+
 #endif

@@ -100,6 +100,8 @@ struct fxs_world {
 	size_t batch_scratch_size;
 	void *ball_scratch;  /* the ball joint batches (joint_batch.h), cache-line aligned inside */
 	size_t ball_scratch_size;
+	void *rot_cache;     /* contact.c: the bodies' rotations, each made once a step */
+	uint32_t rot_cache_cap, rot_gen;
 	/* the widest vector kernels the contact solver may use where the CPU has
 	 * them (contact_batch.h, FXS_SIMD_*): the same bits whichever runs, so
 	 * not state, and kept by a snapshot restore (fxs_world_set_kernels) */

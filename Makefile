@@ -73,8 +73,8 @@ ifeq ($(DEPS_CHECK),1)
 endif
 
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
-# The solver's vector kernels (kernel/src/contact_batch_avx2.c, _avx512.c,
-# joint_batch_avx512.c): AVX2 and AVX-512 on x86, chosen at run time, the same
+# The vector kernels (kernel/src/contact_batch_avx2.c, _avx512.c,
+# joint_batch_avx512.c, collide_box_box_avx512.c): AVX2 and AVX-512 on x86, chosen at run time, the same
 # bits as the portable kernels. Integer only: `make nofloat` checks their objects by
 # disassembly instead of -mgeneral-regs-only, which would forbid the vector
 # registers.
@@ -86,6 +86,7 @@ endif
 $(BUILD)/obj/kernel/src/contact_batch_avx2.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX2_CFLAGS)
 $(BUILD)/obj/kernel/src/contact_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
 $(BUILD)/obj/kernel/src/joint_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
+$(BUILD)/obj/kernel/src/collide_box_box_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
 $(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KCF) -MMD -MP -c -o $@ $<
@@ -114,7 +115,7 @@ demo: all
 # Compile kernel/ and fixmath_glue/ so that any floating point is a build error;
 # the vector kernels, which need the vector registers, are checked by disassembly.
 SIMD_OBJ = $(BUILD)/nofloat/obj/kernel/src/contact_batch_avx2.o $(BUILD)/nofloat/obj/kernel/src/contact_batch_avx512.o \
-	   $(BUILD)/nofloat/obj/kernel/src/joint_batch_avx512.o
+	   $(BUILD)/nofloat/obj/kernel/src/joint_batch_avx512.o $(BUILD)/nofloat/obj/kernel/src/collide_box_box_avx512.o
 nofloat:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat/libfixstep.a
 	bash tools/check_nofloat.sh $(SIMD_OBJ)

@@ -16,6 +16,8 @@
  * same id as that edge crossing in a face contact. */
 #include "collide_common.h"
 
+#include <string.h>
+
 /* Edge axes with |e_i x b_j| below 1/64 are skipped: nearly parallel edges
  * are ill-conditioned and the face axes then bound the separation. */
 #define EDGE_MIN_LEN2 ((int64_t)1 << 20) /* Q32.32: (1/64)^2 */
@@ -296,16 +298,12 @@ static fxg_mat3 rotation(const fxs_rotation *given, const fxs_transform *xf, uin
 	return given->m;
 }
 
-void fxs_collide_boxes_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *rot_a, const fxs_shape *b,
-			   const fxs_transform *xb, const fxs_rotation *rot_b, fix16_t speculative, fxs_manifold *m,
-			   uint32_t *ovf)
+/* The separating-axis part: C, d, d in B's frame, and the best face of A, of
+ * B and edge pair, in the frame of A (fxs_box_sat in collide_common.h). */
+void fxs_box_sat(const fxs_shape *a, const fxs_shape *b, fxg_vec3 dw, const fxg_mat3 *ra_, const fxg_mat3 *rb_,
+		 fxs_box_sat_result *r, uint32_t *ovf)
 {
-	m->point_count = 0;
-	m->normal = fxg_v3(0, FXG_ONE, 0);
-	fxg_vec3 dw;
-	if (!np_rel(xa->p, xb->p, &dw))
-		return;
-	fxg_mat3 ra = rotation(rot_a, xa, ovf), rb = rotation(rot_b, xb, ovf);
+	const fxg_mat3 ra = *ra_, rb = *rb_;
 	fxg_vec3 d = fxg_m3_tmul_v3(ra, dw, ovf);
 	fix16_t C[3][3], Q[3][3]; /* C[i][j] = a_i . b_j, Q = |C| */
 	for (int i = 0; i < 3; ++i)
@@ -374,6 +372,28 @@ void fxs_collide_boxes_rot(const fxs_shape *a, const fxs_transform *xa, const fx
 			}
 		}
 	}
+	r->d = d;
+	memcpy(r->C, C, sizeof C);
+	memcpy(r->db, db, sizeof db);
+	r->sep_a = sep_a, r->sep_b = sep_b, r->sep_e = sep_e;
+	r->ia = (int8_t)ia, r->jb = (int8_t)jb, r->ei = (int8_t)ei, r->ej = (int8_t)ej;
+}
+
+/* The rest, from the separating axes to the manifold. */
+static void box_finish(const fxs_shape *a, const fxs_transform *xa, const fxg_mat3 *ra_, const fxs_shape *b,
+		       const fxs_transform *xb, const fxg_mat3 *rb_, const fxs_box_sat_result *r, fix16_t speculative,
+		       fxs_manifold *m, uint32_t *ovf)
+{
+	const fxg_mat3 ra = *ra_, rb = *rb_;
+	const fxg_vec3 d = r->d;
+	const int64_t sep_a = r->sep_a, sep_b = r->sep_b, sep_e = r->sep_e;
+	const int ia = r->ia, jb = r->jb, ei = r->ei, ej = r->ej;
+	const int64_t dd[3] = { d.x, d.y, d.z };
+	const int64_t ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
+	const int64_t hb[3] = { b->half_extents.x, b->half_extents.y, b->half_extents.z };
+	const int64_t *db = r->db;
+	fix16_t C[3][3];
+	memcpy(C, r->C, sizeof C);
 	int64_t best = sep_a > sep_b ? sep_a : sep_b;
 	if (sep_e > best)
 		best = sep_e;
@@ -442,4 +462,29 @@ void fxs_collide_boxes_rot(const fxs_shape *a, const fxs_transform *xa, const fx
 	fxg_vec3 col = mat_col(&ra, ia);
 	m->normal = s > 0 ? col : np_neg(col);
 	face_contact(a->half_extents, b->half_extents, d, inc, ia, s, 0, speculative, xa, &ra, m, ovf);
+}
+
+void fxs_collide_boxes_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *rot_a, const fxs_shape *b,
+			   const fxs_transform *xb, const fxs_rotation *rot_b, fix16_t speculative, fxs_manifold *m,
+			   uint32_t *ovf)
+{
+	fxs_collide_boxes_sat(a, xa, rot_a, b, xb, rot_b, NULL, speculative, m, ovf);
+}
+
+void fxs_collide_boxes_sat(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *rot_a, const fxs_shape *b,
+			   const fxs_transform *xb, const fxs_rotation *rot_b, const fxs_box_sat_result *sat,
+			   fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
+{
+	m->point_count = 0;
+	m->normal = fxg_v3(0, FXG_ONE, 0);
+	fxg_vec3 dw;
+	if (!np_rel(xa->p, xb->p, &dw))
+		return;
+	fxg_mat3 ra = rotation(rot_a, xa, ovf), rb = rotation(rot_b, xb, ovf);
+	fxs_box_sat_result r;
+	if (!sat) {
+		fxs_box_sat(a, b, dw, &ra, &rb, &r, ovf);
+		sat = &r;
+	}
+	box_finish(a, xa, &ra, b, xb, &rb, sat, speculative, m, ovf);
 }

@@ -7,6 +7,7 @@
  * impulses (warm starting). The old and new lists are
  * both sorted by pair, so matching is a merge walk: no hashing, canonical. */
 #include "world.h"
+#include "collide_common.h"
 #include "compound.h"
 #include "shape.h"
 #include "island.h"
@@ -114,12 +115,12 @@ static const fxs_rotation *rot_of(update_ctx *u, uint32_t s)
  * increasing order. */
 static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb, const fxs_shape *shape_a,
 		 const fxs_transform *xa, const fxs_rotation *ra, const fxs_shape *shape_b, const fxs_transform *xb,
-		 const fxs_rotation *rb, fix16_t speculative)
+		 const fxs_rotation *rb, const fxs_box_sat_result *sat, fix16_t speculative)
 {
 	fxs_world *w = u->w;
 	const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
 	fxs_manifold m;
-	fxs_collide_rot(shape_a, xa, ra, shape_b, xb, rb, speculative, &m, &w->ovf);
+	fxs_collide_rot(shape_a, xa, ra, shape_b, xb, rb, sat, speculative, &m, &w->ovf);
 	if (m.point_count <= 0)
 		return;
 	uint64_t k = contact_key(a, b, sa, sb);
@@ -184,7 +185,53 @@ static void emit_children(update_ctx *u, uint32_t a, uint32_t b, fix16_t specula
 		abox.hi = fxg_v3_add(abox.hi, fxg_v3(speculative, speculative, speculative), &ovf);
 		for (uint32_t j = 0; j < nb; ++j)
 			if (fxs_aabb_overlap(&abox, &bbox[j]))
-				emit(u, a, b, i, j, sa, &ta, NULL, cb ? &cb->child[j] : &bb->shape, &tb[j], NULL, speculative);
+				emit(u, a, b, i, j, sa, &ta, NULL, cb ? &cb->child[j] : &bb->shape, &tb[j], NULL, NULL,
+				     speculative);
+	}
+}
+
+/* The separating-axis tests of the box pairs among pairs[i0, i1), eight at a
+ * time with AVX-512 (collide_box_box_avx512.c, the same bits as the scalar
+ * tests emit would make): done[k] says whether sat[k] holds pair i0 + k's.
+ * A pair's tests take its boxes in the order fxs_collide will. */
+#define SAT_WINDOW 64
+static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_t i1, fxs_box_sat_result *sat,
+		      bool *done)
+{
+	const fxs_world *w = u->w;
+	const fxs_shape *sa[8], *sb[8];
+	const fxg_mat3 *ra[8], *rb[8];
+	fxg_vec3 dw[8];
+	uint32_t at[8];
+	int n = 0;
+	fxs_box_sat_result out[8];
+	for (uint32_t i = i0; i <= i1; ++i) {
+		if (n == 8 || (i == i1 && n > 0)) {
+			uint32_t got = fxs_box_sat_x8(n, sa, sb, dw, ra, rb, out);
+			for (int k = 0; k < n; ++k)
+				if (got >> k & 1)
+					sat[at[k] - i0] = out[k], done[at[k] - i0] = true;
+			n = 0;
+		}
+		if (i == i1)
+			break;
+		done[i - i0] = false;
+		uint32_t a = pairs[i].a, b = pairs[i].b;
+		const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
+		if (ba->shape.type != FXS_SHAPE_BOX || bb->shape.type != FXS_SHAPE_BOX ||
+		    (!fxs_body_active(ba) && !fxs_body_active(bb)))
+			continue;
+		if (fxs_collide_swaps(&ba->shape, &bb->shape)) {
+			const fxs_body *t = ba;
+			ba = bb, bb = t;
+			uint32_t ts = a;
+			a = b, b = ts;
+		}
+		if (!np_rel(ba->xf.p, bb->xf.p, &dw[n]))
+			continue;
+		sa[n] = &ba->shape, sb[n] = &bb->shape;
+		ra[n] = &rot_of(u, a)->m, rb[n] = &rot_of(u, b)->m;
+		at[n++] = i;
 	}
 }
 
@@ -194,12 +241,18 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 		return FXS_ERR_NOMEM;
 	update_ctx u = { w, w->contacts, w->contact_count, 0, 0, false, NULL, 0 };
 	rot_cache_begin(w, &u);
+	/* box pairs' tests eight at a time, a window ahead (scratch on the stack) */
+	const bool vector_tests = u.rot && fxs_world_get_kernels(w) == FXS_KERNELS_AVX512;
+	fxs_box_sat_result sat[SAT_WINDOW];
+	bool sat_done[SAT_WINDOW] = { false };
 	/* jointed pairs without collide_connected get no contacts: a merge walk
 	 * of the sorted pairs with the sorted filter */
 	uint32_t filter_count, fi = 0;
 	const uint64_t *filter = fxs_joints_filter(w, &filter_count);
 	for (uint32_t i = 0; i < pair_count; ++i) {
 		uint32_t a = pairs[i].a, b = pairs[i].b;
+		if (vector_tests && i % SAT_WINDOW == 0)
+			box_tests(&u, pairs, i, pair_count - i < SAT_WINDOW ? pair_count : i + SAT_WINDOW, sat, sat_done);
 		if (fi < filter_count) {
 			uint64_t key = ((uint64_t)a << 32) | b;
 			while (fi < filter_count && filter[fi] < key)
@@ -226,9 +279,10 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 		if (ba->shape.type == FXS_SHAPE_COMPOUND || bb->shape.type == FXS_SHAPE_COMPOUND)
 			emit_children(&u, a, b, spec);
 		else if (ba->shape.type == FXS_SHAPE_BOX && bb->shape.type == FXS_SHAPE_BOX)
-			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, rot_of(&u, a), &bb->shape, &bb->xf, rot_of(&u, b), spec);
+			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, rot_of(&u, a), &bb->shape, &bb->xf, rot_of(&u, b),
+			     vector_tests && sat_done[i % SAT_WINDOW] ? &sat[i % SAT_WINDOW] : NULL, spec);
 		else
-			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, NULL, &bb->shape, &bb->xf, NULL, spec);
+			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, NULL, &bb->shape, &bb->xf, NULL, NULL, spec);
 		if (u.nomem)
 			return FXS_ERR_NOMEM;
 	}

@@ -23,26 +23,6 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 typedef void (*pair_fn)(const fxs_shape *, const fxs_transform *, const fxs_shape *, const fxs_transform *, fix16_t,
 			fxs_manifold *, uint32_t *);
 
-/* Order of two shapes of one type: -1 when a goes first, 1 when b does, 0
- * when their sizes are equal (the caller's order stands). The larger shape (by
- * the sum of its dimensions) goes first, so that a box-box pair prefers the
- * big box's face as reference. */
-static int same_type_order(const fxs_shape *a, const fxs_shape *b)
-{
-	int64_t sa = (int64_t)a->radius + a->half_height + a->half_extents.x + a->half_extents.y + a->half_extents.z;
-	int64_t sb = (int64_t)b->radius + b->half_height + b->half_extents.x + b->half_extents.y + b->half_extents.z;
-	if (sa != sb)
-		return sa > sb ? -1 : 1;
-	const int32_t ka[] = { a->radius, a->half_height, a->half_extents.x, a->half_extents.y, a->half_extents.z };
-	const int32_t kb[] = { b->radius, b->half_height, b->half_extents.x, b->half_extents.y, b->half_extents.z };
-	for (size_t i = 0; i < sizeof ka / sizeof ka[0]; ++i) {
-		int c = (ka[i] > kb[i]) - (ka[i] < kb[i]);
-		if (c != 0)
-			return c;
-	}
-	return 0;
-}
-
 /* A compound against anything: every pair of children, the manifold with the
  * deepest point kept (ties: the first in child order). For queries; the
  * world keeps one contact per pair of children instead (contact.c). */
@@ -70,17 +50,15 @@ static void collide_compound(const fxs_shape *a, const fxs_transform *xa, const 
 	}
 }
 
-/* Pair order: sphere, box, capsule, hull, then mesh (always second). */
-static int rank(int32_t type) { return type == FXS_SHAPE_MESH ? FXS_SHAPE_TYPE_COUNT : type; }
-
 void fxs_collide(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 		 fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
 {
-	fxs_collide_rot(a, xa, NULL, b, xb, NULL, speculative, m, ovf);
+	fxs_collide_rot(a, xa, NULL, b, xb, NULL, NULL, speculative, m, ovf);
 }
 
 void fxs_collide_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *ra, const fxs_shape *b,
-		     const fxs_transform *xb, const fxs_rotation *rb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
+		     const fxs_transform *xb, const fxs_rotation *rb, const fxs_box_sat_result *sat, fix16_t speculative,
+		     fxs_manifold *m, uint32_t *ovf)
 {
 	/* ra and rb (when given) are the rotations of xa->q and xb->q */
 	/* table[first type][second type], first before second in rank order */
@@ -109,17 +87,17 @@ void fxs_collide_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rota
 		collide_compound(a, xa, b, xb, speculative, m, ovf);
 		return;
 	}
-	int rank_a = rank(a->type), rank_b = rank(b->type);
-	bool swap = rank_a > rank_b || (a->type == b->type && same_type_order(a, b) > 0);
+	bool swap = fxs_collide_swaps(a, b);
 	if (!table[swap ? b->type : a->type][swap ? a->type : b->type])
 		return;
 	if (a->type == FXS_SHAPE_BOX && b->type == FXS_SHAPE_BOX) {
-		/* the one pair function that takes rotations (the world's commonest) */
+		/* the one pair function that takes rotations and tests made
+		 * beforehand (the world's commonest pair) */
 		if (swap) {
-			fxs_collide_boxes_rot(b, xb, rb, a, xa, ra, speculative, m, ovf);
+			fxs_collide_boxes_sat(b, xb, rb, a, xa, ra, sat, speculative, m, ovf);
 			m->normal = np_neg(m->normal);
 		} else {
-			fxs_collide_boxes_rot(a, xa, ra, b, xb, rb, speculative, m, ovf);
+			fxs_collide_boxes_sat(a, xa, ra, b, xb, rb, sat, speculative, m, ovf);
 		}
 	} else if (swap) {
 		table[b->type][a->type](b, xb, a, xa, speculative, m, ovf);

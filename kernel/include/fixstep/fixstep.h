@@ -36,16 +36,18 @@ uint64_t fxs_world_rehash(fxs_world *w);
 fxs_step_stats fxs_world_get_stats(const fxs_world *w);
 uint64_t fxs_world_get_step(const fxs_world *w);
 
-/* The solver's kernels. The vector kernels compute the portable kernel's
- * integer formulas and give the same bits (tests/test_batch.c, `make
- * crosscheck`), so the choice changes only the speed, never the state. A
+/* The solver's kernels (and the box-box separating-axis tests'). The vector
+ * kernels compute the portable kernel's integer formulas and give the same
+ * bits (tests/test_batch.c, tests/test_narrowphase.c, `make crosscheck`), so
+ * the choice changes only the speed, never the state. A
  * world starts with the widest its CPU and build have; a narrower one is for
  * measuring them, or for ruling a vector kernel out when two machines
  * disagree. */
 typedef enum fxs_kernels {
 	FXS_KERNELS_PORTABLE = 0, /* C, lane by lane: every target */
 	FXS_KERNELS_AVX2 = 1,     /* x86 with AVX2: contacts four lanes at a time */
-	FXS_KERNELS_AVX512 = 2,   /* x86 with AVX-512 F, VL, DQ, CD: contacts and ball joints eight at a time */
+	FXS_KERNELS_AVX512 = 2,   /* x86 with AVX-512 F, VL, DQ, CD: contacts, ball joints and box-box
+				   * separating axes eight at a time */
 } fxs_kernels;
 /* Use kernels no wider than k; returns the ones that will run (no wider
  * than what the CPU and the build have). */

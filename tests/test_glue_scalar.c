@@ -213,8 +213,9 @@ static int is_round_sqrt64(uint64_t n, uint64_t r)
 
 /* fxg_isqrt64 is the exact floor root and fxg_isqrt64_round the exact rounded
  * root for every uint64 tested: all n < 2^20, the edges around every k^2 for
- * k = 2^j +- 1 and k near 2^32 (including UINT64_MAX), and 10^6 random n
- * of every bit length. */
+ * k = 2^j +- 1 and k near 2^32 (including UINT64_MAX), 10^6 random n of
+ * every bit length, and the edges around k^2 for 10^6 random k (where an
+ * estimate off by one shows). */
 TEST(glue_isqrt64_edges)
 {
 	for (uint64_t n = 0; n < (1u << 20); ++n) {
@@ -245,6 +246,15 @@ TEST(glue_isqrt64_edges)
 		uint64_t n = r >> (test_rng_next(&s) % 64);
 		CHECKF(is_floor_sqrt(n, fxg_isqrt64(n)), "isqrt64(%" PRIu64 ")", n);
 		CHECKF(is_round_sqrt64(n, fxg_isqrt64_round(n)), "isqrt64_round(%" PRIu64 ")", n);
+	}
+	for (int i = 0; i < 1000000; ++i) {
+		uint64_t k = test_rng_next(&s) >> (32 + test_rng_next(&s) % 32);
+		const uint64_t near[5] = { k * k - 1, k * k, k * k + k, k * k + k + 1, k * k + 2 * k };
+		for (int e = 0; e < 5; ++e) {
+			uint64_t n = k == 0 ? 0 : near[e];
+			CHECKF(is_floor_sqrt(n, fxg_isqrt64(n)), "isqrt64(%" PRIu64 ")", n);
+			CHECKF(is_round_sqrt64(n, fxg_isqrt64_round(n)), "isqrt64_round(%" PRIu64 ")", n);
+		}
 	}
 }
 

@@ -7,9 +7,10 @@
  * Ranges (collide_common.h): |pB - pA| components <= 2^28 raw (np_rel), half
  * extents <= 1000 m (2^26 raw). A lane is taken only when its rotation
  * entries are within [-(2^16 + 2^10), 2^16 + 2^10] (any rotation made from a
- * unit quaternion): then |d| < 2^30 and every product below is of two values
- * that fit int32 (vpmuldq), every sum exact in int64, and nothing saturates,
- * so the scalar code's saturation counts are zero too. Other lanes are left
+ * unit quaternion) and its best face separation fits int32: then |d| < 2^30
+ * and every product below is of two values that fit int32 (vpmuldq), every
+ * sum exact in int64, and nothing saturates, so the scalar code's saturation
+ * counts are zero too. Other lanes are left
  * to the caller. The edge axes that need a square root (those that may beat
  * the best so far) are taken lane by lane with the scalar formula. */
 #include "collide_common.h"
@@ -90,6 +91,12 @@ uint32_t fxs_box_sat_x8(int n, const fxs_shape *const a[8], const fxs_shape *con
 	}
 	/* edge axes, as collide_box_box.c skips them */
 	const V face_first = _mm512_max_epi64(sep_a, sep_b);
+	/* it feeds a 32 x 32 product below: with unit quaternions (which the
+	 * world keeps, within 2^-10) |face_first| < 2^30; a lane beyond int32
+	 * goes to the scalar code */
+	fine &= _mm512_cmple_epu64_mask(abs64(face_first), splat(INT32_MAX));
+	if (!fine)
+		return 0;
 	const V edge_thresh = add(shr_round16(mul(splat(FXS_NP_REL_EDGE), face_first)), splat(FXS_NP_ABS_TOL));
 	const V matters = _mm512_min_epi64(face_first, edge_thresh);
 	V sep_e = splat(INT64_MIN), ei = splat(-1), ej = splat(-1);

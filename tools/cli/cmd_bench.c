@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -61,6 +62,8 @@ static bool bullet_start(const char *scene, uint32_t steps, bullet_proc *bp)
 	}
 	char nsteps[16];
 	snprintf(nsteps, sizeof nsteps, "%u", steps);
+	/* a Bullet that dies makes a write to it fail, not kill this program */
+	signal(SIGPIPE, SIG_IGN);
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {

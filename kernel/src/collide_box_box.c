@@ -286,7 +286,7 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 		       fix16_t speculative, fxs_manifold *m, uint32_t *ovf)
 {
-	fxs_collide_boxes_rot(a, xa, NULL, b, xb, NULL, speculative, m, ovf);
+	fxs_collide_boxes_sat(a, xa, NULL, b, xb, NULL, NULL, speculative, m, ovf);
 }
 
 /* a given rotation, or xf's made here; its saturations counted either way */
@@ -462,13 +462,6 @@ static void box_finish(const fxs_shape *a, const fxs_transform *xa, const fxg_ma
 	fxg_vec3 col = mat_col(&ra, ia);
 	m->normal = s > 0 ? col : np_neg(col);
 	face_contact(a->half_extents, b->half_extents, d, inc, ia, s, 0, speculative, xa, &ra, m, ovf);
-}
-
-void fxs_collide_boxes_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *rot_a, const fxs_shape *b,
-			   const fxs_transform *xb, const fxs_rotation *rot_b, fix16_t speculative, fxs_manifold *m,
-			   uint32_t *ovf)
-{
-	fxs_collide_boxes_sat(a, xa, rot_a, b, xb, rot_b, NULL, speculative, m, ovf);
 }
 
 void fxs_collide_boxes_sat(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *rot_a, const fxs_shape *b,

@@ -189,11 +189,6 @@ void fxs_collide_box_capsule(const fxs_shape *a, const fxs_transform *xa, const 
 			     fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
 void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 		       fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
-/* the same with the boxes' rotations given (narrowphase.h), or NULL */
-void fxs_collide_boxes_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *rot_a, const fxs_shape *b,
-			   const fxs_transform *xb, const fxs_rotation *rot_b, fix16_t speculative, fxs_manifold *m,
-			   uint32_t *ovf);
-
 /* Box-box in two parts: the separating-axis tests, in A's frame (C[i][j] =
  * a_i . b_j, d = RA^T (pB - pA), db = d in B's frame in Q32.32, the best
  * face separation of A (axis ia), of B (jb), and of an edge pair (ei, ej;
@@ -213,8 +208,9 @@ typedef struct fxs_box_sat_result fxs_box_sat_result;
 void fxs_box_sat(const fxs_shape *a, const fxs_shape *b, fxg_vec3 dw, const fxg_mat3 *ra, const fxg_mat3 *rb,
 		 fxs_box_sat_result *r, uint32_t *ovf);
 
-/* fxs_collide_boxes_rot with the separating axes already found (sat, made
- * from these boxes and transforms), or NULL to find them here */
+/* fxs_collide_boxes with the boxes' rotations given (narrowphase.h) or NULL,
+ * and the separating axes already found (sat, made from these boxes and
+ * transforms) or NULL to find them here */
 void fxs_collide_boxes_sat(const fxs_shape *a, const fxs_transform *xa, const fxs_rotation *rot_a, const fxs_shape *b,
 			   const fxs_transform *xb, const fxs_rotation *rot_b, const fxs_box_sat_result *sat,
 			   fix16_t speculative, fxs_manifold *m, uint32_t *ovf);

@@ -217,7 +217,7 @@ static inline uint64_t fxg_isqrt64(uint64_t n)
 	r = fxg_mulhi64(r << 32, h);                     /* R 2^62 */
 	uint64_t x = fxg_mulhi64(m, r) >> 30;
 	if (x > 0xFFFFFFFFu)
-		x = 0xFFFFFFFFu; /* floor(sqrt(m)) < 2^32 */
+		x = 0xFFFFFFFFu; /* the integer root of m is below 2^32 */
 	while (x * x > m)
 		--x;
 	while (m - x * x > 2 * x) /* (x + 1)^2 <= m */

@@ -95,7 +95,7 @@ deb_src_line() {
                   if (index(" " t " ", " deb ") && index(" " s " ", " " c " ") && u != "") {
                       split(u, us, /[ \t]+/); print "deb-src" (k != "" ? " [signed-by=" k "]" : ""), us[1], c, "main"; exit } }' "$f"
         done
-    } | head -n 1
+    } | sed -n 1p
 }
 
 # Makes apt able to fetch what the missing sysroots need: the foreign architectures
@@ -184,13 +184,13 @@ ensure_wasm_sysroot() {
     # we need; the small Debian tarball (packaging, and patches if any) is applied when it
     # can be fetched (some mirrors lack it).
     (cd "$dir/src" && apt-get source --download-only -qq -o APT::Sandbox::User=root libfixmath >/dev/null 2>&1) || true
-    orig=$(find "$dir/src" -maxdepth 1 -name 'libfixmath_*.orig.tar.*' | head -n1)
+    orig=$(find "$dir/src" -maxdepth 1 -name 'libfixmath_*.orig.tar.*' | sed -n 1p)
     [ -n "$orig" ] || die "apt-get source --download-only libfixmath fetched no upstream tarball"
     sum=$(sha256sum "$orig" | cut -d' ' -f1)
     grep -q "$sum .*$(basename "$orig")" "$dir"/src/*.dsc 2>/dev/null || die "$orig does not match its .dsc"
     src=$dir/src/libfixmath; mkdir -p "$src"
     tar -xf "$orig" -C "$src"
-    deb=$(find "$dir/src" -maxdepth 1 -name 'libfixmath_*.debian.tar.*' | head -n1)
+    deb=$(find "$dir/src" -maxdepth 1 -name 'libfixmath_*.debian.tar.*' | sed -n 1p)
     if [ -n "$deb" ]; then
         tar -xf "$deb" -C "$src"
         if [ -f "$src/debian/patches/series" ]; then

@@ -274,7 +274,11 @@ fxs_replay_status fxs_replay_record(const char *path, const fxs_record_options *
 				in[o->perturb_player] = written[o->perturb_player];
 		}
 		o->scene->apply_inputs(w, in, players, tick);
-		fxs_world_step(w);
+		if (fxs_world_step(w) != FXS_OK) {
+			s = FXS_REPLAY_NOMEM;
+			snprintf(rw.error, sizeof rw.error, "out of memory at step %" PRIu64 " (not recorded)", tick);
+			break;
+		}
 		s = fxs_replay_writer_tick(&rw, written, w);
 		if (o->on_tick)
 			o->on_tick(tick, o->ctx);
@@ -316,12 +320,12 @@ fxs_world *fxs_replay_start(const fxs_replay *r, const fxs_scene **scene, char *
 	return w;
 }
 
-void fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_world *w, uint64_t i)
+fxs_result fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_world *w, uint64_t i)
 {
 	fxs_input in[FXS_MAX_PLAYERS];
 	fxs_replay_tick_inputs(r, i, in);
 	scene->apply_inputs(w, in, r->players, fxs_replay_tick_number(r, i));
-	fxs_world_step(w);
+	return fxs_world_step(w);
 }
 
 /* ---- comparing states ---- */

@@ -67,8 +67,9 @@ fxs_replay_status fxs_replay_record(const char *path, const fxs_record_options *
 /* The replay's world at its start (from the initial snapshot) and the scene
  * whose input handler it uses; NULL with a message on error. */
 fxs_world *fxs_replay_start(const fxs_replay *r, const fxs_scene **scene, char *err, size_t errlen);
-/* Apply tick i's inputs and step. */
-void fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_world *w, uint64_t i);
+/* Apply tick i's inputs and step: fxs_world_step's result (FXS_ERR_NOMEM:
+ * the machine ran out of memory, so nothing can be said about the replay). */
+fxs_result fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_world *w, uint64_t i);
 
 /* ---- comparing states ---- */
 

@@ -196,7 +196,8 @@ TEST(lcp_ldlt_solves_spd)
 		x[i] = W(s);
 	}
 	uint32_t ovf = 0;
-	CHECK(fxs_ldlt_factor(a, 4, &ovf) == 0);
+	fxg_wide t[4];
+	CHECK(fxs_ldlt_factor(a, 4, t, &ovf) == 0);
 	fxs_ldlt_solve(a, 4, x, &ovf);
 	for (int i = 0; i < 4; ++i)
 		CHECKF(near(x[i], xs[i], 16), "x[%d] = %.9f", i, D(x[i]));

@@ -231,12 +231,13 @@ const fxs_pair *fxs_bp_find_pairs(fxs_broadphase *bp, uint32_t *pair_count)
 		}
 	}
 	if (!ok || !sort_pairs(bp)) {
-		/* out of memory: report nothing rather than a partial list */
+		/* out of memory: no list, rather than a partial one */
 		*pair_count = 0;
-		return bp->sorted.p;
+		return NULL;
 	}
+	static const fxs_pair none[1];
 	*pair_count = bp->sorted.n;
-	return bp->sorted.p;
+	return bp->sorted.p ? bp->sorted.p : none;
 }
 
 void fxs_bp_write_state(const fxs_broadphase *bp, fxs_writer *w) { fxs_bpt_write_state(&bp->tree, w); }

@@ -34,7 +34,7 @@ void fxs_bp_destroy(fxs_broadphase *bp);
 /* Give the broadphase this step's boxes. aabbs[i] and flags[i] for slot i < count. */
 fxs_result fxs_bp_update(fxs_broadphase *bp, const fxs_aabb *aabbs, const uint8_t *flags, uint32_t count);
 /* Overlapping pairs, sorted by (a, b). The array stays owned by bp and valid
- * until the next update. */
+ * until the next update. NULL (and no pairs) when out of memory. */
 const fxs_pair *fxs_bp_find_pairs(fxs_broadphase *bp, uint32_t *pair_count);
 void fxs_bp_write_state(const fxs_broadphase *bp, fxs_writer *w);
 fxs_result fxs_bp_read_state(fxs_broadphase *bp, fxs_reader *r, uint32_t slot_count);

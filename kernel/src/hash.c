@@ -24,13 +24,19 @@ static uint64_t hash_state(const fxs_world *w, XXH3_state_t *st, uint8_t *chunk)
 	return (uint64_t)XXH3_64bits_digest(st);
 }
 
-void fxs_world_update_hash(fxs_world *w)
+bool fxs_world_hash_reserve(fxs_world *w)
 {
 	/* the world keeps its state and buffer; each allocated when missing */
 	if (!w->hash_stream)
 		w->hash_stream = XXH3_createState();
 	if (!w->hash_chunk)
 		w->hash_chunk = malloc(HASH_CHUNK);
+	return w->hash_stream && w->hash_chunk;
+}
+
+void fxs_world_update_hash(fxs_world *w)
+{
+	fxs_world_hash_reserve(w); /* if it fails, hash_state gives 0 */
 	w->hash = hash_state(w, (XXH3_state_t *)w->hash_stream, w->hash_chunk);
 	w->hash_valid = true;
 }

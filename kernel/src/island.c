@@ -11,7 +11,7 @@
 
 #include <stdlib.h>
 
-static bool reserve(fxs_world *w)
+bool fxs_islands_reserve(fxs_world *w)
 {
 	if (w->island_cap >= w->slot_count)
 		return true;
@@ -51,7 +51,7 @@ static void unite(uint32_t *parent, uint32_t a, uint32_t b)
 
 fxs_result fxs_islands_build(fxs_world *w)
 {
-	if (!reserve(w))
+	if (!fxs_islands_reserve(w))
 		return FXS_ERR_NOMEM;
 	uint32_t *p = w->island;
 	for (uint32_t s = 0; s < w->slot_count; ++s) {
@@ -95,9 +95,7 @@ void fxs_islands_wake(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count)
 	if (s0 == w->slot_count)
 		return;
 	if (fxs_islands_build(w) != FXS_OK) {
-		for (uint32_t s = 0; s < w->slot_count; ++s)
-			if (w->bodies[s].alive && w->bodies[s].type != FXS_BODY_STATIC)
-				wake_body(&w->bodies[s]);
+		fxs_world_nomem(w); /* not after fxs_islands_reserve at the step's start */
 		return;
 	}
 	uint8_t *wake = w->island_flag;
@@ -160,8 +158,12 @@ void fxs_islands_sleep(fxs_world *w)
 		if (b->type == FXS_BODY_KINEMATIC && b->sleep_time == 0)
 			a->sleep_time = 0;
 	}
-	if (!d->enable_sleep || fxs_islands_build(w) != FXS_OK)
+	if (!d->enable_sleep)
 		return;
+	if (fxs_islands_build(w) != FXS_OK) {
+		fxs_world_nomem(w);
+		return;
+	}
 	/* an island sleeps when every member has been slow long enough: flag the
 	 * islands with a member that has not */
 	uint8_t *keep = w->island_flag;

@@ -10,6 +10,8 @@
  * Union-find over the contact list with the minimum slot as representative:
  * the result depends on the components only, never on the order of pairs. */
 fxs_result fxs_islands_build(fxs_world *w);
+/* The island arrays for the current slot count (the step takes them first). */
+bool fxs_islands_reserve(fxs_world *w);
 
 /* Before the narrowphase: wake every island that holds an awake body or
  * whose bounds overlap an awake moving body's (pairs from the broadphase). */

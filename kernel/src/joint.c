@@ -435,6 +435,7 @@ const uint64_t *fxs_joints_filter(fxs_world *w, uint32_t *count)
 		if (n > w->joint_filter_cap) {
 			uint64_t *f = realloc(w->joint_filter, (size_t)n * sizeof *f);
 			if (!f) {
+				fxs_world_nomem(w);
 				*count = 0;
 				return NULL;
 			}

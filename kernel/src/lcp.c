@@ -36,12 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t fxs_ldlt_factor(fxg_wide *a, int m, uint32_t *ovf)
+uint32_t fxs_ldlt_factor(fxg_wide *a, int m, fxg_wide *t, uint32_t *ovf)
 {
 	uint32_t floored = 0;
-	fxg_wide *t = malloc((size_t)(m > 0 ? m : 1) * sizeof *t);
-	if (!t)
-		return (uint32_t)m;
 	for (int i = 0; i < m; ++i) {
 		fxg_wide *ri = a + (size_t)i * m;
 		fxg_wide d = ri[i];
@@ -68,7 +65,6 @@ uint32_t fxs_ldlt_factor(fxg_wide *a, int m, uint32_t *ovf)
 			rj[i] = s == 0 ? 0 : fxg_wmul_wide(s, inv, ovf);
 		}
 	}
-	free(t);
 	return floored;
 }
 
@@ -136,7 +132,7 @@ static inline fxg_wide clampw(fxg_wide v, fxg_wide lo, fxg_wide hi)
 /* One boxed LCP with fixed bounds L, H on x; state in and out. Returns
  * false when the pivot cap was hit (the fallback ran). */
 static bool murty(const fxs_lcp *p, const fxg_wide *L, const fxg_wide *H, uint8_t *state, fxg_wide *x, int *idx,
-		  fxg_wide *mf, fxg_wide *rf, fxs_lcp_stats *st, uint32_t *ovf)
+		  fxg_wide *mf, fxg_wide *rf, fxg_wide *tf, fxs_lcp_stats *st, uint32_t *ovf)
 {
 	const int m = p->m;
 	const fxg_wide *a = p->a, *b = p->b;
@@ -165,7 +161,7 @@ static bool murty(const fxs_lcp *p, const fxg_wide *L, const fxg_wide *H, uint8_
 			rf[q] = s;
 		}
 		if (f > 0) {
-			st->floored += fxs_ldlt_factor(mf, f, ovf);
+			st->floored += fxs_ldlt_factor(mf, f, tf, ovf);
 			st->factors++;
 			fxs_ldlt_solve(mf, f, rf, ovf);
 		}
@@ -233,14 +229,14 @@ bool fxs_lcp_solve(const fxs_lcp *p, fxg_wide *x, fxs_lcp_stats *st, uint32_t *o
 	if (m <= 0)
 		return true;
 	size_t mm = (size_t)m;
-	/* scratch: L, H, est, rf (m each), mf (m^2), idx (m ints), state (m bytes) */
-	size_t bytes = (4 * mm + mm * mm) * sizeof(fxg_wide) + mm * sizeof(int) + mm;
+	/* scratch: L, H, est, rf, tf (m each), mf (m^2), idx (m ints), state (m bytes) */
+	size_t bytes = (5 * mm + mm * mm) * sizeof(fxg_wide) + mm * sizeof(int) + mm;
 	uint8_t *mem = malloc(bytes);
 	if (!mem) {
 		memset(x, 0, mm * sizeof *x);
 		return false;
 	}
-	fxg_wide *L = (fxg_wide *)mem, *H = L + mm, *est = H + mm, *rf = est + mm, *mf = rf + mm;
+	fxg_wide *L = (fxg_wide *)mem, *H = L + mm, *est = H + mm, *rf = est + mm, *tf = rf + mm, *mf = tf + mm;
 	int *idx = (int *)(mf + mm * mm);
 	uint8_t *state = (uint8_t *)(idx + mm);
 	bool has_dep = false;
@@ -274,7 +270,7 @@ bool fxs_lcp_solve(const fxs_lcp *p, fxg_wide *x, fxs_lcp_stats *st, uint32_t *o
 				state[i] = FREE;
 			}
 		}
-		murty(p, L, H, state, x, idx, mf, rf, st, ovf);
+		murty(p, L, H, state, x, idx, mf, rf, tf, st, ovf);
 		st->passes++;
 		if (!has_dep)
 			break;

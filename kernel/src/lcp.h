@@ -37,8 +37,10 @@
 
 /* A (m x m, row-major; only the lower triangle is read) in place: L below
  * the diagonal (unit diagonal implied), D on it. Zero entries are skipped
- * (a banded matrix stays cheap). Returns the number of floored pivots. */
-uint32_t fxs_ldlt_factor(fxg_wide *a, int m, uint32_t *ovf);
+ * (a banded matrix stays cheap). t: scratch of m entries (the caller's, so
+ * that a factorisation cannot run out of memory). Returns the number of
+ * floored pivots. */
+uint32_t fxs_ldlt_factor(fxg_wide *a, int m, fxg_wide *t, uint32_t *ovf);
 
 /* x := A^-1 x with A = L D L^T from fxs_ldlt_factor. */
 void fxs_ldlt_solve(const fxg_wide *a, int m, fxg_wide *x, uint32_t *ovf);

@@ -32,6 +32,8 @@ size_t fxs_world_snapshot_size(const fxs_world *w)
 
 fxs_result fxs_world_snapshot_save(const fxs_world *w, void *buf, size_t cap, size_t *written)
 {
+	if (w->failed)
+		return FXS_ERR_NOMEM; /* a state other machines would not have: not to be shared */
 	size_t payload = fxs_world_serialize_state(w, NULL, 0);
 	size_t total = SNAP_HEADER + payload + 8;
 	if (written)

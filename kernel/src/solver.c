@@ -329,10 +329,10 @@ fxs_result fxs_solve(fxs_world *w)
 	prepare_contacts(&c);
 	fxs_joints_prepare(&c);
 	fxs_direct_prepare(&c); /* nothing unless def.direct_contact_rows */
-	if (!fxs_joints_plan(&c))
-		return FXS_ERR_NOMEM;
-	if (!fxs_batches_prepare(&c))
+	if (!fxs_joints_plan(&c) || !fxs_batches_prepare(&c)) {
+		fxs_direct_free(&c);
 		return FXS_ERR_NOMEM; /* nothing moved yet this step */
+	}
 	for (int sub = 0; sub < w->def.substeps; ++sub) {
 		c.substep = (uint32_t)sub;
 		integrate_velocities(&c);

@@ -95,8 +95,10 @@ static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, b
 	uint32_t *root = malloc((size_t)n * sizeof *root), *rows = calloc(c->body_count, sizeof *rows);
 	uint8_t *bad = calloc(c->body_count, 1);
 	uint32_t *order = malloc((size_t)n * sizeof *order);
-	if (!parent || !root || !rows || !bad || !order)
+	if (!parent || !root || !rows || !bad || !order) {
+		fxs_world_nomem(c->w);
 		goto done;
+	}
 	for (uint32_t s = 0; s < c->body_count; ++s)
 		parent[s] = s;
 	/* islands through dynamic bodies (a static body joins nothing) */
@@ -121,8 +123,10 @@ static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, b
 	if (m_max == 0)
 		goto done;
 	fxg_wide *a = malloc((size_t)m_max * m_max * sizeof *a), *x = malloc((size_t)m_max * sizeof *x);
-	if (!a || !x) {
-		free(a), free(x);
+	fxg_wide *scratch = malloc((size_t)m_max * sizeof *scratch);
+	if (!a || !x || !scratch) {
+		free(a), free(x), free(scratch);
+		fxs_world_nomem(c->w);
 		goto done;
 	}
 	for (uint32_t s = 0; s < c->body_count; ++s) {
@@ -172,7 +176,7 @@ static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, b
 				x[3 * p + r] = -(int64_t)fxg_sat(v, ovf) * 65536; /* Q32.32 */
 			}
 		}
-		fxs_ldlt_factor(a, m, ovf); /* floored pivots: a degenerate island, bounded answer */
+		fxs_ldlt_factor(a, m, scratch, ovf); /* floored pivots: a degenerate island, bounded answer */
 		fxs_ldlt_solve(a, m, x, ovf);
 		/* the impulses, soft like the iterative rows, applied together */
 		for (uint32_t p = 0; p < k; ++p) {
@@ -192,7 +196,7 @@ static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, b
 		}
 		solved++;
 	}
-	free(a), free(x);
+	free(a), free(x), free(scratch);
 done:
 	free(parent), free(root), free(rows), free(bad), free(order);
 	return solved;
@@ -422,6 +426,7 @@ void fxs_direct_prepare(solver_ctx *c)
 	c->joint_direct = d->joint_in;
 	goto done;
 fail:
+	fxs_world_nomem(c->w); /* the iterative solver would take these islands: not what other machines do */
 	if (d) {
 		c->direct = d;
 		fxs_direct_free(c);
@@ -545,8 +550,10 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 			d->b[i] = rhs == INT64_MIN ? INT64_MAX : -rhs;
 		}
 		fxs_lcp p = { m, a, d->b, d->lo, d->hi, d->off, d->dep, d->mu, d->est, d->set + d->island_first[is], 0 };
-		if (!fxs_lcp_solve(&p, d->x, &d->stats, ovf))
-			continue; /* out of memory: this island gets nothing this pass */
+		if (!fxs_lcp_solve(&p, d->x, &d->stats, ovf)) {
+			fxs_world_nomem(c->w); /* this island gets nothing this pass */
+			continue;
+		}
 		/* the impulses: totals (contacts, biased pass) or corrections */
 		for (int i = 0; i < m; ++i) {
 			const drow *r = &rw[i];

@@ -65,21 +65,38 @@ static void update_bounds(fxs_world *w)
 	}
 }
 
-void fxs_world_step(fxs_world *w)
+/* Out of memory.
+ *
+ * What the state at the step's start sizes (the bounds, the islands, the
+ * hash's buffers) is taken before anything changes: without it the step
+ * returns FXS_ERR_NOMEM and the world is as it was. What only the step finds
+ * out (pairs, contacts, constraint rows) is taken part-way: a stage that
+ * cannot get it goes on safely, but not as a machine with the memory would,
+ * so the world is marked failed and refuses steps and snapshot saves until a
+ * snapshot is restored into it. Never a state that silently differs. */
+fxs_result fxs_world_step(fxs_world *w)
 {
+	if (w->failed)
+		return FXS_ERR_NOMEM;
+	if (!reserve_scratch(w, w->slot_count) || !fxs_islands_reserve(w) || !fxs_world_hash_reserve(w))
+		return FXS_ERR_NOMEM; /* nothing changed */
 	w->ovf = 0;
-	if (!reserve_scratch(w, w->slot_count))
-		return;
+	w->step_nomem = false;
 	fxs_characters_update(w); /* stage 1: character moves (their inputs were set before the step) */
 	update_bounds(w);
 	uint32_t pair_count = 0;
 	const fxs_pair *pairs = NULL;
-	if (fxs_bp_update(w->bp, w->scratch_aabbs, w->scratch_flags, w->slot_count) == FXS_OK)
-		pairs = fxs_bp_find_pairs(w->bp, &pair_count);
+	if (fxs_bp_update(w->bp, w->scratch_aabbs, w->scratch_flags, w->slot_count) != FXS_OK ||
+	    !(pairs = fxs_bp_find_pairs(w->bp, &pair_count)))
+		goto nomem;
 	fxs_islands_wake(w, pairs, pair_count);
-	fxs_contacts_update(w, pairs, pair_count);
-	fxs_solve(w);
+	if (w->step_nomem || fxs_contacts_update(w, pairs, pair_count) != FXS_OK || w->step_nomem)
+		goto nomem;
+	if (fxs_solve(w) != FXS_OK || w->step_nomem)
+		goto nomem;
 	fxs_islands_sleep(w);
+	if (w->step_nomem)
+		goto nomem;
 	uint32_t points = 0;
 	for (uint32_t i = 0; i < w->contact_count; ++i)
 		points += (uint32_t)w->contacts[i].point_count;
@@ -98,4 +115,9 @@ void fxs_world_step(fxs_world *w)
 	w->stats.contact_point_count = points;
 	w->stats.awake_body_count = awake;
 	fxs_world_update_hash(w);
+	return FXS_OK;
+nomem:
+	w->failed = true;
+	fxs_world_update_hash(w); /* of the state it holds, for what it is worth */
+	return FXS_ERR_NOMEM;
 }

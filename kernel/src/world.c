@@ -131,6 +131,8 @@ void fxs_world_destroy(fxs_world *w)
 
 fxs_world_def fxs_world_get_def(const fxs_world *w) { return w->def; }
 
+fxs_result fxs_world_status(const fxs_world *w) { return w->failed ? FXS_ERR_NOMEM : FXS_OK; }
+
 bool fxs_world_reserve_slots(fxs_world *w, uint32_t n)
 {
 	if (n <= w->slot_cap)

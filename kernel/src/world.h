@@ -106,6 +106,12 @@ struct fxs_world {
 	 * them (contact_batch.h, FXS_SIMD_*): the same bits whichever runs, so
 	 * not state, and kept by a snapshot restore (fxs_world_set_kernels) */
 	int simd;
+	/* Out of memory part-way through a step: a stage that could not get its
+	 * memory sets step_nomem (fxs_world_nomem) and goes on safely but not as
+	 * other machines would; the step then marks the world failed, and steps
+	 * and snapshot saves refuse until a snapshot is restored into it. */
+	bool step_nomem;
+	bool failed;
 	/* hash of the current state, computed at the end of every step */
 	uint64_t hash;
 	bool hash_valid;
@@ -121,6 +127,8 @@ fxs_aabb fxs_body_compute_aabb(const fxs_body *b, uint32_t *ovf);
 /* world.c */
 bool fxs_world_reserve_slots(fxs_world *w, uint32_t n);
 static inline void fxs_world_touch(fxs_world *w) { w->hash_valid = false; }
+/* A stage of the step could not get memory (see step_nomem). */
+static inline void fxs_world_nomem(fxs_world *w) { w->step_nomem = true; }
 
 /* contact.c: rebuild the contact list from this step's pairs (narrowphase +
  * matching the previous list's points by feature id for warm starting). */
@@ -134,5 +142,7 @@ fxs_result fxs_solve(fxs_world *w);
 /* state.c / hash.c */
 void fxs_serialize_body(const fxs_body *b, fxs_writer *wr);
 void fxs_world_update_hash(fxs_world *w);
+/* The hash's buffers, taken before a step changes anything. */
+bool fxs_world_hash_reserve(fxs_world *w);
 
 #endif

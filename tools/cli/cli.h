@@ -4,6 +4,7 @@
 
 #include "fixstep/fixstep.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,6 +17,9 @@ int cli_parse_kernels(const char *s);
 /* Use the --kernels choice (requested >= 0) in w; a note on stderr when this
  * machine runs narrower ones. The bits do not depend on it. */
 void cli_use_kernels(fxs_world *w, int requested);
+/* fxs_world_step; false, with "fixstep: out of memory at step S" on stderr,
+ * when it fails (the run must stop: see fxs_world_step). */
+bool cli_step(fxs_world *w);
 /* Monotonic wall clock in nanoseconds (tools only). */
 uint64_t cli_now_ns(void);
 

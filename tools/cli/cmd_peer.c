@@ -51,7 +51,11 @@ static int record_confirmed(const fxs_session *s, const fxs_scene *sc, uint32_t 
 			return 0;
 		}
 		sc->apply_inputs(w, in, players, t);
-		fxs_world_step(w);
+		if (!cli_step(w)) {
+			fxs_replay_writer_abandon(&rw);
+			fxs_world_destroy(w);
+			return 0;
+		}
 		fxs_replay_writer_tick(&rw, in, w);
 	}
 	*final = fxs_world_hash(w);
@@ -253,7 +257,7 @@ int cmd_peer(int argc, char **argv)
 		for (uint32_t q = 0; q < np && vanished < 0; ++q)
 			if (q != player && !fxs_session_peer_done(s, q) && now - last_heard[q] > timeout_ms)
 				vanished = (int)q;
-		if (vanished >= 0)
+		if (vanished >= 0 || fxs_session_out_of_memory(s))
 			break;
 		sleep_ms(1);
 	}
@@ -278,6 +282,9 @@ int cmd_peer(int argc, char **argv)
 		       player, d->tick, d->peer, d->local_hash, d->remote_hash, d->body_file[0] ? "; body hashes in " : "",
 		       d->body_file);
 		status = "desync", rc = 4;
+	} else if (fxs_session_out_of_memory(s)) {
+		printf("peer %u: out of memory at tick %" PRIu64 "; stopping\n", player, fxs_session_tick(s));
+		status = "nomem", rc = 5;
 	}
 	int rec_ok = -1;
 	uint64_t rec_hash = 0;

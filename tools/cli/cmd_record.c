@@ -252,7 +252,11 @@ int cmd_log(int argc, char **argv)
 			fxs_input_script_at(&script, &cursor, tick, held);
 			sc->apply_inputs(w, held, players, tick);
 		}
-		fxs_world_step(w);
+		if (!cli_step(w)) {
+			fxs_world_destroy(w);
+			fxs_input_script_free(&script);
+			return 1;
+		}
 		fxs_world_log_bits(stdout, w, tick);
 	}
 	fxs_world_destroy(w);

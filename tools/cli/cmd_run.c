@@ -91,7 +91,10 @@ int cmd_run(int argc, char **argv)
 	if (!has_steps)
 		steps = sc->default_steps;
 	for (uint32_t s = 1; s <= steps; ++s) {
-		fxs_world_step(w);
+		if (!cli_step(w)) {
+			fxs_world_destroy(w);
+			return 1;
+		}
 		if (has_trace)
 			print_trace(w, trace, s);
 		if (every && s % every == 0)
@@ -137,7 +140,10 @@ int cmd_settle(int argc, char **argv)
 		return cli_usage_error("scene '%s' could not be created", name);
 	uint64_t asleep = 0;
 	for (uint32_t s = 1; s <= steps; ++s) {
-		fxs_world_step(w);
+		if (!cli_step(w)) {
+			fxs_world_destroy(w);
+			return 1;
+		}
 		if (!asleep && fxs_world_get_stats(w).awake_body_count == 0)
 			asleep = fxs_world_get_step(w);
 	}

@@ -9,9 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Exit statuses of verify and diff: 0 ok, 1 diverged, 2 not a valid replay. */
+/* Exit statuses of verify and diff: 0 ok, 1 diverged, 2 not a valid replay,
+ * 3 this machine ran out of memory re-simulating it (nothing is said about the replay). */
 #define EXIT_DIVERGED 1
 #define EXIT_BAD_FILE 2
+#define EXIT_NOMEM 3
 
 static int bad_file(const char *path, const char *why)
 {
@@ -172,7 +174,13 @@ int cmd_verify(int argc, char **argv)
 	progress_init(&pr, r.tick_count, quiet);
 	int status = 0;
 	for (uint64_t i = 0; i < r.tick_count; ++i) {
-		fxs_replay_step(&r, sc, w, i);
+		if (fxs_replay_step(&r, sc, w, i) != FXS_OK) {
+			progress_end(&pr);
+			fprintf(stderr, "fixstep: %s: out of memory re-simulating step %" PRIu64 ": not verified\n", path,
+				fxs_replay_tick_number(&r, i));
+			status = EXIT_NOMEM;
+			break;
+		}
 		uint64_t want = fxs_replay_tick_hash(&r, i), got = fxs_world_hash(w);
 		progress_update(&pr, i + 1);
 		if (want == got)
@@ -247,7 +255,11 @@ static fxs_world *state_after(const fxs_replay *r, uint64_t i, bool *recorded, c
 	if (!w)
 		return NULL;
 	for (uint64_t k = 0; k <= i; ++k)
-		fxs_replay_step(r, sc, w, k);
+		if (fxs_replay_step(r, sc, w, k) != FXS_OK) {
+			snprintf(err, n, "out of memory re-simulating step %" PRIu64, fxs_replay_tick_number(r, k));
+			fxs_world_destroy(w);
+			return NULL;
+		}
 	*recorded = false;
 	return w;
 }
@@ -526,7 +538,13 @@ int cmd_replay(int argc, char **argv)
 	if (log_bits)
 		fxs_world_log_bits(stdout, w, r.start_tick);
 	for (uint64_t i = 0; r.start_tick + i < to; ++i) {
-		fxs_replay_step(&r, sc, w, i);
+		if (fxs_replay_step(&r, sc, w, i) != FXS_OK) {
+			fprintf(stderr, "fixstep: %s: out of memory re-simulating step %" PRIu64 "\n", path,
+				fxs_replay_tick_number(&r, i));
+			fxs_world_destroy(w);
+			fxs_replay_free(&r);
+			return EXIT_NOMEM;
+		}
 		uint64_t tick = fxs_replay_tick_number(&r, i);
 		if (!first_bad && fxs_world_hash(w) != fxs_replay_tick_hash(&r, i)) {
 			first_bad = tick;

@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,15 @@ void cli_use_kernels(fxs_world *w, int requested)
 	if ((int)got != requested)
 		fprintf(stderr, "fixstep: note: no %s kernels on this machine; running %s (the same bits)\n",
 			fxs_kernels_name((fxs_kernels)requested), fxs_kernels_name(got));
+}
+
+bool cli_step(fxs_world *w)
+{
+	fxs_result e = fxs_world_step(w);
+	if (e == FXS_OK)
+		return true;
+	fprintf(stderr, "fixstep: %s at step %" PRIu64 "\n", fxs_result_string(e), fxs_world_get_step(w) + 1);
+	return false;
 }
 
 uint64_t cli_now_ns(void)

@@ -45,6 +45,7 @@ struct fxs_session {
 	uint32_t perturb_slot;
 	fxs_session_stats st;
 	fxs_session_desync ds;
+	bool nomem; /* a step or a snapshot ran out of memory: no further ticks */
 };
 
 static bool snap_save(fxs_session *s, uint64_t tick)
@@ -195,7 +196,10 @@ static void simulate(fxs_session *s, uint64_t t)
 		s->used[p][t] = in[p];
 	}
 	s->c.scene->apply_inputs(s->w, in, s->c.peers, t);
-	fxs_world_step(s->w);
+	if (fxs_world_step(s->w) != FXS_OK) {
+		s->nomem = true;
+		return;
+	}
 	if (s->c.perturb_tick == t) {
 		fxs_body_id id = fxs_world_body_at(s->w, s->perturb_slot);
 		fxg_vec3 pos = fxs_body_get_position(s->w, id);
@@ -203,12 +207,13 @@ static void simulate(fxs_session *s, uint64_t t)
 		fxs_body_set_transform(s->w, id, pos, fxs_body_get_rotation(s->w, id));
 	}
 	s->hash[t] = fxs_world_hash(s->w);
-	snap_save(s, t);
+	if (!snap_save(s, t))
+		s->nomem = true; /* a rollback to t could not restore it */
 }
 
 static void do_rollback(fxs_session *s)
 {
-	if (s->rollback_to == UINT64_MAX)
+	if (s->rollback_to == UINT64_MAX || s->nomem)
 		return;
 	uint64_t from = s->rollback_to;
 	s->rollback_to = UINT64_MAX;
@@ -225,7 +230,7 @@ static void do_rollback(fxs_session *s)
 	s->st.resimulated += depth;
 	if (depth > s->st.deepest_rollback)
 		s->st.deepest_rollback = depth;
-	for (uint64_t t = from; t <= s->cur; ++t)
+	for (uint64_t t = from; t <= s->cur && !s->nomem; ++t)
 		simulate(s, t);
 }
 
@@ -302,7 +307,7 @@ static void update_confirmed(fxs_session *s)
 static bool can_step(const fxs_session *s)
 {
 	uint64_t t = s->cur + 1;
-	if (t > s->c.ticks)
+	if (t > s->c.ticks || s->nomem)
 		return false;
 	if (s->c.mode == FXS_SESSION_LOCKSTEP) {
 		for (uint32_t p = 0; p < s->c.peers; ++p)
@@ -469,6 +474,7 @@ uint64_t fxs_session_peer_packets(const fxs_session *s, uint32_t peer)
 const fxs_session_stats *fxs_session_stats_get(const fxs_session *s) { return &s->st; }
 const fxs_world *fxs_session_world(const fxs_session *s) { return s->w; }
 const fxs_session_desync *fxs_session_desync_get(const fxs_session *s) { return &s->ds; }
+bool fxs_session_out_of_memory(const fxs_session *s) { return s->nomem; }
 uint32_t fxs_session_perturb_slot(const fxs_session *s) { return s->perturb_slot; }
 uint64_t fxs_session_hash(const fxs_session *s, uint64_t t) { return t <= s->cur ? s->hash[t] : 0; }
 
@@ -544,7 +550,11 @@ bool fxs_synctest(const fxs_scene *scene, uint32_t players, uint32_t ticks, uint
 			res->snapshot_bytes = need;
 		fxs_inputs_random(seed, t, players, in);
 		scene->apply_inputs(w, in, players, t);
-		fxs_world_step(w);
+		if (fxs_world_step(w) != FXS_OK) {
+			snprintf(err, errlen, "out of memory at tick %" PRIu64, t);
+			ok = false;
+			break;
+		}
 		h[t] = fxs_world_hash(w);
 		/* roll back min(depth, t) ticks and simulate them again */
 		uint64_t back = t < depth ? t : depth;
@@ -559,7 +569,11 @@ bool fxs_synctest(const fxs_scene *scene, uint32_t players, uint32_t ticks, uint
 		for (uint64_t k = from; k <= t; ++k) {
 			fxs_inputs_random(seed, k, players, in);
 			scene->apply_inputs(w, in, players, k);
-			fxs_world_step(w);
+			if (fxs_world_step(w) != FXS_OK) {
+				snprintf(err, errlen, "out of memory re-simulating tick %" PRIu64, k);
+				ok = false;
+				break;
+			}
 			++res->resimulated;
 			if (fxs_world_hash(w) != h[k]) {
 				snprintf(err, errlen,

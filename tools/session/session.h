@@ -90,6 +90,9 @@ const fxs_world *fxs_session_world(const fxs_session *s);
 uint64_t fxs_session_hash(const fxs_session *s, uint64_t t);
 /* Confirmed inputs of tick t (1..confirmed) for every player. */
 bool fxs_session_inputs(const fxs_session *s, uint64_t t, fxs_input out[FXS_MAX_PLAYERS]);
+/* A step or a snapshot of the session's world ran out of memory: the
+ * session simulates no further tick (fxs_world_step). */
+bool fxs_session_out_of_memory(const fxs_session *s);
 /* Body slot the perturbation moves (the first dynamic body). */
 uint32_t fxs_session_perturb_slot(const fxs_session *s);
 

@@ -25,8 +25,17 @@ void fxs_world_destroy(fxs_world *w);
 fxs_result fxs_world_def_validate(const fxs_world_def *def);
 fxs_world_def fxs_world_get_def(const fxs_world *w);
 
-/* Advance one step of def.dt. */
-void fxs_world_step(fxs_world *w);
+/* Advance one step of def.dt. FXS_OK, or FXS_ERR_NOMEM when memory ran out:
+ * - before the step changed anything (what the state at its start needs),
+ *   the world is as it was, and the step may be tried again;
+ * - part-way (what the step found needs: pairs, contacts, constraint rows),
+ *   the world's state is no longer the one every machine computes. The world
+ *   is then marked failed (fxs_world_status): steps and snapshot saves refuse
+ *   with FXS_ERR_NOMEM until a snapshot is restored into it.
+ * A world never goes on from a state that silently differs. */
+fxs_result fxs_world_step(fxs_world *w);
+/* FXS_OK, or FXS_ERR_NOMEM when a step failed part-way (see above). */
+fxs_result fxs_world_status(const fxs_world *w);
 
 /* XXH3-64 of the canonical serialisation of the whole state, as of the end
  * of the last step (or creation / restore / any mutation since). */
@@ -178,10 +187,12 @@ uint64_t fxs_body_hash(const fxs_world *w, fxs_body_id id);
 
 /* Bytes a snapshot of the world takes now. */
 size_t fxs_world_snapshot_size(const fxs_world *w);
-/* Save the whole state into buf (no allocation). *written gets the size. */
+/* Save the whole state into buf (no allocation). *written gets the size.
+ * FXS_ERR_NOMEM from a world whose step failed part-way (fxs_world_status). */
 fxs_result fxs_world_snapshot_save(const fxs_world *w, void *buf, size_t cap, size_t *written);
 /* Restore a snapshot into w (any world: the same one, or a fresh one). On
- * error w is left unchanged. The snapshot is untrusted input: every field is
+ * error w is left unchanged; on success a world whose step failed is usable
+ * again. The snapshot is untrusted input: every field is
  * checked. */
 fxs_result fxs_world_snapshot_restore(fxs_world *w, const void *buf, size_t len);
 /* Create a world from a snapshot. */

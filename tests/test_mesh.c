@@ -43,7 +43,7 @@ TEST(mesh_box_adjacency_and_outward_normals)
 {
 	fxg_vec3 v[8];
 	box_verts(fxg_v3(0, 0, 0), fxg_v3(FXG_ONE, FXG_ONE, FXG_ONE), v);
-	fxs_mesh *m = fxs_mesh_build(v, 8, box_tris, 12, FXG_HALF);
+	fxs_mesh *m = fxs_mesh_build(v, 8, box_tris, 12, FXG_HALF, NULL);
 	CHECK(m);
 	for (uint32_t t = 0; t < 12; ++t) {
 		const fxs_mesh_face *f = &m->faces[t];
@@ -62,10 +62,10 @@ TEST(mesh_box_adjacency_and_outward_normals)
 	}
 	/* bad input is refused */
 	uint32_t bad[3] = { 0, 1, 8 };
-	CHECK(fxs_mesh_build(v, 8, bad, 1, FXG_HALF) == NULL);
+	CHECK(fxs_mesh_build(v, 8, bad, 1, FXG_HALF, NULL) == NULL);
 	uint32_t degenerate[3] = { 0, 0, 1 };
-	CHECK(fxs_mesh_build(v, 8, degenerate, 1, FXG_HALF) == NULL);
-	CHECK(fxs_mesh_build(v, 8, box_tris, 12, 0) == NULL);
+	CHECK(fxs_mesh_build(v, 8, degenerate, 1, FXG_HALF, NULL) == NULL);
+	CHECK(fxs_mesh_build(v, 8, box_tris, 12, 0, NULL) == NULL);
 	fxs_mesh_free(m);
 }
 
@@ -77,7 +77,7 @@ TEST(mesh_thick_regions_tile_the_shell_behind_a_closed_mesh)
 	fxg_vec3 v[8];
 	box_verts(fxg_v3(FXG_I(3), FXG_I(-2), FXG_HALF), fxg_v3(FXG_I(2), FXG_ONE, FXG_I(3)), v);
 	fix16_t d = FXG_HALF;
-	fxs_mesh *m = fxs_mesh_build(v, 8, box_tris, 12, d);
+	fxs_mesh *m = fxs_mesh_build(v, 8, box_tris, 12, d, NULL);
 	CHECK(m);
 	uint64_t rng = 3;
 	int n = test_quick ? 2000 : 20000, multi = 0;
@@ -114,7 +114,7 @@ TEST(mesh_thin_wall_depth_is_clamped)
 {
 	fxg_vec3 v[8];
 	box_verts(fxg_v3(0, 0, 0), fxg_v3(FXG_I(2), FXG_I(2), FXG_RATIO(5, 100)), v);
-	fxs_mesh *m = fxs_mesh_build(v, 8, box_tris, 12, FXG_ONE);
+	fxs_mesh *m = fxs_mesh_build(v, 8, box_tris, 12, FXG_ONE, NULL);
 	CHECK(m);
 	for (uint32_t t = 0; t < 12; ++t) {
 		const fxs_mesh_face *f = &m->faces[t];

@@ -134,6 +134,35 @@ static bool sweep(const start_state *s, bool rest, sweep_counts *c)
 	return false;
 }
 
+/* Restoring the snapshot into a world that has stepped on: each allocation
+ * of the restore fails in turn; the world is then as it was (its hash, and
+ * it steps on), or the restore succeeded. Under ASan, nothing leaks. */
+static bool sweep_restore(const start_state *s, int *allocations)
+{
+	for (long n = 0; n < 100000; ++n) {
+		fxs_result e;
+		fxs_world *w = fxs_world_create_from_snapshot(s->snap, s->len, &e);
+		if (!w || fxs_world_step(w) != FXS_OK)
+			return false;
+		uint64_t h = fxs_world_hash(w);
+		arm(n, false);
+		fxs_result r = fxs_world_snapshot_restore(w, s->snap, s->len);
+		bool hit = disarm();
+		bool ok = r == FXS_OK ? fxs_world_hash(w) == s->before
+				      : r == FXS_ERR_NOMEM && fxs_world_hash(w) == h && fxs_world_status(w) == FXS_OK;
+		fxs_world_destroy(w);
+		if (!ok) {
+			printf("  allocation %ld of a restore: result %s, not as it must be\n", n, fxs_result_string(r));
+			return false;
+		}
+		if (!hit) {
+			*allocations = (int)n;
+			return r == FXS_OK;
+		}
+	}
+	return false;
+}
+
 static bool sweep_world(const char *what, fxs_world *w, sweep_counts *total)
 {
 	start_state s;
@@ -141,15 +170,16 @@ static bool sweep_world(const char *what, fxs_world *w, sweep_counts *total)
 	bool ok = w && start_from(w, &s);
 	fxs_world_destroy(w);
 	sweep_counts one = { 0, 0, 0, 0 }, rest = { 0, 0, 0, 0 };
-	ok = ok && sweep(&s, false, &one) && sweep(&s, true, &rest);
+	int restore_allocations = 0;
+	ok = ok && sweep(&s, false, &one) && sweep(&s, true, &rest) && sweep_restore(&s, &restore_allocations);
 	free(s.snap);
 	if (!ok) {
 		printf("  %s: failed\n", what);
 		return false;
 	}
-	printf("  %-34s %3d allocations in a step: %3d fail with the world unchanged, %3d mark it failed, %2d do no "
-	       "harm\n",
-	       what, one.allocations, one.unchanged, one.failed, one.harmless);
+	printf("  %-36s %3d allocations in a step: %d fail with the world unchanged, %3d mark it failed, %d do no "
+	       "harm; %3d in a restore\n",
+	       what, one.allocations, one.unchanged, one.failed, one.harmless, restore_allocations);
 	total->unchanged += one.unchanged + rest.unchanged;
 	total->failed += one.failed + rest.failed;
 	total->harmless += one.harmless + rest.harmless;

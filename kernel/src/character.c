@@ -459,8 +459,10 @@ bool fxs_characters_read(fxs_world *w, fxs_reader *r)
 	if (r->err != FXS_OK || n == 0 || n > FXS_MAX_CHARACTERS)
 		return false;
 	w->characters = calloc(n, sizeof *w->characters);
-	if (!w->characters)
+	if (!w->characters) {
+		fxs_reader_fail(r, FXS_ERR_NOMEM); /* not the input's fault */
 		return false;
+	}
 	w->character_slot_count = n;
 	for (uint32_t i = 0; i < n; ++i) {
 		fxs_character *c = &w->characters[i];

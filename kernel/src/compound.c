@@ -60,14 +60,17 @@ static void child_mass(const fxs_shape *s, fix16_t density, fxg_wide *m, fxg_wid
 	t[3] = t[4] = t[5] = 0;
 }
 
-/* NULL on bad input */
-static fxs_compound *build(const fxs_world *w, const fxs_compound_child *children, uint32_t n)
+/* NULL on bad input or no memory (*nomem says which) */
+static fxs_compound *build(const fxs_world *w, const fxs_compound_child *children, uint32_t n, bool *nomem)
 {
+	*nomem = false;
 	if (!children || n < 1 || n > FXS_COMPOUND_MAX_CHILDREN)
 		return NULL;
 	fxs_compound *c = calloc(1, sizeof *c);
-	if (!c)
+	if (!c) {
+		*nomem = true;
 		return NULL;
+	}
 	c->n = n;
 	uint32_t ovf = 0;
 	fxg_wide mi[FXS_COMPOUND_MAX_CHILDREN], total = 0;
@@ -175,7 +178,8 @@ fxs_compound_id fxs_world_create_compound(fxs_world *w, const fxs_compound_child
 {
 	if (!w || w->compound_count >= FXS_MAX_COMPOUNDS)
 		return 0;
-	fxs_compound *c = build(w, children, n);
+	bool nomem;
+	fxs_compound *c = build(w, children, n, &nomem);
 	if (!c)
 		return 0;
 	if (!add_compound(w, c)) {
@@ -264,8 +268,13 @@ bool fxs_compounds_read(fxs_world *w, fxs_reader *r)
 			}
 			if (r->err != FXS_OK)
 				return false;
-			fxs_compound *c = build(w, ch, n); /* validates every field */
-			if (!c || !add_compound(w, c)) {
+			bool nomem;
+			fxs_compound *c = build(w, ch, n, &nomem); /* validates every field */
+			if (c && !add_compound(w, c))
+				nomem = true;
+			if (nomem) /* not the input's fault: say so */
+				fxs_reader_fail(r, FXS_ERR_NOMEM);
+			if (!c || nomem) {
 				free(c);
 				return false;
 			}

@@ -36,7 +36,10 @@ bool fxs_world_hash_reserve(fxs_world *w)
 
 void fxs_world_update_hash(fxs_world *w)
 {
-	fxs_world_hash_reserve(w); /* if it fails, hash_state gives 0 */
+	if (!fxs_world_hash_reserve(w)) { /* (not in a step: it reserves them first) */
+		w->hash_valid = false;    /* made when asked, not kept as a wrong 0 */
+		return;
+	}
 	w->hash = hash_state(w, (XXH3_state_t *)w->hash_stream, w->hash_chunk);
 	w->hash_valid = true;
 }
@@ -44,7 +47,7 @@ void fxs_world_update_hash(fxs_world *w)
 uint64_t fxs_world_rehash(fxs_world *w)
 {
 	fxs_world_update_hash(w);
-	return w->hash;
+	return fxs_world_hash(w);
 }
 
 uint64_t fxs_world_hash(const fxs_world *w)

@@ -360,10 +360,11 @@ void fxs_hulls_free(fxs_world *w)
 	w->hull_count = w->hull_cap = 0;
 }
 
-/* build from points; NULL on bad input */
-static fxs_world_hull *make_hull(const fxg_vec3 *pts, int n)
+/* build from points; NULL on bad input or no memory (*nomem says which) */
+static fxs_world_hull *make_hull(const fxg_vec3 *pts, int n, bool *nomem)
 {
 	fxs_world_hull *h = malloc(sizeof *h);
+	*nomem = !h;
 	if (!h)
 		return NULL;
 	if (fxs_hull_build(pts, n, &h->src) != FXS_HULL_OK) {
@@ -395,7 +396,8 @@ fxs_hull_id fxs_world_create_hull(fxs_world *w, const fxg_vec3 *pts, uint32_t n,
 {
 	if (!w || !pts || n > FXS_HULL_MAX_INPUT || w->hull_count >= FXS_MAX_HULLS)
 		return 0;
-	fxs_world_hull *h = make_hull(pts, (int)n);
+	bool nomem;
+	fxs_world_hull *h = make_hull(pts, (int)n, &nomem);
 	if (!h)
 		return 0;
 	if (!add_hull(w, h)) {
@@ -481,12 +483,17 @@ bool fxs_hulls_read(fxs_world *w, fxs_reader *r)
 			v[k] = fxs_read_vec3(r);
 		if (r->err != FXS_OK)
 			return false;
-		fxs_world_hull *h = make_hull(v, (int)nv);
+		bool nomem;
+		fxs_world_hull *h = make_hull(v, (int)nv, &nomem);
 		/* the stored points must be exactly a hull this kernel builds */
 		bool ok = h && h->src.n_verts == (int32_t)nv;
 		for (uint32_t k = 0; ok && k < nv; ++k)
 			ok = h->src.verts[k].x == v[k].x && h->src.verts[k].y == v[k].y && h->src.verts[k].z == v[k].z;
-		if (!ok || !add_hull(w, h)) {
+		if (ok && !add_hull(w, h))
+			nomem = true, ok = false;
+		if (nomem) /* not the input's fault: say so */
+			fxs_reader_fail(r, FXS_ERR_NOMEM);
+		if (!ok) {
 			free(h);
 			return false;
 		}

@@ -1147,8 +1147,10 @@ bool fxs_joints_read(fxs_world *w, fxs_reader *r)
 	/* every slot takes at least 5 bytes */
 	if (r->err != FXS_OK || slots > (r->len - r->pos) / 5 || slots > 4 * w->def.max_bodies)
 		return false;
-	if (slots > 0 && !reserve_joints(w, slots))
+	if (slots > 0 && !reserve_joints(w, slots)) {
+		fxs_reader_fail(r, FXS_ERR_NOMEM); /* not the input's fault */
 		return false;
+	}
 	w->joint_slot_count = slots;
 	w->joint_count = 0;
 	for (uint32_t i = 0; i < slots; ++i) {

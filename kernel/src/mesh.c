@@ -262,8 +262,10 @@ static bool build_neighbours(fxs_mesh *me, const half_edge *he)
 }
 
 fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t *tris, uint32_t ntris,
-			 fix16_t thickness)
+			 fix16_t thickness, bool *nomem)
 {
+	bool oom_ = false, *oom = nomem ? nomem : &oom_;
+	*oom = false;
 	if (!verts || !tris || nverts < 3 || nverts > FXS_MESH_MAX_VERTS || ntris < 1 || ntris > FXS_MESH_MAX_TRIS)
 		return NULL;
 	if (thickness <= 0 || thickness > FXS_SHAPE_MAX_SIZE)
@@ -275,16 +277,20 @@ fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t 
 			return NULL;
 	}
 	fxs_mesh *me = calloc(1, sizeof *me);
-	if (!me)
+	if (!me) {
+		*oom = true;
 		return NULL;
+	}
 	me->thickness = thickness;
 	me->nverts = nverts;
 	me->ntris = ntris;
 	me->verts = malloc((size_t)nverts * sizeof *me->verts);
 	me->faces = calloc(ntris, sizeof *me->faces);
 	half_edge *he = malloc((size_t)ntris * 3 * sizeof *he);
-	if (!me->verts || !me->faces || !he)
+	if (!me->verts || !me->faces || !he) {
+		*oom = true;
 		goto fail;
+	}
 	memcpy(me->verts, verts, (size_t)nverts * sizeof *me->verts);
 	for (uint32_t t = 0; t < ntris; ++t) {
 		fxs_mesh_face *f = &me->faces[t];
@@ -326,8 +332,10 @@ fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t 
 		}
 		i = j;
 	}
-	if (!build_neighbours(me, he))
+	if (!build_neighbours(me, he)) {
+		*oom = true; /* its only failure */
 		goto fail;
+	}
 	free(he);
 	he = NULL;
 	/* walls: each shared wall once, by the lower face id */
@@ -403,7 +411,7 @@ fxs_mesh_id fxs_world_create_mesh(fxs_world *w, const fxg_vec3 *verts, uint32_t 
 {
 	if (!w || w->mesh_count >= (1u << 16))
 		return 0;
-	fxs_mesh *m = fxs_mesh_build(verts, nverts, tris, ntris, thickness);
+	fxs_mesh *m = fxs_mesh_build(verts, nverts, tris, ntris, thickness, NULL);
 	if (!m)
 		return 0;
 	if (!add_mesh(w, m)) {
@@ -503,18 +511,22 @@ bool fxs_meshes_read(fxs_world *w, fxs_reader *r)
 		fxg_vec3 *v = malloc(((size_t)nv + 1) * sizeof *v);
 		uint32_t *t = malloc(((size_t)nt * 3 + 1) * sizeof *t);
 		fxs_mesh *m = NULL;
-		if (v && t) {
+		bool oom = !v || !t;
+		if (!oom) {
 			for (uint32_t k = 0; k < nv; ++k)
 				v[k] = fxs_read_vec3(r);
 			for (uint32_t k = 0; k < nt * 3; ++k)
 				t[k] = fxs_read_u32(r);
 			if (r->err == FXS_OK)
-				m = fxs_mesh_build(v, nv, t, nt, thickness); /* bounds-checks every index */
+				m = fxs_mesh_build(v, nv, t, nt, thickness, &oom); /* bounds-checks every index */
 		}
 		free(v);
 		free(t);
-		if (!m)
+		if (!m) {
+			if (oom) /* not the input's fault: say so */
+				fxs_reader_fail(r, FXS_ERR_NOMEM);
 			return false;
+		}
 		/* the stored regions must be the ones this kernel builds */
 		fxs_writer ref;
 		fxs_writer_init_growable(&ref);
@@ -522,10 +534,16 @@ bool fxs_meshes_read(fxs_world *w, fxs_reader *r)
 			write_face(&ref, &m->faces[k]);
 		size_t n = ref.len;
 		uint8_t *buf = malloc(n ? n : 1);
+		if (!buf || ref.failed)
+			fxs_reader_fail(r, FXS_ERR_NOMEM);
 		ok = buf && !ref.failed && fxs_read_bytes(r, buf, n) && memcmp(buf, ref.buf, n) == 0;
 		free(buf);
 		fxs_writer_free(&ref);
-		if (!ok || !add_mesh(w, m)) {
+		if (ok && !add_mesh(w, m)) {
+			fxs_reader_fail(r, FXS_ERR_NOMEM);
+			ok = false;
+		}
+		if (!ok) {
 			fxs_mesh_free(m);
 			return false;
 		}

@@ -66,9 +66,10 @@ typedef struct fxs_mesh {
 	uint32_t *vnbr;       /* per vertex, the vertices joined to it by an edge, ascending */
 } fxs_mesh;
 
-/* Build a mesh (validates everything; NULL on bad input or no memory). */
+/* Build a mesh (validates everything; NULL on bad input or no memory, and
+ * *nomem, when not NULL, says which). */
 fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t *tris, uint32_t ntris,
-			 fix16_t thickness);
+			 fix16_t thickness, bool *nomem);
 void fxs_mesh_free(fxs_mesh *m);
 void fxs_meshes_free(fxs_world *w);
 const fxs_mesh *fxs_world_get_mesh(const fxs_world *w, fxs_mesh_id id);

@@ -277,8 +277,11 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 	}
 	if (r->err != FXS_OK)
 		goto fail;
-	if (fxs_bp_read_state(w->bp, r, slots) != FXS_OK)
+	fxs_result be = fxs_bp_read_state(w->bp, r, slots);
+	if (be != FXS_OK) {
+		e = be; /* out of memory, or a corrupt tree */
 		goto fail;
+	}
 	if (r->err != FXS_OK)
 		goto fail;
 	if (!fxs_joints_read(w, r))

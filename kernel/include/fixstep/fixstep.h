@@ -38,7 +38,9 @@ fxs_result fxs_world_step(fxs_world *w);
 fxs_result fxs_world_status(const fxs_world *w);
 
 /* XXH3-64 of the canonical serialisation of the whole state, as of the end
- * of the last step (or creation / restore / any mutation since). */
+ * of the last step (or creation / restore / any mutation since). Made by the
+ * step; after a mutation made when asked, which needs 16 KB of scratch: 0 if
+ * that cannot be had. */
 uint64_t fxs_world_hash(const fxs_world *w);
 /* Recompute the hash as the step does (for measuring its cost). */
 uint64_t fxs_world_rehash(fxs_world *w);

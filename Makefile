@@ -29,11 +29,12 @@ XXH_LIBS ?= -l:libxxhash.a
 endif
 EXE ?=
 
-INC := -Ifixmath_glue -Ikernel/include -Ikernel/src -Ireplays -Itools
+KERNEL_DIRS := $(sort $(dir $(wildcard kernel/src/*/*.[ch])))
+INC := -Ifixmath_glue -Ikernel/include $(patsubst %/,-I%,$(KERNEL_DIRS)) -Ireplays -Itools
 ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 GLUE_SRC   := $(sort $(wildcard fixmath_glue/*.c))
-KERNEL_SRC := $(sort $(wildcard kernel/src/*.c))
+KERNEL_SRC := $(sort $(wildcard kernel/src/*/*.c))
 REPLAY_SRC := $(sort $(wildcard replays/*.c))
 SCENE_SRC  := $(sort $(wildcard tools/scenes/*.c))
 SESSION_SRC := $(sort $(wildcard tools/session/*.c))
@@ -73,8 +74,8 @@ ifeq ($(DEPS_CHECK),1)
 endif
 
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
-# The vector kernels (kernel/src/contact_batch_avx2.c, _avx512.c,
-# joint_batch_avx512.c, collide_box_box_avx512.c): AVX2 and AVX-512 on x86, chosen at run time, the same
+# The vector kernels (kernel/src/solve/contact_batch_avx2.c, _avx512.c,
+# joint/joint_batch_avx512.c, collide/collide_box_box_avx512.c): AVX2 and AVX-512 on x86, chosen at run time, the same
 # bits as the portable kernels. Integer only: `make nofloat` checks their objects by
 # disassembly instead of -mgeneral-regs-only, which would forbid the vector
 # registers.
@@ -83,10 +84,10 @@ ifneq ($(filter x86_64% i386% i486% i586% i686%,$(TARGET_MACHINE)),)
 AVX2_CFLAGS ?= -mavx2
 AVX512_CFLAGS ?= -mavx2 -mavx512f -mavx512vl -mavx512dq -mavx512cd
 endif
-$(BUILD)/obj/kernel/src/contact_batch_avx2.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX2_CFLAGS)
-$(BUILD)/obj/kernel/src/contact_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
-$(BUILD)/obj/kernel/src/joint_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
-$(BUILD)/obj/kernel/src/collide_box_box_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
+$(BUILD)/obj/kernel/src/solve/contact_batch_avx2.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX2_CFLAGS)
+$(BUILD)/obj/kernel/src/solve/contact_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
+$(BUILD)/obj/kernel/src/joint/joint_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
+$(BUILD)/obj/kernel/src/collide/collide_box_box_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
 $(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KCF) -MMD -MP -c -o $@ $<
@@ -117,8 +118,8 @@ demo: all
 
 # Compile kernel/ and fixmath_glue/ so that any floating point is a build error;
 # the vector kernels, which need the vector registers, are checked by disassembly.
-SIMD_OBJ = $(BUILD)/nofloat/obj/kernel/src/contact_batch_avx2.o $(BUILD)/nofloat/obj/kernel/src/contact_batch_avx512.o \
-	   $(BUILD)/nofloat/obj/kernel/src/joint_batch_avx512.o $(BUILD)/nofloat/obj/kernel/src/collide_box_box_avx512.o
+SIMD_OBJ = $(BUILD)/nofloat/obj/kernel/src/solve/contact_batch_avx2.o $(BUILD)/nofloat/obj/kernel/src/solve/contact_batch_avx512.o \
+	   $(BUILD)/nofloat/obj/kernel/src/joint/joint_batch_avx512.o $(BUILD)/nofloat/obj/kernel/src/collide/collide_box_box_avx512.o
 nofloat:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat/libfixstep.a
 	bash tools/check_nofloat.sh $(SIMD_OBJ)

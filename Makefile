@@ -29,8 +29,7 @@ XXH_LIBS ?= -l:libxxhash.a
 endif
 EXE ?=
 
-KERNEL_DIRS := $(sort $(dir $(wildcard kernel/src/*/*.[ch])))
-INC := -Ifixmath_glue -Ikernel/include $(patsubst %/,-I%,$(KERNEL_DIRS)) -Ireplays -Itools
+INC := -Ifixmath_glue -Ikernel/include -Ikernel/src -Ireplays -Itools
 ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 GLUE_SRC   := $(sort $(wildcard fixmath_glue/*.c))

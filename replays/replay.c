@@ -3,7 +3,7 @@
  * and goes through the kernel's explicit writer and bounds-checked reader. */
 #define _POSIX_C_SOURCE 200809L
 #include "replay.h"
-#include "serialize.h"
+#include "state/serialize.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

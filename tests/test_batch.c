@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact_batch.h"
+#include "solve/contact_batch.h"
 #include "fixstep/fixstep.h"
 #include "fixstep/joint.h"
 #include "scenes/scenes.h"
 #include "test.h"
-#include "world.h"
+#include "world/world.h"
 
 /* the first step at which a world solved with kernel `level` differs from
  * one solved with the portable kernel, or -1; the sum of overflows seen */

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broadphase.h"
-#include "broadphase_tree.h"
-#include "octree.h"
+#include "broadphase/broadphase.h"
+#include "broadphase/broadphase_tree.h"
+#include "broadphase/octree.h"
 #include "test.h"
 
 #define F(x) ((fix16_t)((x) * 65536))

@@ -8,7 +8,7 @@
 #include "fixstep/fixstep.h"
 #include "fixstep/query.h"
 #include "test.h"
-#include "world.h"
+#include "world/world.h"
 
 static double fx(fix16_t v) { return v / 65536.0; }
 static double wd(fxg_wide v) { return (double)v / 4294967296.0; }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fixstep/fixstep.h"
-#include "world.h"
+#include "world/world.h"
 #include "test.h"
 
 static double fx(fix16_t v) { return v / 65536.0; }

@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "fixstep/fixstep.h"
-#include "hull.h"
+#include "geometry/hull.h"
 #include "test.h"
 
 static double W(fxg_wide w) { return (double)w / 4294967296.0; }

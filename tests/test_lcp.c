@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lcp.h"
+#include "solve/lcp.h"
 #include "test.h"
 
 #define ONE ((double)FXG_WIDE_ONE)

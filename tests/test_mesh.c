@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "fixstep/fixstep.h"
-#include "mesh.h"
-#include "narrowphase.h"
+#include "geometry/mesh.h"
+#include "collide/narrowphase.h"
 #include "test.h"
-#include "world.h"
+#include "world/world.h"
 
 /* A closed axis-aligned box mesh centred at c with half extents h, faces
  * pointing outward (12 triangles, 8 vertices). */

@@ -26,8 +26,8 @@
 #include <string.h>
 
 #include "fixstep/fixstep.h"
-#include "mesh.h"
-#include "narrowphase.h"
+#include "geometry/mesh.h"
+#include "collide/narrowphase.h"
 #include "test.h"
 
 #define NSPEEDS 13

@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collide_common.h"
-#include "contact_batch.h"
-#include "narrowphase.h"
+#include "collide/collide_common.h"
+#include "solve/contact_batch.h"
+#include "collide/narrowphase.h"
 #include "test.h"
 
 #define NP_BAND_ROUND 0.0003

@@ -28,8 +28,8 @@
 #include <string.h>
 
 #include "fixstep/fixstep.h"
-#include "hull.h"
-#include "narrowphase.h"
+#include "geometry/hull.h"
+#include "collide/narrowphase.h"
 #include "test.h"
 
 #define BAND 0.0003

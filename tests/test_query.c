@@ -12,7 +12,7 @@
 
 #include "fixstep/fixstep.h"
 #include "fixstep/query.h"
-#include "hull.h"
+#include "geometry/hull.h"
 #include "test.h"
 
 static double D(fix16_t v) { return v / 65536.0; }

@@ -8,7 +8,7 @@
 #endif
 
 #include "fixstep/fixstep.h"
-#include "shape.h"
+#include "geometry/shape.h"
 #include "test.h"
 
 static double W(fxg_wide w) { return (double)w / 4294967296.0; }

@@ -6,7 +6,7 @@
 #include "fixstep/fixstep.h"
 #include "scenes/scenes.h"
 #include "test.h"
-#include "world.h"
+#include "world/world.h"
 
 static void *save(const fxs_world *w, size_t *len)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "broadphase.h"
+#include "broadphase/broadphase.h"
 
 typedef struct motion {
 	uint32_t n;

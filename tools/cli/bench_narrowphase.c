@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "fixstep/fixstep.h"
-#include "narrowphase.h"
+#include "collide/narrowphase.h"
 
 #define NPB_CONFIGS 256
 

@@ -8,7 +8,7 @@
 
 #include "fixstep/query.h"
 #include "fixstep/sphere_walls.h"
-#include "narrowphase.h"
+#include "collide/narrowphase.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

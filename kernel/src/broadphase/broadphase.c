@@ -2,13 +2,13 @@
  * the seed 001 octree for static proxies, one canonical sorted pair list.
  * See broadphase.h for the contract and broadphase_tree.h / octree.h for
  * the structures. */
-#include "broadphase.h"
+#include "broadphase/broadphase.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "broadphase_tree.h"
-#include "octree.h"
+#include "broadphase/broadphase_tree.h"
+#include "broadphase/octree.h"
 
 struct fxs_broadphase {
 	fxs_bptree tree;

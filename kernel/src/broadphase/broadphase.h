@@ -12,9 +12,9 @@
 #ifndef FXS_BROADPHASE_H
 #define FXS_BROADPHASE_H
 
-#include "aabb.h"
-#include "octree.h"
-#include "serialize.h"
+#include "geometry/aabb.h"
+#include "broadphase/octree.h"
+#include "state/serialize.h"
 
 typedef struct fxs_pair {
 	uint32_t a, b; /* body slot indices, a < b */

@@ -1,5 +1,5 @@
 /* The seed 000 complete binary tree: see broadphase_tree.h for the rules. */
-#include "broadphase_tree.h"
+#include "broadphase/broadphase_tree.h"
 
 #include <stdlib.h>
 #include <string.h>

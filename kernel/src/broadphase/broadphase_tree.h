@@ -57,9 +57,9 @@
 #ifndef FXS_BROADPHASE_TREE_H
 #define FXS_BROADPHASE_TREE_H
 
-#include "aabb.h"
-#include "broadphase.h"
-#include "octree.h"
+#include "geometry/aabb.h"
+#include "broadphase/broadphase.h"
+#include "broadphase/octree.h"
 
 #define FXS_BPT_EMPTY UINT32_MAX
 #define FXS_BPT_MAX_LEVELS 32

@@ -1,5 +1,5 @@
 /* The seed 001 octree, canonical and integer-only: see octree.h. */
-#include "octree.h"
+#include "broadphase/octree.h"
 
 #include <stdlib.h>
 #include <string.h>

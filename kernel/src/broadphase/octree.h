@@ -25,7 +25,7 @@
 #ifndef FXS_OCTREE_H
 #define FXS_OCTREE_H
 
-#include "aabb.h"
+#include "geometry/aabb.h"
 #include "fixstep/types.h"
 
 /* Smallest cell: 2^14 raw units = 0.25 m. Objects smaller than that share

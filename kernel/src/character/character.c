@@ -5,10 +5,10 @@
  * along y (the world's gravity.y). Bodies are visited in slot order and the
  * deepest contact wins, ties to the smaller slot, then the smaller feature
  * id: nothing depends on anything but the state. */
-#include "character.h"
-#include "collide_common.h"
+#include "character/character.h"
+#include "collide/collide_common.h"
 #include "fixstep/query.h"
-#include "shape.h"
+#include "geometry/shape.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,8 +3,8 @@
 #define FXS_CHARACTER_INTERNAL_H
 
 #include "fixstep/character.h"
-#include "serialize.h"
-#include "world.h"
+#include "state/serialize.h"
+#include "world/world.h"
 
 typedef struct fxs_character {
 	uint8_t alive;

@@ -17,7 +17,7 @@
  *                   smaller << 3 | larger
  *   box-box edge    0x2000 | edge of A << 6 | edge of B (edge = axis << 2 | signs)
  * A face index is axis << 1 | (normal negative). */
-#include "collide_common.h"
+#include "collide/collide_common.h"
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 

@@ -14,7 +14,7 @@
  * pyramid where a box rests on two): the same physical point then keeps its
  * id, and so its warm-start impulse. An edge-edge point is (edge, edge), the
  * same id as that edge crossing in a face contact. */
-#include "collide_common.h"
+#include "collide/collide_common.h"
 
 #include <string.h>
 

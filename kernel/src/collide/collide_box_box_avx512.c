@@ -13,9 +13,9 @@
  * counts are zero too. Other lanes are left
  * to the caller. The edge axes that need a square root (those that may beat
  * the best so far) are taken lane by lane with the scalar formula. */
-#include "collide_common.h"
-#include "shape.h"
-#include "simd512.h"
+#include "collide/collide_common.h"
+#include "geometry/shape.h"
+#include "simd/simd512.h"
 
 #if FXS_AVX512_BUILD
 #define EDGE_MIN_LEN2 ((int64_t)1 << 20) /* collide_box_box.c's */

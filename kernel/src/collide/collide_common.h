@@ -14,7 +14,7 @@
 #ifndef FXS_COLLIDE_COMMON_H
 #define FXS_COLLIDE_COMMON_H
 
-#include "narrowphase.h"
+#include "collide/narrowphase.h"
 
 #define FXS_NP_MAX_REL FXG_I(4096)
 

@@ -27,8 +27,8 @@
  * cross products of the segment with every edge (supports brute force), then
  * the segment clipped to the reference face's side planes (two points) or
  * one point between the segment and the edge. */
-#include "collide_common.h"
-#include "hull.h"
+#include "collide/collide_common.h"
+#include "geometry/hull.h"
 
 #include <string.h>
 

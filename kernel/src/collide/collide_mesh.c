@@ -36,7 +36,7 @@
  * contact are kept (fxs_np_reduce, as the convex pairs: the deepest, the
  * farthest from it, the largest triangle, the most area outside it). A body
  * in a concave corner is resolved against its deepest face first. Feature ids: collide_mesh.h. */
-#include "collide_mesh.h"
+#include "collide/collide_mesh.h"
 
 #include <string.h>
 

@@ -5,9 +5,9 @@
 #ifndef FXS_COLLIDE_MESH_H
 #define FXS_COLLIDE_MESH_H
 
-#include "collide_common.h"
-#include "hull.h"
-#include "mesh.h"
+#include "collide/collide_common.h"
+#include "geometry/hull.h"
+#include "geometry/mesh.h"
 
 /* One contact candidate. */
 typedef struct fxs_mesh_hit {

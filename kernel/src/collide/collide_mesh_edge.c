@@ -56,7 +56,7 @@
  * below 2^29 raw, so a dot of a unit vector with one is below 2^47 and a
  * clip parameter (lim << 16) / slope below 2^47). Integer only; loops in
  * index order; every tie goes to the lower index. */
-#include "collide_mesh.h"
+#include "collide/collide_mesh.h"
 
 #define EDGE_MIN_LEN2 ((int64_t)1 << 20)      /* |u1 x u2|^2 below (1/64)^2 (Q32.32): parallel */
 #define CONE_TOL ((int64_t)1024 << 16)         /* 1/64 (Q32.32): about 0.9 degrees */

@@ -6,7 +6,7 @@
  * midway between the two surfaces along the line joining the cores. Two
  * nearly parallel, overlapping capsules give two contacts (the ends of the
  * overlap), so a capsule lying on another does not roll about one point. */
-#include "collide_common.h"
+#include "collide/collide_common.h"
 
 /* Below this squared sine (Q32.32, 2^-10: about 1.8 degrees) two capsule axes
  * count as parallel and the overlap of their segments gives two points. */

@@ -6,13 +6,13 @@
  * points with the same feature id, and the manifold its friction and twist
  * impulses (warm starting). The old and new lists are
  * both sorted by pair, so matching is a merge walk: no hashing, canonical. */
-#include "world.h"
-#include "collide_common.h"
-#include "compound.h"
-#include "shape.h"
-#include "island.h"
-#include "joint.h"
-#include "stage.h"
+#include "world/world.h"
+#include "collide/collide_common.h"
+#include "geometry/compound.h"
+#include "geometry/shape.h"
+#include "island/island.h"
+#include "joint/joint.h"
+#include "solve/stage.h"
 
 #include <stdlib.h>
 #include <string.h>

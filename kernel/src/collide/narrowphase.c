@@ -13,8 +13,8 @@
  * fxs_collide(b, a) is therefore the exact mirror of fxs_collide(a, b)
  * (normal negated, same points and ids) whenever types or sizes differ.
  * Points are listed in increasing feature id. */
-#include "collide_common.h"
-#include "compound.h"
+#include "collide/collide_common.h"
+#include "geometry/compound.h"
 
 /* collide_mesh.c: a convex shape (first) against a static mesh (second) */
 void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,

@@ -1,11 +1,11 @@
-#include "compound.h"
+#include "geometry/compound.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "hull.h"
-#include "shape.h"
-#include "world.h"
+#include "geometry/hull.h"
+#include "geometry/shape.h"
+#include "world/world.h"
 
 /* children: at most 50 m in every dimension and within 100 m of the origin,
  * so that the masses below (density 10) stay far inside Q32.32 */

@@ -12,7 +12,7 @@
 #define FXS_COMPOUND_H
 
 #include "fixstep/fixstep.h"
-#include "aabb.h"
+#include "geometry/aabb.h"
 
 #define FXS_MAX_COMPOUNDS (1u << 16)
 

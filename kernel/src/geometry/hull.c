@@ -1,10 +1,10 @@
-#include "hull.h"
+#include "geometry/hull.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "collide_common.h"
-#include "world.h"
+#include "collide/collide_common.h"
+#include "world/world.h"
 
 _Static_assert(FXS_HULL_MAX_VERTICES == FXS_HULL_MAX_VERTS, "public and internal vertex caps");
 

@@ -16,9 +16,9 @@
  *   - contact against the region is exact in front of the face (closest
  *     point on the triangle), the face-normal push-out applies only behind it.
  * Integer only. */
-#include "mesh.h"
-#include "collide_common.h"
-#include "shape.h"
+#include "geometry/mesh.h"
+#include "collide/collide_common.h"
+#include "geometry/shape.h"
 
 #include <stdlib.h>
 #include <string.h>

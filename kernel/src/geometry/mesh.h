@@ -31,7 +31,7 @@
 #ifndef FXS_MESH_H
 #define FXS_MESH_H
 
-#include "world.h"
+#include "world/world.h"
 
 #define FXS_MESH_NO_FACE UINT32_MAX
 #define FXS_MESH_MAX_TRIS (1u << 24)  /* feature id = tri << 4 | feature */

@@ -1,9 +1,9 @@
-#include "shape.h"
+#include "geometry/shape.h"
 
 #include "fxg_mat3.h"
-#include "compound.h"
-#include "hull.h"
-#include "mesh.h"
+#include "geometry/compound.h"
+#include "geometry/hull.h"
+#include "geometry/mesh.h"
 
 /* pi in Q32.32, rounded: 3.14159265358979... * 2^32 = 13493037704.52 */
 #define FXS_PI_WIDE ((fxg_wide)13493037705LL)

@@ -3,7 +3,7 @@
 #define FXS_SHAPE_H
 
 #include "fixstep/types.h"
-#include "aabb.h"
+#include "geometry/aabb.h"
 
 /* Supported sizes: radii, half extents and half heights in [1/1024 m, 1000 m]. */
 #define FXS_SHAPE_MIN_SIZE ((fix16_t)64)

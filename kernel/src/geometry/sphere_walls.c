@@ -3,7 +3,7 @@
 #include "fixstep/sphere_walls.h"
 #include "fixstep/query.h"
 
-#include "world.h"
+#include "world/world.h"
 
 #include <stdlib.h>
 #include <string.h>

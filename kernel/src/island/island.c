@@ -6,8 +6,8 @@
  * a group is exactly a connected component, computed from scratch each step
  * by union-find over the sorted contact list, and its id is its smallest body
  * slot: the same components give the same ids whatever the order. */
-#include "island.h"
-#include "joint.h"
+#include "island/island.h"
+#include "joint/joint.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
 #ifndef FXS_ISLAND_H
 #define FXS_ISLAND_H
 
-#include "world.h"
+#include "world/world.h"
 
 /* island[s] = the smallest slot of s's island (s itself when alone), for
  * every live non-static slot; UINT32_MAX for static and dead slots.

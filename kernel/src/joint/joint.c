@@ -21,11 +21,11 @@
  * since then (solver_body.dp and dtheta), as the contacts do: no rotation
  * and no square root per iteration. Joints are visited in slot order, each
  * sub-step before the contacts. */
-#include "joint.h"
-#include "island.h"
-#include "stage.h"
-#include "solver_direct.h"
-#include "joint_batch.h"
+#include "joint/joint.h"
+#include "island/island.h"
+#include "solve/stage.h"
+#include "solve/solver_direct.h"
+#include "joint/joint_batch.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
 #ifndef FXS_JOINT_INTERNAL_H
 #define FXS_JOINT_INTERNAL_H
 
-#include "world.h"
-#include "solver.h"
+#include "world/world.h"
+#include "solve/solver.h"
 
 #define FXS_JOINT_MAX_ROWS 8
 

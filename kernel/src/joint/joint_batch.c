@@ -2,8 +2,8 @@
  * portable kernels, lane by lane. The AVX-512 kernels
  * (joint_batch_avx512.c) compute the same formulas; a change here is made
  * there too, and tests/test_batch.c compares the two. */
-#include "joint_batch.h"
-#include "stage.h"
+#include "joint/joint_batch.h"
+#include "solve/stage.h"
 
 #include <stdlib.h>
 #include <string.h>

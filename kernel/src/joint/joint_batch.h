@@ -24,7 +24,7 @@
 #ifndef FXS_JOINT_BATCH_H
 #define FXS_JOINT_BATCH_H
 
-#include "joint.h"
+#include "joint/joint.h"
 
 #define FXS_BALL_LANES 8
 #define FXS_BALL_IMPULSE_MAX ((int64_t)1 << 46)

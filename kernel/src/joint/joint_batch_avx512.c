@@ -4,8 +4,8 @@
  * (contact_batch_avx2.c's header says how they carry over); the setup's
  * rare branches are left to the portable code per lane, and the one
  * division per joint (the inverse's determinant) is scalar. */
-#include "joint_batch.h"
-#include "simd512.h"
+#include "joint/joint_batch.h"
+#include "simd/simd512.h"
 
 #if FXS_AVX512_BUILD
 #include <stddef.h>

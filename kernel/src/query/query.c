@@ -13,12 +13,12 @@
  * the API would be missed). */
 #include "fixstep/query.h"
 
-#include "collide_common.h"
-#include "compound.h"
-#include "hull.h"
-#include "mesh.h"
-#include "shape.h"
-#include "world.h"
+#include "collide/collide_common.h"
+#include "geometry/compound.h"
+#include "geometry/hull.h"
+#include "geometry/mesh.h"
+#include "geometry/shape.h"
+#include "world/world.h"
 
 typedef struct ray {
 	fxg_vec3 p0, u;

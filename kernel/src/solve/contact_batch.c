@@ -10,8 +10,8 @@
  * the normal bounded by mu times their moments. Every product is exact in
  * int64 within the bounds of contact_batch.h; every narrowing to int32 is
  * saturated and counted. */
-#include "contact_batch.h"
-#include "stage.h"
+#include "solve/contact_batch.h"
+#include "solve/stage.h"
 
 #include <stdlib.h>
 #include <string.h>

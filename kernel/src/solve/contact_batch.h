@@ -25,7 +25,7 @@
 #ifndef FXS_CONTACT_BATCH_H
 #define FXS_CONTACT_BATCH_H
 
-#include "solver.h"
+#include "solve/solver.h"
 
 #include <stddef.h>
 

@@ -17,7 +17,7 @@
  * Body velocities are read per batch (each body's first bytes loaded and
  * transposed: cheaper here than gathers), kept in registers for its seven
  * rows, and stored back lane by lane. */
-#include "contact_batch.h"
+#include "solve/contact_batch.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__AVX2__) && !defined(FXS_NO_AVX2)
 #include <immintrin.h>

@@ -11,8 +11,8 @@
  * batch (each body's first bytes loaded and transposed, simd512.h's
  * rows_to_lanes: cheaper here than gathers), kept in registers for its seven
  * rows, and stored back the same way. */
-#include "contact_batch.h"
-#include "simd512.h"
+#include "solve/contact_batch.h"
+#include "simd/simd512.h"
 
 #if FXS_AVX512_BUILD
 typedef struct shifter {

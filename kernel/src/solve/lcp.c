@@ -31,7 +31,7 @@
  *
  * Numbers: A, b, x, w in Q32.32; products by fxg_wmul_wide (exact 128-bit
  * product, rounded once), sums by fxg_add64 (saturating, counted). */
-#include "lcp.h"
+#include "solve/lcp.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -21,14 +21,14 @@
  * Constraints are visited by stage (stage.c: seed 000's object check table,
  * no dynamic body twice in a stage), within a stage in the canonical contact
  * order (sorted pairs). */
-#include "world.h"
-#include "solver.h"
-#include "shape.h"
-#include "joint.h"
-#include "island.h"
-#include "stage.h"
-#include "solver_direct.h"
-#include "contact_batch.h"
+#include "world/world.h"
+#include "solve/solver.h"
+#include "geometry/shape.h"
+#include "joint/joint.h"
+#include "island/island.h"
+#include "solve/stage.h"
+#include "solve/solver_direct.h"
+#include "solve/contact_batch.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #ifndef FXS_SOLVER_H
 #define FXS_SOLVER_H
 
-#include "world.h"
+#include "world/world.h"
 
 #include <stdlib.h>
 

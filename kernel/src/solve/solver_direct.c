@@ -21,8 +21,8 @@
  * link then gives a banded matrix, and zero entries are skipped: a 20-link
  * chain costs about 0.17 ms per step, 8 factorisations of 60 x 60). Soft constraints as the iterative solver: the exact impulse is scaled
  * by the joint's mass_scale and relaxed by impulse_scale when biased. */
-#include "solver_direct.h"
-#include "lcp.h"
+#include "solve/solver_direct.h"
+#include "solve/lcp.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * (bit s set: the body is taken in stage s), sequential over the canonical
  * constraint order, so the assignment never depends on thread timing (the
  * seed's parallel assignment is racy; see the note, table row 10). */
-#include "stage.h"
+#include "solve/stage.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * streamed: the serialisation goes through a small buffer into XXH3's
  * streaming state (the same hash as over the whole, which never sits in
  * memory: 2 MB a step for 5,000 boxes, written and read back). */
-#include "state.h"
+#include "state/state.h"
 
 #include <stdlib.h>
 #include <xxhash.h>

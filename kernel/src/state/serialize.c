@@ -1,4 +1,4 @@
-#include "serialize.h"
+#include "state/serialize.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  *   24      n     payload: the canonical state (state.c)
  *   24+n    8     XXH3-64 of bytes 0 .. 24+n (header and payload)
  * All integers little-endian. */
-#include "state.h"
+#include "state/state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
-#include "state.h"
-#include "stage.h"
-#include "shape.h"
-#include "joint.h"
-#include "compound.h"
-#include "hull.h"
-#include "mesh.h"
-#include "character.h"
+#include "state/state.h"
+#include "solve/stage.h"
+#include "geometry/shape.h"
+#include "joint/joint.h"
+#include "geometry/compound.h"
+#include "geometry/hull.h"
+#include "geometry/mesh.h"
+#include "character/character.h"
 
 #include <stdlib.h>
 #include <string.h>

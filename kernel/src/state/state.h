@@ -3,7 +3,7 @@
 #ifndef FXS_STATE_H
 #define FXS_STATE_H
 
-#include "world.h"
+#include "world/world.h"
 
 /* Version of the state layout; bump it whenever a field is added. */
 #define FXS_STATE_VERSION 5u

@@ -1,11 +1,11 @@
 /* Bodies: creation in the lowest free slot (so the slot layout is a pure
  * function of the sequence of creates and destroys), generation-checked ids,
  * mass properties from the shape, accessors. */
-#include "world.h"
-#include "shape.h"
-#include "compound.h"
-#include "hull.h"
-#include "joint.h"
+#include "world/world.h"
+#include "geometry/shape.h"
+#include "geometry/compound.h"
+#include "geometry/hull.h"
+#include "joint/joint.h"
 
 #include <string.h>
 

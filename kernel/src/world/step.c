@@ -2,9 +2,9 @@
  * -> solve (sub-steps integrate velocities and positions) -> sleep islands
  * -> clear forces -> hash.
  * Each stage walks its data in canonical order (slots, sorted pairs). */
-#include "world.h"
-#include "island.h"
-#include "character.h"
+#include "world/world.h"
+#include "island/island.h"
+#include "character/character.h"
 
 #include <stdlib.h>
 

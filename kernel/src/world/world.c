@@ -1,10 +1,10 @@
 /* The world: creation from a definition, slots, statistics. */
-#include "world.h"
-#include "contact_batch.h"
-#include "character.h"
-#include "compound.h"
-#include "hull.h"
-#include "mesh.h"
+#include "world/world.h"
+#include "solve/contact_batch.h"
+#include "character/character.h"
+#include "geometry/compound.h"
+#include "geometry/hull.h"
+#include "geometry/mesh.h"
 
 #include <stdlib.h>
 #include <xxhash.h>

@@ -4,11 +4,11 @@
 #define FXS_WORLD_H
 
 #include "fixstep/fixstep.h"
-#include "aabb.h"
-#include "broadphase.h"
-#include "narrowphase.h"
-#include "serialize.h"
-#include "lcp.h"
+#include "geometry/aabb.h"
+#include "broadphase/broadphase.h"
+#include "collide/narrowphase.h"
+#include "state/serialize.h"
+#include "solve/lcp.h"
 
 typedef struct fxs_body {
 	/* --- state: snapshotted and hashed (see hash.c for the order) --- */

@@ -6,12 +6,12 @@
  * 96-bit fxg_wmul; the error is at most 1 unit of 2^-32 (two roundings). */
 static fxg_wide wmul_q32(fxg_wide d, int64_t p, uint32_t *ovf)
 {
-	int64_t ph = p >> 16;                    /* floor */
-	fix16_t pl = (fix16_t)(p & 0xFFFF);      /* p = ph 2^16 + pl, pl in [0, 2^16) */
+	int64_t ph = p >> 16;               /* floor */
+	fix16_t pl = (fix16_t)(p & 0xFFFF); /* p = ph 2^16 + pl, pl in [0, 2^16) */
 	if (ph > INT32_MAX || ph < INT32_MIN)
 		return fxg_wmul_wide(d, p, ovf); /* not a rotation entry product */
 	fxg_wide hi = fxg_wmul(d, (fix16_t)ph, ovf);
-	fxg_wide lo = fxg_wmul(d, pl, ovf);      /* |lo| < |d| (1 - 2^-16): shr_round is safe */
+	fxg_wide lo = fxg_wmul(d, pl, ovf); /* |lo| < |d| (1 - 2^-16): shr_round is safe */
 	return fxg_add64(hi, fxg_shr_round(lo, 16), ovf);
 }
 

@@ -29,9 +29,9 @@ _Static_assert(sizeof(int64_t) == 8 && sizeof(int32_t) == 4, "exact-width intege
 #define FXG_MIN ((fix16_t)INT32_MIN)
 
 /* Integer constant in Q16.16: FXG_I(3) == 3.0. Only for |i| <= 32767. */
-#define FXG_I(i) ((fix16_t)((i) * 65536))
+#define FXG_I(i) ((fix16_t)((i)*65536))
 /* Ratio constant p/q in Q16.16, rounded down; for compile-time constants only. */
-#define FXG_RATIO(p, q) ((fix16_t)(((int64_t)(p) * 65536) / (q)))
+#define FXG_RATIO(p, q) ((fix16_t)(((int64_t)(p)*65536) / (q)))
 
 /* Q32.32 held in int64: the wide format for mass properties, accumulated
  * impulses and intermediate products. Range +-2^31, resolution 2^-32. */
@@ -148,6 +148,7 @@ __extension__ typedef unsigned __int128 fxg_u128;
 /* round(2^32 / sqrt(m) 2^31) for m in [(i + 128) 2^55, (i + 129) 2^55), at
  * the harmonic mean of the range's ends (the last capped at 2^32 - 1): within
  * 2^-9 of R for every such m. Generated with Python; constant data, no state. */
+/* clang-format off */
 static const uint32_t fxg_rsqrt_seed[384] = {
 	4286611297u, 4270028475u, 4253636629u, 4237432123u, 4221411413u, 4205571053u, 4189907682u, 4174418031u,
 	4159098911u, 4143947215u, 4128959917u, 4114134065u, 4099466780u, 4084955257u, 4070596757u, 4056388610u,
@@ -198,6 +199,7 @@ static const uint32_t fxg_rsqrt_seed[384] = {
 	2180746955u, 2178554146u, 2176367938u, 2174188299u, 2172015196u, 2169848596u, 2167688466u, 2165534775u,
 	2163387490u, 2161246581u, 2159112015u, 2156983761u, 2154861788u, 2152746066u, 2150636563u, 2148533249u,
 };
+/* clang-format on */
 
 static inline uint64_t fxg_mulhi64(uint64_t a, uint64_t b) { return (uint64_t)(((fxg_u128)a * b) >> 64); }
 
@@ -212,7 +214,7 @@ static inline uint64_t fxg_isqrt64(uint64_t n)
 	uint64_t h = ((uint64_t)3 << 30) - ((((r * r) >> 32) * (m >> 32)) >> 32);
 	r = (r * h) >> 31; /* R 2^31 */
 	if (r > 0xFFFFFFFFu)
-		r = 0xFFFFFFFFu; /* R <= 2: only ever nearer the root */
+		r = 0xFFFFFFFFu;                         /* R <= 2: only ever nearer the root */
 	h = ((uint64_t)3 << 62) - fxg_mulhi64(m, r * r); /* (3 - M R^2) 2^62 */
 	r = fxg_mulhi64(r << 32, h);                     /* R 2^62 */
 	uint64_t x = fxg_mulhi64(m, r) >> 30;
@@ -228,6 +230,7 @@ static inline uint64_t fxg_isqrt64(uint64_t n)
 /* ceil(sqrt((i + 65) 2^56)) for i in 0..191 (the last capped at 2^32 - 1):
  * an upper bound of sqrt(m) for every m whose top eight bits are i + 64.
  * Generated with Python's math.isqrt; constant data, no state. */
+/* clang-format off */
 static const uint32_t fxg_isqrt_seed[192] = {
 	2164195836u, 2180779954u, 2197238904u, 2213575478u, 2229792365u, 2245892158u, 2261877357u, 2277750375u,
 	2293513542u, 2309169106u, 2324719242u, 2340166052u, 2355511567u, 2370757756u, 2385906522u, 2400959709u,
@@ -254,6 +257,7 @@ static const uint32_t fxg_isqrt_seed[192] = {
 	4167238914u, 4175875688u, 4184494636u, 4193095867u, 4201679491u, 4210245615u, 4218794346u, 4227325789u,
 	4235840049u, 4244337229u, 4252817432u, 4261280758u, 4269727309u, 4278157184u, 4286570480u, 4294967295u,
 };
+/* clang-format on */
 
 static inline uint64_t fxg_isqrt64(uint64_t n)
 {
@@ -304,14 +308,14 @@ static inline fix16_t fxg_rsqrt(fix16_t x, uint32_t *ovf)
 		return FXG_MAX;
 	}
 	uint64_t ux = (uint64_t)x;
-	int k = (__builtin_clzll(ux) - 2) >> 1; /* 15..30: ux 4^k in [2^60, 2^62) */
+	int k = (__builtin_clzll(ux) - 2) >> 1;  /* 15..30: ux 4^k in [2^60, 2^62) */
 	uint64_t s = fxg_isqrt64(ux << (2 * k)); /* in [2^30, 2^31), floor */
 	/* 2^24 / sqrt(x) = 2^(24+k) / sqrt(x 4^k); 24 + k <= 54 */
 	uint64_t r = (((uint64_t)1 << (24 + k)) + (s >> 1)) / s;
 	const uint64_t lim = (uint64_t)1 << 50;
 	uint64_t up = 2 * r + 1, dn = 2 * r - 1;
-	r += (up * up * ux <= lim);                 /* seed too small */
-	r -= (dn * dn * ux > lim);                  /* seed too large */
+	r += (up * up * ux <= lim); /* seed too small */
+	r -= (dn * dn * ux > lim);  /* seed too large */
 	return (fix16_t)r;
 }
 
@@ -353,16 +357,16 @@ static inline fxg_wide fxg_wmul(fxg_wide w, fix16_t f, uint32_t *ovf)
 	}
 	return (int64_t)r;
 #else
-	int64_t hi = w >> 32;                                  /* signed high word */
-	uint64_t lo = (uint64_t)w & 0xFFFFFFFFu;               /* unsigned low word */
-	int64_t a = hi * f;                                    /* |a| <= 2^62 */
-	int64_t t = (int64_t)lo * f;                           /* |t| < 2^63 */
-	int64_t low = (t >> 16) + ((t >> 15) & 1);             /* round(t / 2^16), half up */
+	int64_t hi = w >> 32;                      /* signed high word */
+	uint64_t lo = (uint64_t)w & 0xFFFFFFFFu;   /* unsigned low word */
+	int64_t a = hi * f;                        /* |a| <= 2^62 */
+	int64_t t = (int64_t)lo * f;               /* |t| < 2^63 */
+	int64_t low = (t >> 16) + ((t >> 15) & 1); /* round(t / 2^16), half up */
 	/* result = a 2^16 + low. Fold low's whole multiples of 2^16 into a first, so
 	 * that the range test is exact: a result just inside the int64 range with
 	 * a 2^16 just outside it (a = 2^47, low < 0) must not saturate. */
-	int64_t a2 = a + (low >> 16);                          /* |a2| < 2^62 + 2^32 */
-	int64_t rem = low & 0xFFFF;                            /* in [0, 2^16) */
+	int64_t a2 = a + (low >> 16); /* |a2| < 2^62 + 2^32 */
+	int64_t rem = low & 0xFFFF;   /* in [0, 2^16) */
 	if (a2 > (INT64_MAX >> 16) || a2 < (INT64_MIN >> 16)) {
 		++*ovf;
 		return a2 > 0 ? INT64_MAX : INT64_MIN;
@@ -380,9 +384,9 @@ static inline int64_t fxg_wmul_fix64(fxg_wide w, fix16_t f)
 	fxg_i128 p = (fxg_i128)w * (int64_t)f; /* one signed 64x64 -> 128 multiply */
 	return (int64_t)((p + ((fxg_i128)1 << 31)) >> 32);
 #else
-	int64_t hi = w >> 32;                    /* w = hi 2^32 + lo */
+	int64_t hi = w >> 32;    /* w = hi 2^32 + lo */
 	int64_t lo = (int64_t)((uint64_t)w & 0xFFFFFFFFu);
-	int64_t t = lo * f;                      /* |t| < 2^63 - 2^32: + 2^31 cannot overflow */
+	int64_t t = lo * f; /* |t| < 2^63 - 2^32: + 2^31 cannot overflow */
 	return hi * f + ((t + ((int64_t)1 << 31)) >> 32);
 #endif
 }

@@ -41,7 +41,7 @@ fix16_t fxg_sin(fxg_angle a)
 	uint32_t quadrant = a >> 30;
 	int64_t f = (int64_t)(a & 0x3FFFFFFFu);
 	if (quadrant & 1u)
-		f = ((int64_t)1 << 30) - f; /* 2^30 (a quarter) is reachable: sin = 1 */
+		f = ((int64_t)1 << 30) - f;                                /* 2^30 (a quarter) is reachable: sin = 1 */
 	fix16_t s = (fix16_t)((fxg_sin_quarter_q30(f) + (1 << 13)) >> 14); /* Q30 -> Q16, half up */
 	return (quadrant & 2u) ? -s : s;
 }
@@ -58,10 +58,12 @@ fix16_t fxg_cos(fxg_angle a)
  * fit of (2/pi) atan(sqrt(u)) / sqrt(u) on u in [0, 1], i.e. the arctangent
  * in quarter turns. Coefficients in Q32, highest degree first.
  * Fit error 0.05 binary-angle units. */
+/* clang-format off */
 static const int64_t fxg_atan_coef[12] = {
 	-1813896,   12939847,   -43278767, 92489715,   -147531653, 197640003,
 	-245377293, 303282135, -390556750, 546849516, -911420312, 2734261102,
 };
+/* clang-format on */
 
 /* t in Q31 with 0 <= t <= 2^31; returns atan(t) as a binary angle (Q30 of
  * a quarter turn, so the result lies in [0, 2^29]).

@@ -94,7 +94,7 @@ fxg_wide fxg_wide_div(fxg_wide a, fxg_wide b, uint32_t *ovf)
 	uint64_t ua = uabs64(a), ub = uabs64(b);
 #ifdef FXG_HAVE_I128
 	fxg_u128 n2 = ((fxg_u128)ua << 33) + ub; /* 2 ua 2^32 + ub < 2^98 */
-	fxg_u128 q2 = n2 / ((fxg_u128)ub << 1);   /* round(ua 2^32 / ub), ties away from zero */
+	fxg_u128 q2 = n2 / ((fxg_u128)ub << 1);  /* round(ua 2^32 / ub), ties away from zero */
 	return signed_sat((uint64_t)q2, neg, q2 <= UINT64_MAX, ovf);
 #endif
 	/* round(ua * 2^32 / ub) = floor((2 * ua * 2^32 + ub) / (2 * ub)), done as

@@ -77,7 +77,7 @@ static size_t tick_record_size(const fxs_replay *r) { return (size_t)r->players 
 static bool valid_scene_char(uint8_t c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-	       c == '.';
+		c == '.';
 }
 
 static fxs_replay_status parse_header(fxs_replay *r)

@@ -30,22 +30,22 @@
 
 typedef enum fxs_replay_status {
 	FXS_REPLAY_OK = 0,
-	FXS_REPLAY_TRUNCATED,  /* the file ends inside a chunk, or without its end record */
-	FXS_REPLAY_BAD_MAGIC,  /* not a fixstep replay */
-	FXS_REPLAY_VERSION,    /* unknown format version or numeric configuration */
-	FXS_REPLAY_CHECKSUM,   /* a header, chunk or end record fails its XXH3-64 */
-	FXS_REPLAY_CORRUPT,    /* a field out of range or inconsistent */
-	FXS_REPLAY_IO,         /* cannot read or write the file */
+	FXS_REPLAY_TRUNCATED, /* the file ends inside a chunk, or without its end record */
+	FXS_REPLAY_BAD_MAGIC, /* not a fixstep replay */
+	FXS_REPLAY_VERSION,   /* unknown format version or numeric configuration */
+	FXS_REPLAY_CHECKSUM,  /* a header, chunk or end record fails its XXH3-64 */
+	FXS_REPLAY_CORRUPT,   /* a field out of range or inconsistent */
+	FXS_REPLAY_IO,        /* cannot read or write the file */
 	FXS_REPLAY_NOMEM
 } fxs_replay_status;
 
 const char *fxs_replay_status_string(fxs_replay_status s);
 
 typedef struct fxs_replay_chunk {
-	size_t offset;        /* of the chunk's magic in the file */
-	size_t size;          /* whole chunk, head to checksum */
+	size_t offset; /* of the chunk's magic in the file */
+	size_t size;   /* whole chunk, head to checksum */
 	uint32_t index;
-	uint64_t first_tick;  /* tick number of its first tick */
+	uint64_t first_tick; /* tick number of its first tick */
 	uint32_t ticks;
 	uint64_t checksum;
 } fxs_replay_chunk;
@@ -117,15 +117,15 @@ typedef struct fxs_replay_writer {
 	FILE *f;
 	uint32_t players, chunk_ticks, flags;
 	uint64_t header_checksum;
-	uint64_t start_tick;      /* the world's step count at open */
-	uint64_t next_tick;       /* number of the next tick */
+	uint64_t start_tick; /* the world's step count at open */
+	uint64_t next_tick;  /* number of the next tick */
 	uint32_t chunk_index;
 	uint32_t ticks_in_chunk;
 	uint64_t chunk_first_tick;
 	uint64_t last_hash;
-	uint8_t *payload;         /* the open chunk's ticks */
+	uint8_t *payload; /* the open chunk's ticks */
 	size_t payload_len, payload_cap;
-	uint8_t *prev, *cur;      /* detail: last and current snapshots */
+	uint8_t *prev, *cur; /* detail: last and current snapshots */
 	size_t prev_len, prev_cap, cur_cap;
 	bool failed;
 	char error[200];

@@ -45,15 +45,15 @@ void fxs_input_script_at(const fxs_input_script *s, size_t *cursor, uint64_t tic
 typedef struct fxs_record_options {
 	const fxs_scene *scene;
 	uint32_t steps;
-	uint32_t players;       /* 0: the scene's */
-	uint32_t chunk_ticks;   /* 0: default */
-	uint32_t flags;         /* FXS_REPLAY_FLAG_* */
+	uint32_t players;               /* 0: the scene's */
+	uint32_t chunk_ticks;           /* 0: default */
+	uint32_t flags;                 /* FXS_REPLAY_FLAG_* */
 	const fxs_input_script *script; /* NULL: random inputs from seed (or the scene's players) */
-	bool scripted;          /* the scene's scripted players (fxs_scene.script) */
+	bool scripted;                  /* the scene's scripted players (fxs_scene.script) */
 	uint64_t seed;
-	uint64_t perturb_tick;  /* 0: none; else change player perturb_player's input at that tick */
+	uint64_t perturb_tick; /* 0: none; else change player perturb_player's input at that tick */
 	uint32_t perturb_player;
-	bool tamper;            /* the change is written but not simulated (a replay that must fail verify) */
+	bool tamper;                               /* the change is written but not simulated (a replay that must fail verify) */
 	void (*on_tick)(uint64_t tick, void *ctx); /* progress, may be NULL */
 	void *ctx;
 } fxs_record_options;
@@ -75,7 +75,7 @@ fxs_result fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_worl
 
 typedef struct fxs_state_diff {
 	bool differ;
-	int64_t body;        /* slot, or -1 when the difference is not in a body */
+	int64_t body; /* slot, or -1 when the difference is not in a body */
 	char field[48];
 	char expected[64];
 	char got[64];

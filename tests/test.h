@@ -9,11 +9,11 @@
 typedef void (*test_fn)(void);
 void test_register(const char *name, test_fn fn, int slow);
 void test_fail(const char *file, int line, const char *msg);
-extern int test_quick;   /* --quick: long sweeps shrink */
-extern int test_failed;  /* set by test_fail for the running test */
+extern int test_quick;  /* --quick: long sweeps shrink */
+extern int test_failed; /* set by test_fail for the running test */
 
-#define TEST_(name, slow)                                                              \
-	static void name(void);                                                        \
+#define TEST_(name, slow)                                                                                    \
+	static void name(void);                                                                              \
 	__attribute__((constructor)) static void name##_register(void) { test_register(#name, name, slow); } \
 	static void name(void)
 /* A test. */
@@ -21,22 +21,22 @@ extern int test_failed;  /* set by test_fail for the running test */
 /* A long test: shrinks its sweep under --quick (it reads test_quick itself). */
 #define SLOW_TEST(name) TEST_(name, 1)
 
-#define CHECK(cond)                                              \
-	do {                                                     \
-		if (!(cond)) {                                   \
-			test_fail(__FILE__, __LINE__, #cond);    \
-			return;                                  \
-		}                                                \
+#define CHECK(cond)                                           \
+	do {                                                  \
+		if (!(cond)) {                                \
+			test_fail(__FILE__, __LINE__, #cond); \
+			return;                               \
+		}                                             \
 	} while (0)
 
-#define CHECKF(cond, ...)                                        \
-	do {                                                     \
-		if (!(cond)) {                                   \
-			char msg_[512];                          \
+#define CHECKF(cond, ...)                                         \
+	do {                                                      \
+		if (!(cond)) {                                    \
+			char msg_[512];                           \
 			snprintf(msg_, sizeof msg_, __VA_ARGS__); \
-			test_fail(__FILE__, __LINE__, msg_);     \
-			return;                                  \
-		}                                                \
+			test_fail(__FILE__, __LINE__, msg_);      \
+			return;                                   \
+		}                                                 \
 	} while (0)
 
 /* Wall clock in ns (C11 timespec_get), for figures tests print, never for a

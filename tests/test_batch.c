@@ -129,7 +129,9 @@ TEST(batch_kernels_agree_on_the_overflow_stage_and_saturation)
 			}
 			uint64_t ovf;
 			int64_t d = first_difference(w[0], w[1], level, test_quick ? 20 : 60, &ovf);
-			CHECKF(d < 0, "%s, %s: the kernels differ at step %lld", pass == 2 ? "saturating on the ground" : pass ? "saturating" : "at rest", level_name(level),
+			CHECKF(d < 0, "%s, %s: the kernels differ at step %lld", pass == 2 ? "saturating on the ground" : pass ? "saturating"
+															       : "at rest",
+			       level_name(level),
 			       (long long)d);
 			if (pass == 0)
 				CHECKF(w[1]->contact_count > 64, "only %u contacts", w[1]->contact_count);

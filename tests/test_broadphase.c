@@ -9,7 +9,7 @@
 #include "broadphase/octree.h"
 #include "test.h"
 
-#define F(x) ((fix16_t)((x) * 65536))
+#define F(x) ((fix16_t)((x)*65536))
 
 static fxs_aabb box3(int32_t lx, int32_t ly, int32_t lz, int32_t hx, int32_t hy, int32_t hz)
 {
@@ -97,11 +97,13 @@ static fxs_aabb rnd_box(uint64_t *s, const fxs_aabb *prev, uint32_t nprev, int s
 	unsigned kind = (unsigned)(r % 20);
 	if (nprev && kind == 0)
 		return prev[(r >> 8) % nprev]; /* identical */
-	if (nprev && kind == 1) {          /* touching on one face */
+	if (nprev && kind == 1) {              /* touching on one face */
 		fxs_aabb b = prev[(r >> 8) % nprev];
 		int axis = (int)((r >> 20) % 3);
-		int32_t *lo = axis == 0 ? &b.lo.x : axis == 1 ? &b.lo.y : &b.lo.z;
-		int32_t *hi = axis == 0 ? &b.hi.x : axis == 1 ? &b.hi.y : &b.hi.z;
+		int32_t *lo = axis == 0 ? &b.lo.x : axis == 1 ? &b.lo.y
+							      : &b.lo.z;
+		int32_t *hi = axis == 0 ? &b.hi.x : axis == 1 ? &b.hi.y
+							      : &b.hi.z;
 		int64_t w = (int64_t)*hi - *lo;
 		if (w < 0)
 			w = 0;
@@ -618,7 +620,7 @@ TEST(octree_canonical_placement)
  * §12.1: static ancestors were never tested against moving descendants). */
 TEST(octree_static_ancestor_vs_moving)
 {
-	fxs_aabb a[3] = { box3(F(-400), F(-2), F(-400), F(400), 0, F(400)), /* ground across x = 0 */
+	fxs_aabb a[3] = { box3(F(-400), F(-2), F(-400), F(400), 0, F(400)),  /* ground across x = 0 */
 			  box3(F(100), F(-1), F(100), F(101), F(1), F(101)), /* a body resting on it */
 			  box3(F(200), F(-1), F(200), F(201), F(1), F(201)) };
 	uint8_t fl[3] = { FXS_PROXY_LIVE | FXS_PROXY_STATIC, FXS_PROXY_LIVE | FXS_PROXY_MOVING,

@@ -52,7 +52,7 @@ typedef struct result {
 	double ms;                        /* ms per step */
 	fxs_lcp_stats lcp;
 	uint64_t hash;
-	uint64_t overflows;               /* saturations over the run */
+	uint64_t overflows; /* saturations over the run */
 } result;
 
 /* A 10-link chain of ball joints (spheres of 0.1 m, 0.25 m apart, 1/s

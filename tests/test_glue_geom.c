@@ -60,7 +60,8 @@ SLOW_TEST(glue_vec3_dot_cross_exact)
 		int64_t d = (int64_t)a.x * b.x + (int64_t)a.y * b.y + (int64_t)a.z * b.z;
 		CHECK(fxg_v3_dot_wide(a, b, &ovf) == d);
 		int64_t dr = round_away16(d);
-		int64_t want = dr > INT32_MAX ? INT32_MAX : dr < INT32_MIN ? INT32_MIN : dr;
+		int64_t want = dr > INT32_MAX ? INT32_MAX : dr < INT32_MIN ? INT32_MIN
+									   : dr;
 		CHECK(fxg_v3_dot(a, b, &ovf) == want);
 		CHECK(ovf == (dr != want));
 		ovf = 0;
@@ -70,7 +71,8 @@ SLOW_TEST(glue_vec3_dot_cross_exact)
 		int64_t cz = round_away16((int64_t)a.x * b.y - (int64_t)a.y * b.x);
 		int over = 0;
 		for (int k = 0; k < 3; ++k) {
-			int64_t w = k == 0 ? cx : k == 1 ? cy : cz;
+			int64_t w = k == 0 ? cx : k == 1 ? cy
+							 : cz;
 			fix16_t g = fxg_v3_comp(c, k);
 			if (w > INT32_MAX || w < INT32_MIN) {
 				++over;
@@ -107,8 +109,7 @@ SLOW_TEST(glue_vec3_normalize)
 	uint64_t s = 32;
 	long n = test_quick ? 200000 : 2000000;
 	double wc = 0, wl = 0;
-	static const fxg_vec3 special[] = { { 1, 1, 0 }, { 1, 0, 0 }, { -1, -1, -1 }, { 3, 4, 0 }, { INT32_MIN, INT32_MIN, INT32_MIN },
-					    { INT32_MAX, INT32_MIN, 1 }, { 0, 0, INT32_MIN }, { 0x10000, 0x10000, 0x10000 } };
+	static const fxg_vec3 special[] = { { 1, 1, 0 }, { 1, 0, 0 }, { -1, -1, -1 }, { 3, 4, 0 }, { INT32_MIN, INT32_MIN, INT32_MIN }, { INT32_MAX, INT32_MIN, 1 }, { 0, 0, INT32_MIN }, { 0x10000, 0x10000, 0x10000 } };
 	for (long i = -(long)(sizeof special / sizeof special[0]); i < n; ++i) {
 		fxg_vec3 a = i < 0 ? special[-i - 1] : rnd_v3(&s, rnd_i32);
 		if (a.x == 0 && a.y == 0 && a.z == 0)

@@ -113,7 +113,9 @@ double glue_ref_sin(double x)
 	double k = glue_ref_floor(x / (GLUE_PI / 2) + 0.5);
 	double r = x - k * (GLUE_PI / 2);
 	int q = (int)((int64_t)k & 3);
-	return q == 0 ? sin_small(r) : q == 1 ? cos_small(r) : q == 2 ? -sin_small(r) : -cos_small(r);
+	return q == 0 ? sin_small(r) : q == 1 ? cos_small(r)
+		: q == 2                      ? -sin_small(r)
+					      : -cos_small(r);
 }
 
 double glue_ref_cos(double x) { return glue_ref_sin(x + GLUE_PI / 2); }

@@ -16,9 +16,34 @@ static int32_t rnd_i32(uint64_t *s)
 }
 
 static const int32_t edges[] = {
-	0, 1, -1, 2, -2, 0x7FFF, -0x7FFF, 0x8000, -0x8000, 0x8001, -0x8001, 0xFFFF, -0xFFFF,
-	0x10000, -0x10000, 0x10001, -0x10001, 0xB504F3, -0xB504F3, 0x7FFF0000, -0x7FFF0000,
-	0x7FFFFFFF, -0x7FFFFFFF, INT32_MIN, 0x40000000, -0x40000000, 0x00FFFFFF, 0x01000000,
+	0,
+	1,
+	-1,
+	2,
+	-2,
+	0x7FFF,
+	-0x7FFF,
+	0x8000,
+	-0x8000,
+	0x8001,
+	-0x8001,
+	0xFFFF,
+	-0xFFFF,
+	0x10000,
+	-0x10000,
+	0x10001,
+	-0x10001,
+	0xB504F3,
+	-0xB504F3,
+	0x7FFF0000,
+	-0x7FFF0000,
+	0x7FFFFFFF,
+	-0x7FFFFFFF,
+	INT32_MIN,
+	0x40000000,
+	-0x40000000,
+	0x00FFFFFF,
+	0x01000000,
 };
 #define NEDGES ((int)(sizeof edges / sizeof edges[0]))
 
@@ -161,7 +186,7 @@ static int check_rsqrt(fix16_t x)
 	uint64_t ur = (uint64_t)r, ux = (uint64_t)x;
 	/* (2r +- 1)^2 x stays below 2^51 for r in range */
 	return (2 * ur - 1) * (2 * ur - 1) * ux <= ((uint64_t)1 << 50) &&
-	       (2 * ur + 1) * (2 * ur + 1) * ux > ((uint64_t)1 << 50);
+		(2 * ur + 1) * (2 * ur + 1) * ux > ((uint64_t)1 << 50);
 }
 
 /* fxg_rsqrt: correctly rounded 1/sqrt(x) (error < 0.5 LSB) for every x > 0
@@ -225,7 +250,7 @@ TEST(glue_isqrt64_edges)
 	CHECK(fxg_isqrt64(UINT64_MAX) == 0xFFFFFFFFu && fxg_isqrt64_round(UINT64_MAX) == ((uint64_t)1 << 32));
 	uint64_t big = (uint64_t)0xFFFFFFFFu * 0xFFFFFFFFu; /* (2^32 - 1)^2 */
 	CHECK(fxg_isqrt64(big) == 0xFFFFFFFFu && fxg_isqrt64(big - 1) == 0xFFFFFFFEu);
-	CHECK(fxg_isqrt64_round(big + 0xFFFFFFFFu) == 0xFFFFFFFFu);            /* r^2 + r: rounds down */
+	CHECK(fxg_isqrt64_round(big + 0xFFFFFFFFu) == 0xFFFFFFFFu);             /* r^2 + r: rounds down */
 	CHECK(fxg_isqrt64_round(big + 0xFFFFFFFFu + 1) == ((uint64_t)1 << 32)); /* r^2 + r + 1: up */
 	for (int j = 1; j <= 32; ++j)
 		for (int64_t dk = -1; dk <= 1; ++dk) {
@@ -283,7 +308,8 @@ TEST(glue_scalar_saturation_and_conversions)
 		int64_t sum = (int64_t)a + b;
 		uint32_t o = 0;
 		fix16_t r = fxg_add(a, b, &o);
-		CHECK(r == (sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum));
+		CHECK(r == (sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN
+									  : sum));
 		CHECK(o == (sum > INT32_MAX || sum < INT32_MIN));
 		int64_t want = a >= 0 ? ((int64_t)a + 0x8000) >> 16 : -((-(int64_t)a + 0x8000) >> 16);
 		CHECK(fxg_to_int_round(a) == want);

@@ -23,7 +23,10 @@ double glue_ref_pi(void);
 
 #define TURN 4294967296.0
 
-static double ref_sin(uint32_t a) { return glue_ref_sin_turns(a) * 65536.0; }
+static double ref_sin(uint32_t a)
+{
+	return glue_ref_sin_turns(a) * 65536.0;
+}
 static double ref_cos(uint32_t a) { return glue_ref_cos_turns(a) * 65536.0; }
 
 /* Bound: |fxg_sin(a) - 65536 sin(a)| <= 0.5005 LSB (and the same for cos):
@@ -136,7 +139,8 @@ SLOW_TEST(glue_atan2_error)
 			x = rnd_i32(&s);
 			{
 				int64_t v = ((int64_t)x + (int64_t)(r % 64) - 32) * ((r >> 40) & 1 ? 1 : -1);
-				y = (int32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+				y = (int32_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN
+											: v);
 			}
 			break;
 		}

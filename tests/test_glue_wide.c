@@ -37,9 +37,28 @@ static int64_t rnd_i64(uint64_t *s)
 }
 
 static const int64_t wedges[] = {
-	0, 1, -1, 2, -2, 0x7FFFFFFF, -0x7FFFFFFF, 0x80000000LL, -0x80000000LL, 0xFFFFFFFFLL, -0xFFFFFFFFLL,
-	0x100000000LL, -0x100000000LL, 0x100000001LL, -0x100000001LL, 0x1000000000000LL, -0x1000000000000LL,
-	-0xFFFFFFFFFFFFLL, 0x7FFFFFFFFFFFFFFFLL, -0x7FFFFFFFFFFFFFFFLL, INT64_MIN, 0x4000000000000000LL,
+	0,
+	1,
+	-1,
+	2,
+	-2,
+	0x7FFFFFFF,
+	-0x7FFFFFFF,
+	0x80000000LL,
+	-0x80000000LL,
+	0xFFFFFFFFLL,
+	-0xFFFFFFFFLL,
+	0x100000000LL,
+	-0x100000000LL,
+	0x100000001LL,
+	-0x100000001LL,
+	0x1000000000000LL,
+	-0x1000000000000LL,
+	-0xFFFFFFFFFFFFLL,
+	0x7FFFFFFFFFFFFFFFLL,
+	-0x7FFFFFFFFFFFFFFFLL,
+	INT64_MIN,
+	0x4000000000000000LL,
 };
 #define NW ((int)(sizeof wedges / sizeof wedges[0]))
 static const int32_t fedges[] = { 0, 1, -1, 0x8000, -0x8000, 0x10000, -0x10000, 0xFFFF, INT32_MAX, INT32_MIN, -INT32_MAX };
@@ -52,7 +71,8 @@ __extension__ typedef __int128 i128; /* -Wpedantic: a GNU extension, guarded */
 static int64_t sat64(i128 v, int *over)
 {
 	*over = v > INT64_MAX || v < INT64_MIN;
-	return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+	return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN
+							 : (int64_t)v;
 }
 
 /* floor((v + 2^(s-1)) / 2^s): round half up; >> on a negative __int128 is an
@@ -90,7 +110,8 @@ static int check_wdiv(int64_t a, int64_t b)
 	uint32_t ovf = 0;
 	int64_t got = fxg_wide_div(a, b, &ovf);
 	if (b == 0)
-		return ovf == 1 && got == (a > 0 ? INT64_MAX : a < 0 ? INT64_MIN : 0);
+		return ovf == 1 && got == (a > 0 ? INT64_MAX : a < 0 ? INT64_MIN
+								     : 0);
 	int over;
 	int64_t want = sat64(ref_wdiv(a, b), &over);
 	return got == want && ovf == (uint32_t)over;
@@ -220,7 +241,7 @@ SLOW_TEST(glue_sym3w_inverse)
 		for (int i = 0; i < 3; ++i)
 			for (int j = 0; j < 3; ++j)
 				amax = fmax(amax, fabs(A[i][j]));
-		double bound = (cond) * glue_ref_pow2(-24) + 3 * amax * (1) * glue_ref_pow2(-33);
+		double bound = (cond)*glue_ref_pow2(-24) + 3 * amax * (1) * glue_ref_pow2(-33);
 		for (int i = 0; i < 3; ++i)
 			for (int j = 0; j < 3; ++j) {
 				double p = A[i][0] * X[0][j] + A[i][1] * X[1][j] + A[i][2] * X[2][j] - (i == j);
@@ -265,7 +286,7 @@ SLOW_TEST(glue_sym3w_rotate_diag)
 				for (int k = 0; k < 3; ++k)
 					ref += ((double)R[i][k]) * glue_ref_pow2(-16) * ((double)R[j][k]) * glue_ref_pow2(-16) * wd(d[k]);
 				double err = fabs(wd(got[i][j]) - ref);
-				CHECKF(err <= (dmax) * glue_ref_pow2(-40) + (4) * glue_ref_pow2(-32), "rotate_diag [%d][%d] off by %g", i, j, err);
+				CHECKF(err <= (dmax)*glue_ref_pow2(-40) + (4) * glue_ref_pow2(-32), "rotate_diag [%d][%d] off by %g", i, j, err);
 #ifdef __SIZEOF_INT128__
 				i128 ex = 0; /* exact, in units of 2^-64 */
 				for (int k = 0; k < 3; ++k)

@@ -127,7 +127,7 @@ TEST(heightfield_ball_rolls_over_it_and_snapshots_restore)
 		fxs_world_step(w);
 		fxg_vec3 p = fxs_body_get_position(w, ball);
 		travelled = ((double)p.x - start.x) * ((double)p.x - start.x) / 65536.0 / 65536.0 +
-			    ((double)p.z - start.z) * ((double)p.z - start.z) / 65536.0 / 65536.0;
+			((double)p.z - start.z) * ((double)p.z - start.z) / 65536.0 / 65536.0;
 		double lx = p.x / 65536.0 + 2, lz = p.z / 65536.0 + 2;
 		if (lx <= 0 || lx >= 4 || lz <= 0 || lz >= 4)
 			break;

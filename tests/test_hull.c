@@ -144,7 +144,7 @@ SLOW_TEST(hull_random_clouds_are_closed_convex_and_order_independent)
 			int found = 0;
 			for (int j = 0; j < h2.n_verts; ++j)
 				found += h2.verts[j].x == h.verts[i].x && h2.verts[j].y == h.verts[i].y &&
-					 h2.verts[j].z == h.verts[i].z;
+					h2.verts[j].z == h.verts[i].z;
 			CHECK(found == 1);
 		}
 		fxg_wide m1, m2, I1[6], I2[6];

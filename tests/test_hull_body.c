@@ -114,7 +114,8 @@ TEST(hull_full_inertia_tensor_turns_an_angular_impulse)
 	for (int k = 0; k < 3; ++k)
 		e1[k] = P[1][k] - P[0][k], e2[k] = P[2][k] - P[0][k], e3[k] = P[3][k] - P[0][k];
 	V = fabs(e1[0] * (e2[1] * e3[2] - e2[2] * e3[1]) - e1[1] * (e2[0] * e3[2] - e2[2] * e3[0]) +
-		 e1[2] * (e2[0] * e3[1] - e2[1] * e3[0])) / 6;
+		 e1[2] * (e2[0] * e3[1] - e2[1] * e3[0])) /
+		6;
 	/* covariance of a tetrahedron: V/20 (sum_i q_i q_i^T + s s^T), q about c */
 	double S[3][3] = { { 0 } }, s[3] = { 0, 0, 0 }, q[4][3];
 	for (int i = 0; i < 4; ++i)
@@ -142,13 +143,16 @@ TEST(hull_full_inertia_tensor_turns_an_angular_impulse)
 	fxs_body_apply_angular_impulse(w, b, v3(L[0], L[1], L[2]));
 	/* solve I w = L by Cramer */
 	double det = I[0][0] * (I[1][1] * I[2][2] - I[1][2] * I[2][1]) - I[0][1] * (I[1][0] * I[2][2] - I[1][2] * I[2][0]) +
-		     I[0][2] * (I[1][0] * I[2][1] - I[1][1] * I[2][0]);
+		I[0][2] * (I[1][0] * I[2][1] - I[1][1] * I[2][0]);
 	double wx = (L[0] * (I[1][1] * I[2][2] - I[1][2] * I[2][1]) - I[0][1] * (L[1] * I[2][2] - I[1][2] * L[2]) +
-		     I[0][2] * (L[1] * I[2][1] - I[1][1] * L[2])) / det;
+		     I[0][2] * (L[1] * I[2][1] - I[1][1] * L[2])) /
+		det;
 	double wy = (I[0][0] * (L[1] * I[2][2] - I[1][2] * L[2]) - L[0] * (I[1][0] * I[2][2] - I[1][2] * I[2][0]) +
-		     I[0][2] * (I[1][0] * L[2] - L[1] * I[2][0])) / det;
+		     I[0][2] * (I[1][0] * L[2] - L[1] * I[2][0])) /
+		det;
 	double wz = (I[0][0] * (I[1][1] * L[2] - L[1] * I[2][1]) - I[0][1] * (I[1][0] * L[2] - L[1] * I[2][0]) +
-		     L[0] * (I[1][0] * I[2][1] - I[1][1] * I[2][0])) / det;
+		     L[0] * (I[1][0] * I[2][1] - I[1][1] * I[2][0])) /
+		det;
 	fxg_vec3 got = fxs_body_get_angular_velocity(w, b);
 	double n = sqrt(wx * wx + wy * wy + wz * wz);
 	CHECKF(fabs(wx) > 0.05 * n || fabs(wy) > 0.05 * n, "the test hull is too symmetric");

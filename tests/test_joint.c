@@ -591,17 +591,17 @@ TEST(joint_snapshot_reader_refuses_bad_joints)
 		uint32_t value;
 		int width;
 	} cases[] = {
-		{ 4, 2, 1 },                    /* alive not 0 or 1 */
-		{ 5, 9, 1 },                    /* type */
-		{ 6, 2, 1 },                    /* a ball joint has no limit */
-		{ 6, 0x10, 1 },                 /* unknown flag */
-		{ 7, 1, 4 },                    /* a == b */
-		{ 7, 7, 4 },                    /* a beyond the slots */
-		{ 11, 0xFFFFFFFFu, 4 },         /* b beyond the slots */
-		{ 39, 0, 4 },                   /* hertz 0 */
-		{ 43, 0x80000000u, 4 },         /* negative damping ratio */
+		{ 4, 2, 1 },                      /* alive not 0 or 1 */
+		{ 5, 9, 1 },                      /* type */
+		{ 6, 2, 1 },                      /* a ball joint has no limit */
+		{ 6, 0x10, 1 },                   /* unknown flag */
+		{ 7, 1, 4 },                      /* a == b */
+		{ 7, 7, 4 },                      /* a beyond the slots */
+		{ 11, 0xFFFFFFFFu, 4 },           /* b beyond the slots */
+		{ 39, 0, 4 },                     /* hertz 0 */
+		{ 43, 0x80000000u, 4 },           /* negative damping ratio */
 		{ 15, (uint32_t)FXG_I(2000), 4 }, /* anchor beyond 1000 m */
-		{ 51, 0x00010000u, 4 },         /* impulse 0 high word 2^48: beyond 2^47 */
+		{ 51, 0x00010000u, 4 },           /* impulse 0 high word 2^48: beyond 2^47 */
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
 		memcpy(bad, snap, len);

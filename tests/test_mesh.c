@@ -742,7 +742,7 @@ TEST(mesh_box_slides_over_a_many_triangle_floor_as_over_a_box)
 		int64_t worst_dv = 0;
 		for (int i = 0; i < SLIDE_STEPS; ++i) {
 			int64_t dv = labs((long)(vm[i].x - vb[i].x)) + labs((long)(vm[i].y - vb[i].y)) +
-				     labs((long)(vm[i].z - vb[i].z));
+				labs((long)(vm[i].z - vb[i].z));
 			worst_dv = dv > worst_dv ? dv : worst_dv;
 		}
 		int64_t dend = labs((long)(em.x - eb.x)) + labs((long)(em.z - eb.z));
@@ -754,7 +754,8 @@ TEST(mesh_box_slides_over_a_many_triangle_floor_as_over_a_box)
 		       sqrt((double)v0.x * v0.x + (double)v0.z * v0.z) / 65536.0,
 		       sqrt((double)vl.x * vl.x + (double)vl.z * vl.z) / 65536.0,
 		       sqrt((double)vb[SLIDE_STEPS - 1].x * vb[SLIDE_STEPS - 1].x +
-			    (double)vb[SLIDE_STEPS - 1].z * vb[SLIDE_STEPS - 1].z) / 65536.0,
+			    (double)vb[SLIDE_STEPS - 1].z * vb[SLIDE_STEPS - 1].z) /
+			       65536.0,
 		       (int)tilt_m, (int)tilt_b, spin_m / 65536.0, spin_b / 65536.0);
 		CHECKF(tilt_m <= 3, "a contact normal %d LSB off +y (0.55 degrees is 3)", (int)tilt_m);
 		CHECKF(worst_dv <= FXG_RATIO(1, 100), "velocity %d off the box floor's", (int)worst_dv);

@@ -349,9 +349,7 @@ static void rand_pair(uint64_t *s, int ta, int tb, fxs_shape *a, fxs_transform *
 
 /* --------------------------------------------------------------- properties */
 
-static const int pair_types[6][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_SPHERE }, { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX },
-				      { FXS_SHAPE_SPHERE, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_CAPSULE, FXS_SHAPE_CAPSULE },
-				      { FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_BOX, FXS_SHAPE_BOX } };
+static const int pair_types[6][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_SPHERE }, { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX }, { FXS_SHAPE_SPHERE, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_CAPSULE, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_BOX, FXS_SHAPE_BOX } };
 static const char *pair_names[6] = { "sphere-sphere", "sphere-box", "sphere-capsule", "capsule-capsule", "box-capsule", "box-box" };
 
 static void property_run(int pt, int count, uint64_t seed)
@@ -405,7 +403,7 @@ static void property_run(int pt, int count, uint64_t seed)
 		       contacts, band, worst);
 }
 
-#define PROPERTY_TEST(name, pt)                                          \
+#define PROPERTY_TEST(name, pt) \
 	SLOW_TEST(name) { property_run(pt, test_quick ? 1000 : 20000, 0x9E3779B97F4A7C15ull * (pt + 1)); }
 PROPERTY_TEST(np_property_sphere_sphere, 0)
 PROPERTY_TEST(np_property_sphere_box, 1)
@@ -678,9 +676,9 @@ TEST(np_box_tests_vector_matches_scalar)
 			uint32_t ovf = 0;
 			for (int t = 0; t < 2; ++t) {
 				double ax = u[6] - 0.5, ay = u[7] - 0.3, az = 0.2 + u[t];
-				q[t] = kind == 0 ? fxg_q(0, 0, 0, FXG_ONE)
-				       : kind == 1 ? mk_rot(ax, ay, az, 0.002 * (double)(t + 1))
-						   : mk_rot(ax, ay, az, 360.0 * u[3 + t]);
+				q[t] = kind == 0    ? fxg_q(0, 0, 0, FXG_ONE)
+					: kind == 1 ? mk_rot(ax, ay, az, 0.002 * (double)(t + 1))
+						    : mk_rot(ax, ay, az, 360.0 * u[3 + t]);
 			}
 			if (round % 997 == 0 && k == 0)
 				q[1] = fxg_q(3 * FXG_ONE, 0, 0, 0); /* norm 3: entries out of range */
@@ -717,9 +715,9 @@ TEST(np_box_tests_vector_matches_scalar)
 			uint32_t ovf = 0;
 			fxs_box_sat(pa[k], pb[k], dw[k], &ra[k], &rb[k], &r, &ovf);
 			bool same = memcmp(r.C, out[k].C, sizeof r.C) == 0 && r.d.x == out[k].d.x && r.d.y == out[k].d.y &&
-				    r.d.z == out[k].d.z && memcmp(r.db, out[k].db, sizeof r.db) == 0 && r.sep_a == out[k].sep_a &&
-				    r.sep_b == out[k].sep_b && r.sep_e == out[k].sep_e && r.ia == out[k].ia && r.jb == out[k].jb &&
-				    r.ei == out[k].ei && r.ej == out[k].ej && ovf == 0;
+				r.d.z == out[k].d.z && memcmp(r.db, out[k].db, sizeof r.db) == 0 && r.sep_a == out[k].sep_a &&
+				r.sep_b == out[k].sep_b && r.sep_e == out[k].sep_e && r.ia == out[k].ia && r.jb == out[k].jb &&
+				r.ei == out[k].ei && r.ej == out[k].ej && ovf == 0;
 			mismatches += !same;
 			CHECKF(same, "round %d lane %d: vector and scalar tests differ", round, k);
 		}

@@ -472,7 +472,7 @@ static void property_run(int pt, int count, uint64_t seed)
 		       contacts, band, worst);
 }
 
-#define PROPERTY_TEST(name, pt)                                          \
+#define PROPERTY_TEST(name, pt) \
 	SLOW_TEST(name) { property_run(pt, test_quick ? 300 : (pt == 3 ? 2000 : 5000), 0xD1B54A32D192ED03ull * (pt + 1)); }
 PROPERTY_TEST(np_property_sphere_hull, 0)
 PROPERTY_TEST(np_property_box_hull, 1)

@@ -112,16 +112,16 @@ static bool sweep(const start_state *s, bool rest, sweep_counts *c)
 			ok = false;
 		} else if (fxs_world_status(w) == FXS_OK) { /* before anything changed */
 			ok = fxs_world_hash(w) == s->before && fxs_world_get_step(w) == s->step &&
-			     fxs_world_step(w) == FXS_OK && fxs_world_hash(w) == s->after;
+				fxs_world_step(w) == FXS_OK && fxs_world_hash(w) == s->after;
 			c->unchanged++;
 		} else { /* part-way: refuses until a snapshot is restored into it */
 			uint8_t buf[64];
 			size_t len = 0;
 			uint64_t h = fxs_world_hash(w);
 			ok = fxs_world_step(w) == FXS_ERR_NOMEM && fxs_world_hash(w) == h &&
-			     fxs_world_snapshot_save(w, buf, sizeof buf, &len) == FXS_ERR_NOMEM &&
-			     fxs_world_snapshot_restore(w, s->snap, s->len) == FXS_OK && fxs_world_status(w) == FXS_OK &&
-			     fxs_world_step(w) == FXS_OK && fxs_world_hash(w) == s->after;
+				fxs_world_snapshot_save(w, buf, sizeof buf, &len) == FXS_ERR_NOMEM &&
+				fxs_world_snapshot_restore(w, s->snap, s->len) == FXS_OK && fxs_world_status(w) == FXS_OK &&
+				fxs_world_step(w) == FXS_OK && fxs_world_hash(w) == s->after;
 			c->failed++;
 		}
 		fxs_world_destroy(w);

@@ -309,7 +309,8 @@ TEST(query_shape_casts_stop_at_the_surface)
 		double a[3] = { D(p0.x), D(p0.y), D(p0.z) }, dd[3] = { D(p1.x) - a[0], D(p1.y) - a[1], D(p1.z) - a[2] };
 		double len = sqrt(dd[0] * dd[0] + dd[1] * dd[1] + dd[2] * dd[2]), gap2 = 0;
 		for (int k = 0; k < 3; ++k) {
-			double c = a[k] + dd[k] * D(h.distance) / len - D(k == 0 ? d.position.x : k == 1 ? d.position.y : d.position.z);
+			double c = a[k] + dd[k] * D(h.distance) / len - D(k == 0 ? d.position.x : k == 1 ? d.position.y
+													 : d.position.z);
 			gap2 += c * c;
 		}
 		double gap = sqrt(gap2) - D(big.radius);

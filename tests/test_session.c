@@ -108,7 +108,7 @@ static void converge(fxs_session_mode mode, uint32_t delay)
 	for (uint32_t p = 0; p < NP; ++p) {
 		const fxs_session_stats *st = fxs_session_stats_get(r.s[p]);
 		good = good && fxs_session_tick(r.s[p]) == ticks && fxs_session_hash(r.s[p], ticks) == want &&
-		       fxs_session_desync_get(r.s[p])->tick == 0 && st->dropped[FXS_DROP_REPLAYED] > 0;
+			fxs_session_desync_get(r.s[p])->tick == 0 && st->dropped[FXS_DROP_REPLAYED] > 0;
 		rollbacks += st->rollbacks;
 	}
 	if (mode == FXS_SESSION_ROLLBACK)

@@ -84,8 +84,8 @@ TEST(unit_cube_and_ball_reference_values)
 	fxg_wide m, I[3];
 	uint32_t ovf = 0;
 	fxs_shape_mass(&cube, FXG_I(100), &m, I, &ovf);
-	CHECK(m == (fxg_wide)100 << 32);             /* 100 kg exactly */
-	CHECK(close_enough(W(I[0]), 100.0 / 6.0));   /* m (1 + 1) / 12 */
+	CHECK(m == (fxg_wide)100 << 32);           /* 100 kg exactly */
+	CHECK(close_enough(W(I[0]), 100.0 / 6.0)); /* m (1 + 1) / 12 */
 	fxs_shape_mass(&ball, FXG_I(1000), &m, I, &ovf);
 	double r = 26214 / 65536.0;
 	CHECK(close_enough(W(m), 1000 * 4.0 / 3.0 * M_PI * r * r * r)); /* ~268.08 kg */
@@ -124,7 +124,7 @@ TEST(aabb_encloses_rotated_shapes)
 				e[k] = F(s.radius);
 			else if (s.type == FXS_SHAPE_BOX)
 				e[k] = fabs(R[k][0]) * F(s.half_extents.x) + fabs(R[k][1]) * F(s.half_extents.y) +
-				       fabs(R[k][2]) * F(s.half_extents.z);
+					fabs(R[k][2]) * F(s.half_extents.z);
 			else
 				e[k] = fabs(R[k][1]) * F(s.half_height) + F(s.radius);
 		}

@@ -128,8 +128,8 @@ static void slope(double mu, double *v_half, double *v_late, double *moved)
 	fxs_world *w = fxs_world_create(&def);
 	const double th = PI / 6;
 	fxg_quat q = { 0, 0, tofx(sin(th / 2)), tofx(cos(th / 2)) };
-	double nx = -sin(th), ny = cos(th);        /* the slope's normal */
-	double tx = -cos(th), ty = -sin(th);       /* downhill */
+	double nx = -sin(th), ny = cos(th);  /* the slope's normal */
+	double tx = -cos(th), ty = -sin(th); /* downhill */
 	box(w, FXS_BODY_STATIC, v3(0, 0, 0), q, v3(20, 0.5, 3), 1000, mu);
 	fxs_body_id b = box(w, FXS_BODY_DYNAMIC, v3(1.0 * nx, 1.0 * ny, 0), q, v3(0.5, 0.5, 0.5), 1000, mu);
 	fxg_vec3 p0 = fxs_body_get_position(w, b);

@@ -41,7 +41,11 @@ static int check_assignment(const fxs_stage_item *it, uint32_t n, uint32_t bodie
 TEST(stage_seed_example)
 {
 	/* seed 000: (A,B) -> stage 0; (A,C): A busy in stage 0 -> 1; (D,E) -> 0 */
-	enum { A, B, C, D, E };
+	enum { A,
+	       B,
+	       C,
+	       D,
+	       E };
 	fxs_stage_item it[3] = { { A, B, FXS_STAGE_NONE }, { A, C, FXS_STAGE_NONE }, { D, E, FXS_STAGE_NONE } };
 	uint64_t mask[5];
 	uint32_t order[3];

@@ -132,9 +132,9 @@ typedef struct result {
 	double ms;
 	uint32_t pairs;
 	double bytes_per_body;
-	double swaps;       /* per timed step */
-	double quality;     /* coherent tree / tree rebuilt from scratch, last step */
-	double quality_id;  /* coherent / rebuilt in slot order */
+	double swaps;      /* per timed step */
+	double quality;    /* coherent tree / tree rebuilt from scratch, last step */
+	double quality_id; /* coherent / rebuilt in slot order */
 } result;
 
 static uint64_t fresh_quality(const motion *m, int order)

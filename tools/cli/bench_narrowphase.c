@@ -166,11 +166,7 @@ int cli_bench_narrowphase(int argc, char **argv)
 		}
 		return cli_usage_error("bench narrowphase: unknown argument '%s'", argv[i]);
 	}
-	static const int pairs[10][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_SPHERE },   { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX },
-					  { FXS_SHAPE_SPHERE, FXS_SHAPE_CAPSULE },  { FXS_SHAPE_CAPSULE, FXS_SHAPE_CAPSULE },
-					  { FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE },     { FXS_SHAPE_BOX, FXS_SHAPE_BOX },
-					  { FXS_SHAPE_SPHERE, FXS_SHAPE_HULL },     { FXS_SHAPE_BOX, FXS_SHAPE_HULL },
-					  { FXS_SHAPE_CAPSULE, FXS_SHAPE_HULL },    { FXS_SHAPE_HULL, FXS_SHAPE_HULL } };
+	static const int pairs[10][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_SPHERE }, { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX }, { FXS_SHAPE_SPHERE, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_CAPSULE, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_BOX, FXS_SHAPE_BOX }, { FXS_SHAPE_SPHERE, FXS_SHAPE_HULL }, { FXS_SHAPE_BOX, FXS_SHAPE_HULL }, { FXS_SHAPE_CAPSULE, FXS_SHAPE_HULL }, { FXS_SHAPE_HULL, FXS_SHAPE_HULL } };
 	static const char *names[10] = { "sphere-sphere", "sphere-box", "sphere-capsule", "capsule-capsule", "capsule-box",
 					 "box-box", "sphere-hull", "box-hull", "capsule-hull", "hull-hull" };
 	/* the hulls: owned by a world (the only way to make one) */

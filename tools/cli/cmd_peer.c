@@ -290,7 +290,7 @@ int cmd_peer(int argc, char **argv)
 	uint64_t rec_hash = 0;
 	if (record && conf == ticks) {
 		rec_ok = record_confirmed(s, sc, np, ticks, record, &rec_hash) &&
-			 rec_hash == fxs_session_hash(s, ticks);
+			rec_hash == fxs_session_hash(s, ticks);
 		if (!rec_ok)
 			fprintf(stderr, "fixstep: peer %u: recording %s failed or disagrees with the session\n", player, record);
 	}
@@ -330,8 +330,9 @@ int cmd_synctest(int argc, char **argv)
 			return 0;
 		}
 		uint32_t *dst = strcmp(a, "--ticks") == 0 ? &ticks : strcmp(a, "--depth") == 0 ? &depth
-							       : strcmp(a, "--players") == 0 ? &players
-							       : strcmp(a, "--seed") == 0 ? &seed : NULL;
+			: strcmp(a, "--players") == 0                                          ? &players
+			: strcmp(a, "--seed") == 0                                             ? &seed
+											       : NULL;
 		if (dst) {
 			if (++i >= argc || !cli_parse_u32(argv[i], dst))
 				return cli_usage_error("%s needs a number", a);

@@ -263,9 +263,20 @@ void fxs_scene_default_inputs(fxs_world *w, const fxs_input *inputs, uint32_t pl
 		const fxs_input *in = &inputs[p];
 		fix16_t sx = stick(in->move_x), sz = stick(in->move_z), t;
 		switch (in->yaw >> 14) { /* quarter turns: exact, no trig */
-		case 1: t = sx; sx = sz; sz = -t; break;
-		case 2: sx = -sx; sz = -sz; break;
-		case 3: t = sx; sx = -sz; sz = t; break;
+		case 1:
+			t = sx;
+			sx = sz;
+			sz = -t;
+			break;
+		case 2:
+			sx = -sx;
+			sz = -sz;
+			break;
+		case 3:
+			t = sx;
+			sx = -sz;
+			sz = t;
+			break;
 		default: break;
 		}
 		fxg_vec3 v = fxs_body_get_linear_velocity(w, id);
@@ -402,8 +413,14 @@ static fxs_world *scene_pendulum(void)
 static void add_mesh_level(fxs_world *w)
 {
 	fxg_vec3 v[20] = {
-		V("-10", "0", "-10"), V("10", "0", "-10"), V("-10", "0", "10"), V("10", "0", "10"),
-		V("-10", "3", "-10"), V("10", "3", "-10"), V("-10", "3", "10"), V("10", "3", "10"),
+		V("-10", "0", "-10"),
+		V("10", "0", "-10"),
+		V("-10", "0", "10"),
+		V("10", "0", "10"),
+		V("-10", "3", "-10"),
+		V("10", "3", "-10"),
+		V("-10", "3", "10"),
+		V("10", "3", "10"),
 	};
 	/* ramp: low edge at x = -2, high end (1.5 m) at x = -7, z in [-2, 2]; the
 	 * second ramp is the first moved by (9, 0, 4) */
@@ -414,11 +431,11 @@ static void add_mesh_level(fxs_world *w)
 		v[14 + k] = fxg_v3(ramp[k].x + FXG_I(9), ramp[k].y, ramp[k].z + FXG_I(4));
 	}
 	uint32_t t[22 * 3] = {
-		0, 2, 1, 1, 2, 3,       /* floor, +y */
-		0, 1, 5, 0, 5, 4,       /* wall z = -10, +z */
-		3, 2, 6, 3, 6, 7,       /* wall z = +10, -z */
-		2, 0, 4, 2, 4, 6,       /* wall x = -10, +x */
-		1, 3, 7, 1, 7, 5,       /* wall x = +10, -x */
+		0, 2, 1, 1, 2, 3, /* floor, +y */
+		0, 1, 5, 0, 5, 4, /* wall z = -10, +z */
+		3, 2, 6, 3, 6, 7, /* wall z = +10, -z */
+		2, 0, 4, 2, 4, 6, /* wall x = -10, +x */
+		1, 3, 7, 1, 7, 5, /* wall x = +10, -x */
 	};
 	const uint32_t wedge[6 * 3] = { 0, 2, 1, 1, 2, 3, /* slope */ 4, 5, 3, 4, 3, 2, /* back */
 					0, 4, 2, /* side -z */ 1, 3, 5 /* side +z */ };

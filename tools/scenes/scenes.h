@@ -17,8 +17,8 @@ typedef struct fxs_scene {
 	const char *description;
 	uint32_t default_steps;
 	fxs_world *(*create)(void);
-	uint32_t players;                /* players a recording uses by default (1..FXS_MAX_PLAYERS) */
-	fxs_input_handler apply_inputs;  /* never NULL */
+	uint32_t players;               /* players a recording uses by default (1..FXS_MAX_PLAYERS) */
+	fxs_input_handler apply_inputs; /* never NULL */
 	/* Scripted players (`fixstep record --scripted`), or NULL: this tick's
 	 * inputs from the world as it is. A recording tool, not part of the
 	 * simulation: a replay stores the inputs it made. */

@@ -152,11 +152,16 @@ fxs_world *fxs_scene_school_create(void)
 	/* crates: three in each west room on the players' paths, two more in each,
 	 * two in each east room upstairs */
 	static const int crates[12][3] = {
-		{ 5600, 250, 3000 },  { 4600, 250, 2000 },  { 6600, 250, 2000 },  /* south-west */
-		{ 5600, 250, 9000 },  { 4600, 250, 10000 }, { 6600, 250, 10000 }, /* north-west */
-		{ 22600, 3750, 9000 }, { 22000, 3750, 10000 },                     /* north-east, upstairs */
-		{ 22600, 3750, 3000 }, { 22000, 3750, 2000 },                      /* south-east, upstairs */
-		{ 9000, 250, 2500 },  { 9000, 250, 9500 },                         /* west rooms, east halves */
+		{ 5600, 250, 3000 }, { 4600, 250, 2000 }, { 6600, 250, 2000 }, /* south-west */
+		{ 5600, 250, 9000 },
+		{ 4600, 250, 10000 },
+		{ 6600, 250, 10000 }, /* north-west */
+		{ 22600, 3750, 9000 },
+		{ 22000, 3750, 10000 }, /* north-east, upstairs */
+		{ 22600, 3750, 3000 },
+		{ 22000, 3750, 2000 }, /* south-east, upstairs */
+		{ 9000, 250, 2500 },
+		{ 9000, 250, 9500 }, /* west rooms, east halves */
 	};
 	for (int i = 0; i < 12; ++i)
 		add_crate(w, crates[i][0], crates[i][1], crates[i][2]);

@@ -5,8 +5,21 @@
 #include <xxhash.h>
 
 static const char *const drop_names[FXS_DROP_REASONS] = {
-	"none", "truncated", "oversized", "bad_magic", "bad_version", "bad_type", "bad_count", "bad_checksum",
-	"wrong_session", "bad_peer", "spoofed", "not_owner", "replayed", "out_of_range", "conflict",
+	"none",
+	"truncated",
+	"oversized",
+	"bad_magic",
+	"bad_version",
+	"bad_type",
+	"bad_count",
+	"bad_checksum",
+	"wrong_session",
+	"bad_peer",
+	"spoofed",
+	"not_owner",
+	"replayed",
+	"out_of_range",
+	"conflict",
 };
 
 const char *fxs_drop_name(fxs_drop d)
@@ -14,9 +27,21 @@ const char *fxs_drop_name(fxs_drop d)
 	return (unsigned)d < FXS_DROP_REASONS ? drop_names[d] : "?";
 }
 
-static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *p, uint32_t v) { put16(p, v & 0xffffu); put16(p + 2, v >> 16); }
-static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
+static void put16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v & 0xffffu);
+	put16(p + 2, v >> 16);
+}
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
 static uint32_t get32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

@@ -51,20 +51,20 @@ typedef struct fxs_packet {
 /* Why a packet was dropped (decode and session checks). */
 typedef enum fxs_drop {
 	FXS_DROP_NONE = 0,
-	FXS_DROP_TRUNCATED,  /* shorter than its header or its counts say */
-	FXS_DROP_OVERSIZED,  /* longer than FXS_PKT_MAX or than its counts say */
+	FXS_DROP_TRUNCATED, /* shorter than its header or its counts say */
+	FXS_DROP_OVERSIZED, /* longer than FXS_PKT_MAX or than its counts say */
 	FXS_DROP_MAGIC,
 	FXS_DROP_VERSION,
 	FXS_DROP_TYPE,
-	FXS_DROP_COUNT,      /* n_inputs / n_hashes above the maximum */
+	FXS_DROP_COUNT, /* n_inputs / n_hashes above the maximum */
 	FXS_DROP_CHECKSUM,
-	FXS_DROP_SESSION,    /* another session id */
-	FXS_DROP_PEER,       /* from / to not a peer of this session, or from == us */
-	FXS_DROP_SPOOFED,    /* the transport's source is not the peer the packet claims */
-	FXS_DROP_NOT_OWNER,  /* inputs for a player the sender does not own */
-	FXS_DROP_REPLAYED,   /* a sequence number already seen or too old (duplicates too) */
-	FXS_DROP_RANGE,      /* ticks outside the session */
-	FXS_DROP_CONFLICT,   /* an input that contradicts one already received */
+	FXS_DROP_SESSION,   /* another session id */
+	FXS_DROP_PEER,      /* from / to not a peer of this session, or from == us */
+	FXS_DROP_SPOOFED,   /* the transport's source is not the peer the packet claims */
+	FXS_DROP_NOT_OWNER, /* inputs for a player the sender does not own */
+	FXS_DROP_REPLAYED,  /* a sequence number already seen or too old (duplicates too) */
+	FXS_DROP_RANGE,     /* ticks outside the session */
+	FXS_DROP_CONFLICT,  /* an input that contradicts one already received */
 	FXS_DROP_REASONS
 } fxs_drop;
 

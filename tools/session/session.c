@@ -21,12 +21,12 @@ struct fxs_session {
 	uint64_t conf; /* confirmed */
 	uint64_t n;    /* ticks + 1 (arrays indexed by tick) */
 	/* per player, per tick */
-	fxs_input *inp[FXS_SESSION_MAX_PEERS];  /* real inputs */
+	fxs_input *inp[FXS_SESSION_MAX_PEERS]; /* real inputs */
 	uint8_t *have[FXS_SESSION_MAX_PEERS];
 	fxs_input *used[FXS_SESSION_MAX_PEERS]; /* what the latest simulation of t used */
 	uint64_t contig[FXS_SESSION_MAX_PEERS]; /* all real inputs of the player held up to here */
-	uint64_t local_gen;                      /* local inputs generated up to this tick */
-	uint64_t *hash;                          /* after tick t */
+	uint64_t local_gen;                     /* local inputs generated up to this tick */
+	uint64_t *hash;                         /* after tick t */
 	/* remote hashes */
 	uint64_t *rhash[FXS_SESSION_MAX_PEERS];
 	uint8_t *rhave[FXS_SESSION_MAX_PEERS];
@@ -40,7 +40,7 @@ struct fxs_session {
 	uint32_t tx_seq[FXS_SESSION_MAX_PEERS];
 	uint32_t rx_max[FXS_SESSION_MAX_PEERS];
 	uint64_t rx_window[FXS_SESSION_MAX_PEERS]; /* bit i: rx_max - i seen */
-	uint64_t rollback_to; /* UINT64_MAX: none pending */
+	uint64_t rollback_to;                      /* UINT64_MAX: none pending */
 	snap_slot ring[FXS_SESSION_HISTORY];
 	uint32_t perturb_slot;
 	fxs_session_stats st;

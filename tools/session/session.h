@@ -24,18 +24,19 @@
 #include "session/protocol.h"
 
 #define FXS_SESSION_MAX_PEERS 8
-#define FXS_SESSION_HISTORY 64u   /* snapshot ring (rollback window + desync diagnosis) */
+#define FXS_SESSION_HISTORY 64u /* snapshot ring (rollback window + desync diagnosis) */
 #define FXS_SESSION_MAX_ROLLBACK 15u
 
-typedef enum fxs_session_mode { FXS_SESSION_LOCKSTEP = 0, FXS_SESSION_ROLLBACK = 1 } fxs_session_mode;
+typedef enum fxs_session_mode { FXS_SESSION_LOCKSTEP = 0,
+				FXS_SESSION_ROLLBACK = 1 } fxs_session_mode;
 
 /* The local player's input for a tick (deterministic scripts in the demo). */
 typedef fxs_input (*fxs_session_input_fn)(uint64_t tick, uint32_t player, void *ctx);
 
 typedef struct fxs_session_config {
 	const fxs_scene *scene;
-	uint32_t peers;        /* = players, 1..FXS_SESSION_MAX_PEERS */
-	uint32_t local;        /* this peer's id = its player */
+	uint32_t peers; /* = players, 1..FXS_SESSION_MAX_PEERS */
+	uint32_t local; /* this peer's id = its player */
 	uint32_t session_id;
 	fxs_session_mode mode;
 	uint32_t ticks;        /* the session ends after this tick */
@@ -48,15 +49,15 @@ typedef struct fxs_session_config {
 } fxs_session_config;
 
 typedef struct fxs_session_stats {
-	uint64_t ticks;          /* simulated (first time) */
+	uint64_t ticks; /* simulated (first time) */
 	uint64_t rollbacks;
 	uint64_t deepest_rollback;
-	uint64_t resimulated;    /* ticks simulated again by rollbacks */
+	uint64_t resimulated; /* ticks simulated again by rollbacks */
 	uint64_t mispredictions;
 	uint64_t packets_sent, bytes_sent, packets_received, packets_accepted;
 	uint64_t dropped[FXS_DROP_REASONS];
 	uint64_t dropped_total;
-	uint64_t stalls;         /* advance calls that could not simulate */
+	uint64_t stalls; /* advance calls that could not simulate */
 } fxs_session_stats;
 
 typedef struct fxs_session fxs_session;
@@ -101,8 +102,8 @@ typedef struct fxs_session_desync {
 	uint64_t tick;
 	uint32_t peer;
 	uint64_t local_hash, remote_hash;
-	bool have_state;     /* our state of that tick was still in the ring */
-	uint8_t *snapshot;   /* our snapshot of that tick (owned by the session) */
+	bool have_state;   /* our state of that tick was still in the ring */
+	uint8_t *snapshot; /* our snapshot of that tick (owned by the session) */
 	size_t snapshot_len;
 	char body_file[256], snap_file[256]; /* written when desync_dir was set */
 } fxs_session_desync;

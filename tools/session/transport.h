@@ -35,7 +35,9 @@ fxs_transport fxs_simnet_endpoint(fxs_simnet *n, uint32_t peer);
 void fxs_simnet_advance(fxs_simnet *n, uint32_t ms);
 /* inject a raw datagram to `to` that the network says came from `from` (-1 unknown) */
 void fxs_simnet_inject(fxs_simnet *n, uint32_t to, int from, const uint8_t *buf, size_t len);
-typedef struct fxs_simnet_stats { uint64_t sent, lost, duplicated, delivered; } fxs_simnet_stats;
+typedef struct fxs_simnet_stats {
+	uint64_t sent, lost, duplicated, delivered;
+} fxs_simnet_stats;
 fxs_simnet_stats fxs_simnet_stats_get(const fxs_simnet *n);
 
 /* ---- udp ---- */

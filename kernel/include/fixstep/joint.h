@@ -41,25 +41,25 @@ typedef enum fxs_joint_type {
 /* One definition struct for every type; fields a type does not use are
  * ignored (and not stored). Start from fxs_default_<type>_joint_def(). */
 typedef struct fxs_joint_def {
-	int32_t type;                /* fxs_joint_type */
-	fxs_body_id body_a, body_b;  /* two different valid bodies */
-	fxg_vec3 local_anchor_a;     /* m, in body a's frame (|components| <= 1000) */
-	fxg_vec3 local_anchor_b;     /* m, in body b's frame */
-	fxg_vec3 local_axis_a;       /* hinge / prismatic axis in body a's frame (normalised; default +z / +x) */
-	bool collide_connected;      /* default false: the two bodies get no contacts */
-	fix16_t hertz;               /* constraint stiffness, default 60 (capped at a quarter of the sub-step rate) */
-	fix16_t damping_ratio;       /* default 2 (ball, hinge, distance), 5 (fixed, prismatic) */
+	int32_t type;               /* fxs_joint_type */
+	fxs_body_id body_a, body_b; /* two different valid bodies */
+	fxg_vec3 local_anchor_a;    /* m, in body a's frame (|components| <= 1000) */
+	fxg_vec3 local_anchor_b;    /* m, in body b's frame */
+	fxg_vec3 local_axis_a;      /* hinge / prismatic axis in body a's frame (normalised; default +z / +x) */
+	bool collide_connected;     /* default false: the two bodies get no contacts */
+	fix16_t hertz;              /* constraint stiffness, default 60 (capped at a quarter of the sub-step rate) */
+	fix16_t damping_ratio;      /* default 2 (ball, hinge, distance), 5 (fixed, prismatic) */
 	/* hinge (rad, in [-pi, pi]), prismatic (m) and distance (m, min/max length) */
 	bool enable_limit;
-	fix16_t lower, upper;        /* lower <= upper */
+	fix16_t lower, upper; /* lower <= upper */
 	/* hinge (rad/s, N m) and prismatic (m/s, N) */
 	bool enable_motor;
 	fix16_t motor_speed;
-	fix16_t max_motor_force;     /* >= 0: torque for a hinge, force for a prismatic joint */
+	fix16_t max_motor_force; /* >= 0: torque for a hinge, force for a prismatic joint */
 	/* distance */
-	fix16_t length;              /* rest length, m; < 0 (default): the anchors' distance at creation */
-	bool enable_spring;          /* soft length: a spring-damper instead of a rod */
-	fix16_t spring_hertz;        /* Hz, 0: no spring force (free between min and max) */
+	fix16_t length;       /* rest length, m; < 0 (default): the anchors' distance at creation */
+	bool enable_spring;   /* soft length: a spring-damper instead of a rod */
+	fix16_t spring_hertz; /* Hz, 0: no spring force (free between min and max) */
 	fix16_t spring_damping_ratio;
 } fxs_joint_def;
 

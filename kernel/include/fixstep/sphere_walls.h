@@ -43,9 +43,9 @@ typedef struct fxs_sphere_walls_def {
 fxs_sphere_walls_def fxs_default_sphere_walls_def(void);
 
 typedef struct fxs_sphere_walls_stats {
-	uint32_t probes;      /* grid points tried */
-	uint32_t hits;        /* ray hits (spheres before merging) */
-	uint32_t merged;      /* near-duplicates removed */
+	uint32_t probes;          /* grid points tried */
+	uint32_t hits;            /* ray hits (spheres before merging) */
+	uint32_t merged;          /* near-duplicates removed */
 	uint32_t candidate_pairs; /* pairs the origin-distance filter passed to the exact test */
 } fxs_sphere_walls_stats;
 

@@ -41,11 +41,11 @@ typedef enum fxs_body_type {
 } fxs_body_type;
 
 typedef enum fxs_shape_type {
-	FXS_SHAPE_SPHERE = 0,  /* radius */
-	FXS_SHAPE_BOX = 1,     /* half_extents */
-	FXS_SHAPE_CAPSULE = 2, /* segment along local y from -half_height to +half_height, radius */
-	FXS_SHAPE_MESH = 3,    /* static triangle mesh owned by the world (mesh_id; static bodies only) */
-	FXS_SHAPE_HULL = 4,    /* convex hull owned by the world (hull_id), about its centre of mass */
+	FXS_SHAPE_SPHERE = 0,   /* radius */
+	FXS_SHAPE_BOX = 1,      /* half_extents */
+	FXS_SHAPE_CAPSULE = 2,  /* segment along local y from -half_height to +half_height, radius */
+	FXS_SHAPE_MESH = 3,     /* static triangle mesh owned by the world (mesh_id; static bodies only) */
+	FXS_SHAPE_HULL = 4,     /* convex hull owned by the world (hull_id), about its centre of mass */
 	FXS_SHAPE_COMPOUND = 5, /* several convex shapes on one body, owned by the world (compound_id) */
 	FXS_SHAPE_TYPE_COUNT = 6
 } fxs_shape_type;
@@ -57,8 +57,8 @@ typedef struct fxs_shape {
 	fix16_t half_height;   /* capsule */
 	fxg_vec3 half_extents; /* box */
 	union {
-		uint32_t mesh_id;  /* mesh: the world's mesh (fxs_mesh_shape fills it in) */
-		uint32_t hull_id;  /* hull: the world's hull (fxs_hull_shape fills it in) */
+		uint32_t mesh_id;     /* mesh: the world's mesh (fxs_mesh_shape fills it in) */
+		uint32_t hull_id;     /* hull: the world's hull (fxs_hull_shape fills it in) */
 		uint32_t compound_id; /* compound: the world's compound (fxs_compound_shape) */
 	};
 	union { /* derived from the id by the world, never serialised */
@@ -81,24 +81,24 @@ typedef struct fxs_transform {
 } fxs_transform;
 
 typedef struct fxs_world_def {
-	fxg_vec3 gravity;           /* m/s^2, default (0, -10, 0) */
-	fix16_t dt;                 /* step in s, default 1/60 (1092 raw) */
-	int32_t substeps;           /* solver sub-steps per step, default 4 */
-	int32_t relax_iterations;   /* extra velocity iterations without bias, default 1 */
-	fix16_t contact_hertz;      /* contact softness stiffness, default 30 */
-	fix16_t contact_damping;    /* damping ratio, default 10 */
-	fix16_t contact_push_max;   /* max separation recovery speed m/s, default 3 */
-	fix16_t linear_slop;        /* m, default 0.005 */
-	fix16_t speculative_distance; /* m, default 4 * slop */
-	fix16_t restitution_threshold; /* m/s, default 1 */
-	bool enable_sleep;          /* islands at rest fall asleep, default true */
+	fxg_vec3 gravity;                /* m/s^2, default (0, -10, 0) */
+	fix16_t dt;                      /* step in s, default 1/60 (1092 raw) */
+	int32_t substeps;                /* solver sub-steps per step, default 4 */
+	int32_t relax_iterations;        /* extra velocity iterations without bias, default 1 */
+	fix16_t contact_hertz;           /* contact softness stiffness, default 30 */
+	fix16_t contact_damping;         /* damping ratio, default 10 */
+	fix16_t contact_push_max;        /* max separation recovery speed m/s, default 3 */
+	fix16_t linear_slop;             /* m, default 0.005 */
+	fix16_t speculative_distance;    /* m, default 4 * slop */
+	fix16_t restitution_threshold;   /* m/s, default 1 */
+	bool enable_sleep;               /* islands at rest fall asleep, default true */
 	fix16_t linear_sleep_tolerance;  /* m/s per axis, default 0.05 */
 	fix16_t angular_sleep_tolerance; /* rad/s per axis, default 0.0349 (2 deg/s) */
-	fix16_t time_to_sleep;      /* s an island must stay slow, default 0.5 */
-	uint32_t max_bodies;        /* hard limit, default 1 << 20 */
-	uint32_t direct_joint_rows; /* islands of ball joints with up to this many rows (3 per joint)
+	fix16_t time_to_sleep;           /* s an island must stay slow, default 0.5 */
+	uint32_t max_bodies;             /* hard limit, default 1 << 20 */
+	uint32_t direct_joint_rows;      /* islands of ball joints with up to this many rows (3 per joint)
 	                               are solved exactly (LDL^T, solver_direct.c); 0: off; default 96 */
-	uint32_t direct_contact_rows; /* islands with contacts (and optionally ball joints) with up to this
+	uint32_t direct_contact_rows;    /* islands with contacts (and optionally ball joints) with up to this
 	                               many rows (3 per contact point: normal + 2 friction; 3 per ball
 	                               joint) are solved as one boxed LCP (seed 002's Murty method,
 	                               solver_direct.c, lcp.c) instead of sequential impulses; 0: off
@@ -108,9 +108,9 @@ typedef struct fxs_world_def {
 fxs_world_def fxs_default_world_def(void);
 
 typedef struct fxs_body_def {
-	int32_t type;            /* fxs_body_type, default dynamic */
+	int32_t type; /* fxs_body_type, default dynamic */
 	fxg_vec3 position;
-	fxg_quat rotation;       /* unit, default identity */
+	fxg_quat rotation; /* unit, default identity */
 	fxg_vec3 linear_velocity;
 	fxg_vec3 angular_velocity;
 	fxs_shape shape;
@@ -127,12 +127,12 @@ fxs_body_def fxs_default_body_def(void);
 
 /* Counters of the last step (and running totals). Part of the state hash. */
 typedef struct fxs_step_stats {
-	uint64_t step;             /* steps taken since creation */
-	uint32_t overflows;        /* saturations in the last step */
-	uint64_t overflows_total;  /* saturations since creation */
+	uint64_t step;            /* steps taken since creation */
+	uint32_t overflows;       /* saturations in the last step */
+	uint64_t overflows_total; /* saturations since creation */
 	uint32_t body_count;
-	uint32_t pair_count;       /* broadphase pairs in the last step */
-	uint32_t contact_count;    /* touching manifolds in the last step */
+	uint32_t pair_count;    /* broadphase pairs in the last step */
+	uint32_t contact_count; /* touching manifolds in the last step */
 	uint32_t contact_point_count;
 	uint32_t awake_body_count; /* non-static bodies awake after the step */
 } fxs_step_stats;

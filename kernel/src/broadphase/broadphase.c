@@ -13,20 +13,20 @@
 struct fxs_broadphase {
 	fxs_bptree tree;
 	fxs_octree oct;
-	uint32_t count, cap;     /* slots given to the last update; allocated slots */
-	uint8_t *flags;          /* per slot, as given */
-	uint8_t *member;         /* per slot: tree member this update */
-	uint8_t *in_tree;        /* per slot: has a leaf (kept by the tree) */
-	uint8_t *is_static;      /* per slot: in the octree */
-	fxs_aabb *static_box;    /* per slot: its box when it went into the octree */
-	uint32_t *static_ids;    /* build input, ascending */
+	uint32_t count, cap;  /* slots given to the last update; allocated slots */
+	uint8_t *flags;       /* per slot, as given */
+	uint8_t *member;      /* per slot: tree member this update */
+	uint8_t *in_tree;     /* per slot: has a leaf (kept by the tree) */
+	uint8_t *is_static;   /* per slot: in the octree */
+	fxs_aabb *static_box; /* per slot: its box when it went into the octree */
+	uint32_t *static_ids; /* build input, ascending */
 	fxs_aabb *static_boxes;
 	uint32_t static_count;
 	bool oct_dirty;
 	uint32_t oct_builds;
-	uint32_t *counts;        /* cap + 1: the pair radix sort */
+	uint32_t *counts; /* cap + 1: the pair radix sort */
 	fxs_pair_buf raw, tmp, sorted;
-	uint32_t *qids;          /* query results */
+	uint32_t *qids; /* query results */
 	uint32_t qn, qcap;
 	bool qfail;
 };
@@ -62,12 +62,12 @@ void fxs_bp_destroy(fxs_broadphase *bp)
 	free(bp);
 }
 
-#define GROW(ptr, n)                                                       \
-	do {                                                               \
-		void *np_ = realloc((ptr), (size_t)(n) * sizeof *(ptr));    \
-		if (!np_)                                                  \
-			return FXS_ERR_NOMEM;                              \
-		(ptr) = np_;                                               \
+#define GROW(ptr, n)                                                     \
+	do {                                                             \
+		void *np_ = realloc((ptr), (size_t)(n) * sizeof *(ptr)); \
+		if (!np_)                                                \
+			return FXS_ERR_NOMEM;                            \
+		(ptr) = np_;                                             \
 	} while (0)
 
 static fxs_result reserve_slots(fxs_broadphase *bp, uint32_t count)
@@ -101,7 +101,7 @@ static inline bool is_octree_proxy(uint8_t f)
 static inline bool box_eq(const fxs_aabb *a, const fxs_aabb *b)
 {
 	return a->lo.x == b->lo.x && a->lo.y == b->lo.y && a->lo.z == b->lo.z && a->hi.x == b->hi.x &&
-	       a->hi.y == b->hi.y && a->hi.z == b->hi.z;
+		a->hi.y == b->hi.y && a->hi.z == b->hi.z;
 }
 
 fxs_result fxs_bp_update(fxs_broadphase *bp, const fxs_aabb *aabbs, const uint8_t *flags, uint32_t count)
@@ -341,7 +341,7 @@ fxs_bp_stats fxs_bp_get_stats(const fxs_broadphase *bp)
 	size_t m = sizeof *bp;
 	m += (size_t)t->leaf_cap * (sizeof(uint32_t) + 2 * sizeof(fxs_aabb)) + (size_t)t->ins_cap * sizeof *t->ins;
 	m += (size_t)bp->oct.node_cap * sizeof(fxs_octree_node) +
-	     (size_t)bp->oct.obj_cap * (sizeof(uint32_t) + sizeof(fxs_aabb)) + (size_t)bp->oct.scratch_cap * 4;
+		(size_t)bp->oct.obj_cap * (sizeof(uint32_t) + sizeof(fxs_aabb)) + (size_t)bp->oct.scratch_cap * 4;
 	m += (size_t)bp->cap * (4 + sizeof(fxs_aabb) * 2 + sizeof(uint32_t) * 2) + 4;
 	m += ((size_t)bp->raw.cap + bp->tmp.cap + bp->sorted.cap) * sizeof(fxs_pair) + (size_t)bp->qcap * 4;
 	st.memory_bytes = m;

@@ -54,7 +54,8 @@ fxs_result fxs_bp_read_state(fxs_broadphase *bp, fxs_reader *r, uint32_t slot_co
  * default. New tree members are placed in Morton order of their box centres
  * (FXS_BP_ORDER_MORTON, default) or in slot order (FXS_BP_ORDER_ID, the
  * seed's first-frame rule). */
-enum { FXS_BP_ORDER_ID = 0, FXS_BP_ORDER_MORTON = 1 };
+enum { FXS_BP_ORDER_ID = 0,
+       FXS_BP_ORDER_MORTON = 1 };
 void fxs_bp_set_perturbation(fxs_broadphase *bp, bool enabled, uint64_t seed);
 void fxs_bp_set_insert_order(fxs_broadphase *bp, int order);
 
@@ -66,14 +67,14 @@ const uint32_t *fxs_bp_query_aabb(fxs_broadphase *bp, const fxs_aabb *q, uint32_
 bool fxs_bp_ray_cast(fxs_broadphase *bp, fxg_vec3 p0, fxg_vec3 p1, fxs_ray_hit *hit);
 
 typedef struct fxs_bp_stats {
-	uint32_t tree_leaves;    /* L, the padded leaf count */
-	uint32_t tree_members;   /* proxies in the tree */
-	uint32_t static_count;   /* proxies in the octree */
+	uint32_t tree_leaves;  /* L, the padded leaf count */
+	uint32_t tree_members; /* proxies in the tree */
+	uint32_t static_count; /* proxies in the octree */
 	uint32_t octree_nodes;
-	uint32_t swaps;          /* groups re-paired by the last update */
-	uint32_t octree_builds;  /* octree rebuilds since creation */
-	uint64_t tree_quality;   /* sum of internal node sizes (edge sums, raw units) */
-	size_t memory_bytes;     /* everything the broadphase has allocated */
+	uint32_t swaps;         /* groups re-paired by the last update */
+	uint32_t octree_builds; /* octree rebuilds since creation */
+	uint64_t tree_quality;  /* sum of internal node sizes (edge sums, raw units) */
+	size_t memory_bytes;    /* everything the broadphase has allocated */
 } fxs_bp_stats;
 fxs_bp_stats fxs_bp_get_stats(const fxs_broadphase *bp);
 /* Leaf order (tests and tools): *leaf_count entries, FXS_BP_EMPTY_LEAF for padding. */

@@ -57,7 +57,7 @@ static inline fxs_aabb box_union(const fxs_aabb *a, const fxs_aabb *b)
 static inline bool overlap(const fxs_aabb *a, const fxs_aabb *b)
 {
 	return (a->lo.x <= b->hi.x) & (a->hi.x >= b->lo.x) & (a->lo.y <= b->hi.y) & (a->hi.y >= b->lo.y) &
-	       (a->lo.z <= b->hi.z) & (a->hi.z >= b->lo.z);
+		(a->lo.z <= b->hi.z) & (a->hi.z >= b->lo.z);
 }
 
 /* ------------------------------------------------------------------ layout */

@@ -66,34 +66,34 @@
 
 /* Where new members go (both canonical). */
 enum fxs_bpt_order {
-	FXS_BPT_ORDER_ID = 0,     /* ascending slot: the seed's first-frame rule */
-	FXS_BPT_ORDER_MORTON = 1  /* ascending Morton code of the box centre, then slot */
+	FXS_BPT_ORDER_ID = 0,    /* ascending slot: the seed's first-frame rule */
+	FXS_BPT_ORDER_MORTON = 1 /* ascending Morton code of the box centre, then slot */
 };
 
 typedef struct fxs_bptree {
 	/* --- persistent state (snapshotted) --- */
-	uint32_t leaf_count;    /* L: 0 before first use, else a power of two >= 2 */
-	uint32_t *leaf_obj;     /* L entries */
-	uint8_t order;          /* enum fxs_bpt_order */
-	uint8_t perturb;        /* claim 3 on/off */
+	uint32_t leaf_count; /* L: 0 before first use, else a power of two >= 2 */
+	uint32_t *leaf_obj;  /* L entries */
+	uint8_t order;       /* enum fxs_bpt_order */
+	uint8_t perturb;     /* claim 3 on/off */
 	uint64_t perturb_seed;
 	uint64_t perturb_counter; /* updates done with perturbation on */
-	uint64_t quality_ref;   /* best quality since the last re-sort */
+	uint64_t quality_ref;     /* best quality since the last re-sort */
 	/* --- derived each step --- */
-	uint32_t levels;        /* log2(L) + 1 */
+	uint32_t levels; /* log2(L) + 1 */
 	uint32_t level_off[FXS_BPT_MAX_LEVELS + 1];
-	fxs_aabb *box;          /* 2L - 1 boxes, level m at box + level_off[m] */
+	fxs_aabb *box; /* 2L - 1 boxes, level m at box + level_off[m] */
 	uint32_t member_count;
-	uint32_t leaf_cap;      /* allocated leaves */
+	uint32_t leaf_cap; /* allocated leaves */
 	/* --- statistics of the last update --- */
-	uint32_t swaps;         /* groups whose pairing changed */
-	uint64_t quality;       /* sum of size() over internal nodes (saturating) */
-	uint32_t resorted;      /* the last update re-sorted the leaves */
+	uint32_t swaps;    /* groups whose pairing changed */
+	uint64_t quality;  /* sum of size() over internal nodes (saturating) */
+	uint32_t resorted; /* the last update re-sorted the leaves */
 	/* --- scratch --- */
 	struct fxs_bpt_ins {
 		uint64_t key;
 		uint32_t id;
-	} *ins, *ins_tmp;       /* new members this step; radix sort buffer */
+	} * ins, *ins_tmp; /* new members this step; radix sort buffer */
 	uint32_t ins_cap;
 } fxs_bptree;
 

@@ -120,8 +120,8 @@ typedef struct build_ctx {
 	fxs_octree *t;
 	const uint32_t *in_ids;
 	const fxs_aabb *in_boxes;
-	uint32_t *work, *tmp;      /* input indices */
-	uint32_t *shift, *lo[3];   /* per input index */
+	uint32_t *work, *tmp;    /* input indices */
+	uint32_t *shift, *lo[3]; /* per input index */
 	bool ok;
 } build_ctx;
 
@@ -168,7 +168,7 @@ static uint32_t build_node(build_ctx *bc, uint32_t b, uint32_t e)
 		uint32_t cat = 8;
 		if (bc->shift[o] < s && s > FXS_OCTREE_MIN_SHIFT)
 			cat = ((bc->lo[0][o] >> (s - 1)) & 1) | ((bc->lo[1][o] >> (s - 1)) & 1) << 1 |
-			      ((bc->lo[2][o] >> (s - 1)) & 1) << 2;
+				((bc->lo[2][o] >> (s - 1)) & 1) << 2;
 		++cnt[cat];
 	}
 	uint32_t off[9], pos = b + cnt[8];
@@ -184,7 +184,7 @@ static uint32_t build_node(build_ctx *bc, uint32_t b, uint32_t e)
 		uint32_t cat = 8;
 		if (bc->shift[o] < s && s > FXS_OCTREE_MIN_SHIFT)
 			cat = ((bc->lo[0][o] >> (s - 1)) & 1) | ((bc->lo[1][o] >> (s - 1)) & 1) << 1 |
-			      ((bc->lo[2][o] >> (s - 1)) & 1) << 2;
+				((bc->lo[2][o] >> (s - 1)) & 1) << 2;
 		bc->tmp[off[cat]++] = o;
 	}
 	memcpy(bc->work + b, bc->tmp + b, (size_t)(e - b) * sizeof *bc->work);
@@ -247,9 +247,7 @@ fxs_result fxs_octree_build(fxs_octree *t, const uint32_t *ids, const fxs_aabb *
 		t->scratch = ns;
 		t->scratch_cap = count * 6;
 	}
-	build_ctx bc = { t, ids, boxes, t->scratch, t->scratch + count, t->scratch + 2 * (size_t)count,
-			 { t->scratch + 3 * (size_t)count, t->scratch + 4 * (size_t)count, t->scratch + 5 * (size_t)count },
-			 true };
+	build_ctx bc = { t, ids, boxes, t->scratch, t->scratch + count, t->scratch + 2 * (size_t)count, { t->scratch + 3 * (size_t)count, t->scratch + 4 * (size_t)count, t->scratch + 5 * (size_t)count }, true };
 	bool sorted = true;
 	for (uint32_t k = 0; k < count; ++k) {
 		uint32_t lo[3], hi[3];

@@ -69,19 +69,19 @@ static inline bool fxs_ray_hit_better(fxs_frac t, uint32_t id, const fxs_ray_hit
 fix16_t fxs_frac_to_fix16(fxs_frac t);
 
 typedef struct fxs_octree_node {
-	fxs_aabb tight;     /* union of every object box in this subtree */
-	int32_t child[8];   /* node index or -1; octant = x | y << 1 | z << 2 */
-	uint32_t first;     /* this node's objects: ids[first .. first + count) */
-	uint32_t count;     /* ascending ids */
-	uint32_t shift;     /* cell side is 2^shift raw units */
-	uint32_t key[3];    /* cell index per axis: (coordinate ^ 0x80000000) >> shift */
+	fxs_aabb tight;   /* union of every object box in this subtree */
+	int32_t child[8]; /* node index or -1; octant = x | y << 1 | z << 2 */
+	uint32_t first;   /* this node's objects: ids[first .. first + count) */
+	uint32_t count;   /* ascending ids */
+	uint32_t shift;   /* cell side is 2^shift raw units */
+	uint32_t key[3];  /* cell index per axis: (coordinate ^ 0x80000000) >> shift */
 } fxs_octree_node;
 
 typedef struct fxs_octree {
 	fxs_octree_node *nodes; /* nodes[0] is the root when node_count > 0 */
 	uint32_t node_count, node_cap;
-	uint32_t *ids;          /* object ids, grouped by node */
-	fxs_aabb *boxes;        /* boxes[k] is the box of ids[k] */
+	uint32_t *ids;   /* object ids, grouped by node */
+	fxs_aabb *boxes; /* boxes[k] is the box of ids[k] */
 	uint32_t obj_count, obj_cap;
 	/* build scratch */
 	uint32_t *scratch;

@@ -206,8 +206,7 @@ static fxg_vec3 resolve(mover *mv, fxg_vec3 p)
 			fxg_vec3 hu = fxg_v3_normalize(h, &hl, &ovf);
 			if (hl < FXG_RATIO(1, 10)) {
 				/* a ceiling (or a floor too steep to tell): straight along n */
-				p = fxg_v3_add(p, fxg_v3(fxg_mul(n.x, depth + 1, &ovf), fxg_mul(n.y, depth + 1, &ovf),
-							 fxg_mul(n.z, depth + 1, &ovf)), &mv->w->ovf);
+				p = fxg_v3_add(p, fxg_v3(fxg_mul(n.x, depth + 1, &ovf), fxg_mul(n.y, depth + 1, &ovf), fxg_mul(n.z, depth + 1, &ovf)), &mv->w->ovf);
 				if (n.y < 0)
 					mv->ceiling_hit = true;
 				continue;

@@ -8,12 +8,12 @@
 
 typedef struct fxs_character {
 	uint8_t alive;
-	uint8_t jump;      /* input: jump this step if on the ground */
+	uint8_t jump; /* input: jump this step if on the ground */
 	uint8_t grounded;
-	fxs_body_id body;  /* its kinematic capsule */
+	fxs_body_id body; /* its kinematic capsule */
 	fix16_t radius, half_height, step_height, max_slope_cos, jump_speed;
-	fxg_vec3 move;     /* input: horizontal velocity */
-	fix16_t vy;        /* own vertical speed while in the air */
+	fxg_vec3 move;      /* input: horizontal velocity */
+	fix16_t vy;         /* own vertical speed while in the air */
 	fxs_body_id ground; /* what it stands on */
 } fxs_character;
 

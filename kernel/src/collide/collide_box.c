@@ -225,7 +225,7 @@ void fxs_collide_box_capsule(const fxs_shape *a, const fxs_transform *xa, const 
 	if (!np_rel(xa->p, xb->p, &dw))
 		return;
 	fxg_mat3 ra = fxg_m3_from_quat(xa->q, ovf), rb = fxg_m3_from_quat(xb->q, ovf);
-	fxg_vec3 c = fxg_m3_tmul_v3(ra, dw, ovf);   /* capsule centre in the box frame */
+	fxg_vec3 c = fxg_m3_tmul_v3(ra, dw, ovf);    /* capsule centre in the box frame */
 	fxg_vec3 u = fxg_m3_tmul_v3(ra, rb.cy, ovf); /* capsule axis in the box frame */
 	fxg_vec3 h = a->half_extents;
 	fix16_t hh = b->half_height, r = b->radius;
@@ -278,8 +278,7 @@ void fxs_collide_box_capsule(const fxs_shape *a, const fxs_transform *xa, const 
 		if (len2 < ((int64_t)1 << 20)) /* sin < 1/64: the face axes cover it */
 			continue;
 		fix16_t len = (fix16_t)fxg_isqrt64_round((uint64_t)len2);
-		int64_t num = np_abs64(np_dot_w(c, n)) - ((int64_t)h.x * np_abs64(n.x) + (int64_t)h.y * np_abs64(n.y) +
-							   (int64_t)h.z * np_abs64(n.z));
+		int64_t num = np_abs64(np_dot_w(c, n)) - ((int64_t)h.x * np_abs64(n.x) + (int64_t)h.y * np_abs64(n.y) + (int64_t)h.z * np_abs64(n.z));
 		int64_t sk = np_div_round(num, len);
 		if (sk > edge_sep) {
 			edge_sep = sk;

@@ -204,7 +204,7 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 		for (int q = 0; q < 3; ++q) {
 			int k = perm[q];
 			int64_t sum = sigma * hj * comp(inc[j], k) + sg1[e] * h1 * comp(inc[j1], k) +
-				      sg2[e] * h2 * comp(inc[j2], k);
+				sg2[e] * h2 * comp(inc[j2], k);
 			buf[0][e].p[q] = comp(dinc, k) + np_w2f(sum);
 		}
 		buf[0][e].out_line = (uint8_t)e;

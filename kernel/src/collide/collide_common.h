@@ -22,9 +22,9 @@
  * an edge axis wins only if its separation beats 0.90 * best face + tol, and
  * the second shape's face beats the first's only if > 0.98 * face A + tol.
  * Separations are negative when overlapping, so 0.9 * s is shallower. */
-#define FXS_NP_REL_EDGE ((int64_t)58982)  /* 0.90 in Q16.16 */
-#define FXS_NP_REL_FACE ((int64_t)64225)  /* 0.98 in Q16.16 */
-#define FXS_NP_ABS_TOL ((fix16_t)128)     /* 1/512 m ~ 2 mm */
+#define FXS_NP_REL_EDGE ((int64_t)58982) /* 0.90 in Q16.16 */
+#define FXS_NP_REL_FACE ((int64_t)64225) /* 0.98 in Q16.16 */
+#define FXS_NP_ABS_TOL ((fix16_t)128)    /* 1/512 m ~ 2 mm */
 
 /* round(n / d) for d > 0, half away from zero; |n| < 2^62. */
 static inline int64_t np_div_round(int64_t n, int64_t d)

@@ -200,7 +200,7 @@ static void face_contact(const placed *R, int rf, const placed *I, int ref_is_b,
 		else
 			kind = 1, i1 = la < SIDE_LINE ? la : lb, i2 = (la < SIDE_LINE ? lb : la) - SIDE_LINE;
 		np_candidate *c = &cand[nc++];
-		c->p = np_madd(v->p, (fix16_t)-(sep / 2), n);
+		c->p = np_madd(v->p, (fix16_t) - (sep / 2), n);
 		plane_uv(n, v->p, &c->u, &c->v);
 		c->sep = sep;
 		c->id = (uint32_t)ref_is_b << 26 | (uint32_t)rf << 20 | (uint32_t)inf << 14 | kind << 12 | (i1 & 63) << 6 |
@@ -216,7 +216,7 @@ static void face_contact(const placed *R, int rf, const placed *I, int ref_is_b,
 		shallowest_gap = cand[k].sep < shallowest_gap ? cand[k].sep : shallowest_gap;
 	if (deep <= speculative && (nc == 0 || shallowest_gap > deep + FXS_NP_ABS_TOL)) {
 		np_candidate *c = &cand[nc++];
-		c->p = np_madd(I->v[dv], (fix16_t)-(deep / 2), n);
+		c->p = np_madd(I->v[dv], (fix16_t) - (deep / 2), n);
 		plane_uv(n, I->v[dv], &c->u, &c->v);
 		c->sep = deep;
 		c->id = (uint32_t)ref_is_b << 26 | (uint32_t)rf << 20 | 3u << 12 | (uint32_t)dv;
@@ -437,7 +437,7 @@ void fxs_collide_sphere_hull(const fxs_shape *a, const fxs_transform *xa, const 
 	}
 	if (sep > speculative)
 		return;
-	fxg_vec3 p = np_madd(c, (fix16_t)-(a->radius + sep / 2), n);
+	fxg_vec3 p = np_madd(c, (fix16_t) - (a->radius + sep / 2), n);
 	m->normal = np_neg(fxg_m3_mul_v3(rb, n, ovf));
 	np_add_point(m, np_to_world(xb->p, &rb, p, ovf), (fix16_t)sep, 0);
 }
@@ -471,7 +471,7 @@ static void capsule_face_points(const fxs_hull_geom *g, int f, fxg_vec3 s0, fxg_
 		int64_t sep = np_w2f(np_dot_w(n, p) - g->o[f]) - r;
 		if (sep > speculative)
 			continue;
-		fxg_vec3 q = np_madd(p, (fix16_t)-(r + sep / 2), n);
+		fxg_vec3 q = np_madd(p, (fix16_t) - (r + sep / 2), n);
 		np_add_point(m, np_to_world(xb->p, rb, q, ovf), (fix16_t)sep, (uint32_t)f << 8 | (uint32_t)seg[cur][k].out_line);
 		++added;
 	}
@@ -484,7 +484,7 @@ static void capsule_face_points(const fxs_hull_geom *g, int f, fxg_vec3 s0, fxg_
 	for (int k = 0; k < m->point_count; ++k)
 		have |= m->points[k].separation <= deep + FXS_NP_ABS_TOL;
 	if (!have && deep <= speculative) {
-		fxg_vec3 q = np_madd(end ? s1 : s0, (fix16_t)-(r + deep / 2), n);
+		fxg_vec3 q = np_madd(end ? s1 : s0, (fix16_t) - (r + deep / 2), n);
 		np_add_point(m, np_to_world(xb->p, rb, q, ovf), (fix16_t)deep, (uint32_t)f << 8 | 0x80u | (uint32_t)end);
 	}
 }
@@ -600,7 +600,7 @@ void fxs_collide_capsule_hull(const fxs_shape *a, const fxs_transform *xa, const
 				return;
 			m->normal = np_neg(fxg_m3_mul_v3(rb, n, ovf));
 		}
-		np_add_point(m, np_to_world(xb->p, &rb, np_madd(qs, (fix16_t)-(r + sep / 2), n), ovf), (fix16_t)sep,
+		np_add_point(m, np_to_world(xb->p, &rb, np_madd(qs, (fix16_t) - (r + sep / 2), n), ovf), (fix16_t)sep,
 			     1u << 31);
 		return;
 	}
@@ -621,7 +621,7 @@ void fxs_collide_capsule_hull(const fxs_shape *a, const fxs_transform *xa, const
 	fix16_t s, t;
 	np_segments_closest(np_sub(c, ce), u, hh, g->edge_u[be], le / 2, &s, &t);
 	fxg_vec3 ps = np_madd(c, s, u);
-	fxg_vec3 q = np_madd(ps, (fix16_t)-(r + sep_e / 2), ne);
+	fxg_vec3 q = np_madd(ps, (fix16_t) - (r + sep_e / 2), ne);
 	m->normal = np_neg(fxg_m3_mul_v3(rb, ne, ovf));
 	np_add_point(m, np_to_world(xb->p, &rb, q, ovf), (fix16_t)sep_e, 1u << 30 | (uint32_t)be);
 }

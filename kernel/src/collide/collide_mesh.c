@@ -272,9 +272,9 @@ static void all_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 			if (np_dot_w(dp, dp) > (q->reach * q->reach))
 				continue;
 			fxs_mesh_hit h;
-			bool hit = q->type == FXS_SHAPE_BOX    ? vertex_hit(q, p, vi, &h)
-				   : q->type == FXS_SHAPE_HULL ? hull_vertex_hit(q, p, vi, &h)
-							       : fxs_mesh_capsule_vertex_hit(q, vi, &h);
+			bool hit = q->type == FXS_SHAPE_BOX ? vertex_hit(q, p, vi, &h)
+				: q->type == FXS_SHAPE_HULL ? hull_vertex_hit(q, p, vi, &h)
+							    : fxs_mesh_capsule_vertex_hit(q, vi, &h);
 			if (hit)
 				fxs_mesh_sink_offer(k, &h);
 		}
@@ -440,8 +440,8 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 	 * pairs), in the plane across the reference normal */
 	np_candidate cand[FXS_MESH_KEEP];
 	int ax = np_abs64(k.ref.n.x) >= np_abs64(k.ref.n.y) && np_abs64(k.ref.n.x) >= np_abs64(k.ref.n.z)
-			 ? 0
-			 : (np_abs64(k.ref.n.y) >= np_abs64(k.ref.n.z) ? 1 : 2);
+		? 0
+		: (np_abs64(k.ref.n.y) >= np_abs64(k.ref.n.z) ? 1 : 2);
 	for (int i = 0; i < k.nk; ++i) {
 		fxg_vec3 p = k.keep[i].point;
 		cand[i].p = p;

@@ -13,7 +13,7 @@
 typedef struct fxs_mesh_hit {
 	fxg_vec3 n, point; /* unit normal (mesh to shape), point midway between the surfaces */
 	fix16_t sep;
-	fix16_t s;         /* how far the shape's feature is in front of the mesh (behind: negative) */
+	fix16_t s; /* how far the shape's feature is in front of the mesh (behind: negative) */
 	uint32_t id;
 } fxs_mesh_hit;
 
@@ -37,19 +37,19 @@ typedef struct fxs_mesh_hit {
 typedef struct fxs_mesh_query {
 	const fxs_mesh *me;
 	fix16_t speculative;
-	int type;           /* FXS_SHAPE_* */
-	fxs_aabb sb;        /* bounds of the shape grown by r + speculative */
-	fxg_vec3 c;         /* the shape's centre */
-	int64_t reach;      /* Q16.16: every feature point plus r is within this of c, plus speculative */
+	int type;      /* FXS_SHAPE_* */
+	fxs_aabb sb;   /* bounds of the shape grown by r + speculative */
+	fxg_vec3 c;    /* the shape's centre */
+	int64_t reach; /* Q16.16: every feature point plus r is within this of c, plus speculative */
 	/* the faces whose bounds overlap sb, ascending; all of them (to be
 	 * tested one by one) when more than FXS_MESH_CAND */
 	uint32_t ncand;
 	bool cand_all;
 	uint32_t cand[FXS_MESH_CAND];
-	int nx;             /* feature points: box / hull vertices, capsule ends, sphere centre */
+	int nx; /* feature points: box / hull vertices, capsule ends, sphere centre */
 	fxg_vec3 x[FXS_HULL_MAX_VERTS];
-	fix16_t r;          /* their radius */
-	fxg_vec3 u;         /* capsule: unit axis, half height */
+	fix16_t r;  /* their radius */
+	fxg_vec3 u; /* capsule: unit axis, half height */
 	fix16_t hh;
 	/* polytopes (box, hull): faces n . (x - c) <= o, edges between x[ev[e][0]]
 	 * and x[ev[e][1]] (unit direction eu, half length eh) separating faces

@@ -59,9 +59,9 @@
 #include "collide/collide_mesh.h"
 
 #define EDGE_MIN_LEN2 ((int64_t)1 << 20)      /* |u1 x u2|^2 below (1/64)^2 (Q32.32): parallel */
-#define CONE_TOL ((int64_t)1024 << 16)         /* 1/64 (Q32.32): about 0.9 degrees */
-#define PARALLEL_TOL ((int64_t)2048 << 16)     /* 1/32 (Q32.32): about 1.8 degrees */
-#define CLIP_MARGIN ((int64_t)FXS_NP_ABS_TOL)  /* ~2 mm, as the convex clipping */
+#define CONE_TOL ((int64_t)1024 << 16)        /* 1/64 (Q32.32): about 0.9 degrees */
+#define PARALLEL_TOL ((int64_t)2048 << 16)    /* 1/32 (Q32.32): about 1.8 degrees */
+#define CLIP_MARGIN ((int64_t)FXS_NP_ABS_TOL) /* ~2 mm, as the convex clipping */
 #define INSIDE_TOL ((int64_t)FXS_NP_ABS_TOL << 16)
 
 
@@ -71,7 +71,7 @@ typedef struct mesh_edge {
 	fix16_t half;     /* half length */
 	fxg_vec3 nf, ng;  /* the two faces' normals (ng virtual on the boundary) */
 	fxg_vec3 wf, wg;  /* their in-plane outward normals at the edge */
-	np_wvec3 gxf;          /* ng x nf, for the arc test */
+	np_wvec3 gxf;     /* ng x nf, for the arc test */
 	fix16_t depth;    /* the thicker face's depth */
 	bool real_g;      /* g is a face (not a boundary edge's virtual one) */
 	uint32_t id;      /* owning face << 2 | edge index */
@@ -311,7 +311,7 @@ static void rim_hit(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge *
 	h.n = nfc;
 	h.sep = (fix16_t)sep;
 	h.s = (fix16_t)sep;
-	h.point = np_madd(p, (fix16_t)-(sep / 2), nfc);
+	h.point = np_madd(p, (fix16_t) - (sep / 2), nfc);
 	h.id = FXS_MESH_ID_EDGE | e->id << 4 | ((uint32_t)j & 15);
 	fxs_mesh_sink_offer(k, &h);
 }
@@ -421,7 +421,7 @@ static void capsule_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_e
 	h.n = n;
 	h.sep = (fix16_t)sep;
 	h.s = (fix16_t)core;
-	h.point = np_madd(ps, (fix16_t)-(q->r + sep / 2), n);
+	h.point = np_madd(ps, (fix16_t) - (q->r + sep / 2), n);
 	h.id = FXS_MESH_ID_EDGE | e->id << 4;
 	fxs_mesh_sink_offer(k, &h);
 }
@@ -499,7 +499,7 @@ bool fxs_mesh_capsule_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fxs_mesh_
 	h->n = n;
 	h->sep = (fix16_t)sep;
 	h->s = len;
-	h->point = np_madd(c, (fix16_t)-(q->r + sep / 2), n);
+	h->point = np_madd(c, (fix16_t) - (q->r + sep / 2), n);
 	h->id = FXS_MESH_ID_VERTEX | vi;
 	return true;
 }

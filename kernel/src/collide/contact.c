@@ -46,7 +46,7 @@ static fix16_t speculative_distance(const fxs_world *w, const fxs_body *a, const
 	uint32_t ovf = 0; /* saturation here only widens the bound: not a state error */
 	fxg_vec3 dv = fxg_v3_sub(b->v, a->v, &ovf);
 	int64_t l1 = (int64_t)(dv.x < 0 ? -(int64_t)dv.x : dv.x) + (dv.y < 0 ? -(int64_t)dv.y : dv.y) +
-		     (dv.z < 0 ? -(int64_t)dv.z : dv.z);
+		(dv.z < 0 ? -(int64_t)dv.z : dv.z);
 	int64_t d = w->def.speculative_distance + ((l1 * w->def.dt) >> 16);
 	return d > FXG_I(10) ? FXG_I(10) : (fix16_t)d;
 }

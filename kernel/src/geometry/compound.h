@@ -21,8 +21,8 @@ typedef struct fxs_compound {
 	fxs_compound_child input[FXS_COMPOUND_MAX_CHILDREN]; /* as given (serialised) */
 	fxs_shape child[FXS_COMPOUND_MAX_CHILDREN];          /* hull pointers resolved */
 	fxs_transform xf[FXS_COMPOUND_MAX_CHILDREN];         /* about the centre of mass */
-	fxg_vec3 com;      /* the centre of mass in the children's frame */
-	fxg_vec3 lo, hi;   /* local bounds of every child */
+	fxg_vec3 com;                                        /* the centre of mass in the children's frame */
+	fxg_vec3 lo, hi;                                     /* local bounds of every child */
 } fxs_compound;
 
 struct fxs_world;

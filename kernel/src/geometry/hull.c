@@ -8,7 +8,9 @@
 
 _Static_assert(FXS_HULL_MAX_VERTICES == FXS_HULL_MAX_VERTS, "public and internal vertex caps");
 
-typedef struct { int64_t x, y, z; } iv3;
+typedef struct {
+	int64_t x, y, z;
+} iv3;
 
 static iv3 isub(iv3 a, iv3 b) { return (iv3){ a.x - b.x, a.y - b.y, a.z - b.z }; }
 static iv3 icross(iv3 a, iv3 b)
@@ -124,8 +126,7 @@ int fxs_hull_build(const fxg_vec3 *pts, int n, fxs_hull *out)
 						}
 						/* c right of a->b (clockwise): take it; collinear: the farther */
 						int64_t o = idot(icross(isub(q[b], q[a]), isub(q[cc], q[a])), nrm);
-						if (o < 0 || (o == 0 && idot(isub(q[cc], q[a]), isub(q[cc], q[a])) >
-										idot(isub(q[b], q[a]), isub(q[b], q[a]))))
+						if (o < 0 || (o == 0 && idot(isub(q[cc], q[a]), isub(q[cc], q[a])) > idot(isub(q[b], q[a]), isub(q[b], q[a]))))
 							b = cc;
 					}
 					a = b;
@@ -205,9 +206,12 @@ void fxs_hull_mass(const fxs_hull *h, fix16_t density, fxg_wide *mass, fxg_vec3 
 		mom.z += d * s.z;
 		/* tet (0, a, b, c): integral(x_i x_j) = d / 120 (sum_v v_i v_j + s_i s_j) */
 		int64_t p[6] = {
-			a.x * a.x + b.x * b.x + c.x * c.x + s.x * s.x, a.y * a.y + b.y * b.y + c.y * c.y + s.y * s.y,
-			a.z * a.z + b.z * b.z + c.z * c.z + s.z * s.z, a.x * a.y + b.x * b.y + c.x * c.y + s.x * s.y,
-			a.x * a.z + b.x * b.z + c.x * c.z + s.x * s.z, a.y * a.z + b.y * b.z + c.y * c.z + s.y * s.z,
+			a.x * a.x + b.x * b.x + c.x * c.x + s.x * s.x,
+			a.y * a.y + b.y * b.y + c.y * c.y + s.y * s.y,
+			a.z * a.z + b.z * b.z + c.z * c.z + s.z * s.z,
+			a.x * a.y + b.x * b.y + c.x * c.y + s.x * s.y,
+			a.x * a.z + b.x * b.z + c.x * c.z + s.x * s.z,
+			a.y * a.z + b.y * b.z + c.y * c.z + s.y * s.z,
 		};
 		/* d: 2^-24 m^3 -> Q32.32 is * 2^8; p: 2^-16 m^2 -> Q32.32 is * 2^16 */
 		for (int e = 0; e < 6; ++e)
@@ -327,8 +331,7 @@ void fxs_hull_geom_build(const fxs_hull *h, fxg_vec3 com, fxs_hull_geom *g)
 void fxs_hull_geom_box(fxg_vec3 e, fxs_hull_geom *g)
 {
 	/* faces +x, -x, +y, -y, +z, -z; vertex bit k: negative on axis k */
-	static const uint8_t fv[6][4] = { { 0, 2, 6, 4 }, { 1, 5, 7, 3 }, { 0, 4, 5, 1 },
-					  { 2, 3, 7, 6 }, { 0, 1, 3, 2 }, { 4, 6, 7, 5 } };
+	static const uint8_t fv[6][4] = { { 0, 2, 6, 4 }, { 1, 5, 7, 3 }, { 0, 4, 5, 1 }, { 2, 3, 7, 6 }, { 0, 1, 3, 2 }, { 4, 6, 7, 5 } };
 	g->n_verts = 8;
 	g->n_faces = 6;
 	for (int i = 0; i < 8; ++i)

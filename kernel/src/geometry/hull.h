@@ -14,17 +14,17 @@
 /* faces are triangulated (coplanar points merged into one convex polygon,
  * then fanned from its first vertex): a closed triangulation has 2V - 4 */
 #define FXS_HULL_MAX_TRIS (2 * FXS_HULL_MAX_VERTS - 4)
-#define FXS_HULL_GRID_SHIFT 8           /* Q16.16 raw >> 8: 1/256 m units */
-#define FXS_HULL_MAX_COORD (8 * 256)    /* +-8 m in grid units */
-#define FXS_MAX_HULLS (1u << 16)        /* hulls per world */
+#define FXS_HULL_GRID_SHIFT 8        /* Q16.16 raw >> 8: 1/256 m units */
+#define FXS_HULL_MAX_COORD (8 * 256) /* +-8 m in grid units */
+#define FXS_MAX_HULLS (1u << 16)     /* hulls per world */
 
 #define FXS_HULL_MAX_FACES FXS_HULL_MAX_TRIS
 #define FXS_HULL_MAX_EDGES (3 * FXS_HULL_MAX_VERTS - 6)
 
 typedef struct fxs_hull {
 	int32_t n_verts, n_tris, n_faces;
-	fxg_vec3 verts[FXS_HULL_MAX_VERTS];      /* on the grid, ascending input index */
-	uint8_t tris[FXS_HULL_MAX_TRIS][3];      /* counter-clockwise seen from outside */
+	fxg_vec3 verts[FXS_HULL_MAX_VERTS]; /* on the grid, ascending input index */
+	uint8_t tris[FXS_HULL_MAX_TRIS][3]; /* counter-clockwise seen from outside */
 	/* face f (a convex polygon, coplanar points merged) is the fan of
 	 * triangles face_tri0[f] .. face_tri0[f + 1] - 1 */
 	uint8_t face_tri0[FXS_HULL_MAX_FACES + 1];

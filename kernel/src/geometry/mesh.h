@@ -34,7 +34,7 @@
 #include "world/world.h"
 
 #define FXS_MESH_NO_FACE UINT32_MAX
-#define FXS_MESH_MAX_TRIS (1u << 24)  /* feature id = tri << 4 | feature */
+#define FXS_MESH_MAX_TRIS (1u << 24) /* feature id = tri << 4 | feature */
 #define FXS_MESH_MAX_VERTS (1u << 24)
 #define FXS_MESH_MAX_COORD FXG_I(4096)
 /* Two faces whose unit normals have a dot product of at least this (Q32.32
@@ -43,14 +43,14 @@
 #define FXS_MESH_FLAT_DOT ((int64_t)4290672329LL)
 
 typedef struct fxs_mesh_face {
-	uint32_t v[3];     /* vertex indices */
-	uint32_t adj[3];   /* neighbour across edge i (v[i] -> v[i+1]), or FXS_MESH_NO_FACE */
-	fxg_vec3 n;        /* unit normal (front side) */
-	int64_t o;         /* Q32.32: n . v[0] */
-	fxg_vec3 m[3];     /* unit outward side-wall normals */
-	int64_t mo[3];     /* Q32.32 wall offsets */
-	fix16_t depth;     /* thickness of this face's region (<= the mesh's thickness) */
-	fxs_aabb bounds;   /* triangle box grown by 2 depth */
+	uint32_t v[3];        /* vertex indices */
+	uint32_t adj[3];      /* neighbour across edge i (v[i] -> v[i+1]), or FXS_MESH_NO_FACE */
+	fxg_vec3 n;           /* unit normal (front side) */
+	int64_t o;            /* Q32.32: n . v[0] */
+	fxg_vec3 m[3];        /* unit outward side-wall normals */
+	int64_t mo[3];        /* Q32.32 wall offsets */
+	fix16_t depth;        /* thickness of this face's region (<= the mesh's thickness) */
+	fxs_aabb bounds;      /* triangle box grown by 2 depth */
 	uint8_t edge_feature; /* bit i: edge i is a contact feature owned by this face */
 	fxg_vec3 edge_u[3];   /* unit direction of edge i (v[i] -> v[i + 1]), for edge contacts */
 	fix16_t edge_half[3]; /* half its length (rounded length / 2) */
@@ -61,7 +61,7 @@ typedef struct fxs_mesh {
 	uint32_t nverts, ntris;
 	fxg_vec3 *verts;
 	fxs_mesh_face *faces;
-	fxs_aabb bounds;   /* local bounds of every region */
+	fxs_aabb bounds;      /* local bounds of every region */
 	uint32_t *vnbr_start; /* nverts + 1 offsets into vnbr */
 	uint32_t *vnbr;       /* per vertex, the vertices joined to it by an edge, ascending */
 } fxs_mesh;

@@ -26,7 +26,7 @@ bool fxs_shape_is_valid(const fxs_shape *s)
 	case FXS_SHAPE_COMPOUND:
 		/* the geometry is the world's (hull_id, compound_id); no dimension of its own */
 		return s->radius == 0 && s->half_height == 0 && s->half_extents.x == 0 && s->half_extents.y == 0 &&
-		       s->half_extents.z == 0;
+			s->half_extents.z == 0;
 	default:
 		return false;
 	}

@@ -831,7 +831,7 @@ bool fxs_joints_plan(solver_ctx *c)
 			solver_joint *sj = &c->joints[i];
 			/* the overflow stage's joints may share bodies: one by one, wide */
 			sj->hot = sj->type == FXS_JOINT_BALL && !c->joint_handled[i] &&
-				  !(c->joint_direct && c->joint_direct[i]) && sj->stage < FXS_STAGE_OVERFLOW;
+				!(c->joint_direct && c->joint_direct[i]) && sj->stage < FXS_STAGE_OVERFLOW;
 			if (!sj->hot)
 				c->wide_joints[nw++] = i;
 		}
@@ -849,43 +849,43 @@ void fxs_joints_warm_start(solver_ctx *c)
 	 * ball joints may go after the others of their stage */
 	uint32_t wi = 0, bi = 0;
 	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st) {
-	for (; wi < c->wide_stage_end[st]; ++wi) {
-		solver_joint *sj = &c->joints[c->wide_joints[wi]];
-		solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
-		setup_rows(c, sj);
-		const int64_t *P = c->w->joints[sj->index].impulse;
-		switch (sj->type) {
-		case FXS_JOINT_BALL:
-			for (int k = 0; k < 3; ++k)
-				apply(A, B, unit_axes[k], &sj->row[k], P[k], ovf);
-			break;
-		case FXS_JOINT_FIXED:
-			for (int k = 0; k < 3; ++k)
-				apply(A, B, unit_axes[k], &sj->row[k], P[k], ovf);
-			for (int k = 0; k < 3; ++k)
-				apply_angular(A, B, &sj->row[3 + k], P[3 + k], ovf);
-			break;
-		case FXS_JOINT_HINGE:
-			for (int k = 0; k < 3; ++k)
-				apply(A, B, unit_axes[k], &sj->row[k], P[k], ovf);
-			apply_angular(A, B, &sj->row[3], P[3], ovf);
-			apply_angular(A, B, &sj->row[4], P[4], ovf);
-			apply_angular(A, B, &sj->row[5], fxg_add64(P[5], fxg_add64(P[6], -P[7], ovf), ovf), ovf);
-			break;
-		case FXS_JOINT_PRISMATIC:
-			apply(A, B, sj->t[0], &sj->row[0], P[0], ovf);
-			apply(A, B, sj->t[1], &sj->row[1], P[1], ovf);
-			for (int k = 0; k < 3; ++k)
-				apply_angular(A, B, &sj->row[2 + k], P[2 + k], ovf);
-			apply(A, B, sj->axis, &sj->row[5], fxg_add64(P[5], fxg_add64(P[6], -P[7], ovf), ovf), ovf);
-			break;
-		case FXS_JOINT_DISTANCE:
-			apply(A, B, sj->axis, &sj->row[0], fxg_add64(P[0], fxg_add64(P[1], -P[2], ovf), ovf), ovf);
-			break;
+		for (; wi < c->wide_stage_end[st]; ++wi) {
+			solver_joint *sj = &c->joints[c->wide_joints[wi]];
+			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
+			setup_rows(c, sj);
+			const int64_t *P = c->w->joints[sj->index].impulse;
+			switch (sj->type) {
+			case FXS_JOINT_BALL:
+				for (int k = 0; k < 3; ++k)
+					apply(A, B, unit_axes[k], &sj->row[k], P[k], ovf);
+				break;
+			case FXS_JOINT_FIXED:
+				for (int k = 0; k < 3; ++k)
+					apply(A, B, unit_axes[k], &sj->row[k], P[k], ovf);
+				for (int k = 0; k < 3; ++k)
+					apply_angular(A, B, &sj->row[3 + k], P[3 + k], ovf);
+				break;
+			case FXS_JOINT_HINGE:
+				for (int k = 0; k < 3; ++k)
+					apply(A, B, unit_axes[k], &sj->row[k], P[k], ovf);
+				apply_angular(A, B, &sj->row[3], P[3], ovf);
+				apply_angular(A, B, &sj->row[4], P[4], ovf);
+				apply_angular(A, B, &sj->row[5], fxg_add64(P[5], fxg_add64(P[6], -P[7], ovf), ovf), ovf);
+				break;
+			case FXS_JOINT_PRISMATIC:
+				apply(A, B, sj->t[0], &sj->row[0], P[0], ovf);
+				apply(A, B, sj->t[1], &sj->row[1], P[1], ovf);
+				for (int k = 0; k < 3; ++k)
+					apply_angular(A, B, &sj->row[2 + k], P[2 + k], ovf);
+				apply(A, B, sj->axis, &sj->row[5], fxg_add64(P[5], fxg_add64(P[6], -P[7], ovf), ovf), ovf);
+				break;
+			case FXS_JOINT_DISTANCE:
+				apply(A, B, sj->axis, &sj->row[0], fxg_add64(P[0], fxg_add64(P[1], -P[2], ovf), ovf), ovf);
+				break;
+			}
 		}
-	}
-	local += fxs_ball_setup_warm(c, bi, c->ball_stage_end[st]);
-	bi = c->ball_stage_end[st];
+		local += fxs_ball_setup_warm(c, bi, c->ball_stage_end[st]);
+		bi = c->ball_stage_end[st];
 	}
 	*c->ovf += local;
 }
@@ -904,92 +904,92 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 	}
 	uint32_t wi = 0, bi = 0;
 	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st) {
-	for (; wi < c->wide_stage_end[st]; ++wi) {
-		uint32_t i = c->wide_joints[wi];
-		if ((handled && handled[i]) || (c->joint_direct && c->joint_direct[i]))
-			continue; /* solved exactly: solver_direct.c */
-		solver_joint *sj = &c->joints[i];
-		fxs_joint *j = &c->w->joints[sj->index];
-		solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
-		const fxs_body *ba = &bodies[sj->a], *bb = &bodies[sj->b];
-		int64_t *P = j->impulse;
-		const soft *s = &sj->s;
-		switch (sj->type) {
-		case FXS_JOINT_HINGE: {
-			if (j->enable_motor)
-				solve_motor(A, B, NULL, &sj->row[5], &P[5], j->motor_speed, sj->max_motor_impulse, ovf);
-			if (j->enable_limit) {
-				/* the biased pass runs on the poses setup_rows saw; the relax
+		for (; wi < c->wide_stage_end[st]; ++wi) {
+			uint32_t i = c->wide_joints[wi];
+			if ((handled && handled[i]) || (c->joint_direct && c->joint_direct[i]))
+				continue; /* solved exactly: solver_direct.c */
+			solver_joint *sj = &c->joints[i];
+			fxs_joint *j = &c->w->joints[sj->index];
+			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
+			const fxs_body *ba = &bodies[sj->a], *bb = &bodies[sj->b];
+			int64_t *P = j->impulse;
+			const soft *s = &sj->s;
+			switch (sj->type) {
+			case FXS_JOINT_HINGE: {
+				if (j->enable_motor)
+					solve_motor(A, B, NULL, &sj->row[5], &P[5], j->motor_speed, sj->max_motor_impulse, ovf);
+				if (j->enable_limit) {
+					/* the biased pass runs on the poses setup_rows saw; the relax
 				 * pass after the positions moved */
-				fix16_t angle = sj->pos0;
-				if (!use_bias) {
-					fxg_quat q = rotation_error(ba, bb, j->ref_rotation, ovf);
-					fxg_vec3 axa = fxg_q_rotate(ba->xf.q, j->local_axis_a, ovf);
-					angle = half_angle_to_rad(fxg_v3_dot(axa, fxg_v3(q.x, q.y, q.z), ovf), q.w);
+					fix16_t angle = sj->pos0;
+					if (!use_bias) {
+						fxg_quat q = rotation_error(ba, bb, j->ref_rotation, ovf);
+						fxg_vec3 axa = fxg_q_rotate(ba->xf.q, j->local_axis_a, ovf);
+						angle = half_angle_to_rad(fxg_v3_dot(axa, fxg_v3(q.x, q.y, q.z), ovf), q.w);
+					}
+					solve_limit(A, B, NULL, &sj->row[5], 1, &P[6], fxg_sub(angle, j->lower, ovf), s, use_bias, inv_h, ovf);
+					solve_limit(A, B, NULL, &sj->row[5], -1, &P[7], fxg_sub(j->upper, angle, ovf), s, use_bias, inv_h, ovf);
 				}
-				solve_limit(A, B, NULL, &sj->row[5], 1, &P[6], fxg_sub(angle, j->lower, ovf), s, use_bias, inv_h, ovf);
-				solve_limit(A, B, NULL, &sj->row[5], -1, &P[7], fxg_sub(j->upper, angle, ovf), s, use_bias, inv_h, ovf);
+				for (int k = 0; k < 2; ++k) {
+					fix16_t C = use_bias ? (k ? sj->ang0.y : sj->ang0.x) : 0;
+					solve_equal(A, B, NULL, &sj->row[3 + k], &P[3 + k], C, s, sj->row[3 + k].soft_mass, use_bias, ovf);
+				}
+				goto point;
 			}
-			for (int k = 0; k < 2; ++k) {
-				fix16_t C = use_bias ? (k ? sj->ang0.y : sj->ang0.x) : 0;
-				solve_equal(A, B, NULL, &sj->row[3 + k], &P[3 + k], C, s, sj->row[3 + k].soft_mass, use_bias, ovf);
+			case FXS_JOINT_FIXED: {
+				fxg_vec3 C = sj->ang0;
+				solve_equal(A, B, NULL, &sj->row[3], &P[3], C.x, s, sj->row[3].soft_mass, use_bias, ovf);
+				solve_equal(A, B, NULL, &sj->row[4], &P[4], C.y, s, sj->row[4].soft_mass, use_bias, ovf);
+				solve_equal(A, B, NULL, &sj->row[5], &P[5], C.z, s, sj->row[5].soft_mass, use_bias, ovf);
+				goto point;
 			}
-			goto point;
-		}
-		case FXS_JOINT_FIXED: {
-			fxg_vec3 C = sj->ang0;
-			solve_equal(A, B, NULL, &sj->row[3], &P[3], C.x, s, sj->row[3].soft_mass, use_bias, ovf);
-			solve_equal(A, B, NULL, &sj->row[4], &P[4], C.y, s, sj->row[4].soft_mass, use_bias, ovf);
-			solve_equal(A, B, NULL, &sj->row[5], &P[5], C.z, s, sj->row[5].soft_mass, use_bias, ovf);
-			goto point;
-		}
-		case FXS_JOINT_BALL:
-		point: {
-			solve_point(sj, A, B, P, sj->c0, use_bias, ovf);
-			break;
-		}
-		case FXS_JOINT_PRISMATIC: {
-			/* c0 = (t0 . d, t1 . d, axis . d) on the poses setup_rows saw */
-			if (j->enable_motor)
-				solve_motor(A, B, &sj->axis, &sj->row[5], &P[5], j->motor_speed, sj->max_motor_impulse, ovf);
-			if (j->enable_limit) {
-				fix16_t x = use_bias ? sj->c0.z : fxg_v3_dot(sj->axis, separation(j, ba, bb, ovf), ovf);
-				solve_limit(A, B, &sj->axis, &sj->row[5], 1, &P[6], fxg_sub(x, j->lower, ovf), s, use_bias, inv_h, ovf);
-				solve_limit(A, B, &sj->axis, &sj->row[5], -1, &P[7], fxg_sub(j->upper, x, ovf), s, use_bias, inv_h, ovf);
+			case FXS_JOINT_BALL:
+			point : {
+				solve_point(sj, A, B, P, sj->c0, use_bias, ovf);
+				break;
 			}
-			fxg_vec3 C = sj->ang0;
-			solve_equal(A, B, NULL, &sj->row[2], &P[2], C.x, s, sj->row[2].soft_mass, use_bias, ovf);
-			solve_equal(A, B, NULL, &sj->row[3], &P[3], C.y, s, sj->row[3].soft_mass, use_bias, ovf);
-			solve_equal(A, B, NULL, &sj->row[4], &P[4], C.z, s, sj->row[4].soft_mass, use_bias, ovf);
-			for (int k = 0; k < 2; ++k) {
-				fix16_t Ck = use_bias ? (k ? sj->c0.y : sj->c0.x) : 0;
-				solve_equal(A, B, &sj->t[k], &sj->row[k], &P[k], Ck, s, sj->row[k].soft_mass, use_bias, ovf);
+			case FXS_JOINT_PRISMATIC: {
+				/* c0 = (t0 . d, t1 . d, axis . d) on the poses setup_rows saw */
+				if (j->enable_motor)
+					solve_motor(A, B, &sj->axis, &sj->row[5], &P[5], j->motor_speed, sj->max_motor_impulse, ovf);
+				if (j->enable_limit) {
+					fix16_t x = use_bias ? sj->c0.z : fxg_v3_dot(sj->axis, separation(j, ba, bb, ovf), ovf);
+					solve_limit(A, B, &sj->axis, &sj->row[5], 1, &P[6], fxg_sub(x, j->lower, ovf), s, use_bias, inv_h, ovf);
+					solve_limit(A, B, &sj->axis, &sj->row[5], -1, &P[7], fxg_sub(j->upper, x, ovf), s, use_bias, inv_h, ovf);
+				}
+				fxg_vec3 C = sj->ang0;
+				solve_equal(A, B, NULL, &sj->row[2], &P[2], C.x, s, sj->row[2].soft_mass, use_bias, ovf);
+				solve_equal(A, B, NULL, &sj->row[3], &P[3], C.y, s, sj->row[3].soft_mass, use_bias, ovf);
+				solve_equal(A, B, NULL, &sj->row[4], &P[4], C.z, s, sj->row[4].soft_mass, use_bias, ovf);
+				for (int k = 0; k < 2; ++k) {
+					fix16_t Ck = use_bias ? (k ? sj->c0.y : sj->c0.x) : 0;
+					solve_equal(A, B, &sj->t[k], &sj->row[k], &P[k], Ck, s, sj->row[k].soft_mass, use_bias, ovf);
+				}
+				break;
 			}
-			break;
-		}
-		case FXS_JOINT_DISTANCE: {
-			fix16_t len = sj->pos0;
-			if (!use_bias && (j->enable_spring || j->enable_limit))
-				(void)fxg_v3_normalize(separation(j, ba, bb, ovf), &len, ovf);
-			if (j->enable_spring) {
-				/* the spring acts in every pass: it is physics, not error correction */
-				if (j->spring_hertz > 0)
-					solve_equal(A, B, &sj->axis, &sj->row[0], &P[0], fxg_sub(len, j->length, ovf), &sj->spring,
-						    sj->spring_mass, true, ovf);
-			} else {
-				solve_equal(A, B, &sj->axis, &sj->row[0], &P[0], fxg_sub(len, j->length, ovf), s, sj->row[0].soft_mass,
-					    use_bias, ovf);
+			case FXS_JOINT_DISTANCE: {
+				fix16_t len = sj->pos0;
+				if (!use_bias && (j->enable_spring || j->enable_limit))
+					(void)fxg_v3_normalize(separation(j, ba, bb, ovf), &len, ovf);
+				if (j->enable_spring) {
+					/* the spring acts in every pass: it is physics, not error correction */
+					if (j->spring_hertz > 0)
+						solve_equal(A, B, &sj->axis, &sj->row[0], &P[0], fxg_sub(len, j->length, ovf), &sj->spring,
+							    sj->spring_mass, true, ovf);
+				} else {
+					solve_equal(A, B, &sj->axis, &sj->row[0], &P[0], fxg_sub(len, j->length, ovf), s, sj->row[0].soft_mass,
+						    use_bias, ovf);
+				}
+				if (j->enable_limit) {
+					solve_limit(A, B, &sj->axis, &sj->row[0], 1, &P[1], fxg_sub(len, j->lower, ovf), s, use_bias, inv_h, ovf);
+					solve_limit(A, B, &sj->axis, &sj->row[0], -1, &P[2], fxg_sub(j->upper, len, ovf), s, use_bias, inv_h, ovf);
+				}
+				break;
 			}
-			if (j->enable_limit) {
-				solve_limit(A, B, &sj->axis, &sj->row[0], 1, &P[1], fxg_sub(len, j->lower, ovf), s, use_bias, inv_h, ovf);
-				solve_limit(A, B, &sj->axis, &sj->row[0], -1, &P[2], fxg_sub(j->upper, len, ovf), s, use_bias, inv_h, ovf);
 			}
-			break;
 		}
-		}
-	}
-	local += fxs_ball_solve(c, bi, c->ball_stage_end[st], use_bias);
-	bi = c->ball_stage_end[st];
+		local += fxs_ball_solve(c, bi, c->ball_stage_end[st], use_bias);
+		bi = c->ball_stage_end[st];
 	}
 	*c->ovf += local;
 }

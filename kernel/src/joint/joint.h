@@ -15,10 +15,10 @@ typedef struct fxs_joint {
 	uint8_t type;
 	uint8_t collide_connected;
 	uint8_t enable_limit, enable_motor, enable_spring;
-	uint32_t a, b;               /* body slots, a != b */
+	uint32_t a, b; /* body slots, a != b */
 	fxg_vec3 local_anchor_a, local_anchor_b;
 	fxg_vec3 local_axis_a, local_axis_b; /* unit; b's is a's in the reference pose */
-	fxg_quat ref_rotation;       /* conj(qa) qb in the reference pose */
+	fxg_quat ref_rotation;               /* conj(qa) qb in the reference pose */
 	fix16_t hertz, damping_ratio;
 	fix16_t lower, upper;
 	fix16_t motor_speed, max_motor_force;
@@ -31,22 +31,22 @@ typedef struct solver_joint {
 	uint32_t index; /* joint slot */
 	uint32_t a, b;  /* body slots */
 	uint8_t type;
-	uint8_t rows;   /* rows with impulses (fxs_joint_row_count) */
-	uint8_t stage;  /* its stage (stage.h); joints are in stage order */
-	bool hot;       /* a ball joint in a batch (joint_batch.h) instead of the wide rows */
-	soft s;             /* the joint's softness */
-	fxg_vec3 ra, rb;    /* world lever arms for the linear rows (prismatic: a's includes the separation) */
-	fxg_vec3 c0;        /* (pb + rb) - (pa + ra) when the step began */
+	uint8_t rows;    /* rows with impulses (fxs_joint_row_count) */
+	uint8_t stage;   /* its stage (stage.h); joints are in stage order */
+	bool hot;        /* a ball joint in a batch (joint_batch.h) instead of the wide rows */
+	soft s;          /* the joint's softness */
+	fxg_vec3 ra, rb; /* world lever arms for the linear rows (prismatic: a's includes the separation) */
+	fxg_vec3 c0;     /* (pb + rb) - (pa + ra) when the step began */
 	/* the rest */
-	soft spring;        /* distance spring */
-	fxg_vec3 ang0;      /* angular error when the step began (world; hinge: along t[0], t[1]) */
-	fxg_vec3 axis;      /* hinge / prismatic axis, distance direction (world) */
-	fxg_vec3 t[2];      /* perpendiculars of the axis */
-	fix16_t pos0;       /* hinge angle, prismatic translation, distance length when the step began */
+	soft spring;   /* distance spring */
+	fxg_vec3 ang0; /* angular error when the step began (world; hinge: along t[0], t[1]) */
+	fxg_vec3 axis; /* hinge / prismatic axis, distance direction (world) */
+	fxg_vec3 t[2]; /* perpendiculars of the axis */
+	fix16_t pos0;  /* hinge angle, prismatic translation, distance length when the step began */
 	int64_t max_motor_impulse;
-	fxg_sym3w point_inv_k;  /* inverse of the ball part's 3x3 effective mass matrix K, Q32.32 */
-	fxg_wide spring_mass;   /* distance spring: row 0's mass times the spring's mass scale */
-	solver_row row[6];  /* ball/linear rows and angular rows; see row_of */
+	fxg_sym3w point_inv_k; /* inverse of the ball part's 3x3 effective mass matrix K, Q32.32 */
+	fxg_wide spring_mass;  /* distance spring: row 0's mass times the spring's mass scale */
+	solver_row row[6];     /* ball/linear rows and angular rows; see row_of */
 } solver_joint;
 
 /* Rows a joint of this type stores impulses for. */

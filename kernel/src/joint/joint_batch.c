@@ -59,7 +59,7 @@ static uint8_t ball_response(const solver_body *b, fxg_vec3 r, int32_t n[9], int
 		} else {
 			int up = 16 - ex;
 			q = d[i] > (INT64_MAX >> up) || d[i] < -(INT64_MAX >> up) ? (++*ovf, d[i] > 0 ? INT64_MAX : -INT64_MAX)
-										 : d[i] * ((int64_t)1 << up);
+										  : d[i] * ((int64_t)1 << up);
 		}
 		k[i] = fxg_add64(k[i], q, ovf);
 	}
@@ -99,7 +99,7 @@ static uint8_t sym3_inverse_hot(const int64_t K[6], int32_t out[6], uint32_t *ov
 	}
 	int v = bit_length((uint64_t)det) - 31;
 	v = v < 0 ? 0 : v;
-	uint64_t d = (uint64_t)shr_half_up(det, v); /* in [2^30, 2^31] */
+	uint64_t d = (uint64_t)shr_half_up(det, v);               /* in [2^30, 2^31] */
 	int64_t r = (int64_t)((((uint64_t)1 << 62) + d / 2) / d); /* in [2^31, 2^32] */
 	int64_t q[6];
 	any = 0;
@@ -158,9 +158,11 @@ static inline void ball_apply(const ball_batch *bt, int l, solver_body *A, solve
 	for (int j = 0; j < 3; ++j) {
 		/* sums of three products below 2^61 each: exact */
 		wa[j] = (-((int64_t)bt->na[j][0][l] * p[0] + (int64_t)bt->na[j][1][l] * p[1] + (int64_t)bt->na[j][2][l] * p[2]) +
-			 qa) >> sna;
+			 qa) >>
+			sna;
 		wb[j] = ((int64_t)bt->nb[j][0][l] * p[0] + (int64_t)bt->nb[j][1][l] * p[1] + (int64_t)bt->nb[j][2][l] * p[2] +
-			 qb) >> snb;
+			 qb) >>
+			snb;
 	}
 	add3(&A->w, wa[0], wa[1], wa[2], ovf);
 	add3(&B->w, wb[0], wb[1], wb[2], ovf);

@@ -40,7 +40,7 @@ typedef struct ball_batch {
 	/* this sub-step's: lever arms, separation (b's anchor - a's), responses */
 	int32_t ra[3][FXS_BALL_LANES], rb[3][FXS_BALL_LANES], c0[3][FXS_BALL_LANES];
 	int32_t na[3][3][FXS_BALL_LANES], nb[3][3][FXS_BALL_LANES]; /* [j][k]: I^-1 [r]x, row j, column k */
-	int32_t kinv[6][FXS_BALL_LANES];                             /* xx yy zz xy xz yz */
+	int32_t kinv[6][FXS_BALL_LANES];                            /* xx yy zz xy xz yz */
 	uint8_t sna[FXS_BALL_LANES], snb[FXS_BALL_LANES], sk[FXS_BALL_LANES];
 	int64_t P[3][FXS_BALL_LANES]; /* accumulated impulse (copied in and out of the joints) */
 	int32_t local_a[3][FXS_BALL_LANES], local_b[3][FXS_BALL_LANES];

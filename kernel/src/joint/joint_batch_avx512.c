@@ -112,7 +112,7 @@ INLINE V inverse(const V K[6], V out[6], M *rare)
 		cf[i] = shr_half(cf[i], u);
 	V det = add(add(mul(xx, cf[0]), mul(xy, cf[3])), mul(xz, cf[4]));
 	M none = _mm512_cmpeq_epi64_mask(any, zero()) | _mm512_cmple_epi64_mask(det, zero()) |
-		 _mm512_cmple_epi64_mask(xx, zero()) | _mm512_cmple_epi64_mask(yy, zero()) | _mm512_cmple_epi64_mask(zz, zero());
+		_mm512_cmple_epi64_mask(xx, zero()) | _mm512_cmple_epi64_mask(yy, zero()) | _mm512_cmple_epi64_mask(zz, zero());
 	det = sel(none, splat(1), det); /* no division by zero in those lanes; their result is zero */
 	V v = _mm512_max_epi64(sub(bitlen(det), splat(31)), zero());
 	V dd = shr_half(det, v);

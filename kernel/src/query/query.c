@@ -69,8 +69,8 @@ static bool ray_ball(fxg_vec3 m, fxg_vec3 u, fix16_t len, fix16_t rad, fix16_t *
 		*t = 0;
 		return true;
 	}
-	int64_t a = np_dot_w(u, u);            /* Q32.32, 1 within 2^-15 */
-	int64_t mu = np_dot_w(m, u);           /* Q32.32, |mu| < 2^47 */
+	int64_t a = np_dot_w(u, u);  /* Q32.32, 1 within 2^-15 */
+	int64_t mu = np_dot_w(m, u); /* Q32.32, |mu| < 2^47 */
 	if (mu >= 0 || a <= 0)
 		return false; /* outside and moving away */
 	uint32_t ovf = 0;
@@ -182,7 +182,7 @@ static bool cast_capsule(const fxs_shape *s, const fxs_transform *xf, const ray 
 	/* the side: in the xz plane, along w' = (ux, uz) / s, then back to 3D */
 	int64_t s2 = (int64_t)ul.x * ul.x + (int64_t)ul.z * ul.z; /* Q32.32 */
 	if (s2 >= ((int64_t)1 << 16)) {                           /* s >= 2^-8 */
-		int64_t sl = isqrt_fix(s2);                             /* Q16.16 */
+		int64_t sl = isqrt_fix(s2);                       /* Q16.16 */
 		fxg_vec3 w = fxg_v3((fix16_t)np_div_round((int64_t)ul.x * 65536, sl), 0,
 				    (fix16_t)np_div_round((int64_t)ul.z * 65536, sl));
 		fxg_vec3 p2 = fxg_v3(pl.x, 0, pl.z);
@@ -275,7 +275,7 @@ static bool cast_hull(const fxs_shape *s, const fxs_transform *xf, const ray *r,
 	int face = -1;
 	for (int f = 0; f < g->n_faces; ++f) {
 		int64_t num = g->o[f] - np_dot_w(g->n[f], pl); /* Q32.32: inside when >= 0 */
-		int64_t den = np_dot_w(g->n[f], ul);          /* Q32.32 */
+		int64_t den = np_dot_w(g->n[f], ul);           /* Q32.32 */
 		if (den == 0) {
 			if (num < 0)
 				return false;

@@ -28,7 +28,10 @@ typedef __mmask8 M;
 
 #define ALL_LANES ((M)0xFF)
 
-INLINE V splat(int64_t x) { return _mm512_set1_epi64(x); }
+INLINE V splat(int64_t x)
+{
+	return _mm512_set1_epi64(x);
+}
 INLINE V zero(void) { return _mm512_setzero_si512(); }
 INLINE V ld32(const int32_t *p) { return _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)p)); }
 INLINE void st32(int32_t *p, V v) { _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi64_epi32(v)); }

@@ -33,22 +33,25 @@ static inline int64_t np_div(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2)
  * non-const array of arrays as const) */
 #define lane_v3(v, l) fxg_v3((v)[0][l], (v)[1][l], (v)[2][l])
 
-static inline void set_lane_v3(int32_t v[3][FXS_LANES], int l, fxg_vec3 x) { v[0][l] = x.x, v[1][l] = x.y, v[2][l] = x.z; }
+static inline void set_lane_v3(int32_t v[3][FXS_LANES], int l, fxg_vec3 x)
+{
+	v[0][l] = x.x, v[1][l] = x.y, v[2][l] = x.z;
+}
 
 /* the fields of a row that every row type has, and those a type has */
-#define SET_COMMON(r, l, s)                                                        \
-	do {                                                                       \
-		for (int k_ = 0; k_ < 3; ++k_)                                     \
+#define SET_COMMON(r, l, s)                                                         \
+	do {                                                                        \
+		for (int k_ = 0; k_ < 3; ++k_)                                      \
 			(r)->ia[k_][l] = (s)->ia[k_], (r)->ib[k_][l] = (s)->ib[k_]; \
-		(r)->mass[l] = (s)->mass;                                          \
-		(r)->sa[l] = (s)->sa, (r)->sb[l] = (s)->sb, (r)->sm[l] = (s)->sm;  \
+		(r)->mass[l] = (s)->mass;                                           \
+		(r)->sa[l] = (s)->sa, (r)->sb[l] = (s)->sb, (r)->sm[l] = (s)->sm;   \
 	} while (0)
-#define GET_COMMON(r, l, s)                                                        \
-	do {                                                                       \
-		for (int k_ = 0; k_ < 3; ++k_)                                     \
+#define GET_COMMON(r, l, s)                                                         \
+	do {                                                                        \
+		for (int k_ = 0; k_ < 3; ++k_)                                      \
 			(s)->ia[k_] = (r)->ia[k_][l], (s)->ib[k_] = (r)->ib[k_][l]; \
-		(s)->mass = (r)->mass[l];                                          \
-		(s)->sa = (r)->sa[l], (s)->sb = (r)->sb[l], (s)->sm = (r)->sm[l];  \
+		(s)->mass = (r)->mass[l];                                           \
+		(s)->sa = (r)->sa[l], (s)->sb = (r)->sb[l], (s)->sm = (r)->sm[l];   \
 	} while (0)
 
 static void set_lane_row(lane_row *r, int l, const srow *s)
@@ -145,12 +148,12 @@ static inline int64_t clamp_count(int64_t x, int64_t max, uint32_t *ovf)
 }
 
 /* rows that do nothing: zero Jacobians, responses and masses */
-#define ZERO_COMMON(r, l)                                                  \
-	do {                                                               \
-		for (int k_ = 0; k_ < 3; ++k_)                             \
-			(r)->ia[k_][l] = (r)->ib[k_][l] = 0;               \
-		(r)->mass[l] = 0;                                          \
-		(r)->sa[l] = (r)->sb[l] = (r)->sm[l] = 62;                 \
+#define ZERO_COMMON(r, l)                                    \
+	do {                                                 \
+		for (int k_ = 0; k_ < 3; ++k_)               \
+			(r)->ia[k_][l] = (r)->ib[k_][l] = 0; \
+		(r)->mass[l] = 0;                            \
+		(r)->sa[l] = (r)->sb[l] = (r)->sm[l] = 62;   \
 	} while (0)
 
 static void zero_row(lane_row *r, int l)
@@ -261,9 +264,9 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 	for (int t = 0; t < 2; ++t) {
 		/* last step's friction vector, projected on this step's tangents */
 		bt->ti[t][l] = clamp_count(fxg_add64(fxg_add64(wmul_fast(fc->friction_impulse[0], d[1 + t].x, ovf),
-							     wmul_fast(fc->friction_impulse[1], d[1 + t].y, ovf), ovf),
-						   wmul_fast(fc->friction_impulse[2], d[1 + t].z, ovf), ovf),
-					 FXS_FRICTION_IMPULSE_MAX, ovf);
+							       wmul_fast(fc->friction_impulse[1], d[1 + t].y, ovf), ovf),
+						     wmul_fast(fc->friction_impulse[2], d[1 + t].z, ovf), ovf),
+					   FXS_FRICTION_IMPULSE_MAX, ovf);
 	}
 	bt->twi[l] = clamp_count(fc->twist_impulse, FXS_FRICTION_IMPULSE_MAX, ovf);
 }
@@ -402,7 +405,7 @@ static inline fix16_t speed_of(fxg_vec3 d, fxg_vec3 va, fxg_vec3 wa, fxg_vec3 vb
 			       uint32_t *ovf)
 {
 	int64_t s = (int64_t)d.x * ((int64_t)vb.x - va.x) + (int64_t)d.y * ((int64_t)vb.y - va.y) +
-		    (int64_t)d.z * ((int64_t)vb.z - va.z) + dot_raw(wb, r->rxb) - dot_raw(wa, r->rxa);
+		(int64_t)d.z * ((int64_t)vb.z - va.z) + dot_raw(wb, r->rxb) - dot_raw(wa, r->rxa);
 	return fxg_sat(fxg_shr_round(s, 16), ovf);
 }
 
@@ -457,7 +460,7 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 	/* the displacements' part of the separation is the same for every
 	 * point: n . (dpB - dpA); the rotations' part is per point */
 	const int64_t ndp = (int64_t)n.x * ((int64_t)B->dp.x - A->dp.x) + (int64_t)n.y * ((int64_t)B->dp.y - A->dp.y) +
-			    (int64_t)n.z * ((int64_t)B->dp.z - A->dp.z);
+		(int64_t)n.z * ((int64_t)B->dp.z - A->dp.z);
 	const fxg_vec3 ta = A->dtheta, tb = B->dtheta;
 	int64_t total = 0, moment = 0;
 	for (int k = 0; k < bt->count[l]; ++k) {

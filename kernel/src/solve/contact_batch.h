@@ -73,22 +73,22 @@ typedef struct lane_trow {
 typedef struct contact_batch {
 	_Alignas(64) uint32_t a[FXS_LANES]; /* solver body slots (batches start on a cache line) */
 	uint32_t b[FXS_LANES];
-	int32_t count[FXS_LANES];            /* points */
-	int32_t d[3][3][FXS_LANES];          /* normal, tangent 0, tangent 1; component; lane */
+	int32_t count[FXS_LANES];               /* points */
+	int32_t d[3][3][FXS_LANES];             /* normal, tangent 0, tangent 1; component; lane */
 	int32_t ima[FXS_LANES], imb[FXS_LANES]; /* -ma^-1, mb^-1 as mantissas (shifts sla, slb) */
 	uint8_t sla[FXS_LANES], slb[FXS_LANES];
-	int32_t pushed[FXS_LANES];           /* bit k: point k's normal impulse grew this step (restitution) */
+	int32_t pushed[FXS_LANES]; /* bit k: point k's normal impulse grew this step (restitution) */
 	int32_t friction[FXS_LANES];
 	int32_t bias_rate[FXS_LANES], impulse_scale[FXS_LANES]; /* the contact's softness */
-	int32_t separation[4][FXS_LANES];    /* per point, when the step began */
-	int32_t lever[4][FXS_LANES];         /* distance from the friction centre, <= FXS_LEVER_MAX */
-	int64_t impulse[4][FXS_LANES];       /* accumulated normal impulses, Q16.16 N s */
-	int64_t ti[2][FXS_LANES], twi[FXS_LANES]; /* accumulated friction and twist */
-	lane_row n[4];                       /* normal rows per point */
-	lane_frow t[2];                      /* friction rows at the centre */
-	lane_trow tw;                        /* twist row */
+	int32_t separation[4][FXS_LANES];                       /* per point, when the step began */
+	int32_t lever[4][FXS_LANES];                            /* distance from the friction centre, <= FXS_LEVER_MAX */
+	int64_t impulse[4][FXS_LANES];                          /* accumulated normal impulses, Q16.16 N s */
+	int64_t ti[2][FXS_LANES], twi[FXS_LANES];               /* accumulated friction and twist */
+	lane_row n[4];                                          /* normal rows per point */
+	lane_frow t[2];                                         /* friction rows at the centre */
+	lane_trow tw;                                           /* twist row */
 	/* cold */
-	uint32_t index[FXS_LANES];           /* world contact, or FXS_LANE_EMPTY */
+	uint32_t index[FXS_LANES]; /* world contact, or FXS_LANE_EMPTY */
 	int32_t restitution[FXS_LANES];
 	int32_t relative_velocity[4][FXS_LANES];
 } contact_batch;
@@ -115,8 +115,12 @@ typedef struct lane_arms {
  * nothing but __builtin_prefetch (it has no effect on the program), and did
  * so here, depending on how the loop was written. */
 #if defined(__x86_64__) || defined(__i386__)
-#define FXS_PREFETCH_L2(p) __asm__ volatile("prefetcht1 %0" : : "m"(*(const char *)(const void *)(p)))
-#define FXS_PREFETCH_L1(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(const void *)(p)))
+#define FXS_PREFETCH_L2(p) __asm__ volatile("prefetcht1 %0" \
+					    :               \
+					    : "m"(*(const char *)(const void *)(p)))
+#define FXS_PREFETCH_L1(p) __asm__ volatile("prefetcht0 %0" \
+					    :               \
+					    : "m"(*(const char *)(const void *)(p)))
 #else
 #define FXS_PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
 #define FXS_PREFETCH_L1(p) __builtin_prefetch((p), 0, 3)

@@ -27,7 +27,10 @@ typedef __m256i V;
 
 #define OFF62 ((int64_t)1 << 62)
 
-static inline __attribute__((always_inline)) V splat(int64_t x) { return _mm256_set1_epi64x(x); }
+static inline __attribute__((always_inline)) V splat(int64_t x)
+{
+	return _mm256_set1_epi64x(x);
+}
 static inline __attribute__((always_inline)) V zero(void) { return _mm256_setzero_si256(); }
 /* four int32 sign-extended to int64 lanes */
 static inline __attribute__((always_inline)) V ld32_(const int32_t *p) { return _mm256_cvtepi32_epi64(_mm_loadu_si128((const __m128i *)(const void *)p)); }
@@ -47,7 +50,10 @@ static inline __attribute__((always_inline)) V ld8_(const uint8_t *p)
 #define st64(p, v) st64_((p) + h, (v))
 #define ld8(p) ld8_((p) + h)
 
-static inline __attribute__((always_inline)) V mul(V a, V b) { return _mm256_mul_epi32(a, b); }
+static inline __attribute__((always_inline)) V mul(V a, V b)
+{
+	return _mm256_mul_epi32(a, b);
+}
 static inline __attribute__((always_inline)) V gt(V a, V b) { return _mm256_cmpgt_epi64(a, b); }
 static inline __attribute__((always_inline)) V sel(V mask, V a, V b) { return _mm256_blendv_epi8(b, a, mask); } /* mask ? a : b */
 static inline __attribute__((always_inline)) V and_(V a, V b) { return _mm256_and_si256(a, b); }
@@ -180,7 +186,7 @@ _Static_assert(offsetof(solver_body, v) == 0 && offsetof(solver_body, w) == 12 &
 
 /* lanes h..h+3's bodies, their velocities; a[6], a[7] (b[6], b[7]) are dp.x, dp.y */
 static inline __attribute__((always_inline)) void load_bodies(const solver_ctx *c, const contact_batch *bt, bodies4 *s,
-							       int h, V a[8], V b[8])
+							      int h, V a[8], V b[8])
 {
 	const char *base = (const char *)(const void *)c->bodies;
 	for (int l = 0; l < 4; ++l)
@@ -223,7 +229,7 @@ static inline __attribute__((always_inline)) V linear_v(V im, V d)
 }
 
 static inline __attribute__((always_inline)) void slin3_v(v3 *v, V im, const int32_t d[3][FXS_LANES], const shifter *hs,
-							   V p, V *count, int h)
+							  V p, V *count, int h)
 {
 	V x = _mm256_add_epi64(v->x, smul_v(linear_v(im, ld32(d[0])), p, hs));
 	V y = _mm256_add_epi64(v->y, smul_v(linear_v(im, ld32(d[1])), p, hs));
@@ -239,8 +245,8 @@ static inline __attribute__((always_inline)) void slin3_v(v3 *v, V im, const int
  * ib (shifts sa, sb): both bodies */
 #define apply_v(s, bt, dir, r, p, count, h) apply_v_((s), (bt), (dir), (r)->ia, (r)->ib, (r)->sa, (r)->sb, (p), (count), (h))
 static inline __attribute__((always_inline)) void apply_v_(bodies4 *s, const contact_batch *bt, int dir,
-							    const int32_t ia[3][FXS_LANES], const int32_t ib[3][FXS_LANES],
-							    const uint8_t *sa, const uint8_t *sb, V p, V *count, int h)
+							   const int32_t ia[3][FXS_LANES], const int32_t ib[3][FXS_LANES],
+							   const uint8_t *sa, const uint8_t *sb, V p, V *count, int h)
 {
 	/* the shifts are rebuilt from their bytes at each use: cheaper than
 	 * keeping them live across the velocity chain */
@@ -273,22 +279,22 @@ uint32_t fxs_batches_warm_start_avx2(solver_ctx *c, uint32_t first, uint32_t end
 		const contact_batch *bt = &c->batches[i];
 		fxs_batches_prefetch(c, i, end, true);
 		for (int h = 0; h < FXS_LANES; h += 4) {
-		bodies4 s;
-		V a[8], b[8];
-		load_bodies(c, bt, &s, h, a, b);
-		V n = ld32(bt->count);
-		for (int k = 0; k < 4; ++k) {
-			V live = gt(n, splat(k));
-			apply_v(&s, bt, 0, &bt->n[k], imp32(ld64(bt->impulse[k]), live, &count), &count, h);
-		}
-		V all = splat(-1);
-		for (int t = 0; t < 2; ++t)
-			apply_v(&s, bt, 1 + t, &bt->t[t], imp32(ld64(bt->ti[t]), all, &count), &count, h);
-		shifter ha = shifter_of(bt->tw.sa, h), hb = shifter_of(bt->tw.sb, h);
-		V p = imp32(ld64(bt->twi), all, &count);
-		sadd3_v(&s.wa, bt->tw.ia, &ha, p, &count, h);
-		sadd3_v(&s.wb, bt->tw.ib, &hb, p, &count, h);
-		scatter(c, bt, &s, h);
+			bodies4 s;
+			V a[8], b[8];
+			load_bodies(c, bt, &s, h, a, b);
+			V n = ld32(bt->count);
+			for (int k = 0; k < 4; ++k) {
+				V live = gt(n, splat(k));
+				apply_v(&s, bt, 0, &bt->n[k], imp32(ld64(bt->impulse[k]), live, &count), &count, h);
+			}
+			V all = splat(-1);
+			for (int t = 0; t < 2; ++t)
+				apply_v(&s, bt, 1 + t, &bt->t[t], imp32(ld64(bt->ti[t]), all, &count), &count, h);
+			shifter ha = shifter_of(bt->tw.sa, h), hb = shifter_of(bt->tw.sb, h);
+			V p = imp32(ld64(bt->twi), all, &count);
+			sadd3_v(&s.wa, bt->tw.ia, &ha, p, &count, h);
+			sadd3_v(&s.wb, bt->tw.ib, &hb, p, &count, h);
+			scatter(c, bt, &s, h);
 		}
 	}
 	return count_of(count);
@@ -311,101 +317,101 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 		contact_batch *bt = &c->batches[i];
 		fxs_batches_prefetch(c, i, end, false);
 		for (int h = 0; h < FXS_LANES; h += 4) {
-		bodies4 s;
-		const V npts = ld32(bt->count);
-		const v3 n = ld3(bt->d[0]);
-		point_pre pre[4];
-		{
-			/* v, w, dp.x, dp.y; then dp.z, dtheta, ... */
-			V a0[8], b0[8], a1[8], b1[8];
-			load_bodies(c, bt, &s, h, a0, b0);
-			const char *ra[4], *rb[4];
-			for (int l = 0; l < 4; ++l)
-				ra[l] = s.pa[l] + 32, rb[l] = s.pb[l] + 32;
-			rows4_to_lanes(ra, a1);
-			rows4_to_lanes(rb, b1);
-			/* n . (dpB - dpA), as two dot products (no int32 difference) */
-			const V ndp = _mm256_sub_epi64(dot3(n, (v3){ b0[6], b0[7], b1[0] }), dot3(n, (v3){ a0[6], a0[7], a1[0] }));
-			const v3 ta = { a1[1], a1[2], a1[3] }, tb = { b1[1], b1[2], b1[3] };
-			const V bias_rate = ld32(bt->bias_rate), iscale = ld32(bt->impulse_scale);
-			for (int k2 = 0; k2 < 4; ++k2) {
-				const lane_row *r = &bt->n[k2];
-				const V live = gt(npts, splat(k2));
-				V ds = _mm256_sub_epi64(_mm256_add_epi64(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
-				V sep = sat32(_mm256_add_epi64(ld32(bt->separation[k2]), shr_round16(ds)), live, &count);
-				V spec = gt(sep, zero());
-				V is_soft = andnot(spec, soft_on); /* not speculative, and the biased pass */
-				/* speculative: (s inv_h) >> 16 with s > 0 */
-				V bias_spec = _mm256_srli_epi64(mul(sep, inv_h), 16);
-				V bs = sat32(shr_round16(mul(bias_rate, sep)), and_(is_soft, live), &count);
-				bs = sel(gt(push_min, bs), push_min, bs);
-				point_pre *pp = &pre[k2];
-				pp->bias = sel(spec, bias_spec, and_(is_soft, bs));
-				pp->mass = sel(is_soft, ld32(r->soft_mass), ld32(r->mass));
-				shifter hm = shifter_of(r->sm, h), hs = shifter_of(r->ss, h);
-				pp->hm.s = sel(is_soft, hs.s, hm.s), pp->hm.bias = sel(is_soft, hs.bias, hm.bias);
-				pp->hm.corr = sel(is_soft, hs.corr, hm.corr);
-				pp->q = mul_q16_v(ld64(bt->impulse[k2]), and_(is_soft, iscale));
+			bodies4 s;
+			const V npts = ld32(bt->count);
+			const v3 n = ld3(bt->d[0]);
+			point_pre pre[4];
+			{
+				/* v, w, dp.x, dp.y; then dp.z, dtheta, ... */
+				V a0[8], b0[8], a1[8], b1[8];
+				load_bodies(c, bt, &s, h, a0, b0);
+				const char *ra[4], *rb[4];
+				for (int l = 0; l < 4; ++l)
+					ra[l] = s.pa[l] + 32, rb[l] = s.pb[l] + 32;
+				rows4_to_lanes(ra, a1);
+				rows4_to_lanes(rb, b1);
+				/* n . (dpB - dpA), as two dot products (no int32 difference) */
+				const V ndp = _mm256_sub_epi64(dot3(n, (v3){ b0[6], b0[7], b1[0] }), dot3(n, (v3){ a0[6], a0[7], a1[0] }));
+				const v3 ta = { a1[1], a1[2], a1[3] }, tb = { b1[1], b1[2], b1[3] };
+				const V bias_rate = ld32(bt->bias_rate), iscale = ld32(bt->impulse_scale);
+				for (int k2 = 0; k2 < 4; ++k2) {
+					const lane_row *r = &bt->n[k2];
+					const V live = gt(npts, splat(k2));
+					V ds = _mm256_sub_epi64(_mm256_add_epi64(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
+					V sep = sat32(_mm256_add_epi64(ld32(bt->separation[k2]), shr_round16(ds)), live, &count);
+					V spec = gt(sep, zero());
+					V is_soft = andnot(spec, soft_on); /* not speculative, and the biased pass */
+					/* speculative: (s inv_h) >> 16 with s > 0 */
+					V bias_spec = _mm256_srli_epi64(mul(sep, inv_h), 16);
+					V bs = sat32(shr_round16(mul(bias_rate, sep)), and_(is_soft, live), &count);
+					bs = sel(gt(push_min, bs), push_min, bs);
+					point_pre *pp = &pre[k2];
+					pp->bias = sel(spec, bias_spec, and_(is_soft, bs));
+					pp->mass = sel(is_soft, ld32(r->soft_mass), ld32(r->mass));
+					shifter hm = shifter_of(r->sm, h), hs = shifter_of(r->ss, h);
+					pp->hm.s = sel(is_soft, hs.s, hm.s), pp->hm.bias = sel(is_soft, hs.bias, hm.bias);
+					pp->hm.corr = sel(is_soft, hs.corr, hm.corr);
+					pp->q = mul_q16_v(ld64(bt->impulse[k2]), and_(is_soft, iscale));
+				}
 			}
-		}
-		V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
-		for (int k = 0; k < 4; ++k) {
-			const lane_row *r = &bt->n[k];
-			const point_pre *pp = &pre[k];
-			const V live = gt(npts, splat(k));
-			const v3 rxa = ld3(r->rxa), rxb = ld3(r->rxb);
-			V vn = _mm256_add_epi64(_mm256_sub_epi64(dot3(n, s.vb), dot3(n, s.va)),
-						_mm256_sub_epi64(dot3(s.wb, rxb), dot3(s.wa, rxa)));
-			vn = sat32(shr_round16(vn), live, &count);
-			V y = sat32(_mm256_add_epi64(vn, pp->bias), live, &count);
-			V old = ld64(bt->impulse[k]);
-			V nw = _mm256_sub_epi64(_mm256_sub_epi64(old, smul_v(pp->mass, y, &pp->hm)), pp->q);
-			V over = gt(nw, splat(FXS_NORMAL_IMPULSE_MAX));
-			count = _mm256_sub_epi64(count, and_(over, live));
-			nw = sel(over, splat(FXS_NORMAL_IMPULSE_MAX), nw);
-			nw = andnot(gt(zero(), nw), nw);
-			V delta = _mm256_sub_epi64(nw, old);
-			st64(bt->impulse[k], nw);
-			pushed = or_(pushed, and_(gt(delta, zero()), splat(1 << k)));
-			apply_v(&s, bt, 0, r, imp32(delta, live, &count), &count, h);
-			total = _mm256_add_epi64(total, nw);
-			moment = _mm256_add_epi64(moment, mul_q16_v(nw, ld32(bt->lever[k])));
-		}
-		/* the four lanes' low halves back as int32 */
-		_mm_storeu_si128((__m128i *)(void *)(bt->pushed + h),
-				 _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(pushed, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0))));
-		const V mu = ld32(bt->friction);
-		const V lim = mul_q16_v(total, mu), nlim = _mm256_sub_epi64(zero(), lim);
-		for (int t = 0; t < 2; ++t) {
-			const lane_frow *r = &bt->t[t];
-			const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
-			V vt = _mm256_add_epi64(_mm256_sub_epi64(dot3(d, s.vb), dot3(d, s.va)),
-						_mm256_sub_epi64(dot3(s.wb, rxb), dot3(s.wa, rxa)));
-			vt = sat32(shr_round16(vt), all, &count);
+			V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
+			for (int k = 0; k < 4; ++k) {
+				const lane_row *r = &bt->n[k];
+				const point_pre *pp = &pre[k];
+				const V live = gt(npts, splat(k));
+				const v3 rxa = ld3(r->rxa), rxb = ld3(r->rxb);
+				V vn = _mm256_add_epi64(_mm256_sub_epi64(dot3(n, s.vb), dot3(n, s.va)),
+							_mm256_sub_epi64(dot3(s.wb, rxb), dot3(s.wa, rxa)));
+				vn = sat32(shr_round16(vn), live, &count);
+				V y = sat32(_mm256_add_epi64(vn, pp->bias), live, &count);
+				V old = ld64(bt->impulse[k]);
+				V nw = _mm256_sub_epi64(_mm256_sub_epi64(old, smul_v(pp->mass, y, &pp->hm)), pp->q);
+				V over = gt(nw, splat(FXS_NORMAL_IMPULSE_MAX));
+				count = _mm256_sub_epi64(count, and_(over, live));
+				nw = sel(over, splat(FXS_NORMAL_IMPULSE_MAX), nw);
+				nw = andnot(gt(zero(), nw), nw);
+				V delta = _mm256_sub_epi64(nw, old);
+				st64(bt->impulse[k], nw);
+				pushed = or_(pushed, and_(gt(delta, zero()), splat(1 << k)));
+				apply_v(&s, bt, 0, r, imp32(delta, live, &count), &count, h);
+				total = _mm256_add_epi64(total, nw);
+				moment = _mm256_add_epi64(moment, mul_q16_v(nw, ld32(bt->lever[k])));
+			}
+			/* the four lanes' low halves back as int32 */
+			_mm_storeu_si128((__m128i *)(void *)(bt->pushed + h),
+					 _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(pushed, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0))));
+			const V mu = ld32(bt->friction);
+			const V lim = mul_q16_v(total, mu), nlim = _mm256_sub_epi64(zero(), lim);
+			for (int t = 0; t < 2; ++t) {
+				const lane_frow *r = &bt->t[t];
+				const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
+				V vt = _mm256_add_epi64(_mm256_sub_epi64(dot3(d, s.vb), dot3(d, s.va)),
+							_mm256_sub_epi64(dot3(s.wb, rxb), dot3(s.wa, rxa)));
+				vt = sat32(shr_round16(vt), all, &count);
+				shifter hm = shifter_of(r->sm, h);
+				V old = ld64(bt->ti[t]);
+				V nw = _mm256_sub_epi64(old, smul_v(ld32(r->mass), vt, &hm));
+				nw = sel(gt(nlim, nw), nlim, sel(gt(nw, lim), lim, nw));
+				st64(bt->ti[t], nw);
+				apply_v(&s, bt, 1 + t, r, imp32(_mm256_sub_epi64(nw, old), all, &count), &count, h);
+			}
+			/* the twist, where the portable kernel runs it: tlim or the impulse nonzero */
+			const lane_trow *r = &bt->tw;
+			const V tlim = mul_q16_v(moment, mu), ntlim = _mm256_sub_epi64(zero(), tlim);
+			const V old = ld64(bt->twi);
+			const V runs = or_(_mm256_xor_si256(_mm256_cmpeq_epi64(tlim, zero()), all),
+					   _mm256_xor_si256(_mm256_cmpeq_epi64(old, zero()), all));
+			V wn = _mm256_sub_epi64(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
+			wn = sat32(shr_round16(wn), runs, &count);
 			shifter hm = shifter_of(r->sm, h);
-			V old = ld64(bt->ti[t]);
-			V nw = _mm256_sub_epi64(old, smul_v(ld32(r->mass), vt, &hm));
-			nw = sel(gt(nlim, nw), nlim, sel(gt(nw, lim), lim, nw));
-			st64(bt->ti[t], nw);
-			apply_v(&s, bt, 1 + t, r, imp32(_mm256_sub_epi64(nw, old), all, &count), &count, h);
-		}
-		/* the twist, where the portable kernel runs it: tlim or the impulse nonzero */
-		const lane_trow *r = &bt->tw;
-		const V tlim = mul_q16_v(moment, mu), ntlim = _mm256_sub_epi64(zero(), tlim);
-		const V old = ld64(bt->twi);
-		const V runs = or_(_mm256_xor_si256(_mm256_cmpeq_epi64(tlim, zero()), all),
-				   _mm256_xor_si256(_mm256_cmpeq_epi64(old, zero()), all));
-		V wn = _mm256_sub_epi64(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
-		wn = sat32(shr_round16(wn), runs, &count);
-		shifter hm = shifter_of(r->sm, h);
-		V nw = _mm256_sub_epi64(old, smul_v(ld32(r->mass), wn, &hm));
-		nw = sel(gt(ntlim, nw), ntlim, sel(gt(nw, tlim), tlim, nw));
-		st64(bt->twi, nw);
-		V p = imp32(_mm256_sub_epi64(nw, old), all, &count);
-		shifter ha = shifter_of(r->sa, h), hb = shifter_of(r->sb, h);
-		sadd3_v(&s.wa, r->ia, &ha, p, &count, h);
-		sadd3_v(&s.wb, r->ib, &hb, p, &count, h);
-		scatter(c, bt, &s, h);
+			V nw = _mm256_sub_epi64(old, smul_v(ld32(r->mass), wn, &hm));
+			nw = sel(gt(ntlim, nw), ntlim, sel(gt(nw, tlim), tlim, nw));
+			st64(bt->twi, nw);
+			V p = imp32(_mm256_sub_epi64(nw, old), all, &count);
+			shifter ha = shifter_of(r->sa, h), hb = shifter_of(r->sb, h);
+			sadd3_v(&s.wa, r->ia, &ha, p, &count, h);
+			sadd3_v(&s.wb, r->ib, &hb, p, &count, h);
+			scatter(c, bt, &s, h);
 		}
 	}
 	return count_of(count);

@@ -342,7 +342,7 @@ INLINE V cross_comp_v(V a, V b, V cc, V d, M *rare)
 	V r = sub(mul(a, b), mul(cc, d));
 	const V lo = splat((int64_t)INT32_MIN * 65536), hi = splat((int64_t)INT32_MAX * 65536), m = splat(INT32_MIN);
 	*rare |= gt(r, hi) | gt(lo, r) | _mm512_cmpeq_epi64_mask(a, m) | _mm512_cmpeq_epi64_mask(b, m) |
-		 _mm512_cmpeq_epi64_mask(cc, m) | _mm512_cmpeq_epi64_mask(d, m);
+		_mm512_cmpeq_epi64_mask(cc, m) | _mm512_cmpeq_epi64_mask(d, m);
 	return shr_round16(r);
 }
 INLINE v3 cross_v(v3 a, v3 b, M *rare)
@@ -490,7 +490,7 @@ bool fxs_batches_have_avx512(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-	       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd");
+		__builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd");
 }
 
 #else

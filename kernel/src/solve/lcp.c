@@ -82,7 +82,10 @@ void fxs_ldlt_solve(const fxg_wide *a, int m, fxg_wide *x, uint32_t *ovf)
 				x[i] = fxg_add64(x[i], -fxg_wmul_wide(a[(size_t)k * m + i], x[k], ovf), ovf);
 }
 
-enum { FREE = FXS_LCP_FREE, AT_LO = FXS_LCP_AT_LO, AT_HI = FXS_LCP_AT_HI, FIXED = FXS_LCP_FIXED };
+enum { FREE = FXS_LCP_FREE,
+       AT_LO = FXS_LCP_AT_LO,
+       AT_HI = FXS_LCP_AT_HI,
+       FIXED = FXS_LCP_FIXED };
 
 /* v - o for a bound v (possibly infinite) and a finite offset o */
 static fxg_wide shift_bound(fxg_wide v, fxg_wide o, uint32_t *ovf)
@@ -218,8 +221,8 @@ static bool murty(const fxs_lcp *p, const fxg_wide *L, const fxg_wide *H, uint8_
 	for (int i = 0; i < m; ++i) /* the set the next pass starts from */
 		if (state[i] != FIXED)
 			state[i] = (L[i] != -FXS_LCP_INF && x[i] == L[i]) ? AT_LO
-				   : (H[i] != FXS_LCP_INF && x[i] == H[i]) ? AT_HI
-									   : FREE;
+				: (H[i] != FXS_LCP_INF && x[i] == H[i])   ? AT_HI
+									  : FREE;
 	return false;
 }
 

@@ -46,12 +46,12 @@ uint32_t fxs_ldlt_factor(fxg_wide *a, int m, fxg_wide *t, uint32_t *ovf);
 void fxs_ldlt_solve(const fxg_wide *a, int m, fxg_wide *x, uint32_t *ovf);
 
 typedef struct fxs_lcp_stats {
-	uint32_t solves;     /* boxed LCPs solved */
-	uint32_t passes;     /* bound re-estimation passes */
-	uint32_t pivots;     /* index-set changes */
-	uint32_t factors;    /* factorisations */
-	uint32_t fallbacks;  /* passes that hit the pivot cap */
-	uint32_t floored;    /* floored pivots */
+	uint32_t solves;    /* boxed LCPs solved */
+	uint32_t passes;    /* bound re-estimation passes */
+	uint32_t pivots;    /* index-set changes */
+	uint32_t factors;   /* factorisations */
+	uint32_t fallbacks; /* passes that hit the pivot cap */
+	uint32_t floored;   /* floored pivots */
 } fxs_lcp_stats;
 
 /* The boxed LCP: find x with
@@ -69,18 +69,21 @@ typedef struct fxs_lcp_stats {
 typedef struct fxs_lcp {
 	int m;
 	const fxg_wide *a, *b;
-	const fxg_wide *lo, *hi;  /* bounds on off + x; +-FXS_LCP_INF for none */
-	const fxg_wide *off;      /* NULL or per row */
-	const int32_t *dep;       /* NULL, or per row: -1 or the row scaling the bounds */
-	const fix16_t *mu;        /* per row where dep >= 0 */
-	const fxg_wide *est;      /* NULL or per row: first-pass value of dep rows */
-	uint8_t *set;             /* NULL: start with every row free; else the starting
+	const fxg_wide *lo, *hi; /* bounds on off + x; +-FXS_LCP_INF for none */
+	const fxg_wide *off;     /* NULL or per row */
+	const int32_t *dep;      /* NULL, or per row: -1 or the row scaling the bounds */
+	const fix16_t *mu;       /* per row where dep >= 0 */
+	const fxg_wide *est;     /* NULL or per row: first-pass value of dep rows */
+	uint8_t *set;            /* NULL: start with every row free; else the starting
 	                             index set (FXS_LCP_FREE, _AT_LO, _AT_HI; a row whose
 	                             bound is infinite starts free), and the final set out */
-	uint32_t max_pivots;      /* 0: FXS_LCP_PIVOT_CAP(m); else this cap (tests) */
+	uint32_t max_pivots;     /* 0: FXS_LCP_PIVOT_CAP(m); else this cap (tests) */
 } fxs_lcp;
 
-enum { FXS_LCP_FREE = 0, FXS_LCP_AT_LO = 1, FXS_LCP_AT_HI = 2, FXS_LCP_FIXED = 3 };
+enum { FXS_LCP_FREE = 0,
+       FXS_LCP_AT_LO = 1,
+       FXS_LCP_AT_HI = 2,
+       FXS_LCP_FIXED = 3 };
 
 bool fxs_lcp_solve(const fxs_lcp *p, fxg_wide *x, fxs_lcp_stats *st, uint32_t *ovf);
 

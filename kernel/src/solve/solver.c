@@ -188,8 +188,8 @@ static void prepare_contacts(solver_ctx *c)
 			/* last step's friction vector, projected on this step's tangents */
 			const fxg_vec3 d = sc->d[1 + t];
 			sc->tangent_impulse[t] = fxg_add64(fxg_add64(fxg_wmul(fc->friction_impulse[0], d.x, ovf),
-							      fxg_wmul(fc->friction_impulse[1], d.y, ovf), ovf),
-						    fxg_wmul(fc->friction_impulse[2], d.z, ovf), ovf);
+								     fxg_wmul(fc->friction_impulse[1], d.y, ovf), ovf),
+							   fxg_wmul(fc->friction_impulse[2], d.z, ovf), ovf);
 		}
 		prepare_twist_row(A, B, sc->d[0], &sc->twist, ovf);
 		sc->twist_impulse = fc->twist_impulse;

@@ -24,23 +24,23 @@ typedef struct solver_body {
 	fxg_vec3 dtheta; /* rotation since the step began, to first order (sum of w h) */
 	int32_t im;      /* inv_mass scaled (shift sm) */
 	uint8_t si, sm;
-	uint8_t moves;   /* active dynamic or kinematic */
+	uint8_t moves; /* active dynamic or kinematic */
 	uint8_t dynamic;
 	fxg_wide inv_mass;
 	/* line 1: the scaled inverse inertia, the rotation (joint lever arms) */
-	int32_t ii[6];   /* the world inverse inertia scaled (xx, yy, zz, xy, xz, yz; shift si): the hot form's source */
+	int32_t ii[6]; /* the world inverse inertia scaled (xx, yy, zz, xy, xz, yz; shift si): the hot form's source */
 	uint32_t rot_stamp;
-	fxg_mat3 rot;    /* the rotation at sub-step rot_stamp - 1 (joint_batch.c's lever arms) */
+	fxg_mat3 rot; /* the rotation at sub-step rot_stamp - 1 (joint_batch.c's lever arms) */
 	/* then */
 	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
 } solver_body;
 
 /* One constraint row along a unit direction d: the normal or a tangent. */
 typedef struct solver_row {
-	fxg_vec3 rxa, rxb;      /* ra x d, rb x d */
-	fxg_wide ia[3], ib[3];  /* Ia^-1 (ra x d), Ib^-1 (rb x d): angular response, Q32.32 */
-	fxg_wide mass;          /* effective mass along d, Q32.32 kg */
-	fxg_wide soft_mass;     /* mass scaled by the contact softness (normal row) */
+	fxg_vec3 rxa, rxb;     /* ra x d, rb x d */
+	fxg_wide ia[3], ib[3]; /* Ia^-1 (ra x d), Ib^-1 (rb x d): angular response, Q32.32 */
+	fxg_wide mass;         /* effective mass along d, Q32.32 kg */
+	fxg_wide soft_mass;    /* mass scaled by the contact softness (normal row) */
 } solver_row;
 
 typedef struct soft {
@@ -48,10 +48,10 @@ typedef struct soft {
 } soft;
 
 typedef struct solver_point {
-	solver_row row[1];           /* the normal */
-	fix16_t lever;               /* distance from the friction centre, m */
-	fix16_t separation;          /* from the narrowphase, when the step began */
-	fix16_t relative_velocity;   /* normal speed before solving (restitution) */
+	solver_row row[1];         /* the normal */
+	fix16_t lever;             /* distance from the friction centre, m */
+	fix16_t separation;        /* from the narrowphase, when the step began */
+	fix16_t relative_velocity; /* normal speed before solving (restitution) */
 	int64_t max_normal_impulse;
 } solver_point;
 
@@ -59,18 +59,20 @@ typedef struct solver_contact {
 	uint32_t index; /* in the world's contact list */
 	uint32_t a, b;
 	int32_t count;
-	fxg_vec3 d[3];  /* normal, tangent 0, tangent 1 */
+	fxg_vec3 d[3]; /* normal, tangent 0, tangent 1 */
 	fix16_t friction, restitution;
-	const soft *softness;  /* contact_soft, or static_soft against a static body */
-	solver_row tangent[2]; /* friction rows at the centre of the points */
-	solver_row twist;      /* angular row about the normal */
+	const soft *softness;       /* contact_soft, or static_soft against a static body */
+	solver_row tangent[2];      /* friction rows at the centre of the points */
+	solver_row twist;           /* angular row about the normal */
 	int64_t tangent_impulse[2]; /* accumulated along d[1], d[2] (Q16.16 N s in int64) */
-	int64_t twist_impulse; /* about d[0] (Q16.16 N m s) */
+	int64_t twist_impulse;      /* about d[0] (Q16.16 N m s) */
 	solver_point p[FXS_MAX_MANIFOLD_POINTS];
 } solver_contact;
 
 /* the vector kernels a solve may use (contact_batch.h, joint_batch.h) */
-enum { FXS_SIMD_NONE = 0, FXS_SIMD_AVX2 = 1, FXS_SIMD_AVX512 = 2 };
+enum { FXS_SIMD_NONE = 0,
+       FXS_SIMD_AVX2 = 1,
+       FXS_SIMD_AVX512 = 2 };
 
 typedef struct solver_ctx {
 	fxs_world *w;
@@ -109,7 +111,7 @@ typedef struct solver_ctx {
 	struct contact_batch *batches;
 	uint32_t batch_count;
 	uint32_t parallel_batch_count; /* the batches before the overflow stage's (which come last) */
-	int simd; /* the vector kernels to solve the batches with (contact_batch.h; same bits),
+	int simd;                      /* the vector kernels to solve the batches with (contact_batch.h; same bits),
 	           * never above fxs_batches_simd_level(): what both the CPU and the build have */
 } solver_ctx;
 
@@ -216,7 +218,10 @@ static inline void apply(solver_body *A, solver_body *B, fxg_vec3 d, const solve
 
 #define FXS_SCALE_BITS 30
 
-static inline uint64_t uabs64(int64_t x) { return x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x; }
+static inline uint64_t uabs64(int64_t x)
+{
+	return x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+}
 
 /* the shift for a group whose largest magnitude has `bits` bits (Q32.32) */
 static inline uint8_t scale_shift(int bits)
@@ -246,7 +251,7 @@ static inline int32_t scale_to(int64_t x, int s, uint32_t *ovf)
 {
 	if (s >= 32)
 		return (int32_t)(x * ((int64_t)1 << (s - 32))); /* exact: |x 2^(s-32)| < 2^30 */
-	int k = 32 - s; /* round half up without overflow: floor(x / 2^k) + the bit below */
+	int k = 32 - s;                                         /* round half up without overflow: floor(x / 2^k) + the bit below */
 	return mantissa_sat((x >> k) + ((x >> (k - 1)) & 1), ovf);
 }
 
@@ -270,8 +275,8 @@ static inline void sadd3(fxg_vec3 *v, const int32_t m[3], int s, int32_t p, uint
 /* One row in hot form: angular Jacobians, both bodies' angular responses
  * (A's negated, so that one impulse p is added to both), the masses. */
 typedef struct srow {
-	fxg_vec3 rxa, rxb;     /* ra x d, rb x d */
-	int32_t ia[3], ib[3];  /* -Ia^-1 (ra x d), Ib^-1 (rb x d), shifts sa, sb */
+	fxg_vec3 rxa, rxb;    /* ra x d, rb x d */
+	int32_t ia[3], ib[3]; /* -Ia^-1 (ra x d), Ib^-1 (rb x d), shifts sa, sb */
 	int32_t mass, soft_mass;
 	uint8_t sa, sb, sm, ss;
 } srow;
@@ -416,7 +421,7 @@ static inline void tangents(fxg_vec3 n, fxg_vec3 t[2], uint32_t *ovf)
 }
 
 static inline void prepare_row(const solver_body *A, const solver_body *B, fxg_vec3 ra, fxg_vec3 rb, fxg_vec3 d,
-			fix16_t mass_scale, solver_row *r, uint32_t *ovf)
+			       fix16_t mass_scale, solver_row *r, uint32_t *ovf)
 {
 	r->rxa = fxg_v3_cross(ra, d, ovf);
 	r->rxb = fxg_v3_cross(rb, d, ovf);

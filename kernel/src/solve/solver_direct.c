@@ -242,27 +242,29 @@ done:
 
 #define DIRECT_REG_SHIFT 10
 
-enum { ROW_BALL, ROW_NORMAL, ROW_FRICTION };
+enum { ROW_BALL,
+       ROW_NORMAL,
+       ROW_FRICTION };
 
 typedef struct drow {
 	uint32_t a, b;       /* body slots */
 	fxg_vec3 d;          /* row direction (linear rows only) */
 	const solver_row *r; /* lever arms and angular responses */
 	uint8_t kind;
-	uint8_t k;           /* ball: axis; contact: point */
-	uint8_t t;           /* friction: tangent 0 or 1 */
-	uint32_t owner;      /* solver joint or solver contact */
-	int32_t dep;         /* friction: the island row of its normal */
+	uint8_t k;      /* ball: axis; contact: point */
+	uint8_t t;      /* friction: tangent 0 or 1 */
+	uint32_t owner; /* solver joint or solver contact */
+	int32_t dep;    /* friction: the island row of its normal */
 } drow;
 
 typedef struct fxs_direct {
 	uint32_t island_count, row_count, m_max;
 	uint32_t *island_first; /* island i: rows island_first[i] .. island_first[i + 1] - 1 */
 	drow *rows;
-	solver_row *friction;   /* per solver contact, point, tangent */
+	solver_row *friction;      /* per solver contact, point, tangent */
 	int64_t *friction_impulse; /* the same indexing: totals, Q16.16 N s */
 	uint8_t *contact_in, *joint_in;
-	uint8_t *set;           /* per row: the boxed LCP's last index set, the next
+	uint8_t *set; /* per row: the boxed LCP's last index set, the next
 	                           pass's start (within the step only: freed with it) */
 	/* scratch for the biggest island */
 	fxg_wide *a, *b, *lo, *hi, *off, *est, *x;
@@ -271,7 +273,7 @@ typedef struct fxs_direct {
 	fxs_lcp_stats stats;
 } fxs_direct;
 
-#define FRI(ci, k, t) (((size_t)(ci) * FXS_MAX_MANIFOLD_POINTS + (size_t)(k)) * 2 + (size_t)(t))
+#define FRI(ci, k, t) (((size_t)(ci)*FXS_MAX_MANIFOLD_POINTS + (size_t)(k)) * 2 + (size_t)(t))
 
 void fxs_direct_free(solver_ctx *c)
 {
@@ -492,8 +494,8 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 			for (int j = 0; j <= i; ++j) {
 				/* sparse: rows sharing no dynamic body are zero */
 				fxg_wide v = (rw[i].a == rw[j].a || rw[i].a == rw[j].b || rw[i].b == rw[j].a || rw[i].b == rw[j].b)
-						     ? couple(c, &rw[i], &rw[j], ovf)
-						     : 0;
+					? couple(c, &rw[i], &rw[j], ovf)
+					: 0;
 				a[(size_t)i * m + j] = a[(size_t)j * m + i] = v;
 			}
 		for (int i = 0; i < m; ++i) {

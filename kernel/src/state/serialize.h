@@ -9,12 +9,12 @@
 #include "fixstep/types.h"
 
 typedef struct fxs_writer {
-	uint8_t *buf;   /* may be NULL: then only counts */
-	size_t cap;     /* capacity of buf */
-	size_t len;     /* bytes written (or that would have been); for a
+	uint8_t *buf; /* may be NULL: then only counts */
+	size_t cap;   /* capacity of buf */
+	size_t len;   /* bytes written (or that would have been); for a
 			 * streaming writer, bytes not yet passed to flush */
-	bool grow;      /* buf is owned and realloc'd as needed */
-	bool failed;    /* a fixed buffer overflowed or realloc failed */
+	bool grow;    /* buf is owned and realloc'd as needed */
+	bool failed;  /* a fixed buffer overflowed or realloc failed */
 	/* streaming (fxs_writer_init_stream): a full buffer is passed to
 	 * flush and reused, so the output never sits whole in memory */
 	void (*flush)(void *ctx, const void *p, size_t n);

@@ -186,9 +186,9 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	}
 	fxs_bp_write_state(w->bp, wr);
 	fxs_joints_write(w, wr);
-	fxs_meshes_write(w, wr); /* nothing when the world has no mesh */
-	fxs_hulls_write(w, wr);  /* nothing when the world has no hull */
-	fxs_compounds_write(w, wr); /* nothing when the world has no compound */
+	fxs_meshes_write(w, wr);     /* nothing when the world has no mesh */
+	fxs_hulls_write(w, wr);      /* nothing when the world has no hull */
+	fxs_compounds_write(w, wr);  /* nothing when the world has no compound */
 	fxs_characters_write(w, wr); /* nothing when the world never had a character */
 }
 

@@ -164,11 +164,14 @@ bool fxs_body_destroy(fxs_world *w, fxs_body_id id)
 	return true;
 }
 
-#define GET(field, zero)                                  \
-	const fxs_body *b = fxs_world_get_body(w, id);    \
+#define GET(field, zero)                               \
+	const fxs_body *b = fxs_world_get_body(w, id); \
 	return b ? b->field : zero
 
-fxs_body_type fxs_body_get_type(const fxs_world *w, fxs_body_id id) { GET(type, FXS_BODY_STATIC); }
+fxs_body_type fxs_body_get_type(const fxs_world *w, fxs_body_id id)
+{
+	GET(type, FXS_BODY_STATIC);
+}
 fxg_vec3 fxs_body_get_position(const fxs_world *w, fxs_body_id id) { GET(xf.p, fxg_v3_zero()); }
 fxg_quat fxs_body_get_rotation(const fxs_world *w, fxs_body_id id) { GET(xf.q, fxg_q_identity()); }
 fxg_vec3 fxs_body_get_linear_velocity(const fxs_world *w, fxs_body_id id) { GET(v, fxg_v3_zero()); }

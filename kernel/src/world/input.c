@@ -10,7 +10,7 @@ fxs_input fxs_input_neutral(void)
 bool fxs_input_equal(const fxs_input *a, const fxs_input *b)
 {
 	return a->move_x == b->move_x && a->move_z == b->move_z && a->yaw == b->yaw && a->pitch == b->pitch &&
-	       a->buttons == b->buttons;
+		a->buttons == b->buttons;
 }
 
 static void put16(uint8_t *p, uint16_t v)

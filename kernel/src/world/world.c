@@ -164,13 +164,15 @@ fxs_kernels fxs_world_get_kernels(const fxs_world *w)
 
 fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k)
 {
-	w->simd = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_AVX512 ? FXS_KERNELS_AVX512 : (int)k;
+	w->simd = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_AVX512 ? FXS_KERNELS_AVX512
+											   : (int)k;
 	return fxs_world_get_kernels(w);
 }
 
 const char *fxs_kernels_name(fxs_kernels k)
 {
-	return k == FXS_KERNELS_AVX512 ? "avx512" : k == FXS_KERNELS_AVX2 ? "avx2" : "portable";
+	return k == FXS_KERNELS_AVX512 ? "avx512" : k == FXS_KERNELS_AVX2 ? "avx2"
+									  : "portable";
 }
 uint32_t fxs_world_slot_count(const fxs_world *w) { return w->slot_count; }
 uint32_t fxs_world_body_count(const fxs_world *w) { return w->body_count; }

@@ -14,28 +14,28 @@ typedef struct fxs_body {
 	/* --- state: snapshotted and hashed (see hash.c for the order) --- */
 	uint32_t generation; /* bumped on destroy; ids carry it */
 	uint8_t alive;
-	uint8_t type;        /* fxs_body_type */
+	uint8_t type; /* fxs_body_type */
 	fxs_shape shape;
-	fxs_transform xf;    /* centre of mass and orientation */
-	fxg_vec3 v, w;       /* linear m/s, angular rad/s (world frame) */
+	fxs_transform xf;       /* centre of mass and orientation */
+	fxg_vec3 v, w;          /* linear m/s, angular rad/s (world frame) */
 	fxg_vec3 force, torque; /* accumulated until the end of the next step */
 	fix16_t density, friction, restitution;
 	fix16_t linear_damping, angular_damping, gravity_scale;
 	uint32_t user_data;
-	uint8_t awake;       /* 0: asleep (not integrated, not solved) */
-	fix16_t sleep_time;  /* s this body has been slow */
+	uint8_t awake;      /* 0: asleep (not integrated, not solved) */
+	fix16_t sleep_time; /* s this body has been slow */
 	/* --- derived from the state above (recomputed, never serialised) --- */
-	fxg_wide mass, inv_mass;                /* Q32.32 kg, 1/kg; 0 for static/kinematic */
-	fxg_wide inertia[3], inv_inertia[3];    /* local diagonal moments, Q32.32 */
-	fxg_wide inv_inertia_off[3];            /* local inverse's xy, xz, yz (hulls; 0 otherwise) */
-	fxs_aabb aabb;                          /* world bounds at the last update */
+	fxg_wide mass, inv_mass;             /* Q32.32 kg, 1/kg; 0 for static/kinematic */
+	fxg_wide inertia[3], inv_inertia[3]; /* local diagonal moments, Q32.32 */
+	fxg_wide inv_inertia_off[3];         /* local inverse's xy, xz, yz (hulls; 0 otherwise) */
+	fxs_aabb aabb;                       /* world bounds at the last update */
 } fxs_body;
 
 /* One contact point's persistent state: the feature id it was matched by and
  * the accumulated normal impulse that warm-starts the next step. */
 typedef struct fxs_contact_point {
 	uint32_t id;
-	fxg_wide normal_impulse;     /* N s, Q16.16 held in int64 */
+	fxg_wide normal_impulse; /* N s, Q16.16 held in int64 */
 	/* derived this step */
 	fxg_vec3 point;
 	fix16_t separation;
@@ -44,7 +44,7 @@ typedef struct fxs_contact_point {
 } fxs_contact_point;
 
 typedef struct fxs_contact {
-	uint32_t a, b; /* body slots, a < b */
+	uint32_t a, b;        /* body slots, a < b */
 	uint8_t sub_a, sub_b; /* the children of compound bodies (0 for other shapes); sorted by (a, b, sub_a, sub_b) */
 	int32_t point_count;
 	uint8_t stage; /* solver stage (stage.h), kept from step to step; FXS_STAGE_NONE when new */
@@ -64,32 +64,32 @@ struct fxs_world {
 	fxs_body *bodies;
 	uint32_t slot_count, slot_cap;
 	uint32_t body_count;
-	uint32_t free_hint;         /* derived: every slot below it is alive */
-	fxs_contact *contacts;      /* touching pairs, sorted by (a, b) */
+	uint32_t free_hint;    /* derived: every slot below it is alive */
+	fxs_contact *contacts; /* touching pairs, sorted by (a, b) */
 	uint32_t contact_count, contact_cap;
 	fxs_contact *contacts_next; /* scratch for the next step's list */
 	uint32_t contacts_next_cap;
 	fxs_broadphase *bp;
-	struct fxs_mesh **meshes;   /* static meshes (mesh.c), id = index + 1; state */
+	struct fxs_mesh **meshes; /* static meshes (mesh.c), id = index + 1; state */
 	uint32_t mesh_count, mesh_cap;
 	struct fxs_world_hull **hulls; /* convex hulls (hull.c), id = index + 1; state */
 	uint32_t hull_count, hull_cap;
 	struct fxs_compound **compounds; /* compound shapes (compound.c), id = index + 1; state */
 	uint32_t compound_count, compound_cap;
-	struct fxs_joint *joints;   /* joint slots (joint.c); state */
+	struct fxs_joint *joints;         /* joint slots (joint.c); state */
 	struct fxs_character *characters; /* character slots (character.c); state */
 	uint32_t character_slot_count;
 	uint32_t joint_slot_count, joint_cap, joint_count;
-	uint32_t joint_free_hint;   /* derived: every joint slot below it is alive */
-	uint64_t *joint_filter;     /* derived: sorted (min, max) << 32 pairs without contacts */
+	uint32_t joint_free_hint; /* derived: every joint slot below it is alive */
+	uint64_t *joint_filter;   /* derived: sorted (min, max) << 32 pairs without contacts */
 	uint32_t joint_filter_count, joint_filter_cap;
 	bool joint_filter_valid;
-	uint32_t *island;           /* derived per step: island id (min slot) per slot */
-	uint8_t *island_flag;       /* scratch, indexed by island id */
+	uint32_t *island;     /* derived per step: island id (min slot) per slot */
+	uint8_t *island_flag; /* scratch, indexed by island id */
 	uint32_t island_cap;
 	fxs_step_stats stats;
-	uint32_t ovf;               /* saturations in the current step */
-	fxs_lcp_stats lcp_stats;    /* the direct contact solver's running counts: diagnostics, not state (not hashed) */
+	uint32_t ovf;            /* saturations in the current step */
+	fxs_lcp_stats lcp_stats; /* the direct contact solver's running counts: diagnostics, not state (not hashed) */
 	/* scratch buffers reused every step (never state) */
 	fxs_aabb *scratch_aabbs;
 	uint8_t *scratch_flags;
@@ -98,9 +98,9 @@ struct fxs_world {
 	size_t solver_scratch_size;
 	void *batch_scratch; /* the contact batches (contact_batch.h), cache-line aligned inside */
 	size_t batch_scratch_size;
-	void *ball_scratch;  /* the ball joint batches (joint_batch.h), cache-line aligned inside */
+	void *ball_scratch; /* the ball joint batches (joint_batch.h), cache-line aligned inside */
 	size_t ball_scratch_size;
-	void *rot_cache;     /* contact.c: the bodies' rotations, each made once a step */
+	void *rot_cache; /* contact.c: the bodies' rotations, each made once a step */
 	uint32_t rot_cache_cap, rot_gen;
 	/* the widest vector kernels the contact solver may use where the CPU has
 	 * them (contact_batch.h, FXS_SIMD_*): the same bits whichever runs, so

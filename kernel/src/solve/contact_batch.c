@@ -126,17 +126,6 @@ static inline __attribute__((always_inline)) fxg_vec3 cross(fxg_vec3 a, fxg_vec3
 		      cross_comp(a.x, b.y, a.y, b.x, ovf));
 }
 
-/* lane l of row r: Jacobians rxa = ra x d and rxb = rb x d (each body's
- * lever arm crossed with the direction), the responses and the masses, as
- * srow_prepare makes them */
-static inline void pack_row(lane_row *lr, int l, const solver_body *A, const solver_body *B, fxg_vec3 rxa, fxg_vec3 rxb,
-			    bool linear, fix16_t mass_scale, uint32_t *ovf)
-{
-	srow r;
-	srow_prepare(A, B, rxa, rxb, linear, mass_scale, &r, ovf);
-	set_lane_row(lr, l, &r);
-}
-
 /* x clamped to [-max, max], a clamp counted as a saturation */
 static inline int64_t clamp_count(int64_t x, int64_t max, uint32_t *ovf)
 {

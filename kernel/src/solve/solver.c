@@ -49,20 +49,6 @@ static void prepare_twist_row(const solver_body *A, const solver_body *B, fxg_ve
 	r->soft_mass = r->mass;
 }
 
-static inline fix16_t twist_speed(const solver_body *A, const solver_body *B, const solver_row *r, uint32_t *ovf)
-{
-	return fxg_sat(fxg_shr_round(dot_raw(B->w, r->rxb) - dot_raw(A->w, r->rxa), 16), ovf);
-}
-
-static inline void apply_twist(solver_body *A, solver_body *B, const solver_row *r, int64_t P, uint32_t *ovf)
-{
-	if (P == 0)
-		return;
-	fix16_t p = fxg_sat(P, ovf);
-	add_response(&A->w, r->ia, p == INT32_MIN ? INT32_MAX : -p, ovf);
-	add_response(&B->w, r->ib, p, ovf);
-}
-
 /* inertia_response (solver.h) for a response of 2^29 rad/s per N s or more,
  * beyond every stated range: exponent 1 (s shifted right by `shift` < 33),
  * the mantissas saturated and counted */

@@ -51,7 +51,11 @@ PROG := $(BUILD)/fixstep$(EXE)
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
 
-.PHONY: all test demo deps install crosscheck nofloat sanitize bench clean corpus fuzz
+.PHONY: all test demo deps install crosscheck nofloat werror sanitize bench clean corpus fuzz compile_commands.json
+# Compile in parallel on every core unless told otherwise (make -j1 still wins).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 all: deps $(LIB) $(PROG)
 
 # The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev.
@@ -123,6 +127,11 @@ nofloat:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat/libfixstep.a
 	bash tools/check_nofloat.sh $(SIMD_OBJ)
 
+# Every source, the tests' included, warning-free with gcc and with clang (CI runs it).
+werror:
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/werror-gcc CC=gcc CFLAGS=-Werror all $(BUILD)/werror-gcc/fixstep_tests
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/werror-clang CC=clang CFLAGS=-Werror all $(BUILD)/werror-clang/fixstep_tests
+
 # The tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize OPT="-O1 -g" \
@@ -156,6 +165,10 @@ install: all
 	install -m 644 kernel/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' tools/fixstep.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fixstep.pc
+
+# For clangd and other editors: every compile command of the build, as run.
+compile_commands.json:
+	python3 tools/compile_commands.py $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -6,15 +6,14 @@
  * step), each with an accumulated impulse (int64, Q16.16 N s or N m s) that
  * is state: it warm-starts the next step and is hashed and snapshotted.
  *
- *   rows 0..2  ball part: the anchors coincide, along world x, y, z
- *   hinge      3, 4: the hinge axes stay parallel (angular, perpendicular
- *              to the axis); 5 motor, 6 lower limit, 7 upper limit (angular,
- *              along the axis)
- *   fixed      3..5: the relative rotation stays (angular, world x, y, z)
- *   distance   0: rod (soft, joint softness) or spring (its own softness);
- *              1 min length, 2 max length (all along the anchors' line)
- *   prismatic  0, 1: linear, perpendicular to the axis; 2..4 angular lock;
- *              5 motor, 6 lower, 7 upper (linear, along the axis)
+ * This file holds what every type shares: slots and ids, create and
+ * destroy, the accessors, the contact filter for jointed pairs, the state
+ * section, and the solver's loops over the joints. What a type is made of
+ * (its rows, their setup, warm start and solve, its own checks) is in its
+ * own file, ball.c, hinge.c, fixed.c, distance.c and prismatic.c, each
+ * filling an fxs_joint_kind (joint_types.h) that this file looks up by
+ * type; the rows they share are in joint_rows.h. The batched ball joints
+ * are in joint_batch.c.
  *
  * Position errors are measured when the step begins and carried to first
  * order through each sub-step with the bodies' displacement and rotation
@@ -22,6 +21,8 @@
  * and no square root per iteration. Joints are visited in slot order, each
  * sub-step before the contacts. */
 #include "joint/joint.h"
+#include "joint/joint_rows.h"
+#include "joint/joint_types.h"
 #include "island/island.h"
 #include "solve/stage.h"
 #include "solve/solver_direct.h"
@@ -31,24 +32,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the types, by fxs_joint_type */
+static const fxs_joint_kind *const kinds[FXS_JOINT_TYPE_COUNT] = {
+	[FXS_JOINT_BALL] = &fxs_ball_kind,
+	[FXS_JOINT_HINGE] = &fxs_hinge_kind,
+	[FXS_JOINT_FIXED] = &fxs_fixed_kind,
+	[FXS_JOINT_DISTANCE] = &fxs_distance_kind,
+	[FXS_JOINT_PRISMATIC] = &fxs_prismatic_kind,
+};
 
-static const fxg_vec3 unit_axes[3] = { { FXG_ONE, 0, 0 }, { 0, FXG_ONE, 0 }, { 0, 0, FXG_ONE } };
-
-int fxs_joint_row_count(int type)
-{
-	switch (type) {
-	case FXS_JOINT_BALL: return 3;
-	case FXS_JOINT_HINGE: return 8;
-	case FXS_JOINT_FIXED: return 6;
-	case FXS_JOINT_DISTANCE: return 3;
-	case FXS_JOINT_PRISMATIC: return 8;
-	}
-	return 0;
-}
+int fxs_joint_row_count(int type) { return type >= 0 && type < FXS_JOINT_TYPE_COUNT ? kinds[type]->rows : 0; }
 
 /* ---- definitions ---- */
 
-static fxs_joint_def base_def(int type)
+fxs_joint_def fxs_joint_base_def(int type)
 {
 	fxs_joint_def d;
 	memset(&d, 0, sizeof d);
@@ -57,25 +54,6 @@ static fxs_joint_def base_def(int type)
 	d.hertz = FXG_I(60);
 	d.damping_ratio = FXG_I(2);
 	d.length = -FXG_ONE;
-	return d;
-}
-
-fxs_joint_def fxs_default_ball_joint_def(void) { return base_def(FXS_JOINT_BALL); }
-fxs_joint_def fxs_default_hinge_joint_def(void) { return base_def(FXS_JOINT_HINGE); }
-fxs_joint_def fxs_default_distance_joint_def(void) { return base_def(FXS_JOINT_DISTANCE); }
-
-fxs_joint_def fxs_default_fixed_joint_def(void)
-{
-	fxs_joint_def d = base_def(FXS_JOINT_FIXED);
-	d.damping_ratio = FXG_I(5);
-	return d;
-}
-
-fxs_joint_def fxs_default_prismatic_joint_def(void)
-{
-	fxs_joint_def d = base_def(FXS_JOINT_PRISMATIC);
-	d.local_axis_a = fxg_v3(FXG_ONE, 0, 0);
-	d.damping_ratio = FXG_I(5);
 	return d;
 }
 
@@ -115,13 +93,6 @@ static void wake(fxs_body *b)
 	}
 }
 
-static bool in_range(fix16_t v, fix16_t lo, fix16_t hi) { return v >= lo && v <= hi; }
-static bool vec_in_range(fxg_vec3 v, fix16_t m) { return in_range(v.x, -m, m) && in_range(v.y, -m, m) && in_range(v.z, -m, m); }
-
-#define PI_RAW 205887 /* pi in Q16.16, rounded up */
-#define ANCHOR_MAX FXG_I(1000)
-#define SPEED_MAX FXG_I(1000)
-
 /* The checks shared by fxs_joint_create and the snapshot reader (numbers
  * only; bodies are checked by the callers). */
 static bool numbers_valid(const fxs_joint *j)
@@ -135,24 +106,9 @@ static bool numbers_valid(const fxs_joint *j)
 		return false;
 	if (j->lower > j->upper)
 		return false;
-	switch (j->type) {
-	case FXS_JOINT_HINGE:
-		if (!in_range(j->lower, -PI_RAW, PI_RAW) || !in_range(j->upper, -PI_RAW, PI_RAW))
-			return false;
-		break;
-	case FXS_JOINT_PRISMATIC:
-		if (!in_range(j->lower, -ANCHOR_MAX, ANCHOR_MAX) || !in_range(j->upper, -ANCHOR_MAX, ANCHOR_MAX))
-			return false;
-		break;
-	case FXS_JOINT_DISTANCE:
-		if (!in_range(j->lower, 0, ANCHOR_MAX) || !in_range(j->upper, 0, ANCHOR_MAX) || !in_range(j->length, 0, ANCHOR_MAX))
-			return false;
-		if (!in_range(j->spring_hertz, 0, FXG_I(1000)) || !in_range(j->spring_damping_ratio, 0, FXG_I(1000)))
-			return false;
-		break;
-	default:
-		break;
-	}
+	const fxs_joint_kind *kind = kinds[j->type];
+	if (kind->valid && !kind->valid(j))
+		return false;
 	if (!in_range(j->motor_speed, -SPEED_MAX, SPEED_MAX) || j->max_motor_force < 0)
 		return false;
 	return true;
@@ -161,32 +117,25 @@ static bool numbers_valid(const fxs_joint *j)
 /* keep only the fields the type uses (the state is canonical) */
 static void canonicalize(fxs_joint *j)
 {
-	bool axis = j->type == FXS_JOINT_HINGE || j->type == FXS_JOINT_PRISMATIC;
-	bool ref = axis || j->type == FXS_JOINT_FIXED;
-	bool limit = axis || j->type == FXS_JOINT_DISTANCE;
-	if (!axis) {
-		j->local_axis_a = j->local_axis_b = fxg_v3_zero();
+	const fxs_joint_kind *kind = kinds[j->type];
+	if (!kind->axis)
+		j->local_axis_a = fxg_v3_zero();
+	if (!kind->axis_b)
+		j->local_axis_b = fxg_v3_zero();
+	if (!kind->motor_row) {
 		j->enable_motor = 0;
 		j->motor_speed = j->max_motor_force = 0;
 	}
-	if (j->type == FXS_JOINT_PRISMATIC)
-		j->local_axis_b = fxg_v3_zero();
-	if (!ref)
+	if (!kind->ref)
 		j->ref_rotation = fxg_q(0, 0, 0, 0);
-	if (!limit) {
+	if (!kind->limit_row) {
 		j->enable_limit = 0;
 		j->lower = j->upper = 0;
 	}
-	if (j->type != FXS_JOINT_DISTANCE) {
+	if (!kind->spring) {
 		j->enable_spring = 0;
 		j->length = j->spring_hertz = j->spring_damping_ratio = 0;
 	}
-}
-
-static void world_point(const fxs_body *b, fxg_vec3 local, fxg_vec3 *r, fxg_vec3 *p, uint32_t *ovf)
-{
-	*r = fxg_q_rotate(b->xf.q, local, ovf);
-	*p = fxg_v3_add(b->xf.p, *r, ovf);
 }
 
 fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
@@ -219,18 +168,10 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 	j.spring_hertz = def->spring_hertz;
 	j.spring_damping_ratio = def->spring_damping_ratio;
 	uint32_t ovf = 0;
-	if (j.type == FXS_JOINT_DISTANCE) {
-		j.length = def->length;
-		if (j.length < 0 && vec_in_range(j.local_anchor_a, ANCHOR_MAX) && vec_in_range(j.local_anchor_b, ANCHOR_MAX)) {
-			fxg_vec3 r, pa, pb;
-			world_point(ba, j.local_anchor_a, &r, &pa, &ovf);
-			world_point(bb, j.local_anchor_b, &r, &pb, &ovf);
-			j.length = fxg_v3_len(fxg_v3_sub(pb, pa, &ovf), &ovf);
-		}
-		if (!j.enable_limit)
-			j.lower = j.upper = 0;
-	}
-	if (j.type == FXS_JOINT_HINGE || j.type == FXS_JOINT_PRISMATIC) {
+	const fxs_joint_kind *kind = kinds[j.type];
+	if (kind->init)
+		kind->init(&j, def, ba, bb, &ovf);
+	if (kind->axis) {
 		if (!vec_in_range(def->local_axis_a, FXG_I(1000)))
 			return fxs_null_joint;
 		j.local_axis_a = fxg_v3_normalize(def->local_axis_a, NULL, &ovf);
@@ -239,7 +180,7 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 	}
 	j.ref_rotation = fxg_q_normalize(fxg_q_mul(fxg_q_conj(ba->xf.q), bb->xf.q, &ovf), &ovf);
 	j.local_axis_b = fxg_q_inv_rotate(j.ref_rotation, j.local_axis_a, &ovf);
-	if (!j.enable_limit && j.type != FXS_JOINT_DISTANCE)
+	if (!j.enable_limit)
 		j.lower = j.upper = 0;
 	if (!j.enable_motor)
 		j.motor_speed = j.max_motor_force = 0;
@@ -354,7 +295,7 @@ fxg_vec3 fxs_joint_get_anchor_b(const fxs_world *w, fxs_joint_id id)
 void fxs_joint_set_motor(fxs_world *w, fxs_joint_id id, bool enable, fix16_t speed, fix16_t max_force)
 {
 	fxs_joint *j = get_joint(w, id);
-	if (!j || (j->type != FXS_JOINT_HINGE && j->type != FXS_JOINT_PRISMATIC))
+	if (!j || !kinds[j->type]->motor_row)
 		return;
 	if (speed < -SPEED_MAX || speed > SPEED_MAX || max_force < 0)
 		return;
@@ -364,33 +305,6 @@ void fxs_joint_set_motor(fxs_world *w, fxs_joint_id id, bool enable, fix16_t spe
 	wake(&w->bodies[j->a]);
 	wake(&w->bodies[j->b]);
 	fxs_world_touch(w);
-}
-
-/* ---- geometry of a joint in the current poses ---- */
-
-/* The world-frame rotation from where b should be to where it is:
- * qb conj(qa ref), with w >= 0. Identity when a fixed joint holds; a
- * rotation about the hinge axis by the hinge angle when a hinge holds. */
-static fxg_quat rotation_error(const fxs_body *A, const fxs_body *B, fxg_quat ref, uint32_t *ovf)
-{
-	fxg_quat target = fxg_q_mul(A->xf.q, ref, ovf);
-	fxg_quat e = fxg_q_mul(B->xf.q, fxg_q_conj(target), ovf);
-	if (e.w < 0)
-		e = fxg_q(-e.x, -e.y, -e.z, -e.w);
-	return e;
-}
-
-/* 2 atan2(s, c) in rad, (-pi, pi], for c >= 0 */
-static fix16_t half_angle_to_rad(fix16_t s, fix16_t c)
-{
-	fxg_angle h = fxg_atan2(s, c); /* in [-quarter, quarter] as a signed turn */
-	return fxg_angle_to_rad((fxg_angle)(h * 2u));
-}
-
-/* 2 q.xyz: the small-angle rotation vector of q */
-static fxg_vec3 rotation_vector(fxg_quat q, uint32_t *ovf)
-{
-	return fxg_v3(fxg_sat(2 * (int64_t)q.x, ovf), fxg_sat(2 * (int64_t)q.y, ovf), fxg_sat(2 * (int64_t)q.z, ovf));
 }
 
 fix16_t fxs_joint_get_position(const fxs_world *w, fxs_joint_id id)
@@ -404,18 +318,8 @@ fix16_t fxs_joint_get_position(const fxs_world *w, fxs_joint_id id)
 	world_point(A, j->local_anchor_a, &ra, &pa, &ovf);
 	world_point(B, j->local_anchor_b, &rb, &pb, &ovf);
 	fxg_vec3 d = fxg_v3_sub(pb, pa, &ovf);
-	switch (j->type) {
-	case FXS_JOINT_HINGE: {
-		fxg_quat e = rotation_error(A, B, j->ref_rotation, &ovf);
-		fxg_vec3 axis = fxg_q_rotate(A->xf.q, j->local_axis_a, &ovf);
-		return half_angle_to_rad(fxg_v3_dot(axis, fxg_v3(e.x, e.y, e.z), &ovf), e.w);
-	}
-	case FXS_JOINT_PRISMATIC:
-		return fxg_v3_dot(fxg_q_rotate(A->xf.q, j->local_axis_a, &ovf), d, &ovf);
-	case FXS_JOINT_DISTANCE:
-		return fxg_v3_len(d, &ovf);
-	}
-	return 0;
+	const fxs_joint_kind *kind = kinds[j->type];
+	return kind->position ? kind->position(j, A, B, d, &ovf) : 0;
 }
 
 /* ---- the contact filter ---- */
@@ -469,199 +373,6 @@ size_t fxs_joints_scratch_size(const fxs_world *w)
 	return (size_t)w->joint_count * (sizeof(solver_joint) + sizeof(uint32_t) + 1);
 }
 
-
-static inline fix16_t rel_ang(const solver_body *A, const solver_body *B, const solver_row *r, uint32_t *ovf)
-{
-	int64_t s = dot_raw(B->w, r->rxb) - dot_raw(A->w, r->rxa);
-	return fxg_sat(fxg_shr_round(s, 16), ovf);
-}
-
-/* an angular row about unit t: rxa = rxb = t */
-static void prepare_angular_row(const solver_body *A, const solver_body *B, fxg_vec3 t, fix16_t mass_scale,
-				solver_row *r, uint32_t *ovf)
-{
-	r->rxa = r->rxb = t;
-	wvec3 ia = sym_mul(&A->inv_i, t, ovf), ib = sym_mul(&B->inv_i, t, ovf);
-	r->ia[0] = ia.x, r->ia[1] = ia.y, r->ia[2] = ia.z;
-	r->ib[0] = ib.x, r->ib[1] = ib.y, r->ib[2] = ib.z;
-	fxg_wide k = fxg_add64(wdot(ia, t, ovf), wdot(ib, t, ovf), ovf);
-	r->mass = k > 0 ? fxg_wide_recip(k, ovf) : 0;
-	r->soft_mass = fxg_wmul(r->mass, mass_scale, ovf);
-}
-
-static inline void apply_angular(solver_body *A, solver_body *B, const solver_row *r, int64_t P, uint32_t *ovf)
-{
-	if (P == 0)
-		return;
-	fix16_t p = fxg_sat(P, ovf);
-	fix16_t np = p == INT32_MIN ? INT32_MAX : -p;
-	add_response(&A->w, r->ia, np, ovf);
-	add_response(&B->w, r->ib, p, ovf);
-}
-
-/* a row is linear (direction d, lever arms in the row) or angular (d == NULL) */
-static inline fix16_t row_speed(const solver_body *A, const solver_body *B, const fxg_vec3 *d, const solver_row *r,
-				uint32_t *ovf)
-{
-	return d ? rel_vel(A, B, *d, r, ovf) : rel_ang(A, B, r, ovf);
-}
-
-static inline void row_apply(solver_body *A, solver_body *B, const fxg_vec3 *d, const solver_row *r, int64_t P,
-			     uint32_t *ovf)
-{
-	if (d)
-		apply(A, B, *d, r, P, ovf);
-	else
-		apply_angular(A, B, r, P, ovf);
-}
-
-/* An equality row: soft (spring-damper toward C = 0) with bias, rigid without. */
-static inline void solve_equal(solver_body *A, solver_body *B, const fxg_vec3 *d, const solver_row *r, int64_t *acc,
-			       fix16_t C, const soft *s, fxg_wide soft_mass, bool use_bias, uint32_t *ovf)
-{
-	fix16_t cdot = row_speed(A, B, d, r, ovf);
-	int64_t bias = 0;
-	fxg_wide mass = r->mass;
-	fix16_t impulse_scale = 0;
-	if (use_bias) {
-		bias = fxg_mul(s->bias_rate, C, ovf);
-		mass = soft_mass;
-		impulse_scale = s->impulse_scale;
-	}
-	int64_t imp = -fxg_wmul_fix64(mass, fxg_sat((int64_t)cdot + bias, ovf));
-	if (impulse_scale)
-		imp -= fxg_wmul(*acc, impulse_scale, ovf);
-	*acc = fxg_add64(*acc, imp, ovf);
-	row_apply(A, B, d, r, imp, ovf);
-}
-
-/* A one-sided row keeping C >= 0 (sign -1: the row's direction reversed):
- * speculative while C > 0, soft below with bias, rigid without. */
-static inline void solve_limit(solver_body *A, solver_body *B, const fxg_vec3 *d, const solver_row *r, int sign,
-			       int64_t *acc, fix16_t C, const soft *s, bool use_bias, fix16_t inv_h, uint32_t *ovf)
-{
-	int64_t cdot = row_speed(A, B, d, r, ovf);
-	if (sign < 0)
-		cdot = -cdot;
-	int64_t bias = 0;
-	fxg_wide mass = r->mass;
-	fix16_t impulse_scale = 0;
-	if (C > 0) {
-		bias = ((int64_t)C * inv_h) >> 16;
-	} else if (use_bias) {
-		bias = fxg_mul(s->bias_rate, C, ovf);
-		mass = r->soft_mass;
-		impulse_scale = s->impulse_scale;
-	}
-	int64_t imp = -fxg_wmul_fix64(mass, fxg_sat(cdot + bias, ovf));
-	if (impulse_scale)
-		imp -= fxg_wmul(*acc, impulse_scale, ovf);
-	int64_t nw = fxg_add64(*acc, imp, ovf);
-	if (nw < 0)
-		nw = 0;
-	int64_t delta = nw - *acc;
-	*acc = nw;
-	row_apply(A, B, d, r, sign < 0 ? -delta : delta, ovf);
-}
-
-/* A motor: drive the row's speed to `speed` with |accumulated| <= max. */
-static inline void solve_motor(solver_body *A, solver_body *B, const fxg_vec3 *d, const solver_row *r, int64_t *acc,
-			       fix16_t speed, int64_t max, uint32_t *ovf)
-{
-	int64_t cdot = row_speed(A, B, d, r, ovf);
-	int64_t imp = -fxg_wmul_fix64(r->mass, fxg_sat(cdot - speed, ovf));
-	int64_t nw = fxg_add64(*acc, imp, ovf);
-	nw = nw < -max ? -max : (nw > max ? max : nw);
-	int64_t delta = nw - *acc;
-	*acc = nw;
-	row_apply(A, B, d, r, delta, ovf);
-}
-
-/* The ball part, solved as one 3x3 block (exact for the three coupled rows,
- * where Gauss-Seidel over them would lag): impulse = -K^-1 (Cdot + bias),
- * soft with bias, rigid without. Rows 0..2 are along world x, y, z. */
-static void solve_point(solver_joint *sj, solver_body *A, solver_body *B, int64_t *P, fxg_vec3 C, bool use_bias,
-			uint32_t *ovf)
-{
-	int64_t v[3];
-	for (int k = 0; k < 3; ++k)
-		v[k] = rel_vel(A, B, unit_axes[k], &sj->row[k], ovf);
-	if (use_bias) {
-		v[0] += fxg_mul(sj->s.bias_rate, C.x, ovf);
-		v[1] += fxg_mul(sj->s.bias_rate, C.y, ovf);
-		v[2] += fxg_mul(sj->s.bias_rate, C.z, ovf);
-	}
-	wvec3 x = sym_mul(&sj->point_inv_k, fxg_v3(fxg_sat(v[0], ovf), fxg_sat(v[1], ovf), fxg_sat(v[2], ovf)), ovf);
-	int64_t imp[3] = { -fxg_shr_round(x.x, 16), -fxg_shr_round(x.y, 16), -fxg_shr_round(x.z, 16) };
-	for (int k = 0; k < 3; ++k) {
-		if (use_bias) {
-			imp[k] = fxg_wmul(imp[k], sj->s.mass_scale, ovf);
-			imp[k] -= fxg_wmul(P[k], sj->s.impulse_scale, ovf);
-		}
-		P[k] = fxg_add64(P[k], imp[k], ovf);
-	}
-	for (int k = 0; k < 3; ++k)
-		apply(A, B, unit_axes[k], &sj->row[k], imp[k], ovf);
-}
-
-/* The ball part's rows along world x, y, z: ra x e_k is exact (a
- * permutation of ra's components), and the rows need no scalar effective
- * mass (the block's K^-1 replaces it). */
-static void prepare_point_rows(solver_joint *sj, const solver_body *A, const solver_body *B, uint32_t *ovf)
-{
-	fxg_vec3 ra = sj->ra, rb = sj->rb;
-	sj->row[0].rxa = fxg_v3(0, ra.z, -ra.y), sj->row[0].rxb = fxg_v3(0, rb.z, -rb.y);
-	sj->row[1].rxa = fxg_v3(-ra.z, 0, ra.x), sj->row[1].rxb = fxg_v3(-rb.z, 0, rb.x);
-	sj->row[2].rxa = fxg_v3(ra.y, -ra.x, 0), sj->row[2].rxb = fxg_v3(rb.y, -rb.x, 0);
-	const wvec3 zero = { 0, 0, 0 };
-	for (int k = 0; k < 3; ++k) {
-		solver_row *r = &sj->row[k];
-		/* a static, kinematic or sleeping body's inverse inertia is zero */
-		wvec3 ia = A->dynamic ? sym_mul(&A->inv_i, r->rxa, ovf) : zero;
-		wvec3 ib = B->dynamic ? sym_mul(&B->inv_i, r->rxb, ovf) : zero;
-		r->ia[0] = ia.x, r->ia[1] = ia.y, r->ia[2] = ia.z;
-		r->ib[0] = ib.x, r->ib[1] = ib.y, r->ib[2] = ib.z;
-	}
-}
-
-/* K = sum over both bodies of m^-1 I + [r]x^T I^-1 [r]x, column k from row
- * k's angular response: K e_k = (ma^-1 + mb^-1) e_k + ia_k x ra + ib_k x rb. */
-static void prepare_point_block(solver_joint *sj, const solver_body *A, const solver_body *B, uint32_t *ovf)
-{
-	fxg_wide col[3][3];
-	for (int k = 0; k < 3; ++k) {
-		const solver_row *r = &sj->row[k];
-		fxg_vec3 ra = sj->ra, rb = sj->rb;
-		/* (i x r) with i wide: components as Q32.32 */
-		col[k][0] = fxg_add64(fxg_wmul(r->ia[1], ra.z, ovf) - fxg_wmul(r->ia[2], ra.y, ovf),
-				      fxg_wmul(r->ib[1], rb.z, ovf) - fxg_wmul(r->ib[2], rb.y, ovf), ovf);
-		col[k][1] = fxg_add64(fxg_wmul(r->ia[2], ra.x, ovf) - fxg_wmul(r->ia[0], ra.z, ovf),
-				      fxg_wmul(r->ib[2], rb.x, ovf) - fxg_wmul(r->ib[0], rb.z, ovf), ovf);
-		col[k][2] = fxg_add64(fxg_wmul(r->ia[0], ra.y, ovf) - fxg_wmul(r->ia[1], ra.x, ovf),
-				      fxg_wmul(r->ib[0], rb.y, ovf) - fxg_wmul(r->ib[1], rb.x, ovf), ovf);
-		col[k][k] = fxg_add64(col[k][k], fxg_add64(A->inv_mass, B->inv_mass, ovf), ovf);
-	}
-	fxg_sym3w K;
-	/* symmetric in exact arithmetic; average the two roundings of each
-	 * off-diagonal pair so the matrix is exactly symmetric */
-	K.xx = col[0][0], K.yy = col[1][1], K.zz = col[2][2];
-	K.xy = (col[0][1] >> 1) + (col[1][0] >> 1);
-	K.xz = (col[0][2] >> 1) + (col[2][0] >> 1);
-	K.yz = (col[1][2] >> 1) + (col[2][1] >> 1);
-	if (!fxg_s3w_inverse(&K, &sj->point_inv_k, ovf))
-		memset(&sj->point_inv_k, 0, sizeof sj->point_inv_k);
-}
-
-/* b's anchor minus a's, from the bodies' current poses (the solver moves
- * them every sub-step) */
-static inline fxg_vec3 separation(const fxs_joint *j, const fxs_body *ba, const fxs_body *bb, uint32_t *ovf)
-{
-	fxg_vec3 ra, rb, pa, pb;
-	world_point(ba, j->local_anchor_a, &ra, &pa, ovf);
-	world_point(bb, j->local_anchor_b, &rb, &pb, ovf);
-	return fxg_v3_sub(pb, pa, ovf);
-}
-
 /* The rows from the bodies' current poses: every sub-step, so that lever
  * arms and axes follow bodies that turn fast (frozen ones pump energy into
  * spinning links). Inverse inertias stay frozen for the step. */
@@ -677,69 +388,7 @@ static void setup_rows(solver_ctx *c, solver_joint *sj)
 	world_point(ba, j->local_anchor_a, &sj->ra, &pa, ovf);
 	world_point(bb, j->local_anchor_b, &sj->rb, &pb, ovf);
 	sj->c0 = fxg_v3_sub(pb, pa, ovf);
-	fix16_t ms = sj->s.mass_scale;
-	switch (j->type) {
-	case FXS_JOINT_BALL:
-		prepare_point_rows(sj, A, B, ovf);
-		prepare_point_block(sj, A, B, ovf);
-		break;
-	case FXS_JOINT_FIXED: {
-		prepare_point_rows(sj, A, B, ovf);
-		prepare_point_block(sj, A, B, ovf);
-		for (int k = 0; k < 3; ++k)
-			prepare_angular_row(A, B, unit_axes[k], ms, &sj->row[3 + k], ovf);
-		sj->ang0 = rotation_vector(rotation_error(ba, bb, j->ref_rotation, ovf), ovf);
-		break;
-	}
-	case FXS_JOINT_HINGE: {
-		prepare_point_rows(sj, A, B, ovf);
-		prepare_point_block(sj, A, B, ovf);
-		fxg_vec3 axa = fxg_q_rotate(ba->xf.q, j->local_axis_a, ovf);
-		fxg_vec3 axb = fxg_q_rotate(bb->xf.q, j->local_axis_b, ovf);
-		sj->axis = axa;
-		tangents(axa, sj->t, ovf);
-		/* a x b = the rotation that would bring a onto b, for small errors */
-		fxg_vec3 e = fxg_v3_cross(axa, axb, ovf);
-		sj->ang0 = fxg_v3(fxg_v3_dot(sj->t[0], e, ovf), fxg_v3_dot(sj->t[1], e, ovf), 0);
-		prepare_angular_row(A, B, sj->t[0], ms, &sj->row[3], ovf);
-		prepare_angular_row(A, B, sj->t[1], ms, &sj->row[4], ovf);
-		prepare_angular_row(A, B, axa, FXG_ONE, &sj->row[5], ovf);
-		if (j->enable_limit) {
-			fxg_quat q = rotation_error(ba, bb, j->ref_rotation, ovf);
-			sj->pos0 = half_angle_to_rad(fxg_v3_dot(axa, fxg_v3(q.x, q.y, q.z), ovf), q.w);
-			sj->row[5].soft_mass = fxg_wmul(sj->row[5].mass, ms, ovf);
-		}
-		break;
-	}
-	case FXS_JOINT_PRISMATIC: {
-		fxg_vec3 axa = fxg_q_rotate(ba->xf.q, j->local_axis_a, ovf);
-		sj->axis = axa;
-		tangents(axa, sj->t, ovf);
-		/* the axis turns with a: a's lever arm reaches b's anchor */
-		sj->ra = fxg_v3_add(sj->ra, sj->c0, ovf);
-		sj->c0 = fxg_v3_zero(); /* rows measure from a's (moved) lever arm, now at b's anchor */
-		prepare_row(A, B, sj->ra, sj->rb, sj->t[0], ms, &sj->row[0], ovf);
-		prepare_row(A, B, sj->ra, sj->rb, sj->t[1], ms, &sj->row[1], ovf);
-		for (int k = 0; k < 3; ++k)
-			prepare_angular_row(A, B, unit_axes[k], ms, &sj->row[2 + k], ovf);
-		sj->ang0 = rotation_vector(rotation_error(ba, bb, j->ref_rotation, ovf), ovf);
-		prepare_row(A, B, sj->ra, sj->rb, axa, ms, &sj->row[5], ovf);
-		/* perpendicular errors and the translation, when the step began */
-		fxg_vec3 d = fxg_v3_sub(pb, pa, ovf);
-		sj->c0 = fxg_v3(fxg_v3_dot(sj->t[0], d, ovf), fxg_v3_dot(sj->t[1], d, ovf), fxg_v3_dot(axa, d, ovf));
-		sj->pos0 = sj->c0.z;
-		break;
-	}
-	case FXS_JOINT_DISTANCE: {
-		fix16_t len;
-		sj->axis = fxg_v3_normalize(sj->c0, &len, ovf);
-		sj->pos0 = len;
-		prepare_row(A, B, sj->ra, sj->rb, sj->axis, ms, &sj->row[0], ovf);
-		if (j->enable_spring)
-			sj->spring_mass = fxg_wmul(sj->row[0].mass, sj->spring.mass_scale, ovf);
-		break;
-	}
-	}
+	kinds[j->type]->setup(sj, j, A, B, ba, bb, pa, pb, ovf);
 }
 
 void fxs_joints_prepare(solver_ctx *c)
@@ -779,30 +428,23 @@ void fxs_joints_prepare(solver_ctx *c)
 		sj->index = i;
 		sj->a = j->a;
 		sj->b = j->b;
+		const fxs_joint_kind *kind = kinds[j->type];
 		sj->type = j->type;
-		sj->rows = (uint8_t)fxs_joint_row_count(j->type);
+		sj->rows = kind->rows;
 		/* joints mostly share their stiffness: the last one's softness is
 		 * reused when the parameters repeat (make_soft divides twice) */
 		fix16_t hz = fxg_min(j->hertz, hmax);
 		if (k == 0 || hz != last_hz || j->damping_ratio != last_zeta)
 			last_soft = make_soft(hz, j->damping_ratio, c->h, ovf), last_hz = hz, last_zeta = j->damping_ratio;
 		sj->s = last_soft;
-		if (j->type == FXS_JOINT_DISTANCE && j->enable_spring)
-			sj->spring = make_soft(j->spring_hertz, j->spring_damping_ratio, c->h, ovf);
 		sj->max_motor_impulse = fxg_shr_round((int64_t)j->max_motor_force * c->h, 16);
 		/* switched-off parts start from zero */
-		if (j->type == FXS_JOINT_HINGE || j->type == FXS_JOINT_PRISMATIC) {
-			if (!j->enable_motor)
-				j->impulse[5] = 0;
-			if (!j->enable_limit)
-				j->impulse[6] = j->impulse[7] = 0;
-		}
-		if (j->type == FXS_JOINT_DISTANCE) {
-			if (!j->enable_limit)
-				j->impulse[1] = j->impulse[2] = 0;
-			if (j->enable_spring && j->spring_hertz == 0)
-				j->impulse[0] = 0;
-		}
+		if (kind->motor_row && !j->enable_motor)
+			j->impulse[kind->motor_row] = 0;
+		if (kind->limit_row && !j->enable_limit)
+			j->impulse[kind->limit_row] = j->impulse[kind->limit_row + 1] = 0;
+		if (kind->prepare)
+			kind->prepare(sj, j, c->h, ovf);
 	}
 	c->joint_count = n;
 	/* stages without joints end where the one before ends */
@@ -853,36 +495,7 @@ void fxs_joints_warm_start(solver_ctx *c)
 			solver_joint *sj = &c->joints[c->wide_joints[wi]];
 			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
 			setup_rows(c, sj);
-			const int64_t *P = c->w->joints[sj->index].impulse;
-			switch (sj->type) {
-			case FXS_JOINT_BALL:
-				for (int k = 0; k < 3; ++k)
-					apply(A, B, unit_axes[k], &sj->row[k], P[k], ovf);
-				break;
-			case FXS_JOINT_FIXED:
-				for (int k = 0; k < 3; ++k)
-					apply(A, B, unit_axes[k], &sj->row[k], P[k], ovf);
-				for (int k = 0; k < 3; ++k)
-					apply_angular(A, B, &sj->row[3 + k], P[3 + k], ovf);
-				break;
-			case FXS_JOINT_HINGE:
-				for (int k = 0; k < 3; ++k)
-					apply(A, B, unit_axes[k], &sj->row[k], P[k], ovf);
-				apply_angular(A, B, &sj->row[3], P[3], ovf);
-				apply_angular(A, B, &sj->row[4], P[4], ovf);
-				apply_angular(A, B, &sj->row[5], fxg_add64(P[5], fxg_add64(P[6], -P[7], ovf), ovf), ovf);
-				break;
-			case FXS_JOINT_PRISMATIC:
-				apply(A, B, sj->t[0], &sj->row[0], P[0], ovf);
-				apply(A, B, sj->t[1], &sj->row[1], P[1], ovf);
-				for (int k = 0; k < 3; ++k)
-					apply_angular(A, B, &sj->row[2 + k], P[2 + k], ovf);
-				apply(A, B, sj->axis, &sj->row[5], fxg_add64(P[5], fxg_add64(P[6], -P[7], ovf), ovf), ovf);
-				break;
-			case FXS_JOINT_DISTANCE:
-				apply(A, B, sj->axis, &sj->row[0], fxg_add64(P[0], fxg_add64(P[1], -P[2], ovf), ovf), ovf);
-				break;
-			}
+			kinds[sj->type]->warm_start(sj, A, B, c->w->joints[sj->index].impulse, ovf);
 		}
 		local += fxs_ball_setup_warm(c, bi, c->ball_stage_end[st]);
 		bi = c->ball_stage_end[st];
@@ -912,81 +525,7 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 			fxs_joint *j = &c->w->joints[sj->index];
 			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
 			const fxs_body *ba = &bodies[sj->a], *bb = &bodies[sj->b];
-			int64_t *P = j->impulse;
-			const soft *s = &sj->s;
-			switch (sj->type) {
-			case FXS_JOINT_HINGE: {
-				if (j->enable_motor)
-					solve_motor(A, B, NULL, &sj->row[5], &P[5], j->motor_speed, sj->max_motor_impulse, ovf);
-				if (j->enable_limit) {
-					/* the biased pass runs on the poses setup_rows saw; the relax
-				 * pass after the positions moved */
-					fix16_t angle = sj->pos0;
-					if (!use_bias) {
-						fxg_quat q = rotation_error(ba, bb, j->ref_rotation, ovf);
-						fxg_vec3 axa = fxg_q_rotate(ba->xf.q, j->local_axis_a, ovf);
-						angle = half_angle_to_rad(fxg_v3_dot(axa, fxg_v3(q.x, q.y, q.z), ovf), q.w);
-					}
-					solve_limit(A, B, NULL, &sj->row[5], 1, &P[6], fxg_sub(angle, j->lower, ovf), s, use_bias, inv_h, ovf);
-					solve_limit(A, B, NULL, &sj->row[5], -1, &P[7], fxg_sub(j->upper, angle, ovf), s, use_bias, inv_h, ovf);
-				}
-				for (int k = 0; k < 2; ++k) {
-					fix16_t C = use_bias ? (k ? sj->ang0.y : sj->ang0.x) : 0;
-					solve_equal(A, B, NULL, &sj->row[3 + k], &P[3 + k], C, s, sj->row[3 + k].soft_mass, use_bias, ovf);
-				}
-				goto point;
-			}
-			case FXS_JOINT_FIXED: {
-				fxg_vec3 C = sj->ang0;
-				solve_equal(A, B, NULL, &sj->row[3], &P[3], C.x, s, sj->row[3].soft_mass, use_bias, ovf);
-				solve_equal(A, B, NULL, &sj->row[4], &P[4], C.y, s, sj->row[4].soft_mass, use_bias, ovf);
-				solve_equal(A, B, NULL, &sj->row[5], &P[5], C.z, s, sj->row[5].soft_mass, use_bias, ovf);
-				goto point;
-			}
-			case FXS_JOINT_BALL:
-			point : {
-				solve_point(sj, A, B, P, sj->c0, use_bias, ovf);
-				break;
-			}
-			case FXS_JOINT_PRISMATIC: {
-				/* c0 = (t0 . d, t1 . d, axis . d) on the poses setup_rows saw */
-				if (j->enable_motor)
-					solve_motor(A, B, &sj->axis, &sj->row[5], &P[5], j->motor_speed, sj->max_motor_impulse, ovf);
-				if (j->enable_limit) {
-					fix16_t x = use_bias ? sj->c0.z : fxg_v3_dot(sj->axis, separation(j, ba, bb, ovf), ovf);
-					solve_limit(A, B, &sj->axis, &sj->row[5], 1, &P[6], fxg_sub(x, j->lower, ovf), s, use_bias, inv_h, ovf);
-					solve_limit(A, B, &sj->axis, &sj->row[5], -1, &P[7], fxg_sub(j->upper, x, ovf), s, use_bias, inv_h, ovf);
-				}
-				fxg_vec3 C = sj->ang0;
-				solve_equal(A, B, NULL, &sj->row[2], &P[2], C.x, s, sj->row[2].soft_mass, use_bias, ovf);
-				solve_equal(A, B, NULL, &sj->row[3], &P[3], C.y, s, sj->row[3].soft_mass, use_bias, ovf);
-				solve_equal(A, B, NULL, &sj->row[4], &P[4], C.z, s, sj->row[4].soft_mass, use_bias, ovf);
-				for (int k = 0; k < 2; ++k) {
-					fix16_t Ck = use_bias ? (k ? sj->c0.y : sj->c0.x) : 0;
-					solve_equal(A, B, &sj->t[k], &sj->row[k], &P[k], Ck, s, sj->row[k].soft_mass, use_bias, ovf);
-				}
-				break;
-			}
-			case FXS_JOINT_DISTANCE: {
-				fix16_t len = sj->pos0;
-				if (!use_bias && (j->enable_spring || j->enable_limit))
-					(void)fxg_v3_normalize(separation(j, ba, bb, ovf), &len, ovf);
-				if (j->enable_spring) {
-					/* the spring acts in every pass: it is physics, not error correction */
-					if (j->spring_hertz > 0)
-						solve_equal(A, B, &sj->axis, &sj->row[0], &P[0], fxg_sub(len, j->length, ovf), &sj->spring,
-							    sj->spring_mass, true, ovf);
-				} else {
-					solve_equal(A, B, &sj->axis, &sj->row[0], &P[0], fxg_sub(len, j->length, ovf), s, sj->row[0].soft_mass,
-						    use_bias, ovf);
-				}
-				if (j->enable_limit) {
-					solve_limit(A, B, &sj->axis, &sj->row[0], 1, &P[1], fxg_sub(len, j->lower, ovf), s, use_bias, inv_h, ovf);
-					solve_limit(A, B, &sj->axis, &sj->row[0], -1, &P[2], fxg_sub(j->upper, len, ovf), s, use_bias, inv_h, ovf);
-				}
-				break;
-			}
-			}
+			kinds[sj->type]->solve(sj, j, A, B, ba, bb, use_bias, inv_h, ovf);
 		}
 		local += fxs_ball_solve(c, bi, c->ball_stage_end[st], use_bias);
 		bi = c->ball_stage_end[st];
@@ -1018,26 +557,28 @@ void fxs_joints_write(const fxs_world *w, fxs_writer *wr)
 			d = fxs_put_vec3(d, j->local_anchor_b);
 			d = fxs_put_i32(d, j->hertz);
 			d = fxs_put_i32(d, j->damping_ratio);
-			if (j->type == FXS_JOINT_HINGE || j->type == FXS_JOINT_PRISMATIC) {
+			/* the parts the type has, in this order */
+			const fxs_joint_kind *kind = kinds[j->type];
+			if (kind->axis)
 				d = fxs_put_vec3(d, j->local_axis_a);
-				if (j->type == FXS_JOINT_HINGE)
-					d = fxs_put_vec3(d, j->local_axis_b);
+			if (kind->axis_b)
+				d = fxs_put_vec3(d, j->local_axis_b);
+			if (kind->motor_row) {
 				d = fxs_put_i32(d, j->motor_speed);
 				d = fxs_put_i32(d, j->max_motor_force);
 			}
-			if (j->type != FXS_JOINT_BALL && j->type != FXS_JOINT_DISTANCE)
+			if (kind->ref)
 				d = fxs_put_quat(d, j->ref_rotation);
-			if (j->type != FXS_JOINT_BALL && j->type != FXS_JOINT_FIXED) {
+			if (kind->limit_row) {
 				d = fxs_put_i32(d, j->lower);
 				d = fxs_put_i32(d, j->upper);
 			}
-			if (j->type == FXS_JOINT_DISTANCE) {
+			if (kind->spring) {
 				d = fxs_put_i32(d, j->length);
 				d = fxs_put_i32(d, j->spring_hertz);
 				d = fxs_put_i32(d, j->spring_damping_ratio);
 			}
-			int rows = fxs_joint_row_count(j->type);
-			for (int k = 0; k < rows; ++k)
+			for (int k = 0; k < kind->rows; ++k)
 				d = fxs_put_i64(d, j->impulse[k]);
 		}
 		fxs_write_bytes(wr, rec, (size_t)(d - rec));
@@ -1077,27 +618,28 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 	j->local_anchor_b = fxs_read_vec3(r);
 	j->hertz = fxs_read_i32(r);
 	j->damping_ratio = fxs_read_i32(r);
-	bool axis = j->type == FXS_JOINT_HINGE || j->type == FXS_JOINT_PRISMATIC;
-	if (axis) {
+	/* as fxs_joints_write puts them */
+	const fxs_joint_kind *kind = kinds[j->type];
+	if (kind->axis)
 		j->local_axis_a = fxs_read_vec3(r);
-		if (j->type == FXS_JOINT_HINGE)
-			j->local_axis_b = fxs_read_vec3(r);
+	if (kind->axis_b)
+		j->local_axis_b = fxs_read_vec3(r);
+	if (kind->motor_row) {
 		j->motor_speed = fxs_read_i32(r);
 		j->max_motor_force = fxs_read_i32(r);
 	}
-	if (j->type != FXS_JOINT_BALL && j->type != FXS_JOINT_DISTANCE)
+	if (kind->ref)
 		j->ref_rotation = fxs_read_quat(r);
-	if (j->type != FXS_JOINT_BALL && j->type != FXS_JOINT_FIXED) {
+	if (kind->limit_row) {
 		j->lower = fxs_read_i32(r);
 		j->upper = fxs_read_i32(r);
 	}
-	if (j->type == FXS_JOINT_DISTANCE) {
+	if (kind->spring) {
 		j->length = fxs_read_i32(r);
 		j->spring_hertz = fxs_read_i32(r);
 		j->spring_damping_ratio = fxs_read_i32(r);
 	}
-	int rows = fxs_joint_row_count(j->type);
-	for (int k = 0; k < rows; ++k) {
+	for (int k = 0; k < kind->rows; ++k) {
 		j->impulse[k] = fxs_read_i64(r);
 		const int64_t lim = (int64_t)1 << 47;
 		if (j->impulse[k] < -lim || j->impulse[k] > lim)
@@ -1126,17 +668,15 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 		return false;
 	if (!numbers_valid(j))
 		return false;
-	if (axis && !unit4(j->local_axis_a.x, j->local_axis_a.y, j->local_axis_a.z, 0))
+	if (kind->axis && !unit4(j->local_axis_a.x, j->local_axis_a.y, j->local_axis_a.z, 0))
 		return false;
-	if (j->type == FXS_JOINT_HINGE && !unit4(j->local_axis_b.x, j->local_axis_b.y, j->local_axis_b.z, 0))
+	if (kind->axis_b && !unit4(j->local_axis_b.x, j->local_axis_b.y, j->local_axis_b.z, 0))
 		return false;
-	if (j->type != FXS_JOINT_BALL && j->type != FXS_JOINT_DISTANCE &&
-	    !unit4(j->ref_rotation.x, j->ref_rotation.y, j->ref_rotation.z, j->ref_rotation.w))
+	if (kind->ref && !unit4(j->ref_rotation.x, j->ref_rotation.y, j->ref_rotation.z, j->ref_rotation.w))
 		return false;
-	/* impulses the type cannot have made */
-	if ((j->type == FXS_JOINT_HINGE || j->type == FXS_JOINT_PRISMATIC) && (j->impulse[6] < 0 || j->impulse[7] < 0))
-		return false;
-	if (j->type == FXS_JOINT_DISTANCE && (j->impulse[1] < 0 || j->impulse[2] < 0))
+	/* impulses the type cannot have made: a limit only pushes */
+	int lr = kind->limit_row;
+	if (lr && (j->impulse[lr] < 0 || j->impulse[lr + 1] < 0))
 		return false;
 	return true;
 }

@@ -26,7 +26,7 @@ typedef struct fxs_joint {
 	int64_t impulse[FXS_JOINT_MAX_ROWS]; /* accumulated, Q16.16 N s (N m s for angular rows) */
 } fxs_joint;
 
-/* A joint as the solver sees it for one step (joint.c; solver_direct.c). */
+/* A joint as the solver sees it for one step (joint.c and the type files, joint_types.h; solver_direct.c). */
 typedef struct solver_joint {
 	uint32_t index; /* joint slot */
 	uint32_t a, b;  /* body slots */

@@ -46,14 +46,15 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-D=${BUILD:-build}/docs-check
+B=${BUILD:-build}
+case $B in /*) ;; *) B=$ROOT/$B ;; esac
+D=$B/docs-check
 rm -rf "$D"
-mkdir -p "$D"
-make --no-print-directory -s install PREFIX="$ROOT/$D/prefix" >/dev/null
-export PKG_CONFIG_PATH="$ROOT/$D/prefix/lib/pkgconfig"
 mkdir -p "$D/bin"
-ln -s "$ROOT/${BUILD:-build}/fixstep" "$D/bin/fixstep"
-exec python3 - "$ROOT" "$ROOT/$D" "$@" <<'PY'
+make --no-print-directory -s install PREFIX="$D/prefix" >/dev/null
+export PKG_CONFIG_PATH="$D/prefix/lib/pkgconfig"
+ln -s "$B/fixstep" "$D/bin/fixstep"
+exec python3 - "$ROOT" "$D" "$@" <<'PY'
 import difflib, glob, os, re, shlex, subprocess, sys
 
 root, work, only = sys.argv[1], sys.argv[2], sys.argv[3:]

@@ -139,9 +139,10 @@ int cmd_record(int argc, char **argv)
 	if (o.script) {
 		for (size_t k = 0; k < script.count; ++k)
 			if (script.entries[k].player >= players) {
+				uint32_t bad = script.entries[k].player;
 				fxs_input_script_free(&script);
-				return cli_usage_error("%s: input for player %u, but the recording has %u players", inputs,
-						       script.entries[k].player, players);
+				return cli_usage_error("%s: input for player %u, but the recording has %u players", inputs, bad,
+						       players);
 			}
 	}
 	if (o.perturb_tick && o.perturb_player >= players) {
@@ -227,8 +228,9 @@ int cmd_log(int argc, char **argv)
 		players = script.players ? script.players : sc->players;
 	for (size_t k = 0; k < script.count; ++k)
 		if (script.entries[k].player >= players) {
+			uint32_t bad = script.entries[k].player;
 			fxs_input_script_free(&script);
-			return cli_usage_error("%s: input for player %u of %u", inputs, script.entries[k].player, players);
+			return cli_usage_error("%s: input for player %u of %u", inputs, bad, players);
 		}
 	if (!has_steps)
 		steps = sc->default_steps;

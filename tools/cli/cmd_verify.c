@@ -551,14 +551,8 @@ int cmd_replay(int argc, char **argv)
 			printf("mismatch at step %" PRIu64 ": recorded %016" PRIx64 ", got %016" PRIx64 "\n", tick,
 			       fxs_replay_tick_hash(&r, i), fxs_world_hash(w));
 		}
-		if (has_trace) {
-			fxg_vec3 p = fxs_body_get_position(w, fxs_world_body_at(w, trace));
-			fxg_vec3 v = fxs_body_get_linear_velocity(w, fxs_world_body_at(w, trace));
-			char s[6][16];
-			printf("trace %" PRIu64 " body %u p %s %s %s v %s %s %s\n", tick, trace, cli_fix_str(p.x, s[0]),
-			       cli_fix_str(p.y, s[1]), cli_fix_str(p.z, s[2]), cli_fix_str(v.x, s[3]), cli_fix_str(v.y, s[4]),
-			       cli_fix_str(v.z, s[5]));
-		}
+		if (has_trace)
+			cli_print_trace(w, trace, tick);
 		if (log_bits)
 			fxs_world_log_bits(stdout, w, tick);
 	}

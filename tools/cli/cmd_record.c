@@ -130,8 +130,9 @@ int cmd_record(int argc, char **argv)
 		if (!fxs_input_script_load(&script, inputs, err, sizeof err))
 			return cli_usage_error("%s: %s", inputs, err);
 		if (o.players && script.players && o.players != script.players) {
+			uint32_t says = script.players;
 			fxs_input_script_free(&script);
-			return cli_usage_error("--players %u but %s says 'players %u'", o.players, inputs, script.players);
+			return cli_usage_error("--players %u but %s says 'players %u'", o.players, inputs, says);
 		}
 		o.script = &script;
 	}

@@ -170,7 +170,7 @@ static int netdemo_parse(int argc, char **argv, netdemo_options *o)
 	memset(o, 0, sizeof *o);
 	o->players = 4, o->ticks = 600, o->tick_ms = 8, o->seed = 1;
 	o->loss = o->jitter = o->dup = "0", o->mode = "lockstep", o->scene = "school";
-	for (int i = 1; i < argc; ++i) {
+	for (int i = 1; i < argc; i += 2) { /* every option has a value */
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(a, "--help") == 0)
@@ -180,7 +180,6 @@ static int netdemo_parse(int argc, char **argv, netdemo_options *o)
 		int rc = netdemo_option(a, v, o);
 		if (rc != CLI_GO)
 			return rc;
-		++i;
 	}
 	if (strcmp(o->mode, "lockstep") != 0 && strcmp(o->mode, "rollback") != 0)
 		return cli_usage_error("--mode is lockstep or rollback");

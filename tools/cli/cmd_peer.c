@@ -217,7 +217,7 @@ static int peer_parse(int argc, char **argv, peer_options *o)
 	o->ticks = 600, o->tick_ms = 16, o->timeout_ms = 3000, o->session_id = 1, o->max_rb = 8, o->seed = 1;
 	o->scene_name = "school";
 	o->mode = FXS_SESSION_LOCKSTEP;
-	for (int i = 1; i < argc; ++i) {
+	for (int i = 1; i < argc; i += 2) { /* every option has a value */
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(a, "--help") == 0)
@@ -227,7 +227,6 @@ static int peer_parse(int argc, char **argv, peer_options *o)
 		int rc = peer_option(a, v, o);
 		if (rc != CLI_GO)
 			return rc;
-		++i;
 	}
 	if (!o->has_port || !o->peers_arg || !o->has_player)
 		return cli_usage_error("peer needs --port, --peers and --player");

@@ -52,8 +52,9 @@ TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
 
 .PHONY: all test demo deps install crosscheck nofloat werror sanitize bench clean corpus fuzz compile_commands.json
-# Compile in parallel on every core unless told otherwise (make -j1 still wins).
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
+# Compile in parallel on every core unless told otherwise (make -j1 still wins);
+# sub-makes share the top one's job server.
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 all: deps $(LIB) $(PROG)

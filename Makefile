@@ -112,6 +112,8 @@ $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
 TEST_ARGS ?=
 test: all $(TESTS)
 	$(TESTS) $(TEST_ARGS)
+	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
+	else echo "(the JavaScript package's tests need node: make test-js)"; fi
 
 # The main job: build, run a built-in scene with its hashes, and prove the
 # run reproduces (a second run and a snapshot round trip end on the same hash).
@@ -174,3 +176,18 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- the JavaScript package (bindings/js): `make js` builds it with Debian's
+# emscripten (installed with the wasm32 sysroot by tools/crosscheck.sh setup),
+# `make test-js` runs its tests under node (part of `make test` when node is
+# there), `make bench-js` measures it against Rapier and Jolt from npm.
+.PHONY: js test-js bench-js
+js:
+	bash bindings/js/build.sh
+
+# Needs the native program too: the tests compare the JS API's hashes with it.
+test-js: all
+	bash bindings/js/test/run.sh
+
+bench-js: js
+	bash bindings/js/bench/run.sh

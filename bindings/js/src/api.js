@@ -680,7 +680,7 @@ class Body {
 	/* at a world point, or at the centre of mass when point is omitted */
 	applyForce(f, point) { return point === undefined ? this._set(4, vec(f, 'force')) : this._set(3, [...vec(f, 'force'), ...vec(point, 'point')]); }
 	applyTorque(t) { return this._set(5, vec(t, 'torque')); }
-	applyImpulse(j, point) { return this._set(6, [...vec(j, 'impulse'), ...vec(point === undefined ? this.positionRaw().map((x) => ({ raw: x })) : point, 'point')]); }
+	applyImpulse(j, point) { return this._set(6, [...vec(j, 'impulse'), ...vec(point === undefined ? Array.from(this.positionRaw(), (x) => ({ raw: x })) : point, 'point')]); }
 	applyAngularImpulse(j) { return this._set(7, vec(j, 'angular impulse')); }
 	destroy() { return M._fxjs_body_destroy(this.world.ptr, this.index1, this.generation) !== 0; }
 	equals(o) { return o instanceof Body && o.world === this.world && o.index1 === this.index1 && o.generation === this.generation; }

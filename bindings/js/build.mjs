@@ -3,7 +3,7 @@
 // build), dist/portable.mjs and dist/portable.cjs (no vector instructions).
 // Each file is self-contained: the wasm is inlined (base64), nothing is
 // fetched or read at run time, and there is no dependency.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,4 +29,20 @@ for (const [variant, base, kernels] of [['simd128', 'fixstep', ['portable', 'sim
 	writeFileSync(join(here, 'dist', `${base}.mjs`), `${head}${body}export { ${names.join(', ')} };\nexport default API;\n`);
 	writeFileSync(join(here, 'dist', `${base}.cjs`), `${head}'use strict';\n${body}module.exports = API;\n`);
 }
-console.log(`make js: wrote ${join(here, 'dist')} (fixstep.mjs, fixstep.cjs, portable.mjs, portable.cjs)`);
+// The viewer: its page, the package's ES module and three.js's files from npm
+// (devDependencies; bindings/js/node_modules), so that it needs no network.
+const three = join(here, 'node_modules/three');
+if (!existsSync(three)) throw new Error('bindings/js/node_modules/three is missing: run npm ci in bindings/js');
+const viewer = join(here, 'dist/viewer');
+const files = [
+	['viewer/index.html', 'index.html'], ['viewer/viewer.js', 'viewer.js'], ['dist/fixstep.mjs', 'fixstep.mjs'],
+	['node_modules/three/build/three.module.js', 'three/three.module.js'], ['node_modules/three/build/three.core.js', 'three/three.core.js'],
+	['node_modules/three/LICENSE', 'three/LICENSE'],
+	...['controls/OrbitControls.js', 'geometries/ConvexGeometry.js', 'math/ConvexHull.js', 'utils/BufferGeometryUtils.js']
+		.map((f) => [`node_modules/three/examples/jsm/${f}`, `three/addons/${f}`]),
+];
+for (const [from, to] of files) {
+	mkdirSync(dirname(join(viewer, to)), { recursive: true });
+	copyFileSync(join(here, from), join(viewer, to));
+}
+console.log(`make js: wrote ${join(here, 'dist')} (fixstep.mjs, fixstep.cjs, portable.mjs, portable.cjs, viewer/)`);

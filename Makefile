@@ -128,6 +128,11 @@ SIMD_OBJ = $(BUILD)/nofloat/obj/kernel/src/solve/contact_batch_avx2.o $(BUILD)/n
 nofloat:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat/libfixstep.a
 	bash tools/check_nofloat.sh $(SIMD_OBJ)
+	@# the whole kernel as wasm with SIMD128 (make js), disassembled: no f32 / f64 instruction
+	@if command -v emcc >/dev/null; then $(MAKE) --no-print-directory js >/dev/null && \
+	  bash tools/check_nofloat.sh build/js/simd128/obj/kernel/src/*/*.o build/js/simd128/obj/fixmath_glue/*.o | tail -n 1 && \
+	  echo "nofloat: the wasm SIMD128 build of kernel/ and fixmath_glue/: integer instructions only"; \
+	else echo "nofloat: emcc not installed: the wasm build is not checked (make js)"; fi
 
 # Every source, the tests' included, warning-free with gcc and with clang (CI runs it).
 werror:

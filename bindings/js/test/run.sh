@@ -11,5 +11,6 @@ if ! command -v emcc >/dev/null && [ "$(id -u)" != 0 ]; then
     echo "test-js: skipped: emscripten is not installed (sudo apt-get install emscripten)"; exit 0
 fi
 make --no-print-directory js
+bash bindings/js/build.sh tests
 cd bindings/js
 node --test test/*.test.mjs

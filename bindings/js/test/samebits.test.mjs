@@ -1,5 +1,5 @@
 // Same bits as native: every corpus replay re-simulated through the JS API
-// (both wasm builds) must match every tick's recorded hash and end on the
+// (both wasm builds: portable, and SIMD128 stepped tick by tick from JS) must match every tick's recorded hash and end on the
 // MANIFEST's final hash, and every built-in scene stepped through the JS API
 // must end on the hash the native `fixstep run` prints for the same steps
 // (computed now by the native build, not copied).
@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as fx from '../dist/fixstep.mjs';
-import * as portable from '../dist/portable.mjs';
+import * as simd from '../dist/simd128.mjs';
 import { corpusDir, manifest, native, lastHash } from './helpers.mjs';
 
 await fx.init();
-await portable.init();
+await simd.init();
 const entries = manifest(readFileSync(join(corpusDir, 'MANIFEST'), 'utf8'));
 
 test('the corpus lists a replay of every scene', () => {
@@ -28,12 +28,12 @@ for (const e of entries) {
 			assert.equal(v.status, 'ok', v.message);
 			assert.equal(v.hash, e.hash);
 			assert.equal(r.finalHash, e.hash);
-			// the portable build, stepping tick by tick from JS
-			const pr = portable.Replay.parse(readFileSync(join(corpusDir, e.file)));
+			// the SIMD128 build, stepping tick by tick from JS
+			const pr = simd.Replay.parse(readFileSync(join(corpusDir, e.file)));
 			const w = pr.start();
 			for (let i = 0; i < pr.tickCount; ++i) {
 				pr.step(w, i);
-				assert.equal(w.hash(), pr.tickHash(i), `portable build, tick ${pr.tickNumber(i)}`);
+				assert.equal(w.hash(), pr.tickHash(i), `SIMD128 build, tick ${pr.tickNumber(i)}`);
 			}
 			w.free();
 			pr.free();

@@ -197,6 +197,18 @@ function fitCamera() {
 	controls.update();
 }
 
+/* the camera onto one body (the inspector's), from where it looked */
+function focusOn(slot) {
+	const b = view.world.bodyAt(slot);
+	if (!b) return;
+	const p = b.position, a = view.world.aabbs(), o = 6 * slot;
+	const size = Math.max(a[o + 3] - a[o], a[o + 4] - a[o + 1], a[o + 5] - a[o + 2]) * FX;
+	const dir = camera.position.clone().sub(controls.target).normalize();
+	controls.target.set(p.x, p.y, p.z);
+	camera.position.copy(controls.target).add(dir.multiplyScalar(Math.max(3, 6 * size)));
+	controls.update();
+}
+
 /* ---- playing ---- */
 function show() {
 	updateBodies();
@@ -321,6 +333,7 @@ function inspect(bytesA, nameA, bytesB, nameB) {
 			rec.free();
 		}
 		report({ ...v, labels: ['expected (recorded)', 'got (re-simulated)'] });
+		if (v.body >= 0) focusOn(v.body);
 		show();
 		return;
 	}
@@ -356,6 +369,7 @@ function inspect(bytesA, nameA, bytesB, nameB) {
 		lines.push(d ? `diverged at step ${step}: ${d.text}` : `diverged at step ${step}: recorded hashes ${a.tickHash(i)} (A) and ${b.tickHash(i)} (B), but here both runs give the same state`);
 		lines.push('(expected = A, got = B)');
 		report({ message: lines.join('\n'), step, body, field: d && d.field, expectedValue: d && d.expected, gotValue: d && d.got, labels: ['A', 'B'] });
+		if (body >= 0) focusOn(body);
 		show();
 	} finally {
 		a.free(), b.free();

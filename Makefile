@@ -51,7 +51,7 @@ PROG := $(BUILD)/fixstep$(EXE)
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
 
-.PHONY: all test demo deps install crosscheck nofloat werror sanitize bench clean corpus fuzz compile_commands.json
+.PHONY: all test demo deps install crosscheck nofloat werror sanitize bench bench-bullet bench-box3d clean corpus fuzz compile_commands.json
 # Compile in parallel on every core unless told otherwise (make -j1 still wins);
 # sub-makes share the top one's job server.
 ifeq ($(MAKELEVEL),0)
@@ -158,13 +158,32 @@ fuzz:
 crosscheck: all
 	bash tools/crosscheck.sh
 
+# BOX3D="prog ..." adds a column per Box3D program (make bench-box3d).
+BOX3D ?=
 bench: all
-	bash tools/bench.sh
+	BOX3D="$(BOX3D)" bash tools/bench.sh
 
 # Bullet's btDbvtBroadphase for `fixstep bench broadphase` to compare against
 # (needs libbullet-dev; never part of the normal build or the tests).
 bench-bullet:
 	BUILD=$(abspath $(BUILD)) bash tools/bench/build.sh
+
+# Box3D beside fixstep (`fixstep bench SCENE --box3d PROGRAM`, docs/benchmarks.md):
+# tools/bench/box3d_scenes.c compiled against a Box3D the user has built
+# elsewhere (BOX3D_DIR its source tree, BOX3D_LIB its libbox3d.a). Never part
+# of the normal build or the tests; this repository holds no Box3D code.
+#   make bench-box3d BOX3D_DIR=../box3d BOX3D_LIB=../box3d/build/src/libbox3d.a BOX3D_PROG=build/box3d_sse2
+BOX3D_DIR ?=
+BOX3D_LIB ?= $(BOX3D_DIR)/build/src/libbox3d.a
+BOX3D_PROG ?= $(BUILD)/box3d_scenes
+bench-box3d:
+	@if [ ! -f "$(BOX3D_DIR)/include/box3d/box3d.h" ]; then \
+	  echo "bench-box3d: BOX3D_DIR=... must be a Box3D source tree (with include/box3d/box3d.h)" >&2; exit 1; fi
+	@if [ ! -f "$(BOX3D_LIB)" ]; then \
+	  echo "bench-box3d: no Box3D library at $(BOX3D_LIB) (build Box3D, then give BOX3D_LIB=.../libbox3d.a)" >&2; exit 1; fi
+	@mkdir -p $(dir $(BOX3D_PROG))
+	$(CC) -std=c17 -O2 -Wall -Wextra -I"$(BOX3D_DIR)/include" -o $(BOX3D_PROG) tools/bench/box3d_scenes.c "$(BOX3D_LIB)" -lm -lpthread
+	@echo "built $(BOX3D_PROG): fixstep bench SCENE --box3d $(BOX3D_PROG), or make bench BOX3D=$(BOX3D_PROG)"
 
 PREFIX ?= /usr/local
 install: all

@@ -2,16 +2,27 @@
 # make bench: the benchmark figures (never a test; nothing here fails on time).
 #
 # One table for the benchmark scenes of docs/benchmarks.md,
-# fixstep beside Bullet (when build/bullet_scenes exists: make bench-bullet),
-# then the narrowphase and broadphase micro-benchmarks.
+# fixstep beside Bullet (when build/bullet_scenes exists: make bench-bullet)
+# and beside each Box3D program in BOX3D (make bench-box3d), then the
+# narrowphase and broadphase micro-benchmarks.
 #   SCENES="large_pyramid_b40 joint_grid_50" RUNS=1 make bench    a quick run
+#   make bench BOX3D="build/box3d_sse2 build/box3d_scalar" KERNELS=avx2
 set -euo pipefail
 prog=${PROG:-build/fixstep}
 RUNS=${RUNS:-1}
 SCENES=${SCENES:-"large_pyramid_b40 large_pyramid many_pyramids_3x3 many_pyramids joint_grid_50 joint_grid falling_spheres_500 falling_spheres"}
-printf '%-20s %7s %6s %10s %10s %6s %-10s %9s %9s  %s\n' scene bodies steps "fixstep ms" "bullet ms" ratio "bullet" "fx B/body" "bt B/body" "fixstep hash"
+read -r -a box3d <<<"${BOX3D:-}"
+args=()
+for b in "${box3d[@]}"; do args+=(--box3d "$b"); done
+[ -n "${KERNELS:-}" ] && args+=(--kernels "$KERNELS")
+printf '%-20s %7s %6s %10s %10s %6s %-10s %9s %9s' scene bodies steps "fixstep ms" "bullet ms" ratio "bullet" "fx B/body" "bt B/body"
+for b in "${box3d[@]}"; do
+  l=$(basename "$b")
+  printf ' %12s %15s' "$l ms" "fixstep/$l"
+done
+printf '  %s\n' "fixstep hash"
 for scene in $SCENES; do
-  out=$("$prog" bench "$scene" --runs "$RUNS")
+  out=$("$prog" bench "$scene" --runs "$RUNS" "${args[@]}")
   bodies=$(awk '/^scene /{print $3}' <<<"$out")
   steps=$(awk '/^scene /{print $5}' <<<"$out")
   ms=$(awk '/^ms\/step/{print $2}' <<<"$out")
@@ -24,7 +35,20 @@ for scene in $SCENES; do
   else
     bms=-; set=-; bbpb=-; ratio=-
   fi
-  printf '%-20s %7s %6s %10s %10s %6s %-10s %9s %9s  %s\n' "$scene" "$bodies" "$steps" "$ms" "$bms" "$ratio" "$set" "$bpb" "$bbpb" "$hash"
+  printf '%-20s %7s %6s %10s %10s %6s %-10s %9s %9s' "$scene" "$bodies" "$steps" "$ms" "$bms" "$ratio" "$set" "$bpb" "$bbpb"
+  for b in "${box3d[@]}"; do
+    l=$(basename "$b")
+    line=$(grep "^$l ms/step" <<<"$out" || true)
+    range=$(grep "^fixstep/$l per run" <<<"$out" | sed -E 's/.*median ([0-9.]+), range ([0-9.-]+) .*/\1 (\2)/' || true)
+    if [ -n "$line" ]; then
+      lms=$(awk '{print $3}' <<<"$line")
+      [ -n "$range" ] || range=$(sed -E "s/.*fixstep\/$l ([0-9.]+).*/\1/" <<<"$line")
+    else
+      lms=-; range=-
+    fi
+    printf ' %12s %15s' "$lms" "$range"
+  done
+  printf '  %s\n' "$hash"
 done
 echo
 echo "== $prog bench narrowphase"

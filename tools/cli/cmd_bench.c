@@ -1,8 +1,9 @@
 /* fixstep bench: ms per step (median of runs), the hashing share, bytes per
  * body of a snapshot, and the final hash (identical across runs, checked).
- * With Bullet's program beside it, Bullet runs the same scene in turns with
- * each fixstep run (bullet_start below), so that both see the same moments
- * of a shared machine; the ratio printed is the median of the runs' ratios. */
+ * With Bullet's or Box3D's programs beside it, they run the same scene in
+ * turns with each fixstep run (peer_start below), so that all see the same
+ * moments of a shared machine; a ratio printed is the median of the runs'
+ * ratios. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -22,36 +23,39 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Bullet on the same scene: build/bullet_scenes (from `make bench-bullet`),
- * next to this program, in its --serve mode, stepped in alternation with
- * fixstep: fixstep runs `chunk` steps, then Bullet the same `chunk` steps,
- * and so on, each timing its own. A shared machine's speed moves by up to 2x
- * from one minute to the next; this way both see the same moments of it
- * (both worlds fit this machine's L3 together, so the switch costs little). */
-typedef struct bullet_run {
+/* Peers on the same scene: Bullet (build/bullet_scenes from `make
+ * bench-bullet`, next to this program) and Box3D (programs built by `make
+ * bench-box3d`, given with --box3d), each in its --serve mode, stepped in
+ * alternation with fixstep: fixstep runs `chunk` steps, then each peer the
+ * same `chunk` steps, and so on, each timing its own. A shared machine's
+ * speed moves by up to 2x from one minute to the next; this way all see the
+ * same moments of it (the worlds fit this machine's L3 together, so the
+ * switch costs little). */
+typedef struct peer_run {
 	double ms, bytes_per_body, drop;
-	int substeps, iterations;
-} bullet_run;
+	int substeps, iterations; /* iterations: Bullet's; 0 for Box3D */
+} peer_run;
 
-typedef struct bullet_proc {
+#define MAX_PEERS 4
+
+typedef struct peer_proc {
 	pid_t pid;
 	FILE *to, *from;
-} bullet_proc;
+} peer_proc;
 
-/* Starts Bullet's program on scene for `steps` steps and waits until it has
- * built the scene; false when there is none or it does not know the scene. */
-static bool bullet_start(const char *scene, uint32_t steps, bullet_proc *bp)
-{
+/* A peer: its program and its name in the report (bullet, or the Box3D
+ * program's file name, e.g. box3d_sse2). */
+typedef struct peer {
 	char path[4096];
-	ssize_t k = readlink("/proc/self/exe", path, sizeof path - 32);
-	if (k <= 0)
-		return false;
-	path[k] = 0;
-	char *slash = strrchr(path, '/');
-	if (!slash)
-		return false;
-	strcpy(slash + 1, "bullet_scenes");
-	if (access(path, X_OK) != 0)
+	const char *label;
+	bool bullet;
+} peer;
+
+/* Starts the peer's program on scene for `steps` steps and waits until it
+ * has built the scene; false when it cannot run or does not know the scene. */
+static bool peer_start(const peer *pe, const char *scene, uint32_t steps, peer_proc *bp)
+{
+	if (access(pe->path, X_OK) != 0)
 		return false;
 	int in[2], out[2];
 	if (pipe(in) != 0)
@@ -62,7 +66,7 @@ static bool bullet_start(const char *scene, uint32_t steps, bullet_proc *bp)
 	}
 	char nsteps[16];
 	snprintf(nsteps, sizeof nsteps, "%u", steps);
-	/* a Bullet that dies makes a write to it fail, not kill this program */
+	/* a peer that dies makes a write to it fail, not kill this program */
 	signal(SIGPIPE, SIG_IGN);
 	fflush(stdout);
 	pid_t pid = fork();
@@ -72,7 +76,7 @@ static bool bullet_start(const char *scene, uint32_t steps, bullet_proc *bp)
 		int devnull = open("/dev/null", O_WRONLY);
 		if (devnull >= 0)
 			dup2(devnull, 2);
-		execl(path, path, scene, nsteps, "--serve", (char *)NULL);
+		execl(pe->path, pe->path, scene, nsteps, "--serve", (char *)NULL);
 		_exit(127);
 	}
 	close(in[0]), close(out[1]);
@@ -100,8 +104,8 @@ static bool bullet_start(const char *scene, uint32_t steps, bullet_proc *bp)
 	return false;
 }
 
-/* Bullet's next n steps; their ms, or a negative value if it failed */
-static double bullet_chunk(bullet_proc *bp, uint32_t n)
+/* The peer's next n steps; their ms, or a negative value if it failed */
+static double peer_chunk(peer_proc *bp, uint32_t n)
 {
 	char line[512];
 	double ms;
@@ -111,23 +115,43 @@ static double bullet_chunk(bullet_proc *bp, uint32_t n)
 	return ms;
 }
 
-/* Ends Bullet's run and reads its figures; false if it gave none. */
-static bool bullet_finish(bullet_proc *bp, bullet_run *out)
+/* Ends the peer's run and reads its figures; false if it gave none. */
+static bool peer_finish(const peer *pe, peer_proc *bp, peer_run *out)
 {
 	fclose(bp->to);
 	char line[512];
 	bool got = false;
 	while (fgets(line, sizeof line, bp->from)) {
-		int n;
+		int n, workers;
 		size_t bodies;
-		if (sscanf(line, "bullet scene=%*s ms=%lf steps=%d bodies=%zu bytes_per_body=%lf substeps=%d iterations=%d top_drop=%lf",
+		if (pe->bullet &&
+		    sscanf(line, "bullet scene=%*s ms=%lf steps=%d bodies=%zu bytes_per_body=%lf substeps=%d iterations=%d top_drop=%lf",
 			   &out->ms, &n, &bodies, &out->bytes_per_body, &out->substeps, &out->iterations, &out->drop) == 7)
 			got = true;
+		if (!pe->bullet &&
+		    sscanf(line, "box3d scene=%*s ms=%lf steps=%d bodies=%zu bytes_per_body=%lf substeps=%d workers=%d top_drop=%lf",
+			   &out->ms, &n, &bodies, &out->bytes_per_body, &out->substeps, &workers, &out->drop) == 7)
+			got = true, out->iterations = 0;
 	}
 	fclose(bp->from);
 	int status = 0;
 	waitpid(bp->pid, &status, 0);
 	return got && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Bullet's program next to this one, if it is there */
+static bool bullet_peer(peer *pe)
+{
+	ssize_t k = readlink("/proc/self/exe", pe->path, sizeof pe->path - 32);
+	if (k <= 0)
+		return false;
+	pe->path[k] = 0;
+	char *slash = strrchr(pe->path, '/');
+	if (!slash)
+		return false;
+	strcpy(slash + 1, "bullet_scenes");
+	pe->label = "bullet", pe->bullet = true;
+	return access(pe->path, X_OK) == 0;
 }
 
 static double median_of(const double *x, uint32_t n)
@@ -143,14 +167,23 @@ typedef struct bench_options {
 	uint32_t steps, runs, chunk;
 	bool use_bullet;
 	int kernels; /* -1: the widest */
+	peer peers[MAX_PEERS];
+	int peer_count; /* Bullet's first when it is there, then the --box3d programs */
 } bench_options;
 
-/* The runs' figures: per run ms per step and of it hashing; per run with
- * Bullet beside it, Bullet's ms per step and the ratio (runs <= 100). */
+/* The runs' figures: per run ms per step and of it hashing; per peer, its
+ * ms per step and the ratio in each run it ran beside (runs <= 100). */
+typedef struct peer_result {
+	double ms[100], ratio[100];
+	peer_run last; /* its last run's figures */
+	uint32_t runs;
+	bool failed; /* it stops being asked after a failure */
+} peer_result;
+
 typedef struct bench_result {
-	double run_ms[100], hash_ms[100], bullet_ms[100], ratio[100];
-	bullet_run bullet; /* the last run's Bullet figures */
-	uint32_t bullet_runs, bodies;
+	double run_ms[100], hash_ms[100];
+	peer_result peer[MAX_PEERS];
+	uint32_t bodies;
 	uint64_t final_hash;
 	size_t snap;
 	fxs_kernels used;
@@ -159,17 +192,19 @@ typedef struct bench_result {
 static int bench_usage(void)
 {
 	printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--chunk C] [--no-bullet] [--kernels K]\n"
+	       "                           [--box3d PROGRAM]...\n"
 	       "       fixstep bench broadphase [--help]\n"
 	       "       fixstep bench narrowphase [--help]\n"
 	       "       fixstep bench rollback [--help]\n\n"
 	       "Runs SCENE R times (default 3) for N steps (default: the scene's count) and\n"
 	       "prints ms per step (median over runs), the share of the step spent hashing\n"
 	       "the state, snapshot bytes per body, and the final hash; with build/bullet_scenes\n"
-	       "(make bench-bullet) Bullet's figures on the same scene beside them: Bullet\n"
-	       "runs beside each fixstep run, the two taking turns every C steps (default\n"
-	       "10), and fixstep/bullet is the median of the runs' ratios (with their\n"
+	       "(make bench-bullet) Bullet's figures on the same scene beside them, and with\n"
+	       "--box3d PROGRAM (a program `make bench-box3d` built; up to three) Box3D's:\n"
+	       "each peer runs beside each fixstep run, all taking turns every C steps\n"
+	       "(default 10), and fixstep/peer is the median of the runs' ratios (with their\n"
 	       "range), the figure to compare across machines.\n"
-	       "--kernels portable, avx2 or avx512: the solver kernels to use at most\n"
+	       "--kernels portable, avx2, avx512 or neon: the solver kernels to use at most\n"
 	       "(default: the widest this machine has; the hash is the same with any).\n");
 	return 0;
 }
@@ -178,6 +213,8 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 {
 	const char *name = NULL;
 	bool has_steps = false;
+	const char *box3d[MAX_PEERS];
+	int nbox3d = 0;
 	*o = (bench_options){ .runs = 3, .chunk = 10, .use_bullet = true, .kernels = -1 };
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
@@ -192,12 +229,22 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 				return cli_usage_error("--chunk needs a positive integer");
 		} else if (strcmp(a, "--no-bullet") == 0) {
 			o->use_bullet = false;
+		} else if (strcmp(a, "--box3d") == 0) {
+			if (++i >= argc || !argv[i][0])
+				return cli_usage_error("--box3d needs the path of a program (make bench-box3d)");
+			if (nbox3d == MAX_PEERS - 1)
+				return cli_usage_error("--box3d: at most %d programs", MAX_PEERS - 1);
+			if (access(argv[i], X_OK) != 0)
+				return cli_usage_error("--box3d: %s is not an executable program", argv[i]);
+			if (strlen(argv[i]) >= sizeof o->peers[0].path)
+				return cli_usage_error("--box3d: the path is too long");
+			box3d[nbox3d++] = argv[i];
 		} else if (strcmp(a, "--runs") == 0) {
 			if (++i >= argc || !cli_parse_u32(argv[i], &o->runs) || o->runs == 0 || o->runs > 100)
 				return cli_usage_error("--runs needs an integer in 1..100");
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
-				return cli_usage_error("--kernels needs portable, avx2 or avx512");
+				return cli_usage_error("--kernels needs portable, avx2, avx512 or neon");
 		} else if (!cli_positional("bench", a, &name, 1)) {
 			return 2;
 		}
@@ -208,29 +255,43 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 		return 2;
 	if (!has_steps)
 		o->steps = o->sc->default_steps;
+	if (o->use_bullet && bullet_peer(&o->peers[0]))
+		o->peer_count = 1;
+	for (int k = 0; k < nbox3d; ++k) {
+		peer *pe = &o->peers[o->peer_count++];
+		strcpy(pe->path, box3d[k]);
+		const char *slash = strrchr(box3d[k], '/');
+		pe->label = slash ? slash + 1 : box3d[k];
+		pe->bullet = false;
+	}
 	return CLI_GO;
 }
 
 /* Steps w o->steps times: the ns of the steps and of hashing (timed apart),
- * Bullet taking its turn every o->chunk steps while *with_bullet (false
- * once it fails). */
-static void bench_steps(const bench_options *o, fxs_world *w, bullet_proc *bp, bool *with_bullet, bullet_run *bullet,
-			uint64_t *total, uint64_t *hashing)
+ * each live peer (live[p]) taking its turn every o->chunk steps (one that
+ * fails is finished and no longer live). */
+static void bench_steps(const bench_options *o, fxs_world *w, peer_proc *procs, bool *live, uint64_t *total,
+			uint64_t *hashing)
 {
 	*total = *hashing = 0;
 	for (uint32_t s = 0; s < o->steps; ++s) {
 		uint64_t t0 = cli_now_ns();
 		if (!cli_step(w))
-			exit(1); /* a benchmark has nothing to report (Bullet ends on its closed stdin) */
+			exit(1); /* a benchmark has nothing to report (the peers end on their closed stdin) */
 		uint64_t t1 = cli_now_ns();
 		fxs_world_rehash(w); /* the same work the step did to hash, timed alone */
 		uint64_t t2 = cli_now_ns();
 		*total += t1 - t0;
 		*hashing += t2 - t1;
-		if (*with_bullet && ((s + 1) % o->chunk == 0 || s + 1 == o->steps)) {
+		if ((s + 1) % o->chunk == 0 || s + 1 == o->steps) {
 			uint32_t n = (s + 1) % o->chunk == 0 ? o->chunk : (s + 1) % o->chunk;
-			if (bullet_chunk(bp, n) < 0)
-				*with_bullet = false, bullet_finish(bp, bullet);
+			for (int p = 0; p < o->peer_count; ++p) {
+				if (live[p] && peer_chunk(&procs[p], n) < 0) {
+					peer_run ignored;
+					live[p] = false;
+					peer_finish(&o->peers[p], &procs[p], &ignored);
+				}
+			}
 		}
 	}
 }
@@ -247,11 +308,16 @@ static int bench_run(const bench_options *o, uint32_t r, bench_result *res)
 	else if (o->kernels >= 0)
 		fxs_world_set_kernels(w, (fxs_kernels)o->kernels);
 	res->used = fxs_world_get_kernels(w);
-	/* Bullet beside this run (it stops being asked after a failure) */
-	bullet_proc bp;
-	bool with_bullet = o->use_bullet && (r == 0 || res->bullet_runs == r) && bullet_start(o->sc->name, o->steps, &bp);
+	/* the peers beside this run */
+	peer_proc procs[MAX_PEERS];
+	bool live[MAX_PEERS];
+	for (int p = 0; p < o->peer_count; ++p) {
+		peer_result *pr = &res->peer[p];
+		live[p] = !pr->failed && peer_start(&o->peers[p], o->sc->name, o->steps, &procs[p]);
+		pr->failed = !live[p];
+	}
 	uint64_t total, hashing;
-	bench_steps(o, w, &bp, &with_bullet, &res->bullet, &total, &hashing);
+	bench_steps(o, w, procs, live, &total, &hashing);
 	int rc = 0;
 	uint64_t h = fxs_world_hash(w);
 	if (r > 0 && h != res->final_hash) {
@@ -265,12 +331,49 @@ static int bench_run(const bench_options *o, uint32_t r, bench_result *res)
 	res->run_ms[r] = (double)total / o->steps / 1e6;
 	res->hash_ms[r] = (double)hashing / o->steps / 1e6;
 	fxs_world_destroy(w);
-	if (with_bullet && bullet_finish(&bp, &res->bullet) && rc == 0 && res->bullet.ms > 0) {
-		res->bullet_ms[res->bullet_runs] = res->bullet.ms;
-		res->ratio[res->bullet_runs] = res->run_ms[r] / res->bullet.ms;
-		++res->bullet_runs;
+	for (int p = 0; p < o->peer_count; ++p) {
+		peer_result *pr = &res->peer[p];
+		if (!live[p])
+			continue;
+		if (!peer_finish(&o->peers[p], &procs[p], &pr->last) || pr->last.ms <= 0) {
+			pr->failed = true;
+			continue;
+		}
+		if (rc == 0) {
+			pr->ms[pr->runs] = pr->last.ms;
+			pr->ratio[pr->runs] = res->run_ms[r] / pr->last.ms;
+			++pr->runs;
+		}
 	}
 	return rc;
+}
+
+static void peer_report(const bench_options *o, const peer *pe, const peer_result *pr)
+{
+	uint32_t n = pr->runs;
+	if (n == 0) {
+		if (!pe->bullet)
+			printf("%s: no figures (it failed or does not know the scene)\n", pe->label);
+		return;
+	}
+	const peer_run *b = &pr->last;
+	const double *ratio = pr->ratio;
+	double lo = ratio[0], hi = ratio[0];
+	for (uint32_t r = 1; r < n; ++r)
+		lo = ratio[r] < lo ? ratio[r] : lo, hi = ratio[r] > hi ? ratio[r] : hi;
+	if (pe->bullet)
+		printf("bullet ms/step %.3f (%d sub-step%s x %d iterations), %.1f bytes/body, highest body sank %.3f m; "
+		       "fixstep/bullet %.2f\n",
+		       median_of(pr->ms, n), b->substeps, b->substeps == 1 ? "" : "s", b->iterations, b->bytes_per_body,
+		       b->drop, median_of(ratio, n));
+	else
+		printf("%s ms/step %.3f (%d sub-step%s, one worker), %.1f bytes/body, highest body sank %.3f m; "
+		       "fixstep/%s %.2f\n",
+		       pe->label, median_of(pr->ms, n), b->substeps, b->substeps == 1 ? "" : "s", b->bytes_per_body, b->drop,
+		       pe->label, median_of(ratio, n));
+	if (n > 1)
+		printf("fixstep/%s per run: median %.3f, range %.3f-%.3f over %u runs (taking turns every %u steps)\n",
+		       pe->label, median_of(ratio, n), lo, hi, n, o->chunk);
 }
 
 static void bench_report(const bench_options *o, const bench_result *res)
@@ -281,21 +384,8 @@ static void bench_report(const bench_options *o, const bench_result *res)
 	printf("kernels %s\n", fxs_kernels_name(res->used));
 	printf("hashing %.3f ms/step = %.2f%% of a step\n", hmed, 100.0 * hmed / med);
 	printf("snapshot %zu bytes = %.1f bytes/body\n", res->snap, res->bodies ? (double)res->snap / res->bodies : 0.0);
-	uint32_t n = res->bullet_runs;
-	if (n > 0) {
-		const bullet_run *b = &res->bullet;
-		const double *ratio = res->ratio;
-		double lo = ratio[0], hi = ratio[0];
-		for (uint32_t r = 1; r < n; ++r)
-			lo = ratio[r] < lo ? ratio[r] : lo, hi = ratio[r] > hi ? ratio[r] : hi;
-		printf("bullet ms/step %.3f (%d sub-step%s x %d iterations), %.1f bytes/body, highest body sank %.3f m; "
-		       "fixstep/bullet %.2f\n",
-		       median_of(res->bullet_ms, n), b->substeps, b->substeps == 1 ? "" : "s", b->iterations,
-		       b->bytes_per_body, b->drop, median_of(ratio, n));
-		if (n > 1)
-			printf("fixstep/bullet per run: median %.3f, range %.3f-%.3f over %u runs (taking turns every %u steps)\n",
-			       median_of(ratio, n), lo, hi, n, o->chunk);
-	}
+	for (int p = 0; p < o->peer_count; ++p)
+		peer_report(o, &o->peers[p], &res->peer[p]);
 	printf("hash %016" PRIx64 "\n", res->final_hash);
 }
 

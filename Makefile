@@ -78,9 +78,11 @@ ifeq ($(DEPS_CHECK),1)
 endif
 
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
-# The vector kernels (kernel/src/solve/contact_batch_avx2.c, _avx512.c,
-# joint/joint_batch_avx512.c, collide/collide_box_box_avx512.c): AVX2 and AVX-512 on x86, chosen at run time, the same
-# bits as the portable kernels. Integer only: `make nofloat` checks their objects by
+# The vector kernels (kernel/src/*/*_avx2.c, *_avx512.c, *_neon.c: contacts,
+# ball joints, box-box separating axes, each written once in a *_vector.h on
+# the lanes of kernel/src/simd/lanes.h): AVX2 and AVX-512 on x86, chosen at run
+# time, NEON on aarch64, the same bits as the portable kernels. Elsewhere they
+# build to stubs. Integer only: `make nofloat` checks their objects by
 # disassembly instead of -mgeneral-regs-only, which would forbid the vector
 # registers.
 TARGET_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
@@ -88,10 +90,13 @@ ifneq ($(filter x86_64% i386% i486% i586% i686%,$(TARGET_MACHINE)),)
 AVX2_CFLAGS ?= -mavx2
 AVX512_CFLAGS ?= -mavx2 -mavx512f -mavx512vl -mavx512dq -mavx512cd
 endif
-$(BUILD)/obj/kernel/src/solve/contact_batch_avx2.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX2_CFLAGS)
-$(BUILD)/obj/kernel/src/solve/contact_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
-$(BUILD)/obj/kernel/src/joint/joint_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
-$(BUILD)/obj/kernel/src/collide/collide_box_box_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
+VEC_AVX2_SRC   := $(sort $(wildcard kernel/src/*/*_avx2.c))
+VEC_AVX512_SRC := $(sort $(wildcard kernel/src/*/*_avx512.c))
+VEC_NEON_SRC   := $(sort $(wildcard kernel/src/*/*_neon.c))
+VEC_KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS))
+$(call obj,$(VEC_AVX2_SRC)): KCF = $(VEC_KCF) $(AVX2_CFLAGS)
+$(call obj,$(VEC_AVX512_SRC)): KCF = $(VEC_KCF) $(AVX512_CFLAGS)
+$(call obj,$(VEC_NEON_SRC)): KCF = $(VEC_KCF)
 $(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KCF) -MMD -MP -c -o $@ $<
@@ -124,11 +129,18 @@ demo: all
 
 # Compile kernel/ and fixmath_glue/ so that any floating point is a build error;
 # the vector kernels, which need the vector registers, are checked by disassembly.
-SIMD_OBJ = $(BUILD)/nofloat/obj/kernel/src/solve/contact_batch_avx2.o $(BUILD)/nofloat/obj/kernel/src/solve/contact_batch_avx512.o \
-	   $(BUILD)/nofloat/obj/kernel/src/joint/joint_batch_avx512.o $(BUILD)/nofloat/obj/kernel/src/collide/collide_box_box_avx512.o
+SIMD_OBJ = $(patsubst %.c,$(BUILD)/nofloat/obj/%.o,$(VEC_AVX2_SRC) $(VEC_AVX512_SRC))
+NEON_OBJ = $(patsubst %.c,$(BUILD)/nofloat-aarch64/obj/%.o,$(VEC_NEON_SRC))
+AARCH64_CC ?= aarch64-linux-gnu-gcc
 nofloat:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat/libfixstep.a
 	bash tools/check_nofloat.sh $(SIMD_OBJ)
+	@# the kernel for aarch64 (the cross compiler of `make crosscheck`): the same, NEON disassembled
+	@if command -v $(AARCH64_CC) >/dev/null; then \
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat-aarch64 CC=$(AARCH64_CC) AR=$(AARCH64_CC:gcc=ar) DEPS_CHECK=0 \
+	    KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat-aarch64/libfixstep.a && \
+	  bash tools/check_nofloat.sh $(NEON_OBJ); \
+	else echo "nofloat: $(AARCH64_CC) not installed: the NEON kernels are not checked"; fi
 	@# the whole kernel as wasm with SIMD128 (make js), disassembled: no f32 / f64 instruction
 	@if command -v emcc >/dev/null; then $(MAKE) --no-print-directory js >/dev/null && \
 	  bash tools/check_nofloat.sh build/js/simd128/obj/kernel/src/*/*.o build/js/simd128/obj/fixmath_glue/*.o | tail -n 1 && \

@@ -9,6 +9,13 @@
 # WebAssembly objects (the wasm build of bindings/js: `make js`) are
 # disassembled with llvm-objdump, and any f32 / f64 instruction (scalar, or
 # the f32x4 / f64x2 vector forms, conversions included) fails the check.
+# AArch64 objects (the NEON kernels, built with the aarch64 cross compiler)
+# are disassembled with aarch64-linux-gnu-objdump, and any floating-point
+# instruction fails: every mnemonic that starts with f (fadd, fmul, fcvt*,
+# frint*, fcm*, fmla, ... on scalars or vectors), scvtf / ucvtf and the bf16
+# ones; fmov only between registers (a copy of bits, which the compiler may
+# pick to move an integer into a vector register) is allowed, an fmov of a
+# floating-point constant (#...) is not.
 #   tools/check_nofloat.sh OBJ...
 set -euo pipefail
 status=0
@@ -20,6 +27,11 @@ for obj in "$@"; do
                   if (m == "f32.select" && $1 ~ /: 1b *$/) m = "select"; print m }' |
               grep -E '^(f32|f64)|\.(convert|demote|promote|trunc)_(f32|f64)|^i(32|64)\.reinterpret_f|x4\.convert|f32x4|f64x2' |
               sort | uniq -c || true)
+    elif [ "$(od -An -tx1 -j18 -N2 "$obj" | tr -d ' ')" = b700 ]; then # ELF e_machine 183: AArch64
+        bad=$(aarch64-linux-gnu-objdump -d --no-show-raw-insn "$obj" |
+              awk -F'\t' 'NF >= 2 { split($2, w, " "); m = w[1]
+                  if (m == "fmov" && $3 !~ /#/) next; print m }' |
+              grep -E '^(f[a-z0-9]+|[su]cvtf|bf(cvt|dot|mmla|mlal)[a-z0-9]*)$' | sort | uniq -c || true)
     else
     bad=$(objdump -d --no-show-raw-insn "$obj" | awk -F'\t' 'NF >= 2 { split($2, w, " "); print w[1] }' |
           grep -E '^(f[a-z0-9]+|v?(add|sub|mul|div|sqrt|min|max|rcp|rsqrt|round|cvt|fm|fnm|hadd|hsub|dp|comi|ucomi|cmp|getexp|getmant|scalef|range|reduce|fixupimm)[a-z0-9]*(ps|pd|ss|sd|ph|sh))$' |

@@ -27,7 +27,7 @@ const fxs_scene *cli_scene(const char *name);
 fxs_world *cli_scene_world(const fxs_scene *sc);
 /* Parse a non-negative integer argument; false on garbage or overflow. */
 int cli_parse_u32(const char *s, uint32_t *out);
-/* --kernels NAME (portable, avx2, avx512): the level, or -1 for anything else. */
+/* --kernels NAME (portable, avx2, avx512, simd128, neon): the level, or -1 for anything else. */
 int cli_parse_kernels(const char *s);
 /* Use the --kernels choice (requested >= 0) in w; a note on stderr when this
  * machine runs narrower ones. The bits do not depend on it. */

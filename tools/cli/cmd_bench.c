@@ -244,7 +244,7 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 				return cli_usage_error("--runs needs an integer in 1..100");
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
-				return cli_usage_error("--kernels needs portable, avx2, avx512 or neon");
+				return cli_usage_error("--kernels needs portable, avx2, avx512, simd128 or neon");
 		} else if (!cli_positional("bench", a, &name, 1)) {
 			return 2;
 		}

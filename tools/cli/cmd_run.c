@@ -54,9 +54,9 @@ static int run_usage(void)
 	       "Runs SCENE for N steps (default: the scene's own count). Prints 'step S HASH'\n"
 	       "every K steps (K > 0) and, always as its last line, 'hash ' and the final\n"
 	       "state hash in 16 lowercase hex digits. --trace prints body BODY's (slot index)\n"
-	       "position and velocity after every step, in decimal. --kernels portable, avx2\n"
-	       "or avx512: the solver kernels to use at most (default: the widest this machine\n"
-	       "has; the hashes are the same with any).\n");
+	       "position and velocity after every step, in decimal. --kernels portable, avx2,\n"
+	       "avx512 or neon: the solver kernels to use at most (default: the widest this\n"
+	       "machine has; the hashes are the same with any).\n");
 	return 0;
 }
 
@@ -82,7 +82,7 @@ static int run_parse(int argc, char **argv, run_options *o)
 			o->has_trace = true;
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
-				return cli_usage_error("--kernels needs portable, avx2 or avx512");
+				return cli_usage_error("--kernels needs portable, avx2, avx512, simd128 or neon");
 		} else if (!cli_positional("run", a, &name, 1)) {
 			return 2;
 		}

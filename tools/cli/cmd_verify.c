@@ -141,7 +141,7 @@ static int verify_usage(void)
 {
 	printf("usage: fixstep verify FILE [--allow-truncated] [--quiet] [--kernels K]\n\n"
 	       "(--quiet: only the result lines, no 'ok' line and no progress bar;\n"
-	       " --kernels portable, avx2 or avx512: the solver kernels to use at most, default\n"
+	       " --kernels portable, avx2, avx512 or neon: the solver kernels to use at most, default\n"
 	       " the widest this machine has: the bits are the same with any, and portable\n"
 	       " rules the vector kernels out when two machines disagree)\n"
 	       "Re-simulates a replay from its initial snapshot with its inputs and checks the\n"
@@ -171,7 +171,7 @@ static int verify_parse(int argc, char **argv, verify_options *o)
 			o->quiet = true;
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
-				return cli_usage_error("--kernels needs portable, avx2 or avx512");
+				return cli_usage_error("--kernels needs portable, avx2, avx512, simd128 or neon");
 		} else if (!cli_positional("verify", a, &o->path, 1)) {
 			return 2;
 		}

@@ -65,7 +65,7 @@ int cli_parse_u32(const char *s, uint32_t *out)
 
 int cli_parse_kernels(const char *s)
 {
-	for (int k = FXS_KERNELS_PORTABLE; k <= FXS_KERNELS_AVX512; ++k)
+	for (int k = FXS_KERNELS_PORTABLE; k <= FXS_KERNELS_NEON; ++k)
 		if (s && strcmp(s, fxs_kernels_name((fxs_kernels)k)) == 0)
 			return k;
 	return -1;

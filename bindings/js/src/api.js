@@ -156,7 +156,7 @@ function live(obj, what) {
 const BODY_TYPES = ['static', 'kinematic', 'dynamic'];
 const SHAPE_TYPES = ['sphere', 'box', 'capsule', 'mesh', 'hull', 'compound'];
 const JOINT_TYPES = ['ball', 'hinge', 'fixed', 'distance', 'prismatic'];
-const KERNELS = ['portable', 'avx2', 'avx512', 'simd128'];
+const KERNELS = ['portable', 'avx2', 'avx512', 'simd128', 'neon'];
 function enumIndex(list, v, what) {
 	if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < list.length) return v;
 	const i = list.indexOf(v);

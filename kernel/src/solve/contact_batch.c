@@ -1,7 +1,9 @@
 /* The iterative contact solver on batches (contact_batch.h): packing, and
  * the portable kernels, lane by lane. The vector kernels
- * (contact_batch_avx2.c) compute the same formulas; any change here is made
- * there too, and tests/test_batch.c compares the two.
+ * (contact_batch_vector.h, for AVX2, AVX-512 and NEON; and
+ * contact_batch_simd128.c) compute the same formulas; any change here is
+ * made there too (contact_batch_vector.h lists which function mirrors
+ * which), and tests/test_batch.c compares them.
  *
  * The formulas (Box2D v3 / Box3D soft step, solver.c's header): per point
  * the normal row with the current separation to first order, speculative
@@ -307,13 +309,17 @@ static uint32_t batches_needed(const solver_ctx *c)
 	return nb;
 }
 
-/* a batch's rows, once its lanes are packed: eight at once where the CPU
- * has AVX-512 (lanes it leaves go to the portable code), else lane by lane */
+/* a batch's rows, once its lanes are packed: by the vector kernel where
+ * there is one (lanes it leaves go to the portable code), else lane by lane */
 static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 {
 	uint32_t todo = 0xFF;
 	if (c->simd == FXS_SIMD_AVX512)
 		todo = fxs_pack_rows_avx512(c, bt, arms);
+	else if (c->simd == FXS_SIMD_AVX2)
+		todo = fxs_pack_rows_avx2(c, bt, arms);
+	else if (c->simd == FXS_SIMD_NEON)
+		todo = fxs_pack_rows_neon(c, bt, arms);
 	for (int l = 0; todo && l < FXS_LANES; ++l)
 		if ((todo >> l & 1) && bt->count[l])
 			fxs_pack_rows_lane(c, bt, l, arms);
@@ -520,12 +526,15 @@ bool fxs_batches_have_level(int level)
 	case FXS_SIMD_AVX2: return fxs_batches_have_avx2();
 	case FXS_SIMD_AVX512: return fxs_batches_have_avx512();
 	case FXS_SIMD_SIMD128: return fxs_batches_have_simd128();
+	case FXS_SIMD_NEON: return fxs_batches_have_neon();
 	default: return false;
 	}
 }
 
 int fxs_batches_simd_level(void)
 {
+	if (fxs_batches_have_neon())
+		return FXS_SIMD_NEON;
 	if (fxs_batches_have_simd128())
 		return FXS_SIMD_SIMD128;
 	if (fxs_batches_have_avx512())
@@ -547,6 +556,8 @@ void fxs_batches_warm_start(solver_ctx *c)
 		local += fxs_batches_warm_start_avx2(c, 0, np), i = np;
 	else if (c->simd == FXS_SIMD_SIMD128)
 		local += fxs_batches_warm_start_simd128(c, 0, np), i = np;
+	else if (c->simd == FXS_SIMD_NEON)
+		local += fxs_batches_warm_start_neon(c, 0, np), i = np;
 	for (; i < c->batch_count; ++i) {
 		const contact_batch *bt = &c->batches[i];
 		for (int l = 0; l < FXS_LANES; ++l)
@@ -565,6 +576,8 @@ void fxs_batches_solve(solver_ctx *c, bool use_bias)
 		local += fxs_batches_solve_avx2(c, 0, np, use_bias), i = np;
 	else if (c->simd == FXS_SIMD_SIMD128)
 		local += fxs_batches_solve_simd128(c, 0, np, use_bias), i = np;
+	else if (c->simd == FXS_SIMD_NEON)
+		local += fxs_batches_solve_neon(c, 0, np, use_bias), i = np;
 	for (; i < c->batch_count; ++i) {
 		contact_batch *bt = &c->batches[i];
 		for (int l = 0; l < FXS_LANES; ++l)

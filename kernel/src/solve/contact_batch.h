@@ -9,13 +9,15 @@
  * spare zero body, all coefficients zero: every update they make is zero).
  * Contacts of the overflow stage, which may share bodies, get a batch each.
  *
- * Four kernels solve the batches with the same integer formulas: a
- * portable one, lane by lane (contact_batch.c), and where the CPU has them,
- * AVX2 (four int64 lanes at a time, contact_batch_avx2.c) and AVX-512 (all
- * eight, contact_batch_avx512.c), and in wasm builds with -msimd128,
- * SIMD128 (two, contact_batch_simd128.c). They give the same bits, which
- * tests/test_batch.c checks scene by scene and `make crosscheck` checks
- * across targets (x86-64 runs the vectors, the others do not).
+ * The kernels that solve the batches compute the same integer formulas: a
+ * portable one, lane by lane (contact_batch.c), and the vector kernels,
+ * written once (contact_batch_vector.h) on the lanes of simd/lanes.h and
+ * built for AVX2 (four int64 lanes at a time, contact_batch_avx2.c), AVX-512
+ * (all eight, contact_batch_avx512.c) and AArch64 NEON (two,
+ * contact_batch_neon.c), chosen at run time where the CPU has them; and in
+ * wasm builds with -msimd128, SIMD128 (two, contact_batch_simd128.c). They
+ * give the same bits, which tests/test_batch.c checks scene by scene and
+ * `make crosscheck` checks across targets.
  *
  * Numbers (the hot form of solver.h: int32 mantissas with shifts), and the
  * bounds that keep every product and sum exact in int64 in both kernels:
@@ -158,9 +160,11 @@ static inline void fxs_batches_prefetch(const solver_ctx *c, uint32_t i, uint32_
 /* the rows of lane l from its arms, portable (the vector packing's rare
  * lanes) */
 void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms *arms);
-/* every lane's rows, AVX-512 (contact_batch_avx512.c): the lanes it leaves
+/* every lane's rows, vector (contact_batch_vector.h): the lanes it leaves
  * to fxs_pack_rows_lane (a saturation or a shift out of range), as a mask */
+uint32_t fxs_pack_rows_avx2(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
 uint32_t fxs_pack_rows_avx512(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
+uint32_t fxs_pack_rows_neon(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
 
 /* the linear response coefficient (lane_linear above): im d_k / 2^16 rounded half up */
 static inline int32_t lane_linear(int32_t im, int32_t d) { return (int32_t)(((int64_t)im * d + 0x8000) >> 16); }
@@ -176,9 +180,9 @@ void fxs_batches_solve(solver_ctx *c, bool use_bias);
 void fxs_batches_restitution(solver_ctx *c);
 void fxs_batches_store(solver_ctx *c);
 
-/* The vector kernels (contact_batch_avx2.c, contact_batch_avx512.c), for
- * batches [first, end); they return their overflow count. Which one runs
- * is chosen per step from what the CPU has (solver_ctx.simd). */
+/* The vector kernels (contact_batch_vector.h), for batches [first, end);
+ * they return their overflow count. Which one runs is chosen per step from
+ * what the CPU has (solver_ctx.simd). */
 int fxs_batches_simd_level(void);
 uint32_t fxs_batches_warm_start_avx2(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
@@ -186,6 +190,9 @@ bool fxs_batches_have_avx2(void);
 uint32_t fxs_batches_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 bool fxs_batches_have_avx512(void);
+uint32_t fxs_batches_warm_start_neon(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_batches_solve_neon(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
+bool fxs_batches_have_neon(void);
 /* WebAssembly SIMD128, two lanes (contact_batch_simd128.c): in builds made
  * with -msimd128, chosen at build time */
 uint32_t fxs_batches_warm_start_simd128(solver_ctx *c, uint32_t first, uint32_t end);

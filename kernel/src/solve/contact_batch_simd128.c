@@ -6,7 +6,7 @@
  * and fails on any f32 / f64 instruction).
  *
  * The formulas are contact_batch.c's, lane for lane, laid out as the AVX2
- * kernel lays them out (contact_batch_avx2.c says how they carry over), so
+ * kernels lay them out (contact_batch_vector.h says how they carry over), so
  * the bits are the same; where SIMD128 differs from AVX2:
  *  - products are i64x2.mul of sign-extended int32 (every factor is an int32,
  *    as in the AVX2 kernel), which is exact;

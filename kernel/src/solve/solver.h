@@ -73,7 +73,8 @@ typedef struct solver_contact {
 enum { FXS_SIMD_NONE = 0,
        FXS_SIMD_AVX2 = 1,
        FXS_SIMD_AVX512 = 2,
-       FXS_SIMD_SIMD128 = 3 }; /* wasm; not wider than AVX-512, only another target's */
+       FXS_SIMD_SIMD128 = 3,  /* wasm; not wider than AVX-512, only another target's */
+       FXS_SIMD_NEON = 4 };   /* aarch64; likewise */
 
 typedef struct solver_ctx {
 	fxs_world *w;

@@ -93,7 +93,7 @@ fxs_world *fxs_world_create(const fxs_world_def *def)
 	if (!w)
 		return NULL;
 	w->def = *def;
-	w->simd = FXS_KERNELS_SIMD128; /* the widest the CPU and build have (fxs_world_get_kernels) */
+	w->simd = FXS_KERNELS_NEON; /* the widest the CPU and build have (fxs_world_get_kernels) */
 	w->bp = fxs_bp_create();
 	if (!w->bp) {
 		free(w);
@@ -153,7 +153,8 @@ fxs_step_stats fxs_world_get_stats(const fxs_world *w) { return w->stats; }
 uint64_t fxs_world_get_step(const fxs_world *w) { return w->stats.step; }
 
 _Static_assert((int)FXS_KERNELS_PORTABLE == (int)FXS_SIMD_NONE && (int)FXS_KERNELS_AVX2 == (int)FXS_SIMD_AVX2 &&
-		       (int)FXS_KERNELS_AVX512 == (int)FXS_SIMD_AVX512 && (int)FXS_KERNELS_SIMD128 == (int)FXS_SIMD_SIMD128,
+		       (int)FXS_KERNELS_AVX512 == (int)FXS_SIMD_AVX512 && (int)FXS_KERNELS_SIMD128 == (int)FXS_SIMD_SIMD128 &&
+		       (int)FXS_KERNELS_NEON == (int)FXS_SIMD_NEON,
 	       "the public kernel levels are the solver's (solver.h)");
 
 fxs_kernels fxs_world_get_kernels(const fxs_world *w)
@@ -168,16 +169,17 @@ fxs_kernels fxs_world_get_kernels(const fxs_world *w)
 
 fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k)
 {
-	w->simd = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_SIMD128 ? FXS_KERNELS_SIMD128
-											    : (int)k;
+	w->simd = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_NEON ? FXS_KERNELS_NEON
+											 : (int)k;
 	return fxs_world_get_kernels(w);
 }
 
 const char *fxs_kernels_name(fxs_kernels k)
 {
-	return k == FXS_KERNELS_SIMD128 ? "simd128" : k == FXS_KERNELS_AVX512 ? "avx512"
-		: k == FXS_KERNELS_AVX2                                       ? "avx2"
-									      : "portable";
+	return k == FXS_KERNELS_NEON ? "neon" : k == FXS_KERNELS_SIMD128 ? "simd128"
+		: k == FXS_KERNELS_AVX512                                ? "avx512"
+		: k == FXS_KERNELS_AVX2                                  ? "avx2"
+									 : "portable";
 }
 uint32_t fxs_world_slot_count(const fxs_world *w) { return w->slot_count; }
 uint32_t fxs_world_body_count(const fxs_world *w) { return w->body_count; }

@@ -1,0 +1,57 @@
+/* The vector kernels' lanes: one API, three instruction sets.
+ *
+ * The solver's vector kernels (solve/contact_batch_vector.h,
+ * joint/joint_batch_vector.h, collide/collide_box_box_vector.h) are written
+ * once against the operations below; each instruction set's translation
+ * unit (contact_batch_avx2.c, ..._avx512.c, ..._neon.c) includes its layer
+ * (lanes_avx2.h, lanes_avx512.h, lanes_neon.h), then the kernel. So a change
+ * to a portable formula is carried over once, for every instruction set, and
+ * every kernel computes the portable kernel's integer formulas lane for lane.
+ * Integer instructions only: `make nofloat` disassembles every object built
+ * from them.
+ *
+ * A layer defines FXS_VEC_BUILD (1 where the compiler targets the
+ * instruction set), and then:
+ *   VW                 lanes per vector: 8 (AVX-512), 4 (AVX2), 2 (NEON); a
+ *                      kernel takes a batch's FXS_LANES lanes VW at a time
+ *   V                  VW int64 lanes; M a mask of VW lanes
+ *   splat zero add sub and_ or_ xor_ andnot_(a, b) = ~a & b
+ *   mul(a, b)          the low 32 bits of each, signed, multiplied: exact
+ *   ld32_ st32_        VW int32 (sign-extended; stored: the low 32 bits)
+ *   ld64_ st64_ ld8_ st8_ (bytes zero-extended; stored: the low byte)
+ *   slli srli sra      by a constant; sra exact for every value
+ *   sra62(x, n)        x >> n (arithmetic) for |x| < 2^62 (cheaper on AVX2)
+ *   sllv srlv srav     by a count per lane in [0, 63]; srav exact
+ *   min_ max_ abs_     signed; abs_(INT64_MIN) = INT64_MIN
+ *   gt eq ugt          compares (ugt unsigned) giving M
+ *   sel(m, a, b)       m ? a : b;  maskz(m, x): m ? x : 0
+ *   m_and m_or m_andnot(a, b) m_not m_any m_bits (lane l's bit l) m_count
+ *   m_all() m_none() m_from_bits(bits)
+ *   bitlen(x)          the bits of x >= 0 (0 for 0)
+ *   mullo(a, b)        the low 64 bits of a b
+ *   shifter, shifter_of(s), shr_by(x, h)
+ *                      (x + 2^(s-1)) >> s (nothing added for s = 0) for
+ *                      |x| < 2^62, the shift prepared once for many values;
+ *                      shifter_sel(m, a, b) m ? a : b
+ *   rows_to_lanes(row, out)   VW rows of 32 bytes (one body per lane) to 8
+ *                      vectors, vector k holding each row's int32 k
+ *   lanes_to_rows6(in, row)   the inverse for six vectors: lane l of in[k]
+ *                      (its low 32 bits) to int32 k of row l, k < 6; the
+ *                      rows' other bytes are not written
+ *   guard              the fast path's range record (lanes_common.h says how
+ *                      the kernels use it): guard_new(bound2), note(g, x, live)
+ *                      (x in int32), note_imp (in [-INT32_MAX, INT32_MAX]),
+ *                      note_hi (x <= bound2), note_wide (|x| <= bound2),
+ *                      guard_ok(g); a layer may be stricter than a bound by
+ *                      one (a value at the bound itself then costs a rerun)
+ * and lanes_common.h adds what is made of these. */
+#ifndef FXS_LANES_H
+#define FXS_LANES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define INLINE static inline __attribute__((always_inline))
+
+#endif

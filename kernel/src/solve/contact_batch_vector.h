@@ -1,0 +1,503 @@
+/* The contact solver's vector kernels (contact_batch.h), written once on the
+ * lanes of simd/lanes.h and compiled for each instruction set:
+ * contact_batch_avx2.c, contact_batch_avx512.c, contact_batch_neon.c include
+ * their layer, define VK (the suffix of the names they export), then this.
+ *
+ * The formulas are contact_batch.c's, lane for lane, so the bits are the
+ * same; a change there is made here once. Which portable function each
+ * part mirrors:
+ *   warm_batch      warm_start_lane (lane_apply, sadd3)
+ *   solve_batch     solve_lane (speed_of, lane_apply, sadd3, smul, mul_q16)
+ *   pack_rows       fxs_pack_rows_lane (cross, srow_prepare of solver.h:
+ *                   inertia_response, recip_q32, scale1)
+ * How they carry over:
+ *  - products are 32 x 32 -> 64 (mul): every factor is an int32 (or a
+ *    sign-extended int32 in its lane); where the portable kernel multiplies
+ *    a difference of two int32 it is split into two products;
+ *  - branches become selects; a lane's saturations are counted only where
+ *    the portable kernel would have made the same computation (real points
+ *    of real lanes; the twist where it runs), so the overflow count, which
+ *    is state, is the same too;
+ *  - each batch runs on the fast path first (lanes_common.h's guard), then,
+ *    if a value left its range, again on the exact path;
+ *  - the shifts by sra62 / shr_by rely on contact_batch.h's bounds: every
+ *    value they shift is below 2^62;
+ *  - the packing takes the common path for every lane; a lane that would
+ *    leave it (a cross product out of range, a response scaled below 2^16,
+ *    a sum near int64, an effective mass of 2^-32 or one beyond 2^46, a
+ *    saturated approach speed) is left to the portable code, which counts
+ *    its own saturations.
+ * Body velocities are read per batch (each body's first bytes loaded and
+ * transposed: cheaper than gathers), kept in registers for its seven rows,
+ * and stored back the same way. */
+
+#define VK_(name, suffix) name##_##suffix
+#define VK_NAME(name, suffix) VK_(name, suffix)
+#define VKN(name) VK_NAME(name, VK)
+
+#if FXS_VEC_BUILD
+
+/* smul: (m y + 2^(s-1)) >> s, |m y| <= 2^61 */
+INLINE V smul_v(V m, V y, const shifter *h) { return shr_by(mul(m, y), h); }
+
+/* mul_q16 (contact_batch.c): (x f + 2^15) >> 16 for 0 <= x < 2^47, 0 <= f < 2^31 */
+INLINE V mul_q16_v(V x, V f)
+{
+	V hi = mul(srli(x, 16), f);
+	V lo = srli(add(mul(and_(x, splat(0xFFFF)), f), splat(0x8000)), 16);
+	return add(hi, lo);
+}
+
+/* v += (m p + 2^(s-1)) >> s per component, m a row's angular responses
+ * (add3 of the portable kernel) */
+INLINE void sadd3_v(v3 *v, const int32_t m[3][FXS_LANES], const shifter *hs, V p, guard *g, bool exact,
+		    uint32_t *count, int h)
+{
+	sat3(v, add(v->x, smul_v(ld32(m[0]), p, hs)), add(v->y, smul_v(ld32(m[1]), p, hs)),
+	     add(v->z, smul_v(ld32(m[2]), p, hs)), g, exact, count);
+}
+
+/* v += (l p + 2^(s-1)) >> s per component, l linear responses */
+INLINE void slin3_v(v3 *v, v3 l, const shifter *hs, V p, guard *g, bool exact, uint32_t *count)
+{
+	sat3(v, add(v->x, smul_v(l.x, p, hs)), add(v->y, smul_v(l.y, p, hs)), add(v->z, smul_v(l.z, p, hs)), g, exact,
+	     count);
+}
+
+INLINE shifter shifter_at(const uint8_t *s8, int h) { return shifter_of(ld8(s8)); }
+
+/* the kernels read a solver body's first 48 bytes as rows: v, w, dp, dtheta */
+_Static_assert(offsetof(solver_body, v) == 0 && offsetof(solver_body, w) == 12 && offsetof(solver_body, dp) == 24 &&
+		       offsetof(solver_body, dtheta) == 36,
+	       "rows_to_lanes reads a solver body's v, w, dp and dtheta as 12 consecutive int32");
+
+INLINE void body_pointers(const solver_ctx *c, const contact_batch *bt, bodies *s, int h)
+{
+	body_rows(c->bodies, sizeof(solver_body), bt->a + h, 0, s->pa);
+	body_rows(c->bodies, sizeof(solver_body), bt->b + h, 0, s->pb);
+}
+
+/* the linear response to a unit impulse along d[dir], component j:
+ * lane_linear (contact_batch.h), (im d_j + 2^15) >> 16, |im d_j| < 2^47 */
+INLINE V linear_v(V im, V d) { return sra62(add(mul(im, d), splat(0x8000)), 16); }
+
+INLINE v3 linear3(V im, const contact_batch *bt, int dir, int h)
+{
+	const int32_t(*d)[FXS_LANES] = bt->d[dir];
+	v3 r = { linear_v(im, ld32(d[0])), linear_v(im, ld32(d[1])), linear_v(im, ld32(d[2])) };
+	return r;
+}
+
+/* what a batch's rows share: the bodies' scaled inverse masses and their
+ * shifts, and the linear responses along the normal (its four rows') */
+typedef struct linear_resp {
+	shifter ha, hb;
+	V ima, imb;
+	v3 na, nb;
+} linear_resp;
+
+INLINE void linear_of(const contact_batch *bt, linear_resp *L, int h)
+{
+	L->ha = shifter_at(bt->sla, h), L->hb = shifter_at(bt->slb, h);
+	L->ima = ld32(bt->ima), L->imb = ld32(bt->imb);
+	L->na = linear3(L->ima, bt, 0, h), L->nb = linear3(L->imb, bt, 0, h);
+}
+
+/* lane_apply: an impulse p through linear responses la, lb and a row's
+ * angular ones */
+#define apply_v(s, L, la, lb, r, p, g, exact, count) \
+	apply_v_((s), (L), (la), (lb), (r)->ia, (r)->ib, (r)->sa, (r)->sb, (p), (g), (exact), (count), h)
+INLINE void apply_v_(bodies *s, const linear_resp *L, v3 la, v3 lb, const int32_t ia[3][FXS_LANES],
+		     const int32_t ib[3][FXS_LANES], const uint8_t *sa, const uint8_t *sb, V p, guard *g, bool exact,
+		     uint32_t *count, int h)
+{
+	shifter ha = shifter_at(sa, h), hb = shifter_at(sb, h);
+	slin3_v(&s->va, la, &L->ha, p, g, exact, count);
+	sadd3_v(&s->wa, ia, &ha, p, g, exact, count, h);
+	slin3_v(&s->vb, lb, &L->hb, p, g, exact, count);
+	sadd3_v(&s->wb, ib, &hb, p, g, exact, count, h);
+}
+
+/* lanes with more than k points */
+INLINE M live_points(const contact_batch *bt, int k, int h) { return gt(ld32(bt->count), splat(k)); }
+
+/* warm_start_lane for lanes h..h+VW; false (nothing written) when the fast
+ * path left its range */
+INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint32_t *count, int h)
+{
+	guard g = guard_new(FXS_NORMAL_IMPULSE_MAX);
+	bodies s;
+	body_pointers(c, bt, &s, h);
+	V a0[8], b0[8];
+	bodies_load(&s, a0, b0);
+	linear_resp L;
+	linear_of(bt, &L, h);
+	for (int k = 0; k < 4; ++k)
+		apply_v(&s, &L, L.na, L.nb, &bt->n[k], imp32g(ld64(bt->impulse[k]), live_points(bt, k, h), &g, exact, count),
+			&g, exact, count);
+	for (int t = 0; t < 2; ++t)
+		apply_v(&s, &L, linear3(L.ima, bt, 1 + t, h), linear3(L.imb, bt, 1 + t, h), &bt->t[t],
+			imp32g(ld64(bt->ti[t]), m_all(), &g, exact, count), &g, exact, count);
+	shifter ha = shifter_at(bt->tw.sa, h), hb = shifter_at(bt->tw.sb, h);
+	V p = imp32g(ld64(bt->twi), m_all(), &g, exact, count);
+	sadd3_v(&s.wa, bt->tw.ia, &ha, p, &g, exact, count, h);
+	sadd3_v(&s.wb, bt->tw.ib, &hb, p, &g, exact, count, h);
+	if (!exact && !guard_ok(&g))
+		return false;
+	bodies_store(&s);
+	return true;
+}
+
+uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		fxs_batches_prefetch(c, i, end, true);
+		for (int h = 0; h < FXS_LANES; h += VW)
+			if (!warm_batch(c, &c->batches[i], false, &count, h))
+				warm_batch(c, &c->batches[i], true, &count, h);
+	}
+	return count;
+}
+
+/* solve_lane for lanes h..h+VW (see warm_batch) */
+INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h, V push_min, bool exact,
+			uint32_t *count, int h)
+{
+	guard g = guard_new(FXS_NORMAL_IMPULSE_MAX);
+	bodies s;
+	body_pointers(c, bt, &s, h);
+	const v3 n = ld3(bt->d[0]);
+	/* what each normal row needs that does not depend on the velocities */
+	V pbias[4], pmass[4], pq[4];
+	shifter phm[4];
+	M live[4];
+	{
+		/* v, w, dp.x, dp.y; then dp.z, dtheta, ... */
+		V a0[8], b0[8], a1[8], b1[8];
+		bodies_load(&s, a0, b0);
+		char *ra[VW], *rb[VW];
+		for (int l = 0; l < VW; ++l)
+			ra[l] = s.pa[l] + 32, rb[l] = s.pb[l] + 32;
+		rows_to_lanes((const char *const *)ra, a1);
+		rows_to_lanes((const char *const *)rb, b1);
+		/* n . (dpB - dpA), as two dot products (no int32 difference) */
+		const V ndp = sub(dot3(n, (v3){ b0[6], b0[7], b1[0] }), dot3(n, (v3){ a0[6], a0[7], a1[0] }));
+		const v3 ta = { a1[1], a1[2], a1[3] }, tb = { b1[1], b1[2], b1[3] };
+		const V bias_rate = ld32(bt->bias_rate), iscale = ld32(bt->impulse_scale);
+		for (int k = 0; k < 4; ++k) {
+			const lane_row *r = &bt->n[k];
+			live[k] = live_points(bt, k, h);
+			V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
+			V sep = sat32g(add(ld32(bt->separation[k]), shr_round16(ds)), live[k], &g, exact, count);
+			M spec = gt(sep, zero());
+			M is_soft = use_bias ? m_not(spec) : m_none(); /* not speculative, and the biased pass */
+			/* speculative: (s inv_h) >> 16 with s > 0 */
+			V bias_spec = srli(mul(sep, inv_h), 16);
+			V bs = sat32g(shr_round16(mul(bias_rate, sep)), m_and(is_soft, live[k]), &g, exact, count);
+			bs = max_(bs, push_min);
+			pbias[k] = sel(spec, bias_spec, maskz(is_soft, bs));
+			pmass[k] = sel(is_soft, ld32(r->soft_mass), ld32(r->mass));
+			phm[k] = shifter_sel(is_soft, shifter_at(r->ss, h), shifter_at(r->sm, h));
+			pq[k] = mul_q16_v(ld64(bt->impulse[k]), maskz(is_soft, iscale));
+		}
+	}
+	linear_resp L;
+	linear_of(bt, &L, h);
+	/* the new impulses, written once the batch is done */
+	V imp[4], ti[2];
+	V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
+	for (int k = 0; k < 4; ++k) {
+		const lane_row *r = &bt->n[k];
+		const v3 rxa = ld3(r->rxa), rxb = ld3(r->rxb);
+		V vn = add(sub(dot3(n, s.vb), dot3(n, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
+		vn = sat32g(shr_round16(vn), live[k], &g, exact, count);
+		V y = sat32g(add(vn, pbias[k]), live[k], &g, exact, count);
+		V old = ld64(bt->impulse[k]);
+		V nw = sub(sub(old, smul_v(pmass[k], y, &phm[k])), pq[k]);
+		if (exact) {
+			V capped = min_(nw, splat(FXS_NORMAL_IMPULSE_MAX));
+			count_out(nw, capped, live[k], count);
+			nw = capped;
+		} else {
+			note_hi(&g, nw, live[k]); /* bounded above only */
+		}
+		nw = max_(nw, zero());
+		V delta = sub(nw, old);
+		imp[k] = nw;
+		pushed = or_(pushed, maskz(gt(delta, zero()), splat(1 << k)));
+		apply_v(&s, &L, L.na, L.nb, r, imp32g(delta, live[k], &g, exact, count), &g, exact, count);
+		total = add(total, nw);
+		moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
+	}
+	const V mu = ld32(bt->friction);
+	const V lim = mul_q16_v(total, mu), nlim = sub(zero(), lim);
+	for (int t = 0; t < 2; ++t) {
+		const lane_frow *r = &bt->t[t];
+		const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
+		V vt = add(sub(dot3(d, s.vb), dot3(d, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
+		vt = sat32g(shr_round16(vt), m_all(), &g, exact, count);
+		shifter hm = shifter_at(r->sm, h);
+		V old = ld64(bt->ti[t]);
+		V nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
+		nw = max_(min_(nw, lim), nlim);
+		ti[t] = nw;
+		apply_v(&s, &L, linear3(L.ima, bt, 1 + t, h), linear3(L.imb, bt, 1 + t, h), r,
+			imp32g(sub(nw, old), m_all(), &g, exact, count), &g, exact, count);
+	}
+	/* the twist, where the portable kernel runs it: tlim or the impulse nonzero */
+	const lane_trow *r = &bt->tw;
+	const V tlim = mul_q16_v(moment, mu), ntlim = sub(zero(), tlim);
+	const V old = ld64(bt->twi);
+	const M runs = m_not(m_and(eq(tlim, zero()), eq(old, zero())));
+	V wn = sub(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
+	wn = sat32g(shr_round16(wn), runs, &g, exact, count);
+	shifter hm = shifter_at(r->sm, h);
+	V twi = sub(old, smul_v(ld32(r->mass), wn, &hm));
+	twi = max_(min_(twi, tlim), ntlim);
+	V p = imp32g(sub(twi, old), m_all(), &g, exact, count);
+	shifter ha = shifter_at(r->sa, h), hb = shifter_at(r->sb, h);
+	sadd3_v(&s.wa, r->ia, &ha, p, &g, exact, count, h);
+	sadd3_v(&s.wb, r->ib, &hb, p, &g, exact, count, h);
+	if (!exact && !guard_ok(&g))
+		return false;
+	for (int k = 0; k < 4; ++k)
+		st64(bt->impulse[k], imp[k]);
+	st32(bt->pushed, pushed);
+	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
+	st64(bt->twi, twi);
+	bodies_store(&s);
+	return true;
+}
+
+/* use_bias a constant in each copy: the relax pass's drops the bias */
+INLINE uint32_t solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	uint32_t count = 0;
+	const V inv_h = splat(c->inv_h), push_min = splat(-(int64_t)c->push_max);
+	for (uint32_t i = first; i < end; ++i) {
+		fxs_batches_prefetch(c, i, end, false);
+		for (int h = 0; h < FXS_LANES; h += VW)
+			if (!solve_batch(c, &c->batches[i], use_bias, inv_h, push_min, false, &count, h))
+				solve_batch(c, &c->batches[i], use_bias, inv_h, push_min, true, &count, h);
+	}
+	return count;
+}
+
+uint32_t VKN(fxs_batches_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	return use_bias ? solve_batches(c, first, end, true) : solve_batches(c, first, end, false);
+}
+
+/* ---- packing: the rows of a batch's lanes at once ---- */
+
+typedef struct pbody {
+	V ii[6], si, inv_mass;
+	v3 v, w;
+} pbody;
+
+_Static_assert(offsetof(solver_body, im) == 48 && offsetof(solver_body, si) == 52 &&
+		       offsetof(solver_body, inv_mass) == 56 && offsetof(solver_body, ii) == 64,
+	       "pbody_load reads a solver body as rows of 32 bytes at 0, 32 and 64");
+
+/* the bodies of slots slot[l]: three rows each (rows_to_lanes) */
+INLINE void pbody_load(const solver_ctx *c, const uint32_t *slot, pbody *b)
+{
+	char *row[VW];
+	V r0[8], r1[8], r2[8];
+	body_rows(c->bodies, sizeof(solver_body), slot, 0, row);
+	rows_to_lanes((const char *const *)row, r0); /* v, w */
+	body_rows(c->bodies, sizeof(solver_body), slot, 32, row);
+	rows_to_lanes((const char *const *)row, r1); /* ..., si (the low byte of int32 5), inv_mass (6, 7) */
+	body_rows(c->bodies, sizeof(solver_body), slot, 64, row);
+	rows_to_lanes((const char *const *)row, r2); /* ii */
+	for (int i = 0; i < 6; ++i)
+		b->ii[i] = r2[i];
+	b->si = and_(r1[5], splat(0xFF));
+	b->inv_mass = or_(and_(r1[6], splat(0xFFFFFFFF)), slli(r1[7], 32));
+	b->v = (v3){ r0[0], r0[1], r0[2] };
+	b->w = (v3){ r0[3], r0[4], r0[5] };
+}
+
+/* contact_batch.c's cross (exact, rounded once) where no operand is
+ * INT32_MIN and the result fits; else the lane is rare */
+INLINE V cross_comp_v(V a, V b, V cc, V d, M *rare)
+{
+	V r = sub(mul(a, b), mul(cc, d));
+	const V lo = splat((int64_t)INT32_MIN * 65536), hi = splat((int64_t)INT32_MAX * 65536), m = splat(INT32_MIN);
+	*rare = m_or(*rare, m_or(m_or(m_or(gt(r, hi), gt(lo, r)), m_or(eq(a, m), eq(b, m))), m_or(eq(cc, m), eq(d, m))));
+	return shr_round16(r);
+}
+INLINE v3 cross_v(v3 a, v3 b, M *rare)
+{
+	v3 r = { cross_comp_v(a.y, b.z, a.z, b.y, rare), cross_comp_v(a.z, b.x, a.x, b.z, rare),
+		 cross_comp_v(a.x, b.y, a.y, b.x, rare) };
+	return r;
+}
+
+/* inertia_response (solver.h): I^-1 x as mantissas; k = x . I^-1 x in Q32.32 */
+INLINE V response_v(const pbody *b, v3 x, V out[3], V *k, M *rare)
+{
+	const V *m = b->ii; /* xx yy zz xy xz yz */
+	V s[3] = { add(add(mul(m[0], x.x), mul(m[3], x.y)), mul(m[4], x.z)),
+		   add(add(mul(m[3], x.x), mul(m[1], x.y)), mul(m[5], x.z)),
+		   add(add(mul(m[4], x.x), mul(m[5], x.y)), mul(m[2], x.z)) };
+	V any = or_(or_(abs_(s[0]), abs_(s[1])), abs_(s[2]));
+	V sh = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
+	V e = sub(add(b->si, splat(16)), sh);
+	V over = max_(sub(e, splat(62)), zero());
+	sh = add(sh, over), e = sub(e, over);
+	*rare = m_or(*rare, gt(splat(16), e)); /* e < 1 clamps; e < 16 scales up: both rare */
+	for (int i = 0; i < 3; ++i)
+		out[i] = shr_half(s[i], sh);
+	V d = add(add(mul(x.x, out[0]), mul(x.y, out[1])), mul(x.z, out[2]));
+	*k = shr_half(d, max_(sub(e, splat(16)), zero()));
+	return e;
+}
+
+/* scale1 (solver.h) of m >= 0: the shift and the mantissa; rare when the
+ * shift clamps at 1 (m of 61 bits or more) */
+INLINE V scale1_v(V m, V *mant, M *rare)
+{
+	V s = min_(max_(sub(splat(32 + FXS_SCALE_BITS), bitlen(m)), splat(1)), splat(62));
+	*rare = m_or(*rare, gt(splat(2), s));
+	M up = m_not(gt(splat(32), s));
+	V l = sllv(m, max_(sub(s, splat(32)), zero()));
+	V r = shr_half(m, max_(sub(splat(32), s), zero()));
+	*mant = sel(up, l, r);
+	return s;
+}
+
+/* srow_prepare into row fields: rxa, rxb given (twist: the normal) */
+typedef struct vrow {
+	V ia[3], ib[3], mass, softm, sa, sb, sm, ss;
+} vrow;
+
+INLINE void srow_v(const pbody *A, const pbody *B, v3 rxa, v3 rxb, bool linear, V mass_scale, vrow *r, M *rare)
+{
+	V ka, kb;
+	r->sa = response_v(A, rxa, r->ia, &ka, rare);
+	r->sb = response_v(B, rxb, r->ib, &kb, rare);
+	for (int i = 0; i < 3; ++i)
+		r->ia[i] = sub(zero(), r->ia[i]); /* A takes -p */
+	V k = add(ka, kb);
+	V lim = splat((int64_t)1 << 60);
+	*rare = m_or(*rare, m_or(ugt(abs_(ka), lim), ugt(abs_(kb), lim)));
+	if (linear) {
+		*rare = m_or(*rare, m_or(ugt(A->inv_mass, lim), ugt(B->inv_mass, lim)));
+		k = add(k, add(A->inv_mass, B->inv_mass));
+	}
+	/* recip_q32, lane by lane (the division) */
+	int64_t kl[VW];
+	uint64_t ml[VW];
+	uint32_t sat = 0;
+	st64_(kl, k);
+	for (int l = 0; l < VW; ++l) {
+		uint64_t u = (uint64_t)kl[l];
+		if (kl[l] <= 0) {
+			ml[l] = 0;
+			continue;
+		}
+		if (u == 1) { /* saturates: rare */
+			ml[l] = 0, sat |= 1u << l;
+			continue;
+		}
+		uint64_t q = UINT64_MAX / u, rem = UINT64_MAX - q * u + 1;
+		if (rem == u)
+			q += 1, rem = 0;
+		if (rem >= u - rem)
+			q += 1;
+		ml[l] = q;
+	}
+	*rare = m_or(*rare, m_from_bits(sat));
+	V m = ld64_((const int64_t *)(const void *)ml);
+	*rare = m_or(*rare, ugt(m, splat(((int64_t)1 << 46) - 1))); /* the soft product below needs m < 2^46 */
+	r->sm = scale1_v(m, &r->mass, rare);
+	V softv = srli(add(mullo(m, mass_scale), splat(0x8000)), 16);
+	r->ss = scale1_v(softv, &r->softm, rare);
+}
+
+INLINE void st3a(int32_t f[3][FXS_LANES], const V v[3], int h) { st32(f[0], v[0]), st32(f[1], v[1]), st32(f[2], v[2]); }
+
+/* lanes h..h+VW of fxs_pack_rows_lane; the lanes left to it, as bits */
+INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms, int h)
+{
+	M rare = m_none();
+	pbody A, B;
+	pbody_load(c, bt->a + h, &A);
+	pbody_load(c, bt->b + h, &B);
+	const v3 n = ld3(bt->d[0]);
+	const V npts = ld32(bt->count), ms = ld32(arms->mass_scale);
+	for (int p = 0; p < 4; ++p) {
+		const M live = gt(npts, splat(p));
+		M rp = m_none();
+		v3 rxa = cross_v(ld3(arms->ra[p]), n, &rp), rxb = cross_v(ld3(arms->rb[p]), n, &rp);
+		vrow r;
+		srow_v(&A, &B, rxa, rxb, true, ms, &r, &rp);
+		V s = add(sub(dot3(n, B.v), dot3(n, A.v)), sub(dot3(B.w, rxb), dot3(A.w, rxa)));
+		V rv = shr_round16(s);
+		rp = m_or(rp, m_or(gt(rv, splat(INT32_MAX)), gt(splat(INT32_MIN), rv)));
+		rare = m_or(rare, m_and(rp, live));
+		/* padding points: a zero row */
+		lane_row *o = &bt->n[p];
+		const V s62 = splat(62);
+		st3(o->rxa, ((v3){ maskz(live, rxa.x), maskz(live, rxa.y), maskz(live, rxa.z) }));
+		st3(o->rxb, ((v3){ maskz(live, rxb.x), maskz(live, rxb.y), maskz(live, rxb.z) }));
+		for (int i = 0; i < 3; ++i)
+			r.ia[i] = maskz(live, r.ia[i]), r.ib[i] = maskz(live, r.ib[i]);
+		st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
+		st32(o->mass, maskz(live, r.mass)), st32(o->soft_mass, maskz(live, r.softm));
+		st8(o->sa, sel(live, r.sa, s62)), st8(o->sb, sel(live, r.sb, s62)), st8(o->sm, sel(live, r.sm, s62));
+		st8(o->ss, sel(live, r.ss, s62));
+		st32(bt->relative_velocity[p], maskz(live, rv));
+	}
+	const v3 ca = ld3(arms->ca), cb = ld3(arms->cb);
+	for (int t = 0; t < 2; ++t) {
+		const v3 d = ld3(bt->d[1 + t]);
+		v3 rxa = cross_v(ca, d, &rare), rxb = cross_v(cb, d, &rare);
+		vrow r;
+		srow_v(&A, &B, rxa, rxb, true, splat(FXG_ONE), &r, &rare);
+		lane_frow *o = &bt->t[t];
+		st3(o->rxa, rxa), st3(o->rxb, rxb), st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
+		st32(o->mass, r.mass), st8(o->sa, r.sa), st8(o->sb, r.sb), st8(o->sm, r.sm);
+	}
+	{
+		vrow r;
+		srow_v(&A, &B, n, n, false, splat(FXG_ONE), &r, &rare);
+		lane_trow *o = &bt->tw;
+		st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
+		st32(o->mass, r.mass), st8(o->sa, r.sa), st8(o->sb, r.sb), st8(o->sm, r.sm);
+	}
+	return m_bits(rare) << h;
+}
+
+uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
+{
+	uint32_t rare = 0;
+	for (int h = 0; h < FXS_LANES; h += VW)
+		rare |= pack_rows(c, bt, arms, h);
+	return rare;
+}
+
+#else
+
+/* not in this build: the portable kernel does everything */
+uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
+{
+	(void)c, (void)bt, (void)arms;
+	return (1u << FXS_LANES) - 1;
+}
+
+uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	(void)c, (void)first, (void)end;
+	return 0;
+}
+
+uint32_t VKN(fxs_batches_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	(void)c, (void)first, (void)end, (void)use_bias;
+	return 0;
+}
+
+#endif

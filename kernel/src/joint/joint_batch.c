@@ -1,7 +1,8 @@
 /* Ball joints in batches (joint_batch.h): packing, the lever arms, and the
- * portable kernels, lane by lane. The AVX-512 kernels
- * (joint_batch_avx512.c) compute the same formulas; a change here is made
- * there too, and tests/test_batch.c compares the two. */
+ * portable kernels, lane by lane. The vector kernels (joint_batch_vector.h,
+ * for AVX2, AVX-512 and NEON) compute the same formulas; a change here is
+ * made there too (joint_batch_vector.h lists which function mirrors which),
+ * and tests/test_batch.c compares them. */
 #include "joint/joint_batch.h"
 #include "solve/stage.h"
 
@@ -329,9 +330,19 @@ static void lever_arms(solver_ctx *c, ball_batch *bt)
 	}
 }
 
+/* the vector kernels' setup, or NULL: the portable code runs */
+static uint32_t (*vector_setup(int simd))(solver_ctx *, uint32_t, uint32_t)
+{
+	return simd == FXS_SIMD_AVX512  ? fxs_ball_setup_warm_avx512
+		: simd == FXS_SIMD_AVX2 ? fxs_ball_setup_warm_avx2
+		: simd == FXS_SIMD_NEON ? fxs_ball_setup_warm_neon
+					: NULL;
+}
+
 uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
 {
-	if (c->simd == FXS_SIMD_AVX512) {
+	uint32_t (*vector)(solver_ctx *, uint32_t, uint32_t) = vector_setup(c->simd);
+	if (vector) {
 		/* the rotations the vector kernel's lever arms read */
 		for (uint32_t i = first; i < end; ++i) {
 			const ball_batch *bt = &c->ball_batches[i];
@@ -339,7 +350,7 @@ uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
 				if (bt->joint[l] != FXS_BALL_EMPTY)
 					(void)body_rotation(c, bt->a[l]), (void)body_rotation(c, bt->b[l]);
 		}
-		return fxs_ball_setup_warm_avx512(c, first, end);
+		return vector(c, first, end);
 	}
 	for (uint32_t i = first; i < end; ++i)
 		lever_arms(c, &c->ball_batches[i]);
@@ -362,6 +373,10 @@ uint32_t fxs_ball_solve(solver_ctx *c, uint32_t first, uint32_t end, bool use_bi
 {
 	if (c->simd == FXS_SIMD_AVX512)
 		return fxs_ball_solve_avx512(c, first, end, use_bias);
+	if (c->simd == FXS_SIMD_AVX2)
+		return fxs_ball_solve_avx2(c, first, end, use_bias);
+	if (c->simd == FXS_SIMD_NEON)
+		return fxs_ball_solve_neon(c, first, end, use_bias);
 	uint32_t local = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];

@@ -11,11 +11,13 @@
  * Every sub-step, setup (the lever arms from each body's rotation, then the
  * hot form of solver.h: N = I^-1 [r]x per body and K^-1 of the 3x3 block by
  * its adjugate with one 64-bit division) and the warm start; then the
- * biased and the relax passes. Two kernels with the same integer formulas:
- * portable, lane by lane (joint_batch.c), and AVX-512 (joint_batch_avx512.c);
- * tests/test_batch.c compares them. The setup's rare branches (a response
- * or an inverse beyond the stated ranges, where a shift would leave [1, 62])
- * are recomputed lane by lane by the portable code in both.
+ * biased and the relax passes. The kernels compute the same integer
+ * formulas: portable, lane by lane (joint_batch.c), and the vector kernels
+ * written once (joint_batch_vector.h) and built for AVX2, AVX-512 and NEON
+ * (joint_batch_avx2.c, _avx512.c, _neon.c); tests/test_batch.c compares
+ * them. The setup's rare branches (a response or an inverse beyond the
+ * stated ranges, where a shift would leave [1, 62]) are recomputed lane by
+ * lane by the portable code in all.
  *
  * Bounds (besides solver.h's mantissas): a block impulse is saturated to
  * int32 before it is softened, and the accumulated impulse is clamped to
@@ -63,8 +65,12 @@ void fxs_ball_store(solver_ctx *c);
 /* the setup of lane l alone, portable (the vector kernel's rare lanes) */
 void fxs_ball_setup_lane(solver_ctx *c, ball_batch *bt, int l, uint32_t *ovf);
 
-/* the AVX-512 kernels (joint_batch_avx512.c); the lever arms are set */
+/* the vector kernels (joint_batch_vector.h); the bodies' rotations are set */
+uint32_t fxs_ball_setup_warm_avx2(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_ball_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
+uint32_t fxs_ball_setup_warm_neon(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_ball_solve_neon(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 
 #endif

@@ -1,0 +1,390 @@
+/* Ball joints in batches (joint_batch.h): the vector kernels, written once
+ * on the lanes of simd/lanes.h and compiled for each instruction set
+ * (joint_batch_avx2.c, joint_batch_avx512.c, joint_batch_neon.c include
+ * their layer, define VK, then this).
+ *
+ * The formulas are joint_batch.c's, lane for lane (contact_batch_vector.h
+ * says how they carry over); a change there is made here once. Which
+ * portable function each part mirrors:
+ *   lever_arms_v   lever_arms (fxg_m3_mul_v3 on body_rotation's matrix,
+ *                  fxg_v3_add, fxg_v3_sub)
+ *   response       ball_response (its common path)
+ *   inverse        sym3_inverse_hot (its common path; the one division per
+ *                  joint, the determinant's, lane by lane in scalar)
+ *   ball_apply_v   ball_apply (add3)
+ *   warm_v         the warm start of fxs_ball_setup_warm (impulse32, ball_apply)
+ *   ball_solve_v   solve_lane (mul_q16s, impulse32, the FXS_BALL_IMPULSE_MAX clamp)
+ * The setup's rare branches (a response or an inverse beyond the stated
+ * ranges, where a shift would leave [1, 62]) are left to the portable code
+ * lane by lane (fxs_ball_setup_lane). Shifts of values that may reach 2^62
+ * (sums of three 30 x 31-bit products) are exact (srav); sra62 only where
+ * the value is smaller. */
+
+#define VK_(name, suffix) name##_##suffix
+#define VK_NAME(name, suffix) VK_(name, suffix)
+#define VKN(name) VK_NAME(name, VK)
+
+#if FXS_VEC_BUILD
+#include <stddef.h>
+
+#define L FXS_BALL_LANES
+
+/* The bodies of a batch's lanes, and their fields as lanes: each body read
+ * as rows of 32 bytes (rows_to_lanes) instead of gathered. */
+_Static_assert(offsetof(solver_body, v) == 0 && offsetof(solver_body, w) == 12 && offsetof(solver_body, si) == 52 &&
+		       offsetof(solver_body, inv_mass) == 56 && offsetof(solver_body, ii) == 64 &&
+		       offsetof(solver_body, rot) == 92 && sizeof(fxg_mat3) == 36,
+	       "the ball kernels read a solver body as rows of 32 bytes at 0, 32, 64 and 96");
+
+/* what the setup reads of a body, besides its velocities */
+typedef struct setup_body {
+	V ii[6], si, inv_mass, rot[9];
+} setup_body;
+
+INLINE void setup_body_load(const solver_ctx *c, const uint32_t *slot, setup_body *b)
+{
+	char *row[VW];
+	V r[8];
+	body_rows(c->bodies, sizeof(solver_body), slot, 32, row);
+	rows_to_lanes((const char *const *)row, r); /* ..., si (the low byte of int32 5), inv_mass (6, 7) */
+	b->si = and_(r[5], splat(0xFF));
+	b->inv_mass = or_(and_(r[6], splat(0xFFFFFFFF)), slli(r[7], 32));
+	body_rows(c->bodies, sizeof(solver_body), slot, 64, row);
+	rows_to_lanes((const char *const *)row, r); /* ii, rot_stamp, rot[0] */
+	for (int i = 0; i < 6; ++i)
+		b->ii[i] = r[i];
+	b->rot[0] = r[7];
+	body_rows(c->bodies, sizeof(solver_body), slot, 96, row);
+	rows_to_lanes((const char *const *)row, r); /* rot[1..8] */
+	for (int i = 0; i < 8; ++i)
+		b->rot[1 + i] = r[i];
+}
+
+/* ---- setup ---- */
+
+/* N = I^-1 [r]x and its part of K, the common path of ball_response; lanes
+ * that leave it are marked in *rare */
+INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
+{
+	const V xx = b->ii[0], yy = b->ii[1], zz = b->ii[2], xy = b->ii[3], xz = b->ii[4], yz = b->ii[5];
+	const V rx = r.x, ry = r.y, rz = r.z;
+	V e[9] = { sub(mul(xy, rz), mul(xz, ry)), sub(mul(xz, rx), mul(xx, rz)), sub(mul(xx, ry), mul(xy, rx)),
+		   sub(mul(yy, rz), mul(yz, ry)), sub(mul(yz, rx), mul(xy, rz)), sub(mul(xy, ry), mul(yy, rx)),
+		   sub(mul(yz, rz), mul(zz, ry)), sub(mul(zz, rx), mul(xz, rz)), sub(mul(xz, ry), mul(yz, rx)) };
+	V any = zero();
+	for (int i = 0; i < 9; ++i)
+		any = or_(any, abs_(e[i]));
+	V sh = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), splat(1));
+	V ex = sub(add(b->si, splat(16)), sh);
+	V over = max_(sub(ex, splat(62)), zero());
+	sh = add(sh, over), ex = sub(ex, over);
+	*rare = m_or(*rare, gt(splat(16), ex)); /* ex < 1 clamps; ex < 16 scales up: both rare */
+	V half = sllv(splat(1), sub(sh, splat(1)));
+	for (int i = 0; i < 9; ++i)
+		n[i] = srav(add(e[i], half), sh);
+	V d[6] = { sub(mul(rz, n[3]), mul(ry, n[6])), sub(mul(rx, n[7]), mul(rz, n[1])), sub(mul(ry, n[2]), mul(rx, n[5])),
+		   sub(mul(rz, n[4]), mul(ry, n[7])), sub(mul(rz, n[5]), mul(ry, n[8])), sub(mul(rx, n[8]), mul(rz, n[2])) };
+	V s2 = max_(sub(ex, splat(16)), zero());
+	for (int i = 0; i < 6; ++i) {
+		V q = shr_half(d[i], s2);
+		/* the portable code saturates a sum beyond int64: rare */
+		*rare = m_or(*rare, ugt(abs_(q), splat((int64_t)1 << 60)));
+		k[i] = add(k[i], q);
+	}
+	return ex;
+}
+
+/* K^-1 by the adjugate, the common path of sym3_inverse_hot */
+INLINE V inverse(const V K[6], V out[6], M *rare)
+{
+	V any = zero();
+	for (int i = 0; i < 6; ++i)
+		any = or_(any, abs_(K[i]));
+	V bits = bitlen(any);
+	*rare = m_or(*rare, gt(bits, splat(61))); /* near int64: rare */
+	V t = sub(bits, splat(FXS_SCALE_BITS));
+	M neg = gt(zero(), t);
+	V tp = max_(t, zero()), tn = max_(sub(zero(), t), zero());
+	V k[6];
+	for (int i = 0; i < 6; ++i)
+		k[i] = sel(neg, sllv(K[i], tn), shr_half(K[i], tp));
+	const V xx = k[0], yy = k[1], zz = k[2], xy = k[3], xz = k[4], yz = k[5];
+	V cf[6] = { sub(mul(yy, zz), mul(yz, yz)), sub(mul(xx, zz), mul(xz, xz)), sub(mul(xx, yy), mul(xy, xy)),
+		    sub(mul(xz, yz), mul(xy, zz)), sub(mul(xy, yz), mul(xz, yy)), sub(mul(xy, xz), mul(xx, yz)) };
+	any = zero();
+	for (int i = 0; i < 6; ++i)
+		any = or_(any, abs_(cf[i]));
+	V u = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
+	for (int i = 0; i < 6; ++i)
+		cf[i] = shr_half(cf[i], u);
+	V det = add(add(mul(xx, cf[0]), mul(xy, cf[3])), mul(xz, cf[4]));
+	M none = m_or(m_or(eq(any, zero()), le(det, zero())), m_or(m_or(le(xx, zero()), le(yy, zero())), le(zz, zero())));
+	det = sel(none, splat(1), det); /* no division by zero in those lanes; their result is zero */
+	V v = max_(sub(bitlen(det), splat(31)), zero());
+	V dd = shr_half(det, v);
+	/* the one division, lane by lane */
+	uint64_t dl[VW], rl[VW];
+	st64_((int64_t *)(void *)dl, dd);
+	for (int l = 0; l < VW; ++l)
+		rl[l] = ((((uint64_t)1 << 62) + dl[l] / 2) / dl[l]);
+	V r = ld64_((const int64_t *)(const void *)rl);
+	V q[6];
+	any = zero();
+	for (int i = 0; i < 6; ++i) {
+		q[i] = mullo(cf[i], r);
+		any = or_(any, abs_(q[i]));
+	}
+	V w = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
+	V s = sub(add(add(splat(62 - 32), v), t), w);
+	*rare = m_or(*rare, m_andnot(none, m_or(gt(s, splat(62)), gt(splat(1), s))));
+	for (int i = 0; i < 6; ++i)
+		out[i] = maskz(m_not(none), shr_half(q[i], w));
+	return sel(none, splat(62), s);
+}
+
+INLINE void load_velocities(const solver_ctx *c, const ball_batch *bt, bodies *s, int h)
+{
+	body_rows(c->bodies, sizeof(solver_body), bt->a + h, 0, s->pa);
+	body_rows(c->bodies, sizeof(solver_body), bt->b + h, 0, s->pb);
+	V a[8], b[8];
+	bodies_load(s, a, b);
+}
+
+/* ball_apply, clamps and counts by the guard */
+INLINE void ball_apply_v(const ball_batch *bt, bodies *s, const V p[3], guard *g, bool exact, uint32_t *count, int h)
+{
+	const V ima = ld32(bt->ima), imb = ld32(bt->imb);
+	const shifter ha = shifter_of(ld8(bt->sma)), hb = shifter_of(ld8(bt->smb));
+	const V nima = sub(zero(), ima);
+	V *va[3] = { &s->va.x, &s->va.y, &s->va.z }, *vb[3] = { &s->vb.x, &s->vb.y, &s->vb.z };
+	for (int k = 0; k < 3; ++k) { /* one product below 2^61 */
+		*va[k] = sat32g(add(*va[k], shr_by(mul(nima, p[k]), &ha)), m_all(), g, exact, count);
+		*vb[k] = sat32g(add(*vb[k], shr_by(mul(imb, p[k]), &hb)), m_all(), g, exact, count);
+	}
+	const V sna = ld8(bt->sna), snb = ld8(bt->snb);
+	const V qa = sllv(splat(1), sub(sna, splat(1))), qb = sllv(splat(1), sub(snb, splat(1)));
+	V *wa[3] = { &s->wa.x, &s->wa.y, &s->wa.z }, *wb[3] = { &s->wb.x, &s->wb.y, &s->wb.z };
+	for (int j = 0; j < 3; ++j) {
+		V sa = add(add(mul(ld32(bt->na[j][0]), p[0]), mul(ld32(bt->na[j][1]), p[1])), mul(ld32(bt->na[j][2]), p[2]));
+		V sb = add(add(mul(ld32(bt->nb[j][0]), p[0]), mul(ld32(bt->nb[j][1]), p[1])), mul(ld32(bt->nb[j][2]), p[2]));
+		*wa[j] = sat32g(add(*wa[j], srav(add(sub(zero(), sa), qa), sna)), m_all(), g, exact, count);
+		*wb[j] = sat32g(add(*wb[j], srav(add(sb, qb), snb)), m_all(), g, exact, count);
+	}
+}
+
+/* fxg_add / fxg_sub per component: saturated, counted */
+INLINE v3 add3s(v3 a, v3 b, guard *g, bool exact, uint32_t *count)
+{
+	v3 r = { sat32g(add(a.x, b.x), m_all(), g, exact, count), sat32g(add(a.y, b.y), m_all(), g, exact, count),
+		 sat32g(add(a.z, b.z), m_all(), g, exact, count) };
+	return r;
+}
+INLINE v3 sub3s(v3 a, v3 b, guard *g, bool exact, uint32_t *count)
+{
+	v3 r = { sat32g(sub(a.x, b.x), m_all(), g, exact, count), sat32g(sub(a.y, b.y), m_all(), g, exact, count),
+		 sat32g(sub(a.z, b.z), m_all(), g, exact, count) };
+	return r;
+}
+
+/* fxg_m3_mul_v3 (R v, each component a sum of three exact products,
+ * rounded once, saturated) for the rotation body_rotation left in the
+ * solver body */
+INLINE v3 rotate(const setup_body *b, v3 v, guard *g, bool exact, uint32_t *count)
+{
+	const V *m = b->rot; /* cx.x cx.y cx.z cy.x ... */
+	v3 r = { sat32g(shr_round16(add(add(mul(m[0], v.x), mul(m[3], v.y)), mul(m[6], v.z))), m_all(), g, exact, count),
+		 sat32g(shr_round16(add(add(mul(m[1], v.x), mul(m[4], v.y)), mul(m[7], v.z))), m_all(), g, exact, count),
+		 sat32g(shr_round16(add(add(mul(m[2], v.x), mul(m[5], v.y)), mul(m[8], v.z))), m_all(), g, exact, count) };
+	return r;
+}
+
+/* the world bodies' positions, for the lanes in use (the spare body of the
+ * empty lanes is not a world body: they read zeros) */
+_Static_assert(sizeof(fxs_body) - offsetof(fxs_body, xf) - offsetof(fxs_transform, p) >= 32,
+	       "positions reads 32 bytes from a world body's position");
+INLINE v3 positions(const solver_ctx *c, const uint32_t *slot, uint32_t live)
+{
+	static const int32_t none[8];
+	const char *base = (const char *)(const void *)c->w->bodies + offsetof(fxs_body, xf) + offsetof(fxs_transform, p);
+	const char *row[VW];
+	for (int l = 0; l < VW; ++l)
+		row[l] = (live >> l & 1) ? base + (size_t)slot[l] * sizeof(fxs_body) : (const char *)(const void *)none;
+	V r[8];
+	rows_to_lanes(row, r);
+	return (v3){ r[0], r[1], r[2] };
+}
+
+/* the lanes in use, as bits */
+INLINE uint32_t live_joints(const ball_batch *bt, int h)
+{
+	return m_bits(m_not(eq(ld32_((const int32_t *)(const void *)bt->joint + h), splat(-1))));
+}
+
+/* lever_arms for lanes h..h+VW; false (to be run again exactly) when the
+ * fast path left its range */
+INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, const setup_body *A, const setup_body *B, bool exact,
+			 uint32_t *count, int h)
+{
+	guard g = guard_new(0);
+	const uint32_t live = live_joints(bt, h);
+	v3 ra = rotate(A, ld3(bt->local_a), &g, exact, count), rb = rotate(B, ld3(bt->local_b), &g, exact, count);
+	v3 pa = add3s(positions(c, bt->a + h, live), ra, &g, exact, count),
+	   pb = add3s(positions(c, bt->b + h, live), rb, &g, exact, count);
+	v3 c0 = sub3s(pb, pa, &g, exact, count);
+	if (!exact && !guard_ok(&g))
+		return false;
+	st3(bt->ra, ra), st3(bt->rb, rb), st3(bt->c0, c0);
+	return true;
+}
+
+/* the warm start of lanes h..h+VW (see lever_arms_v) */
+INLINE bool warm_v(solver_ctx *c, const ball_batch *bt, bool exact, uint32_t *count, int h)
+{
+	guard g = guard_new(0);
+	bodies s;
+	load_velocities(c, bt, &s, h);
+	const V p[3] = { imp32g(ld64(bt->P[0]), m_all(), &g, exact, count), imp32g(ld64(bt->P[1]), m_all(), &g, exact, count),
+			 imp32g(ld64(bt->P[2]), m_all(), &g, exact, count) };
+	ball_apply_v(bt, &s, p, &g, exact, count, h);
+	if (!exact && !guard_ok(&g))
+		return false;
+	bodies_store(&s);
+	return true;
+}
+
+/* the setup and warm start of lanes h..h+VW */
+INLINE void setup_warm(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
+{
+	setup_body A, B;
+	setup_body_load(c, bt->a + h, &A), setup_body_load(c, bt->b + h, &B);
+	if (!lever_arms_v(c, bt, &A, &B, false, count, h))
+		lever_arms_v(c, bt, &A, &B, true, count, h);
+	const V m = add(A.inv_mass, B.inv_mass);
+	M rare = ugt(m, splat((int64_t)1 << 60));
+	V k[6] = { m, m, m, zero(), zero(), zero() };
+	V na[9], nb[9], kinv[6];
+	V sna = response(&A, ld3(bt->ra), na, k, &rare);
+	V snb = response(&B, ld3(bt->rb), nb, k, &rare);
+	V sk = inverse(k, kinv, &rare);
+	for (int j = 0; j < 9; ++j)
+		st32(bt->na[j / 3][j % 3], na[j]), st32(bt->nb[j / 3][j % 3], nb[j]);
+	for (int j = 0; j < 6; ++j)
+		st32(bt->kinv[j], kinv[j]);
+	st8(bt->sna, sna), st8(bt->snb, snb), st8(bt->sk, sk);
+	/* the lanes off the common path: the portable setup, which counts its
+	 * own saturations */
+	const uint32_t r = m_bits(rare);
+	for (int l = 0; r && l < VW; ++l)
+		if ((r >> l & 1) && bt->joint[h + l] != FXS_BALL_EMPTY)
+			fxs_ball_setup_lane(c, bt, h + l, count);
+	if (!warm_v(c, bt, false, count, h))
+		warm_v(c, bt, true, count, h);
+}
+
+uint32_t VKN(fxs_ball_setup_warm)(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first; i < end; ++i)
+		for (int h = 0; h < L; h += VW)
+			setup_warm(c, &c->ball_batches[i], &count, h);
+	return count;
+}
+
+/* (x f + 2^15) >> 16 for |x| < 2^47 (joint_batch.c's mul_q16s) */
+INLINE V mul_q16s(V x, V f)
+{
+	V hi = mul(sra62(x, 16), f);
+	V lo = sra62(add(mul(and_(x, splat(0xFFFF)), f), splat(0x8000)), 16);
+	return add(hi, lo);
+}
+
+/* solve_lane for lanes h..h+VW (see lever_arms_v) */
+INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exact, uint32_t *count, int h)
+{
+	guard g = guard_new(FXS_BALL_IMPULSE_MAX);
+	bodies s;
+	load_velocities(c, bt, &s, h);
+	const v3 ra = ld3(bt->ra), rb = ld3(bt->rb);
+	/* Cdot = vb + wb x rb - va - wa x ra, exact */
+	V cd[3] = { add(slli(sub(s.vb.x, s.va.x), 16),
+			sub(sub(mul(s.wb.y, rb.z), mul(s.wb.z, rb.y)), sub(mul(s.wa.y, ra.z), mul(s.wa.z, ra.y)))),
+		    add(slli(sub(s.vb.y, s.va.y), 16),
+			sub(sub(mul(s.wb.z, rb.x), mul(s.wb.x, rb.z)), sub(mul(s.wa.z, ra.x), mul(s.wa.x, ra.z)))),
+		    add(slli(sub(s.vb.z, s.va.z), 16),
+			sub(sub(mul(s.wb.x, rb.y), mul(s.wb.y, rb.x)), sub(mul(s.wa.x, ra.y), mul(s.wa.y, ra.x)))) };
+	V v[3];
+	const V bias_rate = ld32(bt->bias_rate);
+	for (int k = 0; k < 3; ++k) {
+		V x = shr_round16(cd[k]);
+		if (use_bias)
+			x = add(x, sat32g(shr_round16(mul(bias_rate, ld32(bt->c0[k]))), m_all(), &g, exact, count));
+		v[k] = sat32g(x, m_all(), &g, exact, count);
+	}
+	const V sk = ld8(bt->sk), r = sllv(splat(1), sub(sk, splat(1)));
+	const V m0 = ld32(bt->kinv[0]), m1 = ld32(bt->kinv[1]), m2 = ld32(bt->kinv[2]), m3 = ld32(bt->kinv[3]),
+		m4 = ld32(bt->kinv[4]), m5 = ld32(bt->kinv[5]);
+	const V x[3] = { srav(add(add(add(mul(m0, v[0]), mul(m3, v[1])), mul(m4, v[2])), r), sk),
+			 srav(add(add(add(mul(m3, v[0]), mul(m1, v[1])), mul(m5, v[2])), r), sk),
+			 srav(add(add(add(mul(m4, v[0]), mul(m5, v[1])), mul(m2, v[2])), r), sk) };
+	const V ms = ld32(bt->mass_scale), is = ld32(bt->impulse_scale);
+	V p[3], P1[3];
+	for (int k = 0; k < 3; ++k) {
+		V imp = sat32g(sub(zero(), x[k]), m_all(), &g, exact, count);
+		V P = ld64(bt->P[k]);
+		if (use_bias)
+			imp = sub(sra62(add(mul(imp, ms), splat(0x8000)), 16), mul_q16s(P, is));
+		V np = add(P, imp);
+		if (exact) {
+			V cl = min_(max_(np, splat(-FXS_BALL_IMPULSE_MAX)), splat(FXS_BALL_IMPULSE_MAX));
+			count_out(np, cl, m_all(), count);
+			np = cl;
+		} else {
+			note_wide(&g, np, m_all());
+		}
+		P1[k] = np;
+		p[k] = imp32g(imp, m_all(), &g, exact, count);
+	}
+	ball_apply_v(bt, &s, p, &g, exact, count, h);
+	if (!exact && !guard_ok(&g))
+		return false;
+	for (int k = 0; k < 3; ++k)
+		st64(bt->P[k], P1[k]);
+	bodies_store(&s);
+	return true;
+}
+
+/* use_bias a constant in each copy */
+INLINE uint32_t ball_solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		ball_batch *bt = &c->ball_batches[i];
+		for (int h = 0; h < L; h += VW)
+			if (!ball_solve_v(c, bt, use_bias, false, &count, h))
+				ball_solve_v(c, bt, use_bias, true, &count, h);
+	}
+	return count;
+}
+
+uint32_t VKN(fxs_ball_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	return use_bias ? ball_solve_batches(c, first, end, true) : ball_solve_batches(c, first, end, false);
+}
+
+#undef L
+
+#else
+
+uint32_t VKN(fxs_ball_setup_warm)(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	(void)c, (void)first, (void)end;
+	return 0;
+}
+
+uint32_t VKN(fxs_ball_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	(void)c, (void)first, (void)end, (void)use_bias;
+	return 0;
+}
+
+#endif

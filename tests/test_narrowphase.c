@@ -642,20 +642,17 @@ TEST(np_equal_boxes_keep_ids_under_jitter)
 	CHECK(ovf == 0);
 }
 
-/* The box-box separating-axis tests eight pairs at a time (AVX-512,
- * collide_box_box_avx512.c) give exactly what the scalar tests give, field
+/* The box-box separating-axis tests several pairs at a time (the vector
+ * kernels of every level this machine has: AVX2, AVX-512, NEON;
+ * collide_box_box_vector.h) give exactly what the scalar tests give, field
  * for field: random sizes (0.05..5 m, and the unit cube), rotations (none,
  * jitter of a few LSB, any), and relative positions around touching, plus
  * exact stacks and corners (where face axes tie). A lane whose rotation is
  * out of range (made from a quaternion of norm 3) is left to the scalar
  * code; one with in-range entries that are no rotation, far apart (a face
  * separation beyond int32), must be left to it or agree. */
-TEST(np_box_tests_vector_matches_scalar)
+static void box_tests_vector_matches_scalar(int level)
 {
-	if (fxs_batches_simd_level() < FXS_SIMD_AVX512) {
-		printf("  no AVX-512 on this CPU: the vector tests do not run here\n");
-		return;
-	}
 	uint64_t seed = 77;
 	uint32_t lanes = 0, taken = 0, mismatches = 0, special = 0;
 	for (int round = 0; round < 20000; ++round) {
@@ -701,7 +698,7 @@ TEST(np_box_tests_vector_matches_scalar)
 			pa[k] = &sa[k], pb[k] = &sb[k], pra[k] = &ra[k], prb[k] = &rb[k];
 		}
 		fxs_box_sat_result out[8];
-		uint32_t done = fxs_box_sat_x8(n, pa, pb, dw, pra, prb, out);
+		uint32_t done = fxs_box_sat_x8(level, n, pa, pb, dw, pra, prb, out);
 		CHECK(done >> n == 0);
 		for (int k = 0; k < n; ++k) {
 			++lanes;
@@ -722,6 +719,18 @@ TEST(np_box_tests_vector_matches_scalar)
 			CHECKF(same, "round %d lane %d: vector and scalar tests differ", round, k);
 		}
 	}
-	printf("  %u of %u pairs taken by the vector tests, %u differ\n", taken, lanes, mismatches);
+	printf("  %s: %u of %u pairs taken by the vector tests, %u differ\n", fxs_kernels_name((fxs_kernels)level), taken,
+	       lanes, mismatches);
 	CHECK(taken + special >= lanes); /* all but the two kinds of special lanes */
+}
+
+TEST(np_box_tests_vector_matches_scalar)
+{
+	int tested = 0;
+	const int levels[] = { FXS_SIMD_AVX2, FXS_SIMD_AVX512, FXS_SIMD_NEON };
+	for (int i = 0; i < 3; ++i)
+		if (fxs_batches_have_level(levels[i]))
+			box_tests_vector_matches_scalar(levels[i]), ++tested;
+	if (!tested)
+		printf("  no vector kernels on this CPU: the vector tests do not run here\n");
 }

@@ -15,6 +15,7 @@
  * id, and so its warm-start impulse. An edge-edge point is (edge, edge), the
  * same id as that edge crossing in a face contact. */
 #include "collide/collide_common.h"
+#include "fixstep/fixstep.h"
 
 #include <string.h>
 
@@ -377,6 +378,16 @@ void fxs_box_sat(const fxs_shape *a, const fxs_shape *b, fxg_vec3 dw, const fxg_
 	memcpy(r->db, db, sizeof db);
 	r->sep_a = sep_a, r->sep_b = sep_b, r->sep_e = sep_e;
 	r->ia = (int8_t)ia, r->jb = (int8_t)jb, r->ei = (int8_t)ei, r->ej = (int8_t)ej;
+}
+
+uint32_t fxs_box_sat_x8(int k, FXS_BOX_SAT_ARGS)
+{
+	switch (k) {
+	case FXS_KERNELS_AVX2: return fxs_box_sat_x8_avx2(n, a, b, dw, ra, rb, out);
+	case FXS_KERNELS_AVX512: return fxs_box_sat_x8_avx512(n, a, b, dw, ra, rb, out);
+	case FXS_KERNELS_NEON: return fxs_box_sat_x8_neon(n, a, b, dw, ra, rb, out);
+	default: return 0;
+	}
 }
 
 /* The rest, from the separating axes to the manifold. */

@@ -193,8 +193,8 @@ void fxs_collide_boxes(const fxs_shape *a, const fxs_transform *xa, const fxs_sh
  * a_i . b_j, d = RA^T (pB - pA), db = d in B's frame in Q32.32, the best
  * face separation of A (axis ia), of B (jb), and of an edge pair (ei, ej;
  * -1 and INT64_MIN when no edge axis counted)), then the manifold from them.
- * The world runs the first part eight pairs at a time where it can
- * (collide_box_box_avx512.c: the same bits) and the second pair by pair. */
+ * The world runs the first part several pairs at a time where it can
+ * (collide_box_box_vector.h: the same bits) and the second pair by pair. */
 struct fxs_box_sat_result {
 	fix16_t C[3][3];
 	fxg_vec3 d;
@@ -215,14 +215,20 @@ void fxs_collide_boxes_sat(const fxs_shape *a, const fxs_transform *xa, const fx
 			   const fxs_transform *xb, const fxs_rotation *rot_b, const fxs_box_sat_result *sat,
 			   fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
 
-/* fxs_box_sat for n <= 8 pairs at once with AVX-512 (collide_box_box_avx512.c):
- * pair k is boxes a[k], b[k] with dw[k] = pB - pA inside np_rel's range and
- * rotations ra[k], rb[k]. Returns the mask of the pairs it did (bit k: out[k]
+/* fxs_box_sat for n <= 8 pairs at once with the vector kernels `k` (a
+ * FXS_KERNELS_* level; collide_box_box_vector.h, the same bits): pair k is
+ * boxes a[k], b[k] with dw[k] = pB - pA inside np_rel's range and rotations
+ * ra[k], rb[k]. Returns the mask of the pairs it did (bit k: out[k]
  * written), those whose values are in the range where nothing can saturate
- * (so it counts nothing, as fxs_box_sat would not); none where the build has
- * no AVX-512. The caller runs fxs_box_sat for the others. */
-uint32_t fxs_box_sat_x8(int n, const fxs_shape *const a[8], const fxs_shape *const b[8], const fxg_vec3 dw[8],
-			const fxg_mat3 *const ra[8], const fxg_mat3 *const rb[8], fxs_box_sat_result out[8]);
+ * (so it counts nothing, as fxs_box_sat would not); none where the build
+ * has no such kernels. The caller runs fxs_box_sat for the others. */
+#define FXS_BOX_SAT_ARGS                                                                                                    \
+	int n, const fxs_shape *const a[8], const fxs_shape *const b[8], const fxg_vec3 dw[8], const fxg_mat3 *const ra[8], \
+		const fxg_mat3 *const rb[8], fxs_box_sat_result out[8]
+uint32_t fxs_box_sat_x8(int k, FXS_BOX_SAT_ARGS);
+uint32_t fxs_box_sat_x8_avx2(FXS_BOX_SAT_ARGS);
+uint32_t fxs_box_sat_x8_avx512(FXS_BOX_SAT_ARGS);
+uint32_t fxs_box_sat_x8_neon(FXS_BOX_SAT_ARGS);
 /* collide_hull.c: convex hulls against spheres, boxes, capsules and hulls */
 void fxs_collide_sphere_hull(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 			     fix16_t speculative, fxs_manifold *m, uint32_t *ovf);

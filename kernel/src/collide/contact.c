@@ -73,6 +73,7 @@ typedef struct update_ctx {
 	bool nomem;
 	rot_entry *rot; /* NULL: every pair makes its own (no memory for the cache) */
 	uint32_t gen;
+	int kernels; /* the world's (fxs_world_get_kernels): the box tests' vector kernels */
 } update_ctx;
 
 /* Scratch, never state: a fresh stamp per update, and one entry per slot */
@@ -191,8 +192,9 @@ static void emit_children(update_ctx *u, uint32_t a, uint32_t b, fix16_t specula
 }
 
 /* The separating-axis tests of the box pairs among pairs[i0, i1), eight at a
- * time with AVX-512 (collide_box_box_avx512.c, the same bits as the scalar
- * tests emit would make): done[k] says whether sat[k] holds pair i0 + k's.
+ * time with the vector kernels (collide_box_box_vector.h, the same bits as
+ * the scalar tests emit would make): done[k] says whether sat[k] holds pair
+ * i0 + k's.
  * A pair's tests take its boxes in the order fxs_collide will. */
 #define SAT_WINDOW 64
 static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_t i1, fxs_box_sat_result *sat,
@@ -207,7 +209,7 @@ static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_
 	fxs_box_sat_result out[8];
 	for (uint32_t i = i0; i <= i1; ++i) {
 		if (n == 8 || (i == i1 && n > 0)) {
-			uint32_t got = fxs_box_sat_x8(n, sa, sb, dw, ra, rb, out);
+			uint32_t got = fxs_box_sat_x8(u->kernels, n, sa, sb, dw, ra, rb, out);
 			for (int k = 0; k < n; ++k)
 				if (got >> k & 1)
 					sat[at[k] - i0] = out[k], done[at[k] - i0] = true;
@@ -239,10 +241,11 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 {
 	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count))
 		return FXS_ERR_NOMEM;
-	update_ctx u = { w, w->contacts, w->contact_count, 0, 0, false, NULL, 0 };
+	update_ctx u = { w, w->contacts, w->contact_count, 0, 0, false, NULL, 0, FXS_KERNELS_PORTABLE };
 	rot_cache_begin(w, &u);
 	/* box pairs' tests eight at a time, a window ahead (scratch on the stack) */
-	const bool vector_tests = u.rot && fxs_world_get_kernels(w) == FXS_KERNELS_AVX512;
+	u.kernels = fxs_world_get_kernels(w);
+	const bool vector_tests = u.rot && (u.kernels == FXS_KERNELS_AVX2 || u.kernels == FXS_KERNELS_AVX512 || u.kernels == FXS_KERNELS_NEON);
 	fxs_box_sat_result sat[SAT_WINDOW];
 	bool sat_done[SAT_WINDOW] = { false };
 	/* jointed pairs without collide_connected get no contacts: a merge walk

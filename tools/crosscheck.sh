@@ -13,6 +13,9 @@
 #   TARGETS="gcc-O2 s390x" tools/crosscheck.sh    only some targets
 #   STEPS=1000 BUDGET=0 tools/crosscheck.sh        every scene exactly 1000 steps
 #
+# On aarch64 (whose NEON kernels run only under qemu here) the test program is built too and
+# its vector-kernel tests (tests/test_batch.c, np_box_tests_vector) must pass.
+#
 # Cross sysroots (Debian's libfixmath-dev and libxxhash-dev of each architecture, and
 # libfixmath built from Debian's source package with emcc for wasm32) are cached under
 # build/x/; missing toolchains are installed with apt-get when run as root.
@@ -250,8 +253,17 @@ build_target() {
             args+=(CC=emcc AR=emar OPT=-O2 XXH_INLINE=1 EXE=.js CPPFLAGS="-I$sys/usr/include"
                    LDFLAGS="-L$sys/usr/lib -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1") ;;
     esac
-    make --no-print-directory -j"$JOBS" "${args[@]}" "$(prog "$t")" >"$X/$t.log" 2>&1
+    local -a goals=("$(prog "$t")")
+    is_vector_test_target "$t" && goals+=("$X/$t/fixstep_tests")
+    make --no-print-directory -j"$JOBS" "${args[@]}" "${goals[@]}" >"$X/$t.log" 2>&1
 }
+
+# The targets whose vector kernels no x86 test runs (NEON on aarch64, under qemu): their
+# test program is built too, and its kernel tests (tests/test_batch.c: every scene step by
+# step against the portable kernels, saturating states; test_narrowphase.c: the box-box
+# tests field by field) must pass.
+VECTOR_TEST_TARGETS="aarch64"
+is_vector_test_target() { case " $VECTOR_TEST_TARGETS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # ---------------------------------------------------------------- main
 mkdir -p "$X"
@@ -358,6 +370,22 @@ for t in $TARGETS; do
         CELL[$t,$i]=$(cat "$X/cells/$t.$i" 2>/dev/null || echo "(no result)")
         if [ "$MODE" = scenes ] && ! [[ ${CELL[$t,$i]} =~ ^(asleep\ [0-9]+\ )?hash\ [0-9a-f]{16}$ ]]; then
             [[ ${CELL[$t,$i]} == \(* ]] || CELL[$t,$i]="(bad: ${CELL[$t,$i]:0:20})"
+        fi
+    done
+done
+
+# The vector kernels' own tests on the targets that have no native run (see above).
+for t in $TARGETS; do
+    is_vector_test_target "$t" && [ "${OK[$t]}" = 1 ] && [ "$MODE" = scenes ] || continue
+    tests=$X/$t/fixstep_tests
+    for filter in batch_ np_box_tests_vector; do
+        rc=0
+        out=$(case $t in aarch64) qemu-aarch64-static "$tests" --quick "$filter" ;; *) "$tests" --quick "$filter" ;; esac 2>&1) || rc=$?
+        if [ "$rc" = 0 ] && [[ $(tail -n 1 <<<"$out") =~ ^[1-9][0-9]*\ passed,\ 0\ failed$ ]]; then
+            say "$t: vector kernel tests '$filter': $(tail -n 1 <<<"$out") ($(grep -m1 -oE '(NEON|AVX2|AVX-512|neon|avx2|avx512)' <<<"$out" || echo "no vector kernel"))"
+        else
+            say "$t: vector kernel tests '$filter' FAILED:"; tail -n 20 <<<"$out" | sed 's/^/    /' >&2
+            fails=$((fails + 1))
         fi
     done
 done

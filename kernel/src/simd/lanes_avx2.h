@@ -4,8 +4,9 @@
  *    sign; or, for |x| < 2^62 (sra62, shr_by), as ((x + 2^62) >>> n) -
  *    2^(62 - n), one instruction fewer;
  *  - 64-bit min, max and abs: a compare and a blend;
- *  - leading-zero counts and 64-bit products: lane by lane in scalar
- *    registers (the packing and the joints' setup use them, not the passes);
+ *  - leading-zero counts (a binary search and a table) and 64-bit products
+ *    (three 32 x 32 -> 64 ones); the packing and the joints' setup use
+ *    them, not the passes;
  *  - the guard: every value noted is offset into [0, 2^32) (or [0, 2^k)) if
  *    in range, and the offsets are or-ed together, so that one test of the
  *    high bits at the end finds any value out of range. */
@@ -112,22 +113,27 @@ INLINE M m_from_bits(uint32_t b)
 	return eq(and_(splat((int64_t)b), bit), bit);
 }
 
-/* lane by lane in scalar registers: the packing's and the setup's */
+/* x >= 0: a binary search over 32, 16, 8 and 4 bits, then the bits of the
+ * last nibble from a table (vpshufb) */
 INLINE V bitlen(V x)
 {
-	_Alignas(32) int64_t t[4];
-	st64_(t, x);
-	for (int l = 0; l < 4; ++l)
-		t[l] = t[l] ? 64 - __builtin_clzll((uint64_t)t[l]) : 0;
-	return ld64_(t);
+	V n = zero();
+	for (int k = 32; k >= 4; k /= 2) {
+		const M big = gt(x, splat(((int64_t)1 << k) - 1));
+		n = add(n, and_(big, splat(k)));
+		x = sel(big, _mm256_srli_epi64(x, k), x);
+	}
+	/* x < 16, in the low byte of its lane; the other bytes are 0, table[0] = 0 */
+	const V table = _mm256_setr_epi8(0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4,
+					 4, 4, 4);
+	return add(n, _mm256_shuffle_epi8(table, x));
 }
+/* the low 64 bits of a b from three 32 x 32 -> 64 products */
 INLINE V mullo(V a, V b)
 {
-	_Alignas(32) int64_t x[4], y[4];
-	st64_(x, a), st64_(y, b);
-	for (int l = 0; l < 4; ++l)
-		x[l] = (int64_t)((uint64_t)x[l] * (uint64_t)y[l]);
-	return ld64_(x);
+	const V lo = _mm256_mul_epu32(a, b);
+	const V cross = add(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), b), _mm256_mul_epu32(a, _mm256_srli_epi64(b, 32)));
+	return add(lo, _mm256_slli_epi64(cross, 32));
 }
 
 typedef struct shifter {

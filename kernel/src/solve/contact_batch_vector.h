@@ -148,6 +148,14 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 	return true;
 }
 
+/* the exact path, out of line: it runs rarely, and inlined its registers
+ * would weigh on the fast path's */
+static __attribute__((noinline, cold)) void warm_batch_exact(solver_ctx *c, const contact_batch *bt, uint32_t *count,
+							     int h)
+{
+	warm_batch(c, bt, true, count, h);
+}
+
 uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t count = 0;
@@ -155,7 +163,7 @@ uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end
 		fxs_batches_prefetch(c, i, end, true);
 		for (int h = 0; h < FXS_LANES; h += VW)
 			if (!warm_batch(c, &c->batches[i], false, &count, h))
-				warm_batch(c, &c->batches[i], true, &count, h);
+				warm_batch_exact(c, &c->batches[i], &count, h);
 	}
 	return count;
 }
@@ -270,6 +278,12 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	return true;
 }
 
+static __attribute__((noinline, cold)) void solve_batch_exact(solver_ctx *c, contact_batch *bt, bool use_bias,
+							      uint32_t *count, int h)
+{
+	solve_batch(c, bt, use_bias, splat(c->inv_h), splat(-(int64_t)c->push_max), true, count, h);
+}
+
 /* use_bias a constant in each copy: the relax pass's drops the bias */
 INLINE uint32_t solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
@@ -279,7 +293,7 @@ INLINE uint32_t solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool 
 		fxs_batches_prefetch(c, i, end, false);
 		for (int h = 0; h < FXS_LANES; h += VW)
 			if (!solve_batch(c, &c->batches[i], use_bias, inv_h, push_min, false, &count, h))
-				solve_batch(c, &c->batches[i], use_bias, inv_h, push_min, true, &count, h);
+				solve_batch_exact(c, &c->batches[i], use_bias, &count, h);
 	}
 	return count;
 }

@@ -303,7 +303,7 @@ void fxs_ball_store(solver_ctx *c)
 
 /* the rotation matrix of body slot s's current pose, made once per
  * sub-step for all the joints that share the body */
-static const fxg_mat3 *body_rotation(solver_ctx *c, uint32_t s)
+const fxg_mat3 *fxs_ball_body_rotation(solver_ctx *c, uint32_t s)
 {
 	solver_body *b = &c->bodies[s];
 	if (b->rot_stamp != c->substep + 1) {
@@ -321,8 +321,8 @@ static void lever_arms(solver_ctx *c, ball_batch *bt)
 		if (bt->joint[l] == FXS_BALL_EMPTY)
 			continue;
 		const fxs_body *ba = &c->w->bodies[bt->a[l]], *bb = &c->w->bodies[bt->b[l]];
-		fxg_vec3 ra = fxg_m3_mul_v3(*body_rotation(c, bt->a[l]), LANE_V3(bt->local_a, l), ovf);
-		fxg_vec3 rb = fxg_m3_mul_v3(*body_rotation(c, bt->b[l]), LANE_V3(bt->local_b, l), ovf);
+		fxg_vec3 ra = fxg_m3_mul_v3(*fxs_ball_body_rotation(c, bt->a[l]), LANE_V3(bt->local_a, l), ovf);
+		fxg_vec3 rb = fxg_m3_mul_v3(*fxs_ball_body_rotation(c, bt->b[l]), LANE_V3(bt->local_b, l), ovf);
 		fxg_vec3 c0 = fxg_v3_sub(fxg_v3_add(bb->xf.p, rb, ovf), fxg_v3_add(ba->xf.p, ra, ovf), ovf);
 		bt->ra[0][l] = ra.x, bt->ra[1][l] = ra.y, bt->ra[2][l] = ra.z;
 		bt->rb[0][l] = rb.x, bt->rb[1][l] = rb.y, bt->rb[2][l] = rb.z;
@@ -342,16 +342,8 @@ static uint32_t (*vector_setup(int simd))(solver_ctx *, uint32_t, uint32_t)
 uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t (*vector)(solver_ctx *, uint32_t, uint32_t) = vector_setup(c->simd);
-	if (vector) {
-		/* the rotations the vector kernel's lever arms read */
-		for (uint32_t i = first; i < end; ++i) {
-			const ball_batch *bt = &c->ball_batches[i];
-			for (int l = 0; l < L; ++l)
-				if (bt->joint[l] != FXS_BALL_EMPTY)
-					(void)body_rotation(c, bt->a[l]), (void)body_rotation(c, bt->b[l]);
-		}
+	if (vector) /* it makes the rotations too */
 		return vector(c, first, end);
-	}
 	for (uint32_t i = first; i < end; ++i)
 		lever_arms(c, &c->ball_batches[i]);
 	uint32_t local = 0;

@@ -62,6 +62,10 @@ uint32_t fxs_ball_solve(solver_ctx *c, uint32_t first, uint32_t end, bool use_bi
 /* the impulses back into the joints, after the sub-steps */
 void fxs_ball_store(solver_ctx *c);
 
+/* the rotation of body slot s at this sub-step, made once and kept in its
+ * solver body (the vector setup makes its own while the quaternions are in
+ * range, and takes these otherwise) */
+const fxg_mat3 *fxs_ball_body_rotation(solver_ctx *c, uint32_t s);
 /* the setup of lane l alone, portable (the vector kernel's rare lanes) */
 void fxs_ball_setup_lane(solver_ctx *c, ball_batch *bt, int l, uint32_t *ovf);
 

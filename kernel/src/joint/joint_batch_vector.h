@@ -6,8 +6,8 @@
  * The formulas are joint_batch.c's, lane for lane (contact_batch_vector.h
  * says how they carry over); a change there is made here once. Which
  * portable function each part mirrors:
- *   lever_arms_v   lever_arms (fxg_m3_mul_v3 on body_rotation's matrix,
- *                  fxg_v3_add, fxg_v3_sub)
+ *   rotation_of    body_rotation (fxg_m3_from_quat), in range
+ *   lever_arms_v   lever_arms (fxg_m3_mul_v3, fxg_v3_add, fxg_v3_sub)
  *   response       ball_response (its common path)
  *   inverse        sym3_inverse_hot (its common path; the one division per
  *                  joint, the determinant's, lane by lane in scalar)
@@ -36,12 +36,50 @@ _Static_assert(offsetof(solver_body, v) == 0 && offsetof(solver_body, w) == 12 &
 		       offsetof(solver_body, rot) == 92 && sizeof(fxg_mat3) == 36,
 	       "the ball kernels read a solver body as rows of 32 bytes at 0, 32, 64 and 96");
 
-/* what the setup reads of a body, besides its velocities */
+/* what the setup reads of a body, besides its velocities: the solver
+ * body's, and the world body's position and rotation */
 typedef struct setup_body {
 	V ii[6], si, inv_mass, rot[9];
+	v3 p;
 } setup_body;
 
-INLINE void setup_body_load(const solver_ctx *c, const uint32_t *slot, setup_body *b)
+/* the world bodies' positions and orientations, for the lanes in use (the
+ * spare body of the empty lanes is not a world body: they read zeros) */
+_Static_assert(offsetof(fxs_transform, q) == offsetof(fxs_transform, p) + 12 &&
+		       sizeof(fxs_body) - offsetof(fxs_body, xf) - offsetof(fxs_transform, p) >= 32,
+	       "pose reads 32 bytes from a world body's position: p, then q");
+INLINE void pose(const solver_ctx *c, const uint32_t *slot, uint32_t live, V r[8])
+{
+	static const int32_t none[8];
+	const char *base = (const char *)(const void *)c->w->bodies + offsetof(fxs_body, xf) + offsetof(fxs_transform, p);
+	const char *row[VW];
+	for (int l = 0; l < VW; ++l)
+		row[l] = (live >> l & 1) ? base + (size_t)slot[l] * sizeof(fxs_body) : (const char *)(const void *)none;
+	rows_to_lanes(row, r); /* p.x p.y p.z q.x q.y q.z q.w */
+}
+
+/* fxg_m3_from_quat (each entry 1 - 2(...) or 2(...), exact, rounded once,
+ * saturated) of quaternions whose components are within 2^17 (every unit
+ * one): then nothing can saturate or overflow. The lanes outside, as bits. */
+#define QUAT_MAX ((int64_t)1 << 17)
+INLINE uint32_t rotation_of(const V q[4], V m[9])
+{
+	const V x = q[0], y = q[1], z = q[2], w = q[3];
+	const V xx = mul(x, x), yy = mul(y, y), zz = mul(z, z), xy = mul(x, y), xz = mul(x, z), yz = mul(y, z);
+	const V wx = mul(w, x), wy = mul(w, y), wz = mul(w, z), one = splat((int64_t)1 << 32);
+	m[0] = shr_round16(sub(one, slli(add(yy, zz), 1))), m[1] = shr_round16(slli(add(xy, wz), 1));
+	m[2] = shr_round16(slli(sub(xz, wy), 1));
+	m[3] = shr_round16(slli(sub(xy, wz), 1)), m[4] = shr_round16(sub(one, slli(add(xx, zz), 1)));
+	m[5] = shr_round16(slli(add(yz, wx), 1));
+	m[6] = shr_round16(slli(add(xz, wy), 1)), m[7] = shr_round16(slli(sub(yz, wx), 1));
+	m[8] = shr_round16(sub(one, slli(add(xx, yy), 1)));
+	M out = m_none();
+	for (int k = 0; k < 4; ++k)
+		out = m_or(out, gt(abs_(q[k]), splat(QUAT_MAX)));
+	return m_bits(out);
+}
+
+INLINE void setup_body_load(const solver_ctx *c, const uint32_t *slot, uint32_t live, setup_body *b)
 {
 	char *row[VW];
 	V r[8];
@@ -53,11 +91,22 @@ INLINE void setup_body_load(const solver_ctx *c, const uint32_t *slot, setup_bod
 	rows_to_lanes((const char *const *)row, r); /* ii, rot_stamp, rot[0] */
 	for (int i = 0; i < 6; ++i)
 		b->ii[i] = r[i];
-	b->rot[0] = r[7];
-	body_rows(c->bodies, sizeof(solver_body), slot, 96, row);
-	rows_to_lanes((const char *const *)row, r); /* rot[1..8] */
-	for (int i = 0; i < 8; ++i)
-		b->rot[1 + i] = r[i];
+	pose(c, slot, live, r);
+	b->p = (v3){ r[0], r[1], r[2] };
+	if (rotation_of(r + 3, b->rot) & live) {
+		/* a quaternion out of range (a saturation to count, once per body
+		 * and sub-step): the rotations the portable code makes and keeps */
+		for (int l = 0; l < VW; ++l)
+			if (live >> l & 1)
+				(void)fxs_ball_body_rotation((solver_ctx *)(uintptr_t)c, slot[l]);
+		body_rows(c->bodies, sizeof(solver_body), slot, 64, row);
+		rows_to_lanes((const char *const *)row, r);
+		b->rot[0] = r[7];
+		body_rows(c->bodies, sizeof(solver_body), slot, 96, row);
+		rows_to_lanes((const char *const *)row, r); /* rot[1..8] */
+		for (int i = 0; i < 8; ++i)
+			b->rot[1 + i] = r[i];
+	}
 }
 
 /* ---- setup ---- */
@@ -187,8 +236,7 @@ INLINE v3 sub3s(v3 a, v3 b, guard *g, bool exact, uint32_t *count)
 }
 
 /* fxg_m3_mul_v3 (R v, each component a sum of three exact products,
- * rounded once, saturated) for the rotation body_rotation left in the
- * solver body */
+ * rounded once, saturated) */
 INLINE v3 rotate(const setup_body *b, v3 v, guard *g, bool exact, uint32_t *count)
 {
 	const V *m = b->rot; /* cx.x cx.y cx.z cy.x ... */
@@ -196,22 +244,6 @@ INLINE v3 rotate(const setup_body *b, v3 v, guard *g, bool exact, uint32_t *coun
 		 sat32g(shr_round16(add(add(mul(m[1], v.x), mul(m[4], v.y)), mul(m[7], v.z))), m_all(), g, exact, count),
 		 sat32g(shr_round16(add(add(mul(m[2], v.x), mul(m[5], v.y)), mul(m[8], v.z))), m_all(), g, exact, count) };
 	return r;
-}
-
-/* the world bodies' positions, for the lanes in use (the spare body of the
- * empty lanes is not a world body: they read zeros) */
-_Static_assert(sizeof(fxs_body) - offsetof(fxs_body, xf) - offsetof(fxs_transform, p) >= 32,
-	       "positions reads 32 bytes from a world body's position");
-INLINE v3 positions(const solver_ctx *c, const uint32_t *slot, uint32_t live)
-{
-	static const int32_t none[8];
-	const char *base = (const char *)(const void *)c->w->bodies + offsetof(fxs_body, xf) + offsetof(fxs_transform, p);
-	const char *row[VW];
-	for (int l = 0; l < VW; ++l)
-		row[l] = (live >> l & 1) ? base + (size_t)slot[l] * sizeof(fxs_body) : (const char *)(const void *)none;
-	V r[8];
-	rows_to_lanes(row, r);
-	return (v3){ r[0], r[1], r[2] };
 }
 
 /* the lanes in use, as bits */
@@ -226,10 +258,8 @@ INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, const setup_body *A, con
 			 uint32_t *count, int h)
 {
 	guard g = guard_new(0);
-	const uint32_t live = live_joints(bt, h);
 	v3 ra = rotate(A, ld3(bt->local_a), &g, exact, count), rb = rotate(B, ld3(bt->local_b), &g, exact, count);
-	v3 pa = add3s(positions(c, bt->a + h, live), ra, &g, exact, count),
-	   pb = add3s(positions(c, bt->b + h, live), rb, &g, exact, count);
+	v3 pa = add3s(A->p, ra, &g, exact, count), pb = add3s(B->p, rb, &g, exact, count);
 	v3 c0 = sub3s(pb, pa, &g, exact, count);
 	if (!exact && !guard_ok(&g))
 		return false;
@@ -256,7 +286,8 @@ INLINE bool warm_v(solver_ctx *c, const ball_batch *bt, bool exact, uint32_t *co
 INLINE void setup_warm(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 {
 	setup_body A, B;
-	setup_body_load(c, bt->a + h, &A), setup_body_load(c, bt->b + h, &B);
+	const uint32_t live = live_joints(bt, h);
+	setup_body_load(c, bt->a + h, live, &A), setup_body_load(c, bt->b + h, live, &B);
 	if (!lever_arms_v(c, bt, &A, &B, false, count, h))
 		lever_arms_v(c, bt, &A, &B, true, count, h);
 	const V m = add(A.inv_mass, B.inv_mass);
@@ -372,6 +403,7 @@ uint32_t VKN(fxs_ball_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool u
 }
 
 #undef L
+#undef QUAT_MAX
 
 #else
 

@@ -282,6 +282,18 @@ INLINE bool warm_v(solver_ctx *c, const ball_batch *bt, bool exact, uint32_t *co
 	return true;
 }
 
+/* the exact paths, out of line: they run rarely, and inlined their
+ * registers would weigh on the fast paths' */
+static __attribute__((noinline, cold)) void lever_arms_exact(solver_ctx *c, ball_batch *bt, const setup_body *A,
+							     const setup_body *B, uint32_t *count, int h)
+{
+	lever_arms_v(c, bt, A, B, true, count, h);
+}
+static __attribute__((noinline, cold)) void warm_exact(solver_ctx *c, const ball_batch *bt, uint32_t *count, int h)
+{
+	warm_v(c, bt, true, count, h);
+}
+
 /* the setup and warm start of lanes h..h+VW */
 INLINE void setup_warm(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 {
@@ -289,7 +301,7 @@ INLINE void setup_warm(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 	const uint32_t live = live_joints(bt, h);
 	setup_body_load(c, bt->a + h, live, &A), setup_body_load(c, bt->b + h, live, &B);
 	if (!lever_arms_v(c, bt, &A, &B, false, count, h))
-		lever_arms_v(c, bt, &A, &B, true, count, h);
+		lever_arms_exact(c, bt, &A, &B, count, h);
 	const V m = add(A.inv_mass, B.inv_mass);
 	M rare = ugt(m, splat((int64_t)1 << 60));
 	V k[6] = { m, m, m, zero(), zero(), zero() };
@@ -309,7 +321,7 @@ INLINE void setup_warm(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 		if ((r >> l & 1) && bt->joint[h + l] != FXS_BALL_EMPTY)
 			fxs_ball_setup_lane(c, bt, h + l, count);
 	if (!warm_v(c, bt, false, count, h))
-		warm_v(c, bt, true, count, h);
+		warm_exact(c, bt, count, h);
 }
 
 uint32_t VKN(fxs_ball_setup_warm)(solver_ctx *c, uint32_t first, uint32_t end)
@@ -384,6 +396,12 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 	return true;
 }
 
+static __attribute__((noinline, cold)) void ball_solve_exact(solver_ctx *c, ball_batch *bt, bool use_bias,
+							      uint32_t *count, int h)
+{
+	ball_solve_v(c, bt, use_bias, true, count, h);
+}
+
 /* use_bias a constant in each copy */
 INLINE uint32_t ball_solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
@@ -392,7 +410,7 @@ INLINE uint32_t ball_solve_batches(solver_ctx *c, uint32_t first, uint32_t end, 
 		ball_batch *bt = &c->ball_batches[i];
 		for (int h = 0; h < L; h += VW)
 			if (!ball_solve_v(c, bt, use_bias, false, &count, h))
-				ball_solve_v(c, bt, use_bias, true, &count, h);
+				ball_solve_exact(c, bt, use_bias, &count, h);
 	}
 	return count;
 }

@@ -43,7 +43,9 @@
  *                      (x in int32), note_imp (in [-INT32_MAX, INT32_MAX]),
  *                      note_hi (x <= bound2), note_wide (|x| <= bound2),
  *                      guard_ok(g); a layer may be stricter than a bound by
- *                      one (a value at the bound itself then costs a rerun)
+ *                      one (a value at the bound itself then costs a rerun);
+ *                      or FXS_VEC_GUARD_EXTREMES and max_where, min_where
+ *                      (masked max and min), and lanes_common.h makes it
  * and lanes_common.h adds what is made of these. */
 #ifndef FXS_LANES_H
 #define FXS_LANES_H

@@ -139,36 +139,13 @@ INLINE void lanes_to_rows6(const V in[6], char *const row[8])
 	}
 }
 
-/* The guard: the extremes of the values noted, compared at the end. */
-typedef struct guard {
-	V hi, lo;   /* of the values bounded to int32, checked against imp32's
-		     * -INT32_MAX (INT32_MIN itself only costs a rerun) */
-	V hi2, lo2; /* of the values with the kernel's own, wider bound */
-	int64_t bound2;
-} guard;
-
-INLINE guard guard_new(int64_t bound2)
+/* the guard keeps the extremes of the values noted (lanes_common.h) */
+#define FXS_VEC_GUARD_EXTREMES 1
+INLINE V max_where(V acc, M live, V x)
 {
-	guard g = { zero(), zero(), zero(), zero(), bound2 };
-	return g;
+	return _mm512_mask_max_epi64(acc, live, acc, x);
 }
-INLINE bool guard_ok(const guard *g)
-{
-	return (gt(g->hi, splat(INT32_MAX)) | gt(splat(-INT32_MAX), g->lo) | gt(g->hi2, splat(g->bound2)) |
-		gt(splat(-g->bound2), g->lo2)) == 0;
-}
-INLINE void note(guard *g, V x, M live)
-{
-	g->hi = _mm512_mask_max_epi64(g->hi, live, g->hi, x);
-	g->lo = _mm512_mask_min_epi64(g->lo, live, g->lo, x);
-}
-INLINE void note_imp(guard *g, V x, M live) { note(g, x, live); }
-INLINE void note_hi(guard *g, V x, M live) { g->hi2 = _mm512_mask_max_epi64(g->hi2, live, g->hi2, x); }
-INLINE void note_wide(guard *g, V x, M live)
-{
-	g->hi2 = _mm512_mask_max_epi64(g->hi2, live, g->hi2, x);
-	g->lo2 = _mm512_mask_min_epi64(g->lo2, live, g->lo2, x);
-}
+INLINE V min_where(V acc, M live, V x) { return _mm512_mask_min_epi64(acc, live, acc, x); }
 
 #include "simd/lanes_common.h"
 

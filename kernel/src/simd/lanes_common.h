@@ -68,6 +68,33 @@ INLINE V imp32(V x, M live, uint32_t *count) { return max_(sat32(x, live, count)
  * instructions on a value where the exact one spends a clamp, a test and a
  * count. */
 
+#if FXS_VEC_GUARD_EXTREMES
+/* The guard of the layers with a masked max and min (max_where, min_where:
+ * acc where not live): the extremes of the values noted, compared at the
+ * end. */
+typedef struct guard {
+	V hi, lo;   /* of the values bounded to int32, checked against imp32's
+		     * -INT32_MAX (INT32_MIN itself only costs a rerun) */
+	V hi2, lo2; /* of the values with the kernel's own, wider bound */
+	int64_t bound2;
+} guard;
+
+INLINE guard guard_new(int64_t bound2)
+{
+	guard g = { zero(), zero(), zero(), zero(), bound2 };
+	return g;
+}
+INLINE bool guard_ok(const guard *g)
+{
+	return !m_any(m_or(m_or(gt(g->hi, splat(INT32_MAX)), gt(splat(-INT32_MAX), g->lo)),
+			   m_or(gt(g->hi2, splat(g->bound2)), gt(splat(-g->bound2), g->lo2))));
+}
+INLINE void note(guard *g, V x, M live) { g->hi = max_where(g->hi, live, x), g->lo = min_where(g->lo, live, x); }
+INLINE void note_imp(guard *g, V x, M live) { note(g, x, live); }
+INLINE void note_hi(guard *g, V x, M live) { g->hi2 = max_where(g->hi2, live, x); }
+INLINE void note_wide(guard *g, V x, M live) { g->hi2 = max_where(g->hi2, live, x), g->lo2 = min_where(g->lo2, live, x); }
+#endif
+
 /* sat32 and imp32 on the exact path; x, its range noted, on the fast one
  * (lanes outside `live` are ones whose result is discarded) */
 INLINE V sat32g(V x, M live, guard *g, bool exact, uint32_t *count)

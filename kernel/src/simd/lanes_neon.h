@@ -120,35 +120,13 @@ INLINE void lanes_to_rows6(const V in[6], char *const row[2])
 	vst1_s32(r0 + 4, vuzp1_s32(n[4], n[5])), vst1_s32(r1 + 4, vuzp2_s32(n[4], n[5]));
 }
 
-/* The guard: the extremes of the values noted, compared at the end (as
- * AVX-512's, with selects for the masked min and max). */
-typedef struct guard {
-	V hi, lo, hi2, lo2;
-	int64_t bound2;
-} guard;
-
-INLINE guard guard_new(int64_t bound2)
+/* the guard keeps the extremes of the values noted (lanes_common.h) */
+#define FXS_VEC_GUARD_EXTREMES 1
+INLINE V max_where(V acc, M live, V x)
 {
-	guard g = { zero(), zero(), zero(), zero(), bound2 };
-	return g;
+	return sel(m_and(live, gt(x, acc)), x, acc);
 }
-INLINE bool guard_ok(const guard *g)
-{
-	return !m_any(m_or(m_or(gt(g->hi, splat(INT32_MAX)), gt(splat(-INT32_MAX), g->lo)),
-			   m_or(gt(g->hi2, splat(g->bound2)), gt(splat(-g->bound2), g->lo2))));
-}
-INLINE void note(guard *g, V x, M live)
-{
-	g->hi = sel(m_and(live, gt(x, g->hi)), x, g->hi);
-	g->lo = sel(m_and(live, gt(g->lo, x)), x, g->lo);
-}
-INLINE void note_imp(guard *g, V x, M live) { note(g, x, live); }
-INLINE void note_hi(guard *g, V x, M live) { g->hi2 = sel(m_and(live, gt(x, g->hi2)), x, g->hi2); }
-INLINE void note_wide(guard *g, V x, M live)
-{
-	g->hi2 = sel(m_and(live, gt(x, g->hi2)), x, g->hi2);
-	g->lo2 = sel(m_and(live, gt(g->lo2, x)), x, g->lo2);
-}
+INLINE V min_where(V acc, M live, V x) { return sel(m_and(live, gt(acc, x)), x, acc); }
 
 #include "simd/lanes_common.h"
 

@@ -98,10 +98,11 @@ static uint8_t sym3_inverse_hot(const int64_t K[6], int32_t out[6], uint32_t *ov
 		memset(out, 0, 6 * sizeof(int32_t));
 		return 62;
 	}
+	/* det = d 2^v; v < 0 for a K near singular (det below 2^30), whose
+	 * inverse then saturates below */
 	int v = bit_length((uint64_t)det) - 31;
-	v = v < 0 ? 0 : v;
-	uint64_t d = (uint64_t)shr_half_up(det, v);               /* in [2^30, 2^31] */
-	int64_t r = (int64_t)((((uint64_t)1 << 62) + d / 2) / d); /* in [2^31, 2^32] */
+	uint64_t d = v >= 0 ? (uint64_t)shr_half_up(det, v) : (uint64_t)det << -v; /* in [2^30, 2^31] */
+	int64_t r = (int64_t)((((uint64_t)1 << 62) + d / 2) / d);                  /* in [2^31, 2^32] */
 	int64_t q[6];
 	any = 0;
 	for (int i = 0; i < 6; ++i) {

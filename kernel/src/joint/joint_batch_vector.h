@@ -168,9 +168,9 @@ INLINE V inverse(const V K[6], V out[6], M *rare)
 		cf[i] = shr_half(cf[i], u);
 	V det = add(add(mul(xx, cf[0]), mul(xy, cf[3])), mul(xz, cf[4]));
 	M none = m_or(m_or(eq(any, zero()), le(det, zero())), m_or(m_or(le(xx, zero()), le(yy, zero())), le(zz, zero())));
-	det = sel(none, splat(1), det); /* no division by zero in those lanes; their result is zero */
-	V v = max_(sub(bitlen(det), splat(31)), zero());
-	V dd = shr_half(det, v);
+	det = sel(none, splat(1), det);    /* no division by zero in those lanes; their result is zero */
+	V v = sub(bitlen(det), splat(31)); /* negative for a det below 2^30 */
+	V dd = sel(gt(zero(), v), sllv(det, sub(zero(), v)), shr_half(det, max_(v, zero())));
 	/* the one division, lane by lane */
 	uint64_t dl[VW], rl[VW];
 	st64_((int64_t *)(void *)dl, dd);
@@ -397,7 +397,7 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 }
 
 static __attribute__((noinline, cold)) void ball_solve_exact(solver_ctx *c, ball_batch *bt, bool use_bias,
-							      uint32_t *count, int h)
+							     uint32_t *count, int h)
 {
 	ball_solve_v(c, bt, use_bias, true, count, h);
 }

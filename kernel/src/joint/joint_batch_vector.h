@@ -16,9 +16,9 @@
  *   ball_solve_v   solve_lane (mul_q16s, impulse32, the FXS_BALL_IMPULSE_MAX clamp)
  * The setup's rare branches (a response or an inverse beyond the stated
  * ranges, where a shift would leave [1, 62]) are left to the portable code
- * lane by lane (fxs_ball_setup_lane). Shifts of values that may reach 2^62
- * (sums of three 30 x 31-bit products) are exact (srav); sra62 only where
- * the value is smaller. */
+ * lane by lane (fxs_ball_setup_lane). Shifts of values that may pass 2^62
+ * (sums of three 30 x 31-bit products) are exact (srav); the others go by
+ * sra62 and shr_by (cheaper on AVX2), each with its bound said. */
 
 #define VK_(name, suffix) name##_##suffix
 #define VK_NAME(name, suffix) VK_(name, suffix)
@@ -128,14 +128,14 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 	V over = max_(sub(ex, splat(62)), zero());
 	sh = add(sh, over), ex = sub(ex, over);
 	*rare = m_or(*rare, gt(splat(16), ex)); /* ex < 1 clamps; ex < 16 scales up: both rare */
-	V half = sllv(splat(1), sub(sh, splat(1)));
+	const shifter hsh = shifter_of(sh);     /* |e| <= 2^62: two 30 x 31-bit products */
 	for (int i = 0; i < 9; ++i)
-		n[i] = srav(add(e[i], half), sh);
+		n[i] = shr_by(e[i], &hsh);
 	V d[6] = { sub(mul(rz, n[3]), mul(ry, n[6])), sub(mul(rx, n[7]), mul(rz, n[1])), sub(mul(ry, n[2]), mul(rx, n[5])),
 		   sub(mul(rz, n[4]), mul(ry, n[7])), sub(mul(rz, n[5]), mul(ry, n[8])), sub(mul(rx, n[8]), mul(rz, n[2])) };
-	V s2 = max_(sub(ex, splat(16)), zero());
+	const shifter h2 = shifter_of(max_(sub(ex, splat(16)), zero())); /* |d| < 2^62: as e */
 	for (int i = 0; i < 6; ++i) {
-		V q = shr_half(d[i], s2);
+		V q = shr_by(d[i], &h2);
 		/* the portable code saturates a sum beyond int64: rare */
 		*rare = m_or(*rare, ugt(abs_(q), splat((int64_t)1 << 60)));
 		k[i] = add(k[i], q);
@@ -155,22 +155,24 @@ INLINE V inverse(const V K[6], V out[6], M *rare)
 	M neg = gt(zero(), t);
 	V tp = max_(t, zero()), tn = max_(sub(zero(), t), zero());
 	V k[6];
+	const shifter htp = shifter_of(tp); /* |K| < 2^61, or the lane is rare */
 	for (int i = 0; i < 6; ++i)
-		k[i] = sel(neg, sllv(K[i], tn), shr_half(K[i], tp));
+		k[i] = sel(neg, sllv(K[i], tn), shr_by(K[i], &htp));
 	const V xx = k[0], yy = k[1], zz = k[2], xy = k[3], xz = k[4], yz = k[5];
 	V cf[6] = { sub(mul(yy, zz), mul(yz, yz)), sub(mul(xx, zz), mul(xz, xz)), sub(mul(xx, yy), mul(xy, xy)),
 		    sub(mul(xz, yz), mul(xy, zz)), sub(mul(xy, yz), mul(xz, yy)), sub(mul(xy, xz), mul(xx, yz)) };
 	any = zero();
 	for (int i = 0; i < 6; ++i)
 		any = or_(any, abs_(cf[i]));
-	V u = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
+	const shifter hu = shifter_of(max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero())); /* |cf| < 2^61 */
 	for (int i = 0; i < 6; ++i)
-		cf[i] = shr_half(cf[i], u);
+		cf[i] = shr_by(cf[i], &hu);
 	V det = add(add(mul(xx, cf[0]), mul(xy, cf[3])), mul(xz, cf[4]));
 	M none = m_or(m_or(eq(any, zero()), le(det, zero())), m_or(m_or(le(xx, zero()), le(yy, zero())), le(zz, zero())));
-	det = sel(none, splat(1), det);    /* no division by zero in those lanes; their result is zero */
-	V v = sub(bitlen(det), splat(31)); /* negative for a det below 2^30 */
-	V dd = sel(gt(zero(), v), sllv(det, sub(zero(), v)), shr_half(det, max_(v, zero())));
+	det = sel(none, splat(1), det);                 /* no division by zero in those lanes; their result is zero */
+	V v = sub(bitlen(det), splat(31));              /* negative for a det below 2^30 */
+	const shifter hv = shifter_of(max_(v, zero())); /* det < 2^62: three products below 2^60 */
+	V dd = sel(gt(zero(), v), sllv(det, sub(zero(), v)), shr_by(det, &hv));
 	/* the one division, lane by lane */
 	uint64_t dl[VW], rl[VW];
 	st64_((int64_t *)(void *)dl, dd);

@@ -613,3 +613,19 @@ void fxs_batches_store(solver_ctx *c)
 		}
 	}
 }
+
+void fxs_batches_store_approach(solver_ctx *c)
+{
+	for (uint32_t i = 0; i < c->batch_count; ++i) {
+		const contact_batch *bt = &c->batches[i];
+		for (int l = 0; l < FXS_LANES; ++l) {
+			if (!bt->count[l])
+				continue;
+			fxs_contact *wc = &c->w->contacts[bt->index[l]];
+			for (int k = 0; k < bt->count[l]; ++k) {
+				wc->points[k].relative_velocity = bt->relative_velocity[k][l];
+				wc->points[k].max_normal_impulse = (bt->pushed[l] >> k) & 1;
+			}
+		}
+	}
+}

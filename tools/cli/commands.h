@@ -23,6 +23,8 @@ int cmd_log(int argc, char **argv);
 int cmd_peer(int argc, char **argv);
 int cmd_netdemo(int argc, char **argv);
 int cmd_synctest(int argc, char **argv);
+int cmd_events(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
 
 /* "12.34567" for a Q16.16 value (libfixmath's fix16_to_str, 5 decimals) */
 const char *cli_fix_str(fix16_t v, char buf[16]);

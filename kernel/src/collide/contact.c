@@ -315,11 +315,7 @@ static void end_pending(fxs_world *w, const fxs_contact *c)
 		w->failed = true;
 		return;
 	}
-	fxs_contact_end_event *e = &w->end_pending[w->end_pending_count++];
-	e->body_a = fxs_slot_id(w, c->a);
-	e->body_b = fxs_slot_id(w, c->b);
-	e->child_a = c->sub_a;
-	e->child_b = c->sub_b;
+	w->end_pending[w->end_pending_count++] = fxs_events_end_of(w, c);
 }
 
 void fxs_contacts_remove_body(fxs_world *w, uint32_t s)

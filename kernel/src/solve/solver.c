@@ -291,11 +291,11 @@ static void apply_restitution_direct(solver_ctx *c)
 	}
 }
 
-/* For hit events: each solved point's normal speed when the step began
- * and whether its impulse grew during the step, into the world's contacts */
-static void store_approach(solver_ctx *c)
+/* For hit events: each point the boxed LCP solved, its normal speed when
+ * the step began and whether its impulse grew during the step, into the
+ * world's contacts (fxs_batches_store does the iterative solver's) */
+static void store_approach_direct(solver_ctx *c)
 {
-	fxs_batches_store_approach(c);
 	for (uint32_t i = 0; c->contact_direct && i < c->contact_count; ++i) {
 		if (!c->contact_direct[i])
 			continue;
@@ -376,9 +376,10 @@ fxs_result fxs_solve(fxs_world *w)
 	}
 	fxs_batches_restitution(&c);
 	apply_restitution_direct(&c);
-	fxs_batches_store(&c);
-	if (w->step_hit_events) /* hit events (events.c): each point's approach and push */
-		store_approach(&c);
+	/* with hit events (events.c), each point's approach and push too */
+	fxs_batches_store(&c, w->step_hit_events != 0);
+	if (w->step_hit_events)
+		store_approach_direct(&c);
 	fxs_direct_finish(&c);
 	fxs_joints_store(&c);
 	/* the boxed LCP's friction state, back as a world vector */

@@ -31,17 +31,19 @@ void fxs_events_begin_step(fxs_world *w)
 	w->ev_sensor_begin_count = w->ev_sensor_end_count = 0;
 }
 
+fxs_contact_end_event fxs_events_end_of(const fxs_world *w, const fxs_contact *c)
+{
+	fxs_contact_end_event e = { fxs_slot_id(w, c->a), fxs_slot_id(w, c->b), c->sub_a, c->sub_b };
+	return e;
+}
+
 static void push_end(fxs_world *w, const fxs_contact *c)
 {
 	if (!FXS_RESERVE(w, ev_end, w->ev_end_count + 1)) {
 		fxs_world_nomem(w);
 		return;
 	}
-	fxs_contact_end_event *e = &w->ev_end[w->ev_end_count++];
-	e->body_a = fxs_slot_id(w, c->a);
-	e->body_b = fxs_slot_id(w, c->b);
-	e->child_a = c->sub_a;
-	e->child_b = c->sub_b;
+	w->ev_end[w->ev_end_count++] = fxs_events_end_of(w, c);
 }
 
 /* the manifold's deepest point (the first of equals) */

@@ -63,27 +63,19 @@ enum {
 	FXS_LOCK_ANGULAR = 56
 };
 
-/* v with the components along locked world axes zeroed */
-static inline fxg_vec3 fxs_lock_linear(uint8_t locks, fxg_vec3 v)
+/* v with the components along locked world axes zeroed: bits 1, 2, 4 lock x, y, z */
+static inline fxg_vec3 fxs_lock_axes(uint32_t bits, fxg_vec3 v)
 {
-	if (locks & FXS_LOCK_LINEAR_X)
+	if (bits & 1)
 		v.x = 0;
-	if (locks & FXS_LOCK_LINEAR_Y)
+	if (bits & 2)
 		v.y = 0;
-	if (locks & FXS_LOCK_LINEAR_Z)
+	if (bits & 4)
 		v.z = 0;
 	return v;
 }
-static inline fxg_vec3 fxs_lock_angular(uint8_t locks, fxg_vec3 v)
-{
-	if (locks & FXS_LOCK_ANGULAR_X)
-		v.x = 0;
-	if (locks & FXS_LOCK_ANGULAR_Y)
-		v.y = 0;
-	if (locks & FXS_LOCK_ANGULAR_Z)
-		v.z = 0;
-	return v;
-}
+static inline fxg_vec3 fxs_lock_linear(uint8_t locks, fxg_vec3 v) { return fxs_lock_axes(locks & FXS_LOCK_LINEAR, v); }
+static inline fxg_vec3 fxs_lock_angular(uint8_t locks, fxg_vec3 v) { return fxs_lock_axes((uint32_t)locks >> 3, v); }
 uint8_t fxs_locks_bits(fxs_motion_locks l);
 /* body_runtime.c: the ranges of fxs_body_set_mass_data (and the state reader) */
 bool fxs_mass_data_valid(fxg_wide mass, const fxg_wide inertia[3]);
@@ -258,6 +250,8 @@ static inline bool fxs_bodies_touch(const fxs_body *a, const fxs_body *b)
 void fxs_events_begin_step(fxs_world *w);
 void fxs_events_contacts(fxs_world *w, const fxs_contact *old, uint32_t old_count);
 void fxs_events_hits(fxs_world *w);
+/* The end event of contact c (its bodies' ids now). */
+fxs_contact_end_event fxs_events_end_of(const fxs_world *w, const fxs_contact *c);
 /* sensor.c: overlaps at the end of the step, and their events */
 void fxs_sensors_update(fxs_world *w);
 /* a body's id from its slot (alive) */

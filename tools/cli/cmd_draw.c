@@ -261,14 +261,13 @@ int cmd_draw(int argc, char **argv)
 										       : -1;
 	if (view < 0)
 		return cli_usage_error("--view needs top, front or side, not '%s'", view_name);
-	if (!name || !out)
-		return cli_usage_error("draw needs a scene name and -o FILE (see fixstep draw --help)");
-	const fxs_scene *sc = fxs_scene_find(name);
-	if (!sc)
-		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", name);
-	fxs_world *w = sc->create();
-	if (!w)
-		return cli_usage_error("scene '%s' could not be created", name);
+	if (!out)
+		return cli_usage_error("draw needs -o FILE (see fixstep draw --help)");
+	const fxs_scene *sc;
+	fxs_world *w;
+	int bad = cli_scene_open(name, "draw", &sc, &w);
+	if (bad)
+		return bad;
 	for (uint32_t s = 0; s < steps; ++s)
 		if (!cli_scene_play_tick(sc, w)) {
 			fxs_world_destroy(w);
@@ -304,8 +303,8 @@ int cmd_draw(int argc, char **argv)
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
 	fxs_world_draw(w, &dd);
 	fprintf(f, "</svg>\n");
-	int bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
+	int werr = ferror(f);
+	if (fclose(f) != 0 || werr) {
 		fxs_world_destroy(w);
 		return cli_usage_error("cannot write '%s'", out);
 	}

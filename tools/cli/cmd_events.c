@@ -125,14 +125,11 @@ int cmd_events(int argc, char **argv)
 			return cli_usage_error("events: unexpected argument '%s'", a);
 		}
 	}
-	if (!name)
-		return cli_usage_error("events needs a scene name (see fixstep scenes)");
-	const fxs_scene *sc = fxs_scene_find(name);
-	if (!sc)
-		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", name);
-	fxs_world *w = sc->create();
-	if (!w)
-		return cli_usage_error("scene '%s' could not be created", name);
+	const fxs_scene *sc;
+	fxs_world *w;
+	int bad = cli_scene_open(name, "events", &sc, &w);
+	if (bad)
+		return bad;
 	if (!has_steps)
 		steps = sc->default_steps;
 	for (uint32_t s = 0; all && s < fxs_world_slot_count(w); ++s) {

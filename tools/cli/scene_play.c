@@ -1,6 +1,17 @@
 #include "cli/scene_play.h"
 #include "cli/cli.h"
 
+int cli_scene_open(const char *name, const char *command, const fxs_scene **sc, fxs_world **w)
+{
+	if (!name)
+		return cli_usage_error("%s needs a scene name (see fixstep scenes)", command);
+	if (!(*sc = fxs_scene_find(name)))
+		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", name);
+	if (!(*w = (*sc)->create()))
+		return cli_usage_error("scene '%s' could not be created", name);
+	return 0;
+}
+
 bool cli_scene_play_tick(const fxs_scene *sc, fxs_world *w)
 {
 	fxs_input in[FXS_MAX_PLAYERS];

@@ -24,25 +24,19 @@ static inline fxs_world *game_world_no_gravity(void)
 	return fxs_world_create(&def);
 }
 
-static inline fxs_body_def game_box_def(fxs_body_type type, fxg_vec3 p, fxg_vec3 half)
+/* a box (r == 0) or a ball of radius r */
+static inline fxs_body_def game_body_def(fxs_body_type type, fxg_vec3 p, fxg_vec3 half, fix16_t r)
 {
 	fxs_body_def d = fxs_default_body_def();
 	d.type = type;
 	d.position = p;
-	d.shape.type = FXS_SHAPE_BOX;
-	d.shape.half_extents = half;
-	return d;
-}
-
-static inline fxs_body_def game_ball_def(fxs_body_type type, fxg_vec3 p, fix16_t r)
-{
-	fxs_body_def d = fxs_default_body_def();
-	d.type = type;
-	d.position = p;
-	d.shape.type = FXS_SHAPE_SPHERE;
+	d.shape.type = r ? FXS_SHAPE_SPHERE : FXS_SHAPE_BOX;
 	d.shape.radius = r;
+	d.shape.half_extents = r ? fxg_v3_zero() : half;
 	return d;
 }
+#define game_box_def(type, p, half) game_body_def((type), (p), (half), 0)
+#define game_ball_def(type, p, r) game_body_def((type), (p), fxg_v3_zero(), (r))
 
 /* The ground: a static 40 x 2 x 40 box with its top at y = 0. */
 static inline fxs_body_id game_ground(fxs_world *w)

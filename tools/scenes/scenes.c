@@ -1,7 +1,7 @@
 /* The built-in scenes. Values are written as decimal strings or exact
  * binary fractions and converted with libfixmath's fix16_from_str, so no
  * float ever touches a scene. Geometry of the benchmark scenes follows
- * shared/reference/benchmark-scenes.md. */
+ * docs/benchmarks.md. */
 #include "scenes.h"
 #include "scenes/arena.h"
 

@@ -93,12 +93,15 @@ typedef enum fxs_kernels {
 	FXS_KERNELS_AVX2 = 1,     /* x86 with AVX2: contacts four lanes at a time */
 	FXS_KERNELS_AVX512 = 2,   /* x86 with AVX-512 F, VL, DQ, CD: contacts, ball joints and box-box
 				   * separating axes eight at a time */
+	FXS_KERNELS_SIMD128 = 3,  /* WebAssembly built with -msimd128 (chosen at build time): contacts
+				   * two at a time. A level of its own target, not wider than AVX-512:
+				   * a world asking for it elsewhere gets the widest that target has */
 } fxs_kernels;
 /* Use kernels no wider than k; returns the ones that will run (no wider
  * than what the CPU and the build have). */
 fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k);
 fxs_kernels fxs_world_get_kernels(const fxs_world *w);
-/* "portable", "avx2" or "avx512" */
+/* "portable", "avx2", "avx512" or "simd128" */
 const char *fxs_kernels_name(fxs_kernels k);
 
 /* ---- bodies ---- */

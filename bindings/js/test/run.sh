@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# `make test-js`: builds the package and runs its tests with node's built-in
+# test runner (the API, the same bits as native on the corpus and every scene,
+# npm pack + install, the wasm kernels' comparison, and the viewer in headless
+# Chromium when Chromium is installed). Skips, saying why, when node is missing
+# or emscripten is missing and cannot be installed (not root).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
+if ! command -v node >/dev/null; then echo "test-js: skipped: node is not installed (apt-get install nodejs npm)"; exit 0; fi
+if ! command -v emcc >/dev/null && [ "$(id -u)" != 0 ]; then
+    echo "test-js: skipped: emscripten is not installed (sudo apt-get install emscripten)"; exit 0
+fi
+make --no-print-directory js
+bash bindings/js/build.sh tests
+cd bindings/js
+node --test test/*.test.mjs

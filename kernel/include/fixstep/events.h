@@ -18,7 +18,7 @@
  * either body has enable_contact_events; hit events when either body has
  * enable_hit_events; sensor events for every sensor (is_sensor) and every
  * visitor with enable_sensor_events (the default). A world where no body
- * asks pays nothing for them. */
+ * asks, and that has no sensor, skips the event code of its steps. */
 #ifndef FIXSTEP_EVENTS_H
 #define FIXSTEP_EVENTS_H
 

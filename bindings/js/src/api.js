@@ -753,43 +753,34 @@ class World {
 	/* Every slot's pose in one Int32Array of 9 ints a slot: type + 1 (0:
 	 * empty), position x y z, rotation x y z w (Q16.16), awake. */
 	poses() { return this._bulk(M._fxjs_world_poses, 9); }
-	/* Every slot's bounding box, 6 ints a slot (lo, hi; Q16.16). */
+	/* Every slot's bounds now, 6 ints a slot (lo, hi; Q16.16; zeros for an empty slot). */
 	aabbs() { return this._bulk(M._fxjs_world_aabbs, 6); }
-	/* The last step's contact points, 8 ints each: slot a, slot b, point
-	 * x y z, normal x y z (Q16.16). */
-	contacts() { return this._bulk(M._fxjs_world_contacts, 8); }
 	_bulk(fn, per) {
-		let cap = 1024;
-		for (;;) {
-			const p = M._malloc(cap * per * 4);
-			try {
-				const n = fn(this.ptr, p, cap);
-				if (n <= cap) return h32().slice(p >> 2, (p >> 2) + n * per);
-				cap = n;
-			} finally {
-				M._free(p);
-			}
-		}
+		const n = this.slotCount, p = heapInts(n * per);
+		fn(this.ptr, p, n);
+		return h32().slice(p >> 2, (p >> 2) + n * per);
 	}
-	/* A mesh's geometry: {vertices: Float32Array (m), triangles: Uint32Array}. */
-	meshGeometry(shape) {
-		const id = u32(shape.id, 'id');
-		if (!M._fxjs_mesh_geometry(this.ptr, id, OUT, 0, 0, 0, 0)) return null;
-		const [nv, nt] = out(2);
-		const pv = M._malloc(12 * nv), pt = M._malloc(12 * nt);
-		try {
-			M._fxjs_mesh_geometry(this.ptr, id, OUT, pv, nv, pt, nt);
-			const v = h32().slice(pv >> 2, (pv >> 2) + 3 * nv);
-			return { vertices: Float32Array.from(v, (x) => x / FX_ONE), triangles: new Uint32Array(h32().slice(pt >> 2, (pt >> 2) + 3 * nt).buffer) };
-		} finally {
-			M._free(pv), M._free(pt);
+
+	/* The kernel's debug draw (fixstep/debug_draw.h) as Int32Arrays of
+	 * Q16.16 records, copies (DRAW_LAYOUT says each record's ints):
+	 * {boxes, spheres, capsules, polygons (hull faces), triangles (mesh
+	 * faces), segments (joints, contact normals), points (contact points),
+	 * aabbs}. A body's records carry its slot and its colour (DEBUG_COLORS
+	 * says what it is). options: shapes, sensors, joints (default true),
+	 * contactPoints, contactNormals, aabbs, disabled (default false),
+	 * bounds {lo, hi} (only the bodies whose bounds meet it). */
+	draw(options = {}) {
+		keysOf(options, DRAW_FLAGS.concat('bounds'), 'draw');
+		let flags = 0;
+		DRAW_FLAGS.forEach((k, i) => { if (options[k] === undefined ? i < 3 : options[k]) flags |= 1 << i; });
+		let b = [0, 0, 0, 0, 0, 0];
+		if (options.bounds !== undefined) {
+			flags |= 128;
+			b = [...vec(options.bounds.lo, 'bounds.lo'), ...vec(options.bounds.hi, 'bounds.hi')];
 		}
-	}
-	/* A compound's children about its centre of mass: [{shape, position, rotation}]. */
-	compoundChildren(shape) {
-		const n = M._fxjs_compound_children(this.ptr, u32(shape.id, 'id'), OUT);
-		const o = out(14 * n), r = [];
-		for (let k = 0; k < n; ++k) r.push({ shape: shapeOut(o, 14 * k), position: vecOut(o, 14 * k + 7), rotation: quatOut(o, 14 * k + 10) });
+		if (M._fxjs_world_draw(this.ptr, flags, args(b), OUT + 64) !== 0) throw new FixstepError('fixstep: draw: out of memory', 3);
+		const o = h32().slice((OUT >> 2) + 16, (OUT >> 2) + 32), r = {};
+		DRAW_LISTS.forEach((k, i) => { r[k] = h32().slice(o[2 * i] >> 2, (o[2 * i] >> 2) + o[2 * i + 1]); });
 		return r;
 	}
 
@@ -802,6 +793,20 @@ class World {
 	}
 }
 const WORLD_TOKEN = Symbol('world');
+const DRAW_FLAGS = ['shapes', 'sensors', 'joints', 'contactPoints', 'contactNormals', 'aabbs', 'disabled'];
+const DRAW_LISTS = ['boxes', 'spheres', 'capsules', 'polygons', 'triangles', 'segments', 'points', 'aabbs'];
+/* The ints of one record of each list of World.draw(): lengths in Q16.16,
+ * colours 0xRRGGBB, slot -1 when the body is not known. */
+const DRAW_LAYOUT = Object.freeze({
+	boxes: 'slot, color, position x y z, rotation x y z w, half extents x y z (12)',
+	spheres: 'slot, color, centre x y z, radius (6)',
+	capsules: 'slot, color, p1 x y z, p2 x y z, radius (9)',
+	polygons: 'slot, color, n, then n vertices x y z (3 + 3 n)',
+	triangles: 'slot, color, a x y z, b x y z, c x y z (11)',
+	segments: 'color, p1 x y z, p2 x y z (7)',
+	points: 'color, x y z (4)',
+	aabbs: 'slot, color, lo x y z, hi x y z (8)',
+});
 if (typeof Symbol.dispose === 'symbol') World.prototype[Symbol.dispose] = World.prototype.dispose;
 
 /* the flag bits of the body definition's last int (fxjs.c) */
@@ -1278,11 +1283,20 @@ function init() {
 			M = m;
 			ARGS = M._malloc(4 * SCRATCH_INTS);
 			OUT = M._malloc(4 * SCRATCH_INTS);
+			M._fxjs_debug_colors(OUT);
+			COLOR_NAMES.forEach((k, i) => { DEBUG_COLORS[k] = out(10)[i]; });
+			Object.freeze(DEBUG_COLORS);
 			return API;
 		});
 	}
 	return initPromise;
 }
+
+/* The colours of the kernel's debug draw (0xRRGGBB), filled by init():
+ * what a body is (static, kinematic, dynamic and awake, sleeping, sensor,
+ * disabled) and what else is drawn (joint, contact, normal, aabb). */
+const COLOR_NAMES = ['static', 'kinematic', 'dynamic', 'sleeping', 'sensor', 'disabled', 'joint', 'contact', 'normal', 'aabb'];
+const DEBUG_COLORS = {};
 
 /* XXH3-64 of bytes (the hash fixstep's state hash uses) as 16 hex digits. */
 function hashBytes(bytes) {
@@ -1301,4 +1315,4 @@ function version() { const v = need()._fxjs_version(); return `${v >> 16}.${(v >
 /* the kernels this build has, widest last */
 function buildKernels() { return FIXSTEP_BUILD_KERNELS.slice(); }
 
-const API = { init, version, buildKernels, World, Body, Joint, Character, Replay, Recorder, FixstepError, scenes, createScene, toFixed, fromFixed, fixed, hashBytes, BUTTONS, INPUT_SIZE };
+const API = { init, version, buildKernels, World, Body, Joint, Character, Replay, Recorder, FixstepError, scenes, createScene, toFixed, fromFixed, fixed, hashBytes, BUTTONS, INPUT_SIZE, DEBUG_COLORS, DRAW_LAYOUT };

@@ -182,12 +182,10 @@ export class World {
 	firstDifference(expected: World): StateDifference | null;
 	/** 9 ints a slot: type + 1 (0 empty), position xyz, rotation xyzw (Q16.16), awake. */
 	poses(): Int32Array;
-	/** 6 ints a slot: lo xyz, hi xyz (Q16.16). */
+	/** 6 ints a slot: lo xyz, hi xyz (Q16.16; zeros for an empty slot). */
 	aabbs(): Int32Array;
-	/** 8 ints a contact point: slot a, slot b, point xyz, normal xyz (Q16.16). */
-	contacts(): Int32Array;
-	meshGeometry(shape: Shape): { vertices: Float32Array; triangles: Uint32Array } | null;
-	compoundChildren(shape: Shape): { shape: ShapeOut; position: Vec3; rotation: Quat }[];
+	/** The kernel's debug draw as Int32Arrays of Q16.16 records (DRAW_LAYOUT); copies. */
+	draw(options?: DrawOptions): DrawLists;
 	applySceneInputs(scene: string, inputs: Input[], tick?: number | bigint): this;
 }
 
@@ -354,6 +352,25 @@ export interface SceneInfo {
 	readonly scripted: boolean;
 }
 
+export interface DrawOptions {
+	/** default true */
+	shapes?: boolean; sensors?: boolean; joints?: boolean;
+	/** default false */
+	contactPoints?: boolean; contactNormals?: boolean; aabbs?: boolean; disabled?: boolean;
+	/** only the bodies whose bounds meet this box */
+	bounds?: AabbIn;
+}
+/** World.draw(): records of Q16.16 ints, a body's records led by its slot and colour (DRAW_LAYOUT). */
+export interface DrawLists {
+	boxes: Int32Array; spheres: Int32Array; capsules: Int32Array; polygons: Int32Array; triangles: Int32Array;
+	segments: Int32Array; points: Int32Array; aabbs: Int32Array;
+}
+/** The kernel's debug-draw colours (0xRRGGBB), set by init(). */
+export interface DebugColors {
+	readonly static: number; readonly kinematic: number; readonly dynamic: number; readonly sleeping: number; readonly sensor: number;
+	readonly disabled: number; readonly joint: number; readonly contact: number; readonly normal: number; readonly aabb: number;
+}
+
 export interface Fixstep {
 	init(): Promise<Fixstep>;
 	version(): string;
@@ -368,6 +385,8 @@ export interface Fixstep {
 	hashBytes(bytes: Uint8Array): string;
 	readonly BUTTONS: { jump: 1; crouch: 2; use: 4; fire: 8 };
 	readonly INPUT_SIZE: 12;
+	readonly DEBUG_COLORS: DebugColors;
+	readonly DRAW_LAYOUT: Readonly<Record<keyof DrawLists, string>>;
 }
 
 /** Loads the wasm (inlined: no network, no file access); everything else needs it done. */
@@ -382,6 +401,8 @@ export function fromFixed(raw: number): number;
 export function fixed(raw: number): { raw: number };
 /** XXH3-64 of bytes (the hash of fixstep's state hash), 16 hex digits. */
 export function hashBytes(bytes: Uint8Array): string;
+export const DEBUG_COLORS: DebugColors;
+export const DRAW_LAYOUT: Readonly<Record<keyof DrawLists, string>>;
 export const BUTTONS: { jump: 1; crouch: 2; use: 4; fire: 8 };
 export const INPUT_SIZE: 12;
 declare const fixstep: Fixstep;

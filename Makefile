@@ -51,7 +51,7 @@ PROG := $(BUILD)/fixstep$(EXE)
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
 
-.PHONY: all test demo deps install crosscheck nofloat werror sanitize bench bench-bullet bench-box3d clean corpus fuzz compile_commands.json
+.PHONY: all test demo deps install crosscheck nofloat werror sanitize bench bench-bullet bench-box3d clean corpus fuzz compile_commands.json cxx-check examples
 # Compile in parallel on every core unless told otherwise (make -j1 still wins);
 # sub-makes share the top one's job server.
 ifeq ($(MAKELEVEL),0)
@@ -151,6 +151,22 @@ nofloat:
 werror:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/werror-gcc CC=gcc CFLAGS=-Werror all $(BUILD)/werror-gcc/fixstep_tests
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/werror-clang CC=clang CFLAGS=-Werror all $(BUILD)/werror-clang/fixstep_tests
+
+# Every public header from C++17 (g++ and clang++) and strict C11 (gcc and
+# clang), -Wall -Wextra -pedantic -Werror, linked and run (tests/cpp).
+CXX_CHECK := -std=c++17 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Ifixmath_glue
+C11_CHECK := -std=c11 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Ifixmath_glue
+cxx-check: all
+	@for c in g++ clang++ gcc clang; do command -v $$c >/dev/null || { echo "cxx-check needs $$c (Debian: apt-get install g++ clang)"; exit 1; }; done
+	g++ $(CXX_CHECK) tests/cpp/all_headers.cpp $(LIB) $(LIBS) -o $(BUILD)/all_headers_gxx && $(BUILD)/all_headers_gxx
+	clang++ $(CXX_CHECK) tests/cpp/all_headers.cpp $(LIB) $(LIBS) -o $(BUILD)/all_headers_clangxx && $(BUILD)/all_headers_clangxx
+	gcc $(C11_CHECK) tests/cpp/all_headers.c $(LIB) $(LIBS) -o $(BUILD)/all_headers_gcc && $(BUILD)/all_headers_gcc
+	clang $(C11_CHECK) tests/cpp/all_headers.c $(LIB) $(LIBS) -o $(BUILD)/all_headers_clang && $(BUILD)/all_headers_clang
+
+# The examples built against an installed fixstep in a temporary prefix
+# (pkg-config), run, and checked against the corpus (examples/build.sh).
+examples: all
+	+BUILD=$(BUILD) bash examples/build.sh
 
 # The tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:

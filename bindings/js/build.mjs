@@ -40,8 +40,7 @@ const files = [
 	['viewer/index.html', 'index.html'], ['viewer/viewer.js', 'viewer.js'], ['dist/fixstep.mjs', 'fixstep.mjs'],
 	['node_modules/three/build/three.module.js', 'three/three.module.js'], ['node_modules/three/build/three.core.js', 'three/three.core.js'],
 	['node_modules/three/LICENSE', 'three/LICENSE'],
-	...['controls/OrbitControls.js', 'geometries/ConvexGeometry.js', 'math/ConvexHull.js', 'utils/BufferGeometryUtils.js']
-		.map((f) => [`node_modules/three/examples/jsm/${f}`, `three/addons/${f}`]),
+	['node_modules/three/examples/jsm/controls/OrbitControls.js', 'three/addons/controls/OrbitControls.js'],
 ];
 for (const [from, to] of files) {
 	mkdirSync(dirname(join(viewer, to)), { recursive: true });

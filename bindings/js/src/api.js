@@ -72,6 +72,7 @@ function quat(q, what) {
 	throw new TypeError(`fixstep: ${what} must be [x, y, z, w] or {x, y, z, w}`);
 }
 function vecOut(a, o) { return { x: a[o] / FX_ONE, y: a[o + 1] / FX_ONE, z: a[o + 2] / FX_ONE }; }
+function vecRaw(a, o) { return { x: a[o], y: a[o + 1], z: a[o + 2] }; }
 function quatOut(a, o) { return { x: a[o] / FX_ONE, y: a[o + 1] / FX_ONE, z: a[o + 2] / FX_ONE, w: a[o + 3] / FX_ONE }; }
 
 function u64(lo, hi) { return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0); }
@@ -81,6 +82,38 @@ function split64(v, what) {
 	const b = BigInt(v);
 	if (b < 0n || b >= 1n << 64n) throw new RangeError(`fixstep: ${what} must be in [0, 2^64)`);
 	return [Number(b & 0xffffffffn) | 0, Number(b >> 32n) | 0];
+}
+
+/* Q32.32 (masses, inertias): round(x * 2^32), ties away from zero, or
+ * {raw: bigint} exactly; read back as numbers (exact below 2^21 kg) or,
+ * with the raw getters, as BigInt. */
+function toQ32(v, what) {
+	if (typeof v === 'number') {
+		if (!Number.isFinite(v)) throw new RangeError(`fixstep: ${what} is ${v}, not a finite number`);
+		const r = BigInt(v < 0 ? -Math.round(-v * 4294967296) : Math.round(v * 4294967296));
+		if (r < -(1n << 63n) || r >= 1n << 63n) throw new RangeError(`fixstep: ${what} = ${v} is outside Q32.32's range`);
+		return r;
+	}
+	if (v !== null && typeof v === 'object' && typeof v.raw === 'bigint') {
+		if (v.raw < -(1n << 63n) || v.raw >= 1n << 63n) throw new RangeError(`fixstep: ${what}: raw value ${v.raw} is not an int64`);
+		return v.raw;
+	}
+	throw new TypeError(`fixstep: ${what} must be a number or {raw: bigint} (Q32.32)`);
+}
+function ints64(b) { return [Number(BigInt.asUintN(32, b)) | 0, Number(BigInt.asUintN(32, b >> 32n)) | 0]; }
+function i64(lo, hi) { return BigInt.asIntN(64, u64(lo, hi)); }
+
+/* Bit sets of 64 bits (filters): a number (a safe integer) or a BigInt;
+ * negative values are two's complement, so that ~CATEGORY means every bit
+ * but that one, as in C. Read back as BigInt. */
+const ALL_BITS = (1n << 64n) - 1n;
+function bits64(v, what) {
+	let b;
+	if (typeof v === 'bigint') b = v;
+	else if (Number.isSafeInteger(v)) b = BigInt(v);
+	else throw new TypeError(`fixstep: ${what} must be an integer or a BigInt, not ${String(v)}`);
+	if (b < -(1n << 63n) || b > ALL_BITS) throw new RangeError(`fixstep: ${what} = ${b} does not fit in 64 bits`);
+	return ints64(BigInt.asUintN(64, b));
 }
 
 /* Writes ints at ARGS + 4 * at; returns the pointer. */
@@ -100,6 +133,18 @@ function toHeap(bytes) {
 	return [p, u8.length];
 }
 function fromHeap(p, n) { return hu8().slice(p, p + n); }
+/* A heap buffer of n int32 owned by the module, reused by the next call
+ * (results are copied out before anything else runs). */
+let heapBuf = 0, heapCap = 0;
+function heapInts(n) {
+	if (n > heapCap) {
+		const cap = Math.max(n, 2 * heapCap, 4096), p = M._malloc(4 * cap);
+		if (!p) throw new FixstepError('fixstep: out of memory', 3);
+		if (heapBuf) M._free(heapBuf);
+		heapBuf = p, heapCap = cap;
+	}
+	return heapBuf;
+}
 /* The ints of a typed or plain array, copied into the heap (freed by the caller). */
 function intsToHeap(list) {
 	const p = M._malloc(Math.max(4, 4 * list.length));
@@ -109,6 +154,15 @@ function intsToHeap(list) {
 }
 
 function resultString(r) { return cstr(M._fxjs_result_string(r)); }
+/* the kernel's field names in the API's words: "relax_iterations" -> "relaxIterations" */
+function camel(name) { return name.replace(/_([a-z])/g, (_, c) => c.toUpperCase()); }
+/* Why the last creator called on world pointer p failed: a FixstepError
+ * with the kernel's reason ("body def: friction out of range 0..100"), or
+ * `fallback` when the kernel left none (a refusal of this file's own). */
+function creatorError(p, what, fallback) {
+	const code = M._fxjs_world_last_error(p), msg = cstr(M._fxjs_world_last_error_message(p));
+	return code !== 0 && msg ? new FixstepError(`fixstep: ${what}: ${msg}`, code) : new FixstepError(`fixstep: ${what}: ${fallback}`, code || 1);
+}
 function check(r, what) {
 	if (r !== 0) throw new FixstepError(`fixstep: ${what}: ${resultString(r)}`, r);
 }
@@ -164,6 +218,31 @@ function enumIndex(list, v, what) {
 	return i;
 }
 
+/* ---- filters and motion locks ----
+ * A filter {categoryBits, maskBits, groupIndex}: fields left out take the
+ * kernel's defaults (category 1, every mask bit, group 0), as in C. A query
+ * filter {categoryBits, maskBits} the same (category 1, every bit). */
+const FILTER_KEYS = ['categoryBits', 'maskBits', 'groupIndex'];
+function filterInts(f, what) {
+	keysOf(f, FILTER_KEYS, what);
+	const d = f || {};
+	return [...bits64(d.categoryBits === undefined ? 1 : d.categoryBits, what + '.categoryBits'),
+		...bits64(d.maskBits === undefined ? -1 : d.maskBits, what + '.maskBits'), d.groupIndex === undefined ? 0 : i32(d.groupIndex, what + '.groupIndex')];
+}
+function filterOut(a, o) { return { categoryBits: u64(a[o], a[o + 1]), maskBits: u64(a[o + 2], a[o + 3]), groupIndex: a[o + 4] }; }
+/* 5 ints: on, category lo hi, mask lo hi (off: every body) */
+function queryFilterInts(f, what = 'filter') {
+	if (f === undefined || f === null) return [0, 0, 0, 0, 0];
+	keysOf(f, ['categoryBits', 'maskBits'], what);
+	return [1, ...filterInts(f, what).slice(0, 4)];
+}
+const LOCKS = ['linearX', 'linearY', 'linearZ', 'angularX', 'angularY', 'angularZ'];
+function lockBits(l, what) {
+	keysOf(l, LOCKS, what);
+	return LOCKS.reduce((b, k, i) => (l && l[k] ? b | (1 << i) : b), 0);
+}
+function locksOut(bits) { return Object.fromEntries(LOCKS.map((k, i) => [k, (bits & (1 << i)) !== 0])); }
+
 /* ---- shapes ----
  * {type: 'sphere', radius} | {type: 'box', halfExtents} | {type: 'capsule',
  * radius, halfHeight} | the object a world's createMesh / createHull /
@@ -207,9 +286,9 @@ const WORLD_FIELDS = [
 	['contactDamping', 7, 'f'], ['contactPushMax', 8, 'f'], ['linearSlop', 9, 'f'], ['speculativeDistance', 10, 'f'],
 	['restitutionThreshold', 11, 'f'], ['enableSleep', 12, 'b'], ['linearSleepTolerance', 13, 'f'],
 	['angularSleepTolerance', 14, 'f'], ['timeToSleep', 15, 'f'], ['maxBodies', 16, 'u'], ['directJointRows', 17, 'u'],
-	['directContactRows', 18, 'u'],
+	['directContactRows', 18, 'u'], ['hitEventThreshold', 19, 'f'],
 ];
-const WORLD_DEF_INTS = 19;
+const WORLD_DEF_INTS = 20;
 function fieldIn(kind, v, what) {
 	switch (kind) {
 	case 'v': return vec(v, what);
@@ -287,7 +366,12 @@ class World {
 		const a = Array.from(h32().subarray(ARGS >> 2, (ARGS >> 2) + WORLD_DEF_INTS));
 		for (const [k, o, t] of WORLD_FIELDS) if (def[k] !== undefined) a.splice(o, t === 'v' ? 3 : 1, ...fieldIn(t, def[k], k));
 		const p = M._fxjs_world_create(args(a), OUT);
-		if (!p) throw new FixstepError(`fixstep: World.create: ${resultString(out(1)[0])}`, out(1)[0]);
+		if (!p) {
+			const code = out(1)[0], field = camel(cstr(M._fxjs_world_def_invalid_field(args(a))));
+			const e = new FixstepError(`fixstep: World.create: ${field ? `${field} is out of range (${resultString(code)})` : resultString(code)}`, code);
+			if (field) e.field = field;
+			throw e;
+		}
 		return new World(p, WORLD_TOKEN);
 	}
 
@@ -381,7 +465,7 @@ class World {
 		keysOf(def, BODY_FIELDS, 'createBody');
 		if (!def || !def.shape) throw new TypeError('fixstep: createBody needs a shape');
 		M._fxjs_body_def_default(ARGS);
-		const a = Array.from(h32().subarray(ARGS >> 2, (ARGS >> 2) + 28));
+		const a = Array.from(h32().subarray(ARGS >> 2, (ARGS >> 2) + BODY_DEF_INTS));
 		if (def.type !== undefined) a[0] = enumIndex(BODY_TYPES, def.type, 'type');
 		if (def.position !== undefined) a.splice(1, 3, ...vec(def.position, 'position'));
 		if (def.rotation !== undefined) a.splice(4, 4, ...quat(def.rotation, 'rotation'));
@@ -391,9 +475,12 @@ class World {
 		const f = [['density', 21], ['friction', 22], ['restitution', 23], ['linearDamping', 24], ['angularDamping', 25], ['gravityScale', 26]];
 		for (const [k, o] of f) if (def[k] !== undefined) a[o] = toFixed(def[k], k);
 		if (def.userData !== undefined) a[27] = u32(def.userData, 'userData');
+		if (def.filter !== undefined) a.splice(28, 5, ...filterInts(def.filter, 'filter'));
+		if (def.motionLocks !== undefined) a[33] = lockBits(def.motionLocks, 'motionLocks');
+		BODY_FLAGS.forEach((k, i) => { if (def[k] !== undefined) a[34] = def[k] ? a[34] | (1 << i) : a[34] & ~(1 << i); });
 		M._fxjs_body_create(this.ptr, args(a), OUT);
 		const o = out(2);
-		if (!o[0]) throw new FixstepError('fixstep: createBody: the definition was refused (a bad shape, a number out of range, a non-unit rotation, or the body limit)', 1);
+		if (!o[0]) throw creatorError(this.ptr, 'createBody', 'the definition was refused');
 		return new Body(this, o[0], o[1]);
 	}
 
@@ -406,7 +493,7 @@ class World {
 		const pv = intsToHeap(v), pt = intsToHeap(t);
 		try {
 			const id = M._fxjs_world_create_mesh(this.ptr, pv, v.length / 3, pt, t.length / 3, toFixed(thickness, 'thickness'));
-			if (!id) throw new FixstepError('fixstep: createMesh: the mesh was refused (bad indices, degenerate triangles, a vertex beyond 4096 m)', 1);
+			if (!id) throw creatorError(this.ptr, 'createMesh', 'the mesh was refused (bad indices, degenerate triangles, a vertex beyond 4096 m)');
 			return { type: 'mesh', id };
 		} finally {
 			M._free(pv), M._free(pt);
@@ -420,7 +507,7 @@ class World {
 		const p = intsToHeap(h);
 		try {
 			const id = M._fxjs_world_create_heightfield(this.ptr, p, nx, nz, toFixed(cell, 'cell'), toFixed(thickness, 'thickness'));
-			if (!id) throw new FixstepError('fixstep: createHeightfield: refused (nx, nz in 2..4097, cell > 0, vertices within 4096 m)', 1);
+			if (!id) throw creatorError(this.ptr, 'createHeightfield', 'refused (nx, nz in 2..4097, cell > 0, vertices within 4096 m)');
 			return { type: 'mesh', id };
 		} finally {
 			M._free(p);
@@ -434,7 +521,7 @@ class World {
 		const p = intsToHeap(v);
 		try {
 			const id = M._fxjs_world_create_hull(this.ptr, p, v.length / 3, OUT);
-			if (!id) throw new FixstepError('fixstep: createHull: refused (flat points, more than 64, beyond 8 m, or more than 32 hull vertices)', 1);
+			if (!id) throw creatorError(this.ptr, 'createHull', 'refused (flat points, more than 64, beyond 8 m, or more than 32 hull vertices)');
 			return { shape: { type: 'hull', id }, centerOfMass: vecOut(out(3), 0) };
 		} finally {
 			M._free(p);
@@ -460,7 +547,7 @@ class World {
 		const p = intsToHeap(a);
 		try {
 			const id = M._fxjs_world_create_compound(this.ptr, p, children.length, OUT);
-			if (!id) throw new FixstepError('fixstep: createCompound: refused (a bad child shape, a non-unit rotation, a child beyond 100 m)', 1);
+			if (!id) throw creatorError(this.ptr, 'createCompound', 'refused (a bad child shape, a non-unit rotation, a child beyond 100 m)');
 			return { shape: { type: 'compound', id }, centerOfMass: vecOut(out(3), 0) };
 		} finally {
 			M._free(p);
@@ -509,7 +596,7 @@ class World {
 		for (const [k, o] of [['collideConnected', 14], ['enableLimit', 17], ['enableMotor', 20], ['enableSpring', 24]]) if (def[k] !== undefined) a[o] = bool(def[k]);
 		M._fxjs_joint_create(this.ptr, args(a), OUT);
 		const o = out(2);
-		if (!o[0]) throw new FixstepError('fixstep: createJoint: refused (invalid bodies, the same body twice, numbers out of range)', 1);
+		if (!o[0]) throw creatorError(this.ptr, 'createJoint', 'refused (invalid bodies, the same body twice, numbers out of range)');
 		return new Joint(this, o[0], o[1]);
 	}
 	get jointCount() { return M._fxjs_world_joint_count(this.ptr); }
@@ -523,25 +610,129 @@ class World {
 		const f = [['radius', 3], ['halfHeight', 4], ['stepHeight', 5], ['maxSlopeCos', 6], ['jumpSpeed', 7], ['density', 8]];
 		for (const [k, o] of f) if (def[k] !== undefined) a[o] = toFixed(def[k], k);
 		const id = M._fxjs_character_create(this.ptr, args(a));
-		if (!id) throw new FixstepError('fixstep: createCharacter: refused (64 characters already, or a number out of range)', 1);
+		if (!id) throw creatorError(this.ptr, 'createCharacter', 'refused (64 characters already, or a number out of range)');
 		return new Character(this, id);
 	}
 	get characterCount() { return M._fxjs_world_character_count(this.ptr); }
 
-	/* ---- queries ---- */
+	/* ---- queries ----
+	 * options.filter: a query filter {categoryBits, maskBits} (queries see
+	 * a body when each is in the other's bits; group indices do not apply;
+	 * left out: every body). Queries never see sensors or disabled bodies. */
 	/* The first body the segment from -> to hits: {body, fraction,
-	 * distance, point, normal}, or null. options.skip: a body to ignore. */
+	 * distance, point, normal}, or null. options: skip (a body to ignore),
+	 * filter, raw (Q16.16 integers). */
 	rayCast(from, to, options = {}) {
+		keysOf(options, ['skip', 'filter', 'raw'], 'rayCast');
 		const s = options.skip ? bodyArg(this, options.skip, 'skip') : { index1: 0, generation: 0 };
-		const hit = M._fxjs_world_ray_cast(this.ptr, args([...vec(from, 'from'), ...vec(to, 'to'), s.index1, s.generation]), OUT);
-		return hit ? hitOut(this, out(10)) : null;
+		const a = [...vec(from, 'from'), ...vec(to, 'to'), s.index1, s.generation, ...queryFilterInts(options.filter)];
+		return M._fxjs_world_ray_cast(this.ptr, args(a), OUT) ? hitOut(this, out(10), options.raw) : null;
 	}
-	/* A shape swept without rotating from -> to: the first body it touches. */
+	/* A shape swept without rotating from -> to: the first body it touches.
+	 * options: rotation, skip, filter, raw. */
 	shapeCast(shape, from, to, options = {}) {
+		keysOf(options, ['rotation', 'skip', 'filter', 'raw'], 'shapeCast');
 		const s = options.skip ? bodyArg(this, options.skip, 'skip') : { index1: 0, generation: 0 };
-		const a = [...shapeInts(shape), ...quat(options.rotation || [0, 0, 0, 1], 'rotation'), ...vec(from, 'from'), ...vec(to, 'to'), s.index1, s.generation];
-		const hit = M._fxjs_world_shape_cast(this.ptr, args(a), OUT);
-		return hit ? hitOut(this, out(10)) : null;
+		const a = [...shapeInts(shape), ...quat(options.rotation || [0, 0, 0, 1], 'rotation'), ...vec(from, 'from'), ...vec(to, 'to'),
+			s.index1, s.generation, ...queryFilterInts(options.filter)];
+		return M._fxjs_world_shape_cast(this.ptr, args(a), OUT) ? hitOut(this, out(10), options.raw) : null;
+	}
+	/* The bodies whose bounds overlap box {lo, hi} (closed), in ascending
+	 * slot order. options: filter. */
+	overlapAabb(box, options = {}) {
+		keysOf(options, ['filter'], 'overlapAabb');
+		if (!box || box.lo === undefined || box.hi === undefined) throw new TypeError('fixstep: overlapAabb needs a box {lo, hi}');
+		const a = [...vec(box.lo, 'box.lo'), ...vec(box.hi, 'box.hi'), ...queryFilterInts(options.filter)];
+		return this._ids((p, cap) => M._fxjs_world_overlap_aabb(this.ptr, args(a), p, cap));
+	}
+	/* The bodies whose shape overlaps `shape` (a sphere, box, capsule, hull
+	 * or compound of this world) placed at position (options.rotation: its
+	 * rotation), touching included, in ascending slot order. options: filter. */
+	overlapShape(shape, position, options = {}) {
+		keysOf(options, ['rotation', 'filter'], 'overlapShape');
+		const a = [...shapeInts(shape), ...vec(position, 'position'), ...quat(options.rotation || [0, 0, 0, 1], 'rotation'), ...queryFilterInts(options.filter)];
+		return this._ids((p, cap) => M._fxjs_world_overlap_shape(this.ptr, args(a), p, cap));
+	}
+	/* Bodies from fn(pointer, cap) -> count, which writes (index1,
+	 * generation) pairs: sized by a first call when they do not fit. */
+	_ids(fn) {
+		let n = fn(OUT, SCRATCH_INTS >> 1);
+		let ids = out(2 * n);
+		if (n > SCRATCH_INTS >> 1) {
+			const p = heapInts(2 * n);
+			n = fn(p, n);
+			ids = h32().subarray(p >> 2, (p >> 2) + 2 * n);
+		}
+		const r = [];
+		for (let k = 0; k < n; ++k) r.push(new Body(this, ids[2 * k], ids[2 * k + 1]));
+		return r;
+	}
+
+	/* ---- events: what the last step did (copies: they stay valid) ----
+	 * Numbers in metres and m/s; options.raw: Q16.16 integers instead.
+	 * Ids of end events may be stale (a destroyed body's). */
+	contactEvents(options = {}) {
+		keysOf(options, ['raw'], 'contactEvents');
+		const n = M._fxjs_world_contact_events(this.ptr, 0, 0), p = heapInts(n);
+		M._fxjs_world_contact_events(this.ptr, p, n);
+		const a = h32().subarray(p >> 2, (p >> 2) + n), v = options.raw ? vecRaw : vecOut, x = options.raw ? (r) => r : fromFixed;
+		const ev = (o) => ({ bodyA: new Body(this, a[o], a[o + 1]), bodyB: new Body(this, a[o + 2], a[o + 3]), childA: a[o + 4] >>> 0, childB: a[o + 5] >>> 0 });
+		const r = { begin: [], end: [], hit: [] };
+		let o = 3;
+		for (let k = 0; k < a[0]; ++k, o += 14) r.begin.push({ ...ev(o), normal: v(a, o + 6), point: v(a, o + 9), separation: x(a[o + 12]), pointCount: a[o + 13] });
+		for (let k = 0; k < a[1]; ++k, o += 6) r.end.push(ev(o));
+		for (let k = 0; k < a[2]; ++k, o += 13) r.hit.push({ ...ev(o), point: v(a, o + 6), normal: v(a, o + 9), approachSpeed: x(a[o + 12]) });
+		return r;
+	}
+	sensorEvents() {
+		const n = M._fxjs_world_sensor_events(this.ptr, 0, 0), p = heapInts(n);
+		M._fxjs_world_sensor_events(this.ptr, p, n);
+		const a = h32().subarray(p >> 2, (p >> 2) + n), r = { begin: [], end: [] };
+		for (let k = 0; k < a[0] + a[1]; ++k) {
+			const o = 2 + 4 * k;
+			(k < a[0] ? r.begin : r.end).push({ sensor: new Body(this, a[o], a[o + 1]), visitor: new Body(this, a[o + 2], a[o + 3]) });
+		}
+		return r;
+	}
+
+	/* ---- settings after creation (state: hashed, in snapshots; from the
+	 * next step). A value out of the definition's range is a FixstepError
+	 * and changes nothing. ---- */
+	get gravity() { return this.def.gravity; }
+	setGravity(g) { return this._setting(0, vec(g, 'gravity'), 'setGravity'); }
+	/* {hertz, dampingRatio, pushMax}: fields left out keep their values */
+	setContactTuning(t) {
+		keysOf(t, ['hertz', 'dampingRatio', 'pushMax'], 'setContactTuning');
+		M._fxjs_world_get_def(this.ptr, OUT);
+		const d = out(WORLD_DEF_INTS), a = [d[6], d[7], d[8]];
+		[['hertz', 0], ['dampingRatio', 1], ['pushMax', 2]].forEach(([k, i]) => { if (t && t[k] !== undefined) a[i] = toFixed(t[k], k); });
+		return this._setting(1, a, 'setContactTuning');
+	}
+	setRestitutionThreshold(speed) { return this._setting(2, [toFixed(speed, 'speed')], 'setRestitutionThreshold'); }
+	setHitEventThreshold(speed) { return this._setting(3, [toFixed(speed, 'speed')], 'setHitEventThreshold'); }
+	enableSleeping(on = true) { return this._setting(4, [bool(on)], 'enableSleeping'); }
+	_setting(op, a, what) {
+		check(M._fxjs_world_set(this.ptr, op, args(a)), what);
+		return this;
+	}
+
+	/* ---- built-in scenes played as `fixstep events` and `fixstep draw` play them ---- */
+	/* The scene's scripted players' inputs for step `tick` (default: the
+	 * next), or null when the scene has no script. */
+	scriptedInputs(scene, tick = this.stepCount + 1) {
+		const i = sceneIndex(scene), n = scenes()[i].players, p = ARGS + 256;
+		const [lo, hi] = split64(tick, 'tick');
+		if (!M._fxjs_scene_script(i, this.ptr, lo, hi, n, p)) return null;
+		return decodeInputs(hu8().slice(p, p + INPUT_SIZE * n), n);
+	}
+	/* One step of a built-in scene: its scripted players' inputs (neutral
+	 * ones when it has no script) through its input handler, then the step. */
+	playScene(scene, n = 1) {
+		for (let k = 0; k < n; ++k) {
+			const inputs = this.scriptedInputs(scene) || new Array(scenes()[sceneIndex(scene)].players).fill({});
+			this.applySceneInputs(scene, inputs).step();
+		}
+		return this;
 	}
 
 	/* ---- comparing and drawing ---- */
@@ -562,43 +753,34 @@ class World {
 	/* Every slot's pose in one Int32Array of 9 ints a slot: type + 1 (0:
 	 * empty), position x y z, rotation x y z w (Q16.16), awake. */
 	poses() { return this._bulk(M._fxjs_world_poses, 9); }
-	/* Every slot's bounding box, 6 ints a slot (lo, hi; Q16.16). */
+	/* Every slot's bounds now, 6 ints a slot (lo, hi; Q16.16; zeros for an empty slot). */
 	aabbs() { return this._bulk(M._fxjs_world_aabbs, 6); }
-	/* The last step's contact points, 8 ints each: slot a, slot b, point
-	 * x y z, normal x y z (Q16.16). */
-	contacts() { return this._bulk(M._fxjs_world_contacts, 8); }
 	_bulk(fn, per) {
-		let cap = 1024;
-		for (;;) {
-			const p = M._malloc(cap * per * 4);
-			try {
-				const n = fn(this.ptr, p, cap);
-				if (n <= cap) return h32().slice(p >> 2, (p >> 2) + n * per);
-				cap = n;
-			} finally {
-				M._free(p);
-			}
-		}
+		const n = this.slotCount, p = heapInts(n * per);
+		fn(this.ptr, p, n);
+		return h32().slice(p >> 2, (p >> 2) + n * per);
 	}
-	/* A mesh's geometry: {vertices: Float32Array (m), triangles: Uint32Array}. */
-	meshGeometry(shape) {
-		const id = u32(shape.id, 'id');
-		if (!M._fxjs_mesh_geometry(this.ptr, id, OUT, 0, 0, 0, 0)) return null;
-		const [nv, nt] = out(2);
-		const pv = M._malloc(12 * nv), pt = M._malloc(12 * nt);
-		try {
-			M._fxjs_mesh_geometry(this.ptr, id, OUT, pv, nv, pt, nt);
-			const v = h32().slice(pv >> 2, (pv >> 2) + 3 * nv);
-			return { vertices: Float32Array.from(v, (x) => x / FX_ONE), triangles: new Uint32Array(h32().slice(pt >> 2, (pt >> 2) + 3 * nt).buffer) };
-		} finally {
-			M._free(pv), M._free(pt);
+
+	/* The kernel's debug draw (fixstep/debug_draw.h) as Int32Arrays of
+	 * Q16.16 records, copies (DRAW_LAYOUT says each record's ints):
+	 * {boxes, spheres, capsules, polygons (hull faces), triangles (mesh
+	 * faces), segments (joints, contact normals), points (contact points),
+	 * aabbs}. A body's records carry its slot and its colour (DEBUG_COLORS
+	 * says what it is). options: shapes, sensors, joints (default true),
+	 * contactPoints, contactNormals, aabbs, disabled (default false),
+	 * bounds {lo, hi} (only the bodies whose bounds meet it). */
+	draw(options = {}) {
+		keysOf(options, DRAW_FLAGS.concat('bounds'), 'draw');
+		let flags = 0;
+		DRAW_FLAGS.forEach((k, i) => { if (options[k] === undefined ? i < 3 : options[k]) flags |= 1 << i; });
+		let b = [0, 0, 0, 0, 0, 0];
+		if (options.bounds !== undefined) {
+			flags |= 128;
+			b = [...vec(options.bounds.lo, 'bounds.lo'), ...vec(options.bounds.hi, 'bounds.hi')];
 		}
-	}
-	/* A compound's children about its centre of mass: [{shape, position, rotation}]. */
-	compoundChildren(shape) {
-		const n = M._fxjs_compound_children(this.ptr, u32(shape.id, 'id'), OUT);
-		const o = out(14 * n), r = [];
-		for (let k = 0; k < n; ++k) r.push({ shape: shapeOut(o, 14 * k), position: vecOut(o, 14 * k + 7), rotation: quatOut(o, 14 * k + 10) });
+		if (M._fxjs_world_draw(this.ptr, flags, args(b), OUT + 64) !== 0) throw new FixstepError('fixstep: draw: out of memory', 3);
+		const o = h32().slice((OUT >> 2) + 16, (OUT >> 2) + 32), r = {};
+		DRAW_LISTS.forEach((k, i) => { r[k] = h32().slice(o[2 * i] >> 2, (o[2 * i] >> 2) + o[2 * i + 1]); });
 		return r;
 	}
 
@@ -611,9 +793,27 @@ class World {
 	}
 }
 const WORLD_TOKEN = Symbol('world');
+const DRAW_FLAGS = ['shapes', 'sensors', 'joints', 'contactPoints', 'contactNormals', 'aabbs', 'disabled'];
+const DRAW_LISTS = ['boxes', 'spheres', 'capsules', 'polygons', 'triangles', 'segments', 'points', 'aabbs'];
+/* The ints of one record of each list of World.draw(): lengths in Q16.16,
+ * colours 0xRRGGBB, slot -1 when the body is not known. */
+const DRAW_LAYOUT = Object.freeze({
+	boxes: 'slot, color, position x y z, rotation x y z w, half extents x y z (12)',
+	spheres: 'slot, color, centre x y z, radius (6)',
+	capsules: 'slot, color, p1 x y z, p2 x y z, radius (9)',
+	polygons: 'slot, color, n, then n vertices x y z (3 + 3 n)',
+	triangles: 'slot, color, a x y z, b x y z, c x y z (11)',
+	segments: 'color, p1 x y z, p2 x y z (7)',
+	points: 'color, x y z (4)',
+	aabbs: 'slot, color, lo x y z, hi x y z (8)',
+});
 if (typeof Symbol.dispose === 'symbol') World.prototype[Symbol.dispose] = World.prototype.dispose;
 
-const BODY_FIELDS = ['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity', 'shape', 'density', 'friction', 'restitution', 'linearDamping', 'angularDamping', 'gravityScale', 'userData'];
+/* the flag bits of the body definition's last int (fxjs.c) */
+const BODY_FLAGS = ['isSensor', 'enableSensorEvents', 'enableContactEvents', 'enableHitEvents', 'isEnabled', 'isAwake'];
+const BODY_FIELDS = ['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity', 'shape', 'density', 'friction', 'restitution',
+	'linearDamping', 'angularDamping', 'gravityScale', 'userData', 'filter', 'motionLocks', ...BODY_FLAGS];
+const BODY_DEF_INTS = 35;
 const JOINT_FIELDS = ['type', 'bodyA', 'bodyB', 'localAnchorA', 'localAnchorB', 'localAxisA', 'collideConnected', 'hertz', 'dampingRatio', 'enableLimit', 'lower', 'upper', 'enableMotor', 'motorSpeed', 'maxMotorForce', 'length', 'enableSpring', 'springHertz', 'springDampingRatio'];
 
 function flat3(a, what) {
@@ -625,8 +825,9 @@ function bodyArg(world, b, what) {
 	if (!(b instanceof Body) || b.world !== world) throw new TypeError(`fixstep: ${what} must be a Body of this world`);
 	return b;
 }
-function hitOut(world, o) {
-	return { body: o[0] ? new Body(world, o[0], o[1]) : null, fraction: o[2] / FX_ONE, distance: o[3] / FX_ONE, point: vecOut(o, 4), normal: vecOut(o, 7) };
+function hitOut(world, o, raw) {
+	const v = raw ? vecRaw : vecOut, x = raw ? (r) => r : fromFixed;
+	return { body: o[0] ? new Body(world, o[0], o[1]) : null, fraction: x(o[2]), distance: x(o[3]), point: v(o, 4), normal: v(o, 7) };
 }
 
 /* ---- bodies: ids (slot + 1, generation); a destroyed body's id stays invalid ---- */
@@ -664,8 +865,13 @@ class Body {
 	angularVelocityRaw() { return this.stateRaw().subarray(10, 13); }
 	/* mass (kg), inverse mass and the inertia diagonal, as numbers from Q32.32 */
 	get mass() {
+		const r = this.massRaw(), w = (b) => Number(b) / 4294967296;
+		return { mass: w(r.mass), invMass: w(r.invMass), inertia: r.inertia.map(w) };
+	}
+	/* the same, exactly: Q32.32 as BigInt */
+	massRaw() {
 		M._fxjs_body_get_mass(this._p(), this.index1, this.generation, OUT);
-		const o = out(10), w = (k) => Number(BigInt.asIntN(64, u64(o[k], o[k + 1]))) / 4294967296;
+		const o = out(10), w = (k) => i64(o[k], o[k + 1]);
 		return { mass: w(0), invMass: w(2), inertia: [w(4), w(6), w(8)] };
 	}
 	hash() {
@@ -682,6 +888,89 @@ class Body {
 	applyTorque(t) { return this._set(5, vec(t, 'torque')); }
 	applyImpulse(j, point) { return this._set(6, [...vec(j, 'impulse'), ...vec(point === undefined ? Array.from(this.positionRaw(), (x) => ({ raw: x })) : point, 'point')]); }
 	applyAngularImpulse(j) { return this._set(7, vec(j, 'angular impulse')); }
+
+	/* ---- game state at run time (fixstep.h: each change is hashed and in
+	 * snapshots; a value out of the range createBody accepts is a
+	 * FixstepError and changes nothing) ---- */
+	_game() {
+		M._fxjs_body_get_game(this._p(), this.index1, this.generation, OUT);
+		return out(13).slice();
+	}
+	_change(op, a, what) {
+		check(M._fxjs_body_change(this._p(), this.index1, this.generation, op, args(a)), what);
+		return this;
+	}
+	get awake() { return this._game()[0] !== 0; }
+	get enabled() { return this._game()[1] !== 0; }
+	get isSensor() { return this._game()[2] !== 0; }
+	get friction() { return this._game()[3] / FX_ONE; }
+	get restitution() { return this._game()[4] / FX_ONE; }
+	get density() { return this._game()[5] / FX_ONE; }
+	get gravityScale() { return this._game()[6] / FX_ONE; }
+	get motionLocks() { return locksOut(this._game()[7]); }
+	/* {categoryBits, maskBits} as BigInt, groupIndex */
+	get filter() { return filterOut(this._game(), 8); }
+	/* asleep puts its island to sleep (velocities zeroed); a static body is neither */
+	setAwake(on) { return this._change(0, [bool(on)], 'setAwake'); }
+	/* disabled: out of the simulation, keeping its slot, id, pose and velocity */
+	setEnabled(on) { return this._change(1, [bool(on)], 'setEnabled'); }
+	setType(type) { return this._change(2, [enumIndex(BODY_TYPES, type, 'type')], 'setType'); }
+	setFriction(v) { return this._change(3, [toFixed(v, 'friction')], 'setFriction'); }
+	setRestitution(v) { return this._change(4, [toFixed(v, 'restitution')], 'setRestitution'); }
+	/* recomputes mass and inertia from the shape */
+	setDensity(v) { return this._change(5, [toFixed(v, 'density')], 'setDensity'); }
+	/* {mass (kg), inertia: [x, y, z] (kg m^2, principal moments about the
+	 * centre of mass in the body's frame)}: numbers or {raw: bigint} Q32.32 */
+	setMassData(m) {
+		keysOf(m, ['mass', 'inertia'], 'setMassData');
+		if (!m || m.mass === undefined || !m.inertia || m.inertia.length !== 3) throw new TypeError('fixstep: setMassData needs {mass, inertia: [x, y, z]}');
+		return this._change(6, [...ints64(toQ32(m.mass, 'mass')), ...[0, 1, 2].flatMap((k) => ints64(toQ32(m.inertia[k], `inertia[${k}]`)))], 'setMassData');
+	}
+	setGravityScale(v) { return this._change(7, [toFixed(v, 'gravityScale')], 'setGravityScale'); }
+	setDamping(linear, angular) { return this._change(8, [toFixed(linear, 'linear damping'), toFixed(angular, 'angular damping')], 'setDamping'); }
+	/* {linearX, ..., angularZ}: the axes left out are unlocked */
+	setMotionLocks(locks) { return this._change(9, [lockBits(locks, 'motionLocks')], 'setMotionLocks'); }
+	/* {categoryBits, maskBits, groupIndex}: fields left out take the defaults */
+	setFilter(f) { return this._change(10, filterInts(f, 'filter'), 'setFilter'); }
+	setUserData(u) { return this._change(11, [u32(u, 'userData')], 'setUserData'); }
+	enableContactEvents(on = true) { return this._change(12, [bool(on)], 'enableContactEvents'); }
+	enableHitEvents(on = true) { return this._change(13, [bool(on)], 'enableHitEvents'); }
+	enableSensorEvents(on = true) { return this._change(14, [bool(on)], 'enableSensorEvents'); }
+
+	/* The velocity of the body's material point at world point p. */
+	pointVelocity(p) { return vecOut(this.pointVelocityRaw(p), 0); }
+	pointVelocityRaw(p) {
+		M._fxjs_body_point_velocity(this._p(), this.index1, this.generation, args(vec(p, 'point')), OUT);
+		return out(3).slice();
+	}
+	/* Its bounds now (tight): {lo, hi}. */
+	get aabb() { const a = this.aabbRaw(); return { lo: vecOut(a, 0), hi: vecOut(a, 3) }; }
+	aabbRaw() {
+		M._fxjs_body_aabb(this._p(), this.index1, this.generation, OUT);
+		return out(6).slice();
+	}
+	/* Its contacts as the last step found them: [{bodyA, bodyB, childA,
+	 * childB, normal, points: [{point, separation, normalImpulse (N s)}]}];
+	 * options.raw: Q16.16 integers. */
+	contacts(options = {}) {
+		keysOf(options, ['raw'], 'contacts');
+		const p = this._p();
+		const n = M._fxjs_body_contacts(p, this.index1, this.generation, 0, 0), buf = heapInts(30 * n);
+		if (M._fxjs_body_contacts(p, this.index1, this.generation, buf, n) < 0) throw new FixstepError('fixstep: contacts: out of memory', 3);
+		const a = h32().subarray(buf >> 2, (buf >> 2) + 30 * n), v = options.raw ? vecRaw : vecOut, x = options.raw ? (r) => r : fromFixed, r = [];
+		for (let k = 0; k < n; ++k) {
+			const o = 30 * k, points = [];
+			for (let q = 0; q < a[o + 9]; ++q) points.push({ point: v(a, o + 10 + 3 * q), separation: x(a[o + 22 + q]), normalImpulse: x(a[o + 26 + q]) });
+			r.push({ bodyA: new Body(this.world, a[o], a[o + 1]), bodyB: new Body(this.world, a[o + 2], a[o + 3]), childA: a[o + 4] >>> 0,
+				childB: a[o + 5] >>> 0, normal: v(a, o + 6), points });
+		}
+		return r;
+	}
+	/* What overlaps this sensor (as of the last step), in slot order ([] for a body that is not one). */
+	sensorOverlaps() {
+		const p = this._p();
+		return this.world._ids((q, cap) => M._fxjs_sensor_overlaps(p, this.index1, this.generation, q, cap));
+	}
 	destroy() { return M._fxjs_body_destroy(this.world.ptr, this.index1, this.generation) !== 0; }
 	equals(o) { return o instanceof Body && o.world === this.world && o.index1 === this.index1 && o.generation === this.generation; }
 }
@@ -746,7 +1035,7 @@ function scenes() {
 		const n = M._fxjs_scene_count();
 		for (let i = 0; i < n; ++i)
 			sceneList.push(Object.freeze({ name: cstr(M._fxjs_scene_name(i)), description: cstr(M._fxjs_scene_description(i)),
-				defaultSteps: M._fxjs_scene_default_steps(i), players: M._fxjs_scene_players(i) }));
+				defaultSteps: M._fxjs_scene_default_steps(i), players: M._fxjs_scene_players(i), scripted: M._fxjs_scene_scripted(i) !== 0 }));
 		Object.freeze(sceneList);
 	}
 	return sceneList;
@@ -994,14 +1283,36 @@ function init() {
 			M = m;
 			ARGS = M._malloc(4 * SCRATCH_INTS);
 			OUT = M._malloc(4 * SCRATCH_INTS);
+			M._fxjs_debug_colors(OUT);
+			COLOR_NAMES.forEach((k, i) => { DEBUG_COLORS[k] = out(10)[i]; });
+			Object.freeze(DEBUG_COLORS);
 			return API;
 		});
 	}
 	return initPromise;
 }
 
+/* The colours of the kernel's debug draw (0xRRGGBB), filled by init():
+ * what a body is (static, kinematic, dynamic and awake, sleeping, sensor,
+ * disabled) and what else is drawn (joint, contact, normal, aabb). */
+const COLOR_NAMES = ['static', 'kinematic', 'dynamic', 'sleeping', 'sensor', 'disabled', 'joint', 'contact', 'normal', 'aabb'];
+const DEBUG_COLORS = {};
+
+/* XXH3-64 of bytes (the hash fixstep's state hash uses) as 16 hex digits. */
+function hashBytes(bytes) {
+	need();
+	const [p, n] = toHeap(bytes);
+	try {
+		M._fxjs_xxh3(p, n, OUT);
+		const o = out(2);
+		return hex64(o[0], o[1]);
+	} finally {
+		M._free(p);
+	}
+}
+
 function version() { const v = need()._fxjs_version(); return `${v >> 16}.${(v >> 8) & 255}.${v & 255}`; }
 /* the kernels this build has, widest last */
 function buildKernels() { return FIXSTEP_BUILD_KERNELS.slice(); }
 
-const API = { init, version, buildKernels, World, Body, Joint, Character, Replay, Recorder, FixstepError, scenes, createScene, toFixed, fromFixed, fixed, BUTTONS, INPUT_SIZE };
+const API = { init, version, buildKernels, World, Body, Joint, Character, Replay, Recorder, FixstepError, scenes, createScene, toFixed, fromFixed, fixed, hashBytes, BUTTONS, INPUT_SIZE, DEBUG_COLORS, DRAW_LAYOUT };

@@ -13,14 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put64(int32_t *out, uint64_t v)
-{
-	out[0] = (int32_t)(uint32_t)v;
-	out[1] = (int32_t)(uint32_t)(v >> 32);
-}
-
-static uint64_t get64(int32_t lo, int32_t hi) { return (uint64_t)(uint32_t)lo | (uint64_t)(uint32_t)hi << 32; }
-
 /* ---- scenes ---- */
 static const fxs_scene *scene_at(int32_t i)
 {
@@ -42,6 +34,27 @@ FXJS_EXPORT int32_t fxjs_scene_default_steps(int32_t i) { return scene_at(i) ? (
 FXJS_EXPORT int32_t fxjs_scene_players(int32_t i) { return scene_at(i) ? (int32_t)scene_at(i)->players : 0; }
 FXJS_EXPORT fxs_world *fxjs_scene_create(int32_t i) { return scene_at(i) ? scene_at(i)->create() : NULL; }
 
+FXJS_EXPORT int32_t fxjs_scene_scripted(int32_t i) { return scene_at(i) && scene_at(i)->script; }
+
+/* The scripted players' inputs of scene i for the step of number (tick_lo,
+ * tick_hi), serialised (players x FXS_INPUT_SIZE bytes, fixstep/input.h;
+ * neutral beyond what the script sets): 1, or 0 when the scene has no
+ * script (out untouched). */
+FXJS_EXPORT int32_t fxjs_scene_script(int32_t i, const fxs_world *w, int32_t tick_lo, int32_t tick_hi, int32_t players,
+				      uint8_t *out)
+{
+	const fxs_scene *s = scene_at(i);
+	if (!s || !s->script || players < 0 || players > FXS_MAX_PLAYERS)
+		return 0;
+	fxs_input in[FXS_MAX_PLAYERS];
+	for (int32_t p = 0; p < FXS_MAX_PLAYERS; ++p)
+		in[p] = fxs_input_neutral();
+	s->script(w, fxjs_get64((const int32_t[2]){ tick_lo, tick_hi }), (uint32_t)players, in);
+	for (int32_t p = 0; p < players; ++p)
+		fxs_input_write(&in[p], out + FXS_INPUT_SIZE * p);
+	return 1;
+}
+
 /* The scene's input handler before the step of number (tick_lo, tick_hi):
  * inputs are players x FXS_INPUT_SIZE bytes in the serialised form
  * (fixstep/input.h). */
@@ -54,7 +67,7 @@ FXJS_EXPORT int32_t fxjs_scene_apply_inputs(int32_t i, fxs_world *w, const uint8
 	fxs_input in[FXS_MAX_PLAYERS];
 	for (int32_t p = 0; p < players; ++p)
 		in[p] = fxs_input_read(inputs + FXS_INPUT_SIZE * p);
-	s->apply_inputs(w, in, (uint32_t)players, get64(tick_lo, tick_hi));
+	s->apply_inputs(w, in, (uint32_t)players, fxjs_get64((const int32_t[2]){ tick_lo, tick_hi }));
 	return 1;
 }
 
@@ -99,10 +112,10 @@ FXJS_EXPORT void fxjs_replay_info(const fxjs_replay *x, int32_t *o)
 	o[0] = (int32_t)r->status, o[1] = fxs_replay_header_ok(r), o[2] = (int32_t)r->format_version;
 	o[3] = (int32_t)r->kernel_version, o[4] = (int32_t)r->flags, o[5] = (int32_t)r->players;
 	o[6] = (int32_t)r->chunk_ticks, o[7] = (int32_t)r->chunk_count;
-	put64(o + 8, r->start_tick);
-	put64(o + 10, r->tick_count);
+	fxjs_put64(o + 8, r->start_tick);
+	fxjs_put64(o + 10, r->tick_count);
 	o[12] = r->complete;
-	put64(o + 13, r->end_final_hash);
+	fxjs_put64(o + 13, r->end_final_hash);
 	o[15] = (int32_t)r->error_offset;
 }
 
@@ -113,8 +126,8 @@ FXJS_EXPORT const char *fxjs_replay_status_string(int32_t s) { return fxs_replay
 /* i < tick count (unchecked there: the JS side checks) */
 FXJS_EXPORT void fxjs_replay_tick(const fxjs_replay *x, int32_t i, int32_t *hash_number)
 {
-	put64(hash_number, fxs_replay_tick_hash(&x->r, (uint64_t)i));
-	put64(hash_number + 2, fxs_replay_tick_number(&x->r, (uint64_t)i));
+	fxjs_put64(hash_number, fxs_replay_tick_hash(&x->r, (uint64_t)i));
+	fxjs_put64(hash_number + 2, fxs_replay_tick_number(&x->r, (uint64_t)i));
 }
 
 /* players x FXS_INPUT_SIZE bytes */
@@ -240,9 +253,9 @@ FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t 
 		if (want == got)
 			continue;
 		status = 1;
-		put64(out + 2, tick);
-		put64(out + 4, want);
-		put64(out + 6, got);
+		fxjs_put64(out + 2, tick);
+		fxjs_put64(out + 4, want);
+		fxjs_put64(out + 6, got);
 		fxs_world *rec = fxjs_replay_recorded_world(x, (int32_t)i);
 		if (!rec) {
 			if (r->flags & FXS_REPLAY_FLAG_DETAIL) {
@@ -271,13 +284,13 @@ FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t 
 		fxs_world_destroy(rec);
 		break;
 	}
-	put64(out, i);
+	fxjs_put64(out, i);
 	if (status == 0) {
 		if (r->status != FXS_REPLAY_OK && !(allow_truncated && r->status == FXS_REPLAY_TRUNCATED)) {
 			snprintf(msg, (size_t)cap, "%s", r->error);
 			status = 2;
 		} else {
-			put64(out + 6, fxs_world_hash(w));
+			fxjs_put64(out + 6, fxs_world_hash(w));
 			snprintf(msg, (size_t)cap, "hash %016" PRIx64, fxs_world_hash(w));
 		}
 	}
@@ -328,8 +341,8 @@ FXJS_EXPORT uint8_t *fxjs_record(int32_t scene, const int32_t *opts, int32_t *fi
 	o.players = (uint32_t)opts[1];
 	o.chunk_ticks = (uint32_t)opts[2];
 	o.flags = (uint32_t)opts[3];
-	o.seed = get64(opts[4], opts[5]);
-	o.perturb_tick = get64(opts[6], opts[7]);
+	o.seed = fxjs_get64(opts + 4);
+	o.perturb_tick = fxjs_get64(opts + 6);
 	o.perturb_player = (uint32_t)opts[8];
 	o.tamper = opts[9] != 0;
 	o.scripted = opts[10] != 0;
@@ -339,7 +352,7 @@ FXJS_EXPORT uint8_t *fxjs_record(int32_t scene, const int32_t *opts, int32_t *fi
 		remove(path);
 		return NULL;
 	}
-	put64(final, h);
+	fxjs_put64(final, h);
 	uint8_t *buf = slurp(path, len);
 	if (!buf)
 		snprintf(g_err, sizeof g_err, "cannot read the recording back");

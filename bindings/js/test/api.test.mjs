@@ -168,19 +168,22 @@ test('the character controller falls, stands on the ground and walks', () => {
 test('meshes, hulls and compounds from JS', () => {
 	const w = World.create();
 	const mesh = w.createMesh({ vertices: [[-10, 0, -10], [10, 0, -10], [-10, 0, 10], [10, 0, 10]], triangles: [[0, 2, 1], [1, 2, 3]] });
-	w.createBody({ type: 'static', shape: mesh });
-	const g = w.meshGeometry(mesh);
-	assert.equal(g.triangles.length, 6);
+	const m = w.createBody({ type: 'static', shape: mesh });
 	const hull = w.createHull([[0, 0.5, 0], [0.45, -0.2, 0.25], [-0.45, -0.2, 0.25], [0, -0.2, -0.5]]);
 	assert.equal(w.hullVertices(hull.shape).length, 4);
 	const comp = w.createCompound([{ shape: { type: 'sphere', radius: 0.25 }, position: [-0.6, 0, 0] }, { shape: { type: 'sphere', radius: 0.25 }, position: [0.6, 0, 0] }]);
-	assert.equal(w.compoundChildren(comp.shape).length, 2);
 	const b = w.createBody({ position: [0, 2, 0], shape: hull.shape });
 	const c = w.createBody({ position: [3, 2, 0], shape: comp.shape });
+	// the kernel's debug draw: the mesh's 2 triangles, the hull's 4 faces, the compound's 2 spheres
+	const d = w.draw();
+	assert.deepEqual([d.triangles.length / 11, d.triangles[0], d.triangles[11]], [2, m.slot, m.slot]);
+	assert.equal(d.polygons.length, 4 * (3 + 3 * 3));
+	assert.deepEqual([d.spheres.length / 6, d.spheres[0], d.spheres[6]], [2, c.slot, c.slot]);
+	assert.deepEqual([d.spheres[2] + d.spheres[8], d.spheres[8] - d.spheres[2]], [2 * 3 * 65536, 2 * fx.toFixed(0.6)]);
 	w.step(180);
 	assert.ok(b.position.y > 0 && b.position.y < 0.6, `the hull rests on the mesh (${b.position.y})`);
 	assert.ok(Math.abs(c.position.y - 0.25) < 0.02, `the dumbbell rests on its spheres (${c.position.y})`);
-	assert.ok(w.contacts().length > 0);
+	assert.ok(b.contacts().length > 0 && b.contacts()[0].bodyA.equals(m));
 	w.free();
 });
 

@@ -67,6 +67,13 @@ function colouredFraction(png, dpr) {
 	return n / all;
 }
 
+// Pixels in the sensor colour (0x2ecc71, its edges drawn full): strongly green.
+function greenPixels(png) {
+	let n = 0;
+	for (let i = 0; i < png.px.length; i += png.ch) if (png.px[i + 1] > 150 && png.px[i + 1] - png.px[i] > 80 && png.px[i + 1] - png.px[i + 2] > 40) ++n;
+	return n;
+}
+
 const freePort = () => new Promise((res, rej) => {
 	const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }).on('error', rej);
 });
@@ -113,6 +120,31 @@ test('the viewer and the desync inspector in headless Chromium', { skip, timeout
 			const frac = colouredFraction(decodePng(readFileSync(file)), 1);
 			console.log(`  viewer: tick ${tick} hash ${hash} (native ${want}); ${(100 * frac).toFixed(1)}% coloured pixels; ${file}`);
 			assert.ok(frac > 0.01, `only ${(100 * frac).toFixed(2)}% of the view is drawn bodies: a blank canvas?`);
+			assert.deepEqual(errors, []);
+		});
+
+		await t.test('the arena, played by its scripted players: the native state at tick 120, its sensor drawn apart', async () => {
+			await page.select('#scene', 'arena');
+			await page.click('#load');
+			await page.$eval('#goto', (e) => { e.value = '120'; });
+			await page.click('#go');
+			await page.waitForFunction(() => document.getElementById('tick').textContent === '120', { timeout: 60000 });
+			const hash = await page.$eval('#hash', (e) => e.textContent);
+			const want = /^state ([0-9a-f]{16})$/m.exec(native('events', 'arena', '--steps', '120'))[1];
+			assert.equal(hash, want, 'the page shows the state fixstep events arena --steps 120 ends on');
+			await new Promise((r) => setTimeout(r, 300));
+			const file = join(shots, 'arena.png');
+			await page.screenshot({ path: file });
+			// the capture zone is the only green thing: the kernel's sensor colour, its edges drawn full
+			const png = decodePng(readFileSync(file)), green = greenPixels(png), frac = colouredFraction(png, 1);
+			console.log(`  arena: tick 120 hash ${hash} (native ${want}); ${green} sensor-green pixels, ${(100 * frac).toFixed(1)}% coloured; ${file}`);
+			assert.ok(green > 50, 'the capture zone is drawn in the sensor colour');
+			await page.click('#show-sensors');
+			await new Promise((r) => setTimeout(r, 300));
+			await page.screenshot({ path: join(shots, 'arena-nosensors.png') });
+			const green2 = greenPixels(decodePng(readFileSync(join(shots, 'arena-nosensors.png'))));
+			assert.ok(green2 < green / 10, `sensors off: ${green2} green pixels`);
+			await page.click('#show-sensors');
 			assert.deepEqual(errors, []);
 		});
 

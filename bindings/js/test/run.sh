@@ -13,4 +13,12 @@ fi
 make --no-print-directory js
 bash bindings/js/build.sh tests
 cd bindings/js
-node --test test/*.test.mjs
+# node's TAP report, then one summary line in the C runner's words
+set +e
+node --test test/*.test.mjs | tee ../../build/js-test.log
+rc=${PIPESTATUS[0]}
+set -e
+pass=$(sed -n 's/^# pass //p' ../../build/js-test.log | tail -n 1)
+fail=$(sed -n 's/^# fail //p' ../../build/js-test.log | tail -n 1)
+echo "${pass:-0} passed, ${fail:-?} failed (the JavaScript package)"
+exit "$rc"

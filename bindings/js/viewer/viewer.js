@@ -1,13 +1,13 @@
 // The fixstep viewer: plays a built-in scene or a replay through the wasm
-// kernel, draws its bodies with three.js, and shows the tick and the state
-// hash; the desync inspector finds where two runs part. Static files only.
+// kernel, draws what the kernel's debug draw hands it (World.draw(): boxes,
+// spheres, capsules, hull faces, mesh triangles, joints, contacts, bounds)
+// with three.js, and shows the tick and the state hash; the desync
+// inspector finds where two runs part. Static files only.
 //
 // Query string (for links and tests): ?scene=NAME&tick=N, ?replay=URL&tick=N,
-// ?inspect=URL[&b=URL], &contacts=1, &aabbs=1, &play=1.
+// ?inspect=URL[&b=URL], &contacts=1, &aabbs=1, &sensors=0, &joints=0, &play=1.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { ConvexGeometry } from 'three/addons/geometries/ConvexGeometry.js';
-import { mergeGeometries } from 'three/addons/utils/BufferGeometryUtils.js';
 import * as fx from './fixstep.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -15,8 +15,8 @@ const FX = 1 / 65536;
 const KEYFRAME_EVERY = 30; /* ticks between the snapshots a scrub back restores */
 
 const view = {
-	world: null, replay: null, source: '', tick: 0, last: 0, keyframes: new Map(),
-	playing: false, highlight: -1, ghost: null, bodiesKey: '',
+	world: null, replay: null, scene: null, source: '', tick: 0, last: 0, keyframes: new Map(),
+	playing: false, highlight: -1,
 };
 
 /* ---- three.js ---- */
@@ -32,8 +32,8 @@ scene3.add(new THREE.HemisphereLight(0xdde8ff, 0x30281e, 1.6));
 const sun = new THREE.DirectionalLight(0xffffff, 1.8);
 sun.position.set(0.5, 1, 0.35);
 scene3.add(sun);
-const bodyRoot = new THREE.Group(), debugRoot = new THREE.Group();
-scene3.add(bodyRoot, debugRoot);
+const bodyRoot = new THREE.Group(), debugRoot = new THREE.Group(), ghostRoot = new THREE.Group();
+scene3.add(bodyRoot, debugRoot, ghostRoot);
 
 function resize() {
 	const w = window.innerWidth, h = window.innerHeight;
@@ -44,137 +44,197 @@ function resize() {
 window.addEventListener('resize', resize);
 resize();
 
-/* ---- bodies ---- */
-function shapeGeometry(world, s) {
-	switch (s.type) {
-	case 'sphere': return new THREE.SphereGeometry(s.radius, 24, 16);
-	case 'box': return new THREE.BoxGeometry(2 * s.halfExtents.x, 2 * s.halfExtents.y, 2 * s.halfExtents.z);
-	case 'capsule': return new THREE.CapsuleGeometry(s.radius, 2 * s.halfHeight, 6, 16);
-	case 'hull': return new ConvexGeometry(world.hullVertices(s).map((v) => new THREE.Vector3(v.x, v.y, v.z)));
-	case 'mesh': {
-		const m = world.meshGeometry(s), g = new THREE.BufferGeometry();
-		g.setAttribute('position', new THREE.BufferAttribute(m.vertices, 3));
-		g.setIndex(new THREE.BufferAttribute(m.triangles, 1));
-		g.computeVertexNormals();
-		return g.toNonIndexed();
+/* ---- what the debug draw hands over, as three.js instances ----
+ * Every record of World.draw() carries its body's slot and the kernel's
+ * colour for what the body is (fx.DEBUG_COLORS). A Layer draws the records
+ * a pick(slot, colour) function accepts, in the colour it returns: the
+ * solid bodies, the sensors (translucent, with their edges), the
+ * inspector's ghost (a wireframe). */
+const UNIT_BOX = new THREE.BoxGeometry(1, 1, 1);
+const UNIT_SPHERE = new THREE.SphereGeometry(1, 24, 16);
+const UNIT_TUBE = new THREE.CylinderGeometry(1, 1, 1, 20, 1, true); /* a capsule's side: caps are spheres */
+
+/* An InstancedMesh that grows to what a frame needs. */
+class Instances {
+	constructor(root, geometry, material) {
+		Object.assign(this, { root, geometry, material, mesh: null, cap: 0, n: 0 });
 	}
-	case 'compound': {
-		const parts = world.compoundChildren(s).map((c) => {
-			const g = shapeGeometry(world, c.shape).toNonIndexed();
-			g.deleteAttribute('uv');
-			const m = new THREE.Matrix4().compose(new THREE.Vector3(c.position.x, c.position.y, c.position.z),
-				new THREE.Quaternion(c.rotation.x, c.rotation.y, c.rotation.z, c.rotation.w), new THREE.Vector3(1, 1, 1));
-			return g.applyMatrix4(m);
-		});
-		return mergeGeometries(parts);
+	begin(upTo) {
+		if (upTo > this.cap) {
+			if (this.mesh) this.root.remove(this.mesh), this.mesh.dispose();
+			this.cap = Math.max(64, upTo, 2 * this.cap);
+			this.mesh = new THREE.InstancedMesh(this.geometry, this.material, this.cap);
+			this.mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+			this.mesh.frustumCulled = false;
+			this.root.add(this.mesh);
+		}
+		this.n = 0;
 	}
-	default: return new THREE.SphereGeometry(0.1);
+	add(m, c) {
+		this.mesh.setMatrixAt(this.n, m);
+		this.mesh.setColorAt(this.n++, c);
 	}
-}
-function shapeKey(s) {
-	return s.type === 'sphere' ? `s${s.radius}` : s.type === 'box' ? `b${s.halfExtents.x},${s.halfExtents.y},${s.halfExtents.z}`
-		: s.type === 'capsule' ? `c${s.radius},${s.halfHeight}` : `${s.type}${s.id}`;
+	end() {
+		if (!this.mesh) return;
+		this.mesh.count = this.n;
+		this.mesh.instanceMatrix.needsUpdate = true;
+		if (this.mesh.instanceColor) this.mesh.instanceColor.needsUpdate = true;
+	}
 }
 
-let groups = []; /* {mesh: InstancedMesh, slots: [slot]} */
-let slotGroup = []; /* slot -> [group index, instance] */
+/* Triangles (hull faces fanned, mesh faces) in one geometry a frame. */
+class Faces {
+	constructor(root, material) {
+		this.geometry = new THREE.BufferGeometry();
+		this.mesh = new THREE.Mesh(this.geometry, material);
+		this.mesh.frustumCulled = false;
+		root.add(this.mesh);
+		this.pos = [], this.col = [];
+	}
+	begin() { this.pos.length = 0, this.col.length = 0; }
+	tri(l, a, b, c, colour) {
+		for (const o of [a, b, c]) this.pos.push(l[o] * FX, l[o + 1] * FX, l[o + 2] * FX), this.col.push(colour.r, colour.g, colour.b);
+	}
+	end() {
+		this.geometry.setAttribute('position', new THREE.Float32BufferAttribute(this.pos, 3));
+		this.geometry.setAttribute('color', new THREE.Float32BufferAttribute(this.col, 3));
+		this.geometry.computeVertexNormals(); /* non-indexed: flat, one normal a face */
+	}
+}
+
+const tmpM = new THREE.Matrix4(), tmpP = new THREE.Vector3(), tmpQ = new THREE.Quaternion(), tmpS = new THREE.Vector3();
+const UP = new THREE.Vector3(0, 1, 0), tmpD = new THREE.Vector3();
+
+class Layer {
+	constructor(root, material, faceMaterial) {
+		const m = (mat) => new Instances(root, null, mat);
+		this.box = m(material), this.sphere = m(material), this.tube = m(material);
+		this.box.geometry = UNIT_BOX, this.sphere.geometry = UNIT_SPHERE, this.tube.geometry = UNIT_TUBE;
+		this.faces = new Faces(root, faceMaterial || material);
+	}
+	fill(d, pick) {
+		const { boxes, spheres, capsules, polygons, triangles } = d;
+		this.box.begin(boxes.length / 12);
+		this.sphere.begin(spheres.length / 6 + 2 * capsules.length / 9);
+		this.tube.begin(capsules.length / 9);
+		this.faces.begin();
+		for (let o = 0; o < boxes.length; o += 12) {
+			const c = pick(boxes[o], boxes[o + 1]);
+			if (!c) continue;
+			tmpP.set(boxes[o + 2] * FX, boxes[o + 3] * FX, boxes[o + 4] * FX);
+			tmpQ.set(boxes[o + 5] * FX, boxes[o + 6] * FX, boxes[o + 7] * FX, boxes[o + 8] * FX).normalize();
+			tmpS.set(2 * boxes[o + 9] * FX, 2 * boxes[o + 10] * FX, 2 * boxes[o + 11] * FX);
+			this.box.add(tmpM.compose(tmpP, tmpQ, tmpS), c);
+		}
+		const ball = (l, o, r, c) => {
+			tmpP.set(l[o] * FX, l[o + 1] * FX, l[o + 2] * FX);
+			this.sphere.add(tmpM.compose(tmpP, tmpQ.identity(), tmpS.setScalar(r * FX)), c);
+		};
+		for (let o = 0; o < spheres.length; o += 6) {
+			const c = pick(spheres[o], spheres[o + 1]);
+			if (c) ball(spheres, o + 2, spheres[o + 5], c);
+		}
+		for (let o = 0; o < capsules.length; o += 9) {
+			const c = pick(capsules[o], capsules[o + 1]);
+			if (!c) continue;
+			const r = capsules[o + 8];
+			ball(capsules, o + 2, r, c), ball(capsules, o + 5, r, c);
+			tmpD.set(capsules[o + 5] - capsules[o + 2], capsules[o + 6] - capsules[o + 3], capsules[o + 7] - capsules[o + 4]).multiplyScalar(FX);
+			const len = tmpD.length();
+			tmpQ.setFromUnitVectors(UP, len > 0 ? tmpD.divideScalar(len) : UP);
+			tmpP.set((capsules[o + 2] + capsules[o + 5]) * FX / 2, (capsules[o + 3] + capsules[o + 6]) * FX / 2, (capsules[o + 4] + capsules[o + 7]) * FX / 2);
+			this.tube.add(tmpM.compose(tmpP, tmpQ, tmpS.set(r * FX, len, r * FX)), c);
+		}
+		for (let o = 0; o < polygons.length; o += 3 + 3 * polygons[o + 2]) {
+			const c = pick(polygons[o], polygons[o + 1]);
+			for (let k = 2; c && k < polygons[o + 2]; ++k) this.faces.tri(polygons, o + 3, o + 3 * k, o + 3 * k + 3, c);
+		}
+		for (let o = 0; o < triangles.length; o += 11) {
+			const c = pick(triangles[o], triangles[o + 1]);
+			if (c) this.faces.tri(triangles, o + 2, o + 5, o + 8, c);
+		}
+		this.box.end(), this.sphere.end(), this.tube.end(), this.faces.end();
+	}
+}
+
+const solid = new Layer(bodyRoot, new THREE.MeshStandardMaterial({ roughness: 0.75, metalness: 0.05 }),
+	new THREE.MeshStandardMaterial({ roughness: 0.75, metalness: 0.05, vertexColors: true, side: THREE.DoubleSide }));
+const sensorMaterial = { color: 0xffffff, transparent: true, opacity: 0.22, depthWrite: false, side: THREE.DoubleSide };
+const sensorFill = new Layer(bodyRoot, new THREE.MeshBasicMaterial(sensorMaterial), new THREE.MeshBasicMaterial({ ...sensorMaterial, vertexColors: true }));
+const sensorEdges = new Layer(bodyRoot, new THREE.MeshBasicMaterial({ wireframe: true }), new THREE.MeshBasicMaterial({ wireframe: true, vertexColors: true }));
+
+/* The viewer's colours for the kernel's kinds: dynamic bodies in the
+ * kernel's orange, each slot a little apart so that neighbours show,
+ * darker asleep; sensors only are green; the inspector's body red, the
+ * others dimmed. */
+const RED = new THREE.Color(0xff2a2a), tmpC = new THREE.Color();
+function bodyColour(slot, kind) {
+	if (slot === view.highlight) return RED;
+	const C = fx.DEBUG_COLORS, dim = view.highlight >= 0 ? 0.35 : 1, jitter = ((slot * 0.61803398875) % 1 + 1) % 1;
+	if (kind === C.dynamic || kind === C.sleeping) tmpC.setHSL(0.02 + 0.09 * jitter, kind === C.dynamic ? 0.75 : 0.35, kind === C.dynamic ? 0.45 + 0.15 * jitter : 0.36);
+	else if (kind === C.static) tmpC.set(0x6d737d);
+	else tmpC.set(kind);
+	return tmpC.multiplyScalar(dim);
+}
+const SENSOR = new THREE.Color();
+
+/* ---- drawing a frame ---- */
+function drawOptions() {
+	return { sensors: $('show-sensors').checked, joints: $('show-joints').checked, contactPoints: $('show-contacts').checked,
+		contactNormals: $('show-contacts').checked, aabbs: $('show-aabbs').checked };
+}
+function lines(positions, colours, opacity = 1) {
+	const g = new THREE.BufferGeometry().setAttribute('position', new THREE.Float32BufferAttribute(positions, 3));
+	g.setAttribute('color', new THREE.Float32BufferAttribute(colours, 3));
+	return new THREE.LineSegments(g, new THREE.LineBasicMaterial({ vertexColors: true, transparent: opacity < 1, opacity, depthTest: false }));
+}
 function clearGroup(root) {
 	for (const o of [...root.children]) {
 		root.remove(o);
 		o.traverse((c) => { if (c.geometry) c.geometry.dispose(); if (c.material) c.material.dispose(); });
 	}
 }
-function buildBodies() {
-	clearGroup(bodyRoot);
-	groups = [];
-	slotGroup = [];
-	const w = view.world, byKey = new Map(), geo = new Map();
-	for (const b of w.bodies()) {
-		const s = b.shape, k = shapeKey(s);
-		if (!byKey.has(k)) {
-			byKey.set(k, []);
-			geo.set(k, shapeGeometry(w, s));
-		}
-		byKey.get(k).push(b.slot);
-	}
-	for (const [k, slots] of byKey) {
-		const mat = new THREE.MeshStandardMaterial({ roughness: 0.75, metalness: 0.05, side: k.startsWith('mesh') ? THREE.DoubleSide : THREE.FrontSide });
-		const mesh = new THREE.InstancedMesh(geo.get(k), mat, slots.length);
-		mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
-		mesh.frustumCulled = false;
-		slots.forEach((s, i) => { slotGroup[s] = [groups.length, i]; });
-		groups.push({ mesh, slots });
-		bodyRoot.add(mesh);
-	}
-	view.bodiesKey = bodiesKey();
-}
-function bodiesKey() {
-	const p = view.world.poses();
-	let k = '';
-	for (let i = 0; i < p.length; i += 9) k += p[i];
-	return k;
-}
 
-const tmpM = new THREE.Matrix4(), tmpP = new THREE.Vector3(), tmpQ = new THREE.Quaternion(), ONE = new THREE.Vector3(1, 1, 1), tmpC = new THREE.Color();
-function bodyColor(slot, type, awake) {
-	if (slot === view.highlight) return tmpC.set(0xff2a2a);
-	const dim = view.highlight >= 0 ? 0.35 : 1;
-	if (type === 1) return tmpC.set(0x6d737d).multiplyScalar(dim);
-	if (type === 2) return tmpC.set(0xc9a227).multiplyScalar(dim);
-	tmpC.setHSL(((slot * 0.61803398875) % 1 + 1) % 1, 0.55, awake ? 0.58 : 0.36);
-	return tmpC.multiplyScalar(dim);
-}
 function updateBodies() {
-	if (bodiesKey() !== view.bodiesKey) buildBodies();
-	const p = view.world.poses();
-	for (let s = 0; 9 * s < p.length; ++s) {
-		const o = 9 * s, gi = slotGroup[s];
-		if (!p[o] || !gi) continue;
-		const g = groups[gi[0]];
-		tmpP.set(p[o + 1] * FX, p[o + 2] * FX, p[o + 3] * FX);
-		tmpQ.set(p[o + 4] * FX, p[o + 5] * FX, p[o + 6] * FX, p[o + 7] * FX).normalize();
-		g.mesh.setMatrixAt(gi[1], tmpM.compose(tmpP, tmpQ, ONE));
-		g.mesh.setColorAt(gi[1], bodyColor(s, p[o], p[o + 8]));
-	}
-	for (const g of groups) {
-		g.mesh.instanceMatrix.needsUpdate = true;
-		if (g.mesh.instanceColor) g.mesh.instanceColor.needsUpdate = true;
-	}
+	const d = view.world.draw(drawOptions()), C = fx.DEBUG_COLORS;
+	SENSOR.set(C.sensor);
+	solid.fill(d, (slot, kind) => (kind === C.sensor ? null : bodyColour(slot, kind)));
+	sensorFill.fill(d, (slot, kind) => (kind === C.sensor ? (slot === view.highlight ? RED : SENSOR) : null));
+	sensorEdges.fill(d, (slot, kind) => (kind === C.sensor ? (slot === view.highlight ? RED : SENSOR) : null));
+	return d;
 }
 
-/* ---- contacts, AABBs, the inspector's ghost ---- */
-function updateDebug() {
+/* joints, contact normals, bounds (the kernel's colours), contact points
+ * (magenta: apart from the inspector's red), and what the last step did */
+function updateDebug(d) {
 	clearGroup(debugRoot);
-	const w = view.world;
-	if ($('show-contacts').checked) {
-		const c = w.contacts(), n = c.length / 8, pts = new Float32Array(3 * n), lines = new Float32Array(6 * n);
-		for (let i = 0; i < n; ++i) {
-			const o = 8 * i;
-			for (let k = 0; k < 3; ++k) {
-				pts[3 * i + k] = c[o + 2 + k] * FX;
-				lines[6 * i + k] = c[o + 2 + k] * FX;
-				lines[6 * i + 3 + k] = (c[o + 2 + k] + 0.3 * c[o + 5 + k]) * FX;
-			}
-		}
-		const pg = new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(pts, 3));
-		debugRoot.add(new THREE.Points(pg, new THREE.PointsMaterial({ color: 0xff4fd8, size: 5, sizeAttenuation: false, depthTest: false })));
-		const lg = new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(lines, 3));
-		debugRoot.add(new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: 0xff4fd8, depthTest: false })));
+	const C = fx.DEBUG_COLORS, seg = d.segments, pos = [], col = [], c = new THREE.Color();
+	for (let o = 0; o < seg.length; o += 7) {
+		for (let k = 1; k < 7; ++k) pos.push(seg[o + k] * FX);
+		c.set(seg[o]);
+		col.push(c.r, c.g, c.b, c.r, c.g, c.b);
 	}
-	if ($('show-aabbs').checked) {
-		const a = w.aabbs(), p = w.poses(), v = [];
-		const E = [[0, 1], [1, 3], [3, 2], [2, 0], [4, 5], [5, 7], [7, 6], [6, 4], [0, 4], [1, 5], [2, 6], [3, 7]];
-		for (let s = 0; 6 * s < a.length; ++s) {
-			if (!p[9 * s]) continue;
-			const lo = [a[6 * s] * FX, a[6 * s + 1] * FX, a[6 * s + 2] * FX], hi = [a[6 * s + 3] * FX, a[6 * s + 4] * FX, a[6 * s + 5] * FX];
-			const corner = (c) => [(c & 1 ? hi : lo)[0], (c & 2 ? hi : lo)[1], (c & 4 ? hi : lo)[2]];
-			for (const [i, j] of E) v.push(...corner(i), ...corner(j));
-		}
-		const g = new THREE.BufferGeometry().setAttribute('position', new THREE.Float32BufferAttribute(v, 3));
-		debugRoot.add(new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color: 0x57e389, transparent: true, opacity: 0.7 })));
+	if (pos.length) debugRoot.add(lines(pos, col));
+	if (d.points.length) {
+		const p = [];
+		for (let o = 0; o < d.points.length; o += 4) p.push(d.points[o + 1] * FX, d.points[o + 2] * FX, d.points[o + 3] * FX);
+		const g = new THREE.BufferGeometry().setAttribute('position', new THREE.Float32BufferAttribute(p, 3));
+		debugRoot.add(new THREE.Points(g, new THREE.PointsMaterial({ color: 0xff4fd8, size: 5, sizeAttenuation: false, depthTest: false })));
 	}
-	if (view.ghost) debugRoot.add(view.ghost);
-	$('counts').textContent = `${w.bodyCount} bodies, ${w.stats().contactPointCount} contact points`;
+	if (d.aabbs.length) {
+		const E = [[0, 1], [1, 3], [3, 2], [2, 0], [4, 5], [5, 7], [7, 6], [6, 4], [0, 4], [1, 5], [2, 6], [3, 7]], v = [], vc = [];
+		c.set(C.aabb);
+		for (let o = 0; o < d.aabbs.length; o += 8) {
+			const lo = [0, 1, 2].map((k) => d.aabbs[o + 2 + k] * FX), hi = [0, 1, 2].map((k) => d.aabbs[o + 5 + k] * FX);
+			const corner = (i) => [(i & 1 ? hi : lo)[0], (i & 2 ? hi : lo)[1], (i & 4 ? hi : lo)[2]];
+			for (const [i, j] of E) v.push(...corner(i), ...corner(j)), vc.push(c.r, c.g, c.b, c.r, c.g, c.b);
+		}
+		debugRoot.add(lines(v, vc, 0.7));
+	}
+	const s = view.world.stats(), e = view.world.contactEvents(), se = view.world.sensorEvents();
+	const events = e.begin.length + e.end.length + e.hit.length + se.begin.length + se.end.length;
+	$('counts').textContent = `${s.bodyCount} bodies, ${s.contactPointCount} contact points` +
+		(events ? `; events: contact ${e.begin.length}/${e.end.length}/${e.hit.length} (begin/end/hit), sensor ${se.begin.length}/${se.end.length}` : '');
 }
 
 function fitCamera() {
@@ -211,8 +271,7 @@ function focusOn(slot) {
 
 /* ---- playing ---- */
 function show() {
-	updateBodies();
-	updateDebug();
+	updateDebug(updateBodies());
 	$('tick').textContent = String(view.tick);
 	$('hash').textContent = view.world.hash();
 	$('last').textContent = String(view.last);
@@ -231,10 +290,9 @@ function setWorld(world, source, last) {
 	view.last = last;
 	view.keyframes = new Map([[0, world.snapshot()]]);
 	view.highlight = -1;
-	view.ghost = null;
+	setGhost(null);
 	$('report').textContent = '';
 	$('source').textContent = source;
-	buildBodies();
 	fitCamera();
 	show();
 }
@@ -243,6 +301,8 @@ function stepOnce() {
 	if (view.replay) {
 		if (view.tick >= view.replay.tickCount) return false;
 		view.replay.step(view.world, view.tick);
+	} else if (view.scene.scripted) {
+		view.world.playScene(view.scene.name);
 	} else {
 		view.world.step();
 	}
@@ -271,26 +331,36 @@ function loadScene(name) {
 	view.replay && view.replay.free();
 	view.replay = null;
 	const info = fx.scenes().find((s) => s.name === name);
-	setWorld(fx.createScene(name), `scene ${name}: ${info.description}`, info.defaultSteps);
+	view.scene = info;
+	/* a scene with scripted players plays them, as fixstep events and fixstep draw do */
+	setWorld(fx.createScene(name), `scene ${name}${info.scripted ? ' (its scripted players)' : ''}: ${info.description}`, info.defaultSteps);
 }
 
 function loadReplay(bytes, label) {
 	const r = fx.Replay.parse(bytes);
 	view.replay && view.replay.free();
 	view.replay = r;
+	view.scene = null;
 	const state = r.status === 0 ? `${r.tickCount} ticks` : `${r.tickCount} ticks (${r.error})`;
 	setWorld(r.start(), `replay ${label}: ${r.scene}, ${r.players} player${r.players === 1 ? '' : 's'}, ${state}`, r.tickCount);
 }
 
 /* ---- the desync inspector ---- */
-function ghostOf(world, slot, color) {
-	const b = world.bodyAt(slot);
-	if (!b) return null;
-	const m = new THREE.Mesh(shapeGeometry(world, b.shape), new THREE.MeshBasicMaterial({ color, wireframe: true, depthTest: false }));
-	const p = b.position, q = b.rotation;
-	m.position.set(p.x, p.y, p.z);
-	m.quaternion.set(q.x, q.y, q.z, q.w);
-	return m;
+/* The other run's body `slot` of `world` as a green wireframe, drawn by its
+ * debug draw (only what meets the body's bounds is asked for); null clears it. */
+const GHOST = new THREE.Color(0x40ff80);
+function setGhost(world, slot) {
+	for (const o of [...ghostRoot.children]) {
+		ghostRoot.remove(o);
+		if (o.isInstancedMesh) o.dispose(); /* its instances; the unit geometries are shared */
+		else o.geometry.dispose();
+		o.material.dispose();
+	}
+	const b = world && world.bodyAt(slot);
+	if (!b) return;
+	const material = { wireframe: true, depthTest: false, transparent: true };
+	new Layer(ghostRoot, new THREE.MeshBasicMaterial(material), new THREE.MeshBasicMaterial({ ...material, vertexColors: true }))
+		.fill(world.draw({ disabled: true, joints: false, bounds: b.aabb }), (s) => (s === slot ? GHOST : null));
 }
 
 function report(r) {
@@ -329,7 +399,7 @@ function inspect(bytesA, nameA, bytesB, nameB) {
 		view.highlight = v.body;
 		if (v.body >= 0 && view.replay.detail) {
 			const rec = view.replay.recordedWorld(i - 1);
-			view.ghost = ghostOf(rec, v.body, 0x40ff80);
+			setGhost(rec, v.body);
 			rec.free();
 		}
 		report({ ...v, labels: ['expected (recorded)', 'got (re-simulated)'] });
@@ -364,7 +434,7 @@ function inspect(bytesA, nameA, bytesB, nameB) {
 		loadReplay(bytesA, nameA);
 		seek(i + 1);
 		view.highlight = body;
-		if (body >= 0) view.ghost = ghostOf(wb, body, 0x40ff80);
+		if (body >= 0) setGhost(wb, body);
 		wa.free(), wb.free();
 		lines.push(d ? `diverged at step ${step}: ${d.text}` : `diverged at step ${step}: recorded hashes ${a.tickHash(i)} (A) and ${b.tickHash(i)} (B), but here both runs give the same state`);
 		lines.push('(expected = A, got = B)');
@@ -420,8 +490,7 @@ async function main() {
 	$('back').onclick = guard(() => { setPlaying(false); seek(view.tick - 1); });
 	$('go').onclick = guard(() => { setPlaying(false); seek(Number($('goto').value)); });
 	$('scrub').oninput = guard(() => { setPlaying(false); seek(Number($('scrub').value)); });
-	$('show-contacts').onchange = guard(() => updateDebug());
-	$('show-aabbs').onchange = guard(() => updateDebug());
+	for (const k of ['contacts', 'aabbs', 'sensors', 'joints']) $(`show-${k}`).onchange = guard(() => show());
 	$('file').onchange = () => { const f = $('file').files[0]; if (f) readFile(f).then(guard((b) => loadReplay(b, f.name))); };
 	const drop = $('drop');
 	drop.ondragover = (e) => { e.preventDefault(); drop.classList.add('over'); };
@@ -447,8 +516,7 @@ async function main() {
 	});
 
 	const q = new URLSearchParams(location.search);
-	if (q.get('contacts') === '1') $('show-contacts').checked = true;
-	if (q.get('aabbs') === '1') $('show-aabbs').checked = true;
+	for (const k of ['contacts', 'aabbs', 'sensors', 'joints']) if (q.get(k)) $(`show-${k}`).checked = q.get(k) === '1';
 	const fetchBytes = async (u) => { const r = await fetch(u); if (!r.ok) throw new Error(`${u}: ${r.status}`); return new Uint8Array(await r.arrayBuffer()); };
 	if (q.get('inspect')) {
 		const a = await fetchBytes(q.get('inspect')), b = q.get('b') ? await fetchBytes(q.get('b')) : null;

@@ -623,7 +623,7 @@ void fxs_batches_restitution(solver_ctx *c)
 /* The impulses back into the world's contacts: normal impulses, the
  * friction as a world vector (so that it carries over when the tangent
  * basis turns), the twist. */
-void fxs_batches_store(solver_ctx *c)
+void fxs_batches_store(solver_ctx *c, bool approach)
 {
 	uint32_t *ovf = c->ovf;
 	for (uint32_t i = 0; i < c->batch_count; ++i) {
@@ -634,6 +634,10 @@ void fxs_batches_store(solver_ctx *c)
 			fxs_contact *wc = &c->w->contacts[bt->index[l]];
 			for (int k = 0; k < bt->count[l]; ++k)
 				wc->points[k].normal_impulse = bt->impulse[k][l];
+			for (int k = 0; approach && k < bt->count[l]; ++k) {
+				wc->points[k].relative_velocity = bt->relative_velocity[k][l];
+				wc->points[k].max_normal_impulse = (bt->pushed[l] >> k) & 1;
+			}
 			const fxg_vec3 t0 = lane_v3(bt->d[1], l), t1 = lane_v3(bt->d[2], l);
 			const int64_t a = bt->ti[0][l], b = bt->ti[1][l];
 			wc->friction_impulse[0] = fxg_add64(fxg_wmul(a, t0.x, ovf), fxg_wmul(b, t1.x, ovf), ovf);

@@ -178,7 +178,10 @@ bool fxs_batches_prepare(solver_ctx *c);
 void fxs_batches_warm_start(solver_ctx *c);
 void fxs_batches_solve(solver_ctx *c, bool use_bias);
 void fxs_batches_restitution(solver_ctx *c);
-void fxs_batches_store(solver_ctx *c);
+/* The impulses back into the world's contacts; with `approach` (hit
+ * events), also each point's relative_velocity (when the step began) and
+ * max_normal_impulse = 1 when its impulse grew this step, else 0. */
+void fxs_batches_store(solver_ctx *c, bool approach);
 
 /* The vector kernels (contact_batch_vector.h), for batches [first, end);
  * they return their overflow count. Which one runs is chosen per step from

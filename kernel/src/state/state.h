@@ -6,7 +6,10 @@
 #include "world/world.h"
 
 /* Version of the state layout; bump it whenever a field is added. */
-#define FXS_STATE_VERSION 5u
+#define FXS_STATE_VERSION 6u
+/* Version 6 added the GAME section (game_state.c), which version 5 never
+ * has: a version 5 snapshot is read as a version 6 one without it. */
+#define FXS_STATE_VERSION_OLDEST 5u
 
 void fxs_state_write(const fxs_world *w, fxs_writer *wr);
 /* Read a state into a freshly created world (untrusted bytes: every field is

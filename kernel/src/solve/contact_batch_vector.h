@@ -353,9 +353,15 @@ INLINE v3 cross_v(v3 a, v3 b, M *rare)
 INLINE V response_v(const pbody *b, v3 x, V out[3], V *k, M *rare)
 {
 	const V *m = b->ii; /* xx yy zz xy xz yz */
-	V s[3] = { add(add(mul(m[0], x.x), mul(m[3], x.y)), mul(m[4], x.z)),
-		   add(add(mul(m[3], x.x), mul(m[1], x.y)), mul(m[5], x.z)),
-		   add(add(mul(m[4], x.x), mul(m[5], x.y)), mul(m[2], x.z)) };
+	V s[3];
+	if (!m_bits(m_not(eq(or_(or_(m[3], m[4]), m[5]), zero())))) {
+		/* no products of inertia in any lane: the same sums */
+		s[0] = mul(m[0], x.x), s[1] = mul(m[1], x.y), s[2] = mul(m[2], x.z);
+	} else {
+		s[0] = add(add(mul(m[0], x.x), mul(m[3], x.y)), mul(m[4], x.z));
+		s[1] = add(add(mul(m[3], x.x), mul(m[1], x.y)), mul(m[5], x.z));
+		s[2] = add(add(mul(m[4], x.x), mul(m[5], x.y)), mul(m[2], x.z));
+	}
 	V any = or_(or_(abs_(s[0]), abs_(s[1])), abs_(s[2]));
 	V sh = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
 	V e = sub(add(b->si, splat(16)), sh);

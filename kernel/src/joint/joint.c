@@ -396,7 +396,7 @@ void fxs_joints_prepare(solver_ctx *c)
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
 	uint32_t n = 0;
-	fix16_t hmax = c->inv_h >> 2; /* stiffness no higher than a quarter of the sub-step rate (120 Hz at 4 sub-steps jitters) */
+	fix16_t hmax = c->hertz_cap; /* stiffness no higher than a quarter of the sub-step rate (120 Hz at 4 sub-steps jitters) */
 	/* the joints to solve, in slot order, put in stages (stage.h); joints
 	 * persist, so first fit in slot order every step gives the same stages
 	 * while the joints and the awake set stay the same: nothing to store */
@@ -416,7 +416,7 @@ void fxs_joints_prepare(solver_ctx *c)
 	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order);
 	for (uint32_t s = 0; s <= FXS_STAGE_OVERFLOW; ++s)
 		c->joint_stage_end[s] = 0;
-	soft last_soft = { 0, 0, 0 };
+	soft last_soft = { 0, 0, 0 }, last_alt = { 0, 0, 0 };
 	fix16_t last_hz = 0, last_zeta = 0;
 	for (uint32_t k = 0; k < n; ++k) {
 		uint32_t i = c->stage_index[c->stage_order[k]];
@@ -434,17 +434,27 @@ void fxs_joints_prepare(solver_ctx *c)
 		/* joints mostly share their stiffness: the last one's softness is
 		 * reused when the parameters repeat (make_soft divides twice) */
 		fix16_t hz = fxg_min(j->hertz, hmax);
-		if (k == 0 || hz != last_hz || j->damping_ratio != last_zeta)
+		if (k == 0 || hz != last_hz || j->damping_ratio != last_zeta) {
 			last_soft = make_soft(hz, j->damping_ratio, c->h, ovf), last_hz = hz, last_zeta = j->damping_ratio;
+			if (c->long_substeps)
+				last_alt = make_soft(hz, j->damping_ratio, c->h_alt, ovf);
+		}
 		sj->s = last_soft;
+		sj->s_alt = last_alt;
 		sj->max_motor_impulse = fxg_shr_round((int64_t)j->max_motor_force * c->h, 16);
+		sj->max_motor_impulse_alt = fxg_shr_round((int64_t)j->max_motor_force * c->h_alt, 16);
 		/* switched-off parts start from zero */
 		if (kind->motor_row && !j->enable_motor)
 			j->impulse[kind->motor_row] = 0;
 		if (kind->limit_row && !j->enable_limit)
 			j->impulse[kind->limit_row] = j->impulse[kind->limit_row + 1] = 0;
-		if (kind->prepare)
+		if (kind->prepare) {
+			if (c->long_substeps) { /* the other length's first */
+				kind->prepare(sj, j, c->h_alt, ovf);
+				sj->spring_alt = sj->spring;
+			}
 			kind->prepare(sj, j, c->h, ovf);
+		}
 	}
 	c->joint_count = n;
 	/* stages without joints end where the one before ends */
@@ -483,6 +493,20 @@ bool fxs_joints_plan(solver_ctx *c)
 }
 
 void fxs_joints_store(solver_ctx *c) { fxs_ball_store(c); }
+
+void fxs_joints_swap_softness(solver_ctx *c)
+{
+	for (uint32_t i = 0; i < c->joint_count; ++i) {
+		solver_joint *sj = &c->joints[i];
+		soft t = sj->s;
+		sj->s = sj->s_alt, sj->s_alt = t;
+		t = sj->spring;
+		sj->spring = sj->spring_alt, sj->spring_alt = t;
+		int64_t m = sj->max_motor_impulse;
+		sj->max_motor_impulse = sj->max_motor_impulse_alt, sj->max_motor_impulse_alt = m;
+	}
+	fxs_ball_batches_softness(c);
+}
 
 void fxs_joints_warm_start(solver_ctx *c)
 {

@@ -285,6 +285,19 @@ bool fxs_ball_batches_build(solver_ctx *c)
 	return true;
 }
 
+void fxs_ball_batches_softness(solver_ctx *c)
+{
+	for (uint32_t i = 0; i < c->ball_batch_count; ++i) {
+		ball_batch *bt = &c->ball_batches[i];
+		for (int l = 0; l < L; ++l) {
+			if (bt->joint[l] == FXS_BALL_EMPTY)
+				continue;
+			const soft *s = &c->joints[bt->joint[l]].s;
+			bt->bias_rate[l] = s->bias_rate, bt->mass_scale[l] = s->mass_scale, bt->impulse_scale[l] = s->impulse_scale;
+		}
+	}
+}
+
 void fxs_ball_store(solver_ctx *c)
 {
 	for (uint32_t i = 0; i < c->ball_batch_count; ++i) {

@@ -48,6 +48,10 @@ typedef struct ball_batch {
 
 #define FXS_BALL_EMPTY UINT32_MAX
 
+/* Each lane's softness again from its joint's (after the sub-step length
+ * changed: solver.h). */
+void fxs_ball_batches_softness(solver_ctx *c);
+
 /* After fxs_joints_plan has marked the hot joints: pack them into batches
  * (c->ball_batches, c->ball_batch_count, per stage c->ball_stage_end); false
  * when out of memory. */

@@ -173,6 +173,7 @@ static void empty_lane(contact_batch *bt, int l, uint32_t spare)
 	bt->sla[l] = bt->slb[l] = 62;
 	bt->pushed[l] = 0;
 	bt->friction[l] = bt->restitution[l] = bt->bias_rate[l] = bt->impulse_scale[l] = 0;
+	bt->alt_bias_rate[l] = bt->alt_impulse_scale[l] = 0;
 	for (int p = 0; p < 4; ++p) {
 		bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
 		bt->impulse[p][l] = 0;
@@ -197,9 +198,13 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 	bt->index[l] = index;
 	bt->count[l] = fc->point_count;
 	bt->friction[l] = fc->friction, bt->restitution[l] = fc->restitution;
-	const soft *sf = (ba->type == FXS_BODY_STATIC || bb->type == FXS_BODY_STATIC) ? &c->static_soft : &c->contact_soft;
+	const bool stat = ba->type == FXS_BODY_STATIC || bb->type == FXS_BODY_STATIC;
+	const soft *sf = stat ? &c->static_soft : &c->contact_soft;
 	bt->bias_rate[l] = sf->bias_rate, bt->impulse_scale[l] = sf->impulse_scale;
 	arms->mass_scale[l] = sf->mass_scale;
+	const soft *alt = stat ? &c->static_soft_alt : &c->contact_soft_alt;
+	bt->alt_bias_rate[l] = alt->bias_rate, bt->alt_impulse_scale[l] = alt->impulse_scale;
+	arms->alt_mass_scale[l] = alt->mass_scale;
 	fxg_vec3 d[3];
 	d[0] = fc->normal;
 	tangents(fc->normal, &d[1], ovf);
@@ -317,6 +322,17 @@ static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 	for (int l = 0; todo && l < FXS_LANES; ++l)
 		if ((todo >> l & 1) && bt->count[l])
 			fxs_pack_rows_lane(c, bt, l, arms);
+	if (!c->long_substeps)
+		return;
+	/* the other length's soft masses, from the rows' masses (the same code
+	 * whichever kernel packed them): the mantissa times the mass scale,
+	 * with its shift */
+	for (int l = 0; l < FXS_LANES; ++l)
+		for (int p = 0; p < 4; ++p) {
+			const lane_row *r = &bt->n[p];
+			bt->alt_soft_mass[p][l] = (int32_t)(((int64_t)r->mass[l] * arms->alt_mass_scale[l] + 0x8000) >> 16);
+			bt->alt_ss[p][l] = r->sm[l];
+		}
 }
 
 bool fxs_batches_prepare(solver_ctx *c)
@@ -555,6 +571,25 @@ void fxs_batches_solve(solver_ctx *c, bool use_bias)
 				solve_lane(c, bt, l, use_bias, &local);
 	}
 	*c->ovf += local;
+}
+
+void fxs_batches_swap_softness(solver_ctx *c)
+{
+	for (uint32_t i = 0; i < c->batch_count; ++i) {
+		contact_batch *bt = &c->batches[i];
+		for (int l = 0; l < FXS_LANES; ++l) {
+			int32_t t = bt->bias_rate[l];
+			bt->bias_rate[l] = bt->alt_bias_rate[l], bt->alt_bias_rate[l] = t;
+			t = bt->impulse_scale[l];
+			bt->impulse_scale[l] = bt->alt_impulse_scale[l], bt->alt_impulse_scale[l] = t;
+			for (int p = 0; p < 4; ++p) {
+				t = bt->n[p].soft_mass[l];
+				bt->n[p].soft_mass[l] = bt->alt_soft_mass[p][l], bt->alt_soft_mass[p][l] = t;
+				uint8_t u = bt->n[p].ss[l];
+				bt->n[p].ss[l] = bt->alt_ss[p][l], bt->alt_ss[p][l] = u;
+			}
+		}
+	}
 }
 
 /* Restitution, once after the sub-steps, where a point approached faster

@@ -91,6 +91,12 @@ typedef struct contact_batch {
 	uint32_t index[FXS_LANES]; /* world contact, or FXS_LANE_EMPTY */
 	int32_t restitution[FXS_LANES];
 	int32_t relative_velocity[4][FXS_LANES];
+	/* the softness for the step's other sub-step length (solver.h), when
+	 * its sub-steps are of two lengths: fxs_batches_swap_softness trades it
+	 * with the one above when the length changes */
+	int32_t alt_bias_rate[FXS_LANES], alt_impulse_scale[FXS_LANES];
+	int32_t alt_soft_mass[4][FXS_LANES];
+	uint8_t alt_ss[4][FXS_LANES];
 } contact_batch;
 
 /* Packing scratch: the lever arms a batch's rows are made from (zero for
@@ -99,6 +105,7 @@ typedef struct lane_arms {
 	int32_t ra[4][3][FXS_LANES], rb[4][3][FXS_LANES]; /* the points' */
 	int32_t ca[3][FXS_LANES], cb[3][FXS_LANES];       /* the friction centre's */
 	int32_t mass_scale[FXS_LANES];
+	int32_t alt_mass_scale[FXS_LANES]; /* for the other sub-step length */
 } lane_arms;
 
 /* Memory: a pass streams every batch (about 570 bytes a contact). The
@@ -173,6 +180,8 @@ bool fxs_batches_prepare(solver_ctx *c);
 void fxs_batches_warm_start(solver_ctx *c);
 void fxs_batches_solve(solver_ctx *c, bool use_bias);
 void fxs_batches_restitution(solver_ctx *c);
+/* the softness of the other sub-step length becomes the batches' (solver.h) */
+void fxs_batches_swap_softness(solver_ctx *c);
 void fxs_batches_store(solver_ctx *c);
 
 /* The vector kernels (contact_batch_avx2.c, contact_batch_avx512.c), for

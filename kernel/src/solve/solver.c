@@ -1,7 +1,8 @@
 /* The contact solver: soft step (Box2D v3 / Box3D "solver2d" soft step).
  *
  * Per step: prepare the contact constraints once (anchors, effective masses),
- * then for each sub-step of h = dt / substeps: integrate velocities, warm
+ * then for each sub-step (of the length fxs_substep_length gives: the
+ * sub-steps of a step add up to dt exactly): integrate velocities, warm
  * start, solve with a soft position bias, integrate positions, relax without
  * bias. Restitution afterwards. Why soft step: sub-stepping gives stiff,
  * stable stacks with few iterations, and the soft constraint (a spring with
@@ -58,6 +59,33 @@ uint8_t fxs_inertia_response_slow(const int64_t s[3], int shift, int32_t out[3],
 		out[i] = mantissa_sat(shr_half_up(s[i], shift), ovf);
 	}
 	return 1;
+}
+
+/* ---- the sub-step lengths ---- */
+
+/* h, 1 / h and the contacts' softness for sub-steps of length h */
+static void set_length(solver_ctx *c, fix16_t h, fix16_t hertz)
+{
+	c->h = h;
+	c->inv_h = fxg_div(FXG_ONE, h, c->ovf);
+	c->contact_soft = make_soft(hertz, c->w->def.contact_damping, h, c->ovf);
+	/* against a static body twice as stiff (Box2D v3 / Box3D): the ground
+	 * carries the whole weight of what stands on it, and a soft ground
+	 * contact is where a stack sinks most */
+	c->static_soft = make_soft(2 * hertz, c->w->def.contact_damping, h, c->ovf);
+}
+
+/* the other length's values become the current ones, and back */
+static void swap_length(solver_ctx *c)
+{
+	fix16_t t = c->h;
+	c->h = c->h_alt, c->h_alt = t;
+	t = c->inv_h;
+	c->inv_h = c->inv_h_alt, c->inv_h_alt = t;
+	soft u = c->contact_soft;
+	c->contact_soft = c->contact_soft_alt, c->contact_soft_alt = u;
+	u = c->static_soft;
+	c->static_soft = c->static_soft_alt, c->static_soft_alt = u;
 }
 
 /* ---- the phases of a solve ---- */
@@ -300,15 +328,18 @@ fxs_result fxs_solve(fxs_world *w)
 	c.stage_order = c.stage_index + staged;
 	c.contact_order = (uint32_t *)(base + off_order);
 	c.simd = (int)fxs_world_get_kernels(w);
-	c.h = w->def.dt / w->def.substeps; /* floor: stated, exact for the default 1092 / 4 = 273 */
-	c.inv_h = fxg_div(FXG_ONE, c.h, c.ovf);
-	/* contact stiffness no higher than a quarter of the sub-step rate */
-	fix16_t hertz = fxg_min(w->def.contact_hertz, c.inv_h >> 2);
-	c.contact_soft = make_soft(hertz, w->def.contact_damping, c.h, c.ovf);
-	/* against a static body twice as stiff (Box2D v3 / Box3D): the ground
-	 * carries the whole weight of what stands on it, and a soft ground
-	 * contact is where a stack sinks most */
-	c.static_soft = make_soft(2 * hertz, w->def.contact_damping, c.h, c.ovf);
+	/* the sub-step lengths (fxs_substep_length): q, and q + 1 for the first r */
+	const fix16_t q = fxs_substep_length(w->def.dt, w->def.substeps, w->def.substeps - 1);
+	c.long_substeps = w->def.dt - q * w->def.substeps;
+	/* stiffness no higher than a quarter of the sub-step rate, the short
+	 * sub-step's for both lengths (one cap a step) */
+	c.hertz_cap = fxg_div(FXG_ONE, q, c.ovf) >> 2;
+	fix16_t hertz = fxg_min(w->def.contact_hertz, c.hertz_cap);
+	set_length(&c, q, hertz);
+	if (c.long_substeps) { /* the long sub-steps come first */
+		swap_length(&c);
+		set_length(&c, q + 1, hertz);
+	}
 	c.push_max = w->def.contact_push_max;
 
 	prepare_bodies(&c);
@@ -321,6 +352,11 @@ fxs_result fxs_solve(fxs_world *w)
 	}
 	for (int sub = 0; sub < w->def.substeps; ++sub) {
 		c.substep = (uint32_t)sub;
+		if (sub > 0 && sub == c.long_substeps) { /* from here on q long */
+			swap_length(&c);
+			fxs_batches_swap_softness(&c);
+			fxs_joints_swap_softness(&c);
+		}
 		integrate_velocities(&c);
 		fxs_joints_warm_start(&c);
 		fxs_batches_warm_start(&c);

@@ -69,6 +69,15 @@ typedef struct solver_contact {
 	solver_point p[FXS_MAX_MANIFOLD_POINTS];
 } solver_contact;
 
+/* The length of sub-step k (from 0) of a step of dt in n sub-steps, raw
+ * units of s: q = dt / n rounded down for the last n - r, q + 1 for the
+ * first r = dt - n q. The n lengths add up to dt exactly. */
+static inline fix16_t fxs_substep_length(fix16_t dt, int32_t n, int32_t k)
+{
+	fix16_t q = dt / n;
+	return k < dt - q * n ? q + 1 : q;
+}
+
 /* the vector kernels a solve may use (contact_batch.h, joint_batch.h) */
 enum { FXS_SIMD_NONE = 0,
        FXS_SIMD_AVX2 = 1,
@@ -80,9 +89,19 @@ typedef struct solver_ctx {
 	struct solver_contact *contacts;
 	struct solver_joint *joints;
 	uint32_t body_count, contact_count, joint_count;
+	/* The sub-step being solved: its length h (raw units of s) and 1 / h,
+	 * and the contacts' softness made for that length. A step of dt in n
+	 * sub-steps has n - r sub-steps of q = dt / n (floor) and r = dt - n q
+	 * of q + 1, the long ones first: they add up to dt exactly. The other
+	 * length's values wait in the _alt fields; fxs_solve swaps them (and the
+	 * batches' and joints' copies) when the length changes, once a step. */
 	fix16_t h, inv_h;
 	soft contact_soft;
 	soft static_soft; /* contacts with a static body: twice as stiff */
+	fix16_t h_alt, inv_h_alt;
+	soft contact_soft_alt, static_soft_alt;
+	int32_t long_substeps; /* r: the sub-steps of length q + 1; 0: every sub-step is q long */
+	fix16_t hertz_cap;     /* the highest contact and joint stiffness, Hz: a quarter of 1 / q */
 	fix16_t push_max;
 	uint32_t *ovf;
 	/* stage scratch (stage.h), sized for max(contacts, joints) constraints */

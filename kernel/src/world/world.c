@@ -58,7 +58,10 @@ fxs_result fxs_world_def_validate(const fxs_world_def *d)
 	if (d->gravity.x < -gmax || d->gravity.x > gmax || d->gravity.y < -gmax || d->gravity.y > gmax ||
 	    d->gravity.z < -gmax || d->gravity.z > gmax)
 		return FXS_ERR_INVALID_ARGUMENT;
-	/* dt in [1/4096 s, 1 s]; each sub-step at least 16 raw so that h v keeps precision */
+	/* dt in [1/4096 s, 1 s]; each sub-step at least 16 raw so that h v keeps
+	 * precision. Every such dt and count is honoured exactly: the sub-steps
+	 * are dt / substeps long, rounded down, and one raw unit longer for the
+	 * first dt mod substeps of them (fxs_substep_length, solver.h). */
 	if (d->dt < 16 || d->dt > FXG_ONE)
 		return FXS_ERR_INVALID_ARGUMENT;
 	if (d->substeps < 1 || d->substeps > 64 || d->dt / d->substeps < 16)

@@ -15,11 +15,11 @@
  * type; the rows they share are in joint_rows.h. The batched ball joints
  * are in joint_batch.c.
  *
- * Position errors are measured when the step begins and carried to first
- * order through each sub-step with the bodies' displacement and rotation
- * since then (solver_body.dp and dtheta), as the contacts do: no rotation
- * and no square root per iteration. Joints are visited in slot order, each
- * sub-step before the contacts. */
+ * Position errors, lever arms and axes are measured from the bodies' poses
+ * when the step begins and again after every integrate_positions (setup):
+ * the biased pass of a sub-step and the relax pass before it see the same
+ * poses. Joints are visited in stage order, each sub-step before the
+ * contacts. */
 #include "joint/joint.h"
 #include "joint/joint_rows.h"
 #include "joint/joint_types.h"
@@ -373,9 +373,14 @@ size_t fxs_joints_scratch_size(const fxs_world *w)
 	return (size_t)w->joint_count * (sizeof(solver_joint) + sizeof(uint32_t) + 1);
 }
 
-/* The rows from the bodies' current poses: every sub-step, so that lever
- * arms and axes follow bodies that turn fast (frozen ones pump energy into
- * spinning links). Inverse inertias stay frozen for the step. */
+/* The rows from the bodies' current poses: when the step begins and after
+ * every integrate_positions, so that lever arms and axes follow bodies that
+ * turn fast (frozen ones pump energy into spinning links), and so that the
+ * relax pass holds the velocities to the constraint of the poses it
+ * follows (with the rows of the sub-step's start, it took a large swing's
+ * energy: the velocity was projected on the tangent of a pose already
+ * left, a loss of (h v / L)^2 of it per sub-step, 30% in ten swings of a
+ * 2 m pendulum). Inverse inertias stay frozen for the step. */
 static void setup_rows(solver_ctx *c, solver_joint *sj)
 {
 	fxs_world *w = c->w;
@@ -508,6 +513,13 @@ void fxs_joints_swap_softness(solver_ctx *c)
 	fxs_ball_batches_softness(c);
 }
 
+void fxs_joints_setup(solver_ctx *c)
+{
+	for (uint32_t wi = 0; wi < c->wide_stage_end[FXS_STAGE_OVERFLOW]; ++wi)
+		setup_rows(c, &c->joints[c->wide_joints[wi]]);
+	*c->ovf += fxs_ball_setup(c);
+}
+
 void fxs_joints_warm_start(solver_ctx *c)
 {
 	uint32_t local = 0, *ovf = &local; /* see solver.c's warm_start */
@@ -518,10 +530,9 @@ void fxs_joints_warm_start(solver_ctx *c)
 		for (; wi < c->wide_stage_end[st]; ++wi) {
 			solver_joint *sj = &c->joints[c->wide_joints[wi]];
 			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
-			setup_rows(c, sj);
 			kinds[sj->type]->warm_start(sj, A, B, c->w->joints[sj->index].impulse, ovf);
 		}
-		local += fxs_ball_setup_warm(c, bi, c->ball_stage_end[st]);
+		local += fxs_ball_warm_start(c, bi, c->ball_stage_end[st]);
 		bi = c->ball_stage_end[st];
 	}
 	*c->ovf += local;

@@ -57,8 +57,8 @@ typedef struct solver_joint {
 int fxs_joint_row_count(int type);
 
 /* solver hooks (solver.c): bytes of scratch for the solver joints, prepare
- * after the contacts, then per sub-step warm start and solve before the
- * contacts */
+ * after the contacts, setup, then per sub-step warm start and solve before
+ * the contacts */
 size_t fxs_joints_scratch_size(const fxs_world *w);
 void fxs_joints_prepare(solver_ctx *c);
 /* after fxs_direct_prepare: which ball joints the direct solver takes, and
@@ -66,6 +66,9 @@ void fxs_joints_prepare(solver_ctx *c);
 bool fxs_joints_plan(solver_ctx *c);
 /* after the sub-steps: the hot joints' impulses back into the joints */
 void fxs_joints_store(solver_ctx *c);
+/* the rows from the bodies' current poses (when the step begins, then after
+ * every integrate_positions); the warm start applies the impulses */
+void fxs_joints_setup(solver_ctx *c);
 void fxs_joints_warm_start(solver_ctx *c);
 /* the other sub-step length's softness becomes the joints' (solver.h) */
 void fxs_joints_swap_softness(solver_ctx *c);

@@ -313,14 +313,14 @@ void fxs_ball_store(solver_ctx *c)
 
 /* ---- the kernels ---- */
 
-/* the rotation matrix of body slot s's current pose, made once per
- * sub-step for all the joints that share the body */
+/* the rotation matrix of body slot s's current pose, made once per pose
+ * for all the joints that share the body */
 static const fxg_mat3 *body_rotation(solver_ctx *c, uint32_t s)
 {
 	solver_body *b = &c->bodies[s];
-	if (b->rot_stamp != c->substep + 1) {
+	if (b->rot_stamp != c->poses) {
 		b->rot = fxg_m3_from_quat(c->w->bodies[s].xf.q, c->ovf);
-		b->rot_stamp = c->substep + 1;
+		b->rot_stamp = c->poses;
 	}
 	return &b->rot;
 }
@@ -342,8 +342,9 @@ static void lever_arms(solver_ctx *c, ball_batch *bt)
 	}
 }
 
-uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
+uint32_t fxs_ball_setup(solver_ctx *c)
 {
+	const uint32_t first = 0, end = c->ball_batch_count;
 	if (c->simd == FXS_SIMD_AVX512) {
 		/* the rotations the vector kernel's lever arms read */
 		for (uint32_t i = first; i < end; ++i) {
@@ -352,17 +353,30 @@ uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
 				if (bt->joint[l] != FXS_BALL_EMPTY)
 					(void)body_rotation(c, bt->a[l]), (void)body_rotation(c, bt->b[l]);
 		}
-		return fxs_ball_setup_warm_avx512(c, first, end);
+		return fxs_ball_setup_avx512(c, first, end);
 	}
 	for (uint32_t i = first; i < end; ++i)
 		lever_arms(c, &c->ball_batches[i]);
 	uint32_t local = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
+		for (int l = 0; l < L; ++l)
+			if (bt->joint[l] != FXS_BALL_EMPTY)
+				fxs_ball_setup_lane(c, bt, l, &local);
+	}
+	return local;
+}
+
+uint32_t fxs_ball_warm_start(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	if (c->simd == FXS_SIMD_AVX512)
+		return fxs_ball_warm_start_avx512(c, first, end);
+	uint32_t local = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		ball_batch *bt = &c->ball_batches[i];
 		for (int l = 0; l < L; ++l) {
 			if (bt->joint[l] == FXS_BALL_EMPTY)
 				continue;
-			fxs_ball_setup_lane(c, bt, l, &local);
 			const int32_t p[3] = { impulse32(bt->P[0][l], &local), impulse32(bt->P[1][l], &local),
 					       impulse32(bt->P[2][l], &local) };
 			ball_apply(bt, l, &c->bodies[bt->a[l]], &c->bodies[bt->b[l]], p, &local);

@@ -85,7 +85,6 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 	return ex;
 }
 
-uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end);
 
 /* K^-1 by the adjugate, the common path of joint_batch.c's sym3_inverse_hot */
 INLINE V inverse(const V K[6], V out[6], M *rare)
@@ -240,7 +239,7 @@ INLINE bool warm_v(solver_ctx *c, const ball_batch *bt, bool exact, uint32_t *co
 	return true;
 }
 
-uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+uint32_t fxs_ball_setup_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
@@ -266,6 +265,15 @@ uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 		for (int l = 0; rare && l < L; ++l)
 			if ((rare >> l & 1) && bt->joint[l] != FXS_BALL_EMPTY)
 				fxs_ball_setup_lane(c, bt, l, &count);
+	}
+	return count;
+}
+
+uint32_t fxs_ball_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		const ball_batch *bt = &c->ball_batches[i];
 		if (!warm_v(c, bt, false, &count))
 			warm_v(c, bt, true, &count);
 	}
@@ -351,7 +359,13 @@ uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool
 
 #else
 
-uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+uint32_t fxs_ball_setup_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	(void)c, (void)first, (void)end;
+	return 0;
+}
+
+uint32_t fxs_ball_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	(void)c, (void)first, (void)end;
 	return 0;

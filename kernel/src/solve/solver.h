@@ -30,7 +30,7 @@ typedef struct solver_body {
 	/* line 1: the scaled inverse inertia, the rotation (joint lever arms) */
 	int32_t ii[6]; /* the world inverse inertia scaled (xx, yy, zz, xy, xz, yz; shift si): the hot form's source */
 	uint32_t rot_stamp;
-	fxg_mat3 rot; /* the rotation at sub-step rot_stamp - 1 (joint_batch.c's lever arms) */
+	fxg_mat3 rot; /* the rotation of the poses numbered rot_stamp (solver_ctx.poses; joint_batch.c's lever arms) */
 	/* then */
 	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
 } solver_body;
@@ -118,6 +118,7 @@ typedef struct solver_ctx {
 	uint8_t *joint_handled;
 	uint32_t direct_ball_islands;
 	uint32_t substep; /* the current sub-step, from 0 */
+	uint32_t poses;   /* the bodies' poses seen so far this step: 1 at its start, + 1 each integrate_positions */
 	/* ball joints in batches (joint_batch.h), per stage: joints and batches
 	 * end at joint_stage_end[s] and ball_stage_end[s] */
 	struct ball_batch *ball_batches;

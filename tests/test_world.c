@@ -1,4 +1,5 @@
 /* World core: free fall against the closed form, ids, determinism, hashes. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +114,49 @@ TEST(free_fall_steps_last_dt_exactly_for_every_substep_count)
 				       fallen, closed, own, lsb);
 			fxs_world_destroy(w);
 		}
+	}
+}
+
+/* Slow turns turn: a body in zero gravity spun at 0.001 rad/s (65 raw; a
+ * turn of 0.14 LSB of a Q16.16 quaternion per sub-step, which rounded to
+ * nothing before orientations were kept in Q1.30) about a tilted axis, for
+ * 600 steps: it has turned 0.01 rad about that axis, within 1%, and at
+ * 5 rad/s (an odd sub-step of 273 raw, whose h / 2 was rounded down) within
+ * 0.1% of 50 rad. */
+TEST(slow_and_fast_spins_turn_as_far_as_they_should)
+{
+	const double rates[2] = { 0.001, 5.0 }, tol[2] = { 0.01, 0.001 };
+	for (int k = 0; k < 2; ++k) {
+		fxs_world_def def = fxs_default_world_def();
+		def.gravity = fxg_v3(0, 0, 0);
+		def.enable_sleep = false; /* 0.001 rad/s is slow enough to sleep */
+		fxs_world *w = fxs_world_create(&def);
+		fxs_body_def d = fxs_default_body_def();
+		d.shape.radius = FXG_HALF;
+		const double ax[3] = { 0.6, 0.0, 0.8 };
+		d.angular_velocity = fxg_v3((fix16_t)(rates[k] * ax[0] * 65536 + 0.5), 0, (fix16_t)(rates[k] * ax[2] * 65536 + 0.5));
+		fxs_body_id id = fxs_body_create(w, &d);
+		double wr = (d.angular_velocity.x * ax[0] + d.angular_velocity.z * ax[2]) / 65536.0; /* the rate as rounded */
+		/* the angle turned, counted across the quaternion's double cover */
+		double total = 0, prev = 0;
+		for (int s = 0; s < 600; ++s) {
+			fxs_world_step(w);
+			fxg_quat q = fxs_body_get_rotation(w, id);
+			double sv = (q.x * ax[0] + q.y * ax[1] + q.z * ax[2]) / 65536.0, cw = q.w / 65536.0;
+			double a = 2 * atan2(sv, cw);
+			double da = a - prev;
+			while (da > 3.14159265358979)
+				da -= 2 * 3.14159265358979;
+			while (da < -3.14159265358979)
+				da += 2 * 3.14159265358979;
+			total += da, prev = a;
+		}
+		double expect = wr * 600 * (def.dt / 65536.0);
+		printf("  spin at %.3f rad/s for 600 steps: turned %.6f rad, expected %.6f rad (%+.4f%%)\n", rates[k], total, expect,
+		       100 * (total - expect) / expect);
+		CHECKF(fabs(total - expect) <= tol[k] * expect, "%.3f rad/s: turned %.6f rad, expected %.6f", rates[k], total,
+		       expect);
+		fxs_world_destroy(w);
 	}
 }
 

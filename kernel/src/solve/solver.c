@@ -259,7 +259,7 @@ static void integrate_positions(solver_ctx *c)
 		b->xf.p = fxg_v3_add(b->xf.p, step, ovf);
 		s->dp = fxg_v3_add(s->dp, step, ovf);
 		if (s->w.x | s->w.y | s->w.z) {
-			b->xf.q = fxg_q_integrate(b->xf.q, s->w, h, ovf);
+			fxs_body_set_q30(b, fxg_q30_integrate(b->q30, s->w, h, ovf));
 			s->dtheta = fxg_v3_mul_add(s->dtheta, h, s->w, ovf);
 		}
 	}

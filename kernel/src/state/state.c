@@ -73,7 +73,10 @@ void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)
 		d = fxs_put_i32(d, b->shape.half_height);
 		d = fxs_put_vec3(d, b->shape.half_extents);
 		d = fxs_put_vec3(d, b->xf.p);
-		d = fxs_put_quat(d, b->xf.q);
+		d = fxs_put_i32(d, b->q30.x); /* the orientation in Q1.30 (xf.q is it rounded) */
+		d = fxs_put_i32(d, b->q30.y);
+		d = fxs_put_i32(d, b->q30.z);
+		d = fxs_put_i32(d, b->q30.w);
 		d = fxs_put_vec3(d, b->v);
 		d = fxs_put_vec3(d, b->w);
 		d = fxs_put_vec3(d, b->force);
@@ -106,7 +109,10 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 	b->shape.half_height = fxs_read_i32(r);
 	b->shape.half_extents = fxs_read_vec3(r);
 	b->xf.p = fxs_read_vec3(r);
-	b->xf.q = fxs_read_quat(r);
+	b->q30.x = fxs_read_i32(r);
+	b->q30.y = fxs_read_i32(r);
+	b->q30.z = fxs_read_i32(r);
+	b->q30.w = fxs_read_i32(r);
 	b->v = fxs_read_vec3(r);
 	b->w = fxs_read_vec3(r);
 	b->force = fxs_read_vec3(r);
@@ -137,15 +143,18 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 	/* the world keeps every rotation normalised (creation, set_transform and
 	 * integration renormalise); a snapshot's must be unit within 2^-10, or
 	 * matrices built from it leave the range every product is sized for */
-	const fix16_t qmax = FXG_ONE + (FXG_ONE >> 8);
-	const fix16_t qs[4] = { b->xf.q.x, b->xf.q.y, b->xf.q.z, b->xf.q.w };
+	const int32_t qmax = FXG_Q30_ONE + (FXG_Q30_ONE >> 8);
+	const int32_t qs[4] = { b->q30.x, b->q30.y, b->q30.z, b->q30.w };
 	for (int k = 0; k < 4; ++k)
 		if (qs[k] > qmax || qs[k] < -qmax)
 			return false;
-	/* components now below 2^17: the squares sum far inside int64 */
-	int64_t n2 = (int64_t)qs[0] * qs[0] + (int64_t)qs[1] * qs[1] + (int64_t)qs[2] * qs[2] + (int64_t)qs[3] * qs[3];
-	if (n2 < ((int64_t)1 << 32) - ((int64_t)1 << 22) || n2 > ((int64_t)1 << 32) + ((int64_t)1 << 22))
+	/* components now below 2^31: the squares sum inside uint64 */
+	uint64_t n2 = 0;
+	for (int k = 0; k < 4; ++k)
+		n2 += (uint64_t)((int64_t)qs[k] * qs[k]);
+	if (n2 < ((uint64_t)1 << 60) - ((uint64_t)1 << 50) || n2 > ((uint64_t)1 << 60) + ((uint64_t)1 << 50))
 		return false;
+	b->xf.q = fxg_q30_to_q(b->q30);
 	uint32_t ovf = 0;
 	fxs_body_update_mass(b);
 	b->aabb = fxs_body_compute_aabb(b, &ovf);

@@ -123,6 +123,7 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 	uint32_t ovf = 0;
 	b->xf.p = def->position;
 	b->xf.q = fxg_q_normalize(def->rotation, &ovf);
+	b->q30 = fxg_q30_from_q(b->xf.q);
 	if (def->type != FXS_BODY_STATIC) {
 		b->v = def->linear_velocity;
 		b->w = def->angular_velocity;
@@ -228,6 +229,7 @@ void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg
 	uint32_t ovf = 0;
 	b->xf.p = position;
 	b->xf.q = fxg_q_normalize(rotation, &ovf);
+	b->q30 = fxg_q30_from_q(b->xf.q);
 	if (b->type != FXS_BODY_STATIC)
 		wake(b);
 	w->stats.overflows_total += ovf;

@@ -16,7 +16,8 @@ typedef struct fxs_body {
 	uint8_t alive;
 	uint8_t type; /* fxs_body_type */
 	fxs_shape shape;
-	fxs_transform xf;       /* centre of mass and orientation */
+	fxs_transform xf;       /* centre of mass, and orientation (derived: q30 rounded to Q16.16) */
+	fxg_quat30 q30;         /* orientation, Q1.30 (fxg_quat.h): what the step integrates */
 	fxg_vec3 v, w;          /* linear m/s, angular rad/s (world frame) */
 	fxg_vec3 force, torque; /* accumulated until the end of the next step */
 	fix16_t density, friction, restitution;
@@ -121,6 +122,12 @@ struct fxs_world {
 
 /* body.c */
 fxs_body *fxs_world_get_body(const fxs_world *w, fxs_body_id id);
+/* a body's orientation: q30 and the Q16.16 xf.q from it */
+static inline void fxs_body_set_q30(fxs_body *b, fxg_quat30 q)
+{
+	b->q30 = q;
+	b->xf.q = fxg_q30_to_q(q);
+}
 void fxs_body_update_mass(fxs_body *b);
 fxs_aabb fxs_body_compute_aabb(const fxs_body *b, uint32_t *ovf);
 

@@ -121,8 +121,9 @@ static inline fxg_quat fxg_q30_to_q(fxg_quat30 q)
  * ratios only);
  * then the length from the exact squared norm (each square below 2^62,
  * summed in uint64 below 2^64), its root rounded (31 significant bits),
- * each component rounded once. A zero quaternion becomes the identity
- * (counted). */
+ * its reciprocal to 31 bits (one division), each component times it
+ * rounded once (within an LSB of the exact quotient). A zero quaternion
+ * becomes the identity (counted). */
 static inline fxg_quat30 fxg_q30_normalize_wide(const int64_t c_in[4], uint32_t *ovf)
 {
 	uint64_t any = 0;
@@ -141,12 +142,16 @@ static inline fxg_quat30 fxg_q30_normalize_wide(const int64_t c_in[4], uint32_t 
 		fxg_quat30 id = { 0, 0, 0, FXG_Q30_ONE };
 		return id;
 	}
-	uint64_t len = fxg_isqrt64_round(n2);
+	/* one division: 1 / |c| to 31 or more significant bits, scaled so that
+	 * a component times it is below 2^62 */
+	uint64_t len = fxg_isqrt64_round(n2);                          /* >= 1, <= 2^32 */
+	int e = 64 - __builtin_clzll(len);                             /* len in [2^(e-1), 2^e) */
+	uint64_t inv = (((uint64_t)1 << (e + 30)) + (len >> 1)) / len; /* 2^(e+30) / len in (2^30, 2^31] */
 	int32_t r[4];
 	for (int k = 0; k < 4; ++k) {
 		uint64_t u = c[k] < 0 ? (uint64_t)0 - (uint64_t)c[k] : (uint64_t)c[k];
-		/* u <= len + 1 and u <= 2^31: u 2^30 < 2^62, the quotient <= 2^30 + 1 */
-		uint64_t v = ((u << 30) + (len >> 1)) / len;
+		/* u <= len + 1 < 2^(e+1) and inv <= 2^31: the product below 2^(e+32) <= 2^63 */
+		uint64_t v = (u * inv + ((uint64_t)1 << (e - 1))) >> e; /* u 2^30 / len, <= 2^30 + 1 */
 		r[k] = c[k] < 0 ? -(int32_t)v : (int32_t)v;
 	}
 	fxg_quat30 o = { r[0], r[1], r[2], r[3] };

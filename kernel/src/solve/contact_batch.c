@@ -216,8 +216,9 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 	bt->pushed[l] = 0;
 	for (int k2 = 0; k2 < 3; ++k2)
 		set_lane_v3(bt->d[k2], l, d[k2]);
-	/* the points, and the friction centre: the mean of the points */
-	int64_t cx = 0, cy = 0, cz = 0;
+	/* the points' lever arms (the contact's: made with its manifold,
+	 * contact.c), and the friction centre's: their mean */
+	int64_t ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
 	int np = fc->point_count;
 	for (int p = 0; p < 4; ++p) {
 		if (p >= np) { /* a padding point: zero row, no-op */
@@ -226,25 +227,29 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 			continue;
 		}
 		const fxs_contact_point *cp = &fc->points[p];
-		set_lane_v3(arms->ra[p], l, fxg_v3_sub(cp->point, ba->xf.p, ovf));
-		set_lane_v3(arms->rb[p], l, fxg_v3_sub(cp->point, bb->xf.p, ovf));
+		set_lane_v3(arms->ra[p], l, cp->anchor_a);
+		set_lane_v3(arms->rb[p], l, cp->anchor_b);
 		bt->separation[p][l] = cp->separation;
 		int64_t P = cp->normal_impulse;
 		bt->impulse[p][l] = P < 0 ? 0 : clamp_count(P, FXS_NORMAL_IMPULSE_MAX, ovf);
-		cx += cp->point.x, cy += cp->point.y, cz += cp->point.z;
+		ax += cp->anchor_a.x, ay += cp->anchor_a.y, az += cp->anchor_a.z;
+		bx += cp->anchor_b.x, by += cp->anchor_b.y, bz += cp->anchor_b.z;
 	}
-	/* the mean; a constant divisor for the usual counts (no idiv) */
-	fxg_vec3 centre;
-	if (np == 4)
-		centre = fxg_v3((fix16_t)np_div(cx, 4), (fix16_t)np_div(cy, 4), (fix16_t)np_div(cz, 4));
-	else
-		centre = fxg_v3((fix16_t)np_div(cx, np), (fix16_t)np_div(cy, np), (fix16_t)np_div(cz, np));
+	/* the means; a constant divisor for the usual counts (no idiv) */
+	fxg_vec3 ca, cb;
+	if (np == 4) {
+		ca = fxg_v3((fix16_t)np_div(ax, 4), (fix16_t)np_div(ay, 4), (fix16_t)np_div(az, 4));
+		cb = fxg_v3((fix16_t)np_div(bx, 4), (fix16_t)np_div(by, 4), (fix16_t)np_div(bz, 4));
+	} else {
+		ca = fxg_v3((fix16_t)np_div(ax, np), (fix16_t)np_div(ay, np), (fix16_t)np_div(az, np));
+		cb = fxg_v3((fix16_t)np_div(bx, np), (fix16_t)np_div(by, np), (fix16_t)np_div(bz, np));
+	}
 	uint64_t last_l2 = UINT64_MAX, len = 0;
 	for (int p = 0; p < np; ++p) {
 		/* |point - centre|, rounded (components clamped to 2^14 m so that
 		 * the sum fits 64 bits), then to FXS_LEVER_MAX; the corners of a
 		 * face are often all as far: one root for them */
-		fxg_vec3 r = fxg_v3_sub(fc->points[p].point, centre, ovf);
+		fxg_vec3 r = fxg_v3_sub(fc->points[p].anchor_a, ca, ovf);
 		const int64_t cap = (int64_t)1 << 30;
 		int64_t x = fxg_max(-cap, fxg_min(cap, r.x)), y = fxg_max(-cap, fxg_min(cap, r.y)),
 			z = fxg_max(-cap, fxg_min(cap, r.z));
@@ -253,8 +258,8 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 			len = fxg_isqrt64_round(l2), last_l2 = l2;
 		bt->lever[p][l] = len > (uint64_t)FXS_LEVER_MAX ? FXS_LEVER_MAX : (int32_t)len;
 	}
-	set_lane_v3(arms->ca, l, fxg_v3_sub(centre, ba->xf.p, ovf));
-	set_lane_v3(arms->cb, l, fxg_v3_sub(centre, bb->xf.p, ovf));
+	set_lane_v3(arms->ca, l, ca);
+	set_lane_v3(arms->cb, l, cb);
 	for (int t = 0; t < 2; ++t) {
 		/* last step's friction vector, projected on this step's tangents */
 		bt->ti[t][l] = clamp_count(fxg_add64(fxg_add64(wmul_fast(fc->friction_impulse[0], d[1 + t].x, ovf),

@@ -171,32 +171,31 @@ static void prepare_contacts(solver_ctx *c)
 		sc->restitution = fc->restitution;
 		sc->count = fc->point_count;
 		sc->softness = (ba->type == FXS_BODY_STATIC || bb->type == FXS_BODY_STATIC) ? &c->static_soft : &c->contact_soft;
-		/* the friction centre: the mean of the points */
-		int64_t cx = 0, cy = 0, cz = 0;
+		/* the friction centre's lever arms: the mean of the points' */
+		int64_t ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
 		for (int k2 = 0; k2 < fc->point_count; ++k2) {
 			const fxs_contact_point *fp = &fc->points[k2];
 			solver_point *p = &sc->p[k2];
-			fxg_vec3 ra = fxg_v3_sub(fp->point, ba->xf.p, ovf);
-			fxg_vec3 rb = fxg_v3_sub(fp->point, bb->xf.p, ovf);
-			prepare_row(A, B, ra, rb, sc->d[0], sc->softness->mass_scale, &p->row[0], ovf);
+			prepare_row(A, B, fp->anchor_a, fp->anchor_b, sc->d[0], sc->softness->mass_scale, &p->row[0], ovf);
 			p->separation = fp->separation;
 			p->relative_velocity = rel_vel(A, B, sc->d[0], &p->row[0], ovf);
 			p->max_normal_impulse = 0;
-			cx += fp->point.x, cy += fp->point.y, cz += fp->point.z;
+			ax += fp->anchor_a.x, ay += fp->anchor_a.y, az += fp->anchor_a.z;
+			bx += fp->anchor_b.x, by += fp->anchor_b.y, bz += fp->anchor_b.z;
 		}
 		int64_t np = fc->point_count;
-		fxg_vec3 centre = fxg_v3((fix16_t)np_div(cx, np), (fix16_t)np_div(cy, np), (fix16_t)np_div(cz, np));
+		fxg_vec3 ra = fxg_v3((fix16_t)np_div(ax, np), (fix16_t)np_div(ay, np), (fix16_t)np_div(az, np));
+		fxg_vec3 rb = fxg_v3((fix16_t)np_div(bx, np), (fix16_t)np_div(by, np), (fix16_t)np_div(bz, np));
 		for (int k2 = 0; k2 < fc->point_count; ++k2) {
 			/* |point - centre|, rounded (components clamped to 2^14 m, far
 			 * beyond any manifold's spread, so the sum fits 64 bits) */
-			fxg_vec3 r = fxg_v3_sub(fc->points[k2].point, centre, ovf);
+			fxg_vec3 r = fxg_v3_sub(fc->points[k2].anchor_a, ra, ovf);
 			const int64_t cap = (int64_t)1 << 30;
 			int64_t x = fxg_max(-cap, fxg_min(cap, r.x)), y = fxg_max(-cap, fxg_min(cap, r.y)),
 				z = fxg_max(-cap, fxg_min(cap, r.z));
 			uint64_t l2 = (uint64_t)(x * x) + (uint64_t)(y * y) + (uint64_t)(z * z);
 			sc->p[k2].lever = (fix16_t)fxg_isqrt64_round(l2);
 		}
-		fxg_vec3 ra = fxg_v3_sub(centre, ba->xf.p, ovf), rb = fxg_v3_sub(centre, bb->xf.p, ovf);
 		for (int t = 0; t < 2; ++t) {
 			prepare_row(A, B, ra, rb, sc->d[1 + t], FXG_ONE, &sc->tangent[t], ovf);
 			/* last step's friction vector, projected on this step's tangents */

@@ -163,6 +163,49 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 
 #define IMPULSE_LIMIT ((int64_t)1 << 47)
 
+/* unit within 2^-10, as the bodies' rotations */
+static bool unit_quat(fxg_quat q)
+{
+	const fix16_t qmax = FXG_ONE + (FXG_ONE >> 8);
+	const fix16_t qs[4] = { q.x, q.y, q.z, q.w };
+	int64_t n2 = 0;
+	for (int k = 0; k < 4; ++k) {
+		if (qs[k] > qmax || qs[k] < -qmax)
+			return false;
+		n2 += (int64_t)qs[k] * qs[k];
+	}
+	return n2 >= ((int64_t)1 << 32) - ((int64_t)1 << 22) && n2 <= ((int64_t)1 << 32) + ((int64_t)1 << 22);
+}
+
+/* A recycled contact's manifold (contact.c). Its normal unit within 2^-10,
+ * its rotations unit, its lever arms and centres' offset within 2^14 m per
+ * component (every product the narrowphase and the solver make of them is
+ * then sized for), its separations any. The lever arms from b follow. */
+static bool read_manifold(fxs_reader *r, fxs_contact *c)
+{
+	c->normal = fxs_read_vec3(r);
+	c->qa0 = fxs_read_quat(r);
+	c->qb0 = fxs_read_quat(r);
+	c->d0 = fxs_read_vec3(r);
+	const int64_t far = (int64_t)1 << 30;
+	const fxg_vec3 n = c->normal;
+	int64_t n2 = (int64_t)n.x * n.x + (int64_t)n.y * n.y + (int64_t)n.z * n.z; /* read as int32: below 2^64 */
+	if (r->err != FXS_OK || !unit_quat(c->qa0) || !unit_quat(c->qb0) || n2 < ((int64_t)1 << 32) - ((int64_t)1 << 22) ||
+	    n2 > ((int64_t)1 << 32) + ((int64_t)1 << 22))
+		return false;
+	for (int k = 0; k < c->point_count; ++k) {
+		fxs_contact_point *p = &c->points[k];
+		p->anchor_a = fxs_read_vec3(r);
+		p->base_separation = fxs_read_i32(r);
+		fxg_vec3 a = p->anchor_a, d = c->d0;
+		if (a.x < -far || a.x > far || a.y < -far || a.y > far || a.z < -far || a.z > far || d.x < -far ||
+		    d.x > far || d.y < -far || d.y > far || d.z < -far || d.z > far)
+			return false;
+		p->anchor_b = fxg_v3(a.x - d.x, a.y - d.y, a.z - d.z); /* below 2^31: no overflow */
+	}
+	return r->err == FXS_OK;
+}
+
 void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 {
 	write_def(&w->def, wr);
@@ -174,7 +217,7 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_write_u32(wr, w->contact_count);
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		const fxs_contact *c = &w->contacts[i];
-		uint8_t rec[42 + FXS_MAX_MANIFOLD_POINTS * 12];
+		uint8_t rec[42 + FXS_MAX_MANIFOLD_POINTS * 12 + 56 + FXS_MAX_MANIFOLD_POINTS * 16];
 		uint8_t *start = fxs_write_span(wr, sizeof rec, rec), *d = start;
 		/* slots are below 2^24 (max_bodies): a compound child's index
 		 * rides in the top byte (0 for every other shape) */
@@ -191,6 +234,17 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 		d = fxs_put_i64(d, c->friction_impulse[1]);
 		d = fxs_put_i64(d, c->friction_impulse[2]);
 		d = fxs_put_i64(d, c->twist_impulse);
+		/* a recycled manifold (contact.c), as it was made */
+		if (fxs_contact_recyclable(&w->bodies[c->a].shape, &w->bodies[c->b].shape)) {
+			d = fxs_put_vec3(d, c->normal);
+			d = fxs_put_quat(d, c->qa0);
+			d = fxs_put_quat(d, c->qb0);
+			d = fxs_put_vec3(d, c->d0);
+			for (int k = 0; k < c->point_count; ++k) {
+				d = fxs_put_vec3(d, c->points[k].anchor_a);
+				d = fxs_put_i32(d, c->points[k].base_separation);
+			}
+		}
 		fxs_write_span_end(wr, start, d, rec);
 	}
 	fxs_bp_write_state(w->bp, wr);
@@ -282,6 +336,8 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 			if (v < -IMPULSE_LIMIT || v > IMPULSE_LIMIT)
 				goto fail;
 		}
+		if (fxs_contact_recyclable(&w->bodies[c->a].shape, &w->bodies[c->b].shape) && !read_manifold(r, c))
+			goto fail;
 		w->contact_count = i + 1;
 	}
 	if (r->err != FXS_OK)

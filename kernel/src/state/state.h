@@ -6,7 +6,7 @@
 #include "world/world.h"
 
 /* Version of the state layout; bump it whenever a field is added. */
-#define FXS_STATE_VERSION 6u
+#define FXS_STATE_VERSION 7u
 
 void fxs_state_write(const fxs_world *w, fxs_writer *wr);
 /* Read a state into a freshly created world (untrusted bytes: every field is

@@ -33,12 +33,17 @@ typedef struct fxs_body {
 } fxs_body;
 
 /* One contact point's persistent state: the feature id it was matched by and
- * the accumulated normal impulse that warm-starts the next step. */
+ * the accumulated normal impulse that warm-starts the next step; for a
+ * contact the narrowphase recycles (contact.c), the point as it was made. */
 typedef struct fxs_contact_point {
 	uint32_t id;
 	fxg_wide normal_impulse; /* N s, Q16.16 held in int64 */
+	/* a recycled contact's (else derived this step): the lever arm from
+	 * a's centre (world frame) and the separation when the point was made */
+	fxg_vec3 anchor_a;
+	fix16_t base_separation;
 	/* derived this step */
-	fxg_vec3 point;
+	fxg_vec3 anchor_b; /* the lever arm from b's centre: anchor_a - d0 */
 	fix16_t separation;
 	fix16_t relative_velocity; /* normal approach speed before solving, for restitution */
 	fxg_wide max_normal_impulse;
@@ -55,8 +60,13 @@ typedef struct fxs_contact {
 	 * and the twist about the normal; N s and N m s, Q16.16 held in int64 */
 	fxg_wide friction_impulse[3];
 	fxg_wide twist_impulse;
-	/* derived this step */
+	/* a recycled contact's (else derived this step): the normal, and the
+	 * bodies' orientations and b's centre less a's when the manifold was
+	 * made (contact.c) */
 	fxg_vec3 normal;
+	fxg_quat qa0, qb0;
+	fxg_vec3 d0;
+	/* derived this step */
 	fix16_t friction, restitution;
 } fxs_contact;
 
@@ -138,10 +148,18 @@ static inline void fxs_world_touch(fxs_world *w) { w->hash_valid = false; }
 static inline void fxs_world_nomem(fxs_world *w) { w->step_nomem = true; }
 
 /* contact.c: rebuild the contact list from this step's pairs (narrowphase +
- * matching the previous list's points by feature id for warm starting). */
+ * matching the previous list's points by feature id for warm starting, or
+ * recycling a manifold whose bodies hardly moved). */
 fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count);
 /* Remove every contact that involves slot s (when a body is destroyed). */
 void fxs_contacts_remove_body(fxs_world *w, uint32_t s);
+/* Whether a contact between these shapes is recycled (box and hull pairs):
+ * its manifold then is state (state.c writes it). */
+static inline bool fxs_contact_recyclable(const fxs_shape *a, const fxs_shape *b)
+{
+	return (a->type == FXS_SHAPE_BOX || a->type == FXS_SHAPE_HULL) &&
+		(b->type == FXS_SHAPE_BOX || b->type == FXS_SHAPE_HULL);
+}
 
 /* solver.c: the soft-step solver over the contact list; integrates the bodies. */
 fxs_result fxs_solve(fxs_world *w);

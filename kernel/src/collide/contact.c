@@ -133,7 +133,9 @@ static const fxs_rotation *rot_of(update_ctx *u, uint32_t s)
  * saves the clipping. A manifold is made afresh when the material points
  * at it may have moved more than RECYCLE_SLOPS linear slops relative to each
  * other (their centres' displacement plus twice each turn's |dq.xyz| times
- * its longest lever arm), or either body turned more than 10 degrees. */
+ * its longest lever arm), when either body turned more than 10 degrees, or
+ * when the surfaces slid along each other more than a linear slop since it
+ * was made (they are sliding: see the friction anchor below). */
 #define RECYCLE_SLOPS 10
 #define RECYCLE_MAX_TURN 5712 /* sin(5 deg) in Q16.16: |dq.xyz| of a turn of 10 deg */
 
@@ -142,6 +144,9 @@ static int64_t abs64(int64_t x)
 	return x < 0 ? -x : x;
 }
 static int64_t l1(fxg_vec3 v) { return abs64(v.x) + abs64(v.y) + abs64(v.z); }
+
+/* n / d rounded half away from zero, d > 0 */
+static int64_t div_round(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
 
 /* the turn from q0 to q (q conj(q0), w >= 0); exactly none when q is q0 */
 static fxg_quat turn_since(fxg_quat q, fxg_quat q0, uint32_t *ovf)
@@ -182,18 +187,31 @@ static bool recycle(fxs_world *w, const fxs_contact *prev, const fxs_transform *
 	if (turned_b)
 		rb = fxg_m3_from_quat(dqb, ovf);
 	bool near = false;
+	int64_t gx = 0, gy = 0, gz = 0;
 	for (int k = 0; k < c->point_count; ++k) {
 		fxs_contact_point *p = &c->points[k];
 		p->anchor_b = fxg_v3_sub(p->anchor_a, c->d0, ovf);
 		fxg_vec3 ma = turned_a ? fxg_m3_mul_v3(ra, p->anchor_a, ovf) : p->anchor_a;
 		fxg_vec3 mb = turned_b ? fxg_m3_mul_v3(rb, p->anchor_b, ovf) : p->anchor_b;
+		/* b's material point less a's (zero when the manifold was made) */
 		fxg_vec3 gap = fxg_v3_add(d, fxg_v3_sub(mb, ma, ovf), ovf);
 		p->separation = fxg_add(p->base_separation, fxg_v3_dot(c->normal, gap, ovf), ovf);
 		near |= p->separation <= speculative;
+		gx += gap.x, gy += gap.y, gz += gap.z;
 	}
-	if (!near)
+	if (!near) {
 		c->point_count = 0; /* every point beyond the speculative distance: no contact, as made afresh */
-	return true;
+		return true;
+	}
+	/* the friction's anchor error (contact_batch.c): the mean gap, whose
+	 * part along the tangents is how far the surfaces slid since the
+	 * manifold was made. Surfaces that slid more than a linear slop are
+	 * sliding, not resting: their manifold is made afresh where they are
+	 * (and with it the anchor), so that friction does not pull them back. */
+	int64_t np = c->point_count;
+	c->slip = fxg_v3((fix16_t)div_round(gx, np), (fix16_t)div_round(gy, np), (fix16_t)div_round(gz, np));
+	fxg_vec3 along = fxg_v3_sub(c->slip, fxg_v3_scale(fxg_v3_dot(c->normal, c->slip, ovf), c->normal, ovf), ovf);
+	return l1(along) <= w->def.linear_slop;
 }
 
 /* The manifold of one pair of (child) shapes; a contact when it has points,
@@ -227,7 +245,7 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 	if (m.point_count <= 0)
 		return;
 	u->n++;
-	memset(c, 0, sizeof *c);
+	memset(c, 0, sizeof *c); /* and no slip: a fresh manifold is its own anchor */
 	c->a = a;
 	c->b = b;
 	c->sub_a = (uint8_t)sa;

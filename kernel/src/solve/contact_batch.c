@@ -23,6 +23,14 @@ static inline int64_t mul_q16(int64_t x, int32_t f)
 	return (x >> 16) * f + (((x & 0xFFFF) * f + 0x8000) >> 16);
 }
 
+/* (x f + 2^15) >> 16 for |x| < 2^51 and 0 <= f <= 2^16, exact, as the sum
+ * of two products of int32 factors (x's top and its low 20 bits): the
+ * friction's relaxation, whose impulse may be negative and reach 2^50 */
+static inline int64_t mul_q16w(int64_t x, int32_t f)
+{
+	return (x >> 20) * f * 16 + (((x & 0xFFFFF) * f + 0x8000) >> 16);
+}
+
 /* an impulse as the int32 the products take, in [-INT32_MAX, INT32_MAX] */
 static inline int32_t lane_impulse(int64_t P, uint32_t *ovf) { return impulse32(P, ovf); }
 
@@ -67,6 +75,7 @@ static void set_lane_frow(lane_frow *r, int l, const srow *s)
 	set_lane_v3(r->rxa, l, s->rxa);
 	set_lane_v3(r->rxb, l, s->rxb);
 	SET_COMMON(r, l, s);
+	r->soft_mass[l] = s->soft_mass, r->ss[l] = s->ss;
 }
 
 static void set_lane_trow(lane_trow *r, int l, const srow *s) { SET_COMMON(r, l, s); }
@@ -85,7 +94,7 @@ static srow get_lane_frow(const lane_frow *r, int l)
 	srow s;
 	s.rxa = lane_v3(r->rxa, l), s.rxb = lane_v3(r->rxb, l);
 	GET_COMMON(r, l, &s);
-	s.soft_mass = 0, s.ss = 62;
+	s.soft_mass = r->soft_mass[l], s.ss = r->ss[l];
 	return s;
 }
 
@@ -158,6 +167,7 @@ static void zero_frow(lane_frow *r, int l)
 	for (int k = 0; k < 3; ++k)
 		r->rxa[k][l] = r->rxb[k][l] = 0;
 	ZERO_COMMON(r, l);
+	r->soft_mass[l] = 0, r->ss[l] = 62;
 }
 
 /* an empty lane: the spare zero body on both sides, everything zero */
@@ -180,6 +190,7 @@ static void empty_lane(contact_batch *bt, int l, uint32_t spare)
 		zero_row(&bt->n[p], l);
 	}
 	bt->ti[0][l] = bt->ti[1][l] = bt->twi[l] = 0;
+	bt->slip[0][l] = bt->slip[1][l] = 0;
 	zero_frow(&bt->t[0], l);
 	zero_frow(&bt->t[1], l);
 	ZERO_COMMON(&bt->tw, l);
@@ -268,6 +279,9 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 					   FXS_FRICTION_IMPULSE_MAX, ovf);
 	}
 	bt->twi[l] = clamp_count(fc->twist_impulse, FXS_FRICTION_IMPULSE_MAX, ovf);
+	/* the friction anchor's error along the tangents (contact.c) */
+	bt->slip[0][l] = fxg_v3_dot(d[1], fc->slip, ovf);
+	bt->slip[1][l] = fxg_v3_dot(d[2], fc->slip, ovf);
 }
 
 void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms *arms)
@@ -292,7 +306,7 @@ void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms
 	for (int t = 0; t < 2; ++t) {
 		srow r;
 		const fxg_vec3 d = lane_v3(bt->d[1 + t], l);
-		srow_prepare(A, B, cross(ca, d, ovf), cross(cb, d, ovf), true, FXG_ONE, &r, ovf);
+		srow_prepare(A, B, cross(ca, d, ovf), cross(cb, d, ovf), true, arms->mass_scale[l], &r, ovf);
 		set_lane_frow(&bt->t[t], l, &r);
 	}
 	srow r;
@@ -332,12 +346,19 @@ static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 	/* the other length's soft masses, from the rows' masses (the same code
 	 * whichever kernel packed them): the mantissa times the mass scale,
 	 * with its shift */
-	for (int l = 0; l < FXS_LANES; ++l)
+	for (int l = 0; l < FXS_LANES; ++l) {
+		const int64_t ms = arms->alt_mass_scale[l];
 		for (int p = 0; p < 4; ++p) {
 			const lane_row *r = &bt->n[p];
-			bt->alt_soft_mass[p][l] = (int32_t)(((int64_t)r->mass[l] * arms->alt_mass_scale[l] + 0x8000) >> 16);
+			bt->alt_soft_mass[p][l] = (int32_t)(((int64_t)r->mass[l] * ms + 0x8000) >> 16);
 			bt->alt_ss[p][l] = r->sm[l];
 		}
+		for (int t = 0; t < 2; ++t) {
+			const lane_frow *r = &bt->t[t];
+			bt->alt_fsoft_mass[t][l] = (int32_t)(((int64_t)r->mass[l] * ms + 0x8000) >> 16);
+			bt->alt_fss[t][l] = r->sm[l];
+		}
+	}
 }
 
 bool fxs_batches_prepare(solver_ctx *c)
@@ -504,14 +525,25 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 		moment += mul_q16(nw, bt->lever[k][l]);
 	}
 	/* friction at the centre: box-bounded by mu times the manifold's
-	 * normal impulse; twist by mu times the normal impulses' moments */
+	 * normal impulse; twist by mu times the normal impulses' moments. In
+	 * the biased pass the friction is soft, with the contact's softness,
+	 * and pulls the surfaces back by their slide since the manifold was
+	 * made (the anchor's error, contact.c): static friction that holds
+	 * where it was, not only what it is (a velocity alone lets each
+	 * transient slide stay) */
 	const fix16_t mu = bt->friction[l];
 	int64_t lim = mul_q16(total, mu);
 	for (int t = 0; t < 2; ++t) {
 		const srow r = get_lane_frow(&bt->t[t], l);
 		fix16_t vt = speed_of(lane_v3(bt->d[1 + t], l), va, wa, vb, wb, &r, ovf);
 		int64_t old = bt->ti[t][l];
-		int64_t nw = old - smul(r.mass, vt, r.sm);
+		int64_t nw;
+		if (use_bias) {
+			fix16_t y = fxg_sat((int64_t)vt + fxg_mul(bias_rate, bt->slip[t][l], ovf), ovf);
+			nw = old - smul(r.soft_mass, y, r.ss) - mul_q16w(old, impulse_scale);
+		} else {
+			nw = old - smul(r.mass, vt, r.sm);
+		}
 		nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
 		bt->ti[t][l] = nw;
 		if (nw != old)
@@ -592,6 +624,12 @@ void fxs_batches_swap_softness(solver_ctx *c)
 				bt->n[p].soft_mass[l] = bt->alt_soft_mass[p][l], bt->alt_soft_mass[p][l] = t;
 				uint8_t u = bt->n[p].ss[l];
 				bt->n[p].ss[l] = bt->alt_ss[p][l], bt->alt_ss[p][l] = u;
+			}
+			for (int f = 0; f < 2; ++f) {
+				t = bt->t[f].soft_mass[l];
+				bt->t[f].soft_mass[l] = bt->alt_fsoft_mass[f][l], bt->alt_fsoft_mass[f][l] = t;
+				uint8_t u = bt->t[f].ss[l];
+				bt->t[f].ss[l] = bt->alt_fss[f][l], bt->alt_fss[f][l] = u;
 			}
 		}
 	}

@@ -21,7 +21,7 @@
  * accumulated normal impulses are clamped to [0, FXS_NORMAL_IMPULSE_MAX]
  * (2^40 in Q16.16 = 1.7e7 N s per point, counted as a saturation), friction
  * levers to 2^20 (16 m), friction and twist impulses carried into a step
- * to 2^52; friction coefficients are at most 100 (body.c). */
+ * to 2^50; friction coefficients are at most 100 (body.c). */
 #ifndef FXS_CONTACT_BATCH_H
 #define FXS_CONTACT_BATCH_H
 
@@ -35,12 +35,12 @@
 #define FXS_LEVER_MAX ((int32_t)1 << 20)
 /* friction and twist impulses carried into a step (from the last step, or a
  * snapshot) are clamped to this; in a step they stay below mu times the
- * normal impulses (< 2^50) */
-#define FXS_FRICTION_IMPULSE_MAX ((int64_t)1 << 52)
+ * normal impulses (< 2^49: mu <= 100, four points of 2^40) */
+#define FXS_FRICTION_IMPULSE_MAX ((int64_t)1 << 50)
 
 /* One row per lane (see srow in solver.h), A's responses negated: a normal
- * row; a friction row (rigid: no soft mass); the twist row (its Jacobians
- * are the normal). Separate types so that a pass reads no unused field;
+ * row; a friction row (soft in the biased pass, as its anchor pulls); the
+ * twist row (rigid; its Jacobians are the normal). Separate types so that a pass reads no unused field;
  * what the warm start reads (the responses and their shifts) first, so
  * that it fetches fewer lines (fxs_batches_prefetch below). */
 typedef struct lane_row {
@@ -55,8 +55,8 @@ typedef struct lane_frow {
 	int32_t ia[3][FXS_LANES], ib[3][FXS_LANES];
 	uint8_t sa[FXS_LANES], sb[FXS_LANES];
 	int32_t rxa[3][FXS_LANES], rxb[3][FXS_LANES];
-	int32_t mass[FXS_LANES];
-	uint8_t sm[FXS_LANES];
+	int32_t mass[FXS_LANES], soft_mass[FXS_LANES];
+	uint8_t sm[FXS_LANES], ss[FXS_LANES];
 } lane_frow;
 
 typedef struct lane_trow {
@@ -84,6 +84,7 @@ typedef struct contact_batch {
 	int32_t lever[4][FXS_LANES];                            /* distance from the friction centre, <= FXS_LEVER_MAX */
 	int64_t impulse[4][FXS_LANES];                          /* accumulated normal impulses, Q16.16 N s */
 	int64_t ti[2][FXS_LANES], twi[FXS_LANES];               /* accumulated friction and twist */
+	int32_t slip[2][FXS_LANES];                             /* the friction anchor's error along the tangents, m */
 	lane_row n[4];                                          /* normal rows per point */
 	lane_frow t[2];                                         /* friction rows at the centre */
 	lane_trow tw;                                           /* twist row */
@@ -95,8 +96,8 @@ typedef struct contact_batch {
 	 * its sub-steps are of two lengths: fxs_batches_swap_softness trades it
 	 * with the one above when the length changes */
 	int32_t alt_bias_rate[FXS_LANES], alt_impulse_scale[FXS_LANES];
-	int32_t alt_soft_mass[4][FXS_LANES];
-	uint8_t alt_ss[4][FXS_LANES];
+	int32_t alt_soft_mass[4][FXS_LANES], alt_fsoft_mass[2][FXS_LANES]; /* normal rows', friction rows' */
+	uint8_t alt_ss[4][FXS_LANES], alt_fss[2][FXS_LANES];
 } contact_batch;
 
 /* Packing scratch: the lever arms a batch's rows are made from (zero for

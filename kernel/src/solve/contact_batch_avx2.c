@@ -126,6 +126,16 @@ static inline __attribute__((always_inline)) V mul_q16_v(V x, V f)
 	return _mm256_add_epi64(hi, lo);
 }
 
+/* mul_q16w (contact_batch.c): (x f + 2^15) >> 16 for |x| < 2^51, 0 <= f <= 2^16;
+ * x >> 20 arithmetic as ((x + 2^62) >>> 20) - 2^42 */
+static inline __attribute__((always_inline)) V mul_q16w_v(V x, V f)
+{
+	V top = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_add_epi64(x, splat(OFF62)), 20), splat(OFF62 >> 20));
+	V hi = _mm256_slli_epi64(mul(top, f), 4);
+	V lo = _mm256_srli_epi64(_mm256_add_epi64(mul(and_(x, splat(0xFFFFF)), f), splat(0x8000)), 16);
+	return _mm256_add_epi64(hi, lo);
+}
+
 typedef struct v3 {
 	V x, y, z;
 } v3;
@@ -388,9 +398,18 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 				V vt = _mm256_add_epi64(_mm256_sub_epi64(dot3(d, s.vb), dot3(d, s.va)),
 							_mm256_sub_epi64(dot3(s.wb, rxb), dot3(s.wa, rxa)));
 				vt = sat32(shr_round16(vt), all, &count);
-				shifter hm = shifter_of(r->sm, h);
 				V old = ld64(bt->ti[t]);
-				V nw = _mm256_sub_epi64(old, smul_v(ld32(r->mass), vt, &hm));
+				V nw;
+				if (use_bias) { /* soft, pulled by the anchor's error */
+					V b = sat32(shr_round16(mul(ld32(bt->bias_rate), ld32(bt->slip[t]))), all, &count);
+					V y = sat32(_mm256_add_epi64(vt, b), all, &count);
+					shifter hs = shifter_of(r->ss, h);
+					nw = _mm256_sub_epi64(_mm256_sub_epi64(old, smul_v(ld32(r->soft_mass), y, &hs)),
+							      mul_q16w_v(old, ld32(bt->impulse_scale)));
+				} else {
+					shifter hm = shifter_of(r->sm, h);
+					nw = _mm256_sub_epi64(old, smul_v(ld32(r->mass), vt, &hm));
+				}
 				nw = sel(gt(nlim, nw), nlim, sel(gt(nw, lim), lim, nw));
 				st64(bt->ti[t], nw);
 				apply_v(&s, bt, 1 + t, r, imp32(_mm256_sub_epi64(nw, old), all, &count), &count, h);

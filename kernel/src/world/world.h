@@ -68,6 +68,7 @@ typedef struct fxs_contact {
 	fxg_vec3 d0;
 	/* derived this step */
 	fix16_t friction, restitution;
+	fxg_vec3 slip; /* a recycled manifold's material points' mean gap since it was made: the friction's anchor error */
 } fxs_contact;
 
 struct fxs_world {

@@ -172,8 +172,9 @@ static bool recycle(fxs_world *w, const fxs_contact *prev, const fxs_transform *
 	for (int k = 0; k < prev->point_count; ++k) {
 		const fxs_contact_point *p = &prev->points[k];
 		fxg_vec3 ab = fxg_v3_sub(p->anchor_a, prev->d0, ovf);
-		reach_a = fxg_max(reach_a, l1(p->anchor_a));
-		reach_b = fxg_max(reach_b, l1(ab));
+		int64_t ra = l1(p->anchor_a), rb = l1(ab);
+		reach_a = ra > reach_a ? ra : reach_a;
+		reach_b = rb > reach_b ? rb : reach_b;
 	}
 	/* |components| below 2^31: the products below 2^64 are kept below 2^62 by the turn test */
 	int64_t moved = l1(fxg_v3_sub(d, prev->d0, ovf)) + ((2 * (ta * reach_a + tb * reach_b)) >> 16);

@@ -212,6 +212,100 @@ static void prepare_contacts(solver_ctx *c)
 	}
 }
 
+/* ---- gyroscopic torque ----
+ *
+ * A free body keeps its angular momentum L = R I R^T w, not its angular
+ * velocity: in the body's frame I dw/dt = -w x I w (Euler's equations),
+ * which turn w about L (a spin about the intermediate axis flips, a tilted
+ * spin precesses). Integrated explicitly the term blows up for long thin
+ * bodies at game steps (h |w| times the ratio of their moments is far above
+ * 1); implicit Euler (Catto, "Numerical Methods", GDC 2015; Box3D solves it
+ * with Newton-Raphson) is stable but loses energy and momentum (a spinning
+ * 1 x 2 x 3 m box lost 3% of |L| and 6% of its energy in 20 s). Here one
+ * Newton step on the implicit midpoint rule,
+ *   I (w2 - w1) + h wm x I wm = 0,  wm = (w1 + w2) / 2,
+ * from w2 = w1: w2 = w1 - J^-1 h (w1 x I w1), J = I + (h / 2) ([w1]x I -
+ * [I w1]x). It is the trapezoidal rule for the linearised motion, stable for
+ * any h |w|, and keeps |L| and the energy to 1e-5 over the same 20 s; thin
+ * rods spun at 400 rad/s keep their energy where the explicit term diverges
+ * in 0.05 s (measured in double precision while choosing it).
+ *
+ * Numbers: the tensor over its largest moment, A (body.c, Q2.30), in place
+ * of I (the equation divides by it); w in the body's frame (Q16.16), X = h w
+ * and U = h A w dimensionless and f = h w x A w, J and its cofactors in
+ * Q32.32 (128-bit products, fxg_wmul_wide), Delta = adj(J) f / det(J). Only
+ * Delta is turned back to the world (w - R Delta): w itself never makes the
+ * round trip through a rotation matrix that is orthogonal to 2^-16 only.
+ * Skipped for a tensor that is a multiple of 1 (spheres, cubes: no term),
+ * and beyond 64 rad of turn per sub-step (|h w| > 2^38 raw), far outside
+ * every stated range. */
+static void gyroscopic(const fxs_body *b, solver_body *s, fix16_t h, uint32_t *ovf)
+{
+	fxg_mat3 R = fxg_m3_from_quat(b->xf.q, ovf);
+	fxg_vec3 wl = fxg_m3_tmul_v3(R, s->w, ovf);
+	const int64_t w[3] = { wl.x, wl.y, wl.z };
+	int64_t X[3];
+	for (int k = 0; k < 3; ++k) {
+		X[k] = (int64_t)h * w[k]; /* exact: |h| <= 2^16, |w| <= 2^31 */
+		if (X[k] > ((int64_t)1 << 38) || X[k] < -((int64_t)1 << 38))
+			return;
+	}
+	const int32_t *g = b->gyro; /* xx yy zz xy xz yz */
+	const int64_t A[3][3] = { { g[0], g[3], g[4] }, { g[3], g[1], g[5] }, { g[4], g[5], g[2] } };
+	int64_t a[3][3], u[3], U[3];
+	for (int i = 0; i < 3; ++i) {
+		/* A w: Q2.30 x Q16.16 exact in int64 (each below 2^61), to Q32.32 */
+		u[i] = fxg_shr_round(A[i][0] * w[0] + A[i][1] * w[1] + A[i][2] * w[2], 14);
+		U[i] = fxg_wmul(u[i], h, ovf);
+		for (int j = 0; j < 3; ++j)
+			a[i][j] = A[i][j] * 4; /* Q32.32 */
+	}
+	/* f = X x u, rad/s */
+	int64_t f[3] = { fxg_wmul_wide(X[1], u[2], ovf) - fxg_wmul_wide(X[2], u[1], ovf),
+			 fxg_wmul_wide(X[2], u[0], ovf) - fxg_wmul_wide(X[0], u[2], ovf),
+			 fxg_wmul_wide(X[0], u[1], ovf) - fxg_wmul_wide(X[1], u[0], ovf) };
+	/* J = A + ([X]x A - [U]x) / 2 */
+	int64_t J[3][3];
+	for (int j = 0; j < 3; ++j) {
+		int64_t xa0 = fxg_wmul_wide(X[1], a[2][j], ovf) - fxg_wmul_wide(X[2], a[1][j], ovf);
+		int64_t xa1 = fxg_wmul_wide(X[2], a[0][j], ovf) - fxg_wmul_wide(X[0], a[2][j], ovf);
+		int64_t xa2 = fxg_wmul_wide(X[0], a[1][j], ovf) - fxg_wmul_wide(X[1], a[0][j], ovf);
+		J[0][j] = xa0, J[1][j] = xa1, J[2][j] = xa2;
+	}
+	/* [U]x = [[0, -U2, U1], [U2, 0, -U0], [-U1, U0, 0]] */
+	J[0][1] += U[2], J[0][2] -= U[1], J[1][0] -= U[2], J[1][2] += U[0], J[2][0] += U[1], J[2][1] -= U[0];
+	for (int i = 0; i < 3; ++i)
+		for (int j = 0; j < 3; ++j)
+			J[i][j] = a[i][j] + fxg_shr_round(J[i][j], 1);
+	/* the cofactors, the determinant, Delta = C^T f / det */
+	int64_t C[3][3];
+	for (int i = 0; i < 3; ++i)
+		for (int j = 0; j < 3; ++j) {
+			int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+			C[i][j] = fxg_wmul_wide(J[i1][j1], J[i2][j2], ovf) - fxg_wmul_wide(J[i1][j2], J[i2][j1], ovf);
+		}
+	int64_t det = fxg_add64(fxg_add64(fxg_wmul_wide(J[0][0], C[0][0], ovf), fxg_wmul_wide(J[0][1], C[0][1], ovf), ovf),
+				fxg_wmul_wide(J[0][2], C[0][2], ovf), ovf);
+	if (det <= 0)
+		return; /* not for a positive tensor within range */
+	int64_t d[3];
+	for (int i = 0; i < 3; ++i) {
+		int64_t num = fxg_add64(fxg_add64(fxg_wmul_wide(C[0][i], f[0], ovf), fxg_wmul_wide(C[1][i], f[1], ovf), ovf),
+					fxg_wmul_wide(C[2][i], f[2], ovf), ovf);
+		d[i] = fxg_wide_div(num, det, ovf); /* Q32.32 rad/s */
+	}
+	/* w - R Delta, each component rounded once */
+	const fxg_vec3 col[3] = { R.cx, R.cy, R.cz };
+	int64_t r[3] = { 0, 0, 0 };
+	for (int j = 0; j < 3; ++j) {
+		r[0] = fxg_add64(r[0], fxg_wmul(d[j], col[j].x, ovf), ovf);
+		r[1] = fxg_add64(r[1], fxg_wmul(d[j], col[j].y, ovf), ovf);
+		r[2] = fxg_add64(r[2], fxg_wmul(d[j], col[j].z, ovf), ovf);
+	}
+	s->w = fxg_v3(fxg_sat((int64_t)s->w.x - fxg_shr_round(r[0], 16), ovf), fxg_sat((int64_t)s->w.y - fxg_shr_round(r[1], 16), ovf),
+		      fxg_sat((int64_t)s->w.z - fxg_shr_round(r[2], 16), ovf));
+}
+
 static void integrate_velocities(solver_ctx *c)
 {
 	fxs_world *w = c->w;
@@ -235,6 +329,8 @@ static void integrate_velocities(solver_ctx *c)
 			fxg_vec3 a = fxg_v3(fxg_wide_to_fix(al.x, ovf), fxg_wide_to_fix(al.y, ovf), fxg_wide_to_fix(al.z, ovf));
 			s->w = fxg_v3_mul_add(s->w, h, a, ovf);
 		}
+		if (b->gyro_on && (s->w.x | s->w.y | s->w.z))
+			gyroscopic(b, s, h, ovf);
 		/* damping: v / (1 + h c), exact for c == 0 (skipped) */
 		if (b->linear_damping) {
 			fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->linear_damping, ovf), ovf), ovf);

@@ -35,11 +35,25 @@ fxs_body *fxs_world_get_body(const fxs_world *w, fxs_body_id id)
 
 bool fxs_body_is_valid(const fxs_world *w, fxs_body_id id) { return fxs_world_get_body(w, id) != NULL; }
 
+/* The inertia tensor t (xx yy zz xy xz yz, Q32.32) over its largest moment,
+ * Q2.30, for the gyroscopic torque (solver.c): a dimensionless shape of the
+ * mass distribution, each entry at most 1 in magnitude. A tensor that is a
+ * multiple of 1 (a sphere, a cube) has none. */
+static void set_gyro(fxs_body *b, const fxg_wide t[6], uint32_t *ovf)
+{
+	fxg_wide top = t[0] > t[1] ? t[0] : t[1];
+	top = t[2] > top ? t[2] : top;
+	b->gyro_on = top > 0 && (t[0] != t[1] || t[1] != t[2] || t[3] || t[4] || t[5]);
+	for (int i = 0; i < 6; ++i)
+		b->gyro[i] = b->gyro_on ? (int32_t)fxg_shr_round(fxg_wide_div(t[i], top, ovf), 2) : 0;
+}
+
 void fxs_body_update_mass(fxs_body *b)
 {
 	uint32_t ovf = 0; /* mass properties of a validated shape cannot saturate in range */
 	fxs_shape_mass(&b->shape, b->density, &b->mass, b->inertia, &ovf);
 	b->inv_inertia_off[0] = b->inv_inertia_off[1] = b->inv_inertia_off[2] = 0;
+	b->gyro_on = 0;
 	if (b->type != FXS_BODY_DYNAMIC || b->mass <= 0) {
 		b->inv_mass = 0;
 		b->inv_inertia[0] = b->inv_inertia[1] = b->inv_inertia[2] = 0;
@@ -56,10 +70,13 @@ void fxs_body_update_mass(fxs_body *b)
 		fxg_s3w_inverse(&m, &inv, &ovf);
 		b->inv_inertia[0] = inv.xx, b->inv_inertia[1] = inv.yy, b->inv_inertia[2] = inv.zz;
 		b->inv_inertia_off[0] = inv.xy, b->inv_inertia_off[1] = inv.xz, b->inv_inertia_off[2] = inv.yz;
+		set_gyro(b, t, &ovf);
 		return;
 	}
 	for (int i = 0; i < 3; ++i)
 		b->inv_inertia[i] = b->inertia[i] > 0 ? fxg_wide_recip(b->inertia[i], &ovf) : 0;
+	const fxg_wide t[6] = { b->inertia[0], b->inertia[1], b->inertia[2], 0, 0, 0 };
+	set_gyro(b, t, &ovf);
 }
 
 fxs_aabb fxs_body_compute_aabb(const fxs_body *b, uint32_t *ovf) { return fxs_shape_aabb(&b->shape, &b->xf, ovf); }

@@ -29,6 +29,8 @@ typedef struct fxs_body {
 	fxg_wide mass, inv_mass;             /* Q32.32 kg, 1/kg; 0 for static/kinematic */
 	fxg_wide inertia[3], inv_inertia[3]; /* local diagonal moments, Q32.32 */
 	fxg_wide inv_inertia_off[3];         /* local inverse's xy, xz, yz (hulls; 0 otherwise) */
+	int32_t gyro[6];                     /* the local inertia tensor over its largest moment, Q2.30 (xx yy zz xy xz yz) */
+	uint8_t gyro_on;                     /* the tensor is not a multiple of 1: gyroscopic torque (solver.c) */
 	fxs_aabb aabb;                       /* world bounds at the last update */
 } fxs_body;
 

@@ -185,7 +185,7 @@ static void empty_lane(contact_batch *bt, int l, uint32_t spare)
 	bt->friction[l] = bt->restitution[l] = bt->bias_rate[l] = bt->impulse_scale[l] = 0;
 	bt->alt_bias_rate[l] = bt->alt_impulse_scale[l] = 0;
 	for (int p = 0; p < 4; ++p) {
-		bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
+		bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = bt->impact_separation[p][l] = 0;
 		bt->impulse[p][l] = 0;
 		zero_row(&bt->n[p], l);
 	}
@@ -233,11 +233,12 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 	int np = fc->point_count;
 	for (int p = 0; p < 4; ++p) {
 		if (p >= np) { /* a padding point: zero row, no-op */
-			bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
+			bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = bt->impact_separation[p][l] = 0;
 			bt->impulse[p][l] = 0;
 			continue;
 		}
 		const fxs_contact_point *cp = &fc->points[p];
+		bt->impact_separation[p][l] = 0; /* set with relative_velocity by the first push */
 		set_lane_v3(arms->ra[p], l, cp->anchor_a);
 		set_lane_v3(arms->rb[p], l, cp->anchor_b);
 		bt->separation[p][l] = cp->separation;
@@ -517,8 +518,13 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 		nw = nw < 0 ? 0 : nw;
 		int64_t delta = nw - old;
 		bt->impulse[k][l] = nw;
-		if (delta > 0)
+		if (delta > 0) {
+			/* the first push of the step: the speed it meets is the
+			 * impact's (restitution's), this sub-step's, not the step's start */
+			if (!(bt->pushed[l] >> k & 1))
+				bt->relative_velocity[k][l] = vn, bt->impact_separation[k][l] = s;
 			bt->pushed[l] |= 1 << k;
+		}
 		if (delta)
 			lane_apply(&va, &wa, &vb, &wb, bt, l, 0, &r, lane_impulse(delta, ovf), ovf);
 		total += nw;
@@ -635,8 +641,11 @@ void fxs_batches_swap_softness(solver_ctx *c)
 	}
 }
 
-/* Restitution, once after the sub-steps, where a point approached faster
- * than the threshold and pushed: contact by contact (it is rare). */
+/* Restitution, once after the sub-steps, where a point pushed and the
+ * normal speed it met when it first pushed this step (the solve's, in the
+ * sub-step of the impact; the packing's value, the step's start, is only
+ * for points that never push) was an approach faster than the threshold:
+ * contact by contact (it is rare). */
 void fxs_batches_restitution(solver_ctx *c)
 {
 	uint32_t *ovf = c->ovf;
@@ -648,15 +657,19 @@ void fxs_batches_restitution(solver_ctx *c)
 				continue;
 			solver_body *A = &c->bodies[bt->a[l]], *B = &c->bodies[bt->b[l]];
 			const fxg_vec3 n = lane_v3(bt->d[0], l);
+			fix16_t an = 0;
+			bool have_an = false;
 			for (int k = 0; k < bt->count[l]; ++k) {
 				fix16_t rv = bt->relative_velocity[k][l];
 				if (rv > -threshold || !(bt->pushed[l] >> k & 1))
 					continue;
+				if (!have_an)
+					an = normal_acceleration(c->w, bt->a[l], bt->b[l], n, ovf), have_an = true;
 				const srow r = get_lane_row(&bt->n[k], l);
 				fix16_t vn = speed_of(n, A->v, A->w, B->v, B->w, &r, ovf);
-				fix16_t target = fxg_mul(bt->restitution[l], rv, ovf);
+				fix16_t target = restitution_speed(bt->restitution[l], rv, bt->impact_separation[k][l], an, c->h, ovf);
 				int64_t old = bt->impulse[k][l];
-				int64_t nw = old - smul(r.mass, fxg_sat((int64_t)vn + target, ovf), r.sm);
+				int64_t nw = old - smul(r.mass, fxg_sat((int64_t)vn - target, ovf), r.sm);
 				if (nw > FXS_NORMAL_IMPULSE_MAX)
 					nw = FXS_NORMAL_IMPULSE_MAX, ++*ovf;
 				nw = nw < 0 ? 0 : nw;

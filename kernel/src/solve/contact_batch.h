@@ -91,7 +91,8 @@ typedef struct contact_batch {
 	/* cold */
 	uint32_t index[FXS_LANES]; /* world contact, or FXS_LANE_EMPTY */
 	int32_t restitution[FXS_LANES];
-	int32_t relative_velocity[4][FXS_LANES];
+	int32_t relative_velocity[4][FXS_LANES]; /* the normal speed a point met when it first pushed this step */
+	int32_t impact_separation[4][FXS_LANES]; /* and its separation then (restitution_speed, solver.h) */
 	/* the softness for the step's other sub-step length (solver.h), when
 	 * its sub-steps are of two lengths: fxs_batches_swap_softness trades it
 	 * with the one above when the length changes */

@@ -186,7 +186,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	body_pointers(c, bt, &s);
 	const v3 n = ld3(bt->d[0]);
 	/* what each normal row needs that does not depend on the velocities */
-	V pbias[4], pmass[4], pq[4];
+	V pbias[4], pmass[4], pq[4], psep[4];
 	shifter phm[4];
 	M live[4];
 	{
@@ -206,6 +206,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 			live[k] = live_points(bt, k);
 			V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
 			V sep = sat32g(add(ld32(bt->separation[k]), shr_round16(ds)), live[k], &g, exact, count);
+			psep[k] = sep;
 			M spec = gt(sep, zero());
 			M is_soft = use_bias ? (M)~spec : 0; /* not speculative, and the biased pass */
 			/* speculative: (s inv_h) >> 16 with s > 0 */
@@ -221,8 +222,10 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	}
 	linear8 L;
 	linear_of(bt, &L);
-	/* the new impulses, written once the batch is done */
-	V imp[4], ti[2];
+	/* the new impulses, written once the batch is done; the speeds met by
+	 * first pushes (restitution's) and their lanes */
+	V imp[4], ti[2], met[4];
+	M first[4];
 	V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
 	for (int k = 0; k < 4; ++k) {
 		const lane_row *r = &bt->n[k];
@@ -242,7 +245,9 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		nw = _mm512_max_epi64(nw, zero());
 		V delta = sub(nw, old);
 		imp[k] = nw;
-		pushed = _mm512_mask_or_epi64(pushed, gt(delta, zero()), pushed, splat(1 << k));
+		const M push = gt(delta, zero());
+		first[k] = push & ~_mm512_test_epi64_mask(pushed, splat(1 << k)), met[k] = vn;
+		pushed = _mm512_mask_or_epi64(pushed, push, pushed, splat(1 << k));
 		apply_v(&s, &L, L.na, L.nb, r, imp32g(delta, live[k], &g, exact, count), &g, exact, count);
 		total = add(total, nw);
 		moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
@@ -286,8 +291,13 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	sadd3_v(&s.wb, r->ib, &hb, p, &g, exact, count);
 	if (!exact && !guard_ok(&g, FXS_NORMAL_IMPULSE_MAX))
 		return false;
-	for (int k = 0; k < 4; ++k)
+	for (int k = 0; k < 4; ++k) {
 		st64(bt->impulse[k], imp[k]);
+		if (first[k]) {
+			_mm512_mask_cvtepi64_storeu_epi32(bt->relative_velocity[k], first[k], met[k]);
+			_mm512_mask_cvtepi64_storeu_epi32(bt->impact_separation[k], first[k], psep[k]);
+		}
+	}
 	_mm256_storeu_si256((__m256i *)(void *)bt->pushed, _mm512_cvtepi64_epi32(pushed));
 	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
 	st64(bt->twi, twi);

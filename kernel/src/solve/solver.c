@@ -182,6 +182,7 @@ static void prepare_contacts(solver_ctx *c)
 			prepare_row(A, B, fp->anchor_a, fp->anchor_b, sc->d[0], sc->softness->mass_scale, &p->row[0], ovf);
 			p->separation = fp->separation;
 			p->relative_velocity = rel_vel(A, B, sc->d[0], &p->row[0], ovf);
+			p->impact_separation = fp->separation;
 			p->max_normal_impulse = 0;
 			ax += fp->anchor_a.x, ay += fp->anchor_a.y, az += fp->anchor_a.z;
 			bx += fp->anchor_b.x, by += fp->anchor_b.y, bz += fp->anchor_b.z;
@@ -383,8 +384,9 @@ static void apply_restitution_direct(solver_ctx *c)
 			if (p->relative_velocity > -threshold || p->max_normal_impulse == 0)
 				continue;
 			fix16_t vn = rel_vel(A, B, sc->d[0], &p->row[0], ovf);
-			fix16_t target = fxg_mul(sc->restitution, p->relative_velocity, ovf);
-			int64_t imp = -fxg_wmul_fix64(p->row[0].mass, fxg_sat((int64_t)vn + target, ovf));
+			fix16_t an = normal_acceleration(c->w, sc->a, sc->b, sc->d[0], ovf);
+			fix16_t target = restitution_speed(sc->restitution, p->relative_velocity, p->impact_separation, an, c->h, ovf);
+			int64_t imp = -fxg_wmul_fix64(p->row[0].mass, fxg_sat((int64_t)vn - target, ovf));
 			int64_t nw = fxg_add64(fp->normal_impulse, imp, ovf);
 			if (nw < 0)
 				nw = 0;

@@ -523,6 +523,13 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 				const fxs_contact_point *fp = &c->w->contacts[sc->index].points[r->k];
 				const solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
 				fix16_t s = current_separation(A, B, p, sc->d[0], ovf);
+				/* until the point pushes, the speed it meets is the one
+				 * restitution takes (the impact's, as the iterative solver's) */
+				if (p->max_normal_impulse == 0) {
+					solver_point *mp = &c->contacts[r->owner].p[r->k];
+					mp->relative_velocity = fxg_sat(fxg_shr_round(v, 16), ovf);
+					mp->impact_separation = s;
+				}
 				if (s > 0) {
 					bias = (fxg_wide)(((int64_t)s * c->inv_h) >> 16) * 65536;
 					if (use_bias) /* see the header: speculative rows soft too */

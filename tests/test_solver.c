@@ -422,6 +422,44 @@ TEST(solver_bounce_reaches_e_squared_the_drop)
 		CHECKF(fabs(a[k] - 5) < 0.01 * 5, "e = 1: apex %d at %.4f m", k + 1, a[k]);
 }
 
+/* Newton's cradle: five touching spheres (r 0.25 m, e = 1) in
+ * zero gravity, the first at 1 m/s into the other four. The ideal outcome,
+ * the last one leaving at 1 m/s and the rest still, is a known limit of
+ * sequential impulses, and this solver does not reach it: the impulse is
+ * shared through the touching row at once instead of passed along, and
+ * restitution, applied contact by contact after the sub-steps, restores the
+ * approach speed of the first contact only (the others met no approach).
+ * Measured (printed): the first sphere rebounds at -0.348 m/s, the others
+ * leave at 0.313, 0.313, 0.361, 0.361 m/s, 58% of the energy kept. What is
+ * asserted is what holds: momentum kept within 0.1%, no energy made. */
+TEST(solver_newtons_cradle_shares_the_impulse)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.gravity = fxg_v3_zero();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	fxs_body_id b[5];
+	double m = 0;
+	for (int i = 0; i < 5; ++i) {
+		b[i] = ball(w, v3(0.5 * i, 0, 0), v3(i == 0 ? 1 : 0, 0, 0), 0.25, 1000, 1);
+		m = wide_d(fxs_body_get_mass(w, b[i]));
+	}
+	for (int s = 0; s < 60; ++s)
+		fxs_world_step(w);
+	double v[5], p = 0, e = 0;
+	for (int i = 0; i < 5; ++i) {
+		v[i] = fx(fxs_body_get_linear_velocity(w, b[i]).x);
+		p += m * v[i], e += 0.5 * m * v[i] * v[i];
+	}
+	const double p0 = m * 1, e0 = 0.5 * m;
+	printf("  Newton's cradle (5 spheres, e = 1, 1 m/s): %.3f %.3f %.3f %.3f %.3f m/s (ideal 0 0 0 0 1); momentum "
+	       "%.4f of its start, energy %.3f\n",
+	       v[0], v[1], v[2], v[3], v[4], p / p0, e / e0);
+	CHECKF(fabs(p / p0 - 1) < 0.001, "momentum %.5f of its start", p / p0);
+	CHECKF(e <= e0 * 1.001, "energy %.4f of its start", e / e0);
+	fxs_world_destroy(w);
+}
+
 /* ---- the supported ranges ---- */
 
 /* A body resting on the ground for 3 s: how far it sank below (or rose

@@ -118,6 +118,16 @@ TEST(solver_stack_and_pyramid_stand_and_fall_asleep)
 
 /* ---- stacks that stand awake ---- */
 
+/* a world with sleep off and a static ground slab, half size `half` m */
+static fxs_world *awake_with_ground(double half)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	box(w, FXS_BODY_STATIC, v3(0, -1, 0), identity, v3(half, 1, half), 1000, 0.6);
+	return w;
+}
+
 /* A column of 20 unit cubes (100 kg) on the ground with sleep off, for 3000
  * steps (50 s): it stands, its top cube within 1 cm of where it started,
  * sideways, at the end (and within 2.5 cm throughout: the first second's
@@ -129,10 +139,7 @@ TEST(solver_stack_and_pyramid_stand_and_fall_asleep)
  * pull back what the first second's settling slid. */
 TEST(solver_column_of_20_stands_awake)
 {
-	fxs_world_def def = fxs_default_world_def();
-	def.enable_sleep = false;
-	fxs_world *w = fxs_world_create(&def);
-	box(w, FXS_BODY_STATIC, v3(0, -1, 0), identity, v3(20, 1, 20), 1000, 0.6);
+	fxs_world *w = awake_with_ground(20);
 	fxs_body_id top = fxs_null_body;
 	for (int i = 0; i < 20; ++i)
 		top = box(w, FXS_BODY_DYNAMIC, v3(0, 0.5 + i, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
@@ -158,10 +165,7 @@ TEST(solver_column_of_20_stands_awake)
  * good and the cube crept 2e-5 m. */
 TEST(solver_cube_on_the_floor_comes_exactly_to_rest)
 {
-	fxs_world_def def = fxs_default_world_def();
-	def.enable_sleep = false;
-	fxs_world *w = fxs_world_create(&def);
-	box(w, FXS_BODY_STATIC, v3(0, -1, 0), identity, v3(20, 1, 20), 1000, 0.6);
+	fxs_world *w = awake_with_ground(20);
 	fxs_body_id c = box(w, FXS_BODY_DYNAMIC, v3(0, 0.5, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
 	int rest = -1;
 	fxg_vec3 p0 = fxs_body_get_position(w, c);
@@ -185,10 +189,7 @@ TEST(solver_cube_on_the_floor_comes_exactly_to_rest)
  * where it started, sideways, nor lower than the soft contacts' sag (2 cm). */
 TEST(solver_pyramid_of_10_rows_stands_awake)
 {
-	fxs_world_def def = fxs_default_world_def();
-	def.enable_sleep = false;
-	fxs_world *w = fxs_world_create(&def);
-	box(w, FXS_BODY_STATIC, v3(0, -1, 0), identity, v3(40, 1, 40), 1000, 0.6);
+	fxs_world *w = awake_with_ground(40);
 	fxs_body_id ids[55];
 	fxg_vec3 p0[55];
 	int n = 0;
@@ -382,10 +383,7 @@ TEST(solver_collisions_conserve_momentum_and_restitution_behaves)
  * point's highest between two ground contacts. */
 static int bounce_apexes(double e, double *apex, int max)
 {
-	fxs_world_def def = fxs_default_world_def();
-	def.enable_sleep = false;
-	fxs_world *w = fxs_world_create(&def);
-	box(w, FXS_BODY_STATIC, v3(0, -1, 0), identity, v3(20, 1, 20), 1000, 0.6);
+	fxs_world *w = awake_with_ground(20);
 	fxs_body_id b = ball(w, v3(0, 5.25, 0), v3(0, 0, 0), 0.25, 1000, e);
 	int n = 0;
 	double peak = -1, prev_v = -1;

@@ -503,10 +503,8 @@ void fxs_joints_swap_softness(solver_ctx *c)
 {
 	for (uint32_t i = 0; i < c->joint_count; ++i) {
 		solver_joint *sj = &c->joints[i];
-		soft t = sj->s;
-		sj->s = sj->s_alt, sj->s_alt = t;
-		t = sj->spring;
-		sj->spring = sj->spring_alt, sj->spring_alt = t;
+		soft_swap(&sj->s, &sj->s_alt);
+		soft_swap(&sj->spring, &sj->spring_alt);
 		int64_t m = sj->max_motor_impulse;
 		sj->max_motor_impulse = sj->max_motor_impulse_alt, sj->max_motor_impulse_alt = m;
 	}

@@ -85,10 +85,8 @@ static void swap_length(solver_ctx *c)
 	c->h = c->h_alt, c->h_alt = t;
 	t = c->inv_h;
 	c->inv_h = c->inv_h_alt, c->inv_h_alt = t;
-	soft u = c->contact_soft;
-	c->contact_soft = c->contact_soft_alt, c->contact_soft_alt = u;
-	u = c->static_soft;
-	c->static_soft = c->static_soft_alt, c->static_soft_alt = u;
+	soft_swap(&c->contact_soft, &c->contact_soft_alt);
+	soft_swap(&c->static_soft, &c->static_soft_alt);
 }
 
 /* ---- the phases of a solve ---- */

@@ -412,6 +412,14 @@ static inline int32_t impulse32(int64_t P, uint32_t *ovf)
 
 /* ---- softness (impulse form, no 1/h^2) ---- */
 
+/* a and b trade places (the two sub-step lengths' values, solver.h's
+ * solver_ctx) */
+static inline void soft_swap(soft *a, soft *b)
+{
+	soft t = *a;
+	*a = *b, *b = t;
+}
+
 static inline soft make_soft(fix16_t hertz, fix16_t zeta, fix16_t h, uint32_t *ovf)
 {
 	soft s = { 0, 0, FXG_ONE };

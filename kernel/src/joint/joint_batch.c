@@ -25,10 +25,19 @@ static uint8_t ball_response(const solver_body *b, fxg_vec3 r, int32_t n[9], int
 	}
 	const int64_t xx = b->ii[0], yy = b->ii[1], zz = b->ii[2], xy = b->ii[3], xz = b->ii[4], yz = b->ii[5];
 	const int64_t rx = r.x, ry = r.y, rz = r.z;
-	/* row j of I times each column of [r]x */
-	const int64_t e[9] = { xy * rz - xz * ry, xz * rx - xx * rz, xx * ry - xy * rx,
-			       yy * rz - yz * ry, yz * rx - xy * rz, xy * ry - yy * rx,
-			       yz * rz - zz * ry, zz * rx - xz * rz, xz * ry - yz * rx };
+	/* row j of I times each column of [r]x; without products of inertia
+	 * (spheres, cubes: their world inverse inertia is diagonal) six of the
+	 * eighteen products are zero, the same sums either way */
+	int64_t e[9];
+	if (!(xy | xz | yz)) {
+		e[0] = 0, e[1] = -(xx * rz), e[2] = xx * ry;
+		e[3] = yy * rz, e[4] = 0, e[5] = -(yy * rx);
+		e[6] = -(zz * ry), e[7] = zz * rx, e[8] = 0;
+	} else {
+		e[0] = xy * rz - xz * ry, e[1] = xz * rx - xx * rz, e[2] = xx * ry - xy * rx;
+		e[3] = yy * rz - yz * ry, e[4] = yz * rx - xy * rz, e[5] = xy * ry - yy * rx;
+		e[6] = yz * rz - zz * ry, e[7] = zz * rx - xz * rz, e[8] = xz * ry - yz * rx;
+	}
 	uint64_t any = 0;
 	for (int i = 0; i < 9; ++i)
 		any |= uabs64(e[i]);

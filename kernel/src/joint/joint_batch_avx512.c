@@ -59,9 +59,19 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 	const V xx = b->ii[0], yy = b->ii[1], zz = b->ii[2], xy = b->ii[3], xz = b->ii[4], yz = b->ii[5];
 	const V si = b->si;
 	const V rx = r.x, ry = r.y, rz = r.z;
-	V e[9] = { sub(mul(xy, rz), mul(xz, ry)), sub(mul(xz, rx), mul(xx, rz)), sub(mul(xx, ry), mul(xy, rx)),
-		   sub(mul(yy, rz), mul(yz, ry)), sub(mul(yz, rx), mul(xy, rz)), sub(mul(xy, ry), mul(yy, rx)),
-		   sub(mul(yz, rz), mul(zz, ry)), sub(mul(zz, rx), mul(xz, rz)), sub(mul(xz, ry), mul(yz, rx)) };
+	V e[9];
+	if (!_mm512_test_epi64_mask(_mm512_or_si512(_mm512_or_si512(xy, xz), yz), splat(-1))) {
+		/* no products of inertia in any lane: the six nonzero terms (the
+		 * portable code's shortcut, the same sums) */
+		const V z = zero();
+		e[0] = z, e[1] = sub(z, mul(xx, rz)), e[2] = mul(xx, ry);
+		e[3] = mul(yy, rz), e[4] = z, e[5] = sub(z, mul(yy, rx));
+		e[6] = sub(z, mul(zz, ry)), e[7] = mul(zz, rx), e[8] = z;
+	} else {
+		e[0] = sub(mul(xy, rz), mul(xz, ry)), e[1] = sub(mul(xz, rx), mul(xx, rz)), e[2] = sub(mul(xx, ry), mul(xy, rx));
+		e[3] = sub(mul(yy, rz), mul(yz, ry)), e[4] = sub(mul(yz, rx), mul(xy, rz)), e[5] = sub(mul(xy, ry), mul(yy, rx));
+		e[6] = sub(mul(yz, rz), mul(zz, ry)), e[7] = sub(mul(zz, rx), mul(xz, rz)), e[8] = sub(mul(xz, ry), mul(yz, rx));
+	}
 	V any = zero();
 	for (int i = 0; i < 9; ++i)
 		any = _mm512_or_si512(any, _mm512_abs_epi64(e[i]));

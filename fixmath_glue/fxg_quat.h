@@ -186,6 +186,29 @@ static inline fxg_quat30 fxg_q30_integrate(fxg_quat30 q, fxg_vec3 omega, fix16_t
 		L t = s[k] > lim ? (++*ovf, lim) : (s[k] < -lim ? (++*ovf, -lim) : s[k]);
 		v[k] = (L)c[k] + fxg_shr_round(fxg_shr_round(t, 16) * h, 17); /* |t| / 2^16 <= 2^46, h <= 2^16 */
 	}
+	/* |v|^2 = 1 + eps. While |eps| <= 2^-18 (a turn of h |omega| / 2 below
+	 * 2^-9 a sub-step: at 240 sub-steps a second, slower than 1.9 rad/s,
+	 * which is nearly every body of a scene at rest or settling) v / |v| is
+	 * v (1 - eps / 2) within 3 eps^2 / 8 <= 2^-37.4: one product a component,
+	 * each rounded once (within 0.51 LSB of the exact quotient), no root and
+	 * no division. Beyond, the general normalisation. */
+	uint64_t any = 0;
+	for (int k = 0; k < 4; ++k)
+		any |= (uint64_t)(v[k] < 0 ? -v[k] : v[k]); /* |v| < 2^45 + 2^31 */
+	uint64_t n2 = 0;
+	if (any < ((uint64_t)1 << 31)) /* each square below 2^62, the sum below 2^64 */
+		n2 = (uint64_t)(v[0] * v[0]) + (uint64_t)(v[1] * v[1]) + (uint64_t)(v[2] * v[2]) + (uint64_t)(v[3] * v[3]);
+	const L e = (L)(n2 - ((uint64_t)1 << 60)); /* eps 2^60 (-2^60 when not computed) */
+	if (e >= -((L)1 << 42) && e <= ((L)1 << 42)) {
+		const L e46 = fxg_shr_round(e, 14); /* eps 2^46, |e46| <= 2^28 */
+		fxg_quat30 o;
+		/* |v| < 2^31, |e46| <= 2^28: each product below 2^59; the result within 2^30 + 1 */
+		o.x = (int32_t)(v[0] - fxg_shr_round(v[0] * e46, 47));
+		o.y = (int32_t)(v[1] - fxg_shr_round(v[1] * e46, 47));
+		o.z = (int32_t)(v[2] - fxg_shr_round(v[2] * e46, 47));
+		o.w = (int32_t)(v[3] - fxg_shr_round(v[3] * e46, 47));
+		return o;
+	}
 	return fxg_q30_normalize_wide(v, ovf);
 }
 

@@ -5,6 +5,10 @@
 
 #include "fxg_vec3.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct fxg_quat {
 	fix16_t x, y, z, w;
 } fxg_quat;
@@ -211,5 +215,8 @@ static inline fxg_quat30 fxg_q30_integrate(fxg_quat30 q, fxg_vec3 omega, fix16_t
 	}
 	return fxg_q30_normalize_wide(v, ovf);
 }
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,5 +1,5 @@
 /* The replay container: reading (untrusted), writing (crash-safe), detail
- * deltas. The layout is in replays/FORMAT.md; every integer is little-endian
+ * deltas. The layout is in docs/replay-format.md; every integer is little-endian
  * and goes through the kernel's explicit writer and bounds-checked reader. */
 #define _POSIX_C_SOURCE 200809L
 #include "replay.h"

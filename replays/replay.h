@@ -1,5 +1,5 @@
 /* Replays: a scene's initial snapshot, every player's input per tick and the
- * state hash after every tick, in checksummed chunks (replays/FORMAT.md).
+ * state hash after every tick, in checksummed chunks (docs/replay-format.md).
  *
  * Recording is crash-safe: each chunk is written, flushed and fsync'd when it
  * completes, so a killed recorder leaves a file whose complete chunks verify.

@@ -18,7 +18,7 @@ void fxs_inputs_random(uint64_t seed, uint64_t tick, uint32_t players, fxs_input
  * x moves by half its range (always a different value). */
 void fxs_input_perturb(fxs_input *in);
 
-/* An input script (replays/FORMAT.md, "Input scripts"): lines
+/* An input script (docs/replay-format.md, "Input scripts"): lines
  * "TICK PLAYER MOVE_X MOVE_Z YAW PITCH BUTTONS" set a player's input from
  * that tick on (held until the next line for the player). */
 typedef struct fxs_input_script_entry {

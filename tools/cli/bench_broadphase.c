@@ -1,5 +1,5 @@
 /* `fixstep bench broadphase`: the broadphase micro-benchmark of
- * reference/benchmark-scenes.md, exactly (SplitMix64 seed 12345, boxes in
+ * docs/benchmarks.md, exactly (SplitMix64 seed 12345, boxes in
  * [0, L]^3 with L = cbrt(4N), fast and slow motion, 20 untimed warm-up
  * steps, 100 timed steps of update + pair finding), side by side with
  * Bullet's btDbvtBroadphase on the same float boxes (build/bullet_broadphase,
@@ -263,12 +263,18 @@ static void coherence_report(uint32_t n, uint32_t steps)
 	motion_free(&m);
 }
 
-int cli_bench_broadphase(int argc, char **argv)
-{
-	uint32_t only_n = 0, steps = 100, warm = 20;
-	int quick = 0, use_bullet = 1;
+typedef struct bpb_options {
+	uint32_t only_n, steps, warm;
+	bool quick;
+	const char *bullet; /* Bullet's program, or NULL: none */
 	char pathbuf[1024];
-	const char *bullet = NULL;
+} bpb_options;
+
+static int bpb_parse(int argc, char **argv, bpb_options *o)
+{
+	bool use_bullet = true;
+	memset(o, 0, sizeof *o);
+	o->steps = 100, o->warm = 20;
 	/* argv[0] is the command's name ("broadphase"), as in main */
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
@@ -280,61 +286,76 @@ int cli_bench_broadphase(int argc, char **argv)
 			       "  exists (tools/bench/build.sh or make bench-bullet).\n");
 			return 0;
 		} else if (strcmp(a, "--quick") == 0) {
-			quick = 1;
+			o->quick = true;
 		} else if (strcmp(a, "--no-bullet") == 0) {
-			use_bullet = 0;
+			use_bullet = false;
 		} else if (strcmp(a, "--bullet") == 0 && i + 1 < argc) {
-			bullet = argv[++i];
+			o->bullet = argv[++i];
 		} else if (strcmp(a, "--n") == 0 && i + 1 < argc) {
-			if (!cli_parse_u32(argv[++i], &only_n) || only_n < 2)
+			if (!cli_parse_u32(argv[++i], &o->only_n) || o->only_n < 2)
 				return cli_usage_error("bench broadphase: bad --n '%s'", argv[i]);
 		} else if (strcmp(a, "--steps") == 0 && i + 1 < argc) {
-			if (!cli_parse_u32(argv[++i], &steps) || steps == 0)
+			if (!cli_parse_u32(argv[++i], &o->steps) || o->steps == 0)
 				return cli_usage_error("bench broadphase: bad --steps '%s'", argv[i]);
 		} else {
 			return cli_usage_error("bench broadphase: unknown argument '%s'", a);
 		}
 	}
-	if (!bullet)
-		bullet = default_bullet_path(pathbuf, sizeof pathbuf);
+	if (!o->bullet)
+		o->bullet = default_bullet_path(o->pathbuf, sizeof o->pathbuf);
 	if (!use_bullet)
-		bullet = NULL;
+		o->bullet = NULL;
+	return CLI_GO;
+}
+
+/* One row of the table: N boxes in fast or slow motion, fixstep and (when
+ * have_bullet) Bullet; 0, or 1 when out of memory. */
+static int bpb_row(const bpb_options *o, uint32_t n, int fast, int have_bullet)
+{
+	result r = { 0 }, b = { 0 };
+	uint32_t exact = 0;
+	if (!run_fixstep(n, fast ? 0.1f : 0.01f, o->warm, o->steps, &r)) {
+		fprintf(stderr, "fixstep: bench broadphase: out of memory\n");
+		return 1;
+	}
+	int hb = have_bullet && run_bullet(o->bullet, n, fast ? "fast" : "slow", o->warm, o->steps, &b, &exact);
+	printf("%7u %5s | %10.3f %9u %9.0f %8.1f %8.3f |", n, fast ? "fast" : "slow", r.ms, r.pairs, r.bytes_per_body,
+	       r.swaps, r.quality);
+	if (hb)
+		printf(" %10.3f %9u %9u %9.0f | %6.1fx\n", b.ms, b.pairs, exact, b.bytes_per_body, b.ms / r.ms);
+	else
+		printf(" %10s %9s %9s %9s | %7s\n", "-", "-", "-", "-", "-");
+	fflush(stdout);
+	return 0;
+}
+
+int cli_bench_broadphase(int argc, char **argv)
+{
+	bpb_options o;
+	int rc = bpb_parse(argc, argv, &o);
+	if (rc != CLI_GO)
+		return rc;
 	uint32_t ns[3] = { 1024, 8192, 65536 };
-	uint32_t nn = quick ? 2 : 3;
-	if (only_n) {
-		ns[0] = only_n;
+	uint32_t nn = o.quick ? 2 : 3;
+	if (o.only_n) {
+		ns[0] = o.only_n;
 		nn = 1;
 	}
-	int have_bullet = bullet && access(bullet, X_OK) == 0;
-	printf("broadphase micro-benchmark (reference/benchmark-scenes.md): ms per step = update + pair finding,\n"
+	int have_bullet = o.bullet && access(o.bullet, X_OK) == 0;
+	printf("broadphase micro-benchmark (docs/benchmarks.md): ms per step = update + pair finding,\n"
 	       "mean of %u steps after %u warm-up steps; one thread\n",
-	       steps, warm);
+	       o.steps, o.warm);
 	if (!have_bullet)
 		printf("(Bullet column empty: build it with tools/bench/build.sh)\n");
 	printf("\n%7s %5s | %10s %9s %9s %8s %8s | %10s %9s %9s %9s | %7s\n", "N", "move", "fixstep ms", "pairs",
 	       "B/body", "swaps", "q/rebuilt", "bullet ms", "pairs", "exact", "B/body", "speedup");
-	for (uint32_t k = 0; k < nn; ++k) {
-		for (int fast = 1; fast >= 0; --fast) {
-			uint32_t n = ns[k];
-			result r = { 0 }, b = { 0 };
-			uint32_t exact = 0;
-			if (!run_fixstep(n, fast ? 0.1f : 0.01f, warm, steps, &r)) {
-				fprintf(stderr, "fixstep: bench broadphase: out of memory\n");
+	for (uint32_t k = 0; k < nn; ++k)
+		for (int fast = 1; fast >= 0; --fast)
+			if (bpb_row(&o, ns[k], fast, have_bullet))
 				return 1;
-			}
-			int hb = have_bullet && run_bullet(bullet, n, fast ? "fast" : "slow", warm, steps, &b, &exact);
-			printf("%7u %5s | %10.3f %9u %9.0f %8.1f %8.3f |", n, fast ? "fast" : "slow", r.ms, r.pairs,
-			       r.bytes_per_body, r.swaps, r.quality);
-			if (hb)
-				printf(" %10.3f %9u %9u %9.0f | %6.1fx\n", b.ms, b.pairs, exact, b.bytes_per_body, b.ms / r.ms);
-			else
-				printf(" %10s %9s %9s %9s | %7s\n", "-", "-", "-", "-", "-");
-			fflush(stdout);
-		}
-	}
 	printf("pairs: fixstep's exact pairs of the Q16.16 boxes (rounded outward); Bullet's pair cache\n"
 	       "(fattened, lazily pruned) and, under exact, how many of those overlap exactly in float.\n"
 	       "swaps: groups re-paired per step; q/rebuilt: tree quality against a tree rebuilt from scratch.\n");
-	coherence_report(quick ? 1024 : 8192, quick ? 50 : 200);
+	coherence_report(o.quick ? 1024 : 8192, o.quick ? 50 : 200);
 	return 0;
 }

@@ -148,9 +148,9 @@ static void npb_make_mesh(int ta, uint64_t seed, npb_config *out, fix16_t spec, 
 	}
 }
 
-int cli_bench_narrowphase(int argc, char **argv)
+static int npb_parse(int argc, char **argv, uint32_t *iters)
 {
-	uint32_t iters = 200;
+	*iters = 200;
 	for (int i = 1; i < argc; ++i) { /* argv[0] is "narrowphase" */
 		if (strcmp(argv[i], "--help") == 0) {
 			printf("usage: fixstep bench narrowphase [--iters N]\n"
@@ -160,33 +160,31 @@ int cli_bench_narrowphase(int argc, char **argv)
 			return 0;
 		}
 		if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc) {
-			if (!cli_parse_u32(argv[++i], &iters) || iters == 0)
+			if (!cli_parse_u32(argv[++i], iters) || *iters == 0)
 				return cli_usage_error("bench narrowphase: bad --iters '%s'", argv[i]);
 			continue;
 		}
 		return cli_usage_error("bench narrowphase: unknown argument '%s'", argv[i]);
 	}
-	static const int pairs[10][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_SPHERE }, { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX }, { FXS_SHAPE_SPHERE, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_CAPSULE, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_BOX, FXS_SHAPE_BOX }, { FXS_SHAPE_SPHERE, FXS_SHAPE_HULL }, { FXS_SHAPE_BOX, FXS_SHAPE_HULL }, { FXS_SHAPE_CAPSULE, FXS_SHAPE_HULL }, { FXS_SHAPE_HULL, FXS_SHAPE_HULL } };
-	static const char *names[10] = { "sphere-sphere", "sphere-box", "sphere-capsule", "capsule-capsule", "capsule-box",
-					 "box-box", "sphere-hull", "box-hull", "capsule-hull", "hull-hull" };
-	/* the hulls: owned by a world (the only way to make one) */
-	fxs_world_def wd = fxs_default_world_def();
-	fxs_world *hw = fxs_world_create(&wd);
-	if (!hw)
-		return 1;
-	uint64_t hs = 0x4B11ull;
+	return CLI_GO;
+}
+
+/* The NPB_HULLS seeded hulls, owned by hw (a world is the only way to make
+ * one), drawing from *hs; their total vertex count. */
+static int npb_make_hulls(fxs_world *hw, uint64_t *hs)
+{
 	int hull_verts = 0;
 	for (int h = 0; h < NPB_HULLS; ++h) {
 		fxs_hull_id id = 0;
 		while (!id) {
-			fxg_vec3 ax = npb_v3(&hs, FXG_RATIO(1, 5), FXG_RATIO(5, 2)), pts[24];
-			int n = 8 + (int)(npb_next(&hs) % 17);
+			fxg_vec3 ax = npb_v3(hs, FXG_RATIO(1, 5), FXG_RATIO(5, 2)), pts[24];
+			int n = 8 + (int)(npb_next(hs) % 17);
 			for (int k = 0; k < n; ++k) {
 				uint32_t ovf = 0;
 				fix16_t len;
 				fxg_vec3 d;
 				do {
-					d = fxg_v3_normalize(npb_v3(&hs, -FXG_ONE, FXG_ONE), &len, &ovf);
+					d = fxg_v3_normalize(npb_v3(hs, -FXG_ONE, FXG_ONE), &len, &ovf);
 				} while (len < FXG_RATIO(1, 4));
 				pts[k] = fxg_v3(fxg_mul(d.x, ax.x, &ovf), fxg_mul(d.y, ax.y, &ovf), fxg_mul(d.z, ax.z, &ovf));
 			}
@@ -195,6 +193,74 @@ int cli_bench_narrowphase(int argc, char **argv)
 		npb_hulls[h] = fxs_hull_shape(hw, id);
 		hull_verts += npb_hulls[h].hull ? fxs_hull_vertex_count(hw, id) : 0;
 	}
+	return hull_verts;
+}
+
+/* A terrain mesh owned by hw: 8 x 8 cells of 1 m (128 triangles), heights
+ * 0..0.5 m drawn from *hs, 0.25 m thick faces. */
+static fxs_shape npb_terrain(fxs_world *hw, uint64_t *hs)
+{
+	fxg_vec3 tv[81];
+	uint32_t tt[128 * 3], nt = 0;
+	for (int j = 0; j <= 8; ++j)
+		for (int i = 0; i <= 8; ++i)
+			tv[j * 9 + i] = fxg_v3(FXG_I(i - 4), npb_range(hs, 0, FXG_HALF), FXG_I(j - 4));
+	for (int j = 0; j < 8; ++j)
+		for (int i = 0; i < 8; ++i) {
+			uint32_t v0 = (uint32_t)(j * 9 + i), v1 = v0 + 1, v2 = v0 + 9, v3 = v0 + 10;
+			const uint32_t q[6] = { v0, v2, v1, v1, v2, v3 };
+			for (int k = 0; k < 6; ++k)
+				tt[nt++] = q[k];
+		}
+	return fxs_mesh_shape(hw, fxs_world_create_mesh(hw, tv, 81, tt, 128, FXG_HALF / 2));
+}
+
+/* Times `iters` passes of fxs_collide over the configurations (in both
+ * argument orders when both): prints the row of the table, ns per call,
+ * points per configuration and overflows. */
+static void npb_time(const char *name, const npb_config *cfg, fix16_t spec, uint32_t iters, bool both)
+{
+	uint32_t ovf = 0;
+	uint64_t points = 0;
+	fxs_manifold m;
+	for (int i = 0; i < NPB_CONFIGS; ++i) { /* warm-up and point count */
+		fxs_collide(&cfg[i].a, &cfg[i].xa, &cfg[i].b, &cfg[i].xb, spec, &m, &ovf);
+		points += (uint64_t)m.point_count;
+	}
+	volatile int32_t sink = 0;
+	uint64_t t0 = cli_now_ns();
+	for (uint32_t it = 0; it < iters; ++it)
+		for (int i = 0; i < NPB_CONFIGS; ++i) {
+			fxs_collide(&cfg[i].a, &cfg[i].xa, &cfg[i].b, &cfg[i].xb, spec, &m, &ovf);
+			sink += m.point_count;
+			if (!both)
+				continue;
+			fxs_collide(&cfg[i].b, &cfg[i].xb, &cfg[i].a, &cfg[i].xa, spec, &m, &ovf);
+			sink += m.point_count;
+		}
+	uint64_t dt = cli_now_ns() - t0;
+	(void)sink;
+	double calls = (both ? 2.0 : 1.0) * NPB_CONFIGS * iters;
+	printf("%-16s %10.1f %10.2f %10u\n", name, (double)dt / calls, (double)points / NPB_CONFIGS, ovf);
+}
+
+int cli_bench_narrowphase(int argc, char **argv)
+{
+	uint32_t iters;
+	int rc = npb_parse(argc, argv, &iters);
+	if (rc != CLI_GO)
+		return rc;
+	static const int pairs[10][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_SPHERE }, { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX }, { FXS_SHAPE_SPHERE, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_CAPSULE, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE }, { FXS_SHAPE_BOX, FXS_SHAPE_BOX }, { FXS_SHAPE_SPHERE, FXS_SHAPE_HULL }, { FXS_SHAPE_BOX, FXS_SHAPE_HULL }, { FXS_SHAPE_CAPSULE, FXS_SHAPE_HULL }, { FXS_SHAPE_HULL, FXS_SHAPE_HULL } };
+	static const char *names[10] = { "sphere-sphere", "sphere-box", "sphere-capsule", "capsule-capsule", "capsule-box",
+					 "box-box", "sphere-hull", "box-hull", "capsule-hull", "hull-hull" };
+	static const int mesh_types[4] = { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE, FXS_SHAPE_HULL };
+	static const char *mesh_names[4] = { "sphere-mesh", "box-mesh", "capsule-mesh", "hull-mesh" };
+	fxs_world_def wd = fxs_default_world_def();
+	fxs_world *hw = fxs_world_create(&wd);
+	if (!hw)
+		return 1;
+	uint64_t hs = 0x4B11ull;
+	int hull_verts = npb_make_hulls(hw, &hs);
 	const fix16_t spec = FXG_RATIO(2, 100);
 	npb_config *cfg = malloc(sizeof(npb_config) * NPB_CONFIGS);
 	if (!cfg)
@@ -204,64 +270,13 @@ int cli_bench_narrowphase(int argc, char **argv)
 	printf("%-16s %10s %10s %10s\n", "pair", "ns/call", "points", "overflows");
 	for (int p = 0; p < 10; ++p) {
 		npb_make(pairs[p][0], pairs[p][1], 0x5EED0000ull + (uint64_t)p, cfg, spec);
-		uint32_t ovf = 0;
-		uint64_t points = 0;
-		fxs_manifold m;
-		for (int i = 0; i < NPB_CONFIGS; ++i) { /* warm-up and point count */
-			fxs_collide(&cfg[i].a, &cfg[i].xa, &cfg[i].b, &cfg[i].xb, spec, &m, &ovf);
-			points += (uint64_t)m.point_count;
-		}
-		volatile int32_t sink = 0;
-		uint64_t t0 = cli_now_ns();
-		for (uint32_t it = 0; it < iters; ++it)
-			for (int i = 0; i < NPB_CONFIGS; ++i) {
-				fxs_collide(&cfg[i].a, &cfg[i].xa, &cfg[i].b, &cfg[i].xb, spec, &m, &ovf);
-				sink += m.point_count;
-				fxs_collide(&cfg[i].b, &cfg[i].xb, &cfg[i].a, &cfg[i].xa, spec, &m, &ovf);
-				sink += m.point_count;
-			}
-		uint64_t dt = cli_now_ns() - t0;
-		(void)sink;
-		double calls = 2.0 * NPB_CONFIGS * iters;
-		printf("%-16s %10.1f %10.2f %10u\n", names[p], (double)dt / calls, (double)points / NPB_CONFIGS, ovf);
+		npb_time(names[p], cfg, spec, iters, true);
 	}
-	/* each convex shape against a terrain mesh: 8 x 8 cells of 1 m (128
-	 * triangles), heights 0..0.5 m, 0.25 m thick faces */
-	fxg_vec3 tv[81];
-	uint32_t tt[128 * 3], nt = 0;
-	for (int j = 0; j <= 8; ++j)
-		for (int i = 0; i <= 8; ++i)
-			tv[j * 9 + i] = fxg_v3(FXG_I(i - 4), npb_range(&hs, 0, FXG_HALF), FXG_I(j - 4));
-	for (int j = 0; j < 8; ++j)
-		for (int i = 0; i < 8; ++i) {
-			uint32_t v0 = (uint32_t)(j * 9 + i), v1 = v0 + 1, v2 = v0 + 9, v3 = v0 + 10;
-			const uint32_t q[6] = { v0, v2, v1, v1, v2, v3 };
-			for (int k = 0; k < 6; ++k)
-				tt[nt++] = q[k];
-		}
-	fxs_shape mesh = fxs_mesh_shape(hw, fxs_world_create_mesh(hw, tv, 81, tt, 128, FXG_HALF / 2));
-	static const int mesh_types[4] = { FXS_SHAPE_SPHERE, FXS_SHAPE_BOX, FXS_SHAPE_CAPSULE, FXS_SHAPE_HULL };
-	static const char *mesh_names[4] = { "sphere-mesh", "box-mesh", "capsule-mesh", "hull-mesh" };
+	/* each convex shape against a terrain mesh */
+	fxs_shape mesh = npb_terrain(hw, &hs);
 	for (int p = 0; mesh.mesh && p < 4; ++p) {
 		npb_make_mesh(mesh_types[p], 0x3E5B0000ull + (uint64_t)p, cfg, spec, &mesh);
-		uint32_t ovf = 0;
-		uint64_t points = 0;
-		fxs_manifold m;
-		for (int i = 0; i < NPB_CONFIGS; ++i) {
-			fxs_collide(&cfg[i].a, &cfg[i].xa, &cfg[i].b, &cfg[i].xb, spec, &m, &ovf);
-			points += (uint64_t)m.point_count;
-		}
-		volatile int32_t sink = 0;
-		uint64_t t0 = cli_now_ns();
-		for (uint32_t it = 0; it < iters; ++it)
-			for (int i = 0; i < NPB_CONFIGS; ++i) {
-				fxs_collide(&cfg[i].a, &cfg[i].xa, &cfg[i].b, &cfg[i].xb, spec, &m, &ovf);
-				sink += m.point_count;
-			}
-		uint64_t dt = cli_now_ns() - t0;
-		(void)sink;
-		printf("%-16s %10.1f %10.2f %10u\n", mesh_names[p], (double)dt / ((double)NPB_CONFIGS * iters),
-		       (double)points / NPB_CONFIGS, ovf);
+		npb_time(mesh_names[p], cfg, spec, iters, false);
 	}
 	printf("(x-mesh: against a 128-triangle terrain, one argument order)\n");
 	free(cfg);

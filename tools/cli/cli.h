@@ -3,13 +3,28 @@
 #define FXS_CLI_H
 
 #include "fixstep/fixstep.h"
+#include "scenes/scenes.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+/* What a command's parse function returns when the arguments are good and the
+ * command goes on; anything else is the exit status to end with (0 after
+ * --help, 2 after a bad argument's one-line error). */
+#define CLI_GO (-1)
+
 /* Print "fixstep: <message>" to stderr and return 2 (bad arguments). */
 int cli_usage_error(const char *fmt, ...);
+/* A word of cmd's command line that is none of its options: taken as the
+ * first still-NULL one of slots[0..n) (true), or false after the one-line
+ * error "CMD: unknown option" (it starts with '-') or "CMD: unexpected
+ * argument" (every slot is taken). */
+bool cli_positional(const char *cmd, const char *a, const char **slots, int n);
+/* The scene called name, or NULL after "unknown scene 'NAME' (see fixstep scenes)". */
+const fxs_scene *cli_scene(const char *name);
+/* A new world of the scene, or NULL after "scene 'NAME' could not be created". */
+fxs_world *cli_scene_world(const fxs_scene *sc);
 /* Parse a non-negative integer argument; false on garbage or overflow. */
 int cli_parse_u32(const char *s, uint32_t *out);
 /* --kernels NAME (portable, avx2, avx512): the level, or -1 for anything else. */

@@ -138,6 +138,167 @@ static double median_of(const double *x, uint32_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+typedef struct bench_options {
+	const fxs_scene *sc;
+	uint32_t steps, runs, chunk;
+	bool use_bullet;
+	int kernels; /* -1: the widest */
+} bench_options;
+
+/* The runs' figures: per run ms per step and of it hashing; per run with
+ * Bullet beside it, Bullet's ms per step and the ratio (runs <= 100). */
+typedef struct bench_result {
+	double run_ms[100], hash_ms[100], bullet_ms[100], ratio[100];
+	bullet_run bullet; /* the last run's Bullet figures */
+	uint32_t bullet_runs, bodies;
+	uint64_t final_hash;
+	size_t snap;
+	fxs_kernels used;
+} bench_result;
+
+static int bench_usage(void)
+{
+	printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--chunk C] [--no-bullet] [--kernels K]\n"
+	       "       fixstep bench broadphase [--help]\n"
+	       "       fixstep bench narrowphase [--help]\n"
+	       "       fixstep bench rollback [--help]\n\n"
+	       "Runs SCENE R times (default 3) for N steps (default: the scene's count) and\n"
+	       "prints ms per step (median over runs), the share of the step spent hashing\n"
+	       "the state, snapshot bytes per body, and the final hash; with build/bullet_scenes\n"
+	       "(make bench-bullet) Bullet's figures on the same scene beside them: Bullet\n"
+	       "runs beside each fixstep run, the two taking turns every C steps (default\n"
+	       "10), and fixstep/bullet is the median of the runs' ratios (with their\n"
+	       "range), the figure to compare across machines.\n"
+	       "--kernels portable, avx2 or avx512: the solver kernels to use at most\n"
+	       "(default: the widest this machine has; the hash is the same with any).\n");
+	return 0;
+}
+
+static int bench_parse(int argc, char **argv, bench_options *o)
+{
+	const char *name = NULL;
+	bool has_steps = false;
+	*o = (bench_options){ .runs = 3, .chunk = 10, .use_bullet = true, .kernels = -1 };
+	for (int i = 1; i < argc; ++i) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0) {
+			return bench_usage();
+		} else if (strcmp(a, "--steps") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &o->steps) || o->steps == 0)
+				return cli_usage_error("--steps needs a positive integer");
+			has_steps = true;
+		} else if (strcmp(a, "--chunk") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &o->chunk) || o->chunk == 0)
+				return cli_usage_error("--chunk needs a positive integer");
+		} else if (strcmp(a, "--no-bullet") == 0) {
+			o->use_bullet = false;
+		} else if (strcmp(a, "--runs") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &o->runs) || o->runs == 0 || o->runs > 100)
+				return cli_usage_error("--runs needs an integer in 1..100");
+		} else if (strcmp(a, "--kernels") == 0) {
+			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
+				return cli_usage_error("--kernels needs portable, avx2 or avx512");
+		} else if (!cli_positional("bench", a, &name, 1)) {
+			return 2;
+		}
+	}
+	if (!name)
+		return cli_usage_error("bench needs a scene name (see fixstep scenes)");
+	if (!(o->sc = cli_scene(name)))
+		return 2;
+	if (!has_steps)
+		o->steps = o->sc->default_steps;
+	return CLI_GO;
+}
+
+/* Steps w o->steps times: the ns of the steps and of hashing (timed apart),
+ * Bullet taking its turn every o->chunk steps while *with_bullet (false
+ * once it fails). */
+static void bench_steps(const bench_options *o, fxs_world *w, bullet_proc *bp, bool *with_bullet, bullet_run *bullet,
+			uint64_t *total, uint64_t *hashing)
+{
+	*total = *hashing = 0;
+	for (uint32_t s = 0; s < o->steps; ++s) {
+		uint64_t t0 = cli_now_ns();
+		if (!cli_step(w))
+			exit(1); /* a benchmark has nothing to report (Bullet ends on its closed stdin) */
+		uint64_t t1 = cli_now_ns();
+		fxs_world_rehash(w); /* the same work the step did to hash, timed alone */
+		uint64_t t2 = cli_now_ns();
+		*total += t1 - t0;
+		*hashing += t2 - t1;
+		if (*with_bullet && ((s + 1) % o->chunk == 0 || s + 1 == o->steps)) {
+			uint32_t n = (s + 1) % o->chunk == 0 ? o->chunk : (s + 1) % o->chunk;
+			if (bullet_chunk(bp, n) < 0)
+				*with_bullet = false, bullet_finish(bp, bullet);
+		}
+	}
+}
+
+/* Run r of the scene into res: 0, or 1 when it ends on another hash than
+ * run 0, or 2 when the scene cannot be made (errors printed). */
+static int bench_run(const bench_options *o, uint32_t r, bench_result *res)
+{
+	fxs_world *w = cli_scene_world(o->sc);
+	if (!w)
+		return 2;
+	if (r == 0)
+		cli_use_kernels(w, o->kernels);
+	else if (o->kernels >= 0)
+		fxs_world_set_kernels(w, (fxs_kernels)o->kernels);
+	res->used = fxs_world_get_kernels(w);
+	/* Bullet beside this run (it stops being asked after a failure) */
+	bullet_proc bp;
+	bool with_bullet = o->use_bullet && (r == 0 || res->bullet_runs == r) && bullet_start(o->sc->name, o->steps, &bp);
+	uint64_t total, hashing;
+	bench_steps(o, w, &bp, &with_bullet, &res->bullet, &total, &hashing);
+	int rc = 0;
+	uint64_t h = fxs_world_hash(w);
+	if (r > 0 && h != res->final_hash) {
+		fprintf(stderr, "fixstep: bench: run %u ended with hash %016" PRIx64 ", run 0 with %016" PRIx64 "\n", r, h,
+			res->final_hash);
+		rc = 1;
+	}
+	res->final_hash = h;
+	res->bodies = fxs_world_body_count(w);
+	res->snap = fxs_world_snapshot_size(w);
+	res->run_ms[r] = (double)total / o->steps / 1e6;
+	res->hash_ms[r] = (double)hashing / o->steps / 1e6;
+	fxs_world_destroy(w);
+	if (with_bullet && bullet_finish(&bp, &res->bullet) && rc == 0 && res->bullet.ms > 0) {
+		res->bullet_ms[res->bullet_runs] = res->bullet.ms;
+		res->ratio[res->bullet_runs] = res->run_ms[r] / res->bullet.ms;
+		++res->bullet_runs;
+	}
+	return rc;
+}
+
+static void bench_report(const bench_options *o, const bench_result *res)
+{
+	double med = median_of(res->run_ms, o->runs), hmed = median_of(res->hash_ms, o->runs);
+	printf("scene %s: %u bodies, %u steps, %u runs\n", o->sc->name, res->bodies, o->steps, o->runs);
+	printf("ms/step %.3f (median)\n", med);
+	printf("kernels %s\n", fxs_kernels_name(res->used));
+	printf("hashing %.3f ms/step = %.2f%% of a step\n", hmed, 100.0 * hmed / med);
+	printf("snapshot %zu bytes = %.1f bytes/body\n", res->snap, res->bodies ? (double)res->snap / res->bodies : 0.0);
+	uint32_t n = res->bullet_runs;
+	if (n > 0) {
+		const bullet_run *b = &res->bullet;
+		const double *ratio = res->ratio;
+		double lo = ratio[0], hi = ratio[0];
+		for (uint32_t r = 1; r < n; ++r)
+			lo = ratio[r] < lo ? ratio[r] : lo, hi = ratio[r] > hi ? ratio[r] : hi;
+		printf("bullet ms/step %.3f (%d sub-step%s x %d iterations), %.1f bytes/body, highest body sank %.3f m; "
+		       "fixstep/bullet %.2f\n",
+		       median_of(res->bullet_ms, n), b->substeps, b->substeps == 1 ? "" : "s", b->iterations,
+		       b->bytes_per_body, b->drop, median_of(ratio, n));
+		if (n > 1)
+			printf("fixstep/bullet per run: median %.3f, range %.3f-%.3f over %u runs (taking turns every %u steps)\n",
+			       median_of(ratio, n), lo, hi, n, o->chunk);
+	}
+	printf("hash %016" PRIx64 "\n", res->final_hash);
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "broadphase") == 0)
@@ -146,133 +307,15 @@ int cmd_bench(int argc, char **argv)
 		return cli_bench_narrowphase(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "rollback") == 0)
 		return cli_bench_rollback(argc - 1, argv + 1);
-	const char *name = NULL;
-	uint32_t steps = 0, runs = 3, chunk = 10;
-	int has_steps = 0, use_bullet = 1, kernels = -1;
-	for (int i = 1; i < argc; ++i) {
-		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0) {
-			printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--chunk C] [--no-bullet] [--kernels K]\n"
-			       "       fixstep bench broadphase [--help]\n"
-			       "       fixstep bench narrowphase [--help]\n"
-			       "       fixstep bench rollback [--help]\n\n"
-			       "Runs SCENE R times (default 3) for N steps (default: the scene's count) and\n"
-			       "prints ms per step (median over runs), the share of the step spent hashing\n"
-			       "the state, snapshot bytes per body, and the final hash; with build/bullet_scenes\n"
-			       "(make bench-bullet) Bullet's figures on the same scene beside them: Bullet\n"
-			       "runs beside each fixstep run, the two taking turns every C steps (default\n"
-			       "10), and fixstep/bullet is the median of the runs' ratios (with their\n"
-			       "range), the figure to compare across machines.\n"
-			       "--kernels portable, avx2 or avx512: the solver kernels to use at most\n"
-			       "(default: the widest this machine has; the hash is the same with any).\n");
-			return 0;
-		} else if (strcmp(a, "--steps") == 0) {
-			if (++i >= argc || !cli_parse_u32(argv[i], &steps) || steps == 0)
-				return cli_usage_error("--steps needs a positive integer");
-			has_steps = 1;
-		} else if (strcmp(a, "--chunk") == 0) {
-			if (++i >= argc || !cli_parse_u32(argv[i], &chunk) || chunk == 0)
-				return cli_usage_error("--chunk needs a positive integer");
-		} else if (strcmp(a, "--no-bullet") == 0) {
-			use_bullet = 0;
-		} else if (strcmp(a, "--runs") == 0) {
-			if (++i >= argc || !cli_parse_u32(argv[i], &runs) || runs == 0 || runs > 100)
-				return cli_usage_error("--runs needs an integer in 1..100");
-		} else if (strcmp(a, "--kernels") == 0) {
-			if (++i >= argc || (kernels = cli_parse_kernels(argv[i])) < 0)
-				return cli_usage_error("--kernels needs portable, avx2 or avx512");
-		} else if (a[0] == '-') {
-			return cli_usage_error("bench: unknown option '%s'", a);
-		} else if (!name) {
-			name = a;
-		} else {
-			return cli_usage_error("bench: unexpected argument '%s'", a);
-		}
-	}
-	if (!name)
-		return cli_usage_error("bench needs a scene name (see fixstep scenes)");
-	const fxs_scene *sc = fxs_scene_find(name);
-	if (!sc)
-		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", name);
-	if (!has_steps)
-		steps = sc->default_steps;
-	/* per run: ms per step, of it hashing, Bullet's, the ratio (runs <= 100) */
-	double run_ms[100], hash_ms[100], bullet_ms[100], ratio[100];
-	bullet_run bullet = { 0 };
-	uint32_t bullet_runs = 0;
-	uint64_t final_hash = 0;
-	uint32_t bodies = 0;
-	size_t snap = 0;
-	fxs_kernels used = FXS_KERNELS_PORTABLE;
-	int rc = 0;
-	for (uint32_t r = 0; r < runs && rc == 0; ++r) {
-		fxs_world *w = sc->create();
-		if (!w) {
-			rc = cli_usage_error("scene '%s' could not be created", name);
-			break;
-		}
-		if (r == 0)
-			cli_use_kernels(w, kernels);
-		else if (kernels >= 0)
-			fxs_world_set_kernels(w, (fxs_kernels)kernels);
-		used = fxs_world_get_kernels(w);
-		/* Bullet beside this run (it stops being asked after a failure) */
-		bullet_proc bp;
-		bool with_bullet = use_bullet && (r == 0 || bullet_runs == r) && bullet_start(name, steps, &bp);
-		uint64_t total = 0, hashing = 0;
-		for (uint32_t s = 0; s < steps; ++s) {
-			uint64_t t0 = cli_now_ns();
-			if (!cli_step(w))
-				exit(1); /* a benchmark has nothing to report (Bullet ends on its closed stdin) */
-			uint64_t t1 = cli_now_ns();
-			fxs_world_rehash(w); /* the same work the step did to hash, timed alone */
-			uint64_t t2 = cli_now_ns();
-			total += t1 - t0;
-			hashing += t2 - t1;
-			if (with_bullet && ((s + 1) % chunk == 0 || s + 1 == steps)) {
-				uint32_t n = (s + 1) % chunk == 0 ? chunk : (s + 1) % chunk;
-				if (bullet_chunk(&bp, n) < 0)
-					with_bullet = false, bullet_finish(&bp, &bullet);
-			}
-		}
-		uint64_t h = fxs_world_hash(w);
-		if (r > 0 && h != final_hash) {
-			fprintf(stderr, "fixstep: bench: run %u ended with hash %016" PRIx64 ", run 0 with %016" PRIx64 "\n", r, h,
-				final_hash);
-			rc = 1;
-		}
-		final_hash = h;
-		bodies = fxs_world_body_count(w);
-		snap = fxs_world_snapshot_size(w);
-		run_ms[r] = (double)total / steps / 1e6;
-		hash_ms[r] = (double)hashing / steps / 1e6;
-		fxs_world_destroy(w);
-		if (with_bullet && bullet_finish(&bp, &bullet) && rc == 0 && bullet.ms > 0) {
-			bullet_ms[bullet_runs] = bullet.ms;
-			ratio[bullet_runs] = run_ms[r] / bullet.ms;
-			++bullet_runs;
-		}
-	}
-	if (rc != 0)
+	bench_options o;
+	int rc = bench_parse(argc, argv, &o);
+	if (rc != CLI_GO)
 		return rc;
-	double med = median_of(run_ms, runs), hmed = median_of(hash_ms, runs);
-	printf("scene %s: %u bodies, %u steps, %u runs\n", name, bodies, steps, runs);
-	printf("ms/step %.3f (median)\n", med);
-	printf("kernels %s\n", fxs_kernels_name(used));
-	printf("hashing %.3f ms/step = %.2f%% of a step\n", hmed, 100.0 * hmed / med);
-	printf("snapshot %zu bytes = %.1f bytes/body\n", snap, bodies ? (double)snap / bodies : 0.0);
-	if (bullet_runs > 0) {
-		double lo = ratio[0], hi = ratio[0];
-		for (uint32_t r = 1; r < bullet_runs; ++r)
-			lo = ratio[r] < lo ? ratio[r] : lo, hi = ratio[r] > hi ? ratio[r] : hi;
-		printf("bullet ms/step %.3f (%d sub-step%s x %d iterations), %.1f bytes/body, highest body sank %.3f m; "
-		       "fixstep/bullet %.2f\n",
-		       median_of(bullet_ms, bullet_runs), bullet.substeps, bullet.substeps == 1 ? "" : "s", bullet.iterations,
-		       bullet.bytes_per_body, bullet.drop, median_of(ratio, bullet_runs));
-		if (bullet_runs > 1)
-			printf("fixstep/bullet per run: median %.3f, range %.3f-%.3f over %u runs (taking turns every %u steps)\n",
-			       median_of(ratio, bullet_runs), lo, hi, bullet_runs, chunk);
-	}
-	printf("hash %016" PRIx64 "\n", final_hash);
-	return 0;
+	bench_result res = { .used = FXS_KERNELS_PORTABLE };
+	rc = 0;
+	for (uint32_t r = 0; r < o.runs && rc == 0; ++r)
+		rc = bench_run(&o, r, &res);
+	if (rc == 0)
+		bench_report(&o, &res);
+	return rc;
 }

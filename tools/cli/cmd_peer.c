@@ -63,164 +63,239 @@ static int record_confirmed(const fxs_session *s, const fxs_scene *sc, uint32_t 
 	return fxs_replay_writer_close(&rw) == FXS_REPLAY_OK;
 }
 
-int cmd_peer(int argc, char **argv)
-{
-	uint32_t port = 0, player = 0, ticks = 600, delay = 0, tick_ms = 16, timeout_ms = 3000, session_id = 1;
-	uint32_t perturb = 0, max_rb = 8;
-	uint64_t seed = 1;
-	const char *peers_arg = NULL, *scene_name = "school", *record = NULL, *desync_dir = NULL;
-	fxs_session_mode mode = FXS_SESSION_LOCKSTEP;
-	fxs_impair imp = { 0, 0, 0, 0, 0 };
-	int has_port = 0, has_player = 0;
-	for (int i = 1; i < argc; ++i) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "--help") == 0) {
-			printf("usage: fixstep peer --port P --peers HOST:PORT,... --player K [--scene S] [--ticks N]\n"
-			       "                    [--mode lockstep|rollback] [--input-delay D] [--perturb-at T]\n"
-			       "                    [--seed S] [--session ID] [--tick-ms MS] [--timeout-ms MS]\n"
-			       "                    [--max-rollback R] [--loss P] [--jitter MS] [--dup P]\n"
-			       "                    [--record FILE] [--desync-dir DIR]\n\n"
-			       "Runs one peer of a session over UDP (IPv4; the demo uses 127.0.0.1). --peers\n"
-			       "lists every peer in player order, this one included (entry K is ours and\n"
-			       "has port P); peer K owns player K. Local inputs are the seeded script\n"
-			       "(fxs_inputs_random of --seed, player K). One tick every --tick-ms (default 16).\n"
-			       "  --mode lockstep      wait for every input of a tick (default)\n"
-			       "  --mode rollback      predict, roll back and re-simulate (--max-rollback, default 8)\n"
-			       "  --perturb-at T       move the first dynamic body by 1 LSB after tick T (a desync)\n"
-			       "  --loss/--jitter/--dup seeded impairments in front of sendto\n"
-			       "  --record FILE        write a replay of the confirmed inputs (fixstep verify)\n"
-			       "  --desync-dir DIR     on a desync write the tick's per-body hashes and snapshot\n"
-			       "A peer silent for --timeout-ms (default 3000) is reported as vanished; exit 3.\n"
-			       "Exit 4 on a desync. Last line: 'result key=value ...'.\n");
-			return 0;
-		}
-		int need = strncmp(a, "--", 2) == 0;
-		if (need && !v)
-			return cli_usage_error("%s needs a value", a);
-		if (strcmp(a, "--port") == 0) {
-			if (!cli_parse_u32(v, &port) || port < 1 || port > 65535)
-				return cli_usage_error("--port needs 1..65535");
-			has_port = 1;
-		} else if (strcmp(a, "--peers") == 0) {
-			peers_arg = v;
-		} else if (strcmp(a, "--player") == 0) {
-			if (!cli_parse_u32(v, &player))
-				return cli_usage_error("--player needs a number");
-			has_player = 1;
-		} else if (strcmp(a, "--scene") == 0) {
-			scene_name = v;
-		} else if (strcmp(a, "--ticks") == 0) {
-			if (!cli_parse_u32(v, &ticks) || ticks < 1 || ticks > 1000000)
-				return cli_usage_error("--ticks needs 1..1000000");
-		} else if (strcmp(a, "--mode") == 0) {
-			if (strcmp(v, "lockstep") == 0)
-				mode = FXS_SESSION_LOCKSTEP;
-			else if (strcmp(v, "rollback") == 0)
-				mode = FXS_SESSION_ROLLBACK;
-			else
-				return cli_usage_error("--mode is lockstep or rollback");
-		} else if (strcmp(a, "--input-delay") == 0) {
-			if (!cli_parse_u32(v, &delay) || delay > 60)
-				return cli_usage_error("--input-delay needs 0..60");
-		} else if (strcmp(a, "--perturb-at") == 0) {
-			if (!cli_parse_u32(v, &perturb) || perturb < 1)
-				return cli_usage_error("--perturb-at needs a tick >= 1");
-		} else if (strcmp(a, "--seed") == 0) {
-			uint32_t s32;
-			if (!cli_parse_u32(v, &s32))
-				return cli_usage_error("--seed needs a number");
-			seed = s32;
-		} else if (strcmp(a, "--session") == 0) {
-			if (!cli_parse_u32(v, &session_id))
-				return cli_usage_error("--session needs a number");
-		} else if (strcmp(a, "--tick-ms") == 0) {
-			if (!cli_parse_u32(v, &tick_ms) || tick_ms < 1 || tick_ms > 1000)
-				return cli_usage_error("--tick-ms needs 1..1000");
-		} else if (strcmp(a, "--timeout-ms") == 0) {
-			if (!cli_parse_u32(v, &timeout_ms) || timeout_ms < 100)
-				return cli_usage_error("--timeout-ms needs >= 100");
-		} else if (strcmp(a, "--max-rollback") == 0) {
-			if (!cli_parse_u32(v, &max_rb) || max_rb < 1 || max_rb > FXS_SESSION_MAX_ROLLBACK)
-				return cli_usage_error("--max-rollback needs 1..%u", FXS_SESSION_MAX_ROLLBACK);
-		} else if (strcmp(a, "--loss") == 0) {
-			if (!parse_prob(v, &imp.loss))
-				return cli_usage_error("--loss needs a probability 0..1");
-		} else if (strcmp(a, "--dup") == 0) {
-			if (!parse_prob(v, &imp.dup))
-				return cli_usage_error("--dup needs a probability 0..1");
-		} else if (strcmp(a, "--jitter") == 0) {
-			if (!cli_parse_u32(v, &imp.jitter_ms) || imp.jitter_ms > 10000)
-				return cli_usage_error("--jitter needs 0..10000 ms");
-		} else if (strcmp(a, "--record") == 0) {
-			record = v;
-		} else if (strcmp(a, "--desync-dir") == 0) {
-			desync_dir = v;
-		} else {
-			return cli_usage_error("peer: unknown argument '%s'", a);
-		}
-		++i;
-	}
-	if (!has_port || !peers_arg || !has_player)
-		return cli_usage_error("peer needs --port, --peers and --player");
-	const fxs_scene *sc = fxs_scene_find(scene_name);
-	if (!sc)
-		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", scene_name);
-	/* --peers */
+typedef struct peer_options {
+	uint32_t port, player, ticks, delay, tick_ms, timeout_ms, session_id, perturb, max_rb;
+	uint64_t seed; /* the session's input_ctx points here */
+	const char *peers_arg, *scene_name, *record, *desync_dir;
+	const fxs_scene *sc;
+	fxs_session_mode mode;
+	fxs_impair imp;
+	bool has_port, has_player;
+	/* --peers in player order */
+	uint32_t np;
 	char hosts_buf[16][64];
 	const char *hosts[16];
 	uint16_t ports[16];
-	uint32_t np = 0;
-	{
-		char list[1024];
-		if (strlen(peers_arg) >= sizeof list)
-			return cli_usage_error("--peers too long");
-		strcpy(list, peers_arg);
-		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-			char *colon = strrchr(tok, ':');
-			uint32_t pp;
-			if (np >= FXS_SESSION_MAX_PEERS || !colon || colon - tok >= 64 || !cli_parse_u32(colon + 1, &pp) ||
-			    pp < 1 || pp > 65535)
-				return cli_usage_error("--peers: 'HOST:PORT,...' with at most %d peers", FXS_SESSION_MAX_PEERS);
-			*colon = 0;
-			strcpy(hosts_buf[np], strcmp(tok, "localhost") == 0 ? "127.0.0.1" : tok);
-			hosts[np] = hosts_buf[np];
-			ports[np++] = (uint16_t)pp;
-		}
+} peer_options;
+
+/* How the session ended: the peer that fell silent (-1: none), and the
+ * status word and exit status of the result line. */
+typedef struct peer_end {
+	int vanished, rc;
+	const char *status;
+} peer_end;
+
+static int peer_usage(void)
+{
+	printf("usage: fixstep peer --port P --peers HOST:PORT,... --player K [--scene S] [--ticks N]\n"
+	       "                    [--mode lockstep|rollback] [--input-delay D] [--perturb-at T]\n"
+	       "                    [--seed S] [--session ID] [--tick-ms MS] [--timeout-ms MS]\n"
+	       "                    [--max-rollback R] [--loss P] [--jitter MS] [--dup P]\n"
+	       "                    [--record FILE] [--desync-dir DIR]\n\n"
+	       "Runs one peer of a session over UDP (IPv4; the demo uses 127.0.0.1). --peers\n"
+	       "lists every peer in player order, this one included (entry K is ours and\n"
+	       "has port P); peer K owns player K. Local inputs are the seeded script\n"
+	       "(fxs_inputs_random of --seed, player K). One tick every --tick-ms (default 16).\n"
+	       "  --mode lockstep      wait for every input of a tick (default)\n"
+	       "  --mode rollback      predict, roll back and re-simulate (--max-rollback, default 8)\n"
+	       "  --perturb-at T       move the first dynamic body by 1 LSB after tick T (a desync)\n"
+	       "  --loss/--jitter/--dup seeded impairments in front of sendto\n"
+	       "  --record FILE        write a replay of the confirmed inputs (fixstep verify)\n"
+	       "  --desync-dir DIR     on a desync write the tick's per-body hashes and snapshot\n"
+	       "A peer silent for --timeout-ms (default 3000) is reported as vanished; exit 3.\n"
+	       "Exit 4 on a desync. Last line: 'result key=value ...'.\n");
+	return 0;
+}
+
+/* The numeric options (a then has its value v): CLI_GO, or 2 after a bad
+ * value's error; NOT_NUMERIC for any other option. */
+#define NOT_NUMERIC (-2)
+static int peer_number(const char *a, const char *v, peer_options *o)
+{
+	if (strcmp(a, "--port") == 0) {
+		if (!cli_parse_u32(v, &o->port) || o->port < 1 || o->port > 65535)
+			return cli_usage_error("--port needs 1..65535");
+		o->has_port = true;
+	} else if (strcmp(a, "--player") == 0) {
+		if (!cli_parse_u32(v, &o->player))
+			return cli_usage_error("--player needs a number");
+		o->has_player = true;
+	} else if (strcmp(a, "--ticks") == 0) {
+		if (!cli_parse_u32(v, &o->ticks) || o->ticks < 1 || o->ticks > 1000000)
+			return cli_usage_error("--ticks needs 1..1000000");
+	} else if (strcmp(a, "--input-delay") == 0) {
+		if (!cli_parse_u32(v, &o->delay) || o->delay > 60)
+			return cli_usage_error("--input-delay needs 0..60");
+	} else if (strcmp(a, "--perturb-at") == 0) {
+		if (!cli_parse_u32(v, &o->perturb) || o->perturb < 1)
+			return cli_usage_error("--perturb-at needs a tick >= 1");
+	} else if (strcmp(a, "--seed") == 0) {
+		uint32_t s32;
+		if (!cli_parse_u32(v, &s32))
+			return cli_usage_error("--seed needs a number");
+		o->seed = s32;
+	} else if (strcmp(a, "--session") == 0) {
+		if (!cli_parse_u32(v, &o->session_id))
+			return cli_usage_error("--session needs a number");
+	} else if (strcmp(a, "--tick-ms") == 0) {
+		if (!cli_parse_u32(v, &o->tick_ms) || o->tick_ms < 1 || o->tick_ms > 1000)
+			return cli_usage_error("--tick-ms needs 1..1000");
+	} else if (strcmp(a, "--timeout-ms") == 0) {
+		if (!cli_parse_u32(v, &o->timeout_ms) || o->timeout_ms < 100)
+			return cli_usage_error("--timeout-ms needs >= 100");
+	} else if (strcmp(a, "--max-rollback") == 0) {
+		if (!cli_parse_u32(v, &o->max_rb) || o->max_rb < 1 || o->max_rb > FXS_SESSION_MAX_ROLLBACK)
+			return cli_usage_error("--max-rollback needs 1..%u", FXS_SESSION_MAX_ROLLBACK);
+	} else {
+		return NOT_NUMERIC;
 	}
-	if (np < 2 || player >= np)
-		return cli_usage_error("--player %u but --peers lists %u peers (2 or more, this one included)", player, np);
-	if (ports[player] != port)
-		return cli_usage_error("--peers entry %u has port %u, but --port is %u", player, ports[player], port);
-	imp.seed = seed * 1000003u + player;
+	return CLI_GO;
+}
+
+/* Every other option (a with its value v): CLI_GO, or 2 after the error. */
+static int peer_option(const char *a, const char *v, peer_options *o)
+{
+	int rc = peer_number(a, v, o);
+	if (rc != NOT_NUMERIC)
+		return rc;
+	if (strcmp(a, "--peers") == 0) {
+		o->peers_arg = v;
+	} else if (strcmp(a, "--scene") == 0) {
+		o->scene_name = v;
+	} else if (strcmp(a, "--mode") == 0) {
+		if (strcmp(v, "lockstep") == 0)
+			o->mode = FXS_SESSION_LOCKSTEP;
+		else if (strcmp(v, "rollback") == 0)
+			o->mode = FXS_SESSION_ROLLBACK;
+		else
+			return cli_usage_error("--mode is lockstep or rollback");
+	} else if (strcmp(a, "--loss") == 0) {
+		if (!parse_prob(v, &o->imp.loss))
+			return cli_usage_error("--loss needs a probability 0..1");
+	} else if (strcmp(a, "--dup") == 0) {
+		if (!parse_prob(v, &o->imp.dup))
+			return cli_usage_error("--dup needs a probability 0..1");
+	} else if (strcmp(a, "--jitter") == 0) {
+		if (!cli_parse_u32(v, &o->imp.jitter_ms) || o->imp.jitter_ms > 10000)
+			return cli_usage_error("--jitter needs 0..10000 ms");
+	} else if (strcmp(a, "--record") == 0) {
+		o->record = v;
+	} else if (strcmp(a, "--desync-dir") == 0) {
+		o->desync_dir = v;
+	} else {
+		return cli_usage_error("peer: unknown argument '%s'", a);
+	}
+	return CLI_GO;
+}
+
+/* --peers HOST:PORT,... into o->hosts and o->ports ("localhost" as
+ * 127.0.0.1): CLI_GO, or 2 after the error. */
+static int peer_split_peers(peer_options *o)
+{
+	char list[1024];
+	if (strlen(o->peers_arg) >= sizeof list)
+		return cli_usage_error("--peers too long");
+	strcpy(list, o->peers_arg);
+	o->np = 0;
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		char *colon = strrchr(tok, ':');
+		uint32_t pp;
+		if (o->np >= FXS_SESSION_MAX_PEERS || !colon || colon - tok >= 64 || !cli_parse_u32(colon + 1, &pp) ||
+		    pp < 1 || pp > 65535)
+			return cli_usage_error("--peers: 'HOST:PORT,...' with at most %d peers", FXS_SESSION_MAX_PEERS);
+		*colon = 0;
+		strcpy(o->hosts_buf[o->np], strcmp(tok, "localhost") == 0 ? "127.0.0.1" : tok);
+		o->hosts[o->np] = o->hosts_buf[o->np];
+		o->ports[o->np++] = (uint16_t)pp;
+	}
+	return CLI_GO;
+}
+
+static int peer_parse(int argc, char **argv, peer_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->ticks = 600, o->tick_ms = 16, o->timeout_ms = 3000, o->session_id = 1, o->max_rb = 8, o->seed = 1;
+	o->scene_name = "school";
+	o->mode = FXS_SESSION_LOCKSTEP;
+	for (int i = 1; i < argc; i += 2) { /* every option has a value */
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--help") == 0)
+			return peer_usage();
+		if (strncmp(a, "--", 2) == 0 && !v)
+			return cli_usage_error("%s needs a value", a);
+		int rc = peer_option(a, v, o);
+		if (rc != CLI_GO)
+			return rc;
+	}
+	if (!o->has_port || !o->peers_arg || !o->has_player)
+		return cli_usage_error("peer needs --port, --peers and --player");
+	if (!(o->sc = cli_scene(o->scene_name)))
+		return 2;
+	int rc = peer_split_peers(o);
+	if (rc != CLI_GO)
+		return rc;
+	if (o->np < 2 || o->player >= o->np)
+		return cli_usage_error("--player %u but --peers lists %u peers (2 or more, this one included)", o->player,
+				       o->np);
+	if (o->ports[o->player] != o->port)
+		return cli_usage_error("--peers entry %u has port %u, but --port is %u", o->player, o->ports[o->player],
+				       o->port);
+	o->imp.seed = o->seed * 1000003u + o->player;
+	return CLI_GO;
+}
+
+/* This peer's packet to every other (an empty one is not sent). */
+static void send_packets(fxs_session *s, const fxs_transport *t, uint32_t np)
+{
+	uint8_t buf[4096];
+	for (uint32_t q = 0; q < np; ++q) {
+		size_t len = fxs_session_packet(s, q, buf, sizeof buf);
+		if (len)
+			t->send(t->ctx, q, buf, len);
+	}
+}
+
+/* The socket and the session: 0, or 1 after the error. */
+static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s)
+{
 	char err[256];
-	fxs_udp *u = fxs_udp_open((uint16_t)port, hosts, ports, np, &imp, err, sizeof err);
-	if (!u) {
+	*u = fxs_udp_open((uint16_t)o->port, o->hosts, o->ports, o->np, &o->imp, err, sizeof err);
+	if (!*u) {
 		fprintf(stderr, "fixstep: %s\n", err);
 		return 1;
 	}
 	fxs_session_config c = { 0 };
-	c.scene = sc;
-	c.peers = np;
-	c.local = player;
-	c.session_id = session_id;
-	c.mode = mode;
-	c.ticks = ticks;
-	c.input_delay = delay;
-	c.max_rollback = max_rb;
-	c.perturb_tick = perturb;
-	c.input_ctx = &seed;
-	c.desync_dir = desync_dir;
-	fxs_session *s = fxs_session_create(&c, err, sizeof err);
-	if (!s) {
-		fxs_udp_close(u);
+	c.scene = o->sc;
+	c.peers = o->np;
+	c.local = o->player;
+	c.session_id = o->session_id;
+	c.mode = o->mode;
+	c.ticks = o->ticks;
+	c.input_delay = o->delay;
+	c.max_rollback = o->max_rb;
+	c.perturb_tick = o->perturb;
+	c.input_ctx = &o->seed;
+	c.desync_dir = o->desync_dir;
+	*s = fxs_session_create(&c, err, sizeof err);
+	if (!*s) {
+		fxs_udp_close(*u);
 		fprintf(stderr, "fixstep: %s\n", err);
 		return 1;
 	}
+	return 0;
+}
+
+/* Plays the session, one tick every tick_ms, until every peer is done (or
+ * a second after we are), a peer falls silent, or memory runs out; then a
+ * last round of packets so the others hold our acknowledgements. The peer
+ * that fell silent, or -1. */
+static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
+{
 	fxs_transport t = fxs_udp_transport(u);
 	uint64_t start = now_ms(), next_send = start, complete_at = 0;
 	uint64_t last_heard[FXS_SESSION_MAX_PEERS], seen[FXS_SESSION_MAX_PEERS] = { 0 };
-	for (uint32_t q = 0; q < np; ++q)
+	for (uint32_t q = 0; q < o->np; ++q)
 		last_heard[q] = start;
 	int vanished = -1;
 	uint8_t buf[4096];
@@ -230,79 +305,89 @@ int cmd_peer(int argc, char **argv)
 		int from;
 		while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
 			fxs_session_receive(s, buf, n, from);
-		for (uint32_t q = 0; q < np; ++q)
+		for (uint32_t q = 0; q < o->np; ++q)
 			if (fxs_session_peer_packets(s, q) != seen[q])
 				seen[q] = fxs_session_peer_packets(s, q), last_heard[q] = now;
-		uint64_t due = (now - start) / tick_ms + 1;
+		uint64_t due = (now - start) / o->tick_ms + 1;
 		uint64_t cur = fxs_session_tick(s);
 		fxs_session_advance(s, due > cur ? (due - cur > 2 ? 2 : (uint32_t)(due - cur)) : 0);
 		if (now >= next_send) {
-			for (uint32_t q = 0; q < np; ++q) {
-				size_t len = fxs_session_packet(s, q, buf, sizeof buf);
-				if (len)
-					t.send(t.ctx, q, buf, len);
-			}
-			next_send = now + tick_ms;
+			send_packets(s, &t, o->np);
+			next_send = now + o->tick_ms;
 		}
 		fxs_udp_flush(u);
 		if (fxs_session_complete(s)) {
 			if (!complete_at)
 				complete_at = now;
 			int all = 1;
-			for (uint32_t q = 0; q < np; ++q)
-				all &= q == player || fxs_session_peer_done(s, q);
+			for (uint32_t q = 0; q < o->np; ++q)
+				all &= q == o->player || fxs_session_peer_done(s, q);
 			if (all || now - complete_at > 1000)
 				break;
 		}
-		for (uint32_t q = 0; q < np && vanished < 0; ++q)
-			if (q != player && !fxs_session_peer_done(s, q) && now - last_heard[q] > timeout_ms)
+		for (uint32_t q = 0; q < o->np && vanished < 0; ++q)
+			if (q != o->player && !fxs_session_peer_done(s, q) && now - last_heard[q] > o->timeout_ms)
 				vanished = (int)q;
 		if (vanished >= 0 || fxs_session_out_of_memory(s))
 			break;
 		sleep_ms(1);
 	}
-	/* a last round of packets so the others hold our acknowledgements */
-	for (uint32_t q = 0; q < np; ++q) {
-		size_t len = fxs_session_packet(s, q, buf, sizeof buf);
-		if (len)
-			t.send(t.ctx, q, buf, len);
-	}
+	send_packets(s, &t, o->np);
 	fxs_udp_flush(u);
-	const fxs_session_stats *st = fxs_session_stats_get(s);
+	return vanished;
+}
+
+/* Why the session stopped, when it is not a clean end: a line saying so. */
+static peer_end peer_report_end(const peer_options *o, const fxs_session *s, int vanished)
+{
+	peer_end e = { vanished, 0, "ok" };
 	const fxs_session_desync *d = fxs_session_desync_get(s);
-	uint64_t conf = fxs_session_confirmed(s);
-	int rc = 0;
-	const char *status = "ok";
 	if (vanished >= 0) {
-		printf("peer %u: peer %d vanished (nothing for %u ms) at tick %" PRIu64 "; stopping\n", player, vanished,
-		       timeout_ms, fxs_session_tick(s));
-		status = "vanished", rc = 3;
+		printf("peer %u: peer %d vanished (nothing for %u ms) at tick %" PRIu64 "; stopping\n", o->player, vanished,
+		       o->timeout_ms, fxs_session_tick(s));
+		e.status = "vanished", e.rc = 3;
 	} else if (d->tick) {
 		printf("peer %u: DESYNC at tick %" PRIu64 " with peer %u (ours %016" PRIx64 ", theirs %016" PRIx64 ")%s%s\n",
-		       player, d->tick, d->peer, d->local_hash, d->remote_hash, d->body_file[0] ? "; body hashes in " : "",
+		       o->player, d->tick, d->peer, d->local_hash, d->remote_hash, d->body_file[0] ? "; body hashes in " : "",
 		       d->body_file);
-		status = "desync", rc = 4;
+		e.status = "desync", e.rc = 4;
 	} else if (fxs_session_out_of_memory(s)) {
-		printf("peer %u: out of memory at tick %" PRIu64 "; stopping\n", player, fxs_session_tick(s));
-		status = "nomem", rc = 5;
+		printf("peer %u: out of memory at tick %" PRIu64 "; stopping\n", o->player, fxs_session_tick(s));
+		e.status = "nomem", e.rc = 5;
 	}
-	int rec_ok = -1;
+	return e;
+}
+
+/* --record: the confirmed inputs' replay, when every tick was confirmed;
+ * 1 when it ends on the session's hash, 0 when not (said on stderr), -1
+ * when not asked for or not all confirmed. */
+static int peer_record(const peer_options *o, const fxs_session *s)
+{
+	if (!o->record || fxs_session_confirmed(s) != o->ticks)
+		return -1;
 	uint64_t rec_hash = 0;
-	if (record && conf == ticks) {
-		rec_ok = record_confirmed(s, sc, np, ticks, record, &rec_hash) &&
-			rec_hash == fxs_session_hash(s, ticks);
-		if (!rec_ok)
-			fprintf(stderr, "fixstep: peer %u: recording %s failed or disagrees with the session\n", player, record);
-	}
+	int ok = record_confirmed(s, o->sc, o->np, o->ticks, o->record, &rec_hash) &&
+		rec_hash == fxs_session_hash(s, o->ticks);
+	if (!ok)
+		fprintf(stderr, "fixstep: peer %u: recording %s failed or disagrees with the session\n", o->player, o->record);
+	return ok;
+}
+
+/* The last line, 'result key=value ...', and the dropped packets by reason. */
+static void peer_report_result(const peer_options *o, const fxs_session *s, const peer_end *e, int rec_ok)
+{
+	const fxs_session_stats *st = fxs_session_stats_get(s);
+	const fxs_session_desync *d = fxs_session_desync_get(s);
 	uint64_t dropped = st->dropped_total;
 	printf("result peer=%u status=%s mode=%s scene=%s ticks=%" PRIu64 " confirmed=%" PRIu64 " rollbacks=%" PRIu64
 	       " deepest=%" PRIu64 " resimulated=%" PRIu64 " mispredictions=%" PRIu64 " packets=%" PRIu64
 	       " bytes=%" PRIu64 " received=%" PRIu64 " dropped=%" PRIu64 " hash=%016" PRIx64 " desync_tick=%" PRIu64
 	       " desync_peer=%u snap=%s record=%d vanished=%d\n",
-	       player, status, mode == FXS_SESSION_ROLLBACK ? "rollback" : "lockstep", sc->name, fxs_session_tick(s), conf,
-	       st->rollbacks, st->deepest_rollback, st->resimulated, st->mispredictions, st->packets_sent,
-	       st->bytes_sent, st->packets_received, dropped, fxs_session_hash(s, fxs_session_tick(s)), d->tick, d->peer,
-	       d->snap_file[0] ? d->snap_file : "-", rec_ok, vanished);
+	       o->player, e->status, o->mode == FXS_SESSION_ROLLBACK ? "rollback" : "lockstep", o->sc->name,
+	       fxs_session_tick(s), fxs_session_confirmed(s), st->rollbacks, st->deepest_rollback, st->resimulated,
+	       st->mispredictions, st->packets_sent, st->bytes_sent, st->packets_received, dropped,
+	       fxs_session_hash(s, fxs_session_tick(s)), d->tick, d->peer, d->snap_file[0] ? d->snap_file : "-", rec_ok,
+	       e->vanished);
 	if (dropped) {
 		printf("dropped:");
 		for (int r = 1; r < FXS_DROP_REASONS; ++r)
@@ -311,9 +396,22 @@ int cmd_peer(int argc, char **argv)
 		printf("\n");
 	}
 	fflush(stdout);
+}
+
+int cmd_peer(int argc, char **argv)
+{
+	peer_options o;
+	fxs_udp *u;
+	fxs_session *s;
+	int rc = peer_parse(argc, argv, &o);
+	if (rc != CLI_GO || (rc = peer_open(&o, &u, &s)) != 0)
+		return rc;
+	peer_end e = peer_report_end(&o, s, peer_play(&o, s, u));
+	int rec_ok = peer_record(&o, s);
+	peer_report_result(&o, s, &e, rec_ok);
 	fxs_session_destroy(s);
 	fxs_udp_close(u);
-	return rc;
+	return e.rc;
 }
 
 int cmd_synctest(int argc, char **argv)

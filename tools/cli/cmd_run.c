@@ -1,4 +1,4 @@
-/* fixstep scenes | run */
+/* fixstep scenes | run | settle */
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "scenes/scenes.h"
@@ -7,10 +7,20 @@
 #include <libfixmath/fix16.h>
 #include <string.h>
 
-const char *cli_fix_str(fix16_t v, char buf[16])
+/* "12.34567" for a Q16.16 value (libfixmath's fix16_to_str, 5 decimals) */
+static const char *fix_str(fix16_t v, char buf[16])
 {
 	fix16_to_str(v, buf, 5);
 	return buf;
+}
+
+void cli_print_trace(const fxs_world *w, uint32_t slot, uint64_t step)
+{
+	fxs_body_id id = fxs_world_body_at(w, slot);
+	fxg_vec3 p = fxs_body_get_position(w, id), v = fxs_body_get_linear_velocity(w, id);
+	char a[16], b[16], c[16], d[16], e[16], f[16];
+	printf("trace %" PRIu64 " body %u p %s %s %s v %s %s %s\n", step, slot, fix_str(p.x, a), fix_str(p.y, b),
+	       fix_str(p.z, c), fix_str(v.x, d), fix_str(v.y, e), fix_str(v.z, f));
 }
 
 int cmd_scenes(int argc, char **argv)
@@ -28,89 +38,119 @@ int cmd_scenes(int argc, char **argv)
 	return 0;
 }
 
-static void print_trace(const fxs_world *w, uint32_t slot, uint64_t step)
+/* ---- run ---- */
+
+typedef struct run_options {
+	const fxs_scene *sc;
+	uint32_t steps, every, trace;
+	bool has_trace;
+	int kernels; /* -1: the widest */
+} run_options;
+
+/* --help; the exit status 0 */
+static int run_usage(void)
 {
-	fxs_body_id id = fxs_world_body_at(w, slot);
-	fxg_vec3 p = fxs_body_get_position(w, id), v = fxs_body_get_linear_velocity(w, id);
-	char a[16], b[16], c[16], d[16], e[16], f[16];
-	printf("trace %" PRIu64 " body %u p %s %s %s v %s %s %s\n", step, slot, cli_fix_str(p.x, a), cli_fix_str(p.y, b),
-	       cli_fix_str(p.z, c), cli_fix_str(v.x, d), cli_fix_str(v.y, e), cli_fix_str(v.z, f));
+	printf("usage: fixstep run SCENE [--steps N] [--hash-every K] [--trace BODY] [--kernels K]\n\n"
+	       "Runs SCENE for N steps (default: the scene's own count). Prints 'step S HASH'\n"
+	       "every K steps (K > 0) and, always as its last line, 'hash ' and the final\n"
+	       "state hash in 16 lowercase hex digits. --trace prints body BODY's (slot index)\n"
+	       "position and velocity after every step, in decimal. --kernels portable, avx2\n"
+	       "or avx512: the solver kernels to use at most (default: the widest this machine\n"
+	       "has; the hashes are the same with any).\n");
+	return 0;
 }
 
-int cmd_run(int argc, char **argv)
+static int run_parse(int argc, char **argv, run_options *o)
 {
 	const char *name = NULL;
-	uint32_t steps = 0, every = 0, trace = 0;
-	int has_steps = 0, has_trace = 0, kernels = -1;
+	bool has_steps = false;
+	*o = (run_options){ .kernels = -1 };
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
-			printf("usage: fixstep run SCENE [--steps N] [--hash-every K] [--trace BODY] [--kernels K]\n\n"
-			       "Runs SCENE for N steps (default: the scene's own count). Prints 'step S HASH'\n"
-			       "every K steps (K > 0) and, always as its last line, 'hash ' and the final\n"
-			       "state hash in 16 lowercase hex digits. --trace prints body BODY's (slot index)\n"
-			       "position and velocity after every step, in decimal. --kernels portable, avx2\n"
-			       "or avx512: the solver kernels to use at most (default: the widest this machine\n"
-			       "has; the hashes are the same with any).\n");
-			return 0;
+			return run_usage();
 		} else if (strcmp(a, "--steps") == 0) {
-			if (++i >= argc || !cli_parse_u32(argv[i], &steps))
+			if (++i >= argc || !cli_parse_u32(argv[i], &o->steps))
 				return cli_usage_error("--steps needs a non-negative integer");
-			has_steps = 1;
+			has_steps = true;
 		} else if (strcmp(a, "--hash-every") == 0) {
-			if (++i >= argc || !cli_parse_u32(argv[i], &every))
+			if (++i >= argc || !cli_parse_u32(argv[i], &o->every))
 				return cli_usage_error("--hash-every needs a non-negative integer");
 		} else if (strcmp(a, "--trace") == 0) {
-			if (++i >= argc || !cli_parse_u32(argv[i], &trace))
+			if (++i >= argc || !cli_parse_u32(argv[i], &o->trace))
 				return cli_usage_error("--trace needs a body slot index");
-			has_trace = 1;
+			o->has_trace = true;
 		} else if (strcmp(a, "--kernels") == 0) {
-			if (++i >= argc || (kernels = cli_parse_kernels(argv[i])) < 0)
+			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
 				return cli_usage_error("--kernels needs portable, avx2 or avx512");
-		} else if (a[0] == '-') {
-			return cli_usage_error("run: unknown option '%s'", a);
-		} else if (!name) {
-			name = a;
-		} else {
-			return cli_usage_error("run: unexpected argument '%s'", a);
+		} else if (!cli_positional("run", a, &name, 1)) {
+			return 2;
 		}
 	}
 	if (!name)
 		return cli_usage_error("run needs a scene name (see fixstep scenes)");
-	const fxs_scene *sc = fxs_scene_find(name);
-	if (!sc)
-		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", name);
-	fxs_world *w = sc->create();
-	if (!w)
-		return cli_usage_error("scene '%s' could not be created", name);
-	cli_use_kernels(w, kernels);
-	if (has_trace && !fxs_body_is_valid(w, fxs_world_body_at(w, trace))) {
-		fxs_world_destroy(w);
-		return cli_usage_error("--trace: scene '%s' has no body %u", name, trace);
-	}
+	if (!(o->sc = cli_scene(name)))
+		return 2;
 	if (!has_steps)
-		steps = sc->default_steps;
-	for (uint32_t s = 1; s <= steps; ++s) {
-		if (!cli_step(w)) {
-			fxs_world_destroy(w);
-			return 1;
-		}
-		if (has_trace)
-			print_trace(w, trace, s);
-		if (every && s % every == 0)
-			printf("step %u %016" PRIx64 "\n", s, fxs_world_hash(w));
-	}
-	printf("hash %016" PRIx64 "\n", fxs_world_hash(w));
-	fxs_world_destroy(w);
-	return 0;
+		o->steps = o->sc->default_steps;
+	return CLI_GO;
 }
+
+/* The lines of step s: the traced body, and the hash every K steps. */
+static void run_report_step(const run_options *o, const fxs_world *w, uint32_t s)
+{
+	if (o->has_trace)
+		cli_print_trace(w, o->trace, s);
+	if (o->every && s % o->every == 0)
+		printf("step %u %016" PRIx64 "\n", s, fxs_world_hash(w));
+}
+
+/* Runs the scene, reporting every step as it goes; the exit status, and
+ * when it is 0 the final hash. */
+static int run_scene(const run_options *o, uint64_t *hash)
+{
+	fxs_world *w = cli_scene_world(o->sc);
+	if (!w)
+		return 2;
+	cli_use_kernels(w, o->kernels);
+	if (o->has_trace && !fxs_body_is_valid(w, fxs_world_body_at(w, o->trace))) {
+		fxs_world_destroy(w);
+		return cli_usage_error("--trace: scene '%s' has no body %u", o->sc->name, o->trace);
+	}
+	int rc = 0;
+	for (uint32_t s = 1; s <= o->steps && rc == 0; ++s) {
+		if (cli_step(w))
+			run_report_step(o, w, s);
+		else
+			rc = 1;
+	}
+	if (rc == 0)
+		*hash = fxs_world_hash(w);
+	fxs_world_destroy(w);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	run_options o;
+	uint64_t hash = 0;
+	int rc = run_parse(argc, argv, &o);
+	if (rc != CLI_GO)
+		return rc;
+	rc = run_scene(&o, &hash);
+	if (rc == 0)
+		printf("hash %016" PRIx64 "\n", hash);
+	return rc;
+}
+
+/* ---- settle ---- */
 
 /* fixstep settle: when a scene falls asleep, for the crosscheck's golden
  * sleep steps (tests/test_solver.c holds the x86-64 values). */
-int cmd_settle(int argc, char **argv)
+static int settle_parse(int argc, char **argv, const fxs_scene **sc, uint32_t *steps)
 {
 	const char *name = NULL;
-	uint32_t steps = 3000;
+	*steps = 3000;
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
@@ -120,24 +160,27 @@ int cmd_settle(int argc, char **argv)
 			       "none), H the final state hash.\n");
 			return 0;
 		} else if (strcmp(a, "--steps") == 0) {
-			if (++i >= argc || !cli_parse_u32(argv[i], &steps))
+			if (++i >= argc || !cli_parse_u32(argv[i], steps))
 				return cli_usage_error("--steps needs a non-negative integer");
-		} else if (a[0] == '-') {
-			return cli_usage_error("settle: unknown option '%s'", a);
-		} else if (!name) {
-			name = a;
-		} else {
-			return cli_usage_error("settle: unexpected argument '%s'", a);
+		} else if (!cli_positional("settle", a, &name, 1)) {
+			return 2;
 		}
 	}
 	if (!name)
 		return cli_usage_error("settle needs a scene name (see fixstep scenes)");
-	const fxs_scene *sc = fxs_scene_find(name);
-	if (!sc)
-		return cli_usage_error("unknown scene '%s' (see fixstep scenes)", name);
-	fxs_world *w = sc->create();
+	return (*sc = cli_scene(name)) ? CLI_GO : 2;
+}
+
+int cmd_settle(int argc, char **argv)
+{
+	const fxs_scene *sc = NULL;
+	uint32_t steps;
+	int rc = settle_parse(argc, argv, &sc, &steps);
+	if (rc != CLI_GO)
+		return rc;
+	fxs_world *w = cli_scene_world(sc);
 	if (!w)
-		return cli_usage_error("scene '%s' could not be created", name);
+		return 2;
 	uint64_t asleep = 0;
 	for (uint32_t s = 1; s <= steps; ++s) {
 		if (!cli_step(w)) {

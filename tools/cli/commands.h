@@ -23,8 +23,11 @@ int cmd_log(int argc, char **argv);
 int cmd_peer(int argc, char **argv);
 int cmd_netdemo(int argc, char **argv);
 int cmd_synctest(int argc, char **argv);
+int cmd_events(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
 
-/* "12.34567" for a Q16.16 value (libfixmath's fix16_to_str, 5 decimals) */
-const char *cli_fix_str(fix16_t v, char buf[16]);
+/* "trace STEP body SLOT p X Y Z v X Y Z": the body's position and velocity
+ * in decimal (run --trace, replay --trace) */
+void cli_print_trace(const fxs_world *w, uint32_t slot, uint64_t step);
 
 #endif

@@ -20,6 +20,8 @@ static const cli_command commands[] = {
 	{ "peer", "run one lockstep / rollback session peer over UDP", cmd_peer },
 	{ "netdemo", "start peer processes on 127.0.0.1 and report their session", cmd_netdemo },
 	{ "synctest", "roll back and re-simulate every tick, comparing hashes (GGPO)", cmd_synctest },
+	{ "events", "play a scene: its events and queries, digested for the crosscheck", cmd_events },
+	{ "draw", "one view of a scene after N steps as an SVG image (debug draw)", cmd_draw },
 };
 
 static void usage(FILE *f)

@@ -19,6 +19,37 @@ int cli_usage_error(const char *fmt, ...)
 	return 2;
 }
 
+bool cli_positional(const char *cmd, const char *a, const char **slots, int n)
+{
+	if (a[0] == '-') {
+		cli_usage_error("%s: unknown option '%s'", cmd, a);
+		return false;
+	}
+	for (int k = 0; k < n; ++k)
+		if (!slots[k]) {
+			slots[k] = a;
+			return true;
+		}
+	cli_usage_error("%s: unexpected argument '%s'", cmd, a);
+	return false;
+}
+
+const fxs_scene *cli_scene(const char *name)
+{
+	const fxs_scene *sc = fxs_scene_find(name);
+	if (!sc)
+		cli_usage_error("unknown scene '%s' (see fixstep scenes)", name);
+	return sc;
+}
+
+fxs_world *cli_scene_world(const fxs_scene *sc)
+{
+	fxs_world *w = sc->create();
+	if (!w)
+		cli_usage_error("scene '%s' could not be created", sc->name);
+	return w;
+}
+
 int cli_parse_u32(const char *s, uint32_t *out)
 {
 	if (!s || *s < '0' || *s > '9')

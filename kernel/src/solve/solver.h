@@ -82,7 +82,8 @@ static inline fix16_t fxs_substep_length(fix16_t dt, int32_t n, int32_t k)
 /* the vector kernels a solve may use (contact_batch.h, joint_batch.h) */
 enum { FXS_SIMD_NONE = 0,
        FXS_SIMD_AVX2 = 1,
-       FXS_SIMD_AVX512 = 2 };
+       FXS_SIMD_AVX512 = 2,
+       FXS_SIMD_SIMD128 = 3 }; /* wasm; not wider than AVX-512, only another target's */
 
 typedef struct solver_ctx {
 	fxs_world *w;
@@ -453,24 +454,41 @@ static inline soft make_soft(fix16_t hertz, fix16_t zeta, fix16_t h, uint32_t *o
  * 1.198 m of e |rv| at the step's start (and 1.229 m of it at the impact's
  * sub-step: the drift velocity is neither the touch's nor the launch's).
  * Q32.32 squares, roots rounded; the result saturated to Q16.16. */
+/* the ranges every product below is sized for: |rv| <= 2^30 (16384 m/s),
+ * s in [0, 2^20] (16 m: the speculative distance is at most 10 m),
+ * |a| <= 2^26 (1024 m/s^2); clamped (a faster approach or harder push
+ * than that is far outside every stated range) */
+static inline void restitution_clamp(fix16_t *rv, fix16_t *s, fix16_t *a)
+{
+	*rv = *rv < -(1 << 30) ? -(1 << 30) : *rv;
+	*s = *s < 0 ? 0 : (*s > (1 << 20) ? (1 << 20) : *s);
+	*a = *a < -(1 << 26) ? -(1 << 26) : (*a > (1 << 26) ? (1 << 26) : *a);
+}
+
+/* v_t, the speed at the touch (above), Q16.16 in int64 (>= 0); ah = a h */
+static inline int64_t touch_speed(fix16_t rv, fix16_t s, fix16_t a, int64_t ah)
+{
+	int64_t t = (int64_t)rv * rv - 2 * (int64_t)a * s + ah * rv;
+	return (int64_t)fxg_isqrt64_round((uint64_t)(t < 0 ? 0 : t));
+}
+
 static inline fix16_t restitution_speed(fix16_t e, fix16_t rv, fix16_t s, fix16_t a, fix16_t h, uint32_t *ovf)
 {
-	/* the ranges every product below is sized for: |rv| <= 2^30 (16384 m/s),
-	 * s in [0, 2^20] (16 m: the speculative distance is at most 10 m),
-	 * |a| <= 2^26 (1024 m/s^2); clamped (a faster approach or harder push
-	 * than that is far outside every stated range) */
-	rv = rv < -(1 << 30) ? -(1 << 30) : rv;
-	s = s < 0 ? 0 : (s > (1 << 20) ? (1 << 20) : s);
-	a = a < -(1 << 26) ? -(1 << 26) : (a > (1 << 26) ? (1 << 26) : a);
+	restitution_clamp(&rv, &s, &a);
 	const int64_t ah = fxg_shr_round((int64_t)a * h, 16); /* |a| <= 2^31 raw, h <= 2^16: exact */
-	int64_t t = (int64_t)rv * rv - 2 * (int64_t)a * s + ah * rv;
-	if (t < 0)
-		t = 0;
-	const int64_t vt = (int64_t)fxg_isqrt64_round((uint64_t)t); /* Q16.16 */
+	const int64_t vt = touch_speed(rv, s, a, ah);
 	const int64_t ev = fxg_shr_round(vt * e, 16);               /* e <= 1 */
 	uint64_t d = (uint64_t)(ah * ah) + 4 * (uint64_t)(ev * ev); /* below 2^64 for |a h|, e v_t below 2^31 */
 	int64_t v0 = ((int64_t)fxg_isqrt64_round(d) - ah + 1) >> 1;
 	return fxg_sat(v0, ovf);
+}
+
+/* The approach speed at the touch (> 0) of a point that first pushed at
+ * speed rv (< 0) and separation s: what hit events report. */
+static inline fix16_t impact_speed(fix16_t rv, fix16_t s, fix16_t a, fix16_t h, uint32_t *ovf)
+{
+	restitution_clamp(&rv, &s, &a);
+	return fxg_sat(touch_speed(rv, s, a, fxg_shr_round((int64_t)a * h, 16)), ovf);
 }
 
 /* The relative acceleration of b from a along n from gravity and the forces

@@ -420,9 +420,11 @@ static void apply_restitution_direct(solver_ctx *c)
 	}
 }
 
-/* For hit events: each point the boxed LCP solved, its normal speed when
- * the step began and whether its impulse grew during the step, into the
- * world's contacts (fxs_batches_store does the iterative solver's) */
+/* For hit events: each point the boxed LCP solved, minus its approach
+ * speed at the touch where its impulse grew during the step (the speed
+ * restitution bounces from, as fxs_batches_store gives the iterative
+ * solver's) or its normal speed when the step began, and whether it grew,
+ * into the world's contacts */
 static void store_approach_direct(solver_ctx *c)
 {
 	for (uint32_t i = 0; c->contact_direct && i < c->contact_count; ++i) {
@@ -431,8 +433,14 @@ static void store_approach_direct(solver_ctx *c)
 		const solver_contact *sc = &c->contacts[i];
 		fxs_contact *fc = &c->w->contacts[sc->index];
 		for (int k = 0; k < sc->count; ++k) {
-			fc->points[k].relative_velocity = sc->p[k].relative_velocity;
-			fc->points[k].max_normal_impulse = sc->p[k].max_normal_impulse > 0;
+			const solver_point *p = &sc->p[k];
+			fix16_t rv = p->relative_velocity;
+			if (p->max_normal_impulse > 0 && rv < 0) {
+				fix16_t an = normal_acceleration(c->w, sc->a, sc->b, sc->d[0], c->ovf);
+				rv = -impact_speed(rv, p->impact_separation, an, c->h, c->ovf);
+			}
+			fc->points[k].relative_velocity = rv;
+			fc->points[k].max_normal_impulse = p->max_normal_impulse > 0;
 		}
 	}
 }

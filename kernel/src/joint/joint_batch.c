@@ -26,10 +26,19 @@ static uint8_t ball_response(const solver_body *b, fxg_vec3 r, int32_t n[9], int
 	}
 	const int64_t xx = b->ii[0], yy = b->ii[1], zz = b->ii[2], xy = b->ii[3], xz = b->ii[4], yz = b->ii[5];
 	const int64_t rx = r.x, ry = r.y, rz = r.z;
-	/* row j of I times each column of [r]x */
-	const int64_t e[9] = { xy * rz - xz * ry, xz * rx - xx * rz, xx * ry - xy * rx,
-			       yy * rz - yz * ry, yz * rx - xy * rz, xy * ry - yy * rx,
-			       yz * rz - zz * ry, zz * rx - xz * rz, xz * ry - yz * rx };
+	/* row j of I times each column of [r]x; without products of inertia
+	 * (spheres, cubes: their world inverse inertia is diagonal) six of the
+	 * eighteen products are zero, the same sums either way */
+	int64_t e[9];
+	if (!(xy | xz | yz)) {
+		e[0] = 0, e[1] = -(xx * rz), e[2] = xx * ry;
+		e[3] = yy * rz, e[4] = 0, e[5] = -(yy * rx);
+		e[6] = -(zz * ry), e[7] = zz * rx, e[8] = 0;
+	} else {
+		e[0] = xy * rz - xz * ry, e[1] = xz * rx - xx * rz, e[2] = xx * ry - xy * rx;
+		e[3] = yy * rz - yz * ry, e[4] = yz * rx - xy * rz, e[5] = xy * ry - yy * rx;
+		e[6] = yz * rz - zz * ry, e[7] = zz * rx - xz * rz, e[8] = xz * ry - yz * rx;
+	}
 	uint64_t any = 0;
 	for (int i = 0; i < 9; ++i)
 		any |= uabs64(e[i]);
@@ -287,6 +296,19 @@ bool fxs_ball_batches_build(solver_ctx *c)
 	return true;
 }
 
+void fxs_ball_batches_softness(solver_ctx *c)
+{
+	for (uint32_t i = 0; i < c->ball_batch_count; ++i) {
+		ball_batch *bt = &c->ball_batches[i];
+		for (int l = 0; l < L; ++l) {
+			if (bt->joint[l] == FXS_BALL_EMPTY)
+				continue;
+			const soft *s = &c->joints[bt->joint[l]].s;
+			bt->bias_rate[l] = s->bias_rate, bt->mass_scale[l] = s->mass_scale, bt->impulse_scale[l] = s->impulse_scale;
+		}
+	}
+}
+
 void fxs_ball_store(solver_ctx *c)
 {
 	for (uint32_t i = 0; i < c->ball_batch_count; ++i) {
@@ -302,14 +324,14 @@ void fxs_ball_store(solver_ctx *c)
 
 /* ---- the kernels ---- */
 
-/* the rotation matrix of body slot s's current pose, made once per
- * sub-step for all the joints that share the body */
+/* the rotation matrix of body slot s's current pose, made once per pose
+ * for all the joints that share the body */
 const fxg_mat3 *fxs_ball_body_rotation(solver_ctx *c, uint32_t s)
 {
 	solver_body *b = &c->bodies[s];
-	if (b->rot_stamp != c->substep + 1) {
+	if (b->rot_stamp != c->poses) {
 		b->rot = fxg_m3_from_quat(c->w->bodies[s].xf.q, c->ovf);
-		b->rot_stamp = c->substep + 1;
+		b->rot_stamp = c->poses;
 	}
 	return &b->rot;
 }
@@ -331,18 +353,27 @@ static void lever_arms(solver_ctx *c, ball_batch *bt)
 	}
 }
 
-/* the vector kernels' setup, or NULL: the portable code runs */
-static uint32_t (*vector_setup(int simd))(solver_ctx *, uint32_t, uint32_t)
+/* the vector kernels, or NULL: the portable code runs */
+typedef uint32_t (*ball_range_fn)(solver_ctx *, uint32_t, uint32_t);
+static ball_range_fn vector_setup(int simd)
 {
-	return simd == FXS_SIMD_AVX512  ? fxs_ball_setup_warm_avx512
-		: simd == FXS_SIMD_AVX2 ? fxs_ball_setup_warm_avx2
-		: simd == FXS_SIMD_NEON ? fxs_ball_setup_warm_neon
+	return simd == FXS_SIMD_AVX512  ? fxs_ball_setup_avx512
+		: simd == FXS_SIMD_AVX2 ? fxs_ball_setup_avx2
+		: simd == FXS_SIMD_NEON ? fxs_ball_setup_neon
+					: NULL;
+}
+static ball_range_fn vector_warm_start(int simd)
+{
+	return simd == FXS_SIMD_AVX512  ? fxs_ball_warm_start_avx512
+		: simd == FXS_SIMD_AVX2 ? fxs_ball_warm_start_avx2
+		: simd == FXS_SIMD_NEON ? fxs_ball_warm_start_neon
 					: NULL;
 }
 
-uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
+uint32_t fxs_ball_setup(solver_ctx *c)
 {
-	uint32_t (*vector)(solver_ctx *, uint32_t, uint32_t) = vector_setup(c->simd);
+	const uint32_t first = 0, end = c->ball_batch_count;
+	ball_range_fn vector = vector_setup(c->simd);
 	if (vector) /* it makes the rotations too */
 		return vector(c, first, end);
 	for (uint32_t i = first; i < end; ++i)
@@ -350,10 +381,24 @@ uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
 	uint32_t local = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
+		for (int l = 0; l < L; ++l)
+			if (bt->joint[l] != FXS_BALL_EMPTY)
+				fxs_ball_setup_lane(c, bt, l, &local);
+	}
+	return local;
+}
+
+uint32_t fxs_ball_warm_start(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	ball_range_fn vector = vector_warm_start(c->simd);
+	if (vector)
+		return vector(c, first, end);
+	uint32_t local = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		ball_batch *bt = &c->ball_batches[i];
 		for (int l = 0; l < L; ++l) {
 			if (bt->joint[l] == FXS_BALL_EMPTY)
 				continue;
-			fxs_ball_setup_lane(c, bt, l, &local);
 			const int32_t p[3] = { impulse32(bt->P[0][l], &local), impulse32(bt->P[1][l], &local),
 					       impulse32(bt->P[2][l], &local) };
 			ball_apply(bt, l, &c->bodies[bt->a[l]], &c->bodies[bt->b[l]], p, &local);

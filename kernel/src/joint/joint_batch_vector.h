@@ -12,7 +12,7 @@
  *   inverse        sym3_inverse_hot (its common path; the one division per
  *                  joint, the determinant's, lane by lane in scalar)
  *   ball_apply_v   ball_apply (add3)
- *   warm_v         the warm start of fxs_ball_setup_warm (impulse32, ball_apply)
+ *   warm_v         fxs_ball_warm_start (impulse32, ball_apply)
  *   ball_solve_v   solve_lane (mul_q16s, impulse32, the FXS_BALL_IMPULSE_MAX clamp)
  * The setup's rare branches (a response or an inverse beyond the stated
  * ranges, where a shift would leave [1, 62]) are left to the portable code
@@ -95,7 +95,7 @@ INLINE void setup_body_load(const solver_ctx *c, const uint32_t *slot, uint32_t 
 	b->p = (v3){ r[0], r[1], r[2] };
 	if (rotation_of(r + 3, b->rot) & live) {
 		/* a quaternion out of range (a saturation to count, once per body
-		 * and sub-step): the rotations the portable code makes and keeps */
+		 * and pose): the rotations the portable code makes and keeps */
 		for (int l = 0; l < VW; ++l)
 			if (live >> l & 1)
 				(void)fxs_ball_body_rotation((solver_ctx *)(uintptr_t)c, slot[l]);
@@ -117,9 +117,22 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 {
 	const V xx = b->ii[0], yy = b->ii[1], zz = b->ii[2], xy = b->ii[3], xz = b->ii[4], yz = b->ii[5];
 	const V rx = r.x, ry = r.y, rz = r.z;
-	V e[9] = { sub(mul(xy, rz), mul(xz, ry)), sub(mul(xz, rx), mul(xx, rz)), sub(mul(xx, ry), mul(xy, rx)),
-		   sub(mul(yy, rz), mul(yz, ry)), sub(mul(yz, rx), mul(xy, rz)), sub(mul(xy, ry), mul(yy, rx)),
-		   sub(mul(yz, rz), mul(zz, ry)), sub(mul(zz, rx), mul(xz, rz)), sub(mul(xz, ry), mul(yz, rx)) };
+	V e[9];
+	if (!m_bits(m_not(eq(or_(or_(xy, xz), yz), zero())))) {
+		/* no products of inertia in any lane (spheres, cubes): the six
+		 * nonzero terms, the same sums */
+		const V z = zero();
+		e[0] = z, e[1] = sub(z, mul(xx, rz)), e[2] = mul(xx, ry);
+		e[3] = mul(yy, rz), e[4] = z, e[5] = sub(z, mul(yy, rx));
+		e[6] = sub(z, mul(zz, ry)), e[7] = mul(zz, rx), e[8] = z;
+	} else {
+		e[0] = sub(mul(xy, rz), mul(xz, ry)), e[1] = sub(mul(xz, rx), mul(xx, rz));
+		e[2] = sub(mul(xx, ry), mul(xy, rx));
+		e[3] = sub(mul(yy, rz), mul(yz, ry)), e[4] = sub(mul(yz, rx), mul(xy, rz));
+		e[5] = sub(mul(xy, ry), mul(yy, rx));
+		e[6] = sub(mul(yz, rz), mul(zz, ry)), e[7] = sub(mul(zz, rx), mul(xz, rz));
+		e[8] = sub(mul(xz, ry), mul(yz, rx));
+	}
 	V any = zero();
 	for (int i = 0; i < 9; ++i)
 		any = or_(any, abs_(e[i]));
@@ -296,8 +309,8 @@ static __attribute__((noinline, cold)) void warm_exact(solver_ctx *c, const ball
 	warm_v(c, bt, true, count, h);
 }
 
-/* the setup and warm start of lanes h..h+VW */
-INLINE void setup_warm(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
+/* the setup of lanes h..h+VW */
+INLINE void setup(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 {
 	setup_body A, B;
 	const uint32_t live = live_joints(bt, h);
@@ -322,16 +335,24 @@ INLINE void setup_warm(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 	for (int l = 0; r && l < VW; ++l)
 		if ((r >> l & 1) && bt->joint[h + l] != FXS_BALL_EMPTY)
 			fxs_ball_setup_lane(c, bt, h + l, count);
-	if (!warm_v(c, bt, false, count, h))
-		warm_exact(c, bt, count, h);
 }
 
-uint32_t VKN(fxs_ball_setup_warm)(solver_ctx *c, uint32_t first, uint32_t end)
+uint32_t VKN(fxs_ball_setup)(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i)
 		for (int h = 0; h < L; h += VW)
-			setup_warm(c, &c->ball_batches[i], &count, h);
+			setup(c, &c->ball_batches[i], &count, h);
+	return count;
+}
+
+uint32_t VKN(fxs_ball_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first; i < end; ++i)
+		for (int h = 0; h < L; h += VW)
+			if (!warm_v(c, &c->ball_batches[i], false, &count, h))
+				warm_exact(c, &c->ball_batches[i], &count, h);
 	return count;
 }
 
@@ -427,7 +448,13 @@ uint32_t VKN(fxs_ball_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool u
 
 #else
 
-uint32_t VKN(fxs_ball_setup_warm)(solver_ctx *c, uint32_t first, uint32_t end)
+uint32_t VKN(fxs_ball_setup)(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	(void)c, (void)first, (void)end;
+	return 0;
+}
+
+uint32_t VKN(fxs_ball_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	(void)c, (void)first, (void)end;
 	return 0;

@@ -7,7 +7,8 @@
  * same; a change there is made here once. Which portable function each
  * part mirrors:
  *   warm_batch      warm_start_lane (lane_apply, sadd3)
- *   solve_batch     solve_lane (speed_of, lane_apply, sadd3, smul, mul_q16)
+ *   solve_batch     solve_lane (speed_of, lane_apply, sadd3, smul, mul_q16,
+ *                   mul_q16w)
  *   pack_rows       fxs_pack_rows_lane (cross, srow_prepare of solver.h:
  *                   inertia_response, recip_q32, scale1)
  * How they carry over:
@@ -45,6 +46,15 @@ INLINE V mul_q16_v(V x, V f)
 {
 	V hi = mul(srli(x, 16), f);
 	V lo = srli(add(mul(and_(x, splat(0xFFFF)), f), splat(0x8000)), 16);
+	return add(hi, lo);
+}
+
+/* mul_q16w (contact_batch.c): (x f + 2^15) >> 16 for |x| < 2^51, 0 <= f <= 2^16,
+ * as x's top (x >> 20, an int32) and its low 20 bits times f */
+INLINE V mul_q16w_v(V x, V f)
+{
+	V hi = slli(mul(sra62(x, 20), f), 4);
+	V lo = srli(add(mul(and_(x, splat(0xFFFFF)), f), splat(0x8000)), 16);
 	return add(hi, lo);
 }
 
@@ -177,7 +187,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	body_pointers(c, bt, &s, h);
 	const v3 n = ld3(bt->d[0]);
 	/* what each normal row needs that does not depend on the velocities */
-	V pbias[4], pmass[4], pq[4];
+	V pbias[4], pmass[4], pq[4], psep[4];
 	shifter phm[4];
 	M live[4];
 	{
@@ -198,6 +208,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 			live[k] = live_points(bt, k, h);
 			V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
 			V sep = sat32g(add(ld32(bt->separation[k]), shr_round16(ds)), live[k], &g, exact, count);
+			psep[k] = sep;
 			M spec = gt(sep, zero());
 			M is_soft = use_bias ? m_not(spec) : m_none(); /* not speculative, and the biased pass */
 			/* speculative: (s inv_h) >> 16 with s > 0 */
@@ -212,8 +223,10 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	}
 	linear_resp L;
 	linear_of(bt, &L, h);
-	/* the new impulses, written once the batch is done */
-	V imp[4], ti[2];
+	/* the new impulses, written once the batch is done; the speeds met by
+	 * first pushes (restitution's) in the lanes that made them */
+	V imp[4], ti[2], met[4];
+	M first[4];
 	V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
 	for (int k = 0; k < 4; ++k) {
 		const lane_row *r = &bt->n[k];
@@ -233,7 +246,10 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		nw = max_(nw, zero());
 		V delta = sub(nw, old);
 		imp[k] = nw;
-		pushed = or_(pushed, maskz(gt(delta, zero()), splat(1 << k)));
+		const M push = gt(delta, zero());
+		const V bit = splat(1 << k);
+		first[k] = m_and(push, eq(and_(pushed, bit), zero())), met[k] = vn;
+		pushed = or_(pushed, maskz(push, bit));
 		apply_v(&s, &L, L.na, L.nb, r, imp32g(delta, live[k], &g, exact, count), &g, exact, count);
 		total = add(total, nw);
 		moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
@@ -245,9 +261,17 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
 		V vt = add(sub(dot3(d, s.vb), dot3(d, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
 		vt = sat32g(shr_round16(vt), m_all(), &g, exact, count);
-		shifter hm = shifter_at(r->sm, h);
 		V old = ld64(bt->ti[t]);
-		V nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
+		V nw;
+		if (use_bias) { /* soft, pulled back by the anchor's slip */
+			V b = sat32g(shr_round16(mul(ld32(bt->bias_rate), ld32(bt->slip[t]))), m_all(), &g, exact, count);
+			V y = sat32g(add(vt, b), m_all(), &g, exact, count);
+			shifter hs = shifter_at(r->ss, h);
+			nw = sub(sub(old, smul_v(ld32(r->soft_mass), y, &hs)), mul_q16w_v(old, ld32(bt->impulse_scale)));
+		} else {
+			shifter hm = shifter_at(r->sm, h);
+			nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
+		}
 		nw = max_(min_(nw, lim), nlim);
 		ti[t] = nw;
 		apply_v(&s, &L, linear3(L.ima, bt, 1 + t, h), linear3(L.imb, bt, 1 + t, h), r,
@@ -269,8 +293,13 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	sadd3_v(&s.wb, r->ib, &hb, p, &g, exact, count, h);
 	if (!exact && !guard_ok(&g))
 		return false;
-	for (int k = 0; k < 4; ++k)
+	for (int k = 0; k < 4; ++k) {
 		st64(bt->impulse[k], imp[k]);
+		if (m_bits(first[k])) {
+			st32(bt->relative_velocity[k], sel(first[k], met[k], ld32(bt->relative_velocity[k])));
+			st32(bt->impact_separation[k], sel(first[k], psep[k], ld32(bt->impact_separation[k])));
+		}
+	}
 	st32(bt->pushed, pushed);
 	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
 	st64(bt->twi, twi);
@@ -476,10 +505,11 @@ INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arm
 		const v3 d = ld3(bt->d[1 + t]);
 		v3 rxa = cross_v(ca, d, &rare), rxb = cross_v(cb, d, &rare);
 		vrow r;
-		srow_v(&A, &B, rxa, rxb, true, splat(FXG_ONE), &r, &rare);
+		srow_v(&A, &B, rxa, rxb, true, ms, &r, &rare);
 		lane_frow *o = &bt->t[t];
 		st3(o->rxa, rxa), st3(o->rxb, rxb), st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
 		st32(o->mass, r.mass), st8(o->sa, r.sa), st8(o->sb, r.sb), st8(o->sm, r.sm);
+		st32(o->soft_mass, r.softm), st8(o->ss, r.ss);
 	}
 	{
 		vrow r;

@@ -362,8 +362,13 @@ void fxs_direct_prepare(solver_ctx *c)
 			if (rows[s] > d->m_max)
 				d->m_max = rows[s];
 		}
-	if (islands == 0)
-		goto fail;
+	if (islands == 0) {
+		/* no island fits under the row limit: they all stay with the
+		 * iterative solver, as documented (not an allocation failure) */
+		c->direct = d;
+		fxs_direct_free(c);
+		goto done;
+	}
 	size_t mm = d->m_max;
 	d->island_first = malloc(((size_t)islands + 1) * sizeof *d->island_first);
 	d->rows = malloc((size_t)total * sizeof *d->rows);

@@ -4,6 +4,7 @@
  * Each stage walks its data in canonical order (slots, sorted pairs). */
 #include "world/world.h"
 #include "island/island.h"
+#include "state/state.h"
 #include "character/character.h"
 
 #include <stdlib.h>
@@ -94,6 +95,7 @@ fxs_result fxs_world_step(fxs_world *w)
 		goto nomem;
 	if (fxs_solve(w) != FXS_OK || w->step_nomem)
 		goto nomem;
+	fxs_state_bound_impulses(w); /* every state a step makes restores */
 	fxs_islands_sleep(w);
 	if (w->step_nomem)
 		goto nomem;

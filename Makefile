@@ -108,10 +108,11 @@ TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) -lm $(TEST_WRAP)
 
-# Every test. TEST_ARGS=--quick skips the long exhaustive sweeps.
+# Every test. TEST_ARGS=--quick skips the long exhaustive sweeps. The CLI
+# tests (tests/test_cli.c) run the program this build made.
 TEST_ARGS ?=
 test: all $(TESTS)
-	$(TESTS) $(TEST_ARGS)
+	FIXSTEP_PROG=$(PROG) $(TESTS) $(TEST_ARGS)
 
 # The main job: build, run a built-in scene with its hashes, and prove the
 # run reproduces (a second run and a snapshot round trip end on the same hash).

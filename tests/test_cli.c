@@ -384,3 +384,50 @@ TEST(cli_out_of_memory_reading_exits_3)
 	remove(a);
 #endif
 }
+
+/* ---- record ---- */
+
+TEST(cli_record_says_why_it_cannot_write)
+{
+	NEED_PROG();
+	char out[4096];
+	struct {
+		const char *path, *why;
+	} cases[] = { { "/proc/x", "/proc/x: cannot create the file: " },
+		      { "/tmp", "Is a directory" },
+		      { "/dev/full", "No space left on device" } };
+	for (int k = 0; k < 3; ++k) {
+		int rc = RUN("@ record drop --steps 5 --random-inputs 1 -o %s", cases[k].path);
+		CHECKF(rc == 1 && HAS(cases[k].why), "-o %s: exit %d: %.400s", cases[k].path, rc, out);
+	}
+	int rc = RUN("@ record drop --steps 5 --random-inputs 1 -o ''");
+	CHECKF(rc == 2 && HAS("-o needs a file name"), "-o '': exit %d: %.400s", rc, out);
+}
+
+TEST(cli_record_checks_its_arguments)
+{
+	NEED_PROG();
+	char out[4096];
+	/* a directory is not an input script */
+	int rc = RUN("@ record drop --steps 5 --inputs /tmp -o %s", tmp("x.fxr"));
+	CHECKF(rc == 2 && HAS("Is a directory"), "--inputs DIR: exit %d: %.400s", rc, out);
+	/* seeds are decimal: 010 is ten, not eight */
+	char h1[64] = "", h2[64] = "";
+	rc = RUN("@ record drop --steps 5 --random-inputs 010 -o %s", tmp("x.fxr"));
+	CHECK(rc == 0 && strstr(out, "hash "));
+	snprintf(h1, sizeof h1, "%s", strstr(out, "hash "));
+	rc = RUN("@ record drop --steps 5 --random-inputs 10 -o %s", tmp("x.fxr"));
+	CHECK(rc == 0 && strstr(out, "hash "));
+	snprintf(h2, sizeof h2, "%s", strstr(out, "hash "));
+	CHECKF(strcmp(h1, h2) == 0, "seed 010 gives %s, seed 10 %s", h1, h2);
+	/* a seed beyond 64 bits is an error, not clamped */
+	rc = RUN("@ record drop --steps 5 --random-inputs 12345678901234567890123 -o %s", tmp("x.fxr"));
+	CHECKF(rc == 2 && HAS("--random-inputs"), "23 digits: exit %d: %.400s", rc, out);
+	/* a change after the last step cannot be recorded */
+	const char *opts[] = { "--tamper-input", "--perturb-input" };
+	for (int k = 0; k < 2; ++k) {
+		rc = RUN("@ record drop --steps 10 --random-inputs 1 %s 500 -o %s", opts[k], tmp("x.fxr"));
+		CHECKF(rc == 2 && HAS("beyond --steps 10"), "%s 500 --steps 10: exit %d: %.400s", opts[k], rc, out);
+	}
+	remove(tmp("x.fxr"));
+}

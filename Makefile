@@ -30,7 +30,7 @@ endif
 EXE ?=
 
 INC := -Ifixmath_glue -Ikernel/include -Ikernel/src -Ireplays -Itools
-ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(SESSION_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 GLUE_SRC   := $(sort $(wildcard fixmath_glue/*.c))
 KERNEL_SRC := $(sort $(wildcard kernel/src/*/*.c))
@@ -38,6 +38,15 @@ REPLAY_SRC := $(sort $(wildcard replays/*.c))
 SCENE_SRC  := $(sort $(wildcard tools/scenes/*.c))
 SESSION_SRC := $(sort $(wildcard tools/session/*.c))
 CLI_SRC    := $(sort $(wildcard tools/cli/*.c))
+# SESSIONS=0: the program without its networked sessions (peer, netdemo) and
+# so without libsodium; the crosscheck's wasm32 build (node has no UDP for it,
+# and Debian no wasm32 libsodium). synctest stays: it needs neither.
+SESSIONS ?= 1
+ifeq ($(SESSIONS),0)
+SESSION_SRC := tools/session/synctest.c
+CLI_SRC := $(filter-out tools/cli/cmd_peer.c tools/cli/cmd_netdemo.c,$(CLI_SRC))
+SESSION_CPPFLAGS := -DFXS_NO_SESSIONS
+endif
 TEST_SRC   := $(sort $(wildcard tests/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -50,6 +59,13 @@ LIB  := $(BUILD)/libfixstep.a
 PROG := $(BUILD)/fixstep$(EXE)
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
+# The session layer (tools/session/) authenticates its packets with Debian's
+# libsodium; the kernel library does not use it.
+ifeq ($(SESSIONS),0)
+SODIUM_LIBS :=
+else
+SODIUM_LIBS ?= -lsodium
+endif
 
 .PHONY: all test demo deps install crosscheck nofloat werror sanitize bench clean corpus fuzz compile_commands.json
 # Compile in parallel on every core unless told otherwise (make -j1 still wins).
@@ -58,7 +74,8 @@ MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 all: deps $(LIB) $(PROG)
 
-# The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev.
+# The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev;
+# the sessions of the program and the tests also need libsodium-dev.
 # Skipped for cross builds (DEPS_CHECK=0): their sysroots come from crosscheck.sh.
 DEPS_CHECK ?= 1
 deps:
@@ -66,6 +83,7 @@ ifeq ($(DEPS_CHECK),1)
 	@missing=""; \
 	[ -f /usr/include/libfixmath/fix16.h ] || missing="$$missing libfixmath-dev"; \
 	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
+	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing$$missing"; \
@@ -100,13 +118,13 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
 $(PROG): $(CLI_OBJ) $(TOOL_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) $(SODIUM_LIBS)
 
 # The tests' allocations go through tests/test_nomem.c, which can make any of
 # them fail (out-of-memory in a step); they pass through otherwise.
 TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) -lm $(TEST_WRAP)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) $(SODIUM_LIBS) -lm $(TEST_WRAP)
 
 # Every test. TEST_ARGS=--quick skips the long exhaustive sweeps. The CLI
 # tests (tests/test_cli.c) run the program this build made.

@@ -63,6 +63,35 @@ int cli_parse_u32(const char *s, uint32_t *out)
 	return 1;
 }
 
+bool cli_parse_key(const char *s, uint8_t key[32])
+{
+	if (!s || strlen(s) != 64)
+		return false;
+	for (int i = 0; i < 64; ++i) {
+		char c = s[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+			: c >= 'A' && c <= 'F'                                ? c - 'A' + 10
+									      : -1;
+		if (d < 0)
+			return false;
+		key[i / 2] = (uint8_t)(i % 2 ? (key[i / 2] | d) : d << 4);
+	}
+	return true;
+}
+
+bool cli_parse_prob(const char *s, double *out)
+{
+	if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+		return false;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (*end || end == s || errno || !(v >= 0 && v <= 1))
+		return false;
+	*out = v;
+	return true;
+}
+
 int cli_parse_kernels(const char *s)
 {
 	for (int k = FXS_KERNELS_PORTABLE; k <= FXS_KERNELS_AVX512; ++k)

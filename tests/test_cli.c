@@ -431,3 +431,56 @@ TEST(cli_record_checks_its_arguments)
 	}
 	remove(tmp("x.fxr"));
 }
+
+/* ---- peer and netdemo ---- */
+
+#define KEY "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+
+TEST(cli_peer_says_at_once_when_it_cannot_record)
+{
+	NEED_PROG();
+	char out[4096];
+	/* it used to play the whole session, then exit 0 with record=0 */
+	int rc = RUN("@ peer --port 47990 --peers 127.0.0.1:47990,127.0.0.1:47991 --player 0 --key " KEY
+		     " --record /proc/nope/x.fxr --ticks 10");
+	CHECKF(rc == 1 && HAS("cannot write --record /proc/nope/x.fxr: No such file or directory") && !HAS("result"),
+	       "exit %d: %.400s", rc, out);
+	rc = RUN("@ peer --port 47990 --peers 127.0.0.1:47990,127.0.0.1:47991 --player 0 --ticks 10");
+	CHECKF(rc == 2 && HAS("session key"), "no key: exit %d: %.400s", rc, out);
+	rc = RUN("@ peer --port 47990 --peers 127.0.0.1:47990,127.0.0.1:47991 --player 0 --key 1234 --ticks 10");
+	CHECKF(rc == 2 && HAS("64 hex digits"), "a short key: exit %d: %.400s", rc, out);
+}
+
+TEST(cli_netdemo_checks_its_arguments_before_starting_peers)
+{
+	NEED_PROG();
+	char out[4096];
+	const char *bad[] = { "--loss abc", "--loss 2", "--jitter -1", "--dup 5", "--jitter 99999" };
+	for (int k = 0; k < 5; ++k) {
+		int rc = RUN("@ netdemo --players 2 --ticks 10 %s", bad[k]);
+		CHECKF(rc == 2 && !HAS("peer ") && !HAS("netdemo: 2 peers"), "%s: exit %d: %.400s", bad[k], rc, out);
+	}
+	int rc = RUN("@ netdemo --players 2 --ticks 10 --dir /proc/nope/dir");
+	CHECKF(rc == 2 && HAS("cannot use --dir /proc/nope/dir") && !HAS("failed"), "exit %d: %.400s", rc, out);
+}
+
+/* A clean run leaves nothing behind (it left /tmp/fixstep-netdemo-PID). */
+TEST(cli_netdemo_cleans_up)
+{
+	NEED_PROG();
+	char out[4096];
+	const char *dir = tmp("netdemo-tmp");
+	mkdir(dir, 0700);
+	int rc = RUN("TMPDIR=%s @ netdemo --players 2 --ticks 40 --tick-ms 4", dir);
+	CHECKF(rc == 0 && HAS("final hashes agree") && HAS("fixstep verify accepts it"), "exit %d: %.400s", rc, out);
+	/* the directory it used: "replay DIR/netdemo.fxr (the confirmed inputs)" */
+	char used[300] = "";
+	const char *r = strstr(out, "replay "), *e = strstr(out, "/netdemo.fxr");
+	CHECK(r && e && e > r + 7 && e - r - 7 < (long)sizeof used);
+	memcpy(used, r + 7, (size_t)(e - r - 7));
+	struct stat st;
+	CHECKF(stat(used, &st) != 0, "%s left behind", used);
+	rc = RUN("ls -A %s", dir);
+	CHECKF(rc == 0 && out[0] == 0, "left behind: %.400s", out);
+	rmdir(dir);
+}

@@ -59,6 +59,17 @@ typedef struct fxs_replay_chunk {
 
 /* ---- reading, chunk by chunk ---- */
 
+/* The header's fields, as the reader and a replay in memory hold them. */
+#define FXS_REPLAY_HEADER_FIELDS                                                        \
+	uint32_t format_version;                                                        \
+	uint32_t kernel_version; /* major << 16 | minor << 8 | patch of the recorder */ \
+	uint32_t numeric;        /* fraction bits | wide fraction bits << 8 */          \
+	uint32_t flags;                                                                 \
+	uint32_t players;                                                               \
+	uint32_t chunk_ticks;                                                           \
+	uint64_t start_tick;                                                            \
+	char scene[FXS_REPLAY_MAX_SCENE_NAME + 1];
+
 /* One tick as the reader returns it. */
 typedef struct fxs_replay_tick {
 	uint64_t index;                    /* 0-based */
@@ -81,14 +92,7 @@ typedef struct fxs_replay_reader {
 	uint64_t pos;       /* bytes consumed: the offset of the next one */
 	uint64_t file_size; /* a regular file's size (0: not known) */
 	/* header */
-	uint32_t format_version;
-	uint32_t kernel_version; /* major << 16 | minor << 8 | patch of the recorder */
-	uint32_t numeric;        /* fraction bits | wide fraction bits << 8 */
-	uint32_t flags;
-	uint32_t players;
-	uint32_t chunk_ticks;
-	uint64_t start_tick;
-	char scene[FXS_REPLAY_MAX_SCENE_NAME + 1];
+	FXS_REPLAY_HEADER_FIELDS
 	uint8_t *header; /* the header's bytes (the start snapshot inside) */
 	size_t header_size, snapshot_off, snapshot_len;
 	uint64_t header_checksum;
@@ -141,14 +145,7 @@ typedef struct fxs_replay {
 	uint8_t *data; /* the whole file (owned) */
 	size_t len;
 	/* header */
-	uint32_t format_version;
-	uint32_t kernel_version; /* major << 16 | minor << 8 | patch of the recorder */
-	uint32_t numeric;        /* fraction bits | wide fraction bits << 8 */
-	uint32_t flags;
-	uint32_t players;
-	uint32_t chunk_ticks;
-	uint64_t start_tick;
-	char scene[FXS_REPLAY_MAX_SCENE_NAME + 1];
+	FXS_REPLAY_HEADER_FIELDS
 	size_t snapshot_off, snapshot_len; /* the initial snapshot, inside data */
 	size_t header_size;
 	bool header_valid;

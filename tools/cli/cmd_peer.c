@@ -94,7 +94,7 @@ static bool read_key_file(const char *path, uint8_t key[FXS_SESSION_KEY_BYTES], 
 	if (len == 2 * FXS_SESSION_KEY_BYTES) {
 		memcpy(hex, b, len);
 		hex[len] = 0;
-		if (cli_parse_key(hex, key))
+		if (cli_parse_hex(hex, key, FXS_SESSION_KEY_BYTES))
 			return true;
 	}
 	snprintf(err, n, "%s: a session key is 32 bytes, or 64 hex digits", path);
@@ -231,7 +231,7 @@ static int peer_option(const char *a, const char *v, peer_options *o)
 	} else if (strcmp(a, "--desync-dir") == 0) {
 		o->desync_dir = v;
 	} else if (strcmp(a, "--key") == 0) {
-		if (!cli_parse_key(v, o->key))
+		if (!cli_parse_hex(v, o->key, FXS_SESSION_KEY_BYTES))
 			return cli_usage_error("--key needs 64 hex digits (32 bytes)");
 		o->has_key = true;
 	} else if (strcmp(a, "--key-file") == 0) {

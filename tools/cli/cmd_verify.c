@@ -125,19 +125,12 @@ typedef struct start_options {
 /* 16 hex digits (as `fixstep run SCENE --steps 0` prints the hash) */
 static bool parse_hash(const char *s, uint64_t *out)
 {
-	if (!s || strlen(s) != 16)
+	uint8_t b[8];
+	if (!cli_parse_hex(s, b, sizeof b))
 		return false;
-	uint64_t v = 0;
-	for (int i = 0; i < 16; ++i) {
-		char c = s[i];
-		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-			: c >= 'A' && c <= 'F'                                ? c - 'A' + 10
-									      : -1;
-		if (d < 0)
-			return false;
-		v = v << 4 | (uint64_t)d;
-	}
-	*out = v;
+	*out = 0;
+	for (int i = 0; i < 8; ++i)
+		*out = *out << 8 | b[i];
 	return true;
 }
 

@@ -63,18 +63,27 @@ int cli_parse_u32(const char *s, uint32_t *out)
 	return 1;
 }
 
-bool cli_parse_key(const char *s, uint8_t key[32])
+/* one hex digit's value, or -1 */
+static int hex_digit(char c)
 {
-	if (!s || strlen(s) != 64)
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+bool cli_parse_hex(const char *s, uint8_t *out, size_t n)
+{
+	if (!s || strlen(s) != 2 * n)
 		return false;
-	for (int i = 0; i < 64; ++i) {
-		char c = s[i];
-		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-			: c >= 'A' && c <= 'F'                                ? c - 'A' + 10
-									      : -1;
+	for (size_t i = 0; i < 2 * n; ++i) {
+		int d = hex_digit(s[i]);
 		if (d < 0)
 			return false;
-		key[i / 2] = (uint8_t)(i % 2 ? (key[i / 2] | d) : d << 4);
+		out[i / 2] = (uint8_t)(i % 2 ? (out[i / 2] | d) : d << 4);
 	}
 	return true;
 }

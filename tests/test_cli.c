@@ -314,13 +314,14 @@ TEST(cli_per_tick_state_is_checked_whenever_read)
 /* ---- memory: bounded, and out of memory said as such ---- */
 
 /* Peak RSS of verify on a 100-tick and a 1,000-tick replay of moving_1000
- * (about 3 and 30 MB with the per-tick states): the same within 8 MB (the
- * whole-file reader held the file). /dev/zero is refused at once. */
+ * (about 2 and 21 MB with the per-tick states; --quick: 400 ticks, 8 MB):
+ * it may grow by a quarter of the file's growth (the whole-file reader
+ * held the file). /dev/zero is refused at once. */
 SLOW_TEST(cli_verify_streams_in_bounded_memory)
 {
 	NEED_PROG();
 	char out[4096];
-	uint32_t big = test_quick ? 300 : 1000;
+	uint32_t big = test_quick ? 400 : 1000;
 	int rc = RUN("@ record moving_1000 --steps 100 --random-inputs 1 -o %s", tmp("small.fxr"));
 	CHECKF(rc == 0, "%.400s", out);
 	rc = RUN("@ record moving_1000 --steps %u --random-inputs 1 -o %s", big, tmp("big.fxr"));
@@ -334,8 +335,10 @@ SLOW_TEST(cli_verify_streams_in_bounded_memory)
 	CHECKF(rc == 0, "%.400s", out);
 	printf("      verify: %lld bytes in %ld KB peak, %lld bytes in %ld KB peak\n", (long long)s1.st_size, r1,
 	       (long long)s2.st_size, r2);
-	CHECKF(r2 - r1 < 8 * 1024 && (long long)(s2.st_size - s1.st_size) > 16 * 1024 * 1024,
-	       "%ld KB for %lld bytes, %ld KB for %lld bytes", r1, (long long)s1.st_size, r2, (long long)s2.st_size);
+	/* the whole-file reader grew by the file's growth, and more */
+	long long grew = (long long)(s2.st_size - s1.st_size) / 1024;
+	CHECKF(grew > 4 * 1024 && r2 - r1 < grew / 4, "%ld KB for %lld bytes, %ld KB for %lld bytes", r1,
+	       (long long)s1.st_size, r2, (long long)s2.st_size);
 	rc = cli(out, sizeof out, &rz, "@ verify /dev/zero");
 	CHECKF(rc == 2 && HAS("not a fixstep replay") && rz < r1 + 1024, "/dev/zero: exit %d, %ld KB: %.400s", rc, rz, out);
 	remove(tmp("small.fxr"));

@@ -474,7 +474,8 @@ TEST(cli_netdemo_cleans_up)
 	char out[4096];
 	const char *dir = tmp("netdemo-tmp");
 	mkdir(dir, 0700);
-	int rc = RUN("TMPDIR=%s @ netdemo --players 2 --ticks 40 --tick-ms 4", dir);
+	/* ports of its own (session_udp_survives_forged_packets takes 30000..57000) */
+	int rc = RUN("TMPDIR=%s @ netdemo --players 2 --ticks 40 --tick-ms 4 --port %d", dir, 58000 + (int)(getpid() % 800) * 8);
 	CHECKF(rc == 0 && HAS("final hashes agree") && HAS("fixstep verify accepts it"), "exit %d: %.400s", rc, out);
 	/* the directory it used: "replay DIR/netdemo.fxr (the confirmed inputs)" */
 	char used[300] = "";

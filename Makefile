@@ -67,9 +67,10 @@ else
 SODIUM_LIBS ?= -lsodium
 endif
 
-.PHONY: all test demo deps install crosscheck nofloat werror sanitize bench clean corpus fuzz compile_commands.json
-# Compile in parallel on every core unless told otherwise (make -j1 still wins).
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
+.PHONY: all test demo deps install crosscheck nofloat werror sanitize bench clean corpus fuzz compile_commands.json cxx-check examples
+# Compile in parallel on every core unless told otherwise (make -j1 still wins);
+# sub-makes share the top one's job server.
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 all: deps $(LIB) $(PROG)
@@ -131,6 +132,8 @@ $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
 TEST_ARGS ?=
 test: all $(TESTS)
 	FIXSTEP_PROG=$(PROG) $(TESTS) $(TEST_ARGS)
+	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
+	else echo "(the JavaScript package's tests need node: make test-js)"; fi
 
 # The main job: build, run a built-in scene with its hashes, and prove the
 # run reproduces (a second run and a snapshot round trip end on the same hash).
@@ -145,11 +148,32 @@ SIMD_OBJ = $(BUILD)/nofloat/obj/kernel/src/solve/contact_batch_avx2.o $(BUILD)/n
 nofloat:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat/libfixstep.a
 	bash tools/check_nofloat.sh $(SIMD_OBJ)
+	@# the whole kernel as wasm with SIMD128 (make js), disassembled: no f32 / f64 instruction
+	@if command -v emcc >/dev/null; then $(MAKE) --no-print-directory js >/dev/null && \
+	  bash tools/check_nofloat.sh build/js/simd128/obj/kernel/src/*/*.o build/js/simd128/obj/fixmath_glue/*.o | tail -n 1 && \
+	  echo "nofloat: the wasm SIMD128 build of kernel/ and fixmath_glue/: integer instructions only"; \
+	else echo "nofloat: emcc not installed: the wasm build is not checked (make js)"; fi
 
 # Every source, the tests' included, warning-free with gcc and with clang (CI runs it).
 werror:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/werror-gcc CC=gcc CFLAGS=-Werror all $(BUILD)/werror-gcc/fixstep_tests
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/werror-clang CC=clang CFLAGS=-Werror all $(BUILD)/werror-clang/fixstep_tests
+
+# Every public header from C++17 (g++ and clang++) and strict C11 (gcc and
+# clang), -Wall -Wextra -pedantic -Werror, linked and run (tests/cpp).
+CXX_CHECK := -std=c++17 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Ifixmath_glue
+C11_CHECK := -std=c11 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Ifixmath_glue
+cxx-check: all
+	@for c in g++ clang++ gcc clang; do command -v $$c >/dev/null || { echo "cxx-check needs $$c (Debian: apt-get install g++ clang)"; exit 1; }; done
+	g++ $(CXX_CHECK) tests/cpp/all_headers.cpp $(LIB) $(LIBS) -o $(BUILD)/all_headers_gxx && $(BUILD)/all_headers_gxx
+	clang++ $(CXX_CHECK) tests/cpp/all_headers.cpp $(LIB) $(LIBS) -o $(BUILD)/all_headers_clangxx && $(BUILD)/all_headers_clangxx
+	gcc $(C11_CHECK) tests/cpp/all_headers.c $(LIB) $(LIBS) -o $(BUILD)/all_headers_gcc && $(BUILD)/all_headers_gcc
+	clang $(C11_CHECK) tests/cpp/all_headers.c $(LIB) $(LIBS) -o $(BUILD)/all_headers_clang && $(BUILD)/all_headers_clang
+
+# The examples built against an installed fixstep in a temporary prefix
+# (pkg-config), run, and checked against the corpus (examples/build.sh).
+examples: all
+	+BUILD=$(BUILD) bash examples/build.sh
 
 # The tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 sanitize:
@@ -193,3 +217,18 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- the JavaScript package (bindings/js): `make js` builds it with Debian's
+# emscripten (installed with the wasm32 sysroot by tools/crosscheck.sh setup),
+# `make test-js` runs its tests under node (part of `make test` when node is
+# there), `make bench-js` measures it against Rapier and Jolt from npm.
+.PHONY: js test-js bench-js
+js:
+	bash bindings/js/build.sh
+
+# Needs the native program too: the tests compare the JS API's hashes with it.
+test-js: all
+	bash bindings/js/test/run.sh
+
+bench-js: js
+	bash bindings/js/bench/run.sh

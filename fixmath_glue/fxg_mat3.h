@@ -6,6 +6,10 @@
 
 #include "fxg_quat.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct fxg_mat3 {
 	fxg_vec3 cx, cy, cz; /* columns */
 } fxg_mat3;
@@ -68,5 +72,9 @@ fxg_sym3w fxg_s3w_rotate(fxg_mat3 r, const fxg_sym3w *m, uint32_t *ovf);
  * tiny inertias (1e-6) keep their precision. Returns false (and zeros) for a
  * singular matrix. */
 bool fxg_s3w_inverse(const fxg_sym3w *m, fxg_sym3w *out, uint32_t *ovf);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

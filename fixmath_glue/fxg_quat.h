@@ -5,6 +5,10 @@
 
 #include "fxg_vec3.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct fxg_quat {
 	fix16_t x, y, z, w;
 } fxg_quat;
@@ -84,5 +88,9 @@ static inline fxg_quat fxg_q_integrate(fxg_quat q, fxg_vec3 omega, fix16_t h, ui
 			   fxg_sat((int64_t)q.w + fxg_shr_round((int64_t)hh * wq.w, 16), ovf));
 	return fxg_q_normalize(r, ovf);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

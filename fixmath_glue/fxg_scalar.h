@@ -20,8 +20,15 @@
 #include <stdint.h>
 #include <libfixmath/fix16.h>
 
-_Static_assert((-1 >> 1) == -1, "fixstep needs arithmetic right shift of negative values");
-_Static_assert(sizeof(int64_t) == 8 && sizeof(int32_t) == 4, "exact-width integers");
+#ifdef __cplusplus
+extern "C" {
+#define FXG_STATIC_ASSERT(c, m) static_assert(c, m)
+#else
+#define FXG_STATIC_ASSERT(c, m) _Static_assert(c, m)
+#endif
+
+FXG_STATIC_ASSERT((-1 >> 1) == -1, "fixstep needs arithmetic right shift of negative values");
+FXG_STATIC_ASSERT(sizeof(int64_t) == 8 && sizeof(int32_t) == 4, "exact-width integers");
 
 #define FXG_ONE ((fix16_t)0x10000)
 #define FXG_HALF ((fix16_t)0x8000)
@@ -431,5 +438,9 @@ static inline fix16_t fxg_from_int(int32_t i, uint32_t *ovf) { return fxg_sat((i
 static inline int32_t fxg_to_int_floor(fix16_t a) { return a >> 16; }
 /* Q16.16 -> int, rounded half away from zero; never UB (fixes fix16_to_int). */
 static inline int32_t fxg_to_int_round(fix16_t a) { return (int32_t)fxg_shr_round((int64_t)a, 16); }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

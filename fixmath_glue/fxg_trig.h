@@ -6,6 +6,10 @@
 
 #include "fxg_scalar.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef uint32_t fxg_angle;
 
 #define FXG_ANGLE_QUARTER ((fxg_angle)0x40000000u)
@@ -21,5 +25,9 @@ fxg_angle fxg_atan2(fix16_t y, fix16_t x);
 /* radians (Q16.16) <-> binary angle */
 fxg_angle fxg_angle_from_rad(fix16_t rad);
 fix16_t fxg_angle_to_rad(fxg_angle a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 
 #include "fxg_scalar.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct fxg_vec3 {
 	fix16_t x, y, z;
 } fxg_vec3;
@@ -163,5 +167,9 @@ static inline fxg_vec3 fxg_v3_max(fxg_vec3 a, fxg_vec3 b)
 }
 
 static inline fix16_t fxg_v3_comp(fxg_vec3 a, int axis) { return axis == 0 ? a.x : (axis == 1 ? a.y : a.z); }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -40,6 +40,7 @@ ticks_for() {
         large_pyramid) echo "8 --no-detail" ;;
         many_pyramids) echo "4 --no-detail" ;;
         school) echo "720 --no-detail" ;;
+        arena) echo "600 --no-detail" ;;
         *) echo "60 --no-detail" ;;
     esac
 }
@@ -54,8 +55,9 @@ tmp=$(mktemp)
 for s in $("$PROG" scenes | awk 'NF {print $1}'); do
     set -- $(ticks_for "$s")
     n=$1; shift
-    # the school's players follow their scripted routes (up the stairs and into the rooms)
-    if [ "$s" = school ]; then src=(--scripted); else src=(--random-inputs "$SEED"); fi
+    # the school's players follow their scripted routes (up the stairs and into the rooms);
+    # the arena's play their game (run for the zone, aim, fire, blast)
+    if [ "$s" = school ] || [ "$s" = arena ]; then src=(--scripted); else src=(--random-inputs "$SEED"); fi
     "$PROG" record "$s" --steps "$n" "${src[@]}" "$@" -o "$OUT/$s.fxr" >/dev/null
     h=$("$PROG" verify "$OUT/$s.fxr" --quiet | tail -n 1 | awk '{print $2}')
     p=$("$PROG" dump "$OUT/$s.fxr" --no-ticks | awk '$1 == "players" {print $2}')

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench: the benchmark figures (never a test; nothing here fails on time).
 #
-# One table for the benchmark scenes of shared/reference/benchmark-scenes.md,
+# One table for the benchmark scenes of docs/benchmarks.md,
 # fixstep beside Bullet (when build/bullet_scenes exists: make bench-bullet),
 # then the narrowphase and broadphase micro-benchmarks.
 #   SCENES="large_pyramid_b40 joint_grid_50" RUNS=1 make bench    a quick run

@@ -7,7 +7,7 @@
 # prints one table scene x target -> final hash, and exits non-zero if any cell differs
 # from the x86-64 gcc -O2 cell or any target failed to build or run.
 #
-#   tools/crosscheck.sh                 the scene table
+#   tools/crosscheck.sh                 the scene table (scenes, settle and event digests, the corpus)
 #   tools/crosscheck.sh each ARGS...    run `fixstep ARGS...` on every target and compare
 #                                       the last line of output (e.g. a replay verify)
 #   TARGETS="gcc-O2 s390x" tools/crosscheck.sh    only some targets
@@ -319,6 +319,11 @@ default_rows() {
     done
     # Seed 004's wall spheres (placed by ray casts against the mesh) and a run with them.
     add_row "spherewalls:mesh_level" "spherewalls mesh_level --steps 60 --probes 2000"; ROW_STEPS+=(60)
+    # Events and query results (issue 19): a digest of every step's contact, hit and sensor
+    # events and of overlap queries and a ray cast, for the arena played by its scripted
+    # players and for all_shapes (hulls, compounds, a mesh) with every body asking for events.
+    add_row "events:arena" "events arena --steps 600"; ROW_STEPS+=(600)
+    add_row "events:all_shapes" "events all_shapes --steps 300 --all-events"; ROW_STEPS+=(300)
     say "steps per scene: $(for i in "${!ROW_LABELS[@]}"; do printf '%s=%s ' "${ROW_LABELS[$i]}" "${ROW_STEPS[$i]}"; done)"
     # The golden replay corpus (replays/corpus, recorded on x86-64): every target re-simulates
     # each replay and must match every tick's recorded hash; the cell is the final hash.

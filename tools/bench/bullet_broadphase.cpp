@@ -1,5 +1,5 @@
 // Bullet's btDbvtBroadphase on the broadphase micro-benchmark of
-// reference/benchmark-scenes.md, for `fixstep bench broadphase` to print
+// docs/benchmarks.md, for `fixstep bench broadphase` to print
 // next to fixstep's figures. A benchmark comparison only: nothing in the
 // kernel, the normal build or the tests depends on Bullet.
 //

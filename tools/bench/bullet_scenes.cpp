@@ -1,5 +1,5 @@
 // Bullet 3 (Debian's libbullet-dev) on the benchmark scenes of
-// reference/benchmark-scenes.md, for `fixstep bench SCENE` to print beside
+// docs/benchmarks.md, for `fixstep bench SCENE` to print beside
 // fixstep's figures. A benchmark comparison only: nothing in the kernel, the
 // normal build or the tests depends on Bullet.
 //

@@ -1,5 +1,5 @@
 /* `fixstep bench broadphase`: the broadphase micro-benchmark of
- * reference/benchmark-scenes.md, exactly (SplitMix64 seed 12345, boxes in
+ * docs/benchmarks.md, exactly (SplitMix64 seed 12345, boxes in
  * [0, L]^3 with L = cbrt(4N), fast and slow motion, 20 untimed warm-up
  * steps, 100 timed steps of update + pair finding), side by side with
  * Bullet's btDbvtBroadphase on the same float boxes (build/bullet_broadphase,
@@ -342,7 +342,7 @@ int cli_bench_broadphase(int argc, char **argv)
 		nn = 1;
 	}
 	int have_bullet = o.bullet && access(o.bullet, X_OK) == 0;
-	printf("broadphase micro-benchmark (reference/benchmark-scenes.md): ms per step = update + pair finding,\n"
+	printf("broadphase micro-benchmark (docs/benchmarks.md): ms per step = update + pair finding,\n"
 	       "mean of %u steps after %u warm-up steps; one thread\n",
 	       o.steps, o.warm);
 	if (!have_bullet)

@@ -23,6 +23,8 @@ int cmd_log(int argc, char **argv);
 int cmd_peer(int argc, char **argv); /* not with SESSIONS=0 */
 int cmd_netdemo(int argc, char **argv);
 int cmd_synctest(int argc, char **argv);
+int cmd_events(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
 
 /* "trace STEP body SLOT p X Y Z v X Y Z": the body's position and velocity
  * in decimal (run --trace, replay --trace) */

@@ -22,6 +22,8 @@ static const cli_command commands[] = {
 	{ "netdemo", "start peer processes on 127.0.0.1 and report their session", cmd_netdemo },
 #endif
 	{ "synctest", "roll back and re-simulate every tick, comparing hashes (GGPO)", cmd_synctest },
+	{ "events", "play a scene: its events and queries, digested for the crosscheck", cmd_events },
+	{ "draw", "one view of a scene after N steps as an SVG image (debug draw)", cmd_draw },
 };
 
 static void usage(FILE *f)

@@ -1,8 +1,9 @@
 /* The built-in scenes. Values are written as decimal strings or exact
  * binary fractions and converted with libfixmath's fix16_from_str, so no
  * float ever touches a scene. Geometry of the benchmark scenes follows
- * shared/reference/benchmark-scenes.md. */
+ * docs/benchmarks.md. */
 #include "scenes.h"
+#include "scenes/arena.h"
 
 #include <libfixmath/fix16.h>
 #include <stdio.h>
@@ -593,6 +594,7 @@ static const fxs_scene scenes[] = {
 	{ "joint_grid_10", "10 x 10 spheres joined by ball joints, top row static (Box3D joint_grid, n = 10)", 100, scene_joint_grid_10, 4, fxs_scene_default_inputs, NULL },
 	{ "joint_grid_50", "50 x 50 spheres joined by 4,851 ball joints, top row static (Box3D joint_grid, n = 50)", 100, scene_joint_grid_50, 4, fxs_scene_default_inputs, NULL },
 	{ "joint_grid", "100 x 100 spheres joined by 19,701 ball joints, top row static (Box3D joint_grid)", 100, scene_joint_grid, 4, fxs_scene_default_inputs, NULL },
+	{ "arena", "two teams of two: filtered bullets, a capture-zone sensor, hit-event scores, blasts, upright players", FXS_ARENA_STEPS, fxs_scene_arena_create, FXS_ARENA_PLAYERS, fxs_scene_arena_inputs, fxs_scene_arena_script },
 };
 
 const fxs_scene *fxs_scenes(uint32_t *count)

@@ -14,16 +14,50 @@
 extern "C" {
 #endif
 
-typedef struct fxs_world fxs_world;
-
 /* ---- world ---- */
 
-/* NULL on bad definition (see fxs_world_def_validate) or out of memory. */
+/* Every function below is safe to call with a NULL world and with null or
+ * stale ids (a destroyed body's id, an id of another world's slot): it does
+ * nothing and returns FXS_ERR_INVALID_ID, false, 0, a null id or zeros, as
+ * each says. Out-parameters may be NULL unless a function says otherwise. */
+
+/* NULL on a bad definition (fxs_world_def_validate says why and
+ * fxs_world_def_invalid_field which field) or out of memory. */
 fxs_world *fxs_world_create(const fxs_world_def *def);
-void fxs_world_destroy(fxs_world *w);
-/* FXS_OK, or why the definition is unusable. */
+void fxs_world_destroy(fxs_world *w); /* NULL: nothing */
+/* FXS_OK, or why the definition is unusable (FXS_ERR_INVALID_ARGUMENT). */
 fxs_result fxs_world_def_validate(const fxs_world_def *def);
+/* NULL when def is valid, else the name of its first field out of range
+ * ("dt", "substeps", "gravity.y", ...; "def" for a NULL pointer): a static
+ * string. */
+const char *fxs_world_def_invalid_field(const fxs_world_def *def);
+/* The definition, with what the world setters below changed since. A NULL
+ * world: fxs_default_world_def(). */
 fxs_world_def fxs_world_get_def(const fxs_world *w);
+
+/* Why the last creator called on w failed (fxs_body_create,
+ * fxs_joint_create, fxs_world_create_mesh / _heightfield / _hull /
+ * _compound, fxs_character_create): FXS_OK after one that succeeded. The
+ * message names the field or the limit ("body def: friction out of range
+ * 0..100"); "" after a success. Not state: not hashed, not in snapshots.
+ * A NULL world: FXS_ERR_INVALID_ID and "no world". */
+fxs_result fxs_world_get_last_error(const fxs_world *w);
+const char *fxs_world_get_last_error_message(const fxs_world *w);
+
+/* World settings after creation. Each is state (hashed, in snapshots) and
+ * takes effect at the next step; each checks its values as
+ * fxs_world_def_validate does and returns FXS_ERR_INVALID_ARGUMENT, changing
+ * nothing, when they are out of range. */
+fxs_result fxs_world_set_gravity(fxs_world *w, fxg_vec3 gravity);
+fxg_vec3 fxs_world_get_gravity(const fxs_world *w);
+/* Contact softness: stiffness (Hz), damping ratio, the largest speed (m/s)
+ * at which overlap is pushed out (fxs_world_def's contact_hertz,
+ * contact_damping, contact_push_max). */
+fxs_result fxs_world_set_contact_tuning(fxs_world *w, fix16_t hertz, fix16_t damping_ratio, fix16_t push_max);
+fxs_result fxs_world_set_restitution_threshold(fxs_world *w, fix16_t speed);
+fxs_result fxs_world_set_hit_event_threshold(fxs_world *w, fix16_t speed);
+/* Sleeping on or off; off wakes every body at the next step. */
+fxs_result fxs_world_enable_sleeping(fxs_world *w, bool enable);
 
 /* Advance one step of def.dt. FXS_OK, or FXS_ERR_NOMEM when memory ran out:
  * - before the step changed anything (what the state at its start needs),
@@ -59,17 +93,25 @@ typedef enum fxs_kernels {
 	FXS_KERNELS_AVX2 = 1,     /* x86 with AVX2: contacts four lanes at a time */
 	FXS_KERNELS_AVX512 = 2,   /* x86 with AVX-512 F, VL, DQ, CD: contacts, ball joints and box-box
 				   * separating axes eight at a time */
+	FXS_KERNELS_SIMD128 = 3,  /* WebAssembly built with -msimd128 (chosen at build time): contacts
+				   * two at a time. A level of its own target, not wider than AVX-512:
+				   * a world asking for it elsewhere gets the widest that target has */
 } fxs_kernels;
 /* Use kernels no wider than k; returns the ones that will run (no wider
  * than what the CPU and the build have). */
 fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k);
 fxs_kernels fxs_world_get_kernels(const fxs_world *w);
-/* "portable", "avx2" or "avx512" */
+/* "portable", "avx2", "avx512" or "simd128" */
 const char *fxs_kernels_name(fxs_kernels k);
 
 /* ---- bodies ---- */
 
+/* The null id on a bad definition or when the world is full (max_bodies) or
+ * out of memory: fxs_world_get_last_error says which, and names the field. */
 fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def);
+/* Removes the body, its joints and its contacts. Contacts that had contact
+ * events get their end events after the next step (events.h); sensors see
+ * it leave at the next step. False for a stale id. */
 bool fxs_body_destroy(fxs_world *w, fxs_body_id id);
 bool fxs_body_is_valid(const fxs_world *w, fxs_body_id id);
 /* Number of body slots; slot i holds a body when fxs_world_body_at(w, i)
@@ -107,6 +149,76 @@ void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque);
 /* Impulses change the velocity at once. point is in world space. */
 void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse, fxg_vec3 point);
 void fxs_body_apply_angular_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse);
+
+/* ---- bodies at run time ----
+ *
+ * Every change below is state: deterministic, hashed and in snapshots. The
+ * setters return FXS_OK, FXS_ERR_INVALID_ID (NULL world, stale id) or
+ * FXS_ERR_INVALID_ARGUMENT (a value out of the range fxs_body_create
+ * accepts), and change nothing on an error. */
+
+/* The body's user data (hashed and in snapshots, as at creation). */
+fxs_result fxs_body_set_user_data(fxs_world *w, fxs_body_id id, uint32_t user_data);
+
+/* The velocity of the body's material point at world point p: v + w x (p - c). */
+fxg_vec3 fxs_body_get_point_velocity(const fxs_world *w, fxs_body_id id, fxg_vec3 p);
+/* The body's bounds now (tight: not the broadphase's fattened box). */
+fxs_aabb fxs_body_get_aabb(const fxs_world *w, fxs_body_id id);
+
+/* Awake or asleep. Putting a body to sleep puts its whole island (what it
+ * touches and is jointed to, through dynamic bodies) to sleep, velocities
+ * zeroed; waking wakes it, and its island at the next step. A static body
+ * is neither: FXS_ERR_INVALID_ARGUMENT. */
+fxs_result fxs_body_set_awake(fxs_world *w, fxs_body_id id, bool awake);
+bool fxs_body_is_awake(const fxs_world *w, fxs_body_id id);
+
+/* Disable: the body leaves the simulation but keeps its slot, id, pose and
+ * velocity: no broadphase proxy, no contacts (their end events come after
+ * the next step), no sensor, not in queries, not moved, its joints
+ * inactive. Enable: back, awake. */
+fxs_result fxs_body_disable(fxs_world *w, fxs_body_id id);
+fxs_result fxs_body_enable(fxs_world *w, fxs_body_id id);
+bool fxs_body_is_enabled(const fxs_world *w, fxs_body_id id);
+
+/* Static, kinematic or dynamic: mass recomputed, the body's contacts
+ * removed (made anew at the next step; end events as for a destroy),
+ * awake. A mesh body stays static and a character's body kinematic
+ * (FXS_ERR_INVALID_ARGUMENT). */
+fxs_result fxs_body_set_type(fxs_world *w, fxs_body_id id, fxs_body_type type);
+
+/* Materials: used from the next step. Density recomputes the mass and
+ * inertia from the shape (and ends an fxs_body_set_mass_data override). */
+fxs_result fxs_body_set_friction(fxs_world *w, fxs_body_id id, fix16_t friction);
+fxs_result fxs_body_set_restitution(fxs_world *w, fxs_body_id id, fix16_t restitution);
+fxs_result fxs_body_set_density(fxs_world *w, fxs_body_id id, fix16_t density);
+fix16_t fxs_body_get_friction(const fxs_world *w, fxs_body_id id);
+fix16_t fxs_body_get_restitution(const fxs_world *w, fxs_body_id id);
+fix16_t fxs_body_get_density(const fxs_world *w, fxs_body_id id);
+/* Mass (kg) and the principal moments of inertia about the centre of mass
+ * in the body's frame (kg m^2), Q32.32, instead of what the shape and
+ * density give (a hull's or compound's products of inertia are dropped).
+ * A dynamic body only; mass 2^-16..2^24 kg, moments 2^-16..2^30 kg m^2. */
+fxs_result fxs_body_set_mass_data(fxs_world *w, fxs_body_id id, fxg_wide mass, const fxg_wide inertia[3]);
+
+fxs_result fxs_body_set_gravity_scale(fxs_world *w, fxs_body_id id, fix16_t scale); /* -100..100 */
+fix16_t fxs_body_get_gravity_scale(const fxs_world *w, fxs_body_id id);
+fxs_result fxs_body_set_damping(fxs_world *w, fxs_body_id id, fix16_t linear, fix16_t angular); /* 0..1000 */
+
+/* Motion locks (types.h): the velocities along newly locked axes are zeroed now. */
+fxs_result fxs_body_set_motion_locks(fxs_world *w, fxs_body_id id, fxs_motion_locks locks);
+fxs_motion_locks fxs_body_get_motion_locks(const fxs_world *w, fxs_body_id id);
+
+/* Collision filter (types.h). Contacts the new filter forbids are removed
+ * now, in contact order (end events after the next step); pairs it allows
+ * meet at the next step. A sensor's overlaps follow at the next step. */
+fxs_result fxs_body_set_filter(fxs_world *w, fxs_body_id id, fxs_filter filter);
+fxs_filter fxs_body_get_filter(const fxs_world *w, fxs_body_id id);
+bool fxs_body_is_sensor(const fxs_world *w, fxs_body_id id);
+
+/* Events (events.h) for this body's contacts, and whether sensors see it. */
+fxs_result fxs_body_enable_contact_events(fxs_world *w, fxs_body_id id, bool enable);
+fxs_result fxs_body_enable_hit_events(fxs_world *w, fxs_body_id id, bool enable);
+fxs_result fxs_body_enable_sensor_events(fxs_world *w, fxs_body_id id, bool enable);
 
 /* ---- static triangle meshes ---- */
 
@@ -210,5 +322,6 @@ size_t fxs_world_serialize_state(const fxs_world *w, void *buf, size_t cap);
 #endif
 
 #include "joint.h"
+#include "events.h"
 
 #endif

@@ -19,8 +19,6 @@
 extern "C" {
 #endif
 
-typedef struct fxs_world fxs_world;
-
 /* A joint handle: slot index + 1 (0 is the null id) and the slot's generation. */
 typedef struct fxs_joint_id {
 	uint32_t index1;

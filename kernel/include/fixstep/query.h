@@ -33,12 +33,41 @@ typedef struct fxs_cast_hit {
 	fxg_vec3 normal;  /* unit surface normal at the hit, facing the caster */
 } fxs_cast_hit;
 
+/* What a query sees (Box2D's b2QueryFilter): a body passes when
+ * (body.filter.category_bits & mask_bits) != 0 and (body.filter.mask_bits &
+ * category_bits) != 0. Queries never see sensors or disabled bodies.
+ * Group indices do not apply to queries. A NULL filter pointer is
+ * fxs_default_query_filter(): every body. */
+typedef struct fxs_query_filter {
+	uint64_t category_bits; /* what the query is; default 1 */
+	uint64_t mask_bits;     /* what it sees; default every bit */
+} fxs_query_filter;
+
+fxs_query_filter fxs_default_query_filter(void);
+
+/* Bodies whose bounds (tight, as fxs_body_get_aabb) overlap the box (closed
+ * intervals), ascending by slot: the count; at most cap ids are written to
+ * out (cap 0 to size). 0 for a NULL world or lo > hi on an axis. */
+uint32_t fxs_world_overlap_aabb(const fxs_world *w, fxs_aabb box, const fxs_query_filter *filter, fxs_body_id *out,
+				uint32_t cap);
+
+/* Bodies whose shape overlaps `shape` (a sphere, box, capsule or hull; a
+ * hull of this world) placed at xf, touching included, ascending by slot:
+ * the count; at most cap written. 0 for a NULL world, an unusable shape or
+ * a rotation that is not unit. */
+uint32_t fxs_world_overlap_shape(const fxs_world *w, const fxs_shape *shape, const fxs_transform *xf,
+				 const fxs_query_filter *filter, fxs_body_id *out, uint32_t cap);
+
 /* One shape at a transform against the segment p0 -> p1. False if missed,
  * or the segment is longer than FXS_QUERY_MAX_LENGTH. hit->body is unset. */
 bool fxs_shape_ray_cast(const fxs_shape *shape, const fxs_transform *xf, fxg_vec3 p0, fxg_vec3 p1, fxs_cast_hit *hit);
 
-/* The first body the segment hits. `skip` (or a null id) is ignored. */
+/* The first body the segment hits. `skip` (or a null id) is ignored.
+ * False for a NULL world or hit. Sees every body that is not a sensor. */
 bool fxs_world_ray_cast(const fxs_world *w, fxg_vec3 p0, fxg_vec3 p1, fxs_body_id skip, fxs_cast_hit *hit);
+/* The same, seeing only the bodies that pass `filter`. */
+bool fxs_world_ray_cast_filtered(const fxs_world *w, fxg_vec3 p0, fxg_vec3 p1, const fxs_query_filter *filter,
+				 fxs_body_id skip, fxs_cast_hit *hit);
 
 /* A shape (sphere, box, capsule, hull, compound) with rotation q (any
  * non-zero quaternion: one that is not unit is normalised) swept from p0 to p1:
@@ -46,6 +75,8 @@ bool fxs_world_ray_cast(const fxs_world *w, fxg_vec3 p0, fxg_vec3 p1, fxs_body_i
  * (normal pointing from what was hit towards the caster). */
 bool fxs_world_shape_cast(const fxs_world *w, const fxs_shape *shape, fxg_quat q, fxg_vec3 p0, fxg_vec3 p1,
 			  fxs_body_id skip, fxs_cast_hit *hit);
+bool fxs_world_shape_cast_filtered(const fxs_world *w, const fxs_shape *shape, fxg_quat q, fxg_vec3 p0, fxg_vec3 p1,
+				   const fxs_query_filter *filter, fxs_body_id skip, fxs_cast_hit *hit);
 
 #ifdef __cplusplus
 }

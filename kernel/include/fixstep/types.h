@@ -1,4 +1,5 @@
-/* fixstep public types: ids, definition structs, statistics. Plain data. */
+/* fixstep public types: ids, definition structs, statistics. Plain data,
+ * usable from C (C11 or later: fxs_shape has anonymous unions) and C++. */
 #ifndef FIXSTEP_TYPES_H
 #define FIXSTEP_TYPES_H
 
@@ -6,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "fxg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define FXS_VERSION_MAJOR 0
 #define FXS_VERSION_MINOR 1
@@ -20,6 +25,9 @@ typedef struct fxs_body_id {
 
 static const fxs_body_id fxs_null_body = { 0, 0 };
 
+/* The world (fixstep.h): opaque, made by fxs_world_create. */
+typedef struct fxs_world fxs_world;
+
 typedef enum fxs_result {
 	FXS_OK = 0,
 	FXS_ERR_INVALID_ARGUMENT = 1,
@@ -29,7 +37,8 @@ typedef enum fxs_result {
 	FXS_ERR_VERSION = 5,
 	FXS_ERR_TRUNCATED = 6,
 	FXS_ERR_CORRUPT = 7,
-	FXS_ERR_LIMIT = 8
+	FXS_ERR_LIMIT = 8,
+	FXS_ERR_INVALID_ID = 9 /* a null or stale id, or a null world */
 } fxs_result;
 
 const char *fxs_result_string(fxs_result r);
@@ -52,7 +61,7 @@ typedef enum fxs_shape_type {
 
 /* One convex shape, centred on the body origin (the centre of mass). */
 typedef struct fxs_shape {
-	int32_t type;          /* fxs_shape_type */
+	fxs_shape_type type;
 	fix16_t radius;        /* sphere, capsule */
 	fix16_t half_height;   /* capsule */
 	fxg_vec3 half_extents; /* box */
@@ -80,6 +89,43 @@ typedef struct fxs_transform {
 	fxg_quat q;
 } fxs_transform;
 
+/* An axis-aligned box in world coordinates, lo <= hi (closed intervals). */
+typedef struct fxs_aabb {
+	fxg_vec3 lo, hi;
+} fxs_aabb;
+
+/* Collision filtering (Box2D's rules): two bodies collide when
+ *   - both have the same nonzero group_index: always if it is positive,
+ *     never if it is negative (the bits are not looked at);
+ *   - otherwise when (a.category_bits & b.mask_bits) != 0 and
+ *     (b.category_bits & a.mask_bits) != 0.
+ * A filtered pair never reaches the narrowphase: no contact, no manifold,
+ * no events. Joints without collide_connected filter their pair as well.
+ * Sensors use the same test to decide what they detect, and queries test
+ * the bodies against an fxs_query_filter (query.h). A body has one filter
+ * (the children of a compound share their body's). */
+typedef struct fxs_filter {
+	uint64_t category_bits; /* what the body is; default 1 */
+	uint64_t mask_bits;     /* what it collides with; default every bit */
+	int32_t group_index;    /* default 0: the bits decide */
+} fxs_filter;
+
+fxs_filter fxs_default_filter(void);
+bool fxs_filter_should_collide(fxs_filter a, fxs_filter b);
+
+/* Motion locks (dynamic bodies): the body never moves along a locked world
+ * axis or turns about one. Angular locks take the axis out of the body's
+ * world inverse inertia for the step, so contacts and joints are solved
+ * knowing the body cannot turn about it (an upright character capsule:
+ * angular_x, angular_y and angular_z); linear locks set the velocity along
+ * the axis to zero after the velocity solve of every sub-step and at the
+ * step's end (a 2.5D game's plane: linear_z), so its position along the
+ * axis never changes. */
+typedef struct fxs_motion_locks {
+	bool linear_x, linear_y, linear_z;
+	bool angular_x, angular_y, angular_z;
+} fxs_motion_locks;
+
 typedef struct fxs_world_def {
 	fxg_vec3 gravity;                /* m/s^2, default (0, -10, 0) */
 	fix16_t dt;                      /* step in s, default 1/60 (1092 raw) */
@@ -103,24 +149,34 @@ typedef struct fxs_world_def {
 	                               joint) are solved as one boxed LCP (seed 002's Murty method,
 	                               solver_direct.c, lcp.c) instead of sequential impulses; 0: off
 	                               (the default); at most 1024 */
+	fix16_t hit_event_threshold;     /* m/s: a contact whose approach speed is above this makes a hit
+	                               event (events.h) when a body asks for them; default 1, 0..1000 */
 } fxs_world_def;
 
 fxs_world_def fxs_default_world_def(void);
 
 typedef struct fxs_body_def {
-	int32_t type; /* fxs_body_type, default dynamic */
+	fxs_body_type type; /* default dynamic */
 	fxg_vec3 position;
 	fxg_quat rotation; /* unit, default identity */
 	fxg_vec3 linear_velocity;
 	fxg_vec3 angular_velocity;
 	fxs_shape shape;
-	fix16_t density;         /* kg/m^3, default 1000 */
-	fix16_t friction;        /* default 0.6 */
-	fix16_t restitution;     /* default 0 */
-	fix16_t linear_damping;  /* 1/s, default 0 */
-	fix16_t angular_damping; /* 1/s, default 0 */
-	fix16_t gravity_scale;   /* default 1 */
-	uint32_t user_data;      /* opaque, hashed and snapshotted */
+	fix16_t density;               /* kg/m^3, default 1000 */
+	fix16_t friction;              /* default 0.6 */
+	fix16_t restitution;           /* default 0 */
+	fix16_t linear_damping;        /* 1/s, default 0 */
+	fix16_t angular_damping;       /* 1/s, default 0 */
+	fix16_t gravity_scale;         /* default 1 */
+	uint32_t user_data;            /* opaque, hashed and snapshotted */
+	fxs_filter filter;             /* default fxs_default_filter(): collides with everything */
+	fxs_motion_locks motion_locks; /* default none */
+	bool is_sensor;                /* detects overlaps (events.h), never touches; default false */
+	bool enable_sensor_events;     /* sensors see this body; default true */
+	bool enable_contact_events;    /* contact begin and end events for its contacts; default false */
+	bool enable_hit_events;        /* hit events for its contacts; default false */
+	bool is_enabled;               /* false: created out of the simulation (fxs_body_enable); default true */
+	bool is_awake;                 /* false: created asleep; default true */
 } fxs_body_def;
 
 fxs_body_def fxs_default_body_def(void);
@@ -136,5 +192,9 @@ typedef struct fxs_step_stats {
 	uint32_t contact_point_count;
 	uint32_t awake_body_count; /* non-static bodies awake after the step */
 } fxs_step_stats;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

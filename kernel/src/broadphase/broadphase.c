@@ -316,6 +316,8 @@ const uint32_t *fxs_bp_query_aabb(fxs_broadphase *bp, const fxs_aabb *q, uint32_
 	return bp->qids;
 }
 
+bool fxs_bp_query_failed(const fxs_broadphase *bp) { return bp->qfail; }
+
 bool fxs_bp_ray_cast(fxs_broadphase *bp, fxg_vec3 p0, fxg_vec3 p1, fxs_ray_hit *hit)
 {
 	fxs_segment s = { p0, p1 };

@@ -62,6 +62,8 @@ void fxs_bp_set_insert_order(fxs_broadphase *bp, int order);
 /* Proxies whose box (as of the last update) overlaps q, ascending. The
  * array is owned by bp and valid until the next query or update. */
 const uint32_t *fxs_bp_query_aabb(fxs_broadphase *bp, const fxs_aabb *q, uint32_t *count);
+/* The last query ran out of memory (and returned nothing). */
+bool fxs_bp_query_failed(const fxs_broadphase *bp);
 /* First proxy box hit by the segment p0 -> p1 (earliest entry, exact; ties
  * by smallest id; a segment starting inside a box hits it at 0). */
 bool fxs_bp_ray_cast(fxs_broadphase *bp, fxg_vec3 p0, fxg_vec3 p1, fxs_ray_hit *hit);

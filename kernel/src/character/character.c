@@ -32,7 +32,7 @@ fxs_character_def fxs_default_character_def(void)
 
 static fxs_character *get(const fxs_world *w, fxs_character_id id)
 {
-	if (id == 0 || id > w->character_slot_count)
+	if (!w || id == 0 || id > w->character_slot_count)
 		return NULL;
 	fxs_character *c = &w->characters[id - 1];
 	return c->alive ? c : NULL;
@@ -40,19 +40,27 @@ static fxs_character *get(const fxs_world *w, fxs_character_id id)
 
 fxs_character_id fxs_character_create(fxs_world *w, const fxs_character_def *def)
 {
-	if (def->radius < FXG_RATIO(5, 100) || def->radius > FXG_I(10) || def->half_height < 0 ||
-	    def->half_height > FXG_I(10) || def->step_height < 0 || def->step_height > FXG_I(2) || def->max_slope_cos < 0 ||
-	    def->max_slope_cos > FXG_ONE || def->jump_speed < 0 || def->jump_speed > FXG_I(100))
+	if (!w)
 		return 0;
+	if (!def)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "character def: NULL"), 0;
+	const char *bad = def->radius < FXG_RATIO(5, 100) || def->radius > FXG_I(10) ? "radius out of range 0.05..10"
+		: def->half_height < 0 || def->half_height > FXG_I(10)               ? "half_height out of range 0..10"
+		: def->step_height < 0 || def->step_height > FXG_I(2)                ? "step_height out of range 0..2"
+		: def->max_slope_cos < 0 || def->max_slope_cos > FXG_ONE             ? "max_slope_cos out of range 0..1"
+		: def->jump_speed < 0 || def->jump_speed > FXG_I(100)                ? "jump_speed out of range 0..100"
+										     : NULL;
+	if (bad)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "character def: %s", bad), 0;
 	uint32_t slot = 0;
 	while (slot < w->character_slot_count && w->characters[slot].alive)
 		++slot;
 	if (slot >= FXS_MAX_CHARACTERS)
-		return 0;
+		return fxs_world_fail(w, FXS_ERR_LIMIT, "the world has FXS_MAX_CHARACTERS characters"), 0;
 	if (slot == w->character_slot_count) {
 		fxs_character *nc = realloc(w->characters, (size_t)(slot + 1) * sizeof *nc);
 		if (!nc)
-			return 0;
+			return fxs_world_fail(w, FXS_ERR_NOMEM, "out of memory"), 0;
 		w->characters = nc;
 		w->character_slot_count = slot + 1;
 	}
@@ -65,7 +73,7 @@ fxs_character_id fxs_character_create(fxs_world *w, const fxs_character_def *def
 	bd.density = def->density;
 	fxs_body_id body = fxs_body_create(w, &bd);
 	if (!fxs_body_is_valid(w, body))
-		return 0;
+		return 0; /* the last error is the body's */
 	fxs_character *c = &w->characters[slot];
 	memset(c, 0, sizeof *c);
 	c->alive = 1;
@@ -76,6 +84,7 @@ fxs_character_id fxs_character_create(fxs_world *w, const fxs_character_def *def
 	c->max_slope_cos = def->max_slope_cos;
 	c->jump_speed = def->jump_speed;
 	fxs_world_touch(w);
+	fxs_world_ok(w);
 	return slot + 1;
 }
 
@@ -129,6 +138,8 @@ fxs_body_id fxs_character_get_ground(const fxs_world *w, fxs_character_id id)
 uint32_t fxs_world_character_count(const fxs_world *w)
 {
 	uint32_t n = 0;
+	if (!w)
+		return 0;
 	for (uint32_t i = 0; i < w->character_slot_count; ++i)
 		n += w->characters[i].alive;
 	return n;
@@ -160,7 +171,8 @@ static bool deepest(mover *mv, fxg_vec3 p, fix16_t *depth, fxg_vec3 *n, uint32_t
 	uint32_t best_id = 0;
 	for (uint32_t i = 0; i < w->slot_count; ++i) {
 		const fxs_body *b = &w->bodies[i];
-		if (!b->alive || i == mv->self || b->type == FXS_BODY_DYNAMIC)
+		if (!b->alive || i == mv->self || b->type == FXS_BODY_DYNAMIC || (b->game & FXS_BODY_DISABLED) ||
+		    !fxs_bodies_touch(&w->bodies[mv->self], b))
 			continue;
 		fxs_aabb bb = fxs_body_compute_aabb(b, &ovf);
 		if (!fxs_aabb_overlap(&a, &bb))
@@ -256,8 +268,11 @@ static bool ground_below(mover *mv, fxg_vec3 p, fix16_t dist, fix16_t max_y, fix
 	ball.type = FXS_SHAPE_SPHERE;
 	ball.half_height = 0;
 	fxs_cast_hit h;
-	bool cast = fxs_world_shape_cast(mv->w, &ball, (fxg_quat){ 0, 0, 0, FXG_ONE }, centre,
-					 fxg_v3(centre.x, centre.y - dist, centre.z), self, &h);
+	/* what the character's filter lets it stand on (queries never see sensors) */
+	const fxs_filter *f = &mv->w->bodies[mv->self].filter;
+	const fxs_query_filter qf = { f->category_bits, f->mask_bits };
+	bool cast = fxs_world_shape_cast_filtered(mv->w, &ball, (fxg_quat){ 0, 0, 0, FXG_ONE }, centre,
+						  fxg_v3(centre.x, centre.y - dist, centre.z), &qf, self, &h);
 	if (cast && h.normal.y >= c->max_slope_cos) {
 		if (h.point.y > max_y)
 			return false;
@@ -275,7 +290,8 @@ static bool ground_below(mover *mv, fxg_vec3 p, fix16_t dist, fix16_t max_y, fix
 		fxg_vec3 a = fxg_v3(centre.x + off[k][0] * half, centre.y, centre.z + off[k][1] * half);
 		fxg_vec3 b = fxg_v3(a.x, foot - dist - SKIN, a.z);
 		fxs_cast_hit e;
-		if (!fxs_world_ray_cast(mv->w, a, b, self, &e) || e.normal.y < c->max_slope_cos || e.point.y > max_y)
+		if (!fxs_world_ray_cast_filtered(mv->w, a, b, &qf, self, &e) || e.normal.y < c->max_slope_cos ||
+		    e.point.y > max_y)
 			continue;
 		if (!have || e.point.y > best) {
 			have = true;
@@ -418,9 +434,19 @@ static void update_one(fxs_world *w, fxs_character *c)
 
 void fxs_characters_update(fxs_world *w)
 {
-	for (uint32_t i = 0; i < w->character_slot_count; ++i)
-		if (w->characters[i].alive)
+	for (uint32_t i = 0; i < w->character_slot_count; ++i) {
+		const fxs_body *b;
+		if (w->characters[i].alive && (b = fxs_world_get_body(w, w->characters[i].body)) &&
+		    !(b->game & FXS_BODY_DISABLED))
 			update_one(w, &w->characters[i]);
+	}
+}
+
+uint32_t fxs_character_slot_body(const fxs_world *w, uint32_t i)
+{
+	if (i >= w->character_slot_count || !w->characters[i].alive)
+		return UINT32_MAX;
+	return w->characters[i].body.index1 - 1;
 }
 
 /* ---- state ---- */
@@ -454,10 +480,13 @@ void fxs_characters_write(const fxs_world *w, fxs_writer *wr)
 
 bool fxs_characters_read(fxs_world *w, fxs_reader *r)
 {
-	if (r->pos == r->len)
+	/* no section: the end, or the next section's magic */
+	if (r->len - r->pos < 4)
 		return true;
-	if (fxs_read_u32(r) != CHAR_MAGIC)
-		return false;
+	const uint8_t *q = r->buf + r->pos;
+	if (((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24) != CHAR_MAGIC)
+		return true;
+	fxs_read_u32(r);
 	uint32_t n = fxs_read_u32(r);
 	if (r->err != FXS_OK || n == 0 || n > FXS_MAX_CHARACTERS)
 		return false;

@@ -23,5 +23,7 @@ void fxs_characters_update(fxs_world *w);
 void fxs_characters_write(const fxs_world *w, fxs_writer *wr);
 bool fxs_characters_read(fxs_world *w, fxs_reader *r);
 void fxs_characters_free(fxs_world *w);
+/* The body slot of character slot i, or UINT32_MAX when none. */
+uint32_t fxs_character_slot_body(const fxs_world *w, uint32_t i);
 
 #endif

@@ -261,6 +261,11 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 				continue;
 		}
 		const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
+		/* filtered pairs and pairs with a sensor never reach the
+		 * narrowphase (their old contacts, if any, are not carried over:
+		 * a filter changed since) */
+		if (!fxs_bodies_touch(ba, bb))
+			continue;
 		/* advance the old list to this pair */
 		uint64_t first = contact_key(a, b, 0, 0), last = contact_key(a, b, 255, 255);
 		while (u.oi < u.old_count && key_of(&u.old[u.oi]) < first)
@@ -297,12 +302,44 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 	return FXS_OK;
 }
 
+/* An end event for a contact removed between steps, reported after the
+ * next step (events.c) when either body asked for contact events. */
+static void end_pending(fxs_world *w, const fxs_contact *c)
+{
+	const fxs_body *a = &w->bodies[c->a], *b = &w->bodies[c->b];
+	if (!((a->game | b->game) & FXS_BODY_CONTACT_EVENTS))
+		return;
+	if (!FXS_RESERVE(w, end_pending, w->end_pending_count + 1)) {
+		/* not between steps' worth failing a destroy for: the event is
+		 * lost, and the world says so as a step would (fxs_world_status) */
+		w->failed = true;
+		return;
+	}
+	w->end_pending[w->end_pending_count++] = fxs_events_end_of(w, c);
+}
+
 void fxs_contacts_remove_body(fxs_world *w, uint32_t s)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
-		if (w->contacts[i].a == s || w->contacts[i].b == s)
+		if (w->contacts[i].a == s || w->contacts[i].b == s) {
+			end_pending(w, &w->contacts[i]);
 			continue;
+		}
+		w->contacts[n++] = w->contacts[i];
+	}
+	w->contact_count = n;
+}
+
+void fxs_contacts_remove_filtered(fxs_world *w, uint32_t s)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < w->contact_count; ++i) {
+		const fxs_contact *c = &w->contacts[i];
+		if ((c->a == s || c->b == s) && !fxs_bodies_touch(&w->bodies[c->a], &w->bodies[c->b])) {
+			end_pending(w, c);
+			continue;
+		}
 		w->contacts[n++] = w->contacts[i];
 	}
 	w->contact_count = n;

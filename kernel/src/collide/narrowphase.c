@@ -81,7 +81,7 @@ void fxs_collide_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rota
 	};
 	m->normal = fxg_v3_zero();
 	m->point_count = 0;
-	if (a->type < 0 || a->type >= FXS_SHAPE_TYPE_COUNT || b->type < 0 || b->type >= FXS_SHAPE_TYPE_COUNT)
+	if ((uint32_t)a->type >= FXS_SHAPE_TYPE_COUNT || (uint32_t)b->type >= FXS_SHAPE_TYPE_COUNT)
 		return;
 	if (a->type == FXS_SHAPE_COMPOUND || b->type == FXS_SHAPE_COMPOUND) {
 		collide_compound(a, xa, b, xb, speculative, m, ovf);

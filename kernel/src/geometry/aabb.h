@@ -2,11 +2,7 @@
 #ifndef FXS_AABB_H
 #define FXS_AABB_H
 
-#include "fxg.h"
-
-typedef struct fxs_aabb {
-	fxg_vec3 lo, hi;
-} fxs_aabb;
+#include "fixstep/types.h" /* fxs_aabb */
 
 /* Closed-interval overlap on all three axes (touching boxes overlap). */
 static inline bool fxs_aabb_overlap(const fxs_aabb *a, const fxs_aabb *b)

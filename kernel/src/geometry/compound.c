@@ -176,19 +176,26 @@ static bool add_compound(fxs_world *w, fxs_compound *c)
 
 fxs_compound_id fxs_world_create_compound(fxs_world *w, const fxs_compound_child *children, uint32_t n, fxg_vec3 *com)
 {
-	if (!w || w->compound_count >= FXS_MAX_COMPOUNDS)
+	if (!w)
 		return 0;
+	if (w->compound_count >= FXS_MAX_COMPOUNDS)
+		return fxs_world_fail(w, FXS_ERR_LIMIT, "the world has 65536 compounds"), 0;
 	bool nomem;
 	fxs_compound *c = build(w, children, n, &nomem);
 	if (!c)
-		return 0;
+		return fxs_world_fail(w, nomem ? FXS_ERR_NOMEM : FXS_ERR_INVALID_ARGUMENT, "%s",
+				      nomem ? "out of memory"
+					    : "compound: 1 to 16 children, each a valid sphere, box, capsule or hull of "
+					      "this world with a unit rotation, within 100 m"),
+		       0;
 	if (!add_compound(w, c)) {
 		free(c);
-		return 0;
+		return fxs_world_fail(w, FXS_ERR_NOMEM, "out of memory"), 0;
 	}
 	if (com)
 		*com = c->com;
 	fxs_world_touch(w);
+	fxs_world_ok(w);
 	return w->compound_count;
 }
 

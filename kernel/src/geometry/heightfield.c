@@ -9,7 +9,7 @@
  * seen from +y, ids 2 (j (nx - 1) + i) and that + 1. The coordinate range is
  * the mesh's (fxs_mesh_build checks every vertex: +-4096 m); i * cell is
  * formed in int64. Integer only. */
-#include "fixstep/fixstep.h"
+#include "world/world.h"
 
 #include <stdlib.h>
 
@@ -18,11 +18,13 @@
 fxs_mesh_id fxs_world_create_heightfield(fxs_world *w, const fix16_t *heights, uint32_t nx, uint32_t nz, fix16_t cell,
 					 fix16_t thickness)
 {
-	if (!w || !heights || nx < 2 || nz < 2 || nx > HEIGHTFIELD_MAX_SIDE || nz > HEIGHTFIELD_MAX_SIDE || cell <= 0)
+	if (!w)
 		return 0;
+	if (!heights || nx < 2 || nz < 2 || nx > HEIGHTFIELD_MAX_SIDE || nz > HEIGHTFIELD_MAX_SIDE || cell <= 0)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "heightfield: heights NULL, nx or nz out of 2..4097, or cell <= 0"), 0;
 	int64_t span_x = (int64_t)(nx - 1) * cell, span_z = (int64_t)(nz - 1) * cell;
 	if (span_x > FXG_I(4096) || span_z > FXG_I(4096))
-		return 0;
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "heightfield: wider than 4096 m"), 0;
 	size_t nv = (size_t)nx * nz, nt = (size_t)(nx - 1) * (nz - 1) * 2;
 	fxg_vec3 *v = malloc(nv * sizeof *v);
 	uint32_t *t = malloc(nt * 3 * sizeof *t);
@@ -41,6 +43,8 @@ fxs_mesh_id fxs_world_create_heightfield(fxs_world *w, const fix16_t *heights, u
 			}
 		id = fxs_world_create_mesh(w, v, (uint32_t)nv, t, (uint32_t)nt, thickness);
 	}
+	if (!v || !t)
+		fxs_world_fail(w, FXS_ERR_NOMEM, "out of memory");
 	free(v);
 	free(t);
 	return id;

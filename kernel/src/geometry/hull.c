@@ -364,13 +364,13 @@ void fxs_hulls_free(fxs_world *w)
 }
 
 /* build from points; NULL on bad input or no memory (*nomem says which) */
-static fxs_world_hull *make_hull(const fxg_vec3 *pts, int n, bool *nomem)
+static fxs_world_hull *make_hull(const fxg_vec3 *pts, int n, bool *nomem, int *code)
 {
 	fxs_world_hull *h = malloc(sizeof *h);
 	*nomem = !h;
 	if (!h)
 		return NULL;
-	if (fxs_hull_build(pts, n, &h->src) != FXS_HULL_OK) {
+	if ((*code = fxs_hull_build(pts, n, &h->src)) != FXS_HULL_OK) {
 		free(h);
 		return NULL;
 	}
@@ -397,19 +397,31 @@ static bool add_hull(fxs_world *w, fxs_world_hull *h)
 
 fxs_hull_id fxs_world_create_hull(fxs_world *w, const fxg_vec3 *pts, uint32_t n, fxg_vec3 *com)
 {
-	if (!w || !pts || n > FXS_HULL_MAX_INPUT || w->hull_count >= FXS_MAX_HULLS)
+	if (!w)
 		return 0;
+	if (!pts || n > FXS_HULL_MAX_INPUT || n < 4)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "hull: %s", pts ? "4 to 64 points" : "points NULL"), 0;
+	if (w->hull_count >= FXS_MAX_HULLS)
+		return fxs_world_fail(w, FXS_ERR_LIMIT, "the world has 65536 hulls"), 0;
 	bool nomem;
-	fxs_world_hull *h = make_hull(pts, (int)n, &nomem);
+	int code = FXS_HULL_OK;
+	fxs_world_hull *h = make_hull(pts, (int)n, &nomem, &code);
 	if (!h)
-		return 0;
+		return fxs_world_fail(w, nomem ? FXS_ERR_NOMEM : FXS_ERR_INVALID_ARGUMENT, "%s",
+				      nomem                                   ? "out of memory"
+					      : code == FXS_HULL_ERR_RANGE    ? "hull: a point beyond 8 m of the origin"
+					      : code == FXS_HULL_ERR_FLAT     ? "hull: the points are flat (no volume)"
+					      : code == FXS_HULL_ERR_TOO_MANY ? "hull: it would have more than 32 vertices"
+									      : "hull: 4 to 64 points"),
+		       0;
 	if (!add_hull(w, h)) {
 		free(h);
-		return 0;
+		return fxs_world_fail(w, FXS_ERR_NOMEM, "out of memory"), 0;
 	}
 	if (com)
 		*com = h->com;
 	fxs_world_touch(w);
+	fxs_world_ok(w);
 	return w->hull_count;
 }
 
@@ -487,7 +499,8 @@ bool fxs_hulls_read(fxs_world *w, fxs_reader *r)
 		if (r->err != FXS_OK)
 			return false;
 		bool nomem;
-		fxs_world_hull *h = make_hull(v, (int)nv, &nomem);
+		int code;
+		fxs_world_hull *h = make_hull(v, (int)nv, &nomem, &code);
 		/* the stored points must be exactly a hull this kernel builds */
 		bool ok = h && h->src.n_verts == (int32_t)nv;
 		for (uint32_t k = 0; ok && k < nv; ++k)

@@ -409,22 +409,30 @@ static bool add_mesh(fxs_world *w, fxs_mesh *m)
 fxs_mesh_id fxs_world_create_mesh(fxs_world *w, const fxg_vec3 *verts, uint32_t nverts, const uint32_t *tris,
 				  uint32_t ntris, fix16_t thickness)
 {
-	if (!w || w->mesh_count >= (1u << 16))
+	if (!w)
 		return 0;
-	fxs_mesh *m = fxs_mesh_build(verts, nverts, tris, ntris, thickness, NULL);
+	if (w->mesh_count >= (1u << 16))
+		return fxs_world_fail(w, FXS_ERR_LIMIT, "the world has 65536 meshes"), 0;
+	bool nomem = false;
+	fxs_mesh *m = fxs_mesh_build(verts, nverts, tris, ntris, thickness, &nomem);
 	if (!m)
-		return 0;
+		return fxs_world_fail(w, nomem ? FXS_ERR_NOMEM : FXS_ERR_INVALID_ARGUMENT, "%s",
+				      nomem ? "out of memory"
+					    : "mesh: bad input (NULL arrays, counts out of range, an index out of range, a "
+					      "degenerate triangle, a vertex beyond 4096 m, or a bad thickness)"),
+		       0;
 	if (!add_mesh(w, m)) {
 		fxs_mesh_free(m);
-		return 0;
+		return fxs_world_fail(w, FXS_ERR_NOMEM, "out of memory"), 0;
 	}
 	fxs_world_touch(w);
+	fxs_world_ok(w);
 	return w->mesh_count;
 }
 
 const fxs_mesh *fxs_world_get_mesh(const fxs_world *w, fxs_mesh_id id)
 {
-	return id >= 1 && id <= w->mesh_count ? w->meshes[id - 1] : NULL;
+	return w && id >= 1 && id <= w->mesh_count ? w->meshes[id - 1] : NULL;
 }
 
 fxs_shape fxs_mesh_shape(const fxs_world *w, fxs_mesh_id id)
@@ -437,7 +445,7 @@ fxs_shape fxs_mesh_shape(const fxs_world *w, fxs_mesh_id id)
 	return s;
 }
 
-uint32_t fxs_world_mesh_count(const fxs_world *w) { return w->mesh_count; }
+uint32_t fxs_world_mesh_count(const fxs_world *w) { return w ? w->mesh_count : 0; }
 
 #define MESH_MAGIC 0x4853454Du /* "MESH" little-endian */
 

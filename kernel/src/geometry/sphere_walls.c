@@ -108,6 +108,8 @@ uint32_t fxs_sphere_walls_build(const fxs_world *w, fxs_body_id mesh_body, const
 	fxs_sphere_walls_stats st;
 	memset(&st, 0, sizeof st);
 	const fxs_body *b = fxs_world_get_body(w, mesh_body);
+	if (!b || !def)
+		return UINT32_MAX;
 	fix16_t r = def->radius;
 	if (!b || b->shape.type != FXS_SHAPE_MESH || r < FXG_ONE / 64 || r > FXG_I(100) || def->merge_distance < 0)
 		return UINT32_MAX;

@@ -56,7 +56,7 @@ fxs_result fxs_islands_build(fxs_world *w)
 	uint32_t *p = w->island;
 	for (uint32_t s = 0; s < w->slot_count; ++s) {
 		const fxs_body *b = &w->bodies[s];
-		p[s] = (b->alive && b->type != FXS_BODY_STATIC) ? s : UINT32_MAX;
+		p[s] = (b->alive && b->type != FXS_BODY_STATIC && !(b->game & FXS_BODY_DISABLED)) ? s : UINT32_MAX;
 	}
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		const fxs_contact *c = &w->contacts[i];
@@ -69,7 +69,8 @@ fxs_result fxs_islands_build(fxs_world *w)
 	/* jointed dynamic bodies sleep and wake together */
 	for (uint32_t i = 0; i < w->joint_slot_count; ++i) {
 		const fxs_joint *j = &w->joints[i];
-		if (!j->alive || w->bodies[j->a].type != FXS_BODY_DYNAMIC || w->bodies[j->b].type != FXS_BODY_DYNAMIC)
+		if (!j->alive || w->bodies[j->a].type != FXS_BODY_DYNAMIC || w->bodies[j->b].type != FXS_BODY_DYNAMIC ||
+		    ((w->bodies[j->a].game | w->bodies[j->b].game) & FXS_BODY_DISABLED))
 			continue;
 		unite(p, j->a, j->b);
 	}
@@ -107,6 +108,8 @@ void fxs_islands_wake(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count)
 	/* an awake moving body whose bounds reach a sleeping body wakes its island */
 	for (uint32_t i = 0; i < pair_count; ++i) {
 		const fxs_body *a = &w->bodies[pairs[i].a], *b = &w->bodies[pairs[i].b];
+		if (!fxs_bodies_touch(a, b))
+			continue; /* a filtered pair, or a sensor: they never touch */
 		if (fxs_body_active(a) && b->type != FXS_BODY_STATIC && !b->awake)
 			wake[w->island[pairs[i].b]] = 1;
 		if (fxs_body_active(b) && a->type != FXS_BODY_STATIC && !a->awake)

@@ -88,7 +88,7 @@ static bool reserve_joints(fxs_world *w, uint32_t n)
 
 static void wake(fxs_body *b)
 {
-	if (b->alive && b->type != FXS_BODY_STATIC) {
+	if (b->alive && b->type != FXS_BODY_STATIC && !(b->game & FXS_BODY_DISABLED)) {
 		b->awake = 1;
 		b->sleep_time = 0;
 	}
@@ -141,13 +141,20 @@ static void canonicalize(fxs_joint *j)
 
 fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 {
-	if (!w || !def || def->type < 0 || def->type >= FXS_JOINT_TYPE_COUNT)
+	if (!w)
 		return fxs_null_joint;
+	if (!def || (uint32_t)def->type >= FXS_JOINT_TYPE_COUNT)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: %s", def ? "type is not a fxs_joint_type" : "NULL"),
+		       fxs_null_joint;
 	fxs_body *ba = fxs_world_get_body(w, def->body_a), *bb = fxs_world_get_body(w, def->body_b);
-	if (!ba || !bb || ba == bb)
-		return fxs_null_joint;
+	if (!ba || !bb)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ID, "joint def: body_%c is not a body of this world", ba ? 'b' : 'a'),
+		       fxs_null_joint;
+	if (ba == bb)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: body_a and body_b are the same body"),
+		       fxs_null_joint;
 	if (w->joint_count >= 4 * w->def.max_bodies)
-		return fxs_null_joint;
+		return fxs_world_fail(w, FXS_ERR_LIMIT, "the world has 4 max_bodies joints"), fxs_null_joint;
 	fxs_joint j;
 	memset(&j, 0, sizeof j);
 	j.alive = 1;
@@ -174,10 +181,10 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 		kind->init(&j, def, ba, bb, &ovf);
 	if (kind->axis) {
 		if (!vec_in_range(def->local_axis_a, FXG_I(1000)))
-			return fxs_null_joint;
+			return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: local_axis_a beyond 1000"), fxs_null_joint;
 		j.local_axis_a = fxg_v3_normalize(def->local_axis_a, NULL, &ovf);
 		if (fxg_v3_eq(j.local_axis_a, fxg_v3_zero()))
-			return fxs_null_joint;
+			return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: local_axis_a is zero"), fxs_null_joint;
 	}
 	j.ref_rotation = fxg_q_normalize(fxg_q_mul(fxg_q_conj(ba->xf.q), bb->xf.q, &ovf), &ovf);
 	j.local_axis_b = fxg_q_inv_rotate(j.ref_rotation, j.local_axis_a, &ovf);
@@ -189,14 +196,17 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 		j.spring_hertz = j.spring_damping_ratio = 0;
 	canonicalize(&j);
 	if (!numbers_valid(&j) || ovf)
-		return fxs_null_joint;
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT,
+				      "joint def: a number out of range (anchors within 1000 m, hertz 1..1000, damping "
+				      "0..1000, lower <= upper, the type's own limits)"),
+		       fxs_null_joint;
 	/* the lowest free slot */
 	uint32_t s = w->joint_free_hint;
 	while (s < w->joint_slot_count && w->joints[s].alive)
 		++s;
 	if (s == w->joint_slot_count) {
 		if (!reserve_joints(w, s + 1))
-			return fxs_null_joint;
+			return fxs_world_fail(w, FXS_ERR_NOMEM, "out of memory"), fxs_null_joint;
 		w->joint_slot_count = s + 1;
 	}
 	w->joint_free_hint = s + 1;
@@ -207,6 +217,7 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 	wake(ba);
 	wake(bb);
 	fxs_world_touch(w);
+	fxs_world_ok(w);
 	fxs_joint_id id = { s + 1, j.generation };
 	return id;
 }
@@ -242,12 +253,12 @@ void fxs_joints_remove_body(fxs_world *w, uint32_t s)
 }
 
 bool fxs_joint_is_valid(const fxs_world *w, fxs_joint_id id) { return get_joint(w, id) != NULL; }
-uint32_t fxs_world_joint_count(const fxs_world *w) { return w->joint_count; }
-uint32_t fxs_world_joint_slot_count(const fxs_world *w) { return w->joint_slot_count; }
+uint32_t fxs_world_joint_count(const fxs_world *w) { return w ? w->joint_count : 0; }
+uint32_t fxs_world_joint_slot_count(const fxs_world *w) { return w ? w->joint_slot_count : 0; }
 
 fxs_joint_id fxs_world_joint_at(const fxs_world *w, uint32_t slot)
 {
-	if (slot >= w->joint_slot_count || !w->joints[slot].alive)
+	if (!w || slot >= w->joint_slot_count || !w->joints[slot].alive)
 		return fxs_null_joint;
 	fxs_joint_id id = { slot + 1, w->joints[slot].generation };
 	return id;
@@ -408,6 +419,8 @@ void fxs_joints_prepare(solver_ctx *c)
 		const solver_body *A = &c->bodies[j->a], *B = &c->bodies[j->b];
 		if (!A->dynamic && !B->dynamic)
 			continue; /* asleep, or nothing here can move: impulses kept */
+		if ((w->bodies[j->a].game | w->bodies[j->b].game) & FXS_BODY_DISABLED)
+			continue; /* a disabled body's joints are out of the simulation with it */
 		fxs_stage_item *it = &c->stage_items[n];
 		it->a = A->dynamic ? j->a : FXS_STAGE_FREE;
 		it->b = B->dynamic ? j->b : FXS_STAGE_FREE;

@@ -19,6 +19,7 @@
 #include "geometry/mesh.h"
 #include "geometry/shape.h"
 #include "world/world.h"
+#include "query/overlap.h"
 
 typedef struct ray {
 	fxg_vec3 p0, u;
@@ -352,7 +353,7 @@ bool fxs_shape_ray_cast(const fxs_shape *shape, const fxs_transform *xf, fxg_vec
 {
 	ray r;
 	local_hit lh;
-	if (!make_ray(p0, p1, &r) || !cast_local(shape, xf, &r, &lh))
+	if (!shape || !xf || !hit || !make_ray(p0, p1, &r) || !cast_local(shape, xf, &r, &lh))
 		return false;
 	fill_hit(&r, &lh, hit);
 	hit->body = fxs_null_body;
@@ -363,8 +364,14 @@ static bool same_body(fxs_body_id a, fxs_body_id b) { return a.index1 == b.index
 
 bool fxs_world_ray_cast(const fxs_world *w, fxg_vec3 p0, fxg_vec3 p1, fxs_body_id skip, fxs_cast_hit *hit)
 {
+	return fxs_world_ray_cast_filtered(w, p0, p1, NULL, skip, hit);
+}
+
+bool fxs_world_ray_cast_filtered(const fxs_world *w, fxg_vec3 p0, fxg_vec3 p1, const fxs_query_filter *filter,
+				 fxs_body_id skip, fxs_cast_hit *hit)
+{
 	ray r;
-	if (!make_ray(p0, p1, &r))
+	if (!w || !hit || !make_ray(p0, p1, &r))
 		return false;
 	fxs_aabb sb = { fxg_v3_min(p0, p1), fxg_v3_max(p0, p1) };
 	bool have = false;
@@ -373,7 +380,7 @@ bool fxs_world_ray_cast(const fxs_world *w, fxg_vec3 p0, fxg_vec3 p1, fxs_body_i
 	uint32_t ovf = 0;
 	for (uint32_t i = 0; i < w->slot_count; ++i) {
 		const fxs_body *b = &w->bodies[i];
-		if (!b->alive)
+		if (!fxs_query_sees(filter, b))
 			continue;
 		fxs_body_id id = fxs_world_body_at(w, i);
 		if (same_body(id, skip))
@@ -443,7 +450,15 @@ static bool sweep_one(const fxs_shape *shape, fxg_quat q, const ray *r, const fx
 bool fxs_world_shape_cast(const fxs_world *w, const fxs_shape *shape, fxg_quat q, fxg_vec3 p0, fxg_vec3 p1,
 			  fxs_body_id skip, fxs_cast_hit *hit)
 {
+	return fxs_world_shape_cast_filtered(w, shape, q, p0, p1, NULL, skip, hit);
+}
+
+bool fxs_world_shape_cast_filtered(const fxs_world *w, const fxs_shape *shape, fxg_quat q, fxg_vec3 p0, fxg_vec3 p1,
+				   const fxs_query_filter *filter, fxs_body_id skip, fxs_cast_hit *hit)
+{
 	ray r;
+	if (!w || !shape || !hit)
+		return false;
 	if (shape->type != FXS_SHAPE_SPHERE && shape->type != FXS_SHAPE_BOX && shape->type != FXS_SHAPE_CAPSULE &&
 	    !(shape->type == FXS_SHAPE_HULL && shape->hull) && !(shape->type == FXS_SHAPE_COMPOUND && shape->compound))
 		return false;
@@ -466,7 +481,7 @@ bool fxs_world_shape_cast(const fxs_world *w, const fxs_shape *shape, fxg_quat q
 	fxg_vec3 best_n = { 0, 0, 0 };
 	for (uint32_t i = 0; i < w->slot_count; ++i) {
 		const fxs_body *b = &w->bodies[i];
-		if (!b->alive)
+		if (!fxs_query_sees(filter, b))
 			continue;
 		fxs_body_id id = fxs_world_body_at(w, i);
 		if (same_body(id, skip))

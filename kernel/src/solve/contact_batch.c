@@ -513,8 +513,21 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 	A->v = va, A->w = wa, B->v = vb, B->w = wb;
 }
 
+bool fxs_batches_have_level(int level)
+{
+	switch (level) {
+	case FXS_SIMD_NONE: return true;
+	case FXS_SIMD_AVX2: return fxs_batches_have_avx2();
+	case FXS_SIMD_AVX512: return fxs_batches_have_avx512();
+	case FXS_SIMD_SIMD128: return fxs_batches_have_simd128();
+	default: return false;
+	}
+}
+
 int fxs_batches_simd_level(void)
 {
+	if (fxs_batches_have_simd128())
+		return FXS_SIMD_SIMD128;
 	if (fxs_batches_have_avx512())
 		return FXS_SIMD_AVX512;
 	return fxs_batches_have_avx2() ? FXS_SIMD_AVX2 : FXS_SIMD_NONE;
@@ -532,6 +545,8 @@ void fxs_batches_warm_start(solver_ctx *c)
 		local += fxs_batches_warm_start_avx512(c, 0, np), i = np;
 	else if (c->simd == FXS_SIMD_AVX2)
 		local += fxs_batches_warm_start_avx2(c, 0, np), i = np;
+	else if (c->simd == FXS_SIMD_SIMD128)
+		local += fxs_batches_warm_start_simd128(c, 0, np), i = np;
 	for (; i < c->batch_count; ++i) {
 		const contact_batch *bt = &c->batches[i];
 		for (int l = 0; l < FXS_LANES; ++l)
@@ -548,6 +563,8 @@ void fxs_batches_solve(solver_ctx *c, bool use_bias)
 		local += fxs_batches_solve_avx512(c, 0, np, use_bias), i = np;
 	else if (c->simd == FXS_SIMD_AVX2)
 		local += fxs_batches_solve_avx2(c, 0, np, use_bias), i = np;
+	else if (c->simd == FXS_SIMD_SIMD128)
+		local += fxs_batches_solve_simd128(c, 0, np, use_bias), i = np;
 	for (; i < c->batch_count; ++i) {
 		contact_batch *bt = &c->batches[i];
 		for (int l = 0; l < FXS_LANES; ++l)
@@ -593,7 +610,7 @@ void fxs_batches_restitution(solver_ctx *c)
 /* The impulses back into the world's contacts: normal impulses, the
  * friction as a world vector (so that it carries over when the tangent
  * basis turns), the twist. */
-void fxs_batches_store(solver_ctx *c)
+void fxs_batches_store(solver_ctx *c, bool approach)
 {
 	uint32_t *ovf = c->ovf;
 	for (uint32_t i = 0; i < c->batch_count; ++i) {
@@ -604,6 +621,10 @@ void fxs_batches_store(solver_ctx *c)
 			fxs_contact *wc = &c->w->contacts[bt->index[l]];
 			for (int k = 0; k < bt->count[l]; ++k)
 				wc->points[k].normal_impulse = bt->impulse[k][l];
+			for (int k = 0; approach && k < bt->count[l]; ++k) {
+				wc->points[k].relative_velocity = bt->relative_velocity[k][l];
+				wc->points[k].max_normal_impulse = (bt->pushed[l] >> k) & 1;
+			}
 			const fxg_vec3 t0 = lane_v3(bt->d[1], l), t1 = lane_v3(bt->d[2], l);
 			const int64_t a = bt->ti[0][l], b = bt->ti[1][l];
 			wc->friction_impulse[0] = fxg_add64(fxg_wmul(a, t0.x, ovf), fxg_wmul(b, t1.x, ovf), ovf);

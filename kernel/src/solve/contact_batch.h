@@ -9,10 +9,11 @@
  * spare zero body, all coefficients zero: every update they make is zero).
  * Contacts of the overflow stage, which may share bodies, get a batch each.
  *
- * Three kernels solve the batches with the same integer formulas: a
+ * Four kernels solve the batches with the same integer formulas: a
  * portable one, lane by lane (contact_batch.c), and where the CPU has them,
  * AVX2 (four int64 lanes at a time, contact_batch_avx2.c) and AVX-512 (all
- * eight, contact_batch_avx512.c). They give the same bits, which
+ * eight, contact_batch_avx512.c), and in wasm builds with -msimd128,
+ * SIMD128 (two, contact_batch_simd128.c). They give the same bits, which
  * tests/test_batch.c checks scene by scene and `make crosscheck` checks
  * across targets (x86-64 runs the vectors, the others do not).
  *
@@ -173,7 +174,10 @@ bool fxs_batches_prepare(solver_ctx *c);
 void fxs_batches_warm_start(solver_ctx *c);
 void fxs_batches_solve(solver_ctx *c, bool use_bias);
 void fxs_batches_restitution(solver_ctx *c);
-void fxs_batches_store(solver_ctx *c);
+/* The impulses back into the world's contacts; with `approach` (hit
+ * events), also each point's relative_velocity (when the step began) and
+ * max_normal_impulse = 1 when its impulse grew this step, else 0. */
+void fxs_batches_store(solver_ctx *c, bool approach);
 
 /* The vector kernels (contact_batch_avx2.c, contact_batch_avx512.c), for
  * batches [first, end); they return their overflow count. Which one runs
@@ -185,5 +189,12 @@ bool fxs_batches_have_avx2(void);
 uint32_t fxs_batches_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 bool fxs_batches_have_avx512(void);
+/* WebAssembly SIMD128, two lanes (contact_batch_simd128.c): in builds made
+ * with -msimd128, chosen at build time */
+uint32_t fxs_batches_warm_start_simd128(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_batches_solve_simd128(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
+bool fxs_batches_have_simd128(void);
+/* whether this CPU and build have kernel level `level` (FXS_SIMD_*) */
+bool fxs_batches_have_level(int level);
 
 #endif

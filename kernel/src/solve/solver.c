@@ -62,6 +62,23 @@ uint8_t fxs_inertia_response_slow(const int64_t s[3], int shift, int32_t out[3],
 
 /* ---- the phases of a solve ---- */
 
+/* Motion locks (types.h): the locked world axes leave the inverse inertia
+ * (P I^-1 P, P zeroing them: every impulse then leaves the angular
+ * velocity about them alone, and every effective mass knows it) and the
+ * velocities along and about them start at zero. */
+static void lock_body(solver_body *s, uint8_t locks)
+{
+	fxg_sym3w *m = &s->inv_i;
+	if (locks & FXS_LOCK_ANGULAR_X)
+		m->xx = m->xy = m->xz = 0;
+	if (locks & FXS_LOCK_ANGULAR_Y)
+		m->yy = m->xy = m->yz = 0;
+	if (locks & FXS_LOCK_ANGULAR_Z)
+		m->zz = m->xz = m->yz = 0;
+	s->v = fxs_lock_linear(locks, s->v);
+	s->w = fxs_lock_angular(locks, s->w);
+}
+
 static void prepare_bodies(solver_ctx *c)
 {
 	fxs_world *w = c->w;
@@ -90,6 +107,8 @@ static void prepare_bodies(solver_ctx *c)
 		} else {
 			s->inv_i = fxg_s3w_rotate_diag(r, b->inv_inertia[0], b->inv_inertia[1], b->inv_inertia[2], c->ovf);
 		}
+		if (b->locks)
+			lock_body(s, b->locks);
 		const fxg_sym3w *m = &s->inv_i;
 		s->si = scale_shift(bit_length(uabs64(m->xx) | uabs64(m->yy) | uabs64(m->zz) | uabs64(m->xy) |
 					       uabs64(m->xz) | uabs64(m->yz)));
@@ -214,6 +233,8 @@ static void integrate_velocities(solver_ctx *c)
 			fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->angular_damping, ovf), ovf), ovf);
 			s->w = fxg_v3_scale(f, s->w, ovf);
 		}
+		if (b->locks & FXS_LOCK_LINEAR) /* (the angular ones: inv_i has no locked axis left) */
+			s->v = fxs_lock_linear(b->locks, s->v);
 	}
 }
 
@@ -227,6 +248,8 @@ static void integrate_positions(solver_ctx *c)
 		if (!s->moves)
 			continue;
 		fxs_body *b = &w->bodies[i];
+		if (b->locks & FXS_LOCK_LINEAR) /* what the velocity solve gave along a locked axis */
+			s->v = fxs_lock_linear(b->locks, s->v);
 		fxg_vec3 step = fxg_v3(fxg_mul(h, s->v.x, ovf), fxg_mul(h, s->v.y, ovf), fxg_mul(h, s->v.z, ovf));
 		b->xf.p = fxg_v3_add(b->xf.p, step, ovf);
 		s->dp = fxg_v3_add(s->dp, step, ovf);
@@ -264,6 +287,23 @@ static void apply_restitution_direct(solver_ctx *c)
 				nw = 0;
 			apply(A, B, sc->d[0], &p->row[0], nw - fp->normal_impulse, ovf);
 			fp->normal_impulse = nw;
+		}
+	}
+}
+
+/* For hit events: each point the boxed LCP solved, its normal speed when
+ * the step began and whether its impulse grew during the step, into the
+ * world's contacts (fxs_batches_store does the iterative solver's) */
+static void store_approach_direct(solver_ctx *c)
+{
+	for (uint32_t i = 0; c->contact_direct && i < c->contact_count; ++i) {
+		if (!c->contact_direct[i])
+			continue;
+		const solver_contact *sc = &c->contacts[i];
+		fxs_contact *fc = &c->w->contacts[sc->index];
+		for (int k = 0; k < sc->count; ++k) {
+			fc->points[k].relative_velocity = sc->p[k].relative_velocity;
+			fc->points[k].max_normal_impulse = sc->p[k].max_normal_impulse > 0;
 		}
 	}
 }
@@ -336,7 +376,10 @@ fxs_result fxs_solve(fxs_world *w)
 	}
 	fxs_batches_restitution(&c);
 	apply_restitution_direct(&c);
-	fxs_batches_store(&c);
+	/* with hit events (events.c), each point's approach and push too */
+	fxs_batches_store(&c, w->step_hit_events != 0);
+	if (w->step_hit_events)
+		store_approach_direct(&c);
 	fxs_direct_finish(&c);
 	fxs_joints_store(&c);
 	/* the boxed LCP's friction state, back as a world vector */
@@ -356,8 +399,11 @@ fxs_result fxs_solve(fxs_world *w)
 		const solver_body *s = &c.bodies[i];
 		if (!s->moves)
 			continue;
-		w->bodies[i].v = s->v;
-		w->bodies[i].w = s->w;
+		fxs_body *b = &w->bodies[i];
+		b->v = s->v;
+		b->w = s->w;
+		if (b->locks) /* after the relax iterations and the restitution */
+			b->v = fxs_lock_linear(b->locks, b->v), b->w = fxs_lock_angular(b->locks, b->w);
 	}
 	fxs_direct_free(&c);
 	return FXS_OK;

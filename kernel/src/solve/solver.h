@@ -72,7 +72,8 @@ typedef struct solver_contact {
 /* the vector kernels a solve may use (contact_batch.h, joint_batch.h) */
 enum { FXS_SIMD_NONE = 0,
        FXS_SIMD_AVX2 = 1,
-       FXS_SIMD_AVX512 = 2 };
+       FXS_SIMD_AVX512 = 2,
+       FXS_SIMD_SIMD128 = 3 }; /* wasm; not wider than AVX-512, only another target's */
 
 typedef struct solver_ctx {
 	fxs_world *w;

@@ -3,6 +3,7 @@
  * streaming state (the same hash as over the whole, which never sits in
  * memory: 2 MB a step for 5,000 boxes, written and read back). */
 #include "state/state.h"
+#include "state/game_state.h"
 
 #include <stdlib.h>
 #include <xxhash.h>
@@ -46,12 +47,16 @@ void fxs_world_update_hash(fxs_world *w)
 
 uint64_t fxs_world_rehash(fxs_world *w)
 {
+	if (!w)
+		return 0;
 	fxs_world_update_hash(w);
 	return fxs_world_hash(w);
 }
 
 uint64_t fxs_world_hash(const fxs_world *w)
 {
+	if (!w)
+		return 0;
 	if (w->hash_valid)
 		return w->hash;
 	XXH3_state_t *st = XXH3_createState();
@@ -71,11 +76,15 @@ uint64_t fxs_body_hash(const fxs_world *w, fxs_body_id id)
 	fxs_writer wr;
 	fxs_writer_init_fixed(&wr, buf, sizeof buf);
 	fxs_serialize_body(b, &wr);
+	if (fxs_game_body_has_record(b)) /* its GAME record: flags, locks, filter, mass */
+		fxs_game_write_body(b, id.index1 - 1, &wr);
 	return wr.failed ? 0 : (uint64_t)XXH3_64bits(buf, wr.len);
 }
 
 size_t fxs_world_serialize_state(const fxs_world *w, void *buf, size_t cap)
 {
+	if (!w)
+		return 0;
 	fxs_writer wr;
 	fxs_writer_init_fixed(&wr, buf, cap);
 	fxs_state_write(w, &wr);

@@ -11,6 +11,7 @@
  *   24+n    8     XXH3-64 of bytes 0 .. 24+n (header and payload)
  * All integers little-endian. */
 #include "state/state.h"
+#include "state/game_state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +28,15 @@ static uint32_t kernel_version(void)
 
 size_t fxs_world_snapshot_size(const fxs_world *w)
 {
+	if (!w)
+		return 0;
 	return SNAP_HEADER + fxs_world_serialize_state(w, NULL, 0) + 8;
 }
 
 fxs_result fxs_world_snapshot_save(const fxs_world *w, void *buf, size_t cap, size_t *written)
 {
+	if (!w)
+		return FXS_ERR_INVALID_ID;
 	if (w->failed)
 		return FXS_ERR_NOMEM; /* a state other machines would not have: not to be shared */
 	size_t payload = fxs_world_serialize_state(w, NULL, 0);
@@ -57,6 +62,10 @@ fxs_world *fxs_world_create_from_snapshot(const void *buf, size_t len, fxs_resul
 	fxs_result dummy;
 	if (!err)
 		err = &dummy;
+	if (!buf && len > 0) {
+		*err = FXS_ERR_INVALID_ARGUMENT;
+		return NULL;
+	}
 	fxs_reader r;
 	fxs_reader_init(&r, buf, len);
 	char magic[4];
@@ -73,7 +82,7 @@ fxs_world *fxs_world_create_from_snapshot(const void *buf, size_t len, fxs_resul
 		*err = FXS_ERR_BAD_MAGIC;
 		return NULL;
 	}
-	if (version != FXS_STATE_VERSION || numeric != SNAP_NUMERIC) {
+	if (version < FXS_STATE_VERSION_OLDEST || version > FXS_STATE_VERSION || numeric != SNAP_NUMERIC) {
 		*err = FXS_ERR_VERSION;
 		return NULL;
 	}
@@ -91,6 +100,11 @@ fxs_world *fxs_world_create_from_snapshot(const void *buf, size_t len, fxs_resul
 	fxs_reader pr;
 	fxs_reader_init(&pr, p, (size_t)payload);
 	fxs_world *w = fxs_state_read(&pr, err);
+	if (w && version < 6 && fxs_game_in_use(w)) {
+		fxs_world_destroy(w); /* version 5 had no GAME section */
+		*err = FXS_ERR_CORRUPT;
+		return NULL;
+	}
 	if (w && pr.pos != pr.len) {
 		fxs_world_destroy(w);
 		*err = FXS_ERR_CORRUPT; /* trailing bytes inside the payload */
@@ -103,6 +117,8 @@ fxs_world *fxs_world_create_from_snapshot(const void *buf, size_t len, fxs_resul
 
 fxs_result fxs_world_snapshot_restore(fxs_world *w, const void *buf, size_t len)
 {
+	if (!w)
+		return FXS_ERR_INVALID_ID;
 	fxs_result err;
 	fxs_world *tmp = fxs_world_create_from_snapshot(buf, len, &err);
 	if (!tmp)

@@ -6,6 +6,7 @@
 #include "geometry/hull.h"
 #include "geometry/mesh.h"
 #include "character/character.h"
+#include "state/game_state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,7 @@ void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)
 static bool read_body(fxs_reader *r, fxs_body *b)
 {
 	memset(b, 0, sizeof *b);
+	b->filter = fxs_default_filter(); /* the GAME section says when it is not */
 	b->generation = fxs_read_u32(r);
 	b->alive = fxs_read_u8(r);
 	if (b->alive > 1)
@@ -101,7 +103,7 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 	if (!b->alive)
 		return true;
 	b->type = fxs_read_u8(r);
-	b->shape.type = fxs_read_i32(r);
+	b->shape.type = (fxs_shape_type)(uint32_t)fxs_read_i32(r); /* checked below (fxs_shape_is_valid) */
 	b->shape.radius = fxs_read_i32(r);
 	b->shape.half_height = fxs_read_i32(r);
 	b->shape.half_extents = fxs_read_vec3(r);
@@ -215,6 +217,7 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_hulls_write(w, wr);      /* nothing when the world has no hull */
 	fxs_compounds_write(w, wr);  /* nothing when the world has no compound */
 	fxs_characters_write(w, wr); /* nothing when the world never had a character */
+	fxs_game_write(w, wr);       /* nothing when no game feature is in use (game_state.c) */
 }
 
 fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
@@ -320,6 +323,8 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 	if (!fxs_compounds_read(w, r) || r->err != FXS_OK)
 		goto fail;
 	if (!fxs_characters_read(w, r) || r->err != FXS_OK)
+		goto fail;
+	if (!fxs_game_read(w, r) || r->err != FXS_OK)
 		goto fail;
 	return w;
 fail:

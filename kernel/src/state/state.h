@@ -6,7 +6,10 @@
 #include "world/world.h"
 
 /* Version of the state layout; bump it whenever a field is added. */
-#define FXS_STATE_VERSION 5u
+#define FXS_STATE_VERSION 6u
+/* Version 6 added the GAME section (game_state.c), which version 5 never
+ * has: a version 5 snapshot is read as a version 6 one without it. */
+#define FXS_STATE_VERSION_OLDEST 5u
 
 /* The largest accumulated impulse a state holds, Q16.16 N s (2^31 N s):
  * contact normal, friction and twist impulses and every joint row. The

@@ -5,6 +5,7 @@
 #include "geometry/shape.h"
 #include "geometry/compound.h"
 #include "geometry/hull.h"
+#include "geometry/mesh.h"
 #include "joint/joint.h"
 
 #include <string.h>
@@ -20,7 +21,31 @@ fxs_body_def fxs_default_body_def(void)
 	d.density = FXG_I(1000);
 	d.friction = FXG_RATIO(6, 10);
 	d.gravity_scale = FXG_ONE;
+	d.filter = fxs_default_filter();
+	d.enable_sensor_events = true;
+	d.is_enabled = true;
+	d.is_awake = true;
 	return d;
+}
+
+fxs_filter fxs_default_filter(void)
+{
+	fxs_filter f = { 1, ~(uint64_t)0, 0 };
+	return f;
+}
+
+bool fxs_filter_should_collide(fxs_filter a, fxs_filter b) { return fxs_filters_collide(&a, &b); }
+
+bool fxs_filter_is_default(const fxs_filter *f)
+{
+	return f->category_bits == 1 && f->mask_bits == ~(uint64_t)0 && f->group_index == 0;
+}
+
+uint8_t fxs_locks_bits(fxs_motion_locks l)
+{
+	return (uint8_t)((l.linear_x ? FXS_LOCK_LINEAR_X : 0) | (l.linear_y ? FXS_LOCK_LINEAR_Y : 0) |
+			 (l.linear_z ? FXS_LOCK_LINEAR_Z : 0) | (l.angular_x ? FXS_LOCK_ANGULAR_X : 0) |
+			 (l.angular_y ? FXS_LOCK_ANGULAR_Y : 0) | (l.angular_z ? FXS_LOCK_ANGULAR_Z : 0));
 }
 
 fxs_body *fxs_world_get_body(const fxs_world *w, fxs_body_id id)
@@ -38,6 +63,17 @@ bool fxs_body_is_valid(const fxs_world *w, fxs_body_id id) { return fxs_world_ge
 void fxs_body_update_mass(fxs_body *b)
 {
 	uint32_t ovf = 0; /* mass properties of a validated shape cannot saturate in range */
+	if ((b->game & FXS_BODY_MASS_SET) && b->type == FXS_BODY_DYNAMIC) {
+		/* as fxs_body_set_mass_data left them in mass and inertia (ranges
+		 * checked there and by the state reader) */
+		b->inv_mass = fxg_wide_recip(b->mass, &ovf);
+		for (int i = 0; i < 3; ++i) {
+			b->inv_inertia[i] = fxg_wide_recip(b->inertia[i], &ovf);
+			b->inv_inertia_off[i] = 0;
+		}
+		return;
+	}
+	b->game &= (uint8_t)~FXS_BODY_MASS_SET;
 	fxs_shape_mass(&b->shape, b->density, &b->mass, b->inertia, &ovf);
 	b->inv_inertia_off[0] = b->inv_inertia_off[1] = b->inv_inertia_off[2] = 0;
 	if (b->type != FXS_BODY_DYNAMIC || b->mass <= 0) {
@@ -64,51 +100,69 @@ void fxs_body_update_mass(fxs_body *b)
 
 fxs_aabb fxs_body_compute_aabb(const fxs_body *b, uint32_t *ovf) { return fxs_shape_aabb(&b->shape, &b->xf, ovf); }
 
-static bool def_is_valid(const fxs_body_def *d)
+/* NULL when d is valid, else what is wrong with it (for the last error) */
+static const char *def_problem(const fxs_body_def *d)
 {
-	if (d->type < FXS_BODY_STATIC || d->type > FXS_BODY_DYNAMIC)
-		return false;
+	if ((uint32_t)d->type > FXS_BODY_DYNAMIC)
+		return "type is not a fxs_body_type";
 	if (!fxs_shape_is_valid(&d->shape))
-		return false;
+		return "shape: unknown type, or a size out of range (1/256 m .. 1000 m; 0 for a hull or compound)";
 	if (d->shape.type == FXS_SHAPE_MESH && d->type != FXS_BODY_STATIC)
-		return false; /* meshes have no volume: static geometry only */
+		return "shape: a mesh body must be static"; /* meshes have no volume: static geometry only */
 	if (d->type == FXS_BODY_DYNAMIC && (d->density <= 0 || d->density > FXG_I(30000)))
-		return false;
-	if (d->friction < 0 || d->friction > FXG_I(100) || d->restitution < 0 || d->restitution > FXG_ONE)
-		return false;
+		return "density out of range (0, 30000] for a dynamic body";
+	if (d->friction < 0 || d->friction > FXG_I(100))
+		return "friction out of range 0..100";
+	if (d->restitution < 0 || d->restitution > FXG_ONE)
+		return "restitution out of range 0..1";
 	if (d->linear_damping < 0 || d->angular_damping < 0 || d->linear_damping > FXG_I(1000) ||
 	    d->angular_damping > FXG_I(1000))
-		return false;
+		return "linear_damping or angular_damping out of range 0..1000";
 	if (d->gravity_scale < FXG_I(-100) || d->gravity_scale > FXG_I(100))
-		return false;
+		return "gravity_scale out of range -100..100";
 	fxg_quat q = d->rotation;
 	if (q.x == 0 && q.y == 0 && q.z == 0 && q.w == 0)
-		return false;
-	return true;
+		return "rotation is zero";
+	return NULL;
 }
 
 fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 {
-	if (!w || !def || !def_is_valid(def) || w->body_count >= w->def.max_bodies)
+	if (!w)
 		return fxs_null_body;
-	/* a hull or mesh shape names this world's geometry by id: the pointer
-	 * is taken from the world, never from the caller */
+	if (!def)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "body def: NULL"), fxs_null_body;
+	const char *bad = def_problem(def);
+	if (bad)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "body def: %s", bad), fxs_null_body;
+	if (w->body_count >= w->def.max_bodies)
+		return fxs_world_fail(w, FXS_ERR_LIMIT, "the world has max_bodies (%u) bodies", w->def.max_bodies),
+		       fxs_null_body;
+	/* a hull, compound or mesh shape names this world's geometry by id:
+	 * the pointer is taken from the world, never from the caller */
 	const fxs_world_hull *hull = NULL;
 	const fxs_compound *compound = NULL;
+	const fxs_mesh *mesh = NULL;
 	if (def->shape.type == FXS_SHAPE_HULL && !(hull = fxs_world_get_hull(w, def->shape.hull_id)))
-		return fxs_null_body;
+		return fxs_world_fail(w, FXS_ERR_INVALID_ID, "body def: shape.hull_id is not a hull of this world"),
+		       fxs_null_body;
 	if (def->shape.type == FXS_SHAPE_COMPOUND && !(compound = fxs_world_get_compound(w, def->shape.compound_id)))
-		return fxs_null_body;
+		return fxs_world_fail(w, FXS_ERR_INVALID_ID,
+				      "body def: shape.compound_id is not a compound of this world"),
+		       fxs_null_body;
+	if (def->shape.type == FXS_SHAPE_MESH && !(mesh = fxs_world_get_mesh(w, def->shape.mesh_id)))
+		return fxs_world_fail(w, FXS_ERR_INVALID_ID, "body def: shape.mesh_id is not a mesh of this world"),
+		       fxs_null_body;
 	/* the lowest free slot */
 	uint32_t s = w->free_hint; /* no slot below the hint is free */
 	while (s < w->slot_count && w->bodies[s].alive)
 		++s;
-	w->free_hint = s + 1;
 	if (s == w->slot_count) {
 		if (!fxs_world_reserve_slots(w, s + 1))
-			return fxs_null_body;
+			return fxs_world_fail(w, FXS_ERR_NOMEM, "out of memory"), fxs_null_body;
 		w->slot_count = s + 1;
 	}
+	w->free_hint = s + 1;
 	fxs_body *b = &w->bodies[s];
 	uint32_t gen = b->generation;
 	memset(b, 0, sizeof *b);
@@ -120,6 +174,8 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 		b->shape.hull = hull;
 	if (compound)
 		b->shape.compound = compound;
+	if (mesh)
+		b->shape.mesh = mesh;
 	uint32_t ovf = 0;
 	b->xf.p = def->position;
 	b->xf.q = fxg_q_normalize(def->rotation, &ovf);
@@ -134,11 +190,19 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 	b->angular_damping = def->angular_damping;
 	b->gravity_scale = def->gravity_scale;
 	b->user_data = def->user_data;
-	b->awake = 1;
+	b->filter = def->filter;
+	b->game = (uint8_t)((def->is_sensor ? FXS_BODY_SENSOR : 0) | (def->enable_contact_events ? FXS_BODY_CONTACT_EVENTS : 0) |
+			    (def->enable_hit_events ? FXS_BODY_HIT_EVENTS : 0) |
+			    (def->enable_sensor_events ? 0 : FXS_BODY_NO_SENSOR_EVENTS) |
+			    (def->is_enabled ? 0 : FXS_BODY_DISABLED) |
+			    (fxs_filter_is_default(&def->filter) ? 0 : FXS_BODY_FILTERED));
+	b->locks = def->type == FXS_BODY_DYNAMIC ? fxs_locks_bits(def->motion_locks) : 0;
+	b->awake = (def->type == FXS_BODY_DYNAMIC && !def->is_awake) || !def->is_enabled ? 0 : 1;
 	fxs_body_update_mass(b);
 	b->aabb = fxs_body_compute_aabb(b, &ovf);
 	w->body_count++;
 	fxs_world_touch(w);
+	fxs_world_ok(w);
 	fxs_body_id id = { s + 1, gen };
 	return id;
 }
@@ -191,6 +255,8 @@ fxs_shape fxs_body_get_shape(const fxs_world *w, fxs_body_id id)
 
 void fxs_body_get_inertia(const fxs_world *w, fxs_body_id id, fxg_wide out[3])
 {
+	if (!out)
+		return;
 	const fxs_body *b = fxs_world_get_body(w, id);
 	for (int i = 0; i < 3; ++i)
 		out[i] = b ? b->inertia[i] : 0;
@@ -198,12 +264,14 @@ void fxs_body_get_inertia(const fxs_world *w, fxs_body_id id, fxg_wide out[3])
 
 void fxs_body_get_inertia_tensor(const fxs_world *w, fxs_body_id id, fxg_wide out[6])
 {
+	if (!out)
+		return;
 	const fxs_body *b = fxs_world_get_body(w, id);
 	for (int i = 0; i < 6; ++i)
 		out[i] = 0;
 	if (!b || b->mass <= 0)
 		return;
-	if (fxs_shape_has_full_inertia(&b->shape)) {
+	if (fxs_shape_has_full_inertia(&b->shape) && !(b->game & FXS_BODY_MASS_SET)) {
 		uint32_t ovf = 0;
 		fxg_wide m;
 		fxs_shape_full_inertia(&b->shape, b->density, &m, out, &ovf);
@@ -213,9 +281,12 @@ void fxs_body_get_inertia_tensor(const fxs_world *w, fxs_body_id id, fxg_wide ou
 		out[i] = b->inertia[i];
 }
 
-/* Anything done to a body from outside wakes it (and, next step, its island). */
+/* Anything done to a body from outside wakes it (and, next step, its
+ * island); a disabled body stays out until it is enabled. */
 static void wake(fxs_body *b)
 {
+	if (b->game & FXS_BODY_DISABLED)
+		return;
 	b->awake = 1;
 	b->sleep_time = 0;
 }
@@ -242,14 +313,14 @@ void fxs_body_set_linear_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 v)
 {
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (movable(b))
-		b->v = v, wake(b), fxs_world_touch(w);
+		b->v = fxs_lock_linear(b->locks, v), wake(b), fxs_world_touch(w);
 }
 
 void fxs_body_set_angular_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 omega)
 {
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (movable(b))
-		b->w = omega, wake(b), fxs_world_touch(w);
+		b->w = fxs_lock_angular(b->locks, omega), wake(b), fxs_world_touch(w);
 }
 
 void fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3 point)
@@ -291,7 +362,7 @@ void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque)
 }
 
 /* world inverse inertia times a vector: R inv(I) R^T x (I diagonal but for hulls) */
-static fxg_vec3 inv_inertia_mul(const fxs_body *b, fxg_vec3 x, uint32_t *ovf)
+static fxg_vec3 inv_inertia_mul_free(const fxs_body *b, fxg_vec3 x, uint32_t *ovf)
 {
 	fxg_vec3 l = fxg_q_inv_rotate(b->xf.q, x, ovf);
 	if (fxs_shape_has_full_inertia(&b->shape)) {
@@ -305,6 +376,16 @@ static fxg_vec3 inv_inertia_mul(const fxs_body *b, fxg_vec3 x, uint32_t *ovf)
 	return fxg_q_rotate(b->xf.q, s, ovf);
 }
 
+static fxg_vec3 inv_inertia_mul(const fxs_body *b, fxg_vec3 x, uint32_t *ovf)
+{
+	if (b->locks & FXS_LOCK_ANGULAR) {
+		/* P I^-1 P x, P zeroing the locked world axes: as the solver does */
+		fxg_vec3 r = inv_inertia_mul_free(b, fxs_lock_angular(b->locks, x), ovf);
+		return fxs_lock_angular(b->locks, r);
+	}
+	return inv_inertia_mul_free(b, x, ovf);
+}
+
 void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse, fxg_vec3 point)
 {
 	fxs_body *b = fxs_world_get_body(w, id);
@@ -315,7 +396,7 @@ void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impuls
 	fxg_vec3 dv = fxg_v3(fxg_wide_to_fix(fxg_wmul(b->inv_mass, impulse.x, &ovf), &ovf),
 			     fxg_wide_to_fix(fxg_wmul(b->inv_mass, impulse.y, &ovf), &ovf),
 			     fxg_wide_to_fix(fxg_wmul(b->inv_mass, impulse.z, &ovf), &ovf));
-	b->v = fxg_v3_add(b->v, dv, &ovf);
+	b->v = fxs_lock_linear(b->locks, fxg_v3_add(b->v, dv, &ovf));
 	fxg_vec3 r = fxg_v3_sub(point, b->xf.p, &ovf);
 	b->w = fxg_v3_add(b->w, inv_inertia_mul(b, fxg_v3_cross(r, impulse, &ovf), &ovf), &ovf);
 	w->stats.overflows_total += ovf;

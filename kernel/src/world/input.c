@@ -9,6 +9,8 @@ fxs_input fxs_input_neutral(void)
 
 bool fxs_input_equal(const fxs_input *a, const fxs_input *b)
 {
+	if (!a || !b)
+		return a == b;
 	return a->move_x == b->move_x && a->move_z == b->move_z && a->yaw == b->yaw && a->pitch == b->pitch &&
 		a->buttons == b->buttons;
 }
@@ -27,6 +29,8 @@ static int16_t to_i16(uint16_t v) { return v >= 32768u ? (int16_t)((int32_t)v - 
 
 void fxs_input_write(const fxs_input *in, uint8_t out[FXS_INPUT_SIZE])
 {
+	if (!in || !out)
+		return;
 	put16(out + 0, from_i16(in->move_x));
 	put16(out + 2, from_i16(in->move_z));
 	put16(out + 4, in->yaw);
@@ -37,6 +41,8 @@ void fxs_input_write(const fxs_input *in, uint8_t out[FXS_INPUT_SIZE])
 
 fxs_input fxs_input_read(const uint8_t in[FXS_INPUT_SIZE])
 {
+	if (!in)
+		return fxs_input_neutral();
 	fxs_input r;
 	r.move_x = to_i16(get16(in + 0));
 	r.move_z = to_i16(get16(in + 2));

@@ -36,10 +36,19 @@ static void update_bounds(fxs_world *w)
 {
 	fix16_t m = w->def.speculative_distance;
 	fxg_vec3 margin = fxg_v3(m, m, m);
+	/* what the step's game features need (counted here, where every body
+	 * is looked at anyway: nothing of it is state) */
+	uint32_t sensors = 0, contact_events = 0, hit_events = 0, pair_checks = 0;
 	for (uint32_t i = 0; i < w->slot_count; ++i) {
 		fxs_body *b = &w->bodies[i];
 		uint8_t flags = 0;
-		if (b->alive) {
+		if (b->alive && b->game) {
+			sensors += (b->game & (FXS_BODY_SENSOR | FXS_BODY_DISABLED)) == FXS_BODY_SENSOR;
+			contact_events += (b->game & FXS_BODY_CONTACT_EVENTS) != 0;
+			hit_events += (b->game & FXS_BODY_HIT_EVENTS) != 0;
+			pair_checks += (b->game & FXS_BODY_PAIR_CHECK) != 0;
+		}
+		if (b->alive && !(b->game & FXS_BODY_DISABLED)) {
 			flags = FXS_PROXY_LIVE;
 			if (b->type == FXS_BODY_DYNAMIC)
 				flags |= FXS_PROXY_MOVING;
@@ -64,6 +73,10 @@ static void update_bounds(fxs_world *w)
 		w->scratch_aabbs[i] = b->aabb;
 		w->scratch_flags[i] = flags;
 	}
+	w->step_sensors = sensors;
+	w->step_contact_events = contact_events;
+	w->step_hit_events = hit_events;
+	w->step_pair_checks = pair_checks;
 }
 
 /* Out of memory.
@@ -77,12 +90,15 @@ static void update_bounds(fxs_world *w)
  * snapshot is restored into it. Never a state that silently differs. */
 fxs_result fxs_world_step(fxs_world *w)
 {
+	if (!w)
+		return FXS_ERR_INVALID_ID;
 	if (w->failed)
 		return FXS_ERR_NOMEM;
 	if (!reserve_scratch(w, w->slot_count) || !fxs_islands_reserve(w) || !fxs_world_hash_reserve(w))
 		return FXS_ERR_NOMEM; /* nothing changed */
 	w->ovf = 0;
 	w->step_nomem = false;
+	fxs_events_begin_step(w); /* the last step's events are replaced by this one's */
 	fxs_characters_update(w); /* stage 1: character moves (their inputs were set before the step) */
 	update_bounds(w);
 	uint32_t pair_count = 0;
@@ -91,12 +107,18 @@ fxs_result fxs_world_step(fxs_world *w)
 	    !(pairs = fxs_bp_find_pairs(w->bp, &pair_count)))
 		goto nomem;
 	fxs_islands_wake(w, pairs, pair_count);
+	uint32_t old_count = w->contact_count;
 	if (w->step_nomem || fxs_contacts_update(w, pairs, pair_count) != FXS_OK || w->step_nomem)
 		goto nomem;
+	w->contact_geometry = true;
+	/* the old list is the scratch list now: begin and end events */
+	fxs_events_contacts(w, w->contacts_next, old_count);
 	if (fxs_solve(w) != FXS_OK || w->step_nomem)
 		goto nomem;
 	fxs_state_bound_impulses(w); /* every state a step makes restores */
+	fxs_events_hits(w);
 	fxs_islands_sleep(w);
+	fxs_sensors_update(w); /* at the positions the step ended on */
 	if (w->step_nomem)
 		goto nomem;
 	uint32_t points = 0;

@@ -6,6 +6,8 @@
 #include "geometry/hull.h"
 #include "geometry/mesh.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <xxhash.h>
 #include <string.h>
@@ -22,6 +24,7 @@ const char *fxs_result_string(fxs_result r)
 	case FXS_ERR_TRUNCATED: return "truncated";
 	case FXS_ERR_CORRUPT: return "corrupt (a field is out of range or a checksum does not match)";
 	case FXS_ERR_LIMIT: return "over a limit of the world";
+	case FXS_ERR_INVALID_ID: return "invalid id (null, stale, or no world)";
 	}
 	return "unknown error";
 }
@@ -47,42 +50,78 @@ fxs_world_def fxs_default_world_def(void)
 	d.max_bodies = 1u << 20;
 	d.direct_joint_rows = 96;
 	d.direct_contact_rows = 0; /* off: the iterative solver for contacts */
+	d.hit_event_threshold = FXG_ONE;
 	return d;
+}
+
+/* The ranges of the contact settings (creation and fxs_world_set_contact_tuning) */
+static const char *contact_problem(fix16_t hertz, fix16_t damping, fix16_t push_max)
+{
+	if (hertz <= 0 || hertz > FXG_I(1000))
+		return "contact_hertz";
+	if (damping < 0 || damping > FXG_I(1000))
+		return "contact_damping";
+	if (push_max < 0 || push_max > FXG_I(1000))
+		return "contact_push_max";
+	return NULL;
+}
+
+static const char *gravity_problem(fxg_vec3 g)
+{
+	const fix16_t gmax = FXG_I(1000);
+	if (g.x < -gmax || g.x > gmax)
+		return "gravity.x";
+	if (g.y < -gmax || g.y > gmax)
+		return "gravity.y";
+	if (g.z < -gmax || g.z > gmax)
+		return "gravity.z";
+	return NULL;
+}
+
+static bool speed_ok(fix16_t v) { return v >= 0 && v <= FXG_I(1000); }
+
+const char *fxs_world_def_invalid_field(const fxs_world_def *d)
+{
+	if (!d)
+		return "def";
+	const char *bad = gravity_problem(d->gravity);
+	if (bad)
+		return bad;
+	/* dt in [1/4096 s, 1 s]; each sub-step at least 16 raw so that h v keeps precision */
+	if (d->dt < 16 || d->dt > FXG_ONE)
+		return "dt";
+	if (d->substeps < 1 || d->substeps > 64 || d->dt / d->substeps < 16)
+		return "substeps";
+	if (d->relax_iterations < 0 || d->relax_iterations > 16)
+		return "relax_iterations";
+	if ((bad = contact_problem(d->contact_hertz, d->contact_damping, d->contact_push_max)) != NULL)
+		return bad;
+	if (d->linear_slop < 0 || d->linear_slop > FXG_ONE)
+		return "linear_slop";
+	if (d->speculative_distance < 0 || d->speculative_distance > FXG_I(10))
+		return "speculative_distance";
+	if (!speed_ok(d->restitution_threshold))
+		return "restitution_threshold";
+	if (d->linear_sleep_tolerance < 0)
+		return "linear_sleep_tolerance";
+	if (d->angular_sleep_tolerance < 0)
+		return "angular_sleep_tolerance";
+	if (d->time_to_sleep < 0 || d->time_to_sleep > FXG_I(1000))
+		return "time_to_sleep";
+	if (d->direct_joint_rows > 1024)
+		return "direct_joint_rows";
+	if (d->direct_contact_rows > 1024)
+		return "direct_contact_rows";
+	if (d->max_bodies == 0 || d->max_bodies > (1u << 24))
+		return "max_bodies";
+	if (!speed_ok(d->hit_event_threshold))
+		return "hit_event_threshold";
+	return NULL;
 }
 
 fxs_result fxs_world_def_validate(const fxs_world_def *d)
 {
-	const fix16_t gmax = FXG_I(1000);
-	if (!d)
-		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->gravity.x < -gmax || d->gravity.x > gmax || d->gravity.y < -gmax || d->gravity.y > gmax ||
-	    d->gravity.z < -gmax || d->gravity.z > gmax)
-		return FXS_ERR_INVALID_ARGUMENT;
-	/* dt in [1/4096 s, 1 s]; each sub-step at least 16 raw so that h v keeps precision */
-	if (d->dt < 16 || d->dt > FXG_ONE)
-		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->substeps < 1 || d->substeps > 64 || d->dt / d->substeps < 16)
-		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->relax_iterations < 0 || d->relax_iterations > 16)
-		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->contact_hertz <= 0 || d->contact_hertz > FXG_I(1000) || d->contact_damping < 0 ||
-	    d->contact_damping > FXG_I(1000))
-		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->contact_push_max < 0 || d->contact_push_max > FXG_I(1000))
-		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->linear_slop < 0 || d->linear_slop > FXG_ONE || d->speculative_distance < 0 ||
-	    d->speculative_distance > FXG_I(10))
-		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->restitution_threshold < 0 || d->restitution_threshold > FXG_I(1000))
-		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->linear_sleep_tolerance < 0 || d->angular_sleep_tolerance < 0 || d->time_to_sleep < 0 ||
-	    d->time_to_sleep > FXG_I(1000))
-		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->direct_joint_rows > 1024 || d->direct_contact_rows > 1024)
-		return FXS_ERR_INVALID_ARGUMENT;
-	if (d->max_bodies == 0 || d->max_bodies > (1u << 24))
-		return FXS_ERR_INVALID_ARGUMENT;
-	return FXS_OK;
+	return fxs_world_def_invalid_field(d) ? FXS_ERR_INVALID_ARGUMENT : FXS_OK;
 }
 
 fxs_world *fxs_world_create(const fxs_world_def *def)
@@ -93,7 +132,7 @@ fxs_world *fxs_world_create(const fxs_world_def *def)
 	if (!w)
 		return NULL;
 	w->def = *def;
-	w->simd = FXS_KERNELS_AVX512; /* whatever the CPU has (fxs_world_get_kernels) */
+	w->simd = FXS_KERNELS_SIMD128; /* the widest the CPU and build have (fxs_world_get_kernels) */
 	w->bp = fxs_bp_create();
 	if (!w->bp) {
 		free(w);
@@ -111,6 +150,14 @@ void fxs_world_destroy(fxs_world *w)
 	fxs_hulls_free(w);
 	fxs_compounds_free(w);
 	fxs_characters_free(w);
+	free(w->ev_begin);
+	free(w->ev_end);
+	free(w->ev_hit);
+	free(w->ev_sensor_begin);
+	free(w->ev_sensor_end);
+	free(w->end_pending);
+	free(w->overlaps);
+	free(w->overlaps_next);
 	free(w->bodies);
 	free(w->contacts);
 	free(w->contacts_next);
@@ -129,9 +176,109 @@ void fxs_world_destroy(fxs_world *w)
 	free(w);
 }
 
-fxs_world_def fxs_world_get_def(const fxs_world *w) { return w->def; }
+fxs_world_def fxs_world_get_def(const fxs_world *w) { return w ? w->def : fxs_default_world_def(); }
 
-fxs_result fxs_world_status(const fxs_world *w) { return w->failed ? FXS_ERR_NOMEM : FXS_OK; }
+fxs_result fxs_world_status(const fxs_world *w)
+{
+	if (!w)
+		return FXS_ERR_INVALID_ID;
+	return w->failed ? FXS_ERR_NOMEM : FXS_OK;
+}
+
+fxs_result fxs_world_fail(fxs_world *w, fxs_result r, const char *fmt, ...)
+{
+	w->last_error = r;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(w->last_error_message, sizeof w->last_error_message, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+fxs_result fxs_world_get_last_error(const fxs_world *w) { return w ? w->last_error : FXS_ERR_INVALID_ID; }
+
+const char *fxs_world_get_last_error_message(const fxs_world *w) { return w ? w->last_error_message : "no world"; }
+
+bool fxs_grow(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	uint32_t c = *cap ? *cap : 16;
+	while (c < need)
+		c = c > UINT32_MAX / 2 ? need : c * 2;
+	void *n = realloc(*p, (size_t)c * size);
+	if (!n)
+		return false;
+	*p = n;
+	*cap = c;
+	return true;
+}
+
+/* ---- settings after creation (state: the definition is hashed) ---- */
+
+fxs_result fxs_world_set_gravity(fxs_world *w, fxg_vec3 gravity)
+{
+	if (!w)
+		return FXS_ERR_INVALID_ID;
+	if (gravity_problem(gravity))
+		return FXS_ERR_INVALID_ARGUMENT;
+	w->def.gravity = gravity;
+	fxs_world_touch(w);
+	return FXS_OK;
+}
+
+fxg_vec3 fxs_world_get_gravity(const fxs_world *w) { return w ? w->def.gravity : fxg_v3_zero(); }
+
+fxs_result fxs_world_set_contact_tuning(fxs_world *w, fix16_t hertz, fix16_t damping_ratio, fix16_t push_max)
+{
+	if (!w)
+		return FXS_ERR_INVALID_ID;
+	if (contact_problem(hertz, damping_ratio, push_max))
+		return FXS_ERR_INVALID_ARGUMENT;
+	w->def.contact_hertz = hertz;
+	w->def.contact_damping = damping_ratio;
+	w->def.contact_push_max = push_max;
+	fxs_world_touch(w);
+	return FXS_OK;
+}
+
+fxs_result fxs_world_set_restitution_threshold(fxs_world *w, fix16_t speed)
+{
+	if (!w)
+		return FXS_ERR_INVALID_ID;
+	if (!speed_ok(speed))
+		return FXS_ERR_INVALID_ARGUMENT;
+	w->def.restitution_threshold = speed;
+	fxs_world_touch(w);
+	return FXS_OK;
+}
+
+fxs_result fxs_world_set_hit_event_threshold(fxs_world *w, fix16_t speed)
+{
+	if (!w)
+		return FXS_ERR_INVALID_ID;
+	if (!speed_ok(speed))
+		return FXS_ERR_INVALID_ARGUMENT;
+	w->def.hit_event_threshold = speed;
+	fxs_world_touch(w);
+	return FXS_OK;
+}
+
+fxs_result fxs_world_enable_sleeping(fxs_world *w, bool enable)
+{
+	if (!w)
+		return FXS_ERR_INVALID_ID;
+	if (w->def.enable_sleep && !enable) {
+		for (uint32_t s = 0; s < w->slot_count; ++s) {
+			fxs_body *b = &w->bodies[s];
+			if (b->alive && b->type != FXS_BODY_STATIC && !(b->game & FXS_BODY_DISABLED))
+				b->awake = 1, b->sleep_time = 0;
+		}
+	}
+	w->def.enable_sleep = enable;
+	fxs_world_touch(w);
+	return FXS_OK;
+}
 
 bool fxs_world_reserve_slots(fxs_world *w, uint32_t n)
 {
@@ -149,37 +296,50 @@ bool fxs_world_reserve_slots(fxs_world *w, uint32_t n)
 	return true;
 }
 
-fxs_step_stats fxs_world_get_stats(const fxs_world *w) { return w->stats; }
-uint64_t fxs_world_get_step(const fxs_world *w) { return w->stats.step; }
+fxs_step_stats fxs_world_get_stats(const fxs_world *w)
+{
+	fxs_step_stats none;
+	memset(&none, 0, sizeof none);
+	return w ? w->stats : none;
+}
+uint64_t fxs_world_get_step(const fxs_world *w) { return w ? w->stats.step : 0; }
 
 _Static_assert((int)FXS_KERNELS_PORTABLE == (int)FXS_SIMD_NONE && (int)FXS_KERNELS_AVX2 == (int)FXS_SIMD_AVX2 &&
-		       (int)FXS_KERNELS_AVX512 == (int)FXS_SIMD_AVX512,
+		       (int)FXS_KERNELS_AVX512 == (int)FXS_SIMD_AVX512 && (int)FXS_KERNELS_SIMD128 == (int)FXS_SIMD_SIMD128,
 	       "the public kernel levels are the solver's (solver.h)");
 
 fxs_kernels fxs_world_get_kernels(const fxs_world *w)
 {
-	int top = fxs_batches_simd_level();
-	return (fxs_kernels)(w->simd < top ? w->simd : top);
+	/* the widest level at most w->simd that this CPU and build have (a
+	 * target has some of the levels only: x86 AVX2 and AVX-512, wasm SIMD128);
+	 * no world: the widest there is */
+	int k = w ? w->simd : FXS_SIMD_SIMD128;
+	while (k > FXS_SIMD_NONE && !fxs_batches_have_level(k))
+		--k;
+	return (fxs_kernels)k;
 }
 
 fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k)
 {
-	w->simd = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_AVX512 ? FXS_KERNELS_AVX512
-											   : (int)k;
+	if (!w)
+		return fxs_world_get_kernels(w);
+	w->simd = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_SIMD128 ? FXS_KERNELS_SIMD128
+											    : (int)k;
 	return fxs_world_get_kernels(w);
 }
 
 const char *fxs_kernels_name(fxs_kernels k)
 {
-	return k == FXS_KERNELS_AVX512 ? "avx512" : k == FXS_KERNELS_AVX2 ? "avx2"
-									  : "portable";
+	return k == FXS_KERNELS_SIMD128 ? "simd128" : k == FXS_KERNELS_AVX512 ? "avx512"
+		: k == FXS_KERNELS_AVX2                                       ? "avx2"
+									      : "portable";
 }
-uint32_t fxs_world_slot_count(const fxs_world *w) { return w->slot_count; }
-uint32_t fxs_world_body_count(const fxs_world *w) { return w->body_count; }
+uint32_t fxs_world_slot_count(const fxs_world *w) { return w ? w->slot_count : 0; }
+uint32_t fxs_world_body_count(const fxs_world *w) { return w ? w->body_count : 0; }
 
 fxs_body_id fxs_world_body_at(const fxs_world *w, uint32_t slot)
 {
-	if (slot >= w->slot_count || !w->bodies[slot].alive)
+	if (!w || slot >= w->slot_count || !w->bodies[slot].alive)
 		return fxs_null_body;
 	fxs_body_id id = { slot + 1, w->bodies[slot].generation };
 	return id;

@@ -4,6 +4,7 @@
 #define FXS_WORLD_H
 
 #include "fixstep/fixstep.h"
+#include "fixstep/events.h"
 #include "geometry/aabb.h"
 #include "broadphase/broadphase.h"
 #include "collide/narrowphase.h"
@@ -14,7 +15,9 @@ typedef struct fxs_body {
 	/* --- state: snapshotted and hashed (see hash.c for the order) --- */
 	uint32_t generation; /* bumped on destroy; ids carry it */
 	uint8_t alive;
-	uint8_t type; /* fxs_body_type */
+	uint8_t type;  /* fxs_body_type */
+	uint8_t game;  /* FXS_BODY_* flags below (state, but FXS_BODY_FILTERED: derived from filter) */
+	uint8_t locks; /* FXS_LOCK_* bits (state) */
 	fxs_shape shape;
 	fxs_transform xf;       /* centre of mass and orientation */
 	fxg_vec3 v, w;          /* linear m/s, angular rad/s (world frame) */
@@ -29,7 +32,65 @@ typedef struct fxs_body {
 	fxg_wide inertia[3], inv_inertia[3]; /* local diagonal moments, Q32.32 */
 	fxg_wide inv_inertia_off[3];         /* local inverse's xy, xz, yz (hulls; 0 otherwise) */
 	fxs_aabb aabb;                       /* world bounds at the last update */
+	/* --- state, cold: the collision filter (GAME section when not the default) --- */
+	fxs_filter filter;
 } fxs_body;
+
+/* fxs_body.game: the game features of a body (fixstep.h, events.h). All but
+ * FILTERED are state; a body with none of them and the default filter is
+ * written nowhere but its body record (state/game_state.c), so a world
+ * that uses none of them hashes as it did before they existed. */
+enum {
+	FXS_BODY_SENSOR = 1,                                      /* detects overlaps, never touches */
+	FXS_BODY_CONTACT_EVENTS = 2,                              /* begin and end events for its contacts */
+	FXS_BODY_HIT_EVENTS = 4,                                  /* hit events for its contacts */
+	FXS_BODY_NO_SENSOR_EVENTS = 8,                            /* sensors do not see it */
+	FXS_BODY_DISABLED = 16,                                   /* out of the simulation */
+	FXS_BODY_MASS_SET = 32,                                   /* mass and inertia from fxs_body_set_mass_data (kept in mass, inertia) */
+	FXS_BODY_FILTERED = 64,                                   /* derived: filter is not fxs_default_filter() */
+	FXS_BODY_PAIR_CHECK = FXS_BODY_SENSOR | FXS_BODY_FILTERED /* pairs need a look before the narrowphase */
+};
+
+/* fxs_body.locks */
+enum {
+	FXS_LOCK_LINEAR_X = 1,
+	FXS_LOCK_LINEAR_Y = 2,
+	FXS_LOCK_LINEAR_Z = 4,
+	FXS_LOCK_ANGULAR_X = 8,
+	FXS_LOCK_ANGULAR_Y = 16,
+	FXS_LOCK_ANGULAR_Z = 32,
+	FXS_LOCK_LINEAR = 7,
+	FXS_LOCK_ANGULAR = 56
+};
+
+/* v with the components along locked world axes zeroed: bits 1, 2, 4 lock x, y, z */
+static inline fxg_vec3 fxs_lock_axes(uint32_t bits, fxg_vec3 v)
+{
+	if (bits & 1)
+		v.x = 0;
+	if (bits & 2)
+		v.y = 0;
+	if (bits & 4)
+		v.z = 0;
+	return v;
+}
+static inline fxg_vec3 fxs_lock_linear(uint8_t locks, fxg_vec3 v) { return fxs_lock_axes(locks & FXS_LOCK_LINEAR, v); }
+static inline fxg_vec3 fxs_lock_angular(uint8_t locks, fxg_vec3 v) { return fxs_lock_axes((uint32_t)locks >> 3, v); }
+uint8_t fxs_locks_bits(fxs_motion_locks l);
+/* body_runtime.c: the ranges of fxs_body_set_mass_data (and the state reader) */
+bool fxs_mass_data_valid(fxg_wide mass, const fxg_wide inertia[3]);
+
+/* A sensor's overlap with a visitor (state, sorted by sensor slot, sensor
+ * generation, visitor slot, visitor generation). */
+typedef struct fxs_sensor_overlap {
+	uint32_t sensor, sensor_gen;
+	uint32_t visitor, visitor_gen;
+} fxs_sensor_overlap;
+
+/* A growable array of the world's (fxs_grow) */
+#define FXS_ARRAY(type, name) \
+	type *name;           \
+	uint32_t name##_count, name##_cap
 
 /* One contact point's persistent state: the feature id it was matched by and
  * the accumulated normal impulse that warm-starts the next step. */
@@ -117,7 +178,30 @@ struct fxs_world {
 	bool hash_valid;
 	void *hash_stream;   /* XXH3's streaming state for the step's hash (hash.c) */
 	uint8_t *hash_chunk; /* and the buffer the serialisation goes through */
+	/* The last step's events (events.c) and what sensors overlap
+	 * (sensor.c): state, in the GAME section. end_pending: contacts ended
+	 * between steps (destroy, disable, filter, type), reported after the
+	 * next step. */
+	FXS_ARRAY(fxs_contact_begin_event, ev_begin);
+	FXS_ARRAY(fxs_contact_end_event, ev_end);
+	FXS_ARRAY(fxs_contact_hit_event, ev_hit);
+	FXS_ARRAY(fxs_sensor_event, ev_sensor_begin);
+	FXS_ARRAY(fxs_sensor_event, ev_sensor_end);
+	FXS_ARRAY(fxs_contact_end_event, end_pending);
+	FXS_ARRAY(fxs_sensor_overlap, overlaps);
+	FXS_ARRAY(fxs_sensor_overlap, overlaps_next); /* scratch */
+	/* derived per step (update_bounds): which game features the step needs */
+	uint32_t step_sensors, step_contact_events, step_hit_events, step_pair_checks;
+	/* the contacts' geometry (normal, points) is this world's last step's:
+	 * false after a restore until a step (it is not state) */
+	bool contact_geometry;
+	/* why the last creator failed (fxs_world_get_last_error): not state */
+	fxs_result last_error;
+	char last_error_message[96];
 };
+
+bool fxs_grow(void **p, uint32_t *cap, uint32_t need, size_t size);
+#define FXS_RESERVE(w, name, n) fxs_grow((void **)&(w)->name, &(w)->name##_cap, (n), sizeof *(w)->name)
 
 /* body.c */
 fxs_body *fxs_world_get_body(const fxs_world *w, fxs_body_id id);
@@ -126,6 +210,10 @@ fxs_aabb fxs_body_compute_aabb(const fxs_body *b, uint32_t *ovf);
 
 /* world.c */
 bool fxs_world_reserve_slots(fxs_world *w, uint32_t n);
+/* The last error (fxs_world_get_last_error): set by the creators. Returns
+ * r, so that a creator can `return fxs_world_fail(...), null`. */
+fxs_result fxs_world_fail(fxs_world *w, fxs_result r, const char *fmt, ...);
+static inline void fxs_world_ok(fxs_world *w) { w->last_error = FXS_OK, w->last_error_message[0] = 0; }
 static inline void fxs_world_touch(fxs_world *w) { w->hash_valid = false; }
 /* A stage of the step could not get memory (see step_nomem). */
 static inline void fxs_world_nomem(fxs_world *w) { w->step_nomem = true; }
@@ -133,8 +221,45 @@ static inline void fxs_world_nomem(fxs_world *w) { w->step_nomem = true; }
 /* contact.c: rebuild the contact list from this step's pairs (narrowphase +
  * matching the previous list's points by feature id for warm starting). */
 fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count);
-/* Remove every contact that involves slot s (when a body is destroyed). */
+/* Remove every contact that involves slot s (a body destroyed, disabled or
+ * re-typed), in contact order; those with contact events get an end event
+ * after the next step (end_pending). */
 void fxs_contacts_remove_body(fxs_world *w, uint32_t s);
+/* The same for the contacts of slot s that its filter now forbids. */
+void fxs_contacts_remove_filtered(fxs_world *w, uint32_t s);
+
+/* filter.c: whether two bodies' shapes may touch (filters, sensors; the
+ * joints' filter is apart) */
+bool fxs_filter_is_default(const fxs_filter *f);
+static inline bool fxs_filters_collide(const fxs_filter *a, const fxs_filter *b)
+{
+	if (a->group_index == b->group_index && a->group_index != 0)
+		return a->group_index > 0;
+	return (a->category_bits & b->mask_bits) != 0 && (b->category_bits & a->mask_bits) != 0;
+}
+/* A pair of bodies gets a contact (contact.c, before the narrowphase). */
+static inline bool fxs_bodies_touch(const fxs_body *a, const fxs_body *b)
+{
+	if (!((a->game | b->game) & FXS_BODY_PAIR_CHECK))
+		return true;
+	return !((a->game | b->game) & FXS_BODY_SENSOR) && fxs_filters_collide(&a->filter, &b->filter);
+}
+
+/* events.c: the step's contact events (old list vs new, after the
+ * narrowphase), its hit events (after the solve), and the start of a step */
+void fxs_events_begin_step(fxs_world *w);
+void fxs_events_contacts(fxs_world *w, const fxs_contact *old, uint32_t old_count);
+void fxs_events_hits(fxs_world *w);
+/* The end event of contact c (its bodies' ids now). */
+fxs_contact_end_event fxs_events_end_of(const fxs_world *w, const fxs_contact *c);
+/* sensor.c: overlaps at the end of the step, and their events */
+void fxs_sensors_update(fxs_world *w);
+/* a body's id from its slot (alive) */
+static inline fxs_body_id fxs_slot_id(const fxs_world *w, uint32_t s)
+{
+	fxs_body_id id = { s + 1, w->bodies[s].generation };
+	return id;
+}
 
 /* solver.c: the soft-step solver over the contact list; integrates the bodies. */
 fxs_result fxs_solve(fxs_world *w);

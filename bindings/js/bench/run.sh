@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# `make bench-js`: fixstep's wasm builds (portable and SIMD128) against Rapier's
+# deterministic build and Jolt, installed from npm into a scratch folder
+# (build/js/bench-deps; never a dependency of the package), in one node process.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
+deps=build/js/bench-deps
+mkdir -p "$deps"
+if [ ! -d "$deps/node_modules/@dimforge/rapier3d-deterministic-compat" ] || [ ! -d "$deps/node_modules/jolt-physics" ]; then
+    (cd "$deps" && [ -f package.json ] || echo '{"private": true}' >"$deps/package.json"
+     cd "$deps" && npm install --no-audit --no-fund --silent @dimforge/rapier3d-deterministic-compat jolt-physics)
+fi
+NODE_PATH=$PWD/$deps/node_modules node bindings/js/bench/bench.cjs "$@"

@@ -1,0 +1,41 @@
+// The package as a user gets it: `npm pack`, `npm install ./fixstep-*.tgz`
+// in an empty folder (offline: the package has no dependency), and the
+// 20-line example that builds a pyramid, steps 200 times and prints the hash
+// that the native `fixstep run large_pyramid_b20 --steps 200` prints. Also
+// the CommonJS entry and the SIMD128 build from the installed package.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pkgDir, native, lastHash } from './helpers.mjs';
+
+const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+
+test('npm pack, npm install the tarball in an empty folder, run the pyramid example', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'fixstep-pack-'));
+	try {
+		npm(['pack', pkgDir, '--pack-destination', dir, '--silent'], dir);
+		const tgz = readdirSync(dir).filter((f) => /^fixstep-.*\.tgz$/.test(f));
+		assert.equal(tgz.length, 1, `npm pack made ${tgz}`);
+		const app = join(dir, 'app');
+		execFileSync('mkdir', [app]);
+		npm(['install', join('..', tgz[0]), '--offline', '--no-audit', '--no-fund', '--silent'], app);
+		copyFileSync(join(pkgDir, 'examples/pyramid.mjs'), join(app, 'pyramid.mjs'));
+		const got = execFileSync('node', ['pyramid.mjs'], { cwd: app, encoding: 'utf8' });
+		const want = native('run', 'large_pyramid_b20', '--steps', '200');
+		assert.equal(lastHash(got), lastHash(want));
+		console.log(`  installed package: ${got.trim()}; native fixstep run large_pyramid_b20 --steps 200: ${want.trim()}`);
+		writeFileSync(join(app, 'cjs.cjs'), "const fx = require('fixstep'); const p = require('fixstep/simd128');\n" +
+			"Promise.all([fx.init(), p.init()]).then(() => { const a = fx.createScene('drop'), b = p.createScene('drop'); a.step(300); b.step(300);\n" +
+			"console.log(a.hash(), b.hash(), fx.buildKernels().join(','), p.buildKernels().join(',')); });\n");
+		const [a, b, ka, kb] = execFileSync('node', ['cjs.cjs'], { cwd: app, encoding: 'utf8' }).trim().split(' ');
+		assert.equal(a, lastHash(native('run', 'drop', '--steps', '300')));
+		assert.equal(b, a);
+		assert.equal(ka, 'portable');
+		assert.equal(kb, 'portable,simd128');
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+});

@@ -1,0 +1,409 @@
+// Types of the fixstep package (written by hand beside src/api.js).
+//
+// Numbers in SI units (metres, m/s, kg/m^3, seconds) are converted to Q16.16
+// at the boundary: round(x * 65536), ties away from zero, a RangeError
+// outside [-32768, 32768). `{ raw }` passes a Q16.16 integer exactly, and
+// every getter has a raw (Int32Array) form.
+
+/** A number in SI units, or an exact Q16.16 value. */
+export type Num = number | { raw: number };
+export type Vec3In = [Num, Num, Num] | { x: Num; y: Num; z: Num } | ArrayLike<number>;
+export type QuatIn = [Num, Num, Num, Num] | { x: Num; y: Num; z: Num; w: Num } | ArrayLike<number>;
+export interface Vec3 { x: number; y: number; z: number }
+export interface Quat { x: number; y: number; z: number; w: number }
+
+export type BodyType = 'static' | 'kinematic' | 'dynamic';
+export type Kernels = 'portable' | 'avx2' | 'avx512' | 'simd128';
+
+export type Shape =
+	| { type: 'sphere'; radius: Num; halfHeight?: Num; halfExtents?: Vec3In }
+	| { type: 'box'; halfExtents: Vec3In; radius?: Num; halfHeight?: Num }
+	| { type: 'capsule'; radius: Num; halfHeight: Num; halfExtents?: Vec3In }
+	| { type: 'mesh' | 'hull' | 'compound'; id: number };
+/** A shape as read back (numbers in metres). */
+export interface ShapeOut { type: 'sphere' | 'box' | 'capsule' | 'mesh' | 'hull' | 'compound'; radius?: number; halfHeight?: number; halfExtents?: Vec3; id?: number }
+
+export interface WorldDef {
+	gravity?: Vec3In; dt?: Num; substeps?: number; relaxIterations?: number; contactHertz?: Num; contactDamping?: Num;
+	contactPushMax?: Num; linearSlop?: Num; speculativeDistance?: Num; restitutionThreshold?: Num; enableSleep?: boolean;
+	linearSleepTolerance?: Num; angularSleepTolerance?: Num; timeToSleep?: Num; maxBodies?: number; directJointRows?: number;
+	directContactRows?: number;
+	/** m/s: contacts approaching faster make hit events (default 1) */
+	hitEventThreshold?: Num;
+}
+export interface WorldDefOut {
+	gravity: Vec3; dt: number; substeps: number; relaxIterations: number; contactHertz: number; contactDamping: number;
+	contactPushMax: number; linearSlop: number; speculativeDistance: number; restitutionThreshold: number; enableSleep: boolean;
+	linearSleepTolerance: number; angularSleepTolerance: number; timeToSleep: number; maxBodies: number; directJointRows: number;
+	directContactRows: number; hitEventThreshold: number;
+}
+
+/**
+ * 64 bits of a filter: a safe integer or a BigInt. Negative values are two's
+ * complement, so `~CATEGORY` means every bit but that one, as in C.
+ */
+export type Bits = number | bigint;
+/** Collision filter (Box2D's rules); fields left out take the defaults: category 1, every mask bit, group 0. */
+export interface Filter { categoryBits?: Bits; maskBits?: Bits; groupIndex?: number }
+/** A filter as read back: the bits as BigInt. */
+export interface FilterOut { categoryBits: bigint; maskBits: bigint; groupIndex: number }
+/** What a query sees: bodies whose category is in maskBits and whose mask has categoryBits (defaults: 1, every bit). */
+export interface QueryFilter { categoryBits?: Bits; maskBits?: Bits }
+/** Motion locks (world axes); axes left out are free. */
+export interface MotionLocks { linearX?: boolean; linearY?: boolean; linearZ?: boolean; angularX?: boolean; angularY?: boolean; angularZ?: boolean }
+
+export interface BodyDef {
+	type?: BodyType; position?: Vec3In; rotation?: QuatIn; linearVelocity?: Vec3In; angularVelocity?: Vec3In; shape: Shape;
+	density?: Num; friction?: Num; restitution?: Num; linearDamping?: Num; angularDamping?: Num; gravityScale?: Num; userData?: number;
+	filter?: Filter; motionLocks?: MotionLocks;
+	/** detects overlaps (sensor events), never touches; default false */
+	isSensor?: boolean;
+	/** sensors see this body; default true */
+	enableSensorEvents?: boolean;
+	/** contact begin and end events for its contacts; default false */
+	enableContactEvents?: boolean;
+	/** hit events for its contacts; default false */
+	enableHitEvents?: boolean;
+	/** false: created out of the simulation; default true */
+	isEnabled?: boolean;
+	/** false: created asleep; default true */
+	isAwake?: boolean;
+}
+
+export interface JointDef {
+	type?: 'ball' | 'hinge' | 'fixed' | 'distance' | 'prismatic'; bodyA: Body; bodyB: Body; localAnchorA?: Vec3In; localAnchorB?: Vec3In;
+	localAxisA?: Vec3In; collideConnected?: boolean; hertz?: Num; dampingRatio?: Num; enableLimit?: boolean; lower?: Num; upper?: Num;
+	enableMotor?: boolean; motorSpeed?: Num; maxMotorForce?: Num; length?: Num; enableSpring?: boolean; springHertz?: Num;
+	springDampingRatio?: Num;
+}
+
+export interface CharacterDef { position?: Vec3In; radius?: Num; halfHeight?: Num; stepHeight?: Num; maxSlopeCos?: Num; jumpSpeed?: Num; density?: Num }
+
+export interface StepStats {
+	step: number; overflows: number; overflowsTotal: number; bodyCount: number; pairCount: number; contactCount: number;
+	contactPointCount: number; awakeBodyCount: number;
+}
+export interface CastHit { body: Body | null; fraction: number; distance: number; point: Vec3; normal: Vec3 }
+/** A box in world coordinates (closed intervals). */
+export interface Aabb { lo: Vec3; hi: Vec3 }
+export interface AabbIn { lo: Vec3In; hi: Vec3In }
+
+/**
+ * Events of the last step (copies: valid after later steps). Numbers in metres
+ * and m/s, or Q16.16 integers with `{ raw: true }`. Canonical order: contact
+ * events by (bodyA slot, bodyB slot, childA, childB), sensor events by
+ * (sensor slot, visitor slot). The ids of end events may be stale.
+ */
+export interface ContactPair { bodyA: Body; bodyB: Body; childA: number; childB: number }
+export interface ContactBeginEvent extends ContactPair { normal: Vec3; point: Vec3; separation: number; pointCount: number }
+export type ContactEndEvent = ContactPair;
+export interface ContactHitEvent extends ContactPair { point: Vec3; normal: Vec3; approachSpeed: number }
+export interface ContactEvents { begin: ContactBeginEvent[]; end: ContactEndEvent[]; hit: ContactHitEvent[] }
+export interface SensorEvent { sensor: Body; visitor: Body }
+export interface SensorEvents { begin: SensorEvent[]; end: SensorEvent[] }
+/** One of a body's contacts as the last step found it (normal from bodyA to bodyB). */
+export interface ContactData extends ContactPair { normal: Vec3; points: { point: Vec3; separation: number; normalImpulse: number }[] }
+export interface StateDifference { body: number; field: string; expected: string; got: string; text: string }
+
+/** One player's input for one tick (fixstep/input.h): integers. */
+export interface Input { moveX?: number; moveZ?: number; yaw?: number; pitch?: number; buttons?: number }
+
+export class FixstepError extends Error {
+	/** the kernel's fxs_result (1 invalid argument, 3 out of memory, 6 truncated, 7 corrupt, 8 limit, 9 invalid id, ...) or a replay status */
+	code: number;
+	/** World.create: the first definition field out of range */
+	field?: string;
+}
+
+export class World {
+	private constructor();
+	/**
+	 * A definition out of range throws a FixstepError whose `field` names the
+	 * first bad field ('substeps', 'gravity.y', ...).
+	 */
+	static create(def?: WorldDef): World;
+	static defaults(): WorldDefOut;
+	/** A new world from snapshot bytes (untrusted input: checked field by field). */
+	static restore(bytes: Uint8Array): World;
+	/** Frees the wasm memory now (a FinalizationRegistry frees it later otherwise). */
+	free(): void;
+	dispose(): void;
+	[Symbol.dispose](): void;
+	readonly freed: boolean;
+	readonly def: WorldDefOut;
+	step(n?: number): this;
+	/** XXH3-64 of the canonical state, 16 lowercase hex digits, as `fixstep run` prints it. */
+	hash(): string;
+	hashBigInt(): bigint;
+	readonly stepCount: number;
+	stats(): StepStats;
+	kernels: Kernels;
+	readonly bodyCount: number;
+	readonly slotCount: number;
+	bodyAt(slot: number): Body | null;
+	bodies(): IterableIterator<Body>;
+	createBody(def: BodyDef): Body;
+	createMesh(mesh: { vertices: ArrayLike<Num> | Vec3In[]; triangles: ArrayLike<number> | number[][]; thickness?: Num }): Shape;
+	createHeightfield(h: { heights: ArrayLike<Num>; nx: number; nz: number; cell: Num; thickness?: Num }): Shape;
+	createHull(points: ArrayLike<Num> | Vec3In[]): { shape: Shape; centerOfMass: Vec3 };
+	hullVertices(shape: Shape): Vec3[];
+	createCompound(children: { shape: Shape; position?: Vec3In; rotation?: QuatIn }[]): { shape: Shape; centerOfMass: Vec3 };
+	snapshotSize(): number;
+	snapshot(): Uint8Array;
+	restore(bytes: Uint8Array): this;
+	clone(): World;
+	createJoint(def: JointDef): Joint;
+	readonly jointCount: number;
+	createCharacter(def?: CharacterDef): Character;
+	readonly characterCount: number;
+	rayCast(from: Vec3In, to: Vec3In, options?: { skip?: Body; filter?: QueryFilter; raw?: boolean }): CastHit | null;
+	shapeCast(shape: Shape, from: Vec3In, to: Vec3In, options?: { rotation?: QuatIn; skip?: Body; filter?: QueryFilter; raw?: boolean }): CastHit | null;
+	/** Bodies whose bounds overlap the box, in ascending slot order (never sensors or disabled bodies). */
+	overlapAabb(box: AabbIn, options?: { filter?: QueryFilter }): Body[];
+	/** Bodies whose shape overlaps `shape` at position (and rotation), touching included, in ascending slot order. */
+	overlapShape(shape: Shape, position: Vec3In, options?: { rotation?: QuatIn; filter?: QueryFilter }): Body[];
+	/** The last step's contact begin, end and hit events. */
+	contactEvents(options?: { raw?: boolean }): ContactEvents;
+	/** The last step's sensor begin and end events. */
+	sensorEvents(): SensorEvents;
+	readonly gravity: Vec3;
+	/** World settings after creation: state (hashed, in snapshots), from the next step; out of range: a FixstepError. */
+	setGravity(g: Vec3In): this;
+	/** Fields left out keep their values. */
+	setContactTuning(t: { hertz?: Num; dampingRatio?: Num; pushMax?: Num }): this;
+	setRestitutionThreshold(speed: Num): this;
+	setHitEventThreshold(speed: Num): this;
+	enableSleeping(on?: boolean): this;
+	/** A built-in scene's scripted players' inputs for step `tick` (default: the next), or null. */
+	scriptedInputs(scene: string, tick?: number | bigint): Required<Input>[] | null;
+	/** n steps of a built-in scene with its scripted players (neutral inputs without a script), as `fixstep events` plays it. */
+	playScene(scene: string, n?: number): this;
+	/** The first difference from `expected` in canonical order, or null when the states are equal. */
+	firstDifference(expected: World): StateDifference | null;
+	/** 9 ints a slot: type + 1 (0 empty), position xyz, rotation xyzw (Q16.16), awake. */
+	poses(): Int32Array;
+	/** 6 ints a slot: lo xyz, hi xyz (Q16.16; zeros for an empty slot). */
+	aabbs(): Int32Array;
+	/** The kernel's debug draw as Int32Arrays of Q16.16 records (DRAW_LAYOUT); copies. */
+	draw(options?: DrawOptions): DrawLists;
+	applySceneInputs(scene: string, inputs: Input[], tick?: number | bigint): this;
+}
+
+export class Body {
+	private constructor();
+	readonly world: World;
+	readonly index1: number;
+	readonly generation: number;
+	readonly slot: number;
+	readonly valid: boolean;
+	readonly type: BodyType;
+	readonly shape: ShapeOut;
+	readonly userData: number;
+	readonly position: Vec3;
+	readonly rotation: Quat;
+	readonly linearVelocity: Vec3;
+	readonly angularVelocity: Vec3;
+	readonly mass: { mass: number; invMass: number; inertia: [number, number, number] };
+	/** The same exactly: Q32.32 as BigInt. */
+	massRaw(): { mass: bigint; invMass: bigint; inertia: [bigint, bigint, bigint] };
+	readonly awake: boolean;
+	readonly enabled: boolean;
+	readonly isSensor: boolean;
+	readonly friction: number;
+	readonly restitution: number;
+	readonly density: number;
+	readonly gravityScale: number;
+	readonly motionLocks: Required<MotionLocks>;
+	readonly filter: FilterOut;
+	/** Its bounds now (tight). */
+	readonly aabb: Aabb;
+	/** lo xyz, hi xyz: Q16.16 */
+	aabbRaw(): Int32Array;
+	/** position xyz, rotation xyzw, linear velocity xyz, angular velocity xyz: Q16.16 */
+	stateRaw(): Int32Array;
+	positionRaw(): Int32Array;
+	rotationRaw(): Int32Array;
+	linearVelocityRaw(): Int32Array;
+	angularVelocityRaw(): Int32Array;
+	hash(): string;
+	setTransform(position: Vec3In, rotation?: QuatIn): this;
+	setLinearVelocity(v: Vec3In): this;
+	setAngularVelocity(w: Vec3In): this;
+	applyForce(force: Vec3In, point?: Vec3In): this;
+	applyTorque(torque: Vec3In): this;
+	applyImpulse(impulse: Vec3In, point?: Vec3In): this;
+	applyAngularImpulse(impulse: Vec3In): this;
+	/** Run-time changes (state: hashed, in snapshots); out of range: a FixstepError, nothing changed. */
+	setAwake(on: boolean): this;
+	setEnabled(on: boolean): this;
+	setType(type: BodyType): this;
+	setFriction(v: Num): this;
+	setRestitution(v: Num): this;
+	/** recomputes mass and inertia from the shape */
+	setDensity(v: Num): this;
+	/** kg and kg m^2 (principal moments about the centre of mass): numbers, or { raw } Q32.32 */
+	setMassData(m: { mass: number | { raw: bigint }; inertia: [number | { raw: bigint }, number | { raw: bigint }, number | { raw: bigint }] }): this;
+	setGravityScale(v: Num): this;
+	setDamping(linear: Num, angular: Num): this;
+	setMotionLocks(locks: MotionLocks): this;
+	/** fields left out take the defaults */
+	setFilter(filter: Filter): this;
+	setUserData(u: number): this;
+	enableContactEvents(on?: boolean): this;
+	enableHitEvents(on?: boolean): this;
+	enableSensorEvents(on?: boolean): this;
+	/** The velocity of the body's point at world point p: v + w x (p - c). */
+	pointVelocity(p: Vec3In): Vec3;
+	pointVelocityRaw(p: Vec3In): Int32Array;
+	/** Its contacts as the last step found them. */
+	contacts(options?: { raw?: boolean }): ContactData[];
+	/** What overlaps this sensor (as of the last step), in slot order. */
+	sensorOverlaps(): Body[];
+	destroy(): boolean;
+	equals(other: Body): boolean;
+}
+
+export class Joint {
+	private constructor();
+	readonly world: World;
+	readonly valid: boolean;
+	readonly type: 'ball' | 'hinge' | 'fixed' | 'distance' | 'prismatic';
+	readonly bodyA: Body;
+	readonly bodyB: Body;
+	readonly anchorA: Vec3;
+	readonly anchorB: Vec3;
+	/** hinge angle (rad), prismatic translation (m), distance length (m) */
+	readonly position: number;
+	setMotor(enable: boolean, speed?: Num, maxForce?: Num): this;
+	destroy(): boolean;
+}
+
+export class Character {
+	private constructor();
+	readonly world: World;
+	readonly id: number;
+	setMove(velocity: Vec3In, jump?: boolean): this;
+	readonly body: Body | null;
+	readonly position: Vec3;
+	positionRaw(): Int32Array;
+	readonly grounded: boolean;
+	readonly ground: Body | null;
+	destroy(): boolean;
+}
+
+export interface VerifyResult {
+	status: 'ok' | 'diverged' | 'invalid' | 'nomem';
+	/** ticks that matched */
+	ticks: number;
+	/** the line `fixstep verify` prints */
+	message: string;
+	hash?: string;
+	step?: number;
+	expected?: string;
+	got?: string;
+	/** the first differing body's slot, -1 when not a body */
+	body?: number;
+	field?: string;
+	expectedValue?: string;
+	gotValue?: string;
+}
+
+export class Replay {
+	private constructor();
+	static parse(bytes: Uint8Array): Replay;
+	static record(options: {
+		scene: string; steps?: number; players?: number; seed?: number | bigint; scripted?: boolean; detail?: boolean;
+		chunkTicks?: number; perturbTick?: number | bigint; perturbPlayer?: number; tamper?: boolean;
+	}): { bytes: Uint8Array; finalHash: string };
+	readonly status: number;
+	readonly statusText: string;
+	readonly error: string | null;
+	readonly scene: string;
+	readonly players: number;
+	readonly tickCount: number;
+	readonly startTick: number;
+	readonly detail: boolean;
+	readonly complete: boolean;
+	readonly finalHash: string | null;
+	readonly kernelVersion: string;
+	free(): void;
+	dispose(): void;
+	[Symbol.dispose](): void;
+	tickHash(i: number): string;
+	tickNumber(i: number): number;
+	tickInputs(i: number): Required<Input>[];
+	start(): World;
+	step(world: World, i: number): World;
+	recordedWorld(i: number): World;
+	verify(options?: { kernels?: Kernels; allowTruncated?: boolean; applyInputs?: (world: World, inputs: Required<Input>[], tick: number) => void }): VerifyResult;
+}
+
+export class Recorder {
+	constructor(world: World, options?: { scene?: string; players?: number; detail?: boolean; chunkTicks?: number });
+	tick(inputs?: Input[]): this;
+	finish(): Uint8Array;
+	free(): void;
+	dispose(): void;
+}
+
+export interface SceneInfo {
+	readonly name: string; readonly description: string; readonly defaultSteps: number; readonly players: number;
+	/** it has scripted players (World.scriptedInputs, World.playScene) */
+	readonly scripted: boolean;
+}
+
+export interface DrawOptions {
+	/** default true */
+	shapes?: boolean; sensors?: boolean; joints?: boolean;
+	/** default false */
+	contactPoints?: boolean; contactNormals?: boolean; aabbs?: boolean; disabled?: boolean;
+	/** only the bodies whose bounds meet this box */
+	bounds?: AabbIn;
+}
+/** World.draw(): records of Q16.16 ints, a body's records led by its slot and colour (DRAW_LAYOUT). */
+export interface DrawLists {
+	boxes: Int32Array; spheres: Int32Array; capsules: Int32Array; polygons: Int32Array; triangles: Int32Array;
+	segments: Int32Array; points: Int32Array; aabbs: Int32Array;
+}
+/** The kernel's debug-draw colours (0xRRGGBB), set by init(). */
+export interface DebugColors {
+	readonly static: number; readonly kinematic: number; readonly dynamic: number; readonly sleeping: number; readonly sensor: number;
+	readonly disabled: number; readonly joint: number; readonly contact: number; readonly normal: number; readonly aabb: number;
+}
+
+export interface Fixstep {
+	init(): Promise<Fixstep>;
+	version(): string;
+	buildKernels(): Kernels[];
+	World: typeof World; Body: typeof Body; Joint: typeof Joint; Character: typeof Character; Replay: typeof Replay;
+	Recorder: typeof Recorder; FixstepError: typeof FixstepError;
+	scenes(): readonly SceneInfo[];
+	createScene(name: string): World;
+	toFixed(v: Num, what?: string): number;
+	fromFixed(raw: number): number;
+	fixed(raw: number): { raw: number };
+	hashBytes(bytes: Uint8Array): string;
+	readonly BUTTONS: { jump: 1; crouch: 2; use: 4; fire: 8 };
+	readonly INPUT_SIZE: 12;
+	readonly DEBUG_COLORS: DebugColors;
+	readonly DRAW_LAYOUT: Readonly<Record<keyof DrawLists, string>>;
+}
+
+/** Loads the wasm (inlined: no network, no file access); everything else needs it done. */
+export function init(): Promise<Fixstep>;
+export function version(): string;
+export function buildKernels(): Kernels[];
+export function scenes(): readonly SceneInfo[];
+/** A world built by a built-in scene, as `fixstep run SCENE` starts it. */
+export function createScene(name: string): World;
+export function toFixed(v: Num, what?: string): number;
+export function fromFixed(raw: number): number;
+export function fixed(raw: number): { raw: number };
+/** XXH3-64 of bytes (the hash of fixstep's state hash), 16 hex digits. */
+export function hashBytes(bytes: Uint8Array): string;
+export const DEBUG_COLORS: DebugColors;
+export const DRAW_LAYOUT: Readonly<Record<keyof DrawLists, string>>;
+export const BUTTONS: { jump: 1; crouch: 2; use: 4; fire: 8 };
+export const INPUT_SIZE: 12;
+declare const fixstep: Fixstep;
+export default fixstep;

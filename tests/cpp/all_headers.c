@@ -1,0 +1,22 @@
+/* Every installed header of fixstep from strict C11 (-pedantic -Werror:
+ * `make cxx-check`), beside its C++ twin all_headers.cpp. */
+#include "fixstep/authoring.h"
+#include "fixstep/character.h"
+#include "fixstep/debug_draw.h"
+#include "fixstep/events.h"
+#include "fixstep/fixstep.h"
+#include "fixstep/input.h"
+#include "fixstep/joint.h"
+#include "fixstep/query.h"
+#include "fixstep/sphere_walls.h"
+#include "fixstep/types.h"
+#include "fxg.h"
+
+int main(void)
+{
+	fxs_world_def def = fxs_default_world_def();
+	fxs_world *w = fxs_world_create(&def);
+	int ok = w != NULL && fxs_world_step(w) == FXS_OK && fxs_world_step(NULL) == FXS_ERR_INVALID_ID;
+	fxs_world_destroy(w);
+	return ok ? 0 : 1;
+}

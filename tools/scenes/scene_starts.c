@@ -33,6 +33,7 @@ static const struct {
 	{ "joint_grid_10", 0x9db7730913d079e4ull },
 	{ "joint_grid_50", 0x3324fadea37d6384ull },
 	{ "joint_grid", 0x4aa5d61fe49808c8ull },
+	{ "arena", 0xaec9654c5b1705bcull },
 };
 
 bool fxs_scene_start_hash(const char *name, uint64_t *hash)

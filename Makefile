@@ -38,16 +38,18 @@ REPLAY_SRC := $(sort $(wildcard replays/*.c))
 SCENE_SRC  := $(sort $(wildcard tools/scenes/*.c))
 SESSION_SRC := $(sort $(wildcard tools/session/*.c))
 CLI_SRC    := $(sort $(wildcard tools/cli/*.c))
-# SESSIONS=0: the program without its networked sessions (peer, netdemo) and
-# so without libsodium; the crosscheck's wasm32 build (node has no UDP for it,
-# and Debian no wasm32 libsodium). synctest stays: it needs neither.
+TEST_SRC   := $(sort $(wildcard tests/*.c))
+# SESSIONS=0: the program and tests without networked sessions (peer, netdemo,
+# tests/test_session.c) and so without libsodium; the wasm32 builds (the
+# crosscheck's and the JS package's: node has no UDP for them, and Debian no
+# wasm32 libsodium). synctest stays in the program: it needs neither.
 SESSIONS ?= 1
 ifeq ($(SESSIONS),0)
 SESSION_SRC := tools/session/synctest.c
 CLI_SRC := $(filter-out tools/cli/cmd_peer.c tools/cli/cmd_netdemo.c,$(CLI_SRC))
+TEST_SRC := $(filter-out tests/test_session.c,$(TEST_SRC))
 SESSION_CPPFLAGS := -DFXS_NO_SESSIONS
 endif
-TEST_SRC   := $(sort $(wildcard tests/*.c))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJ   := $(call obj,$(GLUE_SRC) $(KERNEL_SRC))

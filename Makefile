@@ -30,7 +30,7 @@ endif
 EXE ?=
 
 INC := -Ifixmath_glue -Ikernel/include -Ikernel/src -Ireplays -Itools
-ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(SESSION_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 GLUE_SRC   := $(sort $(wildcard fixmath_glue/*.c))
 KERNEL_SRC := $(sort $(wildcard kernel/src/*/*.c))
@@ -39,6 +39,17 @@ SCENE_SRC  := $(sort $(wildcard tools/scenes/*.c))
 SESSION_SRC := $(sort $(wildcard tools/session/*.c))
 CLI_SRC    := $(sort $(wildcard tools/cli/*.c))
 TEST_SRC   := $(sort $(wildcard tests/*.c))
+# SESSIONS=0: the program and tests without networked sessions (peer, netdemo,
+# tests/test_session.c) and so without libsodium; the wasm32 builds (the
+# crosscheck's and the JS package's: node has no UDP for them, and Debian no
+# wasm32 libsodium). synctest stays in the program: it needs neither.
+SESSIONS ?= 1
+ifeq ($(SESSIONS),0)
+SESSION_SRC := tools/session/synctest.c
+CLI_SRC := $(filter-out tools/cli/cmd_peer.c tools/cli/cmd_netdemo.c,$(CLI_SRC))
+TEST_SRC := $(filter-out tests/test_session.c,$(TEST_SRC))
+SESSION_CPPFLAGS := -DFXS_NO_SESSIONS
+endif
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJ   := $(call obj,$(GLUE_SRC) $(KERNEL_SRC))
@@ -60,6 +71,13 @@ PIC := $(if $(filter 1,$(SHARED)),-fPIC,)
 PROG := $(BUILD)/fixstep$(EXE)
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
+# The session layer (tools/session/) authenticates its packets with Debian's
+# libsodium; the kernel library does not use it.
+ifeq ($(SESSIONS),0)
+SODIUM_LIBS :=
+else
+SODIUM_LIBS ?= -lsodium
+endif
 
 .PHONY: all test demo deps install crosscheck nofloat werror sanitize bench clean corpus fuzz compile_commands.json cxx-check examples
 # Compile in parallel on every core unless told otherwise (make -j1 still wins);
@@ -69,7 +87,8 @@ MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 all: deps $(LIB) $(if $(filter 1,$(SHARED)),$(SO)) $(PROG)
 
-# The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev.
+# The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev;
+# the sessions of the program and the tests also need libsodium-dev.
 # Skipped for cross builds (DEPS_CHECK=0): their sysroots come from crosscheck.sh.
 DEPS_CHECK ?= 1
 deps:
@@ -77,6 +96,7 @@ ifeq ($(DEPS_CHECK),1)
 	@missing=""; \
 	[ -f /usr/include/libfixmath/fix16.h ] || missing="$$missing libfixmath-dev"; \
 	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
+	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing$$missing"; \
@@ -116,18 +136,19 @@ $(SO): $(LIB_OBJ)
 	ln -sf libfixstep.so.$(SOMAJOR) $(BUILD)/libfixstep.so
 
 $(PROG): $(CLI_OBJ) $(TOOL_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) $(SODIUM_LIBS)
 
 # The tests' allocations go through tests/test_nomem.c, which can make any of
 # them fail (out-of-memory in a step); they pass through otherwise.
 TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) -lm $(TEST_WRAP)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) $(SODIUM_LIBS) -lm $(TEST_WRAP)
 
-# Every test. TEST_ARGS=--quick skips the long exhaustive sweeps.
+# Every test. TEST_ARGS=--quick skips the long exhaustive sweeps. The CLI
+# tests (tests/test_cli.c) run the program this build made.
 TEST_ARGS ?=
 test: all $(TESTS)
-	$(TESTS) $(TEST_ARGS)
+	FIXSTEP_PROG=$(PROG) $(TESTS) $(TEST_ARGS)
 	@if [ "$(SHARED)" = 1 ]; then bash tools/check_exports.sh $(SO) $(LIB); fi
 	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
 	else echo "(the JavaScript package's tests need node: make test-js)"; fi

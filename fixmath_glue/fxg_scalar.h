@@ -81,11 +81,30 @@ static inline int64_t fxg_add64(int64_t a, int64_t b, uint32_t *ovf)
 	return r;
 }
 
-/* v / 2^s rounded half away from zero. Requires 1 <= s <= 62 and
- * |v| <= INT64_MAX - 2^(s-1). */
+/* Saturating int64 subtraction: a - b, for every b (INT64_MIN too, which
+ * fxg_add64(a, -b) cannot take: its negation is undefined). Where -b
+ * exists the result is fxg_add64(a, -b)'s, bit for bit. */
+static inline int64_t fxg_sub64(int64_t a, int64_t b, uint32_t *ovf)
+{
+	int64_t r;
+	if (__builtin_sub_overflow(a, b, &r)) {
+		++*ovf;
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	}
+	return r;
+}
+
+/* Saturating int64 negation: -v, and INT64_MAX (counted) for INT64_MIN. */
+static inline int64_t fxg_neg64(int64_t v, uint32_t *ovf) { return fxg_sub64(0, v, ovf); }
+
+/* v / 2^s rounded half away from zero. Requires 1 <= s <= 62. A v above
+ * INT64_MAX - 2^(s-1) (a saturated value: its rounding would overflow)
+ * rounds as INT64_MAX - 2^(s-1); no other result changes. */
 static inline int64_t fxg_shr_round(int64_t v, int s)
 {
-	return (v + ((int64_t)1 << (s - 1)) - (v < 0)) >> s;
+	const int64_t half = (int64_t)1 << (s - 1);
+	v = v > INT64_MAX - half ? INT64_MAX - half : v;
+	return (v + half - (v < 0)) >> s;
 }
 
 static inline fix16_t fxg_add(fix16_t a, fix16_t b, uint32_t *ovf)

@@ -122,7 +122,8 @@ $(BUILD)/obj/kernel/src/solve/contact_batch_avx2.o: KCF = $(filter-out -mgeneral
 $(BUILD)/obj/kernel/src/solve/contact_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
 $(BUILD)/obj/kernel/src/joint/joint_batch_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
 $(BUILD)/obj/kernel/src/collide/collide_box_box_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
-$(BUILD)/obj/%.o: %.c | deps
+# Makefile too: a change of flags (visibility, PIC, kernels) rebuilds every object.
+$(BUILD)/obj/%.o: %.c Makefile | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KCF) $(LIBCF) -MMD -MP -c -o $@ $<
 

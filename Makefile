@@ -47,6 +47,16 @@ CLI_OBJ   := $(call obj,$(CLI_SRC))
 TEST_OBJ  := $(call obj,$(TEST_SRC))
 
 LIB  := $(BUILD)/libfixstep.a
+# The shared library, on ELF targets: soname libfixstep.so.MAJOR; it exports the
+# installed headers' declarations only (between FXG_EXPORT_BEGIN and
+# FXG_EXPORT_END; the kernel is compiled -fvisibility=hidden) and carries
+# xxHash inside it, hidden (--exclude-libs). SHARED=0 skips it.
+VERSION := $(shell sed -n 's/^\#define FXS_VERSION_[A-Z]* \([0-9][0-9]*\)$$/\1/p' kernel/include/fixstep/types.h | paste -sd. -)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+TARGET_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+SHARED ?= $(if $(filter %-linux-gnu %-linux-gnueabihf,$(TARGET_MACHINE)),1,0)
+SO := $(BUILD)/libfixstep.so.$(VERSION)
+PIC := $(if $(filter 1,$(SHARED)),-fPIC,)
 PROG := $(BUILD)/fixstep$(EXE)
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
@@ -57,7 +67,7 @@ LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
 ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
-all: deps $(LIB) $(PROG)
+all: deps $(LIB) $(if $(filter 1,$(SHARED)),$(SO)) $(PROG)
 
 # The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev.
 # Skipped for cross builds (DEPS_CHECK=0): their sysroots come from crosscheck.sh.
@@ -78,12 +88,12 @@ ifeq ($(DEPS_CHECK),1)
 endif
 
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
+$(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: LIBCF = -fvisibility=hidden $(PIC)
 # The vector kernels (kernel/src/solve/contact_batch_avx2.c, _avx512.c,
 # joint/joint_batch_avx512.c, collide/collide_box_box_avx512.c): AVX2 and AVX-512 on x86, chosen at run time, the same
 # bits as the portable kernels. Integer only: `make nofloat` checks their objects by
 # disassembly instead of -mgeneral-regs-only, which would forbid the vector
 # registers.
-TARGET_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(filter x86_64% i386% i486% i586% i686%,$(TARGET_MACHINE)),)
 AVX2_CFLAGS ?= -mavx2
 AVX512_CFLAGS ?= -mavx2 -mavx512f -mavx512vl -mavx512dq -mavx512cd
@@ -94,11 +104,16 @@ $(BUILD)/obj/kernel/src/joint/joint_batch_avx512.o: KCF = $(filter-out -mgeneral
 $(BUILD)/obj/kernel/src/collide/collide_box_box_avx512.o: KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS)) $(AVX512_CFLAGS)
 $(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(KCF) -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(KCF) $(LIBCF) -MMD -MP -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
+
+$(SO): $(LIB_OBJ)
+	$(CC) $(OPT) $(LDFLAGS) -shared -Wl,-soname,libfixstep.so.$(SOMAJOR) -Wl,--exclude-libs,ALL -o $@ $^ $(XXH_LIBS)
+	ln -sf libfixstep.so.$(VERSION) $(BUILD)/libfixstep.so.$(SOMAJOR)
+	ln -sf libfixstep.so.$(SOMAJOR) $(BUILD)/libfixstep.so
 
 $(PROG): $(CLI_OBJ) $(TOOL_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) -lm
@@ -113,6 +128,7 @@ $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
 TEST_ARGS ?=
 test: all $(TESTS)
 	$(TESTS) $(TEST_ARGS)
+	@if [ "$(SHARED)" = 1 ]; then bash tools/check_exports.sh $(SO) $(LIB); fi
 	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
 	else echo "(the JavaScript package's tests need node: make test-js)"; fi
 
@@ -186,9 +202,13 @@ PREFIX ?= /usr/local
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/fixstep $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	if [ "$(SHARED)" = 1 ]; then install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/ && \
+	  ln -sf libfixstep.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libfixstep.so.$(SOMAJOR) && \
+	  ln -sf libfixstep.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libfixstep.so; fi
 	install -m 644 kernel/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' tools/fixstep.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fixstep.pc
+	for pc in fixstep fixstep-static; do sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/$$pc.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc; done
 
 # For clangd and other editors: every compile command of the build, as run.
 compile_commands.json:

@@ -27,6 +27,18 @@ extern "C" {
 #define FXG_STATIC_ASSERT(c, m) _Static_assert(c, m)
 #endif
 
+/* A shared libfixstep is compiled with -fvisibility=hidden: it exports the
+ * declarations between FXG_EXPORT_BEGIN and FXG_EXPORT_END in the installed
+ * headers, and nothing of its internals. */
+#if defined(__GNUC__)
+#define FXG_EXPORT_BEGIN _Pragma("GCC visibility push(default)")
+#define FXG_EXPORT_END _Pragma("GCC visibility pop")
+#else
+#define FXG_EXPORT_BEGIN
+#define FXG_EXPORT_END
+#endif
+FXG_EXPORT_BEGIN
+
 FXG_STATIC_ASSERT((-1 >> 1) == -1, "fixstep needs arithmetic right shift of negative values");
 FXG_STATIC_ASSERT(sizeof(int64_t) == 8 && sizeof(int32_t) == 4, "exact-width integers");
 
@@ -420,6 +432,7 @@ static inline int32_t fxg_to_int_floor(fix16_t a) { return a >> 16; }
 /* Q16.16 -> int, rounded half away from zero; never UB (fixes fix16_to_int). */
 static inline int32_t fxg_to_int_round(fix16_t a) { return (int32_t)fxg_shr_round((int64_t)a, 16); }
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

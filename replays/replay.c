@@ -19,11 +19,6 @@
 #define END_SIZE 32u
 #define NUMERIC (16u | (32u << 8))
 
-static uint32_t kernel_version(void)
-{
-	return (FXS_VERSION_MAJOR << 16) | (FXS_VERSION_MINOR << 8) | FXS_VERSION_PATCH;
-}
-
 const char *fxs_replay_status_string(fxs_replay_status s)
 {
 	switch (s) {
@@ -585,7 +580,7 @@ fxs_replay_status fxs_replay_writer_open(fxs_replay_writer *rw, const char *path
 	fxs_writer_init_growable(&h);
 	fxs_write_bytes(&h, MAGIC, 8);
 	fxs_write_u32(&h, FXS_REPLAY_FORMAT_VERSION);
-	fxs_write_u32(&h, kernel_version());
+	fxs_write_u32(&h, FXS_VERSION);
 	fxs_write_u32(&h, NUMERIC);
 	fxs_write_u32(&h, flags);
 	fxs_write_u32(&h, players);

@@ -36,7 +36,7 @@ static int load(const char *path, fxs_replay *r)
 
 static void kernel_note(const char *path, const fxs_replay *r)
 {
-	uint32_t mine = (FXS_VERSION_MAJOR << 16) | (FXS_VERSION_MINOR << 8) | FXS_VERSION_PATCH;
+	uint32_t mine = fxs_version();
 	if (r->kernel_version != mine)
 		fprintf(stderr, "fixstep: note: %s was recorded by kernel %u.%u.%u, this is %u.%u.%u\n", path,
 			r->kernel_version >> 16, (r->kernel_version >> 8) & 0xff, r->kernel_version & 0xff, FXS_VERSION_MAJOR,

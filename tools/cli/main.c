@@ -2,6 +2,7 @@
  * get a one-line error and exit status 2. */
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "replay.h"
 
 #include <string.h>
 
@@ -38,7 +39,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
 		return usage(stdout), 0;
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("fixstep %d.%d.%d\n", FXS_VERSION_MAJOR, FXS_VERSION_MINOR, FXS_VERSION_PATCH);
+		printf("fixstep %s (snapshot format %u, replay format %u)\n", fxs_version_string(), (unsigned)fxs_snapshot_version(), (unsigned)FXS_REPLAY_FORMAT_VERSION);
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)

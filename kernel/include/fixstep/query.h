@@ -21,6 +21,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 #define FXS_QUERY_MAX_LENGTH FXG_I(10000) /* metres */
 #define FXS_QUERY_TOLERANCE ((fix16_t)66) /* 1 mm */
@@ -77,6 +78,7 @@ bool fxs_world_shape_cast(const fxs_world *w, const fxs_shape *shape, fxg_quat q
 bool fxs_world_shape_cast_filtered(const fxs_world *w, const fxs_shape *shape, fxg_quat q, fxg_vec3 p0, fxg_vec3 p1,
 				   const fxs_query_filter *filter, fxs_body_id skip, fxs_cast_hit *hit);
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

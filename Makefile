@@ -137,7 +137,7 @@ $(SO): $(LIB_OBJ)
 	ln -sf libfixstep.so.$(SOMAJOR) $(BUILD)/libfixstep.so
 
 $(PROG): $(CLI_OBJ) $(TOOL_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) $(SODIUM_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) $(SODIUM_LIBS) -lm
 
 # The tests' allocations go through tests/test_nomem.c, which can make any of
 # them fail (out-of-memory in a step); they pass through otherwise.

@@ -219,6 +219,51 @@ TEST(batch_ball_joint_kernels_agree_while_saturating)
 	}
 }
 
+/* A step of two sub-step lengths (1/60 s in 8 sub-steps: 4 of 137 raw, 4
+ * of 136), where the solver trades each contact's and ball joint's
+ * softness for the other length's after the long sub-steps: a pyramid of
+ * boxes beside hanging chains of ball-jointed spheres (in batches), the
+ * same bits on every kernel. */
+TEST(batch_kernels_agree_with_two_substep_lengths)
+{
+	int top = fxs_batches_simd_level();
+	for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
+		fxs_world *w[2];
+		for (int k = 0; k < 2; ++k) {
+			fxs_world_def def = fxs_default_world_def();
+			def.enable_sleep = false;
+			def.substeps = 8;
+			def.direct_joint_rows = 0; /* the ball joints in batches */
+			w[k] = fxs_world_create(&def);
+			add_body(w[k], FXS_BODY_STATIC, FXS_SHAPE_BOX, fxg_v3(0, -FXG_ONE, 0), fxg_v3(FXG_I(40), FXG_ONE, FXG_I(40)), 0);
+			for (int row = 0; row < 8; ++row)
+				for (int i = row; i < 8; ++i)
+					add_body(w[k], FXS_BODY_DYNAMIC, FXS_SHAPE_BOX,
+						 fxg_v3(FXG_I(i) - FXG_HALF * row, FXG_HALF + FXG_I(row), 0),
+						 fxg_v3(FXG_RATIO(9, 20), FXG_HALF, FXG_RATIO(9, 20)), 0);
+			fxs_body_id prev[6];
+			for (int y = 0; y < 6; ++y)
+				for (int x = 0; x < 6; ++x) {
+					fxs_body_id id = add_body(w[k], y == 0 ? FXS_BODY_STATIC : FXS_BODY_DYNAMIC, FXS_SHAPE_SPHERE,
+								  fxg_v3(FXG_I(20 + x), FXG_I(10 - y), FXG_I(x % 2)), fxg_v3(0, 0, 0),
+								  FXG_RATIO(3, 10));
+					if (y > 0) {
+						fxs_joint_def jd = fxs_default_ball_joint_def();
+						jd.body_a = prev[x], jd.body_b = id;
+						jd.local_anchor_a = fxg_v3(0, -FXG_HALF, 0), jd.local_anchor_b = fxg_v3(0, FXG_HALF, 0);
+						fxs_joint_create(w[k], &jd);
+					}
+					prev[x] = id;
+				}
+		}
+		uint64_t ovf;
+		int64_t d = first_difference(w[0], w[1], level, test_quick ? 20 : 90, &ovf);
+		CHECKF(d < 0, "%s: two sub-step lengths, the kernels differ at step %lld", level_name(level), (long long)d);
+		fxs_world_destroy(w[0]);
+		fxs_world_destroy(w[1]);
+	}
+}
+
 /* The kernels chosen through the public API (fxs_world_set_kernels, the
  * CLI's --kernels): never wider than the machine has, and the same hash
  * whichever runs, on a scene with contacts and one with ball joints. */

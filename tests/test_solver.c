@@ -85,9 +85,9 @@ static settle_result settle(const char *scene, int steps)
  * (`fixstep settle SCENE --steps 3000`, tools/crosscheck.sh). A change here
  * needs a reason in the commit message. */
 #define BOX_STACK_ASLEEP_AT 42
-#define BOX_STACK_HASH 0x7a9802cd1cbac338ull
+#define BOX_STACK_HASH 0x49f36d601e7dddeaull
 #define PYRAMID_20_ASLEEP_AT 59
-#define PYRAMID_20_HASH 0x632e3f52ddda9aeeull
+#define PYRAMID_20_HASH 0xc88bb37f4247a2cfull
 
 /* A 10-box stack and a 20-row pyramid (210 boxes) stand for 3,000 steps at
  * 60 Hz and fall asleep. Tolerances: no box slides more than 3 cm sideways,
@@ -114,6 +114,136 @@ TEST(solver_stack_and_pyramid_stand_and_fall_asleep)
 	if (test_failed)
 		return;
 	check_settle("pyramid_20", PYRAMID_20_ASLEEP_AT, PYRAMID_20_HASH);
+}
+
+/* ---- stacks that stand awake ---- */
+
+/* a world with sleep off and a static ground slab, half size `half` m */
+static fxs_world *awake_with_ground(double half)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	box(w, FXS_BODY_STATIC, v3(0, -1, 0), identity, v3(half, 1, half), 1000, 0.6);
+	return w;
+}
+
+/* A column of 20 unit cubes (100 kg) on the ground with sleep off, for 3000
+ * steps (50 s): it stands, its top cube within 1 cm of where it started,
+ * sideways, at the end (and within 2.5 cm throughout: the first second's
+ * settling sways it, as Box3D's sways 15 mm). At the default 30 Hz soft
+ * contacts, a column whose contacts' lever arms follow every tilt buckles
+ * from 16 cubes up (the weight above bears on an arm that grows with the
+ * lean); recycled manifolds keep the arms they were made with, slow
+ * corrective turns integrate (Q1.30 orientations), and friction anchors
+ * pull back what the first second's settling slid. */
+TEST(solver_column_of_20_stands_awake)
+{
+	fxs_world *w = awake_with_ground(20);
+	fxs_body_id top = fxs_null_body;
+	for (int i = 0; i < 20; ++i)
+		top = box(w, FXS_BODY_DYNAMIC, v3(0, 0.5 + i, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
+	double worst = 0, side = 0;
+	for (int s = 0; s < 3000; ++s) {
+		fxs_world_step(w);
+		fxg_vec3 p = fxs_body_get_position(w, top);
+		side = sqrt(fx(p.x) * fx(p.x) + fx(p.z) * fx(p.z));
+		worst = fmax(worst, side);
+	}
+	double y = fx(fxs_body_get_position(w, top).y);
+	printf("  20-cube column, sleep off, 3000 steps: top %.2f mm sideways at the end (%.2f mm at most), %.1f mm "
+	       "lower\n",
+	       side * 1e3, worst * 1e3, (19.5 - y) * 1e3);
+	CHECKF(side < 0.01 && worst < 0.025, "top %.4f m sideways at the end, %.4f m at most", side, worst);
+	fxs_world_destroy(w);
+}
+
+/* A unit cube set down on the ground (sleep off) is exactly at rest within
+ * 60 steps: v = w = 0, bit for bit, and stays so. The solver's residue on a
+ * body pressed by a contact is within FXS_REST_SPEED (2^-12 m/s and rad/s)
+ * of zero, and then zeroed (solver.c); before, about 1e-4 rad/s stayed for
+ * good and the cube crept 2e-5 m. */
+TEST(solver_cube_on_the_floor_comes_exactly_to_rest)
+{
+	fxs_world *w = awake_with_ground(20);
+	fxs_body_id c = box(w, FXS_BODY_DYNAMIC, v3(0, 0.5, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
+	int rest = -1;
+	fxg_vec3 p0 = fxs_body_get_position(w, c);
+	for (int s = 1; s <= 180; ++s) {
+		fxs_world_step(w);
+		fxg_vec3 v = fxs_body_get_linear_velocity(w, c), om = fxs_body_get_angular_velocity(w, c);
+		bool still = fxg_v3_eq(v, fxg_v3_zero()) && fxg_v3_eq(om, fxg_v3_zero());
+		if (still && rest < 0)
+			rest = s;
+		CHECKF(rest < 0 || still, "moving again at step %d: v (%d %d %d) w (%d %d %d)", s, v.x, v.y, v.z, om.x, om.y, om.z);
+	}
+	fxg_vec3 p = fxs_body_get_position(w, c);
+	printf("  cube on the floor: v = w = 0 exactly from step %d on; moved (%d, %d, %d) LSB in 180 steps\n", rest, p.x - p0.x,
+	       p.y - p0.y, p.z - p0.z);
+	CHECKF(rest > 0 && rest <= 60, "at rest from step %d", rest);
+	fxs_world_destroy(w);
+}
+
+/* A pyramid of 10 rows (55 unit cubes, the rows touching side by side)
+ * with sleep off stands 3000 steps (50 s): no cube ends more than 1 cm from
+ * where it started, sideways, nor lower than the soft contacts' sag (2 cm). */
+TEST(solver_pyramid_of_10_rows_stands_awake)
+{
+	fxs_world *w = awake_with_ground(40);
+	fxs_body_id ids[55];
+	fxg_vec3 p0[55];
+	int n = 0;
+	for (int row = 0; row < 10; ++row)
+		for (int i = row; i < 10; ++i) {
+			ids[n] = box(w, FXS_BODY_DYNAMIC, v3(i - 0.5 * row - 4.5, 0.5 + row, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
+			p0[n] = fxs_body_get_position(w, ids[n]);
+			++n;
+		}
+	for (int s = 0; s < 3000; ++s)
+		fxs_world_step(w);
+	double side = 0, sag = 0;
+	for (int i = 0; i < n; ++i) {
+		fxg_vec3 p = fxs_body_get_position(w, ids[i]);
+		side = fmax(side, hypot(fx(p.x) - fx(p0[i].x), fx(p.z) - fx(p0[i].z)));
+		sag = fmax(sag, fx(p0[i].y) - fx(p.y));
+	}
+	printf("  10-row pyramid, sleep off, 3000 steps: worst %.2f mm sideways, %.2f mm sag\n", side * 1e3, sag * 1e3);
+	CHECKF(side < 0.01 && sag < 0.02, "a cube %.4f m sideways, %.4f m lower", side, sag);
+	fxs_world_destroy(w);
+}
+
+/* large_pyramid (5050 cubes, 100 rows, sleep off, the benchmark scene)
+ * stands 1000 steps: its top cube within 5 cm of its start sideways at the
+ * end, and after 200 steps no cube more than 2 cm out of the pyramid's plane
+ * (Box3D on the same scene: 17.6 cm and 1.0 cm; this kernel before: the
+ * pyramid fell by step 600, 12.4 cm out of plane at step 200). Long: skipped
+ * under --quick. */
+SLOW_TEST(solver_large_pyramid_stands_1000_steps)
+{
+	if (test_quick) {
+		printf("  skipped under --quick (1000 steps of 5050 cubes)\n");
+		return;
+	}
+	fxs_world *w = fxs_scene_find("large_pyramid")->create();
+	uint32_t slots = fxs_world_slot_count(w);
+	fxg_vec3 *p0 = malloc(slots * sizeof *p0);
+	for (uint32_t i = 0; i < slots; ++i)
+		p0[i] = fxs_body_get_position(w, fxs_world_body_at(w, i));
+	double plane = 0;
+	for (int s = 1; s <= 1000; ++s) {
+		fxs_world_step(w);
+		if (s == 200)
+			for (uint32_t i = 0; i < slots; ++i)
+				plane = fmax(plane, fabs(fx(fxs_body_get_position(w, fxs_world_body_at(w, i)).z)));
+	}
+	fxg_vec3 t = fxs_body_get_position(w, fxs_world_body_at(w, slots - 1)), t0 = p0[slots - 1];
+	double top = hypot(fx(t.x) - fx(t0.x), fx(t.z) - fx(t0.z));
+	printf("  large_pyramid, 1000 steps: top %.2f cm from its start sideways, %.2f m lower; after 200 steps at most "
+	       "%.2f cm out of plane\n",
+	       top * 100, fx(t0.y) - fx(t.y), plane * 100);
+	CHECKF(top < 0.05 && plane < 0.02, "top %.4f m sideways, %.4f m out of plane", top, plane);
+	free(p0);
+	fxs_world_destroy(w);
 }
 
 /* ---- friction on a slope ---- */
@@ -246,6 +376,86 @@ TEST(solver_collisions_conserve_momentum_and_restitution_behaves)
 	       c.p_before[1], c.p_before[2], c.p_after[0], c.p_after[1], c.p_after[2], err);
 	CHECKF(err < 1e-4, "glancing momentum error %.3e", err);
 	CHECKF(fabs(c.vy2) > 0.5, "vy %.4f", c.vy2); /* the hit really was glancing */
+}
+
+/* A ball (r 0.25 m) dropped from 5 m (its lowest point) onto the ground
+ * with restitution e, sleep off: the apexes of its bounces, the lowest
+ * point's highest between two ground contacts. */
+static int bounce_apexes(double e, double *apex, int max)
+{
+	fxs_world *w = awake_with_ground(20);
+	fxs_body_id b = ball(w, v3(0, 5.25, 0), v3(0, 0, 0), 0.25, 1000, e);
+	int n = 0;
+	double peak = -1, prev_v = -1;
+	for (int s = 0; s < 1200 && n < max; ++s) {
+		fxs_world_step(w);
+		double y = fx(fxs_body_get_position(w, b).y) - 0.25, v = fx(fxs_body_get_linear_velocity(w, b).y);
+		if (v > 0 || prev_v > 0)
+			peak = fmax(peak, y);
+		if (prev_v > 0 && v <= 0)
+			apex[n++] = peak, peak = -1;
+		prev_v = v;
+	}
+	fxs_world_destroy(w);
+	return n;
+}
+
+/* Bounces against the closed form: e = 0.5 from 5 m rises to e^2 5 =
+ * 1.25 m within 1%, then to 0.3125 m within 2%; e = 1 to 5 m within 1%.
+ * The speed a bounce leaves with comes from the approach the contact met
+ * when it first pushed, at the impact's sub-step, and semi-implicit Euler's
+ * drift velocities are read as the touch's and the launch's
+ * (restitution_speed, solver.h); with the step's starting speed the apexes
+ * were 1.198, 0.277 and 4.81 m (Box3D's 1.9% low). */
+TEST(solver_bounce_reaches_e_squared_the_drop)
+{
+	double a[3];
+	CHECK(bounce_apexes(0.5, a, 2) == 2);
+	printf("  e = 0.5 from 5 m: apexes %.4f m (%.3f%% from 1.25), %.4f m (%.3f%% from 0.3125)\n", a[0],
+	       100 * (a[0] - 1.25) / 1.25, a[1], 100 * (a[1] - 0.3125) / 0.3125);
+	CHECKF(fabs(a[0] - 1.25) < 0.01 * 1.25 && fabs(a[1] - 0.3125) < 0.02 * 0.3125, "apexes %.4f, %.4f", a[0], a[1]);
+	CHECK(bounce_apexes(1, a, 3) == 3);
+	printf("  e = 1 from 5 m: apexes %.4f, %.4f, %.4f m\n", a[0], a[1], a[2]);
+	for (int k = 0; k < 3; ++k)
+		CHECKF(fabs(a[k] - 5) < 0.01 * 5, "e = 1: apex %d at %.4f m", k + 1, a[k]);
+}
+
+/* Newton's cradle: five touching spheres (r 0.25 m, e = 1) in
+ * zero gravity, the first at 1 m/s into the other four. The ideal outcome,
+ * the last one leaving at 1 m/s and the rest still, is a known limit of
+ * sequential impulses, and this solver does not reach it: the impulse is
+ * shared through the touching row at once instead of passed along, and
+ * restitution, applied contact by contact after the sub-steps, restores the
+ * approach speed of the first contact only (the others met no approach).
+ * Measured (printed): the first sphere rebounds at -0.348 m/s, the others
+ * leave at 0.313, 0.313, 0.361, 0.361 m/s, 58% of the energy kept. What is
+ * asserted is what holds: momentum kept within 0.1%, no energy made. */
+TEST(solver_newtons_cradle_shares_the_impulse)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.gravity = fxg_v3_zero();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	fxs_body_id b[5];
+	double m = 0;
+	for (int i = 0; i < 5; ++i) {
+		b[i] = ball(w, v3(0.5 * i, 0, 0), v3(i == 0 ? 1 : 0, 0, 0), 0.25, 1000, 1);
+		m = wide_d(fxs_body_get_mass(w, b[i]));
+	}
+	for (int s = 0; s < 60; ++s)
+		fxs_world_step(w);
+	double v[5], p = 0, e = 0;
+	for (int i = 0; i < 5; ++i) {
+		v[i] = fx(fxs_body_get_linear_velocity(w, b[i]).x);
+		p += m * v[i], e += 0.5 * m * v[i] * v[i];
+	}
+	const double p0 = m * 1, e0 = 0.5 * m;
+	printf("  Newton's cradle (5 spheres, e = 1, 1 m/s): %.3f %.3f %.3f %.3f %.3f m/s (ideal 0 0 0 0 1); momentum "
+	       "%.4f of its start, energy %.3f\n",
+	       v[0], v[1], v[2], v[3], v[4], p / p0, e / e0);
+	CHECKF(fabs(p / p0 - 1) < 0.001, "momentum %.5f of its start", p / p0);
+	CHECKF(e <= e0 * 1.001, "energy %.4f of its start", e / e0);
+	fxs_world_destroy(w);
 }
 
 /* ---- the supported ranges ---- */

@@ -1,9 +1,11 @@
 /* World core: free fall against the closed form, ids, determinism, hashes. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fixstep/fixstep.h"
 #include "scenes/scenes.h"
+#include "solve/solver.h"
 #include "test.h"
 
 static fxs_world *empty_world(void)
@@ -67,6 +69,121 @@ TEST(free_fall_within_half_lsb_per_substep_of_closed_form)
 		CHECKF(err_lsb <= n / 2.0, "step %d: error %.2f LSB > %d/2", step, err_lsb, n);
 	}
 	fxs_world_destroy(w);
+}
+
+/* A step is dt long for every dt and sub-step count: 1/60 s and 1/120 s
+ * (1092 and 546 raw) in 1, 2, 3, 4, 6 and 8 sub-steps, where 1092 / 8,
+ * 546 / 4 and 546 / 8 do not divide. After 600 steps of free fall from
+ * rest the speed is g t exactly (gravity adds g h per sub-step, exact for
+ * an integer g: the sub-steps of a step add up to dt, 0 LSB), and the
+ * distance fallen is semi-implicit Euler's own, g (t^2 + S) / 2 with S the
+ * sum of the squared sub-step lengths (its error against the closed form
+ * g t^2 / 2 is g S / 2 = g t h / 2 for equal sub-steps h: 0.21 m after 10 s
+ * at 4 sub-steps of 1/240 s), within half an LSB per sub-step of
+ * rounding. */
+TEST(free_fall_steps_last_dt_exactly_for_every_substep_count)
+{
+	const fix16_t dts[2] = { FXG_RATIO(1, 60), FXG_RATIO(1, 120) };
+	const int counts[6] = { 1, 2, 3, 4, 6, 8 };
+	const int steps = 600;
+	for (int d = 0; d < 2; ++d) {
+		for (int c = 0; c < 6; ++c) {
+			fxs_world_def def = fxs_default_world_def();
+			def.dt = dts[d];
+			def.substeps = counts[c];
+			CHECK(fxs_world_def_validate(&def) == FXS_OK);
+			fxs_world *w = fxs_world_create(&def);
+			fxs_body_id id = ball(w, FXG_I(1000));
+			for (int s = 0; s < steps; ++s)
+				fxs_world_step(w);
+			int64_t v = fxs_body_get_linear_velocity(w, id).y;
+			CHECKF(v == -10 * (int64_t)steps * def.dt, "dt %d, %d sub-steps: v %lld raw, -g t = %lld raw", def.dt,
+			       def.substeps, (long long)v, (long long)(-10 * (int64_t)steps * def.dt));
+			/* the lengths: q = dt / n, the first dt mod n of them one raw unit longer */
+			int64_t q = def.dt / def.substeps, r = def.dt - q * def.substeps;
+			double sq = ((double)(q + 1) * (q + 1) * r + (double)q * q * (def.substeps - r)) / 4294967296.0;
+			double t = steps * (def.dt / 65536.0), fallen = 1000.0 - fxs_body_get_position(w, id).y / 65536.0;
+			double closed = 5.0 * t * t, own = 5.0 * steps * sq;
+			double lsb = (fallen - closed - own) * 65536.0;
+			CHECKF(lsb <= 0.5 * steps * def.substeps && lsb >= -0.5 * steps * def.substeps,
+			       "dt %d, %d sub-steps: fallen %.6f m, closed form %.6f m + the integrator's %.6f m, off by %.1f LSB",
+			       def.dt, def.substeps, fallen, closed, own, lsb);
+			if (d == 0 && c == 5)
+				printf("  dt 1/60 s in 8 sub-steps (4 of 137 raw, 4 of 136): v = -g t exactly, fallen %.6f m = g t^2 / 2 "
+				       "%.6f m + %.6f m (semi-implicit Euler's g S / 2), %.1f LSB of rounding\n",
+				       fallen, closed, own, lsb);
+			fxs_world_destroy(w);
+		}
+	}
+}
+
+/* Slow turns turn: a body in zero gravity spun at 0.001 rad/s (65 raw; a
+ * turn of 0.14 LSB of a Q16.16 quaternion per sub-step, which rounded to
+ * nothing before orientations were kept in Q1.30) about a tilted axis, for
+ * 600 steps: it has turned 0.01 rad about that axis, within 1%, and at
+ * 5 rad/s (an odd sub-step of 273 raw, whose h / 2 was rounded down) within
+ * 0.1% of 50 rad. */
+TEST(slow_and_fast_spins_turn_as_far_as_they_should)
+{
+	const double rates[2] = { 0.001, 5.0 }, tol[2] = { 0.01, 0.001 };
+	for (int k = 0; k < 2; ++k) {
+		fxs_world_def def = fxs_default_world_def();
+		def.gravity = fxg_v3(0, 0, 0);
+		def.enable_sleep = false; /* 0.001 rad/s is slow enough to sleep */
+		fxs_world *w = fxs_world_create(&def);
+		fxs_body_def d = fxs_default_body_def();
+		d.shape.radius = FXG_HALF;
+		const double ax[3] = { 0.6, 0.0, 0.8 };
+		d.angular_velocity = fxg_v3((fix16_t)(rates[k] * ax[0] * 65536 + 0.5), 0, (fix16_t)(rates[k] * ax[2] * 65536 + 0.5));
+		fxs_body_id id = fxs_body_create(w, &d);
+		double wr = (d.angular_velocity.x * ax[0] + d.angular_velocity.z * ax[2]) / 65536.0; /* the rate as rounded */
+		/* the angle turned, counted across the quaternion's double cover */
+		double total = 0, prev = 0;
+		for (int s = 0; s < 600; ++s) {
+			fxs_world_step(w);
+			fxg_quat q = fxs_body_get_rotation(w, id);
+			double sv = (q.x * ax[0] + q.y * ax[1] + q.z * ax[2]) / 65536.0, cw = q.w / 65536.0;
+			double a = 2 * atan2(sv, cw);
+			double da = a - prev;
+			while (da > 3.14159265358979)
+				da -= 2 * 3.14159265358979;
+			while (da < -3.14159265358979)
+				da += 2 * 3.14159265358979;
+			total += da, prev = a;
+		}
+		double expect = wr * 600 * (def.dt / 65536.0);
+		printf("  spin at %.3f rad/s for 600 steps: turned %.6f rad, expected %.6f rad (%+.4f%%)\n", rates[k], total, expect,
+		       100 * (total - expect) / expect);
+		CHECKF(fabs(total - expect) <= tol[k] * expect, "%.3f rad/s: turned %.6f rad, expected %.6f", rates[k], total,
+		       expect);
+		fxs_world_destroy(w);
+	}
+}
+
+/* The sub-step lengths the solver takes add up to dt for every dt and
+ * count the definition accepts (dt in [16 n, 65536] raw, n in 1..64), each
+ * q = dt / n or q + 1; a count whose sub-step would be below 16 raw is
+ * refused. */
+TEST(substep_lengths_add_up_to_dt)
+{
+	for (int32_t n = 1; n <= 64; ++n) {
+		for (fix16_t dt = 16 * n; dt <= FXG_ONE; dt += (dt < 4096 ? 1 : 61)) {
+			int64_t sum = 0;
+			fix16_t q = dt / n;
+			for (int32_t k = 0; k < n; ++k) {
+				fix16_t h = fxs_substep_length(dt, n, k);
+				CHECKF(h == q || h == q + 1, "dt %d, n %d, sub-step %d: %d raw", dt, n, k, h);
+				sum += h;
+			}
+			CHECKF(sum == dt, "dt %d in %d sub-steps: they add up to %lld raw", dt, n, (long long)sum);
+		}
+		fxs_world_def def = fxs_default_world_def();
+		def.substeps = n;
+		def.dt = 16 * n;
+		CHECK(fxs_world_def_validate(&def) == FXS_OK);
+		def.dt = 16 * n - 1;
+		CHECK(fxs_world_def_validate(&def) != FXS_OK);
+	}
 }
 
 /* A ball whose lowest point starts 10 m above the ground reaches it at

@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,7 +155,26 @@ typedef struct bench_result {
 	uint64_t final_hash;
 	size_t snap;
 	fxs_kernels used;
+	/* the large_pyramid scenes (run 0): how far the top cube (the last
+	 * slot) moved sideways by the end, and the farthest any cube left the
+	 * pyramid's plane (z) by step 200 or the end, m; < 0: not measured */
+	double top_drift, plane_drift;
+	uint32_t plane_step;
 } bench_result;
+
+/* the largest |z - z0| of any body: out of a pyramid's plane */
+static double out_of_plane(fxs_world *w, const fix16_t *z0)
+{
+	double m = 0;
+	for (uint32_t i = 0; i < fxs_world_slot_count(w); ++i) {
+		fxs_body_id id = fxs_world_body_at(w, i);
+		if (fxs_body_is_valid(w, id)) {
+			double d = fabs((double)(fxs_body_get_position(w, id).z - z0[i]) / 65536.0);
+			m = d > m ? d : m;
+		}
+	}
+	return m;
+}
 
 static int bench_usage(void)
 {
@@ -215,9 +235,17 @@ static int bench_parse(int argc, char **argv, bench_options *o)
  * Bullet taking its turn every o->chunk steps while *with_bullet (false
  * once it fails). */
 static void bench_steps(const bench_options *o, fxs_world *w, bullet_proc *bp, bool *with_bullet, bullet_run *bullet,
-			uint64_t *total, uint64_t *hashing)
+			uint64_t *total, uint64_t *hashing, bench_result *drift)
 {
 	*total = *hashing = 0;
+	/* the pyramid's drifts (untimed): its start, then the plane at step 200 */
+	uint32_t slots = fxs_world_slot_count(w);
+	fix16_t *z0 = drift ? malloc((slots ? slots : 1) * sizeof *z0) : NULL;
+	fxg_vec3 top0 = { 0, 0, 0 };
+	for (uint32_t i = 0; z0 && i < slots; ++i)
+		z0[i] = fxs_body_get_position(w, fxs_world_body_at(w, i)).z;
+	if (z0 && slots)
+		top0 = fxs_body_get_position(w, fxs_world_body_at(w, slots - 1));
 	for (uint32_t s = 0; s < o->steps; ++s) {
 		uint64_t t0 = cli_now_ns();
 		if (!cli_step(w))
@@ -227,12 +255,19 @@ static void bench_steps(const bench_options *o, fxs_world *w, bullet_proc *bp, b
 		uint64_t t2 = cli_now_ns();
 		*total += t1 - t0;
 		*hashing += t2 - t1;
+		if (z0 && (s + 1 == 200 || (s + 1 == o->steps && o->steps < 200)))
+			drift->plane_drift = out_of_plane(w, z0), drift->plane_step = s + 1;
 		if (*with_bullet && ((s + 1) % o->chunk == 0 || s + 1 == o->steps)) {
 			uint32_t n = (s + 1) % o->chunk == 0 ? o->chunk : (s + 1) % o->chunk;
 			if (bullet_chunk(bp, n) < 0)
 				*with_bullet = false, bullet_finish(bp, bullet);
 		}
 	}
+	if (z0 && slots) {
+		fxg_vec3 t = fxs_body_get_position(w, fxs_world_body_at(w, slots - 1));
+		drift->top_drift = hypot((double)(t.x - top0.x) / 65536.0, (double)(t.z - top0.z) / 65536.0);
+	}
+	free(z0);
 }
 
 /* Run r of the scene into res: 0, or 1 when it ends on another hash than
@@ -251,7 +286,8 @@ static int bench_run(const bench_options *o, uint32_t r, bench_result *res)
 	bullet_proc bp;
 	bool with_bullet = o->use_bullet && (r == 0 || res->bullet_runs == r) && bullet_start(o->sc->name, o->steps, &bp);
 	uint64_t total, hashing;
-	bench_steps(o, w, &bp, &with_bullet, &res->bullet, &total, &hashing);
+	const bool pyramid = r == 0 && strncmp(o->sc->name, "large_pyramid", 13) == 0;
+	bench_steps(o, w, &bp, &with_bullet, &res->bullet, &total, &hashing, pyramid ? res : NULL);
 	int rc = 0;
 	uint64_t h = fxs_world_hash(w);
 	if (r > 0 && h != res->final_hash) {
@@ -281,6 +317,10 @@ static void bench_report(const bench_options *o, const bench_result *res)
 	printf("kernels %s\n", fxs_kernels_name(res->used));
 	printf("hashing %.3f ms/step = %.2f%% of a step\n", hmed, 100.0 * hmed / med);
 	printf("snapshot %zu bytes = %.1f bytes/body\n", res->snap, res->bodies ? (double)res->snap / res->bodies : 0.0);
+	if (res->top_drift >= 0)
+		printf("drift: top cube %.2f cm sideways from its start after %u steps; at most %.2f cm out of the "
+		       "pyramid's plane after %u\n",
+		       res->top_drift * 100, o->steps, res->plane_drift * 100, res->plane_step);
 	uint32_t n = res->bullet_runs;
 	if (n > 0) {
 		const bullet_run *b = &res->bullet;
@@ -311,7 +351,7 @@ int cmd_bench(int argc, char **argv)
 	int rc = bench_parse(argc, argv, &o);
 	if (rc != CLI_GO)
 		return rc;
-	bench_result res = { .used = FXS_KERNELS_PORTABLE };
+	bench_result res = { .used = FXS_KERNELS_PORTABLE, .top_drift = -1 };
 	rc = 0;
 	for (uint32_t r = 0; r < o.runs && rc == 0; ++r)
 		rc = bench_run(&o, r, &res);

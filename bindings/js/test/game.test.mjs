@@ -116,21 +116,21 @@ test('sensor events come at the same steps as a native run of the same world, an
 	w.free(), twin.free();
 });
 
-test('hit events carry the approach speed: sqrt(2 g d) within 1%, the pre-step speed to the LSB', () => {
+test('hit events carry the approach speed at the touch: sqrt(2 g d) within 1%, above the pre-step speed', () => {
 	for (const [h, want] of [[5, 1], [12.5, 1], [0.02, 0]]) {
 		const w = groundWorld();
 		const y0 = h + 0.5, b = w.createBody({ position: [0, y0, 0], shape: ball(0.5), enableHitEvents: true });
 		let hits = 0;
 		for (let s = 0; s < 300 && !hits; ++s) {
-			const p = b.position, v = b.linearVelocityRaw()[1];
+			const v = b.linearVelocityRaw()[1];
 			w.step();
 			const e = w.contactEvents().hit;
 			hits = e.length;
 			if (!hits) continue;
-			const closed = Math.sqrt(2 * 10 * (y0 - p.y)), got = e[0].approachSpeed;
+			const closed = Math.sqrt(2 * 10 * h), got = e[0].approachSpeed;
 			console.log(`  drop ${h} m: hit at step ${s + 1}, approach ${got.toFixed(4)} m/s, sqrt(2 g d) ${closed.toFixed(4)} m/s`);
 			assert.ok(Math.abs(got - closed) <= 0.01 * closed);
-			assert.equal(w.contactEvents({ raw: true }).hit[0].approachSpeed, -v);
+			assert.ok(w.contactEvents({ raw: true }).hit[0].approachSpeed > -v);
 			assert.ok(e[0].normal.y > 0.9999 && e[0].bodyB.equals(b));
 		}
 		assert.equal(hits, want, `drop ${h} m`);

@@ -53,8 +53,9 @@ typedef struct fxs_contact_end_event {
 
 /* A contact point pushed this step after approaching faster than the
  * world's hit_event_threshold: the fastest such point of the manifold.
- * approach_speed is the relative normal speed (m/s, > 0) when the step
- * began, before gravity and the solver; normal points from body_a to body_b. */
+ * approach_speed is the relative normal speed (m/s, > 0) at the touch
+ * (the speed restitution bounces from: a ball dropped from rest d metres
+ * above the ground reports sqrt(2 g d)); normal points from body_a to body_b. */
 typedef struct fxs_contact_hit_event {
 	fxs_body_id body_a, body_b;
 	uint32_t child_a, child_b;

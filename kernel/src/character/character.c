@@ -427,6 +427,7 @@ static void update_one(fxs_world *w, fxs_character *c)
 	b->v = bv;
 	b->w = fxg_v3_zero();
 	b->xf.q = (fxg_quat){ 0, 0, 0, FXG_ONE };
+	b->q30 = fxg_q30_from_q(b->xf.q);
 	b->awake = 1;
 	b->sleep_time = 0;
 	c->jump = 0;

@@ -110,19 +110,120 @@ static const fxs_rotation *rot_of(update_ctx *u, uint32_t s)
 	return &e->r;
 }
 
+/* ---- contact recycling ----
+ *
+ * A box or hull pair whose bodies moved little since its manifold was made
+ * keeps that manifold (Box3D's contact recycling, after the persistent
+ * manifolds of other engines): the points, their feature ids and lever
+ * arms, and the normal, as they were made; each point's separation follows
+ * the two bodies' material points at it along that normal,
+ *   s = s0 + n0 . (d + Rb (a - d0) - Ra a),
+ * with a the point's lever arm from a's centre and d0 b's centre less a's
+ * when it was made, d now, and Ra, Rb the bodies' turns since then.
+ *
+ * Why: a manifold made afresh every step moves its lever arms and normal
+ * with every tilt of the bodies, and in a stack resting on soft contacts
+ * those tilts feed back: the weight above bears on a lever arm that grows
+ * with the lean (the P-delta of a column), so that a column of more than
+ * 15 unit cubes at the default 30 Hz buckles and falls. With the manifold
+ * kept, the lever arms stay those of the pose it was made in while the
+ * motion is small: the contacts' springs alone decide, and a column of 20
+ * (or 40) stands. It also keeps feature ids (and so warm starts) through
+ * the mm-sized slides and tilts at which a fresh clipping changes them, and
+ * saves the clipping. A manifold is made afresh when the material points
+ * at it may have moved more than RECYCLE_SLOPS linear slops relative to each
+ * other (their centres' displacement plus twice each turn's |dq.xyz| times
+ * its longest lever arm), when either body turned more than 10 degrees, or
+ * when the surfaces slid along each other more than a linear slop since it
+ * was made (they are sliding: see the friction anchor below). */
+#define RECYCLE_SLOPS 10
+#define RECYCLE_MAX_TURN 5712 /* sin(5 deg) in Q16.16: |dq.xyz| of a turn of 10 deg */
+
+static int64_t abs64(int64_t x)
+{
+	return x < 0 ? -x : x;
+}
+static int64_t l1(fxg_vec3 v) { return abs64(v.x) + abs64(v.y) + abs64(v.z); }
+
+/* n / d rounded half away from zero, d > 0 */
+static int64_t div_round(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
+
+/* the turn from q0 to q (q conj(q0), w >= 0); exactly none when q is q0 */
+static fxg_quat turn_since(fxg_quat q, fxg_quat q0, uint32_t *ovf)
+{
+	if (q.x == q0.x && q.y == q0.y && q.z == q0.z && q.w == q0.w)
+		return fxg_q_identity();
+	fxg_quat d = fxg_q_mul(q, fxg_q_conj(q0), ovf);
+	return d.w < 0 ? fxg_q(-d.x, -d.y, -d.z, -d.w) : d;
+}
+
+/* prev's manifold moved to the bodies' poses xa, xb into c, when they moved
+ * little enough (see above); false to make it afresh */
+static bool recycle(fxs_world *w, const fxs_contact *prev, const fxs_transform *xa, const fxs_transform *xb,
+		    fix16_t speculative, fxs_contact *c)
+{
+	uint32_t *ovf = &w->ovf;
+	fxg_quat dqa = turn_since(xa->q, prev->qa0, ovf), dqb = turn_since(xb->q, prev->qb0, ovf);
+	int64_t ta = l1(fxg_v3(dqa.x, dqa.y, dqa.z)), tb = l1(fxg_v3(dqb.x, dqb.y, dqb.z));
+	if (ta > 3 * RECYCLE_MAX_TURN || tb > 3 * RECYCLE_MAX_TURN) /* |v| <= |v|_1 <= 3 |v|_max */
+		return false;
+	fxg_vec3 d = fxg_v3_sub(xb->p, xa->p, ovf);
+	int64_t reach_a = 0, reach_b = 0;
+	for (int k = 0; k < prev->point_count; ++k) {
+		const fxs_contact_point *p = &prev->points[k];
+		fxg_vec3 ab = fxg_v3_sub(p->anchor_a, prev->d0, ovf);
+		int64_t ra = l1(p->anchor_a), rb = l1(ab);
+		reach_a = ra > reach_a ? ra : reach_a;
+		reach_b = rb > reach_b ? rb : reach_b;
+	}
+	/* |components| below 2^31: the products below 2^64 are kept below 2^62 by the turn test */
+	int64_t moved = l1(fxg_v3_sub(d, prev->d0, ovf)) + ((2 * (ta * reach_a + tb * reach_b)) >> 16);
+	if (moved >= (int64_t)RECYCLE_SLOPS * w->def.linear_slop)
+		return false;
+	*c = *prev;
+	const bool turned_a = dqa.x | dqa.y | dqa.z, turned_b = dqb.x | dqb.y | dqb.z;
+	fxg_mat3 ra, rb;
+	if (turned_a)
+		ra = fxg_m3_from_quat(dqa, ovf);
+	if (turned_b)
+		rb = fxg_m3_from_quat(dqb, ovf);
+	bool near = false;
+	int64_t gx = 0, gy = 0, gz = 0;
+	for (int k = 0; k < c->point_count; ++k) {
+		fxs_contact_point *p = &c->points[k];
+		p->anchor_b = fxg_v3_sub(p->anchor_a, c->d0, ovf);
+		fxg_vec3 ma = turned_a ? fxg_m3_mul_v3(ra, p->anchor_a, ovf) : p->anchor_a;
+		fxg_vec3 mb = turned_b ? fxg_m3_mul_v3(rb, p->anchor_b, ovf) : p->anchor_b;
+		/* b's material point less a's (zero when the manifold was made) */
+		fxg_vec3 gap = fxg_v3_add(d, fxg_v3_sub(mb, ma, ovf), ovf);
+		p->separation = fxg_add(p->base_separation, fxg_v3_dot(c->normal, gap, ovf), ovf);
+		near |= p->separation <= speculative;
+		gx += gap.x, gy += gap.y, gz += gap.z;
+	}
+	if (!near) {
+		c->point_count = 0; /* every point beyond the speculative distance: no contact, as made afresh */
+		return true;
+	}
+	/* the friction's anchor error (contact_batch.c): the mean gap, whose
+	 * part along the tangents is how far the surfaces slid since the
+	 * manifold was made. Surfaces that slid more than a linear slop are
+	 * sliding, not resting: their manifold is made afresh where they are
+	 * (and with it the anchor), so that friction does not pull them back. */
+	int64_t np = c->point_count;
+	c->slip = fxg_v3((fix16_t)div_round(gx, np), (fix16_t)div_round(gy, np), (fix16_t)div_round(gz, np));
+	fxg_vec3 along = fxg_v3_sub(c->slip, fxg_v3_scale(fxg_v3_dot(c->normal, c->slip, ovf), c->normal, ovf), ovf);
+	return l1(along) <= w->def.linear_slop;
+}
+
 /* The manifold of one pair of (child) shapes; a contact when it has points,
- * warm-started from last step's contact with the same key. Keys arrive in
- * increasing order. */
+ * warm-started from last step's contact with the same key (or that
+ * contact's manifold, recycled). Keys arrive in increasing order. */
 static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb, const fxs_shape *shape_a,
 		 const fxs_transform *xa, const fxs_rotation *ra, const fxs_shape *shape_b, const fxs_transform *xb,
 		 const fxs_rotation *rb, const fxs_box_sat_result *sat, fix16_t speculative)
 {
 	fxs_world *w = u->w;
 	const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
-	fxs_manifold m;
-	fxs_collide_rot(shape_a, xa, ra, shape_b, xb, rb, sat, speculative, &m, &w->ovf);
-	if (m.point_count <= 0)
-		return;
 	uint64_t k = contact_key(a, b, sa, sb);
 	while (u->oi < u->old_count && key_of(&u->old[u->oi]) < k)
 		++u->oi;
@@ -131,13 +232,29 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 		u->nomem = true;
 		return;
 	}
-	fxs_contact *c = &w->contacts_next[u->n++];
-	memset(c, 0, sizeof *c);
+	fxs_contact *c = &w->contacts_next[u->n];
+	if (prev && fxs_contact_recyclable(&ba->shape, &bb->shape) && recycle(w, prev, &ba->xf, &bb->xf, speculative, c)) {
+		if (c->point_count > 0) {
+			c->friction = mix_friction(ba->friction, bb->friction, &w->ovf);
+			c->restitution = fxg_max(ba->restitution, bb->restitution);
+			u->n++;
+		}
+		return;
+	}
+	fxs_manifold m;
+	fxs_collide_rot(shape_a, xa, ra, shape_b, xb, rb, sat, speculative, &m, &w->ovf);
+	if (m.point_count <= 0)
+		return;
+	u->n++;
+	memset(c, 0, sizeof *c); /* and no slip: a fresh manifold is its own anchor */
 	c->a = a;
 	c->b = b;
 	c->sub_a = (uint8_t)sa;
 	c->sub_b = (uint8_t)sb;
 	c->normal = m.normal;
+	/* lever arms from the bodies' centres (a compound child's transform is not the body's) */
+	c->qa0 = ba->xf.q, c->qb0 = bb->xf.q;
+	c->d0 = fxg_v3_sub(bb->xf.p, ba->xf.p, &w->ovf);
 	c->friction = mix_friction(ba->friction, bb->friction, &w->ovf);
 	c->restitution = fxg_max(ba->restitution, bb->restitution);
 	c->point_count = m.point_count;
@@ -149,8 +266,9 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 	for (int k2 = 0; k2 < m.point_count; ++k2) {
 		fxs_contact_point *p = &c->points[k2];
 		p->id = m.points[k2].feature_id;
-		p->point = m.points[k2].point;
-		p->separation = m.points[k2].separation;
+		p->anchor_a = fxg_v3_sub(m.points[k2].point, ba->xf.p, &w->ovf);
+		p->anchor_b = fxg_v3_sub(m.points[k2].point, bb->xf.p, &w->ovf);
+		p->separation = p->base_separation = m.points[k2].separation;
 		if (!prev)
 			continue;
 		for (int j = 0; j < prev->point_count; ++j) {

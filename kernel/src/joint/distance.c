@@ -2,8 +2,8 @@
  * keeps their distance at the rest length, as a rod (the joint's softness)
  * or a spring (its own softness, in every pass: it is physics, not error
  * correction); min and max length are one-sided rows on the same line
- * (1, 2). The length is measured when the sub-step begins, and again in
- * the relax pass. */
+ * (1, 2). The length is measured by the setup (joint.c), on the poses the
+ * pass works on. */
 #include "joint/joint_rows.h"
 #include "joint/joint_types.h"
 
@@ -60,8 +60,6 @@ static void solve(solver_joint *sj, fxs_joint *j, solver_body *A, solver_body *B
 	int64_t *P = j->impulse;
 	const soft *s = &sj->s;
 	fix16_t len = sj->pos0;
-	if (!use_bias && (j->enable_spring || j->enable_limit))
-		(void)fxg_v3_normalize(separation(j, ba, bb, ovf), &len, ovf);
 	if (j->enable_spring) {
 		if (j->spring_hertz > 0)
 			solve_equal(A, B, &sj->axis, &sj->row[0], &P[0], fxg_sub(len, j->length, ovf), &sj->spring,

@@ -72,11 +72,7 @@ static void solve(solver_joint *sj, fxs_joint *j, solver_body *A, solver_body *B
 	if (j->enable_motor)
 		solve_motor(A, B, NULL, &sj->row[5], &P[5], j->motor_speed, sj->max_motor_impulse, ovf);
 	if (j->enable_limit) {
-		/* the biased pass runs on the poses setup saw; the relax pass
-		 * after the positions moved */
-		fix16_t a = sj->pos0;
-		if (!use_bias)
-			a = angle(ba, bb, j->ref_rotation, fxg_q_rotate(ba->xf.q, j->local_axis_a, ovf), ovf);
+		fix16_t a = sj->pos0; /* on the poses setup saw, the current ones */
 		solve_limit(A, B, NULL, &sj->row[5], 1, &P[6], fxg_sub(a, j->lower, ovf), s, use_bias, inv_h, ovf);
 		solve_limit(A, B, NULL, &sj->row[5], -1, &P[7], fxg_sub(j->upper, a, ovf), s, use_bias, inv_h, ovf);
 	}

@@ -15,11 +15,11 @@
  * type; the rows they share are in joint_rows.h. The batched ball joints
  * are in joint_batch.c.
  *
- * Position errors are measured when the step begins and carried to first
- * order through each sub-step with the bodies' displacement and rotation
- * since then (solver_body.dp and dtheta), as the contacts do: no rotation
- * and no square root per iteration. Joints are visited in slot order, each
- * sub-step before the contacts. */
+ * Position errors, lever arms and axes are measured from the bodies' poses
+ * when the step begins and again after every integrate_positions (setup):
+ * the biased pass of a sub-step and the relax pass before it see the same
+ * poses. Joints are visited in stage order, each sub-step before the
+ * contacts. */
 #include "joint/joint.h"
 #include "joint/joint_rows.h"
 #include "joint/joint_types.h"
@@ -385,9 +385,14 @@ size_t fxs_joints_scratch_size(const fxs_world *w)
 	return (size_t)w->joint_count * (sizeof(solver_joint) + sizeof(uint32_t) + 1);
 }
 
-/* The rows from the bodies' current poses: every sub-step, so that lever
- * arms and axes follow bodies that turn fast (frozen ones pump energy into
- * spinning links). Inverse inertias stay frozen for the step. */
+/* The rows from the bodies' current poses: when the step begins and after
+ * every integrate_positions, so that lever arms and axes follow bodies that
+ * turn fast (frozen ones pump energy into spinning links), and so that the
+ * relax pass holds the velocities to the constraint of the poses it
+ * follows (with the rows of the sub-step's start, it took a large swing's
+ * energy: the velocity was projected on the tangent of a pose already
+ * left, a loss of (h v / L)^2 of it per sub-step, 30% in ten swings of a
+ * 2 m pendulum). Inverse inertias stay frozen for the step. */
 static void setup_rows(solver_ctx *c, solver_joint *sj)
 {
 	fxs_world *w = c->w;
@@ -408,7 +413,7 @@ void fxs_joints_prepare(solver_ctx *c)
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
 	uint32_t n = 0;
-	fix16_t hmax = c->inv_h >> 2; /* stiffness no higher than a quarter of the sub-step rate (120 Hz at 4 sub-steps jitters) */
+	fix16_t hmax = c->hertz_cap; /* stiffness no higher than a quarter of the sub-step rate (120 Hz at 4 sub-steps jitters) */
 	/* the joints to solve, in slot order, put in stages (stage.h); joints
 	 * persist, so first fit in slot order every step gives the same stages
 	 * while the joints and the awake set stay the same: nothing to store */
@@ -430,7 +435,7 @@ void fxs_joints_prepare(solver_ctx *c)
 	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order);
 	for (uint32_t s = 0; s <= FXS_STAGE_OVERFLOW; ++s)
 		c->joint_stage_end[s] = 0;
-	soft last_soft = { 0, 0, 0 };
+	soft last_soft = { 0, 0, 0 }, last_alt = { 0, 0, 0 };
 	fix16_t last_hz = 0, last_zeta = 0;
 	for (uint32_t k = 0; k < n; ++k) {
 		uint32_t i = c->stage_index[c->stage_order[k]];
@@ -448,17 +453,27 @@ void fxs_joints_prepare(solver_ctx *c)
 		/* joints mostly share their stiffness: the last one's softness is
 		 * reused when the parameters repeat (make_soft divides twice) */
 		fix16_t hz = fxg_min(j->hertz, hmax);
-		if (k == 0 || hz != last_hz || j->damping_ratio != last_zeta)
+		if (k == 0 || hz != last_hz || j->damping_ratio != last_zeta) {
 			last_soft = make_soft(hz, j->damping_ratio, c->h, ovf), last_hz = hz, last_zeta = j->damping_ratio;
+			if (c->long_substeps)
+				last_alt = make_soft(hz, j->damping_ratio, c->h_alt, ovf);
+		}
 		sj->s = last_soft;
+		sj->s_alt = last_alt;
 		sj->max_motor_impulse = fxg_shr_round((int64_t)j->max_motor_force * c->h, 16);
+		sj->max_motor_impulse_alt = fxg_shr_round((int64_t)j->max_motor_force * c->h_alt, 16);
 		/* switched-off parts start from zero */
 		if (kind->motor_row && !j->enable_motor)
 			j->impulse[kind->motor_row] = 0;
 		if (kind->limit_row && !j->enable_limit)
 			j->impulse[kind->limit_row] = j->impulse[kind->limit_row + 1] = 0;
-		if (kind->prepare)
+		if (kind->prepare) {
+			if (c->long_substeps) { /* the other length's first */
+				kind->prepare(sj, j, c->h_alt, ovf);
+				sj->spring_alt = sj->spring;
+			}
 			kind->prepare(sj, j, c->h, ovf);
+		}
 	}
 	c->joint_count = n;
 	/* stages without joints end where the one before ends */
@@ -498,6 +513,25 @@ bool fxs_joints_plan(solver_ctx *c)
 
 void fxs_joints_store(solver_ctx *c) { fxs_ball_store(c); }
 
+void fxs_joints_swap_softness(solver_ctx *c)
+{
+	for (uint32_t i = 0; i < c->joint_count; ++i) {
+		solver_joint *sj = &c->joints[i];
+		soft_swap(&sj->s, &sj->s_alt);
+		soft_swap(&sj->spring, &sj->spring_alt);
+		int64_t m = sj->max_motor_impulse;
+		sj->max_motor_impulse = sj->max_motor_impulse_alt, sj->max_motor_impulse_alt = m;
+	}
+	fxs_ball_batches_softness(c);
+}
+
+void fxs_joints_setup(solver_ctx *c)
+{
+	for (uint32_t wi = 0; wi < c->wide_stage_end[FXS_STAGE_OVERFLOW]; ++wi)
+		setup_rows(c, &c->joints[c->wide_joints[wi]]);
+	*c->ovf += fxs_ball_setup(c);
+}
+
 void fxs_joints_warm_start(solver_ctx *c)
 {
 	uint32_t local = 0, *ovf = &local; /* see solver.c's warm_start */
@@ -508,10 +542,9 @@ void fxs_joints_warm_start(solver_ctx *c)
 		for (; wi < c->wide_stage_end[st]; ++wi) {
 			solver_joint *sj = &c->joints[c->wide_joints[wi]];
 			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
-			setup_rows(c, sj);
 			kinds[sj->type]->warm_start(sj, A, B, c->w->joints[sj->index].impulse, ovf);
 		}
-		local += fxs_ball_setup_warm(c, bi, c->ball_stage_end[st]);
+		local += fxs_ball_warm_start(c, bi, c->ball_stage_end[st]);
 		bi = c->ball_stage_end[st];
 	}
 	*c->ovf += local;

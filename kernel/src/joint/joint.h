@@ -44,6 +44,10 @@ typedef struct solver_joint {
 	fxg_vec3 t[2]; /* perpendiculars of the axis */
 	fix16_t pos0;  /* hinge angle, prismatic translation, distance length when the step began */
 	int64_t max_motor_impulse;
+	/* s, spring and max_motor_impulse for the step's other sub-step length
+	 * (solver.h; fxs_joints_swap_softness trades them) */
+	soft s_alt, spring_alt;
+	int64_t max_motor_impulse_alt;
 	fxg_sym3w point_inv_k; /* inverse of the ball part's 3x3 effective mass matrix K, Q32.32 */
 	fxg_wide spring_mass;  /* distance spring: row 0's mass times the spring's mass scale */
 	solver_row row[6];     /* ball/linear rows and angular rows; see row_of */
@@ -53,8 +57,8 @@ typedef struct solver_joint {
 int fxs_joint_row_count(int type);
 
 /* solver hooks (solver.c): bytes of scratch for the solver joints, prepare
- * after the contacts, then per sub-step warm start and solve before the
- * contacts */
+ * after the contacts, setup, then per sub-step warm start and solve before
+ * the contacts */
 size_t fxs_joints_scratch_size(const fxs_world *w);
 void fxs_joints_prepare(solver_ctx *c);
 /* after fxs_direct_prepare: which ball joints the direct solver takes, and
@@ -62,7 +66,12 @@ void fxs_joints_prepare(solver_ctx *c);
 bool fxs_joints_plan(solver_ctx *c);
 /* after the sub-steps: the hot joints' impulses back into the joints */
 void fxs_joints_store(solver_ctx *c);
+/* the rows from the bodies' current poses (when the step begins, then after
+ * every integrate_positions); the warm start applies the impulses */
+void fxs_joints_setup(solver_ctx *c);
 void fxs_joints_warm_start(solver_ctx *c);
+/* the other sub-step length's softness becomes the joints' (solver.h) */
+void fxs_joints_swap_softness(solver_ctx *c);
 void fxs_joints_solve(solver_ctx *c, bool use_bias);
 
 /* body.c: destroy every joint of body slot s */

@@ -25,10 +25,19 @@ static uint8_t ball_response(const solver_body *b, fxg_vec3 r, int32_t n[9], int
 	}
 	const int64_t xx = b->ii[0], yy = b->ii[1], zz = b->ii[2], xy = b->ii[3], xz = b->ii[4], yz = b->ii[5];
 	const int64_t rx = r.x, ry = r.y, rz = r.z;
-	/* row j of I times each column of [r]x */
-	const int64_t e[9] = { xy * rz - xz * ry, xz * rx - xx * rz, xx * ry - xy * rx,
-			       yy * rz - yz * ry, yz * rx - xy * rz, xy * ry - yy * rx,
-			       yz * rz - zz * ry, zz * rx - xz * rz, xz * ry - yz * rx };
+	/* row j of I times each column of [r]x; without products of inertia
+	 * (spheres, cubes: their world inverse inertia is diagonal) six of the
+	 * eighteen products are zero, the same sums either way */
+	int64_t e[9];
+	if (!(xy | xz | yz)) {
+		e[0] = 0, e[1] = -(xx * rz), e[2] = xx * ry;
+		e[3] = yy * rz, e[4] = 0, e[5] = -(yy * rx);
+		e[6] = -(zz * ry), e[7] = zz * rx, e[8] = 0;
+	} else {
+		e[0] = xy * rz - xz * ry, e[1] = xz * rx - xx * rz, e[2] = xx * ry - xy * rx;
+		e[3] = yy * rz - yz * ry, e[4] = yz * rx - xy * rz, e[5] = xy * ry - yy * rx;
+		e[6] = yz * rz - zz * ry, e[7] = zz * rx - xz * rz, e[8] = xz * ry - yz * rx;
+	}
 	uint64_t any = 0;
 	for (int i = 0; i < 9; ++i)
 		any |= uabs64(e[i]);
@@ -285,6 +294,19 @@ bool fxs_ball_batches_build(solver_ctx *c)
 	return true;
 }
 
+void fxs_ball_batches_softness(solver_ctx *c)
+{
+	for (uint32_t i = 0; i < c->ball_batch_count; ++i) {
+		ball_batch *bt = &c->ball_batches[i];
+		for (int l = 0; l < L; ++l) {
+			if (bt->joint[l] == FXS_BALL_EMPTY)
+				continue;
+			const soft *s = &c->joints[bt->joint[l]].s;
+			bt->bias_rate[l] = s->bias_rate, bt->mass_scale[l] = s->mass_scale, bt->impulse_scale[l] = s->impulse_scale;
+		}
+	}
+}
+
 void fxs_ball_store(solver_ctx *c)
 {
 	for (uint32_t i = 0; i < c->ball_batch_count; ++i) {
@@ -300,14 +322,14 @@ void fxs_ball_store(solver_ctx *c)
 
 /* ---- the kernels ---- */
 
-/* the rotation matrix of body slot s's current pose, made once per
- * sub-step for all the joints that share the body */
+/* the rotation matrix of body slot s's current pose, made once per pose
+ * for all the joints that share the body */
 static const fxg_mat3 *body_rotation(solver_ctx *c, uint32_t s)
 {
 	solver_body *b = &c->bodies[s];
-	if (b->rot_stamp != c->substep + 1) {
+	if (b->rot_stamp != c->poses) {
 		b->rot = fxg_m3_from_quat(c->w->bodies[s].xf.q, c->ovf);
-		b->rot_stamp = c->substep + 1;
+		b->rot_stamp = c->poses;
 	}
 	return &b->rot;
 }
@@ -329,8 +351,9 @@ static void lever_arms(solver_ctx *c, ball_batch *bt)
 	}
 }
 
-uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
+uint32_t fxs_ball_setup(solver_ctx *c)
 {
+	const uint32_t first = 0, end = c->ball_batch_count;
 	if (c->simd == FXS_SIMD_AVX512) {
 		/* the rotations the vector kernel's lever arms read */
 		for (uint32_t i = first; i < end; ++i) {
@@ -339,17 +362,30 @@ uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end)
 				if (bt->joint[l] != FXS_BALL_EMPTY)
 					(void)body_rotation(c, bt->a[l]), (void)body_rotation(c, bt->b[l]);
 		}
-		return fxs_ball_setup_warm_avx512(c, first, end);
+		return fxs_ball_setup_avx512(c, first, end);
 	}
 	for (uint32_t i = first; i < end; ++i)
 		lever_arms(c, &c->ball_batches[i]);
 	uint32_t local = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
+		for (int l = 0; l < L; ++l)
+			if (bt->joint[l] != FXS_BALL_EMPTY)
+				fxs_ball_setup_lane(c, bt, l, &local);
+	}
+	return local;
+}
+
+uint32_t fxs_ball_warm_start(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	if (c->simd == FXS_SIMD_AVX512)
+		return fxs_ball_warm_start_avx512(c, first, end);
+	uint32_t local = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		ball_batch *bt = &c->ball_batches[i];
 		for (int l = 0; l < L; ++l) {
 			if (bt->joint[l] == FXS_BALL_EMPTY)
 				continue;
-			fxs_ball_setup_lane(c, bt, l, &local);
 			const int32_t p[3] = { impulse32(bt->P[0][l], &local), impulse32(bt->P[1][l], &local),
 					       impulse32(bt->P[2][l], &local) };
 			ball_apply(bt, l, &c->bodies[bt->a[l]], &c->bodies[bt->b[l]], p, &local);

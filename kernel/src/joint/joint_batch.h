@@ -8,10 +8,11 @@
  * overflow stage's ball joints are not batched (they take the wide rows,
  * joint.c).
  *
- * Every sub-step, setup (the lever arms from each body's rotation, then the
- * hot form of solver.h: N = I^-1 [r]x per body and K^-1 of the 3x3 block by
- * its adjugate with one 64-bit division) and the warm start; then the
- * biased and the relax passes. Two kernels with the same integer formulas:
+ * At the step's start and after every integrate_positions, setup (the lever
+ * arms from each body's rotation, then the hot form of solver.h: N = I^-1
+ * [r]x per body and K^-1 of the 3x3 block by its adjugate with one 64-bit
+ * division); every sub-step the warm start, then the biased and the relax
+ * passes. Two kernels with the same integer formulas:
  * portable, lane by lane (joint_batch.c), and AVX-512 (joint_batch_avx512.c);
  * tests/test_batch.c compares them. The setup's rare branches (a response
  * or an inverse beyond the stated ranges, where a shift would leave [1, 62])
@@ -48,14 +49,21 @@ typedef struct ball_batch {
 
 #define FXS_BALL_EMPTY UINT32_MAX
 
+/* Each lane's softness again from its joint's (after the sub-step length
+ * changed: solver.h). */
+void fxs_ball_batches_softness(solver_ctx *c);
+
 /* After fxs_joints_plan has marked the hot joints: pack them into batches
  * (c->ball_batches, c->ball_batch_count, per stage c->ball_stage_end); false
  * when out of memory. */
 bool fxs_ball_batches_build(solver_ctx *c);
 
-/* Per sub-step, batches [first, end): setup and warm start; a pass. Return
- * their overflow count. */
-uint32_t fxs_ball_setup_warm(solver_ctx *c, uint32_t first, uint32_t end);
+/* Every batch's setup, from the bodies' current poses (at the step's start
+ * and after each integrate_positions: the relax pass then works on the
+ * moved poses); then per sub-step, batches [first, end): the warm start; a
+ * pass. Return their overflow count. */
+uint32_t fxs_ball_setup(solver_ctx *c);
+uint32_t fxs_ball_warm_start(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_ball_solve(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 /* the impulses back into the joints, after the sub-steps */
 void fxs_ball_store(solver_ctx *c);
@@ -63,8 +71,9 @@ void fxs_ball_store(solver_ctx *c);
 /* the setup of lane l alone, portable (the vector kernel's rare lanes) */
 void fxs_ball_setup_lane(solver_ctx *c, ball_batch *bt, int l, uint32_t *ovf);
 
-/* the AVX-512 kernels (joint_batch_avx512.c); the lever arms are set */
-uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end);
+/* the AVX-512 kernels (joint_batch_avx512.c); the rotations are made */
+uint32_t fxs_ball_setup_avx512(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_ball_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 
 #endif

@@ -59,9 +59,19 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 	const V xx = b->ii[0], yy = b->ii[1], zz = b->ii[2], xy = b->ii[3], xz = b->ii[4], yz = b->ii[5];
 	const V si = b->si;
 	const V rx = r.x, ry = r.y, rz = r.z;
-	V e[9] = { sub(mul(xy, rz), mul(xz, ry)), sub(mul(xz, rx), mul(xx, rz)), sub(mul(xx, ry), mul(xy, rx)),
-		   sub(mul(yy, rz), mul(yz, ry)), sub(mul(yz, rx), mul(xy, rz)), sub(mul(xy, ry), mul(yy, rx)),
-		   sub(mul(yz, rz), mul(zz, ry)), sub(mul(zz, rx), mul(xz, rz)), sub(mul(xz, ry), mul(yz, rx)) };
+	V e[9];
+	if (!_mm512_test_epi64_mask(_mm512_or_si512(_mm512_or_si512(xy, xz), yz), splat(-1))) {
+		/* no products of inertia in any lane: the six nonzero terms (the
+		 * portable code's shortcut, the same sums) */
+		const V z = zero();
+		e[0] = z, e[1] = sub(z, mul(xx, rz)), e[2] = mul(xx, ry);
+		e[3] = mul(yy, rz), e[4] = z, e[5] = sub(z, mul(yy, rx));
+		e[6] = sub(z, mul(zz, ry)), e[7] = mul(zz, rx), e[8] = z;
+	} else {
+		e[0] = sub(mul(xy, rz), mul(xz, ry)), e[1] = sub(mul(xz, rx), mul(xx, rz)), e[2] = sub(mul(xx, ry), mul(xy, rx));
+		e[3] = sub(mul(yy, rz), mul(yz, ry)), e[4] = sub(mul(yz, rx), mul(xy, rz)), e[5] = sub(mul(xy, ry), mul(yy, rx));
+		e[6] = sub(mul(yz, rz), mul(zz, ry)), e[7] = sub(mul(zz, rx), mul(xz, rz)), e[8] = sub(mul(xz, ry), mul(yz, rx));
+	}
 	V any = zero();
 	for (int i = 0; i < 9; ++i)
 		any = _mm512_or_si512(any, _mm512_abs_epi64(e[i]));
@@ -85,7 +95,6 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 	return ex;
 }
 
-uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end);
 
 /* K^-1 by the adjugate, the common path of joint_batch.c's sym3_inverse_hot */
 INLINE V inverse(const V K[6], V out[6], M *rare)
@@ -240,7 +249,7 @@ INLINE bool warm_v(solver_ctx *c, const ball_batch *bt, bool exact, uint32_t *co
 	return true;
 }
 
-uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+uint32_t fxs_ball_setup_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
@@ -266,6 +275,15 @@ uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 		for (int l = 0; rare && l < L; ++l)
 			if ((rare >> l & 1) && bt->joint[l] != FXS_BALL_EMPTY)
 				fxs_ball_setup_lane(c, bt, l, &count);
+	}
+	return count;
+}
+
+uint32_t fxs_ball_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		const ball_batch *bt = &c->ball_batches[i];
 		if (!warm_v(c, bt, false, &count))
 			warm_v(c, bt, true, &count);
 	}
@@ -351,7 +369,13 @@ uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool
 
 #else
 
-uint32_t fxs_ball_setup_warm_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+uint32_t fxs_ball_setup_avx512(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	(void)c, (void)first, (void)end;
+	return 0;
+}
+
+uint32_t fxs_ball_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	(void)c, (void)first, (void)end;
 	return 0;

@@ -41,7 +41,7 @@ static void setup(solver_joint *sj, const fxs_joint *j, const solver_body *A, co
 		prepare_angular_row(A, B, unit_axes[k], ms, &sj->row[2 + k], ovf);
 	sj->ang0 = rotation_vector(rotation_error(ba, bb, j->ref_rotation, ovf), ovf);
 	prepare_row(A, B, sj->ra, sj->rb, axa, ms, &sj->row[5], ovf);
-	/* perpendicular errors and the translation, when the step began */
+	/* perpendicular errors and the translation, on these poses */
 	fxg_vec3 d = fxg_v3_sub(pb, pa, ovf);
 	sj->c0 = fxg_v3(fxg_v3_dot(sj->t[0], d, ovf), fxg_v3_dot(sj->t[1], d, ovf), fxg_v3_dot(axa, d, ovf));
 	sj->pos0 = sj->c0.z;
@@ -56,7 +56,7 @@ static void warm_start(const solver_joint *sj, solver_body *A, solver_body *B, c
 	apply(A, B, sj->axis, &sj->row[5], fxg_add64(P[5], fxg_add64(P[6], -P[7], ovf), ovf), ovf);
 }
 
-/* c0 = (t0 . d, t1 . d, axis . d) on the poses setup saw */
+/* c0 = (t0 . d, t1 . d, axis . d) on the poses setup saw (joint.c): the current ones */
 static void solve(solver_joint *sj, fxs_joint *j, solver_body *A, solver_body *B, const fxs_body *ba,
 		  const fxs_body *bb, bool use_bias, fix16_t inv_h, uint32_t *ovf)
 {
@@ -65,7 +65,7 @@ static void solve(solver_joint *sj, fxs_joint *j, solver_body *A, solver_body *B
 	if (j->enable_motor)
 		solve_motor(A, B, &sj->axis, &sj->row[5], &P[5], j->motor_speed, sj->max_motor_impulse, ovf);
 	if (j->enable_limit) {
-		fix16_t x = use_bias ? sj->c0.z : fxg_v3_dot(sj->axis, separation(j, ba, bb, ovf), ovf);
+		fix16_t x = sj->c0.z;
 		solve_limit(A, B, &sj->axis, &sj->row[5], 1, &P[6], fxg_sub(x, j->lower, ovf), s, use_bias, inv_h, ovf);
 		solve_limit(A, B, &sj->axis, &sj->row[5], -1, &P[7], fxg_sub(j->upper, x, ovf), s, use_bias, inv_h, ovf);
 	}

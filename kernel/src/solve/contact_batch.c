@@ -23,6 +23,14 @@ static inline int64_t mul_q16(int64_t x, int32_t f)
 	return (x >> 16) * f + (((x & 0xFFFF) * f + 0x8000) >> 16);
 }
 
+/* (x f + 2^15) >> 16 for |x| < 2^51 and 0 <= f <= 2^16, exact, as the sum
+ * of two products of int32 factors (x's top and its low 20 bits): the
+ * friction's relaxation, whose impulse may be negative and reach 2^50 */
+static inline int64_t mul_q16w(int64_t x, int32_t f)
+{
+	return (x >> 20) * f * 16 + (((x & 0xFFFFF) * f + 0x8000) >> 16);
+}
+
 /* an impulse as the int32 the products take, in [-INT32_MAX, INT32_MAX] */
 static inline int32_t lane_impulse(int64_t P, uint32_t *ovf) { return impulse32(P, ovf); }
 
@@ -67,6 +75,7 @@ static void set_lane_frow(lane_frow *r, int l, const srow *s)
 	set_lane_v3(r->rxa, l, s->rxa);
 	set_lane_v3(r->rxb, l, s->rxb);
 	SET_COMMON(r, l, s);
+	r->soft_mass[l] = s->soft_mass, r->ss[l] = s->ss;
 }
 
 static void set_lane_trow(lane_trow *r, int l, const srow *s) { SET_COMMON(r, l, s); }
@@ -85,7 +94,7 @@ static srow get_lane_frow(const lane_frow *r, int l)
 	srow s;
 	s.rxa = lane_v3(r->rxa, l), s.rxb = lane_v3(r->rxb, l);
 	GET_COMMON(r, l, &s);
-	s.soft_mass = 0, s.ss = 62;
+	s.soft_mass = r->soft_mass[l], s.ss = r->ss[l];
 	return s;
 }
 
@@ -158,6 +167,7 @@ static void zero_frow(lane_frow *r, int l)
 	for (int k = 0; k < 3; ++k)
 		r->rxa[k][l] = r->rxb[k][l] = 0;
 	ZERO_COMMON(r, l);
+	r->soft_mass[l] = 0, r->ss[l] = 62;
 }
 
 /* an empty lane: the spare zero body on both sides, everything zero */
@@ -173,12 +183,14 @@ static void empty_lane(contact_batch *bt, int l, uint32_t spare)
 	bt->sla[l] = bt->slb[l] = 62;
 	bt->pushed[l] = 0;
 	bt->friction[l] = bt->restitution[l] = bt->bias_rate[l] = bt->impulse_scale[l] = 0;
+	bt->alt_bias_rate[l] = bt->alt_impulse_scale[l] = 0;
 	for (int p = 0; p < 4; ++p) {
-		bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
+		bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = bt->impact_separation[p][l] = 0;
 		bt->impulse[p][l] = 0;
 		zero_row(&bt->n[p], l);
 	}
 	bt->ti[0][l] = bt->ti[1][l] = bt->twi[l] = 0;
+	bt->slip[0][l] = bt->slip[1][l] = 0;
 	zero_frow(&bt->t[0], l);
 	zero_frow(&bt->t[1], l);
 	ZERO_COMMON(&bt->tw, l);
@@ -197,9 +209,13 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 	bt->index[l] = index;
 	bt->count[l] = fc->point_count;
 	bt->friction[l] = fc->friction, bt->restitution[l] = fc->restitution;
-	const soft *sf = (ba->type == FXS_BODY_STATIC || bb->type == FXS_BODY_STATIC) ? &c->static_soft : &c->contact_soft;
+	const bool stat = ba->type == FXS_BODY_STATIC || bb->type == FXS_BODY_STATIC;
+	const soft *sf = stat ? &c->static_soft : &c->contact_soft;
 	bt->bias_rate[l] = sf->bias_rate, bt->impulse_scale[l] = sf->impulse_scale;
 	arms->mass_scale[l] = sf->mass_scale;
+	const soft *alt = stat ? &c->static_soft_alt : &c->contact_soft_alt;
+	bt->alt_bias_rate[l] = alt->bias_rate, bt->alt_impulse_scale[l] = alt->impulse_scale;
+	arms->alt_mass_scale[l] = alt->mass_scale;
 	fxg_vec3 d[3];
 	d[0] = fc->normal;
 	tangents(fc->normal, &d[1], ovf);
@@ -211,35 +227,41 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 	bt->pushed[l] = 0;
 	for (int k2 = 0; k2 < 3; ++k2)
 		set_lane_v3(bt->d[k2], l, d[k2]);
-	/* the points, and the friction centre: the mean of the points */
-	int64_t cx = 0, cy = 0, cz = 0;
+	/* the points' lever arms (the contact's: made with its manifold,
+	 * contact.c), and the friction centre's: their mean */
+	int64_t ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
 	int np = fc->point_count;
 	for (int p = 0; p < 4; ++p) {
 		if (p >= np) { /* a padding point: zero row, no-op */
-			bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
+			bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = bt->impact_separation[p][l] = 0;
 			bt->impulse[p][l] = 0;
 			continue;
 		}
 		const fxs_contact_point *cp = &fc->points[p];
-		set_lane_v3(arms->ra[p], l, fxg_v3_sub(cp->point, ba->xf.p, ovf));
-		set_lane_v3(arms->rb[p], l, fxg_v3_sub(cp->point, bb->xf.p, ovf));
+		bt->impact_separation[p][l] = 0; /* set with relative_velocity by the first push */
+		set_lane_v3(arms->ra[p], l, cp->anchor_a);
+		set_lane_v3(arms->rb[p], l, cp->anchor_b);
 		bt->separation[p][l] = cp->separation;
 		int64_t P = cp->normal_impulse;
 		bt->impulse[p][l] = P < 0 ? 0 : clamp_count(P, FXS_NORMAL_IMPULSE_MAX, ovf);
-		cx += cp->point.x, cy += cp->point.y, cz += cp->point.z;
+		ax += cp->anchor_a.x, ay += cp->anchor_a.y, az += cp->anchor_a.z;
+		bx += cp->anchor_b.x, by += cp->anchor_b.y, bz += cp->anchor_b.z;
 	}
-	/* the mean; a constant divisor for the usual counts (no idiv) */
-	fxg_vec3 centre;
-	if (np == 4)
-		centre = fxg_v3((fix16_t)np_div(cx, 4), (fix16_t)np_div(cy, 4), (fix16_t)np_div(cz, 4));
-	else
-		centre = fxg_v3((fix16_t)np_div(cx, np), (fix16_t)np_div(cy, np), (fix16_t)np_div(cz, np));
+	/* the means; a constant divisor for the usual counts (no idiv) */
+	fxg_vec3 ca, cb;
+	if (np == 4) {
+		ca = fxg_v3((fix16_t)np_div(ax, 4), (fix16_t)np_div(ay, 4), (fix16_t)np_div(az, 4));
+		cb = fxg_v3((fix16_t)np_div(bx, 4), (fix16_t)np_div(by, 4), (fix16_t)np_div(bz, 4));
+	} else {
+		ca = fxg_v3((fix16_t)np_div(ax, np), (fix16_t)np_div(ay, np), (fix16_t)np_div(az, np));
+		cb = fxg_v3((fix16_t)np_div(bx, np), (fix16_t)np_div(by, np), (fix16_t)np_div(bz, np));
+	}
 	uint64_t last_l2 = UINT64_MAX, len = 0;
 	for (int p = 0; p < np; ++p) {
 		/* |point - centre|, rounded (components clamped to 2^14 m so that
 		 * the sum fits 64 bits), then to FXS_LEVER_MAX; the corners of a
 		 * face are often all as far: one root for them */
-		fxg_vec3 r = fxg_v3_sub(fc->points[p].point, centre, ovf);
+		fxg_vec3 r = fxg_v3_sub(fc->points[p].anchor_a, ca, ovf);
 		const int64_t cap = (int64_t)1 << 30;
 		int64_t x = fxg_max(-cap, fxg_min(cap, r.x)), y = fxg_max(-cap, fxg_min(cap, r.y)),
 			z = fxg_max(-cap, fxg_min(cap, r.z));
@@ -248,8 +270,8 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 			len = fxg_isqrt64_round(l2), last_l2 = l2;
 		bt->lever[p][l] = len > (uint64_t)FXS_LEVER_MAX ? FXS_LEVER_MAX : (int32_t)len;
 	}
-	set_lane_v3(arms->ca, l, fxg_v3_sub(centre, ba->xf.p, ovf));
-	set_lane_v3(arms->cb, l, fxg_v3_sub(centre, bb->xf.p, ovf));
+	set_lane_v3(arms->ca, l, ca);
+	set_lane_v3(arms->cb, l, cb);
 	for (int t = 0; t < 2; ++t) {
 		/* last step's friction vector, projected on this step's tangents */
 		bt->ti[t][l] = clamp_count(fxg_add64(fxg_add64(wmul_fast(fc->friction_impulse[0], d[1 + t].x, ovf),
@@ -258,6 +280,9 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 					   FXS_FRICTION_IMPULSE_MAX, ovf);
 	}
 	bt->twi[l] = clamp_count(fc->twist_impulse, FXS_FRICTION_IMPULSE_MAX, ovf);
+	/* the friction anchor's error along the tangents (contact.c) */
+	bt->slip[0][l] = fxg_v3_dot(d[1], fc->slip, ovf);
+	bt->slip[1][l] = fxg_v3_dot(d[2], fc->slip, ovf);
 }
 
 void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms *arms)
@@ -282,7 +307,7 @@ void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms
 	for (int t = 0; t < 2; ++t) {
 		srow r;
 		const fxg_vec3 d = lane_v3(bt->d[1 + t], l);
-		srow_prepare(A, B, cross(ca, d, ovf), cross(cb, d, ovf), true, FXG_ONE, &r, ovf);
+		srow_prepare(A, B, cross(ca, d, ovf), cross(cb, d, ovf), true, arms->mass_scale[l], &r, ovf);
 		set_lane_frow(&bt->t[t], l, &r);
 	}
 	srow r;
@@ -317,6 +342,24 @@ static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 	for (int l = 0; todo && l < FXS_LANES; ++l)
 		if ((todo >> l & 1) && bt->count[l])
 			fxs_pack_rows_lane(c, bt, l, arms);
+	if (!c->long_substeps)
+		return;
+	/* the other length's soft masses, from the rows' masses (the same code
+	 * whichever kernel packed them): the mantissa times the mass scale,
+	 * with its shift */
+	for (int l = 0; l < FXS_LANES; ++l) {
+		const int64_t ms = arms->alt_mass_scale[l];
+		for (int p = 0; p < 4; ++p) {
+			const lane_row *r = &bt->n[p];
+			bt->alt_soft_mass[p][l] = (int32_t)(((int64_t)r->mass[l] * ms + 0x8000) >> 16);
+			bt->alt_ss[p][l] = r->sm[l];
+		}
+		for (int t = 0; t < 2; ++t) {
+			const lane_frow *r = &bt->t[t];
+			bt->alt_fsoft_mass[t][l] = (int32_t)(((int64_t)r->mass[l] * ms + 0x8000) >> 16);
+			bt->alt_fss[t][l] = r->sm[l];
+		}
+	}
 }
 
 bool fxs_batches_prepare(solver_ctx *c)
@@ -475,22 +518,38 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 		nw = nw < 0 ? 0 : nw;
 		int64_t delta = nw - old;
 		bt->impulse[k][l] = nw;
-		if (delta > 0)
+		if (delta > 0) {
+			/* the first push of the step: the speed it meets is the
+			 * impact's (restitution's), this sub-step's, not the step's start */
+			if (!(bt->pushed[l] >> k & 1))
+				bt->relative_velocity[k][l] = vn, bt->impact_separation[k][l] = s;
 			bt->pushed[l] |= 1 << k;
+		}
 		if (delta)
 			lane_apply(&va, &wa, &vb, &wb, bt, l, 0, &r, lane_impulse(delta, ovf), ovf);
 		total += nw;
 		moment += mul_q16(nw, bt->lever[k][l]);
 	}
 	/* friction at the centre: box-bounded by mu times the manifold's
-	 * normal impulse; twist by mu times the normal impulses' moments */
+	 * normal impulse; twist by mu times the normal impulses' moments. In
+	 * the biased pass the friction is soft, with the contact's softness,
+	 * and pulls the surfaces back by their slide since the manifold was
+	 * made (the anchor's error, contact.c): static friction that holds
+	 * where it was, not only what it is (a velocity alone lets each
+	 * transient slide stay) */
 	const fix16_t mu = bt->friction[l];
 	int64_t lim = mul_q16(total, mu);
 	for (int t = 0; t < 2; ++t) {
 		const srow r = get_lane_frow(&bt->t[t], l);
 		fix16_t vt = speed_of(lane_v3(bt->d[1 + t], l), va, wa, vb, wb, &r, ovf);
 		int64_t old = bt->ti[t][l];
-		int64_t nw = old - smul(r.mass, vt, r.sm);
+		int64_t nw;
+		if (use_bias) {
+			fix16_t y = fxg_sat((int64_t)vt + fxg_mul(bias_rate, bt->slip[t][l], ovf), ovf);
+			nw = old - smul(r.soft_mass, y, r.ss) - mul_q16w(old, impulse_scale);
+		} else {
+			nw = old - smul(r.mass, vt, r.sm);
+		}
 		nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
 		bt->ti[t][l] = nw;
 		if (nw != old)
@@ -574,8 +633,36 @@ void fxs_batches_solve(solver_ctx *c, bool use_bias)
 	*c->ovf += local;
 }
 
-/* Restitution, once after the sub-steps, where a point approached faster
- * than the threshold and pushed: contact by contact (it is rare). */
+void fxs_batches_swap_softness(solver_ctx *c)
+{
+	for (uint32_t i = 0; i < c->batch_count; ++i) {
+		contact_batch *bt = &c->batches[i];
+		for (int l = 0; l < FXS_LANES; ++l) {
+			int32_t t = bt->bias_rate[l];
+			bt->bias_rate[l] = bt->alt_bias_rate[l], bt->alt_bias_rate[l] = t;
+			t = bt->impulse_scale[l];
+			bt->impulse_scale[l] = bt->alt_impulse_scale[l], bt->alt_impulse_scale[l] = t;
+			for (int p = 0; p < 4; ++p) {
+				t = bt->n[p].soft_mass[l];
+				bt->n[p].soft_mass[l] = bt->alt_soft_mass[p][l], bt->alt_soft_mass[p][l] = t;
+				uint8_t u = bt->n[p].ss[l];
+				bt->n[p].ss[l] = bt->alt_ss[p][l], bt->alt_ss[p][l] = u;
+			}
+			for (int f = 0; f < 2; ++f) {
+				t = bt->t[f].soft_mass[l];
+				bt->t[f].soft_mass[l] = bt->alt_fsoft_mass[f][l], bt->alt_fsoft_mass[f][l] = t;
+				uint8_t u = bt->t[f].ss[l];
+				bt->t[f].ss[l] = bt->alt_fss[f][l], bt->alt_fss[f][l] = u;
+			}
+		}
+	}
+}
+
+/* Restitution, once after the sub-steps, where a point pushed and the
+ * normal speed it met when it first pushed this step (the solve's, in the
+ * sub-step of the impact; the packing's value, the step's start, is only
+ * for points that never push) was an approach faster than the threshold:
+ * contact by contact (it is rare). */
 void fxs_batches_restitution(solver_ctx *c)
 {
 	uint32_t *ovf = c->ovf;
@@ -587,15 +674,19 @@ void fxs_batches_restitution(solver_ctx *c)
 				continue;
 			solver_body *A = &c->bodies[bt->a[l]], *B = &c->bodies[bt->b[l]];
 			const fxg_vec3 n = lane_v3(bt->d[0], l);
+			fix16_t an = 0;
+			bool have_an = false;
 			for (int k = 0; k < bt->count[l]; ++k) {
 				fix16_t rv = bt->relative_velocity[k][l];
 				if (rv > -threshold || !(bt->pushed[l] >> k & 1))
 					continue;
+				if (!have_an)
+					an = normal_acceleration(c->w, bt->a[l], bt->b[l], n, ovf), have_an = true;
 				const srow r = get_lane_row(&bt->n[k], l);
 				fix16_t vn = speed_of(n, A->v, A->w, B->v, B->w, &r, ovf);
-				fix16_t target = fxg_mul(bt->restitution[l], rv, ovf);
+				fix16_t target = restitution_speed(bt->restitution[l], rv, bt->impact_separation[k][l], an, c->h, ovf);
 				int64_t old = bt->impulse[k][l];
-				int64_t nw = old - smul(r.mass, fxg_sat((int64_t)vn + target, ovf), r.sm);
+				int64_t nw = old - smul(r.mass, fxg_sat((int64_t)vn - target, ovf), r.sm);
 				if (nw > FXS_NORMAL_IMPULSE_MAX)
 					nw = FXS_NORMAL_IMPULSE_MAX, ++*ovf;
 				nw = nw < 0 ? 0 : nw;
@@ -609,7 +700,9 @@ void fxs_batches_restitution(solver_ctx *c)
 
 /* The impulses back into the world's contacts: normal impulses, the
  * friction as a world vector (so that it carries over when the tangent
- * basis turns), the twist. */
+ * basis turns), the twist; with `approach` (hit events), each point's
+ * approach speed (minus the speed at the touch where it pushed) and
+ * whether it pushed. */
 void fxs_batches_store(solver_ctx *c, bool approach)
 {
 	uint32_t *ovf = c->ovf;
@@ -621,9 +714,20 @@ void fxs_batches_store(solver_ctx *c, bool approach)
 			fxs_contact *wc = &c->w->contacts[bt->index[l]];
 			for (int k = 0; k < bt->count[l]; ++k)
 				wc->points[k].normal_impulse = bt->impulse[k][l];
+			bool have_an = false;
+			fix16_t an = 0;
 			for (int k = 0; approach && k < bt->count[l]; ++k) {
-				wc->points[k].relative_velocity = bt->relative_velocity[k][l];
-				wc->points[k].max_normal_impulse = (bt->pushed[l] >> k) & 1;
+				/* a point that pushed: minus its speed at the touch (the
+				 * restitution's, solver.h), else the step's start */
+				fix16_t rv = bt->relative_velocity[k][l];
+				const bool pushed = (bt->pushed[l] >> k) & 1;
+				if (pushed && rv < 0) {
+					if (!have_an)
+						an = normal_acceleration(c->w, bt->a[l], bt->b[l], lane_v3(bt->d[0], l), ovf), have_an = true;
+					rv = -impact_speed(rv, bt->impact_separation[k][l], an, c->h, ovf);
+				}
+				wc->points[k].relative_velocity = rv;
+				wc->points[k].max_normal_impulse = pushed;
 			}
 			const fxg_vec3 t0 = lane_v3(bt->d[1], l), t1 = lane_v3(bt->d[2], l);
 			const int64_t a = bt->ti[0][l], b = bt->ti[1][l];

@@ -22,7 +22,7 @@
  * accumulated normal impulses are clamped to [0, FXS_NORMAL_IMPULSE_MAX]
  * (2^40 in Q16.16 = 1.7e7 N s per point, counted as a saturation), friction
  * levers to 2^20 (16 m), friction and twist impulses carried into a step
- * to 2^52; friction coefficients are at most 100 (body.c). */
+ * to 2^50; friction coefficients are at most 100 (body.c). */
 #ifndef FXS_CONTACT_BATCH_H
 #define FXS_CONTACT_BATCH_H
 
@@ -36,12 +36,12 @@
 #define FXS_LEVER_MAX ((int32_t)1 << 20)
 /* friction and twist impulses carried into a step (from the last step, or a
  * snapshot) are clamped to this; in a step they stay below mu times the
- * normal impulses (< 2^50) */
-#define FXS_FRICTION_IMPULSE_MAX ((int64_t)1 << 52)
+ * normal impulses (< 2^49: mu <= 100, four points of 2^40) */
+#define FXS_FRICTION_IMPULSE_MAX ((int64_t)1 << 50)
 
 /* One row per lane (see srow in solver.h), A's responses negated: a normal
- * row; a friction row (rigid: no soft mass); the twist row (its Jacobians
- * are the normal). Separate types so that a pass reads no unused field;
+ * row; a friction row (soft in the biased pass, as its anchor pulls); the
+ * twist row (rigid; its Jacobians are the normal). Separate types so that a pass reads no unused field;
  * what the warm start reads (the responses and their shifts) first, so
  * that it fetches fewer lines (fxs_batches_prefetch below). */
 typedef struct lane_row {
@@ -56,8 +56,8 @@ typedef struct lane_frow {
 	int32_t ia[3][FXS_LANES], ib[3][FXS_LANES];
 	uint8_t sa[FXS_LANES], sb[FXS_LANES];
 	int32_t rxa[3][FXS_LANES], rxb[3][FXS_LANES];
-	int32_t mass[FXS_LANES];
-	uint8_t sm[FXS_LANES];
+	int32_t mass[FXS_LANES], soft_mass[FXS_LANES];
+	uint8_t sm[FXS_LANES], ss[FXS_LANES];
 } lane_frow;
 
 typedef struct lane_trow {
@@ -85,13 +85,21 @@ typedef struct contact_batch {
 	int32_t lever[4][FXS_LANES];                            /* distance from the friction centre, <= FXS_LEVER_MAX */
 	int64_t impulse[4][FXS_LANES];                          /* accumulated normal impulses, Q16.16 N s */
 	int64_t ti[2][FXS_LANES], twi[FXS_LANES];               /* accumulated friction and twist */
+	int32_t slip[2][FXS_LANES];                             /* the friction anchor's error along the tangents, m */
 	lane_row n[4];                                          /* normal rows per point */
 	lane_frow t[2];                                         /* friction rows at the centre */
 	lane_trow tw;                                           /* twist row */
 	/* cold */
 	uint32_t index[FXS_LANES]; /* world contact, or FXS_LANE_EMPTY */
 	int32_t restitution[FXS_LANES];
-	int32_t relative_velocity[4][FXS_LANES];
+	int32_t relative_velocity[4][FXS_LANES]; /* the normal speed a point met when it first pushed this step */
+	int32_t impact_separation[4][FXS_LANES]; /* and its separation then (restitution_speed, solver.h) */
+	/* the softness for the step's other sub-step length (solver.h), when
+	 * its sub-steps are of two lengths: fxs_batches_swap_softness trades it
+	 * with the one above when the length changes */
+	int32_t alt_bias_rate[FXS_LANES], alt_impulse_scale[FXS_LANES];
+	int32_t alt_soft_mass[4][FXS_LANES], alt_fsoft_mass[2][FXS_LANES]; /* normal rows', friction rows' */
+	uint8_t alt_ss[4][FXS_LANES], alt_fss[2][FXS_LANES];
 } contact_batch;
 
 /* Packing scratch: the lever arms a batch's rows are made from (zero for
@@ -100,6 +108,7 @@ typedef struct lane_arms {
 	int32_t ra[4][3][FXS_LANES], rb[4][3][FXS_LANES]; /* the points' */
 	int32_t ca[3][FXS_LANES], cb[3][FXS_LANES];       /* the friction centre's */
 	int32_t mass_scale[FXS_LANES];
+	int32_t alt_mass_scale[FXS_LANES]; /* for the other sub-step length */
 } lane_arms;
 
 /* Memory: a pass streams every batch (about 570 bytes a contact). The
@@ -174,9 +183,13 @@ bool fxs_batches_prepare(solver_ctx *c);
 void fxs_batches_warm_start(solver_ctx *c);
 void fxs_batches_solve(solver_ctx *c, bool use_bias);
 void fxs_batches_restitution(solver_ctx *c);
+/* the softness of the other sub-step length becomes the batches' (solver.h) */
+void fxs_batches_swap_softness(solver_ctx *c);
 /* The impulses back into the world's contacts; with `approach` (hit
- * events), also each point's relative_velocity (when the step began) and
- * max_normal_impulse = 1 when its impulse grew this step, else 0. */
+ * events), also each point's relative_velocity (minus the approach speed
+ * at the touch, restitution's, where it pushed this step; the step's start
+ * elsewhere) and max_normal_impulse = 1 when its impulse grew this step,
+ * else 0. */
 void fxs_batches_store(solver_ctx *c, bool approach);
 
 /* The vector kernels (contact_batch_avx2.c, contact_batch_avx512.c), for

@@ -126,6 +126,16 @@ static inline __attribute__((always_inline)) V mul_q16_v(V x, V f)
 	return _mm256_add_epi64(hi, lo);
 }
 
+/* mul_q16w (contact_batch.c): (x f + 2^15) >> 16 for |x| < 2^51, 0 <= f <= 2^16;
+ * x >> 20 arithmetic as ((x + 2^62) >>> 20) - 2^42 */
+static inline __attribute__((always_inline)) V mul_q16w_v(V x, V f)
+{
+	V top = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_add_epi64(x, splat(OFF62)), 20), splat(OFF62 >> 20));
+	V hi = _mm256_slli_epi64(mul(top, f), 4);
+	V lo = _mm256_srli_epi64(_mm256_add_epi64(mul(and_(x, splat(0xFFFFF)), f), splat(0x8000)), 16);
+	return _mm256_add_epi64(hi, lo);
+}
+
 typedef struct v3 {
 	V x, y, z;
 } v3;
@@ -304,6 +314,7 @@ uint32_t fxs_batches_warm_start_avx2(solver_ctx *c, uint32_t first, uint32_t end
  * before the velocity chain starts (fewer live registers in it) */
 typedef struct point_pre {
 	V bias, mass, q; /* q: the soft impulse's relaxation, impulse_scale times the impulse */
+	V sep;           /* the current separation (restitution's, at a first push) */
 	shifter hm;
 } point_pre;
 
@@ -346,6 +357,7 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 					V bs = sat32(shr_round16(mul(bias_rate, sep)), and_(is_soft, live), &count);
 					bs = sel(gt(push_min, bs), push_min, bs);
 					point_pre *pp = &pre[k2];
+					pp->sep = sep;
 					pp->bias = sel(spec, bias_spec, and_(is_soft, bs));
 					pp->mass = sel(is_soft, ld32(r->soft_mass), ld32(r->mass));
 					shifter hm = shifter_of(r->sm, h), hs = shifter_of(r->ss, h);
@@ -372,7 +384,19 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 				nw = andnot(gt(zero(), nw), nw);
 				V delta = _mm256_sub_epi64(nw, old);
 				st64(bt->impulse[k], nw);
-				pushed = or_(pushed, and_(gt(delta, zero()), splat(1 << k)));
+				const V bit = splat(1 << k), push = gt(delta, zero());
+				/* a first push: the speed it meets is restitution's */
+				const V fresh = and_(_mm256_cmpeq_epi64(and_(pushed, bit), zero()), push);
+				if (__builtin_expect(any(fresh), 0)) {
+					const __m256i lo = _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0);
+					V rv = sel(fresh, vn, ld32(bt->relative_velocity[k]));
+					V sp = sel(fresh, pp->sep, ld32(bt->impact_separation[k]));
+					_mm_storeu_si128((__m128i *)(void *)(bt->relative_velocity[k] + h),
+							 _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(rv, lo)));
+					_mm_storeu_si128((__m128i *)(void *)(bt->impact_separation[k] + h),
+							 _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(sp, lo)));
+				}
+				pushed = or_(pushed, and_(push, bit));
 				apply_v(&s, bt, 0, r, imp32(delta, live, &count), &count, h);
 				total = _mm256_add_epi64(total, nw);
 				moment = _mm256_add_epi64(moment, mul_q16_v(nw, ld32(bt->lever[k])));
@@ -388,9 +412,18 @@ uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, boo
 				V vt = _mm256_add_epi64(_mm256_sub_epi64(dot3(d, s.vb), dot3(d, s.va)),
 							_mm256_sub_epi64(dot3(s.wb, rxb), dot3(s.wa, rxa)));
 				vt = sat32(shr_round16(vt), all, &count);
-				shifter hm = shifter_of(r->sm, h);
 				V old = ld64(bt->ti[t]);
-				V nw = _mm256_sub_epi64(old, smul_v(ld32(r->mass), vt, &hm));
+				V nw;
+				if (use_bias) { /* soft, pulled by the anchor's error */
+					V b = sat32(shr_round16(mul(ld32(bt->bias_rate), ld32(bt->slip[t]))), all, &count);
+					V y = sat32(_mm256_add_epi64(vt, b), all, &count);
+					shifter hs = shifter_of(r->ss, h);
+					nw = _mm256_sub_epi64(_mm256_sub_epi64(old, smul_v(ld32(r->soft_mass), y, &hs)),
+							      mul_q16w_v(old, ld32(bt->impulse_scale)));
+				} else {
+					shifter hm = shifter_of(r->sm, h);
+					nw = _mm256_sub_epi64(old, smul_v(ld32(r->mass), vt, &hm));
+				}
 				nw = sel(gt(nlim, nw), nlim, sel(gt(nw, lim), lim, nw));
 				st64(bt->ti[t], nw);
 				apply_v(&s, bt, 1 + t, r, imp32(_mm256_sub_epi64(nw, old), all, &count), &count, h);

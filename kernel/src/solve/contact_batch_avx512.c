@@ -38,6 +38,14 @@ INLINE V mul_q16_v(V x, V f)
 	return add(hi, lo);
 }
 
+/* mul_q16w (contact_batch.c): (x f + 2^15) >> 16 for |x| < 2^51, 0 <= f <= 2^16 */
+INLINE V mul_q16w_v(V x, V f)
+{
+	V hi = _mm512_slli_epi64(mul(_mm512_srai_epi64(x, 20), f), 4);
+	V lo = _mm512_srli_epi64(add(mul(_mm512_and_si512(x, splat(0xFFFFF)), f), splat(0x8000)), 16);
+	return add(hi, lo);
+}
+
 INLINE V dot3(v3 a, v3 b) { return add(add(mul(a.x, b.x), mul(a.y, b.y)), mul(a.z, b.z)); }
 
 /* ---- the passes ----
@@ -178,7 +186,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	body_pointers(c, bt, &s);
 	const v3 n = ld3(bt->d[0]);
 	/* what each normal row needs that does not depend on the velocities */
-	V pbias[4], pmass[4], pq[4];
+	V pbias[4], pmass[4], pq[4], psep[4];
 	shifter phm[4];
 	M live[4];
 	{
@@ -198,6 +206,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 			live[k] = live_points(bt, k);
 			V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
 			V sep = sat32g(add(ld32(bt->separation[k]), shr_round16(ds)), live[k], &g, exact, count);
+			psep[k] = sep;
 			M spec = gt(sep, zero());
 			M is_soft = use_bias ? (M)~spec : 0; /* not speculative, and the biased pass */
 			/* speculative: (s inv_h) >> 16 with s > 0 */
@@ -213,8 +222,10 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	}
 	linear8 L;
 	linear_of(bt, &L);
-	/* the new impulses, written once the batch is done */
-	V imp[4], ti[2];
+	/* the new impulses, written once the batch is done; the speeds met by
+	 * first pushes (restitution's) and their lanes */
+	V imp[4], ti[2], met[4];
+	M first[4];
 	V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
 	for (int k = 0; k < 4; ++k) {
 		const lane_row *r = &bt->n[k];
@@ -234,7 +245,9 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		nw = _mm512_max_epi64(nw, zero());
 		V delta = sub(nw, old);
 		imp[k] = nw;
-		pushed = _mm512_mask_or_epi64(pushed, gt(delta, zero()), pushed, splat(1 << k));
+		const M push = gt(delta, zero());
+		first[k] = push & ~_mm512_test_epi64_mask(pushed, splat(1 << k)), met[k] = vn;
+		pushed = _mm512_mask_or_epi64(pushed, push, pushed, splat(1 << k));
 		apply_v(&s, &L, L.na, L.nb, r, imp32g(delta, live[k], &g, exact, count), &g, exact, count);
 		total = add(total, nw);
 		moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
@@ -246,9 +259,17 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
 		V vt = add(sub(dot3(d, s.vb), dot3(d, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
 		vt = sat32g(shr_round16(vt), ALL_LANES, &g, exact, count);
-		shifter hm = shifter_of(r->sm);
 		V old = ld64(bt->ti[t]);
-		V nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
+		V nw;
+		if (use_bias) { /* soft, pulled by the anchor's error */
+			V b = sat32g(shr_round16(mul(ld32(bt->bias_rate), ld32(bt->slip[t]))), ALL_LANES, &g, exact, count);
+			V y = sat32g(add(vt, b), ALL_LANES, &g, exact, count);
+			shifter hs = shifter_of(r->ss);
+			nw = sub(sub(old, smul_v(ld32(r->soft_mass), y, &hs)), mul_q16w_v(old, ld32(bt->impulse_scale)));
+		} else {
+			shifter hm = shifter_of(r->sm);
+			nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
+		}
 		nw = _mm512_max_epi64(_mm512_min_epi64(nw, lim), nlim);
 		ti[t] = nw;
 		apply_v(&s, &L, linear3(L.ima, bt, 1 + t), linear3(L.imb, bt, 1 + t), r,
@@ -270,8 +291,13 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	sadd3_v(&s.wb, r->ib, &hb, p, &g, exact, count);
 	if (!exact && !guard_ok(&g, FXS_NORMAL_IMPULSE_MAX))
 		return false;
-	for (int k = 0; k < 4; ++k)
+	for (int k = 0; k < 4; ++k) {
 		st64(bt->impulse[k], imp[k]);
+		if (first[k]) {
+			_mm512_mask_cvtepi64_storeu_epi32(bt->relative_velocity[k], first[k], met[k]);
+			_mm512_mask_cvtepi64_storeu_epi32(bt->impact_separation[k], first[k], psep[k]);
+		}
+	}
 	_mm256_storeu_si256((__m256i *)(void *)bt->pushed, _mm512_cvtepi64_epi32(pushed));
 	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
 	st64(bt->twi, twi);
@@ -471,10 +497,11 @@ uint32_t fxs_pack_rows_avx512(solver_ctx *c, contact_batch *bt, const lane_arms 
 		const v3 d = ld3(bt->d[1 + t]);
 		v3 rxa = cross_v(ca, d, &rare), rxb = cross_v(cb, d, &rare);
 		vrow r;
-		srow_v(&A, &B, rxa, rxb, true, splat(FXG_ONE), &r, &rare);
+		srow_v(&A, &B, rxa, rxb, true, ms, &r, &rare);
 		lane_frow *o = &bt->t[t];
 		st3v(o->rxa, rxa), st3v(o->rxb, rxb), st3a(o->ia, r.ia), st3a(o->ib, r.ib);
 		st32(o->mass, r.mass), st8(o->sa, r.sa), st8(o->sb, r.sb), st8(o->sm, r.sm);
+		st32(o->soft_mass, r.softm), st8(o->ss, r.ss);
 	}
 	{
 		vrow r;

@@ -115,6 +115,15 @@ INLINE V mul_q16_v(V x, V f)
 	return add(hi, lo);
 }
 
+/* mul_q16w (contact_batch.c): (x >> 20) f 16 + (((x & 0xFFFFF) f + 2^15) >> 16)
+ * for |x| < 2^51, 0 <= f <= 2^16 (the friction's relaxation) */
+INLINE V mul_q16w_v(V x, V f)
+{
+	V hi = wasm_i64x2_shl(mul(wasm_i64x2_shr(x, 20), f), 4);
+	V lo = wasm_u64x2_shr(add(mul(and_(x, splat(0xFFFFF)), f), splat(0x8000)), 16);
+	return add(hi, lo);
+}
+
 typedef struct v3 {
 	V x, y, z;
 } v3;
@@ -253,6 +262,7 @@ uint32_t fxs_batches_warm_start_simd128(solver_ctx *c, uint32_t first, uint32_t 
 
 typedef struct point_pre {
 	V bias, mass, q;
+	V sep; /* the current separation (restitution's, at a first push) */
 	shifter hm;
 } point_pre;
 
@@ -290,6 +300,7 @@ uint32_t fxs_batches_solve_simd128(solver_ctx *c, uint32_t first, uint32_t end, 
 					V bs = sat32(shr_round16(mul(bias_rate, sep)), and_(is_soft, live), &count);
 					bs = sel(gt(push_min, bs), push_min, bs);
 					point_pre *pp = &pre[k2];
+					pp->sep = sep;
 					pp->bias = sel(spec, bias_spec, and_(is_soft, bs));
 					pp->mass = sel(is_soft, ld32(r->soft_mass), ld32(r->mass));
 					/* the lanes' shifts: soft or rigid, per lane */
@@ -317,7 +328,18 @@ uint32_t fxs_batches_solve_simd128(solver_ctx *c, uint32_t first, uint32_t end, 
 				nw = andnot(gt(zero(), nw), nw);
 				V delta = sub(nw, old);
 				st64(bt->impulse[k], nw);
-				pushed = or_(pushed, and_(gt(delta, zero()), splat(1 << k)));
+				const V bit = splat(1 << k), push = gt(delta, zero());
+				/* a first push: the speed it meets is restitution's */
+				const V fresh = and_(wasm_i64x2_eq(and_(pushed, bit), zero()), push);
+				if (__builtin_expect(any(fresh), 0)) {
+					const V rv = sel(fresh, vn, ld32(bt->relative_velocity[k]));
+					const V sp = sel(fresh, pp->sep, ld32(bt->impact_separation[k]));
+					bt->relative_velocity[k][h] = (int32_t)wasm_i64x2_extract_lane(rv, 0);
+					bt->relative_velocity[k][h + 1] = (int32_t)wasm_i64x2_extract_lane(rv, 1);
+					bt->impact_separation[k][h] = (int32_t)wasm_i64x2_extract_lane(sp, 0);
+					bt->impact_separation[k][h + 1] = (int32_t)wasm_i64x2_extract_lane(sp, 1);
+				}
+				pushed = or_(pushed, and_(push, bit));
 				apply_v(&s, bt, 0, r, imp32(delta, live, &count), &count, h);
 				total = add(total, nw);
 				moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
@@ -331,9 +353,17 @@ uint32_t fxs_batches_solve_simd128(solver_ctx *c, uint32_t first, uint32_t end, 
 				const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
 				V vt = add(sub(dot3(d, s.vb), dot3(d, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
 				vt = sat32(shr_round16(vt), all, &count);
-				shifter hm = shifter_of(r->sm, h);
 				V old = ld64(bt->ti[t]);
-				V nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
+				V nw;
+				if (use_bias) { /* soft, pulled by the anchor's error */
+					V b = sat32(shr_round16(mul(ld32(bt->bias_rate), ld32(bt->slip[t]))), all, &count);
+					V y = sat32(add(vt, b), all, &count);
+					shifter hs = shifter_of(r->ss, h);
+					nw = sub(sub(old, smul_v(ld32(r->soft_mass), y, &hs)), mul_q16w_v(old, ld32(bt->impulse_scale)));
+				} else {
+					shifter hm = shifter_of(r->sm, h);
+					nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
+				}
 				nw = sel(gt(nlim, nw), nlim, sel(gt(nw, lim), lim, nw));
 				st64(bt->ti[t], nw);
 				apply_v(&s, bt, 1 + t, r, imp32(sub(nw, old), all, &count), &count, h);

@@ -30,7 +30,7 @@ typedef struct solver_body {
 	/* line 1: the scaled inverse inertia, the rotation (joint lever arms) */
 	int32_t ii[6]; /* the world inverse inertia scaled (xx, yy, zz, xy, xz, yz; shift si): the hot form's source */
 	uint32_t rot_stamp;
-	fxg_mat3 rot; /* the rotation at sub-step rot_stamp - 1 (joint_batch.c's lever arms) */
+	fxg_mat3 rot; /* the rotation of the poses numbered rot_stamp (solver_ctx.poses; joint_batch.c's lever arms) */
 	/* then */
 	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
 } solver_body;
@@ -51,7 +51,8 @@ typedef struct solver_point {
 	solver_row row[1];         /* the normal */
 	fix16_t lever;             /* distance from the friction centre, m */
 	fix16_t separation;        /* from the narrowphase, when the step began */
-	fix16_t relative_velocity; /* normal speed before solving (restitution) */
+	fix16_t relative_velocity; /* normal speed met by the first push this step (restitution) */
+	fix16_t impact_separation; /* and the separation then */
 	int64_t max_normal_impulse;
 } solver_point;
 
@@ -69,6 +70,15 @@ typedef struct solver_contact {
 	solver_point p[FXS_MAX_MANIFOLD_POINTS];
 } solver_contact;
 
+/* The length of sub-step k (from 0) of a step of dt in n sub-steps, raw
+ * units of s: q = dt / n rounded down for the last n - r, q + 1 for the
+ * first r = dt - n q. The n lengths add up to dt exactly. */
+static inline fix16_t fxs_substep_length(fix16_t dt, int32_t n, int32_t k)
+{
+	fix16_t q = dt / n;
+	return k < dt - q * n ? q + 1 : q;
+}
+
 /* the vector kernels a solve may use (contact_batch.h, joint_batch.h) */
 enum { FXS_SIMD_NONE = 0,
        FXS_SIMD_AVX2 = 1,
@@ -81,9 +91,19 @@ typedef struct solver_ctx {
 	struct solver_contact *contacts;
 	struct solver_joint *joints;
 	uint32_t body_count, contact_count, joint_count;
+	/* The sub-step being solved: its length h (raw units of s) and 1 / h,
+	 * and the contacts' softness made for that length. A step of dt in n
+	 * sub-steps has n - r sub-steps of q = dt / n (floor) and r = dt - n q
+	 * of q + 1, the long ones first: they add up to dt exactly. The other
+	 * length's values wait in the _alt fields; fxs_solve swaps them (and the
+	 * batches' and joints' copies) when the length changes, once a step. */
 	fix16_t h, inv_h;
 	soft contact_soft;
 	soft static_soft; /* contacts with a static body: twice as stiff */
+	fix16_t h_alt, inv_h_alt;
+	soft contact_soft_alt, static_soft_alt;
+	int32_t long_substeps; /* r: the sub-steps of length q + 1; 0: every sub-step is q long */
+	fix16_t hertz_cap;     /* the highest contact and joint stiffness, Hz: a quarter of 1 / q */
 	fix16_t push_max;
 	uint32_t *ovf;
 	/* stage scratch (stage.h), sized for max(contacts, joints) constraints */
@@ -100,6 +120,7 @@ typedef struct solver_ctx {
 	uint8_t *joint_handled;
 	uint32_t direct_ball_islands;
 	uint32_t substep; /* the current sub-step, from 0 */
+	uint32_t poses;   /* the bodies' poses seen so far this step: 1 at its start, + 1 each integrate_positions */
 	/* ball joints in batches (joint_batch.h), per stage: joints and batches
 	 * end at joint_stage_end[s] and ball_stage_end[s] */
 	struct ball_batch *ball_batches;
@@ -392,6 +413,14 @@ static inline int32_t impulse32(int64_t P, uint32_t *ovf)
 
 /* ---- softness (impulse form, no 1/h^2) ---- */
 
+/* a and b trade places (the two sub-step lengths' values, solver.h's
+ * solver_ctx) */
+static inline void soft_swap(soft *a, soft *b)
+{
+	soft t = *a;
+	*a = *b, *b = t;
+}
+
 static inline soft make_soft(fix16_t hertz, fix16_t zeta, fix16_t h, uint32_t *ovf)
 {
 	soft s = { 0, 0, FXG_ONE };
@@ -406,6 +435,80 @@ static inline soft make_soft(fix16_t hertz, fix16_t zeta, fix16_t h, uint32_t *o
 	s.mass_scale = fxg_mul(a2, a3, ovf);
 	s.impulse_scale = a3;
 	return s;
+}
+
+/* ---- restitution ----
+ *
+ * The speed a bounce leaves with, from the approach the contact met when it
+ * first pushed: rv (< 0), at separation s (the gap still to close, >= 0),
+ * with a_n the bodies' relative acceleration along the normal from gravity
+ * and forces (< 0 when it presses them together), h the sub-step.
+ *
+ * Semi-implicit Euler's velocities are those of each sub-step's drift,
+ * half a sub-step from its end, and the quantity it keeps along a free
+ * flight is E = v^2 / 2 - a q + a h v / 2 (q the separation). So the speed
+ * at the touch (q = 0) is v_t = sqrt(rv^2 - 2 a s + a h rv), and a launch
+ * v0 from the surface rises as v0^2 / 2 + a h v0 / 2 = e^2 v_t^2 / 2 says:
+ * v0 = (-a h + sqrt((a h)^2 + 4 e^2 v_t^2)) / 2. Without a_n, plain e |rv|;
+ * with gravity, a ball dropped from 5 m at e = 0.5 rises to 1.25 m, not the
+ * 1.198 m of e |rv| at the step's start (and 1.229 m of it at the impact's
+ * sub-step: the drift velocity is neither the touch's nor the launch's).
+ * Q32.32 squares, roots rounded; the result saturated to Q16.16. */
+/* the ranges every product below is sized for: |rv| <= 2^30 (16384 m/s),
+ * s in [0, 2^20] (16 m: the speculative distance is at most 10 m),
+ * |a| <= 2^26 (1024 m/s^2); clamped (a faster approach or harder push
+ * than that is far outside every stated range) */
+static inline void restitution_clamp(fix16_t *rv, fix16_t *s, fix16_t *a)
+{
+	*rv = *rv < -(1 << 30) ? -(1 << 30) : *rv;
+	*s = *s < 0 ? 0 : (*s > (1 << 20) ? (1 << 20) : *s);
+	*a = *a < -(1 << 26) ? -(1 << 26) : (*a > (1 << 26) ? (1 << 26) : *a);
+}
+
+/* v_t, the speed at the touch (above), Q16.16 in int64 (>= 0); ah = a h */
+static inline int64_t touch_speed(fix16_t rv, fix16_t s, fix16_t a, int64_t ah)
+{
+	int64_t t = (int64_t)rv * rv - 2 * (int64_t)a * s + ah * rv;
+	return (int64_t)fxg_isqrt64_round((uint64_t)(t < 0 ? 0 : t));
+}
+
+static inline fix16_t restitution_speed(fix16_t e, fix16_t rv, fix16_t s, fix16_t a, fix16_t h, uint32_t *ovf)
+{
+	restitution_clamp(&rv, &s, &a);
+	const int64_t ah = fxg_shr_round((int64_t)a * h, 16); /* |a| <= 2^31 raw, h <= 2^16: exact */
+	const int64_t vt = touch_speed(rv, s, a, ah);
+	const int64_t ev = fxg_shr_round(vt * e, 16);               /* e <= 1 */
+	uint64_t d = (uint64_t)(ah * ah) + 4 * (uint64_t)(ev * ev); /* below 2^64 for |a h|, e v_t below 2^31 */
+	int64_t v0 = ((int64_t)fxg_isqrt64_round(d) - ah + 1) >> 1;
+	return fxg_sat(v0, ovf);
+}
+
+/* The approach speed at the touch (> 0) of a point that first pushed at
+ * speed rv (< 0) and separation s: what hit events report. */
+static inline fix16_t impact_speed(fix16_t rv, fix16_t s, fix16_t a, fix16_t h, uint32_t *ovf)
+{
+	restitution_clamp(&rv, &s, &a);
+	return fxg_sat(touch_speed(rv, s, a, fxg_shr_round((int64_t)a * h, 16)), ovf);
+}
+
+/* The relative acceleration of b from a along n from gravity and the forces
+ * (0 for bodies that do not move), Q16.16 m/s^2: restitution's a_n. */
+static inline fix16_t normal_acceleration(const fxs_world *w, uint32_t a, uint32_t b, fxg_vec3 n, uint32_t *ovf)
+{
+	const uint32_t s[2] = { a, b };
+	int64_t acc = 0;
+	for (int k = 0; k < 2; ++k) {
+		const fxs_body *body = &w->bodies[s[k]];
+		if (!body->alive || !body->awake || body->type != FXS_BODY_DYNAMIC)
+			continue;
+		fxg_vec3 g = fxg_v3_scale(body->gravity_scale, w->def.gravity, ovf);
+		fxg_vec3 f = fxg_v3(fxg_wide_to_fix(fxg_wmul(body->inv_mass, body->force.x, ovf), ovf),
+				    fxg_wide_to_fix(fxg_wmul(body->inv_mass, body->force.y, ovf), ovf),
+				    fxg_wide_to_fix(fxg_wmul(body->inv_mass, body->force.z, ovf), ovf));
+		int64_t an = fxg_v3_dot(n, fxg_v3_add(g, f, ovf), ovf);
+		acc += k ? an : -an;
+	}
+	return fxg_sat(acc, ovf);
 }
 
 /* orthonormal tangent basis from a unit normal (canonical: depends on n only) */

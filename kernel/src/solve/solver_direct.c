@@ -407,15 +407,13 @@ void fxs_direct_prepare(solver_ctx *c)
 			uint32_t ci = cl[p];
 			solver_contact *sc = &c->contacts[ci];
 			const fxs_contact *fc = &c->w->contacts[sc->index];
-			const fxs_body *ba = &c->w->bodies[sc->a], *bb = &c->w->bodies[sc->b];
 			const solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
 			d->contact_in[ci] = 1;
 			sc->tangent_impulse[0] = sc->tangent_impulse[1] = 0; /* no warm start */
 			sc->twist_impulse = 0;
 			for (int k = 0; k < sc->count; ++k) {
 				const fxs_contact_point *fp = &fc->points[k];
-				fxg_vec3 ra = fxg_v3_sub(fp->point, ba->xf.p, ovf);
-				fxg_vec3 rb = fxg_v3_sub(fp->point, bb->xf.p, ovf);
+				fxg_vec3 ra = fp->anchor_a, rb = fp->anchor_b;
 				int32_t nrow = (int32_t)(r - base);
 				d->rows[r++] = (drow){ sc->a, sc->b, sc->d[0], &sc->p[k].row[0], ROW_NORMAL, (uint8_t)k, 0, ci, -1 };
 				for (int t = 0; t < 2; ++t) {
@@ -530,6 +528,13 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 				const fxs_contact_point *fp = &c->w->contacts[sc->index].points[r->k];
 				const solver_body *A = &c->bodies[sc->a], *B = &c->bodies[sc->b];
 				fix16_t s = current_separation(A, B, p, sc->d[0], ovf);
+				/* until the point pushes, the speed it meets is the one
+				 * restitution takes (the impact's, as the iterative solver's) */
+				if (p->max_normal_impulse == 0) {
+					solver_point *mp = &c->contacts[r->owner].p[r->k];
+					mp->relative_velocity = fxg_sat(fxg_shr_round(v, 16), ovf);
+					mp->impact_separation = s;
+				}
 				if (s > 0) {
 					bias = (fxg_wide)(((int64_t)s * c->inv_h) >> 16) * 65536;
 					if (use_bias) /* see the header: speculative rows soft too */

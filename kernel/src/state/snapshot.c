@@ -95,11 +95,6 @@ fxs_world *fxs_world_create_from_snapshot(const void *buf, size_t len, fxs_resul
 	fxs_reader pr;
 	fxs_reader_init(&pr, p, (size_t)payload);
 	fxs_world *w = fxs_state_read(&pr, err);
-	if (w && version < 6 && fxs_game_in_use(w)) {
-		fxs_world_destroy(w); /* version 5 had no GAME section */
-		*err = FXS_ERR_CORRUPT;
-		return NULL;
-	}
 	if (w && pr.pos != pr.len) {
 		fxs_world_destroy(w);
 		*err = FXS_ERR_CORRUPT; /* trailing bytes inside the payload */

@@ -74,7 +74,10 @@ void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)
 		d = fxs_put_i32(d, b->shape.half_height);
 		d = fxs_put_vec3(d, b->shape.half_extents);
 		d = fxs_put_vec3(d, b->xf.p);
-		d = fxs_put_quat(d, b->xf.q);
+		d = fxs_put_i32(d, b->q30.x); /* the orientation in Q1.30 (xf.q is it rounded) */
+		d = fxs_put_i32(d, b->q30.y);
+		d = fxs_put_i32(d, b->q30.z);
+		d = fxs_put_i32(d, b->q30.w);
 		d = fxs_put_vec3(d, b->v);
 		d = fxs_put_vec3(d, b->w);
 		d = fxs_put_vec3(d, b->force);
@@ -108,7 +111,10 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 	b->shape.half_height = fxs_read_i32(r);
 	b->shape.half_extents = fxs_read_vec3(r);
 	b->xf.p = fxs_read_vec3(r);
-	b->xf.q = fxs_read_quat(r);
+	b->q30.x = fxs_read_i32(r);
+	b->q30.y = fxs_read_i32(r);
+	b->q30.z = fxs_read_i32(r);
+	b->q30.w = fxs_read_i32(r);
 	b->v = fxs_read_vec3(r);
 	b->w = fxs_read_vec3(r);
 	b->force = fxs_read_vec3(r);
@@ -139,15 +145,18 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 	/* the world keeps every rotation normalised (creation, set_transform and
 	 * integration renormalise); a snapshot's must be unit within 2^-10, or
 	 * matrices built from it leave the range every product is sized for */
-	const fix16_t qmax = FXG_ONE + (FXG_ONE >> 8);
-	const fix16_t qs[4] = { b->xf.q.x, b->xf.q.y, b->xf.q.z, b->xf.q.w };
+	const int32_t qmax = FXG_Q30_ONE + (FXG_Q30_ONE >> 8);
+	const int32_t qs[4] = { b->q30.x, b->q30.y, b->q30.z, b->q30.w };
 	for (int k = 0; k < 4; ++k)
 		if (qs[k] > qmax || qs[k] < -qmax)
 			return false;
-	/* components now below 2^17: the squares sum far inside int64 */
-	int64_t n2 = (int64_t)qs[0] * qs[0] + (int64_t)qs[1] * qs[1] + (int64_t)qs[2] * qs[2] + (int64_t)qs[3] * qs[3];
-	if (n2 < ((int64_t)1 << 32) - ((int64_t)1 << 22) || n2 > ((int64_t)1 << 32) + ((int64_t)1 << 22))
+	/* components now below 2^31: the squares sum inside uint64 */
+	uint64_t n2 = 0;
+	for (int k = 0; k < 4; ++k)
+		n2 += (uint64_t)((int64_t)qs[k] * qs[k]);
+	if (n2 < ((uint64_t)1 << 60) - ((uint64_t)1 << 50) || n2 > ((uint64_t)1 << 60) + ((uint64_t)1 << 50))
 		return false;
+	b->xf.q = fxg_q30_to_q(b->q30);
 	uint32_t ovf = 0;
 	fxs_body_update_mass(b);
 	b->aabb = fxs_body_compute_aabb(b, &ovf);
@@ -181,6 +190,49 @@ void fxs_state_bound_impulses(fxs_world *w)
 				w->joints[i].impulse[k] = bound(w->joints[i].impulse[k], -IMPULSE_LIMIT, &w->ovf);
 }
 
+/* unit within 2^-10, as the bodies' rotations */
+static bool unit_quat(fxg_quat q)
+{
+	const fix16_t qmax = FXG_ONE + (FXG_ONE >> 8);
+	const fix16_t qs[4] = { q.x, q.y, q.z, q.w };
+	int64_t n2 = 0;
+	for (int k = 0; k < 4; ++k) {
+		if (qs[k] > qmax || qs[k] < -qmax)
+			return false;
+		n2 += (int64_t)qs[k] * qs[k];
+	}
+	return n2 >= ((int64_t)1 << 32) - ((int64_t)1 << 22) && n2 <= ((int64_t)1 << 32) + ((int64_t)1 << 22);
+}
+
+/* A recycled contact's manifold (contact.c). Its normal unit within 2^-10,
+ * its rotations unit, its lever arms and centres' offset within 2^14 m per
+ * component (every product the narrowphase and the solver make of them is
+ * then sized for), its separations any. The lever arms from b follow. */
+static bool read_manifold(fxs_reader *r, fxs_contact *c)
+{
+	c->normal = fxs_read_vec3(r);
+	c->qa0 = fxs_read_quat(r);
+	c->qb0 = fxs_read_quat(r);
+	c->d0 = fxs_read_vec3(r);
+	const int64_t far = (int64_t)1 << 30;
+	const fxg_vec3 n = c->normal;
+	int64_t n2 = (int64_t)n.x * n.x + (int64_t)n.y * n.y + (int64_t)n.z * n.z; /* read as int32: below 2^64 */
+	if (r->err != FXS_OK || !unit_quat(c->qa0) || !unit_quat(c->qb0) || n2 < ((int64_t)1 << 32) - ((int64_t)1 << 22) ||
+	    n2 > ((int64_t)1 << 32) + ((int64_t)1 << 22))
+		return false;
+	for (int k = 0; k < c->point_count; ++k) {
+		fxs_contact_point *p = &c->points[k];
+		p->anchor_a = fxs_read_vec3(r);
+		p->base_separation = fxs_read_i32(r);
+		fxg_vec3 a = p->anchor_a, d = c->d0;
+		if (a.x < -far || a.x > far || a.y < -far || a.y > far || a.z < -far || a.z > far || d.x < -far ||
+		    d.x > far || d.y < -far || d.y > far || d.z < -far || d.z > far)
+			return false;
+		p->anchor_b = fxg_v3(a.x - d.x, a.y - d.y, a.z - d.z); /* below 2^31: no overflow */
+	}
+	return r->err == FXS_OK;
+}
+
 void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 {
 	write_def(&w->def, wr);
@@ -192,7 +244,7 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_write_u32(wr, w->contact_count);
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		const fxs_contact *c = &w->contacts[i];
-		uint8_t rec[42 + FXS_MAX_MANIFOLD_POINTS * 12];
+		uint8_t rec[42 + FXS_MAX_MANIFOLD_POINTS * 12 + 56 + FXS_MAX_MANIFOLD_POINTS * 16];
 		uint8_t *start = fxs_write_span(wr, sizeof rec, rec), *d = start;
 		/* slots are below 2^24 (max_bodies): a compound child's index
 		 * rides in the top byte (0 for every other shape) */
@@ -209,6 +261,17 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 		d = fxs_put_i64(d, c->friction_impulse[1]);
 		d = fxs_put_i64(d, c->friction_impulse[2]);
 		d = fxs_put_i64(d, c->twist_impulse);
+		/* a recycled manifold (contact.c), as it was made */
+		if (fxs_contact_recyclable(&w->bodies[c->a].shape, &w->bodies[c->b].shape)) {
+			d = fxs_put_vec3(d, c->normal);
+			d = fxs_put_quat(d, c->qa0);
+			d = fxs_put_quat(d, c->qb0);
+			d = fxs_put_vec3(d, c->d0);
+			for (int k = 0; k < c->point_count; ++k) {
+				d = fxs_put_vec3(d, c->points[k].anchor_a);
+				d = fxs_put_i32(d, c->points[k].base_separation);
+			}
+		}
 		fxs_write_span_end(wr, start, d, rec);
 	}
 	fxs_bp_write_state(w->bp, wr);
@@ -301,6 +364,8 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 			if (v < -IMPULSE_LIMIT || v > IMPULSE_LIMIT)
 				goto fail;
 		}
+		if (fxs_contact_recyclable(&w->bodies[c->a].shape, &w->bodies[c->b].shape) && !read_manifold(r, c))
+			goto fail;
 		w->contact_count = i + 1;
 	}
 	if (r->err != FXS_OK)

@@ -6,10 +6,14 @@
 #include "world/world.h"
 
 /* Version of the state layout; bump it whenever a field is added. */
-#define FXS_STATE_VERSION 6u
-/* Version 6 added the GAME section (game_state.c), which version 5 never
- * has: a version 5 snapshot is read as a version 6 one without it. */
-#define FXS_STATE_VERSION_OLDEST 5u
+#define FXS_STATE_VERSION 7u
+/* Version 6 added the GAME section (game_state.c; optional: a world that
+ * uses no game feature writes none). Version 7 keeps orientations in Q1.30
+ * and a recycled contact's manifold (contact.c), which no earlier version
+ * holds and which the step's result depends on: earlier snapshots are
+ * refused (FXS_ERR_VERSION), not read into a world that would part from
+ * the one that wrote them. */
+#define FXS_STATE_VERSION_OLDEST 7u
 
 /* The largest accumulated impulse a state holds, Q16.16 N s (2^31 N s):
  * contact normal, friction and twist impulses and every joint row. The

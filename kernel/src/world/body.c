@@ -60,6 +60,19 @@ fxs_body *fxs_world_get_body(const fxs_world *w, fxs_body_id id)
 
 bool fxs_body_is_valid(const fxs_world *w, fxs_body_id id) { return fxs_world_get_body(w, id) != NULL; }
 
+/* The inertia tensor t (xx yy zz xy xz yz, Q32.32) over its largest moment,
+ * Q2.30, for the gyroscopic torque (solver.c): a dimensionless shape of the
+ * mass distribution, each entry at most 1 in magnitude. A tensor that is a
+ * multiple of 1 (a sphere, a cube) has none. */
+static void set_gyro(fxs_body *b, const fxg_wide t[6], uint32_t *ovf)
+{
+	fxg_wide top = t[0] > t[1] ? t[0] : t[1];
+	top = t[2] > top ? t[2] : top;
+	b->gyro_on = top > 0 && (t[0] != t[1] || t[1] != t[2] || t[3] || t[4] || t[5]);
+	for (int i = 0; i < 6; ++i)
+		b->gyro[i] = b->gyro_on ? (int32_t)fxg_shr_round(fxg_wide_div(t[i], top, ovf), 2) : 0;
+}
+
 void fxs_body_update_mass(fxs_body *b)
 {
 	uint32_t ovf = 0; /* mass properties of a validated shape cannot saturate in range */
@@ -76,6 +89,7 @@ void fxs_body_update_mass(fxs_body *b)
 	b->game &= (uint8_t)~FXS_BODY_MASS_SET;
 	fxs_shape_mass(&b->shape, b->density, &b->mass, b->inertia, &ovf);
 	b->inv_inertia_off[0] = b->inv_inertia_off[1] = b->inv_inertia_off[2] = 0;
+	b->gyro_on = 0;
 	if (b->type != FXS_BODY_DYNAMIC || b->mass <= 0) {
 		b->inv_mass = 0;
 		b->inv_inertia[0] = b->inv_inertia[1] = b->inv_inertia[2] = 0;
@@ -92,10 +106,13 @@ void fxs_body_update_mass(fxs_body *b)
 		fxg_s3w_inverse(&m, &inv, &ovf);
 		b->inv_inertia[0] = inv.xx, b->inv_inertia[1] = inv.yy, b->inv_inertia[2] = inv.zz;
 		b->inv_inertia_off[0] = inv.xy, b->inv_inertia_off[1] = inv.xz, b->inv_inertia_off[2] = inv.yz;
+		set_gyro(b, t, &ovf);
 		return;
 	}
 	for (int i = 0; i < 3; ++i)
 		b->inv_inertia[i] = b->inertia[i] > 0 ? fxg_wide_recip(b->inertia[i], &ovf) : 0;
+	const fxg_wide t[6] = { b->inertia[0], b->inertia[1], b->inertia[2], 0, 0, 0 };
+	set_gyro(b, t, &ovf);
 }
 
 fxs_aabb fxs_body_compute_aabb(const fxs_body *b, uint32_t *ovf) { return fxs_shape_aabb(&b->shape, &b->xf, ovf); }
@@ -179,6 +196,7 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 	uint32_t ovf = 0;
 	b->xf.p = def->position;
 	b->xf.q = fxg_q_normalize(def->rotation, &ovf);
+	b->q30 = fxg_q30_from_q(b->xf.q);
 	if (def->type != FXS_BODY_STATIC) {
 		b->v = def->linear_velocity;
 		b->w = def->angular_velocity;
@@ -299,6 +317,7 @@ void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg
 	uint32_t ovf = 0;
 	b->xf.p = position;
 	b->xf.q = fxg_q_normalize(rotation, &ovf);
+	b->q30 = fxg_q30_from_q(b->xf.q);
 	if (b->type != FXS_BODY_STATIC)
 		wake(b);
 	w->stats.overflows_total += ovf;

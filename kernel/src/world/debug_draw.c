@@ -134,9 +134,9 @@ void fxs_world_draw(const fxs_world *w, const fxs_debug_draw *d)
 	for (uint32_t i = 0; i < w->contact_count; ++i) {
 		const fxs_contact *c = &w->contacts[i];
 		for (int k = 0; d->draw_contact_points && d->draw_point && k < c->point_count; ++k)
-			d->draw_point(c->points[k].point, FXS_DEBUG_COLOR_CONTACT, d->context);
+			d->draw_point(fxs_contact_point_at(w, c, k, &ovf), FXS_DEBUG_COLOR_CONTACT, d->context);
 		if (d->draw_contact_normals && d->draw_segment && c->point_count > 0) {
-			fxg_vec3 p = c->points[0].point;
+			fxg_vec3 p = fxs_contact_point_at(w, c, 0, &ovf);
 			fxg_vec3 q = fxg_v3_add(p, fxg_v3_scale(FXG_ONE / 4, c->normal, &ovf), &ovf);
 			d->draw_segment(p, q, FXS_DEBUG_COLOR_NORMAL, d->context);
 		}

@@ -69,7 +69,7 @@ static void push_begin(fxs_world *w, const fxs_contact *c)
 	e->child_b = c->sub_b;
 	e->normal = c->normal;
 	int k = deepest(c);
-	e->point = c->points[k].point;
+	e->point = fxs_contact_point_at(w, c, k, &(uint32_t){ 0 });
 	e->separation = c->points[k].separation;
 	e->point_count = c->point_count;
 }
@@ -156,7 +156,7 @@ void fxs_events_hits(fxs_world *w)
 		e->body_b = fxs_slot_id(w, c->b);
 		e->child_a = c->sub_a;
 		e->child_b = c->sub_b;
-		e->point = c->points[best].point;
+		e->point = fxs_contact_point_at(w, c, best, &(uint32_t){ 0 });
 		e->normal = c->normal;
 		e->approach_speed = speed;
 	}
@@ -209,7 +209,7 @@ uint32_t fxs_body_get_contacts(const fxs_world *w, fxs_body_id id, fxs_contact_d
 			d->normal = c->normal;
 			d->point_count = c->point_count;
 			for (int k = 0; k < c->point_count; ++k) {
-				d->points[k] = c->points[k].point;
+				d->points[k] = fxs_contact_point_at(w, c, k, &(uint32_t){ 0 });
 				d->separations[k] = c->points[k].separation;
 				int64_t imp = c->points[k].normal_impulse; /* Q16.16 in int64, >= 0 */
 				d->normal_impulses[k] = imp > INT32_MAX ? INT32_MAX : (fix16_t)imp;

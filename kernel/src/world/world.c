@@ -87,7 +87,10 @@ const char *fxs_world_def_invalid_field(const fxs_world_def *d)
 	const char *bad = gravity_problem(d->gravity);
 	if (bad)
 		return bad;
-	/* dt in [1/4096 s, 1 s]; each sub-step at least 16 raw so that h v keeps precision */
+	/* dt in [1/4096 s, 1 s]; each sub-step at least 16 raw so that h v keeps
+	 * precision. Every such dt and count is honoured exactly: the sub-steps
+	 * are dt / substeps long, rounded down, and one raw unit longer for the
+	 * first dt mod substeps of them (fxs_substep_length, solver.h). */
 	if (d->dt < 16 || d->dt > FXG_ONE)
 		return "dt";
 	if (d->substeps < 1 || d->substeps > 64 || d->dt / d->substeps < 16)

@@ -19,7 +19,8 @@ typedef struct fxs_body {
 	uint8_t game;  /* FXS_BODY_* flags below (state, but FXS_BODY_FILTERED: derived from filter) */
 	uint8_t locks; /* FXS_LOCK_* bits (state) */
 	fxs_shape shape;
-	fxs_transform xf;       /* centre of mass and orientation */
+	fxs_transform xf;       /* centre of mass, and orientation (derived: q30 rounded to Q16.16) */
+	fxg_quat30 q30;         /* orientation, Q1.30 (fxg_quat.h): what the step integrates */
 	fxg_vec3 v, w;          /* linear m/s, angular rad/s (world frame) */
 	fxg_vec3 force, torque; /* accumulated until the end of the next step */
 	fix16_t density, friction, restitution;
@@ -31,6 +32,8 @@ typedef struct fxs_body {
 	fxg_wide mass, inv_mass;             /* Q32.32 kg, 1/kg; 0 for static/kinematic */
 	fxg_wide inertia[3], inv_inertia[3]; /* local diagonal moments, Q32.32 */
 	fxg_wide inv_inertia_off[3];         /* local inverse's xy, xz, yz (hulls; 0 otherwise) */
+	int32_t gyro[6];                     /* the local inertia tensor over its largest moment, Q2.30 (xx yy zz xy xz yz) */
+	uint8_t gyro_on;                     /* the tensor is not a multiple of 1: gyroscopic torque (solver.c) */
 	fxs_aabb aabb;                       /* world bounds at the last update */
 	/* --- state, cold: the collision filter (GAME section when not the default) --- */
 	fxs_filter filter;
@@ -93,12 +96,17 @@ typedef struct fxs_sensor_overlap {
 	uint32_t name##_count, name##_cap
 
 /* One contact point's persistent state: the feature id it was matched by and
- * the accumulated normal impulse that warm-starts the next step. */
+ * the accumulated normal impulse that warm-starts the next step; for a
+ * contact the narrowphase recycles (contact.c), the point as it was made. */
 typedef struct fxs_contact_point {
 	uint32_t id;
 	fxg_wide normal_impulse; /* N s, Q16.16 held in int64 */
+	/* a recycled contact's (else derived this step): the lever arm from
+	 * a's centre (world frame) and the separation when the point was made */
+	fxg_vec3 anchor_a;
+	fix16_t base_separation;
 	/* derived this step */
-	fxg_vec3 point;
+	fxg_vec3 anchor_b; /* the lever arm from b's centre: anchor_a - d0 */
 	fix16_t separation;
 	fix16_t relative_velocity; /* normal approach speed before solving, for restitution */
 	fxg_wide max_normal_impulse;
@@ -115,9 +123,15 @@ typedef struct fxs_contact {
 	 * and the twist about the normal; N s and N m s, Q16.16 held in int64 */
 	fxg_wide friction_impulse[3];
 	fxg_wide twist_impulse;
-	/* derived this step */
+	/* a recycled contact's (else derived this step): the normal, and the
+	 * bodies' orientations and b's centre less a's when the manifold was
+	 * made (contact.c) */
 	fxg_vec3 normal;
+	fxg_quat qa0, qb0;
+	fxg_vec3 d0;
+	/* derived this step */
 	fix16_t friction, restitution;
+	fxg_vec3 slip; /* a recycled manifold's material points' mean gap since it was made: the friction's anchor error */
 } fxs_contact;
 
 struct fxs_world {
@@ -205,6 +219,12 @@ bool fxs_grow(void **p, uint32_t *cap, uint32_t need, size_t size);
 
 /* body.c */
 fxs_body *fxs_world_get_body(const fxs_world *w, fxs_body_id id);
+/* a body's orientation: q30 and the Q16.16 xf.q from it */
+static inline void fxs_body_set_q30(fxs_body *b, fxg_quat30 q)
+{
+	b->q30 = q;
+	b->xf.q = fxg_q30_to_q(q);
+}
 void fxs_body_update_mass(fxs_body *b);
 fxs_aabb fxs_body_compute_aabb(const fxs_body *b, uint32_t *ovf);
 
@@ -219,12 +239,27 @@ static inline void fxs_world_touch(fxs_world *w) { w->hash_valid = false; }
 static inline void fxs_world_nomem(fxs_world *w) { w->step_nomem = true; }
 
 /* contact.c: rebuild the contact list from this step's pairs (narrowphase +
- * matching the previous list's points by feature id for warm starting). */
+ * matching the previous list's points by feature id for warm starting, or
+ * recycling a manifold whose bodies hardly moved). */
 fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count);
 /* Remove every contact that involves slot s (a body destroyed, disabled or
  * re-typed), in contact order; those with contact events get an end event
  * after the next step (end_pending). */
 void fxs_contacts_remove_body(fxs_world *w, uint32_t s);
+/* Whether a contact between these shapes is recycled (box and hull pairs):
+ * its manifold then is state (state.c writes it). */
+static inline bool fxs_contact_recyclable(const fxs_shape *a, const fxs_shape *b)
+{
+	return (a->type == FXS_SHAPE_BOX || a->type == FXS_SHAPE_HULL) &&
+		(b->type == FXS_SHAPE_BOX || b->type == FXS_SHAPE_HULL);
+}
+/* Where point k of contact c is in the world: a's centre plus the point's
+ * lever arm (the narrowphase's point when the manifold is made this step;
+ * a recycled one's moves with a's centre), for events and debug draw. */
+static inline fxg_vec3 fxs_contact_point_at(const fxs_world *w, const fxs_contact *c, int k, uint32_t *ovf)
+{
+	return fxg_v3_add(w->bodies[c->a].xf.p, c->points[k].anchor_a, ovf);
+}
 /* The same for the contacts of slot s that its filter now forbids. */
 void fxs_contacts_remove_filtered(fxs_world *w, uint32_t s);
 

@@ -30,7 +30,7 @@ endif
 EXE ?=
 
 INC := -Ifixmath_glue -Ikernel/include -Ikernel/src -Ireplays -Itools
-ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(SESSION_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 GLUE_SRC   := $(sort $(wildcard fixmath_glue/*.c))
 KERNEL_SRC := $(sort $(wildcard kernel/src/*/*.c))
@@ -39,6 +39,17 @@ SCENE_SRC  := $(sort $(wildcard tools/scenes/*.c))
 SESSION_SRC := $(sort $(wildcard tools/session/*.c))
 CLI_SRC    := $(sort $(wildcard tools/cli/*.c))
 TEST_SRC   := $(sort $(wildcard tests/*.c))
+# SESSIONS=0: the program and tests without networked sessions (peer, netdemo,
+# tests/test_session.c) and so without libsodium; the wasm32 builds (the
+# crosscheck's and the JS package's: node has no UDP for them, and Debian no
+# wasm32 libsodium). synctest stays in the program: it needs neither.
+SESSIONS ?= 1
+ifeq ($(SESSIONS),0)
+SESSION_SRC := tools/session/synctest.c
+CLI_SRC := $(filter-out tools/cli/cmd_peer.c tools/cli/cmd_netdemo.c,$(CLI_SRC))
+TEST_SRC := $(filter-out tests/test_session.c,$(TEST_SRC))
+SESSION_CPPFLAGS := -DFXS_NO_SESSIONS
+endif
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJ   := $(call obj,$(GLUE_SRC) $(KERNEL_SRC))
@@ -47,9 +58,26 @@ CLI_OBJ   := $(call obj,$(CLI_SRC))
 TEST_OBJ  := $(call obj,$(TEST_SRC))
 
 LIB  := $(BUILD)/libfixstep.a
+# The shared library, on ELF targets: soname libfixstep.so.MAJOR; it exports the
+# installed headers' declarations only (between FXG_EXPORT_BEGIN and
+# FXG_EXPORT_END; the kernel is compiled -fvisibility=hidden) and carries
+# xxHash inside it, hidden (--exclude-libs). SHARED=0 skips it.
+VERSION := $(shell sed -n 's/^\#define FXS_VERSION_[A-Z]* \([0-9][0-9]*\)$$/\1/p' kernel/include/fixstep/types.h | paste -sd. -)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+TARGET_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+SHARED ?= $(if $(filter %-linux-gnu %-linux-gnueabihf,$(TARGET_MACHINE)),1,0)
+SO := $(BUILD)/libfixstep.so.$(VERSION)
+PIC := $(if $(filter 1,$(SHARED)),-fPIC,)
 PROG := $(BUILD)/fixstep$(EXE)
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
+# The session layer (tools/session/) authenticates its packets with Debian's
+# libsodium; the kernel library does not use it.
+ifeq ($(SESSIONS),0)
+SODIUM_LIBS :=
+else
+SODIUM_LIBS ?= -lsodium
+endif
 
 .PHONY: all test demo deps install crosscheck nofloat werror sanitize bench bench-bullet bench-box3d clean corpus fuzz compile_commands.json cxx-check examples
 # Compile in parallel on every core unless told otherwise (make -j1 still wins);
@@ -57,9 +85,10 @@ LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
 ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
-all: deps $(LIB) $(PROG)
+all: deps $(LIB) $(if $(filter 1,$(SHARED)),$(SO)) $(PROG)
 
-# The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev.
+# The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev;
+# the sessions of the program and the tests also need libsodium-dev.
 # Skipped for cross builds (DEPS_CHECK=0): their sysroots come from crosscheck.sh.
 DEPS_CHECK ?= 1
 deps:
@@ -67,6 +96,7 @@ ifeq ($(DEPS_CHECK),1)
 	@missing=""; \
 	[ -f /usr/include/libfixmath/fix16.h ] || missing="$$missing libfixmath-dev"; \
 	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
+	[ -f /usr/include/sodium.h ] || missing="$$missing libsodium-dev"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing$$missing"; \
@@ -78,6 +108,7 @@ ifeq ($(DEPS_CHECK),1)
 endif
 
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
+$(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: LIBCF = -fvisibility=hidden $(PIC)
 # The vector kernels (kernel/src/*/*_avx2.c, *_avx512.c, *_neon.c: contacts,
 # ball joints, box-box separating axes, each written once in a *_vector.h on
 # the lanes of kernel/src/simd/lanes.h): AVX2 and AVX-512 on x86, chosen at run
@@ -85,7 +116,6 @@ $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
 # build to stubs. Integer only: `make nofloat` checks their objects by
 # disassembly instead of -mgeneral-regs-only, which would forbid the vector
 # registers.
-TARGET_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 ifneq ($(filter x86_64% i386% i486% i586% i686%,$(TARGET_MACHINE)),)
 AVX2_CFLAGS ?= -mavx2
 AVX512_CFLAGS ?= -mavx2 -mavx512f -mavx512vl -mavx512dq -mavx512cd
@@ -97,27 +127,35 @@ VEC_KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS))
 $(call obj,$(VEC_AVX2_SRC)): KCF = $(VEC_KCF) $(AVX2_CFLAGS)
 $(call obj,$(VEC_AVX512_SRC)): KCF = $(VEC_KCF) $(AVX512_CFLAGS)
 $(call obj,$(VEC_NEON_SRC)): KCF = $(VEC_KCF)
-$(BUILD)/obj/%.o: %.c | deps
+# Makefile too: a change of flags (visibility, PIC, kernels) rebuilds every object.
+$(BUILD)/obj/%.o: %.c Makefile | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(KCF) -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(KCF) $(LIBCF) -MMD -MP -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 
+$(SO): $(LIB_OBJ)
+	$(CC) $(OPT) $(LDFLAGS) -shared -Wl,-soname,libfixstep.so.$(SOMAJOR) -Wl,--exclude-libs,ALL -o $@ $^ $(XXH_LIBS)
+	ln -sf libfixstep.so.$(VERSION) $(BUILD)/libfixstep.so.$(SOMAJOR)
+	ln -sf libfixstep.so.$(SOMAJOR) $(BUILD)/libfixstep.so
+
 $(PROG): $(CLI_OBJ) $(TOOL_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) $(SODIUM_LIBS) -lm
 
 # The tests' allocations go through tests/test_nomem.c, which can make any of
 # them fail (out-of-memory in a step); they pass through otherwise.
 TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) -lm $(TEST_WRAP)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) $(SODIUM_LIBS) -lm $(TEST_WRAP)
 
-# Every test. TEST_ARGS=--quick skips the long exhaustive sweeps.
+# Every test. TEST_ARGS=--quick skips the long exhaustive sweeps. The CLI
+# tests (tests/test_cli.c) run the program this build made.
 TEST_ARGS ?=
 test: all $(TESTS)
-	$(TESTS) $(TEST_ARGS)
+	FIXSTEP_PROG=$(PROG) $(TESTS) $(TEST_ARGS)
+	@if [ "$(SHARED)" = 1 ]; then bash tools/check_exports.sh $(SO) $(LIB); fi
 	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
 	else echo "(the JavaScript package's tests need node: make test-js)"; fi
 
@@ -217,9 +255,13 @@ PREFIX ?= /usr/local
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/fixstep $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	if [ "$(SHARED)" = 1 ]; then install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/ && \
+	  ln -sf libfixstep.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libfixstep.so.$(SOMAJOR) && \
+	  ln -sf libfixstep.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libfixstep.so; fi
 	install -m 644 kernel/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' tools/fixstep.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fixstep.pc
+	for pc in fixstep fixstep-static; do sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/$$pc.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc; done
 
 # For clangd and other editors: every compile command of the build, as run.
 compile_commands.json:

@@ -15,21 +15,30 @@ trap 'rm -rf "$PREFIX"' EXIT
 make --no-print-directory -s install PREFIX="$PREFIX" >/dev/null
 export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
 CFLAGS_FXS=$(pkg-config --cflags fixstep)
-LIBS_FXS=$(pkg-config --libs fixstep)
 OUT=$BUILD/examples
 mkdir -p "$OUT"
 # the arena's rules: plain C on the public API, compiled with the game
 # shellcheck disable=SC2086
 cc -std=c11 -O2 -Wall -Wextra -pedantic -Werror $CFLAGS_FXS -Itools -c tools/scenes/arena.c -o "$OUT/arena.o"
-# shellcheck disable=SC2086
-g++ -std=c++17 -O2 -Wall -Wextra -pedantic -Werror $CFLAGS_FXS -Itools examples/arena_cpp/main.cpp "$OUT/arena.o" \
-    $LIBS_FXS -o "$OUT/arena_cpp"
-echo "examples: built against $PREFIX ($(pkg-config --modversion fixstep)): $OUT/arena_cpp"
-"$OUT/arena_cpp" | tee "$OUT/arena_cpp.out"
-got=$(awk '$1 == "hash" {print $2}' "$OUT/arena_cpp.out")
 want=$(awk '$1 == "arena" {print $5}' replays/corpus/MANIFEST)
-if [ -z "$want" ] || [ "$got" != "$want" ]; then
-    echo "examples: FAILED: the C++ arena ends on $got, the corpus on ${want:-(none)}" >&2
-    exit 1
-fi
-echo "examples: OK: the C++ arena ends on the corpus's hash $want"
+echo "examples: built against $PREFIX ($(pkg-config --modversion fixstep))"
+# linked twice: with the shared library (pkg-config fixstep) and with the
+# static one (pkg-config fixstep-static); both must end on the corpus's hash
+for kind in shared static; do
+    pc=fixstep
+    [ "$kind" = static ] && pc=fixstep-static
+    # shellcheck disable=SC2046
+    g++ -std=c++17 -O2 -Wall -Wextra -pedantic -Werror $CFLAGS_FXS -Itools examples/arena_cpp/main.cpp "$OUT/arena.o" \
+        $(pkg-config --libs $pc) -Wl,-rpath,"$PREFIX/lib" -o "$OUT/arena_cpp_$kind"
+    if [ "$kind" = shared ] && ! ldd "$OUT/arena_cpp_$kind" | grep -q "libfixstep.so.[0-9]"; then
+        echo "examples: FAILED: arena_cpp_shared does not load libfixstep.so" >&2
+        exit 1
+    fi
+    "$OUT/arena_cpp_$kind" | tee "$OUT/arena_cpp_$kind.out"
+    got=$(awk '$1 == "hash" {print $2}' "$OUT/arena_cpp_$kind.out")
+    if [ -z "$want" ] || [ "$got" != "$want" ]; then
+        echo "examples: FAILED: the C++ arena ($kind library) ends on $got, the corpus on ${want:-(none)}" >&2
+        exit 1
+    fi
+    echo "examples: OK: the C++ arena, $kind library, ends on the corpus's hash $want"
+done

@@ -9,6 +9,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 typedef struct fxg_mat3 {
 	fxg_vec3 cx, cy, cz; /* columns */
@@ -73,6 +74,7 @@ fxg_sym3w fxg_s3w_rotate(fxg_mat3 r, const fxg_sym3w *m, uint32_t *ovf);
  * singular matrix. */
 bool fxg_s3w_inverse(const fxg_sym3w *m, fxg_sym3w *out, uint32_t *ovf);
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,18 @@ extern "C" {
 #define FXG_STATIC_ASSERT(c, m) _Static_assert(c, m)
 #endif
 
+/* A shared libfixstep is compiled with -fvisibility=hidden: it exports the
+ * declarations between FXG_EXPORT_BEGIN and FXG_EXPORT_END in the installed
+ * headers, and nothing of its internals. */
+#if defined(__GNUC__)
+#define FXG_EXPORT_BEGIN _Pragma("GCC visibility push(default)")
+#define FXG_EXPORT_END _Pragma("GCC visibility pop")
+#else
+#define FXG_EXPORT_BEGIN
+#define FXG_EXPORT_END
+#endif
+FXG_EXPORT_BEGIN
+
 FXG_STATIC_ASSERT((-1 >> 1) == -1, "fixstep needs arithmetic right shift of negative values");
 FXG_STATIC_ASSERT(sizeof(int64_t) == 8 && sizeof(int32_t) == 4, "exact-width integers");
 
@@ -69,11 +81,30 @@ static inline int64_t fxg_add64(int64_t a, int64_t b, uint32_t *ovf)
 	return r;
 }
 
-/* v / 2^s rounded half away from zero. Requires 1 <= s <= 62 and
- * |v| <= INT64_MAX - 2^(s-1). */
+/* Saturating int64 subtraction: a - b, for every b (INT64_MIN too, which
+ * fxg_add64(a, -b) cannot take: its negation is undefined). Where -b
+ * exists the result is fxg_add64(a, -b)'s, bit for bit. */
+static inline int64_t fxg_sub64(int64_t a, int64_t b, uint32_t *ovf)
+{
+	int64_t r;
+	if (__builtin_sub_overflow(a, b, &r)) {
+		++*ovf;
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	}
+	return r;
+}
+
+/* Saturating int64 negation: -v, and INT64_MAX (counted) for INT64_MIN. */
+static inline int64_t fxg_neg64(int64_t v, uint32_t *ovf) { return fxg_sub64(0, v, ovf); }
+
+/* v / 2^s rounded half away from zero. Requires 1 <= s <= 62. A v above
+ * INT64_MAX - 2^(s-1) (a saturated value: its rounding would overflow)
+ * rounds as INT64_MAX - 2^(s-1); no other result changes. */
 static inline int64_t fxg_shr_round(int64_t v, int s)
 {
-	return (v + ((int64_t)1 << (s - 1)) - (v < 0)) >> s;
+	const int64_t half = (int64_t)1 << (s - 1);
+	v = v > INT64_MAX - half ? INT64_MAX - half : v;
+	return (v + half - (v < 0)) >> s;
 }
 
 static inline fix16_t fxg_add(fix16_t a, fix16_t b, uint32_t *ovf)
@@ -420,6 +451,7 @@ static inline int32_t fxg_to_int_floor(fix16_t a) { return a >> 16; }
 /* Q16.16 -> int, rounded half away from zero; never UB (fixes fix16_to_int). */
 static inline int32_t fxg_to_int_round(fix16_t a) { return (int32_t)fxg_shr_round((int64_t)a, 16); }
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 typedef uint32_t fxg_angle;
 
@@ -26,6 +27,7 @@ fxg_angle fxg_atan2(fix16_t y, fix16_t x);
 fxg_angle fxg_angle_from_rad(fix16_t rad);
 fix16_t fxg_angle_to_rad(fxg_angle a);
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

@@ -5,9 +5,11 @@
 #include "replay.h"
 #include "state/serialize.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -18,11 +20,6 @@
 #define CHUNK_HEAD 24u
 #define END_SIZE 32u
 #define NUMERIC (16u | (32u << 8))
-
-static uint32_t kernel_version(void)
-{
-	return (FXS_VERSION_MAJOR << 16) | (FXS_VERSION_MINOR << 8) | FXS_VERSION_PATCH;
-}
 
 const char *fxs_replay_status_string(fxs_replay_status s)
 {
@@ -35,6 +32,7 @@ const char *fxs_replay_status_string(fxs_replay_status s)
 	case FXS_REPLAY_CORRUPT: return "corrupt";
 	case FXS_REPLAY_IO: return "I/O error";
 	case FXS_REPLAY_NOMEM: return "out of memory";
+	case FXS_REPLAY_BAD_START: return "not the expected start";
 	}
 	return "unknown error";
 }
@@ -57,7 +55,24 @@ static void wr64(uint8_t *p, uint64_t v)
 	wr32(p + 4, (uint32_t)(v >> 32));
 }
 
-static fxs_replay_status fail(fxs_replay *r, fxs_replay_status s, size_t off, const char *fmt, ...)
+static bool grow(uint8_t **buf, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return true;
+	size_t c = *cap ? *cap : 256;
+	while (c < need)
+		c *= 2;
+	uint8_t *nb = realloc(*buf, c);
+	if (!nb)
+		return false;
+	*buf = nb;
+	*cap = c;
+	return true;
+}
+
+/* ---- reading, chunk by chunk ---- */
+
+static fxs_replay_status fail(fxs_replay_reader *r, fxs_replay_status s, uint64_t off, const char *fmt, ...)
 {
 	if (r->status != FXS_REPLAY_OK)
 		return r->status;
@@ -70,9 +85,7 @@ static fxs_replay_status fail(fxs_replay *r, fxs_replay_status s, size_t off, co
 	return s;
 }
 
-static size_t tick_record_size(const fxs_replay *r) { return (size_t)r->players * FXS_INPUT_SIZE + 8; }
-
-/* ---- reading ---- */
+static size_t tick_record_size(uint32_t players) { return (size_t)players * FXS_INPUT_SIZE + 8; }
 
 static bool valid_scene_char(uint8_t c)
 {
@@ -80,53 +93,118 @@ static bool valid_scene_char(uint8_t c)
 		c == '.';
 }
 
-static fxs_replay_status parse_header(fxs_replay *r)
+/* Up to n bytes into buf; fewer only at the end of the input (or an I/O
+ * error, which is then the reader's status). */
+static size_t src_read(fxs_replay_reader *r, uint8_t *buf, size_t n)
 {
-	const uint8_t *d = r->data;
-	size_t n = r->len;
-	if (n < 8) {
-		if (memcmp(d, MAGIC, n) == 0)
-			return fail(r, FXS_REPLAY_TRUNCATED, n, "truncated: the file ends inside the header (%zu bytes)", n);
+	size_t got = 0;
+	if (r->f) {
+		while (got < n) {
+			size_t k = fread(buf + got, 1, n - got, r->f);
+			if (k == 0)
+				break;
+			got += k;
+		}
+		if (got < n && ferror(r->f))
+			fail(r, FXS_REPLAY_IO, r->pos + got, "cannot read the file: %s", strerror(errno));
+	} else {
+		got = r->mem_len - r->mem_pos < n ? r->mem_len - r->mem_pos : n;
+		memcpy(buf, r->mem + r->mem_pos, got);
+		r->mem_pos += got;
+	}
+	r->pos += got;
+	return got;
+}
+
+/* n more bytes at (*buf)[at], the buffer grown only as they arrive (a
+ * length read from the file allocates nothing the file does not hold).
+ * The bytes read; fewer than n at the end of the input; SIZE_MAX when out
+ * of memory (the status says so). */
+static size_t read_grow(fxs_replay_reader *r, uint8_t **buf, size_t *cap, size_t at, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		size_t piece = n - got, have = *cap > at + got ? *cap - at - got : 0;
+		if (have == 0) {
+			size_t want = at + got + (piece < ((size_t)1 << 16) ? piece : ((size_t)1 << 16));
+			want = want > *cap * 2 ? want : (*cap * 2 < at + n ? *cap * 2 : at + n);
+			if (!grow(buf, cap, want)) {
+				fail(r, FXS_REPLAY_NOMEM, r->pos, "out of memory reading %zu bytes at offset %llu", n,
+				     (unsigned long long)r->pos);
+				return SIZE_MAX;
+			}
+			have = *cap - at - got;
+		}
+		size_t k = src_read(r, *buf + at + got, piece < have ? piece : have);
+		got += k;
+		if (k < (piece < have ? piece : have))
+			break;
+	}
+	return got;
+}
+
+#define TRUNC_HEADER(r, n) fail(r, FXS_REPLAY_TRUNCATED, n, "truncated: the file ends inside the header (%llu bytes)", \
+				(unsigned long long)(n))
+
+static fxs_replay_status read_header(fxs_replay_reader *r)
+{
+	size_t cap = 0, n = read_grow(r, &r->header, &cap, 0, 12);
+	const uint8_t *d = r->header;
+	if (n == SIZE_MAX || r->status != FXS_REPLAY_OK)
+		return r->status;
+	if (n < 8 || memcmp(d, MAGIC, 8) != 0) {
+		if (n < 8 && memcmp(d, MAGIC, n) == 0)
+			return TRUNC_HEADER(r, n);
 		return fail(r, FXS_REPLAY_BAD_MAGIC, 0, "not a fixstep replay (bad magic)");
 	}
-	if (memcmp(d, MAGIC, 8) != 0)
-		return fail(r, FXS_REPLAY_BAD_MAGIC, 0, "not a fixstep replay (bad magic)");
 	if (n < 12)
-		return fail(r, FXS_REPLAY_TRUNCATED, n, "truncated: the file ends inside the header (%zu bytes)", n);
-	fxs_reader rd;
-	fxs_reader_init(&rd, d, n);
-	rd.pos = 8;
-	r->format_version = fxs_read_u32(&rd);
+		return TRUNC_HEADER(r, n);
+	r->format_version = rd32(d + 8);
 	if (r->format_version != FXS_REPLAY_FORMAT_VERSION)
 		return fail(r, FXS_REPLAY_VERSION, 8, "unknown version: format version %u (this build reads %u)",
 			    r->format_version, FXS_REPLAY_FORMAT_VERSION);
-	r->kernel_version = fxs_read_u32(&rd);
-	r->numeric = fxs_read_u32(&rd);
-	r->flags = fxs_read_u32(&rd);
-	r->players = fxs_read_u32(&rd);
-	r->chunk_ticks = fxs_read_u32(&rd);
-	uint32_t input_size = fxs_read_u32(&rd);
-	r->start_tick = fxs_read_u64(&rd);
-	uint32_t name_len = fxs_read_u32(&rd);
-	if (rd.err != FXS_OK)
-		return fail(r, FXS_REPLAY_TRUNCATED, n, "truncated: the file ends inside the header (%zu bytes)", n);
+	size_t k = read_grow(r, &r->header, &cap, 12, HEADER_FIXED - 12);
+	if (k == SIZE_MAX)
+		return r->status;
+	if (k < HEADER_FIXED - 12)
+		return TRUNC_HEADER(r, 12 + k);
+	d = r->header;
+	r->kernel_version = rd32(d + 12);
+	r->numeric = rd32(d + 16);
+	r->flags = rd32(d + 20);
+	r->players = rd32(d + 24);
+	r->chunk_ticks = rd32(d + 28);
+	uint32_t input_size = rd32(d + 32);
+	r->start_tick = rd64(d + 36);
+	uint32_t name_len = rd32(d + 44);
 	if (r->numeric != NUMERIC)
 		return fail(r, FXS_REPLAY_VERSION, 16, "unknown version: numeric configuration 0x%x (this build is 0x%x)",
 			    r->numeric, NUMERIC);
 	if (name_len < 1 || name_len > FXS_REPLAY_MAX_SCENE_NAME)
 		return fail(r, FXS_REPLAY_CORRUPT, 44, "corrupt header: scene name length %u", name_len);
-	size_t name_off = rd.pos;
-	if (!fxs_read_bytes(&rd, r->scene, name_len))
-		return fail(r, FXS_REPLAY_TRUNCATED, n, "truncated: the file ends inside the header (%zu bytes)", n);
+	k = read_grow(r, &r->header, &cap, HEADER_FIXED, name_len + 8u);
+	if (k == SIZE_MAX)
+		return r->status;
+	if (k < name_len + 8u)
+		return TRUNC_HEADER(r, HEADER_FIXED + k);
+	d = r->header;
+	memcpy(r->scene, d + HEADER_FIXED, name_len);
 	r->scene[name_len] = 0;
-	uint64_t snap_len = fxs_read_u64(&rd);
-	if (rd.err != FXS_OK || snap_len > rd.len - rd.pos || rd.len - rd.pos - snap_len < 8)
-		return fail(r, FXS_REPLAY_TRUNCATED, n, "truncated: the file ends inside the header (%zu bytes)", n);
-	r->snapshot_off = rd.pos;
+	uint64_t snap_len = rd64(d + HEADER_FIXED + name_len);
+	r->snapshot_off = HEADER_FIXED + name_len + 8;
+	if (snap_len > FXS_REPLAY_MAX_SNAPSHOT_BYTES)
+		return fail(r, FXS_REPLAY_CORRUPT, r->snapshot_off - 8,
+			    "corrupt header: a start snapshot of %llu bytes (the format's limit is %zu)",
+			    (unsigned long long)snap_len, FXS_REPLAY_MAX_SNAPSHOT_BYTES);
 	r->snapshot_len = (size_t)snap_len;
-	rd.pos += (size_t)snap_len;
-	uint64_t sum = fxs_read_u64(&rd);
-	r->header_size = rd.pos;
+	k = read_grow(r, &r->header, &cap, r->snapshot_off, r->snapshot_len + 8);
+	if (k == SIZE_MAX)
+		return r->status;
+	if (k < r->snapshot_len + 8)
+		return TRUNC_HEADER(r, r->snapshot_off + k);
+	d = r->header;
+	r->header_size = r->snapshot_off + r->snapshot_len + 8;
+	uint64_t sum = rd64(d + r->header_size - 8);
 	r->header_checksum = (uint64_t)XXH3_64bits(d, r->header_size - 8);
 	if (sum != r->header_checksum)
 		return fail(r, FXS_REPLAY_CHECKSUM, r->header_size - 8,
@@ -134,7 +212,7 @@ static fxs_replay_status parse_header(fxs_replay *r)
 			    (unsigned long long)r->header_checksum);
 	for (uint32_t i = 0; i < name_len; ++i)
 		if (!valid_scene_char((uint8_t)r->scene[i]))
-			return fail(r, FXS_REPLAY_CORRUPT, name_off + i, "corrupt header: scene name has byte 0x%02x",
+			return fail(r, FXS_REPLAY_CORRUPT, HEADER_FIXED + i, "corrupt header: scene name has byte 0x%02x",
 				    (uint8_t)r->scene[i]);
 	if (r->flags & ~FXS_REPLAY_KNOWN_FLAGS)
 		return fail(r, FXS_REPLAY_VERSION, 20, "unknown version: flags 0x%x", r->flags);
@@ -149,8 +227,293 @@ static fxs_replay_status parse_header(fxs_replay *r)
 	if (r->start_tick > UINT64_MAX / 2)
 		return fail(r, FXS_REPLAY_CORRUPT, 36, "corrupt header: start tick %llu", (unsigned long long)r->start_tick);
 	r->header_valid = true;
+	if (r->flags & FXS_REPLAY_FLAG_DETAIL) {
+		/* the recorded states start from the start snapshot */
+		if (!grow(&r->state, &r->state_cap, r->snapshot_len ? r->snapshot_len : 1))
+			return fail(r, FXS_REPLAY_NOMEM, r->pos, "out of memory");
+		memcpy(r->state, d + r->snapshot_off, r->snapshot_len);
+		r->state_len = r->snapshot_len;
+	}
 	return FXS_REPLAY_OK;
 }
+
+static void reader_init(fxs_replay_reader *r)
+{
+	memset(r, 0, sizeof *r);
+}
+
+fxs_replay_status fxs_replay_open(fxs_replay_reader *r, const char *path)
+{
+	reader_init(r);
+	r->f = fopen(path, "rb");
+	if (!r->f)
+		return fail(r, FXS_REPLAY_IO, 0, "cannot open the file: %s", strerror(errno));
+	struct stat st;
+	if (fstat(fileno(r->f), &st) == 0 && S_ISDIR(st.st_mode))
+		return fail(r, FXS_REPLAY_IO, 0, "cannot read the file: %s", strerror(EISDIR));
+	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode))
+		r->file_size = (uint64_t)st.st_size;
+	return read_header(r);
+}
+
+fxs_replay_status fxs_replay_open_memory(fxs_replay_reader *r, const void *buf, size_t len)
+{
+	reader_init(r);
+	r->mem = buf;
+	r->mem_len = len;
+	r->file_size = len;
+	return read_header(r);
+}
+
+void fxs_replay_close(fxs_replay_reader *r)
+{
+	if (r->f)
+		fclose(r->f);
+	free(r->header);
+	free(r->chunk);
+	free(r->state);
+	free(r->state_tmp);
+	memset(r, 0, sizeof *r);
+}
+
+/* The end record (its magic read, at offset pos). */
+static void read_end(fxs_replay_reader *r, uint64_t pos)
+{
+	uint8_t e[END_SIZE];
+	memcpy(e, END_MAGIC, 4);
+	size_t got = src_read(r, e + 4, END_SIZE - 4);
+	if (r->status != FXS_REPLAY_OK)
+		return;
+	if (got < END_SIZE - 4) {
+		fail(r, FXS_REPLAY_TRUNCATED, pos, "truncated: partial end record at offset %llu", (unsigned long long)pos);
+		return;
+	}
+	uint64_t sum = rd64(e + 24);
+	if (sum != (uint64_t)XXH3_64bits_withSeed(e, 24, r->header_checksum)) {
+		fail(r, FXS_REPLAY_CHECKSUM, pos, "bad checksum: end record at offset %llu", (unsigned long long)pos);
+		return;
+	}
+	uint32_t chunks = rd32(e + 4);
+	uint64_t ticks = rd64(e + 8), final = rd64(e + 16);
+	if (chunks != r->chunk_count || ticks != r->tick_count) {
+		fail(r, FXS_REPLAY_CORRUPT, pos, "corrupt: end record says %u chunks and %llu ticks, the file has %u and %llu",
+		     chunks, (unsigned long long)ticks, r->chunk_count, (unsigned long long)r->tick_count);
+		return;
+	}
+	if (r->tick_count && final != r->last_hash) {
+		fail(r, FXS_REPLAY_CORRUPT, pos + 16, "corrupt: end record's final hash differs from the last tick's");
+		return;
+	}
+	uint8_t more;
+	if (src_read(r, &more, 1) != 0) {
+		fail(r, FXS_REPLAY_CORRUPT, pos + END_SIZE, "corrupt: trailing bytes after the end record (offset %llu)",
+		     (unsigned long long)(pos + END_SIZE));
+		return;
+	}
+	if (r->status != FXS_REPLAY_OK)
+		return;
+	r->end_final_hash = final;
+	r->complete = true;
+}
+
+/* The next chunk into r->chunk, checked (its magic read, at offset pos). */
+static bool read_chunk(fxs_replay_reader *r, uint64_t pos)
+{
+	uint8_t *c;
+	size_t got = read_grow(r, &r->chunk, &r->chunk_cap, 4, CHUNK_HEAD - 4);
+	if (got == SIZE_MAX || r->status != FXS_REPLAY_OK)
+		return false;
+	if (got < CHUNK_HEAD - 4) {
+		fail(r, FXS_REPLAY_TRUNCATED, pos, "truncated: partial chunk %u at offset %llu (%zu of its head's %u bytes)",
+		     r->chunk_count, (unsigned long long)pos, got + 4, CHUNK_HEAD);
+		return false;
+	}
+	c = r->chunk;
+	memcpy(c, CHUNK_MAGIC, 4);
+	uint32_t index = rd32(c + 4), ticks = rd32(c + 16), plen = rd32(c + 20);
+	uint64_t first = rd64(c + 8);
+	if (plen > FXS_REPLAY_MAX_CHUNK_BYTES) {
+		/* past the end of the file: a chunk cut short (a killed recorder) */
+		if (r->file_size && pos + CHUNK_HEAD + (uint64_t)plen + 8 > r->file_size)
+			fail(r, FXS_REPLAY_TRUNCATED, pos, "truncated: partial chunk %u at offset %llu (%llu of %llu bytes)",
+			     r->chunk_count, (unsigned long long)pos, (unsigned long long)(r->file_size - pos),
+			     (unsigned long long)plen + CHUNK_HEAD + 8);
+		else
+			fail(r, FXS_REPLAY_CORRUPT, pos + 20, "corrupt: chunk %u of %u bytes (the format's limit is %zu)",
+			     r->chunk_count, plen, FXS_REPLAY_MAX_CHUNK_BYTES);
+		return false;
+	}
+	got = read_grow(r, &r->chunk, &r->chunk_cap, CHUNK_HEAD, (size_t)plen + 8);
+	if (got == SIZE_MAX || r->status != FXS_REPLAY_OK)
+		return false;
+	if (got < (size_t)plen + 8) {
+		fail(r, FXS_REPLAY_TRUNCATED, pos, "truncated: partial chunk %u at offset %llu (%llu of %llu bytes)",
+		     r->chunk_count, (unsigned long long)pos, (unsigned long long)got + CHUNK_HEAD,
+		     (unsigned long long)plen + CHUNK_HEAD + 8);
+		return false;
+	}
+	c = r->chunk;
+	size_t size = CHUNK_HEAD + (size_t)plen + 8;
+	uint64_t sum = rd64(c + CHUNK_HEAD + plen);
+	uint64_t calc = (uint64_t)XXH3_64bits_withSeed(c, CHUNK_HEAD + (size_t)plen, r->header_checksum);
+	if (sum != calc) {
+		fail(r, FXS_REPLAY_CHECKSUM, pos, "bad checksum: chunk %u at offset %llu (stored %016llx, computed %016llx)",
+		     r->chunk_count, (unsigned long long)pos, (unsigned long long)sum, (unsigned long long)calc);
+		return false;
+	}
+	if (r->short_seen) {
+		fail(r, FXS_REPLAY_CORRUPT, pos, "corrupt: chunk %u follows a partial chunk", r->chunk_count);
+		return false;
+	}
+	if (index != r->chunk_count) {
+		fail(r, FXS_REPLAY_CORRUPT, pos + 4, "corrupt: chunk %u has index %u", r->chunk_count, index);
+		return false;
+	}
+	uint64_t want_first = r->start_tick + r->tick_count + 1;
+	if (first != want_first) {
+		fail(r, FXS_REPLAY_CORRUPT, pos + 8, "corrupt: chunk %u starts at tick %llu, expected %llu", r->chunk_count,
+		     (unsigned long long)first, (unsigned long long)want_first);
+		return false;
+	}
+	if (ticks < 1 || ticks > r->chunk_ticks) {
+		fail(r, FXS_REPLAY_CORRUPT, pos + 16, "corrupt: chunk %u has %u ticks (1..%u)", r->chunk_count, ticks,
+		     r->chunk_ticks);
+		return false;
+	}
+	size_t rec = tick_record_size(r->players);
+	if ((uint64_t)ticks * rec > plen) {
+		fail(r, FXS_REPLAY_CORRUPT, pos + 20, "corrupt: chunk %u payload of %u bytes cannot hold %u ticks",
+		     r->chunk_count, plen, ticks);
+		return false;
+	}
+	/* the records must fill the payload exactly */
+	size_t p = CHUNK_HEAD, end = CHUNK_HEAD + plen;
+	bool detail = (r->flags & FXS_REPLAY_FLAG_DETAIL) != 0;
+	for (uint32_t t = 0; t < ticks && p <= end; ++t) {
+		if (rec > end - p) {
+			p = end + 1;
+			break;
+		}
+		p += rec;
+		if (detail) {
+			if (end - p < 4 || rd32(c + p) > end - p - 4) {
+				p = end + 1;
+				break;
+			}
+			p += 4 + (size_t)rd32(c + p);
+		}
+	}
+	if (p != end) {
+		fail(r, FXS_REPLAY_CORRUPT, pos + CHUNK_HEAD, "corrupt: chunk %u payload does not match its %u ticks",
+		     r->chunk_count, ticks);
+		return false;
+	}
+	r->cur = (fxs_replay_chunk){ (size_t)pos, size, index, first, ticks, sum };
+	r->cur_next = 0;
+	r->cur_off = CHUNK_HEAD;
+	r->chunk_count++;
+	if (ticks < r->chunk_ticks)
+		r->short_seen = true;
+	return true;
+}
+
+/* The state hash a snapshot holds: XXH3-64 of its payload, as
+ * fxs_world_hash computes it; false when it is not a snapshot's layout or
+ * fails its own checksum (snapshot.c). */
+static bool snapshot_state_hash(const uint8_t *s, size_t len, uint64_t *hash)
+{
+	if (len < 32 || memcmp(s, "FXSS", 4) != 0 || rd64(s + 16) != len - 32 ||
+	    rd64(s + len - 8) != (uint64_t)XXH3_64bits(s, len - 8))
+		return false;
+	*hash = (uint64_t)XXH3_64bits(s + 24, len - 32);
+	return true;
+}
+
+/* Tick record at r->cur_off of the current chunk into *t; with DETAIL, the
+ * recorded state rebuilt and checked against the tick's hash. */
+static bool take_tick(fxs_replay_reader *r, fxs_replay_tick *t)
+{
+	const uint8_t *p = r->chunk + r->cur_off;
+	memset(t, 0, sizeof *t);
+	t->index = r->tick_count;
+	t->number = r->start_tick + r->tick_count + 1;
+	t->offset = r->cur.offset + r->cur_off;
+	t->first_of_chunk = r->cur_next == 0;
+	for (uint32_t k = 0; k < FXS_MAX_PLAYERS; ++k)
+		t->inputs[k] = k < r->players ? fxs_input_read(p + (size_t)k * FXS_INPUT_SIZE) : fxs_input_neutral();
+	t->hash = rd64(p + (size_t)r->players * FXS_INPUT_SIZE);
+	size_t next = r->cur_off + tick_record_size(r->players);
+	if (r->flags & FXS_REPLAY_FLAG_DETAIL) {
+		uint32_t dl = rd32(r->chunk + next); /* checked with the chunk */
+		size_t len = 0;
+		fxs_replay_status s = fxs_delta_decode(r->state, r->state_len, r->chunk + next + 4, dl, &r->state_tmp, &len,
+						       &r->state_tmp_cap);
+		uint64_t h = 0;
+		if (s == FXS_REPLAY_NOMEM) {
+			fail(r, s, t->offset, "out of memory decoding the recorded state of tick %llu", (unsigned long long)t->number);
+			return false;
+		}
+		if (s != FXS_REPLAY_OK || !snapshot_state_hash(r->state_tmp, len, &h) || h != t->hash) {
+			fail(r, FXS_REPLAY_CORRUPT, t->offset,
+			     s != FXS_REPLAY_OK ? "corrupt: the recorded state of tick %llu does not decode"
+						: "corrupt: the recorded state of tick %llu does not hash to the tick's recorded hash",
+			     (unsigned long long)t->number);
+			return false;
+		}
+		uint8_t *x = r->state;
+		size_t xc = r->state_cap;
+		r->state = r->state_tmp, r->state_cap = r->state_tmp_cap, r->state_len = len;
+		r->state_tmp = x, r->state_tmp_cap = xc;
+		t->state = r->state;
+		t->state_len = r->state_len;
+		next += 4 + (size_t)dl;
+	}
+	r->cur_off = next;
+	r->cur_next++;
+	r->tick_count++;
+	r->last_hash = t->hash;
+	return true;
+}
+
+bool fxs_replay_next(fxs_replay_reader *r, fxs_replay_tick *t)
+{
+	if (!r->header_valid || r->status != FXS_REPLAY_OK || r->complete)
+		return false;
+	while (r->cur_next == r->cur.ticks) {
+		uint64_t pos = r->pos;
+		uint8_t magic[4];
+		size_t got = src_read(r, magic, 4);
+		if (r->status != FXS_REPLAY_OK)
+			return false;
+		if (got == 0) {
+			fail(r, FXS_REPLAY_TRUNCATED, pos,
+			     "truncated: no end record after %u complete chunks (the recording did not finish)", r->chunk_count);
+			return false;
+		}
+		if (got < 4) {
+			fail(r, FXS_REPLAY_TRUNCATED, pos, "truncated: partial chunk %u at offset %llu", r->chunk_count,
+			     (unsigned long long)pos);
+			return false;
+		}
+		if (memcmp(magic, END_MAGIC, 4) == 0) {
+			read_end(r, pos);
+			return false;
+		}
+		if (memcmp(magic, CHUNK_MAGIC, 4) != 0) {
+			fail(r, FXS_REPLAY_CORRUPT, pos, "corrupt: no chunk at offset %llu (bad chunk magic)", (unsigned long long)pos);
+			return false;
+		}
+		if (!grow(&r->chunk, &r->chunk_cap, CHUNK_HEAD)) {
+			fail(r, FXS_REPLAY_NOMEM, pos, "out of memory");
+			return false;
+		}
+		if (!read_chunk(r, pos))
+			return false;
+	}
+	return take_tick(r, t);
+}
+
+/* ---- a whole replay in memory ---- */
 
 static bool push_tick(fxs_replay *r, size_t off)
 {
@@ -180,135 +543,57 @@ static bool push_chunk(fxs_replay *r, const fxs_replay_chunk *c)
 	return true;
 }
 
-/* One chunk at pos; *next gets the offset after it. */
-static fxs_replay_status parse_chunk(fxs_replay *r, size_t pos, size_t *next, bool *short_seen)
+static fxs_replay_status mem_fail(fxs_replay *r, fxs_replay_status s, const char *msg)
 {
-	const uint8_t *d = r->data;
-	size_t avail = r->len - pos;
-	if (avail < CHUNK_HEAD)
-		return fail(r, FXS_REPLAY_TRUNCATED, pos, "truncated: partial chunk %u at offset %zu (%zu of its head's %u bytes)",
-			    r->chunk_count, pos, avail, CHUNK_HEAD);
-	uint32_t index = rd32(d + pos + 4);
-	uint64_t first = rd64(d + pos + 8);
-	uint32_t ticks = rd32(d + pos + 16);
-	uint32_t plen = rd32(d + pos + 20);
-	if ((uint64_t)plen + CHUNK_HEAD + 8 > avail)
-		return fail(r, FXS_REPLAY_TRUNCATED, pos,
-			    "truncated: partial chunk %u at offset %zu (%zu of %llu bytes)", r->chunk_count, pos, avail,
-			    (unsigned long long)plen + CHUNK_HEAD + 8);
-	size_t size = CHUNK_HEAD + (size_t)plen + 8;
-	uint64_t sum = rd64(d + pos + CHUNK_HEAD + plen);
-	uint64_t calc = (uint64_t)XXH3_64bits_withSeed(d + pos, CHUNK_HEAD + (size_t)plen, r->header_checksum);
-	if (sum != calc)
-		return fail(r, FXS_REPLAY_CHECKSUM, pos, "bad checksum: chunk %u at offset %zu (stored %016llx, computed %016llx)",
-			    r->chunk_count, pos, (unsigned long long)sum, (unsigned long long)calc);
-	if (*short_seen)
-		return fail(r, FXS_REPLAY_CORRUPT, pos, "corrupt: chunk %u follows a partial chunk", r->chunk_count);
-	if (index != r->chunk_count)
-		return fail(r, FXS_REPLAY_CORRUPT, pos + 4, "corrupt: chunk %u has index %u", r->chunk_count, index);
-	uint64_t want_first = r->start_tick + r->tick_count + 1;
-	if (first != want_first)
-		return fail(r, FXS_REPLAY_CORRUPT, pos + 8, "corrupt: chunk %u starts at tick %llu, expected %llu",
-			    r->chunk_count, (unsigned long long)first, (unsigned long long)want_first);
-	if (ticks < 1 || ticks > r->chunk_ticks)
-		return fail(r, FXS_REPLAY_CORRUPT, pos + 16, "corrupt: chunk %u has %u ticks (1..%u)", r->chunk_count, ticks,
-			    r->chunk_ticks);
-	size_t rec = tick_record_size(r);
-	if ((uint64_t)ticks * rec > plen)
-		return fail(r, FXS_REPLAY_CORRUPT, pos + 20, "corrupt: chunk %u payload of %u bytes cannot hold %u ticks",
-			    r->chunk_count, plen, ticks);
-	bool detail = (r->flags & FXS_REPLAY_FLAG_DETAIL) != 0;
-	size_t p = pos + CHUNK_HEAD, end = pos + CHUNK_HEAD + plen;
-	uint64_t ticks_before = r->tick_count;
-	for (uint32_t t = 0; t < ticks; ++t) {
-		if (rec > end - p)
-			goto bad_payload;
-		if (!push_tick(r, p)) {
-			r->tick_count = ticks_before;
-			return fail(r, FXS_REPLAY_NOMEM, p, "out of memory");
-		}
-		p += rec;
-		if (detail) {
-			if (end - p < 4)
-				goto bad_payload;
-			uint32_t dl = rd32(d + p);
-			if (dl > end - p - 4)
-				goto bad_payload;
-			p += 4 + (size_t)dl;
-		}
+	if (r->status == FXS_REPLAY_OK) {
+		r->status = s;
+		snprintf(r->error, sizeof r->error, "%s", msg);
 	}
-	if (p != end)
-		goto bad_payload;
-	fxs_replay_chunk c = { pos, size, index, first, ticks, sum };
-	if (!push_chunk(r, &c)) {
-		r->tick_count = ticks_before;
-		return fail(r, FXS_REPLAY_NOMEM, pos, "out of memory");
-	}
-	if (ticks < r->chunk_ticks)
-		*short_seen = true;
-	*next = pos + size;
-	return FXS_REPLAY_OK;
-bad_payload:
-	r->tick_count = ticks_before;
-	return fail(r, FXS_REPLAY_CORRUPT, p, "corrupt: chunk %u payload does not match its %u ticks", r->chunk_count, ticks);
-}
-
-static fxs_replay_status parse_end(fxs_replay *r, size_t pos)
-{
-	const uint8_t *d = r->data;
-	size_t avail = r->len - pos;
-	if (avail < END_SIZE)
-		return fail(r, FXS_REPLAY_TRUNCATED, pos, "truncated: partial end record at offset %zu", pos);
-	uint64_t sum = rd64(d + pos + 24);
-	uint64_t calc = (uint64_t)XXH3_64bits_withSeed(d + pos, 24, r->header_checksum);
-	if (sum != calc)
-		return fail(r, FXS_REPLAY_CHECKSUM, pos, "bad checksum: end record at offset %zu", pos);
-	uint32_t chunks = rd32(d + pos + 4);
-	uint64_t ticks = rd64(d + pos + 8);
-	uint64_t final = rd64(d + pos + 16);
-	if (chunks != r->chunk_count || ticks != r->tick_count)
-		return fail(r, FXS_REPLAY_CORRUPT, pos, "corrupt: end record says %u chunks and %llu ticks, the file has %u and %llu",
-			    chunks, (unsigned long long)ticks, r->chunk_count, (unsigned long long)r->tick_count);
-	uint64_t last = r->tick_count ? fxs_replay_tick_hash(r, r->tick_count - 1) : 0;
-	if (r->tick_count && final != last)
-		return fail(r, FXS_REPLAY_CORRUPT, pos + 16, "corrupt: end record's final hash differs from the last tick's");
-	if (avail != END_SIZE)
-		return fail(r, FXS_REPLAY_CORRUPT, pos + END_SIZE, "corrupt: %zu trailing bytes after the end record",
-			    avail - END_SIZE);
-	r->end_final_hash = final;
-	r->complete = true;
-	return FXS_REPLAY_OK;
+	return r->status;
 }
 
 fxs_replay_status fxs_replay_parse(fxs_replay *r, const void *buf, size_t len)
 {
 	memset(r, 0, sizeof *r);
-	if (len > FXS_REPLAY_MAX_BYTES)
-		return fail(r, FXS_REPLAY_CORRUPT, 0, "file too large (%zu bytes)", len);
 	r->data = malloc(len ? len : 1);
 	if (!r->data)
-		return fail(r, FXS_REPLAY_NOMEM, 0, "out of memory");
+		return mem_fail(r, FXS_REPLAY_NOMEM, "out of memory");
 	if (len)
 		memcpy(r->data, buf, len);
 	r->len = len;
-	if (parse_header(r) != FXS_REPLAY_OK)
-		return r->status;
-	size_t pos = r->header_size;
-	bool short_seen = false;
-	for (;;) {
-		if (pos == r->len)
-			return fail(r, FXS_REPLAY_TRUNCATED, pos,
-				    "truncated: no end record after %u complete chunks (the recording did not finish)",
-				    r->chunk_count);
-		if (r->len - pos < 4)
-			return fail(r, FXS_REPLAY_TRUNCATED, pos, "truncated: partial chunk %u at offset %zu", r->chunk_count, pos);
-		if (memcmp(r->data + pos, END_MAGIC, 4) == 0)
-			return parse_end(r, pos);
-		if (memcmp(r->data + pos, CHUNK_MAGIC, 4) != 0)
-			return fail(r, FXS_REPLAY_CORRUPT, pos, "corrupt: no chunk at offset %zu (bad chunk magic)", pos);
-		if (parse_chunk(r, pos, &pos, &short_seen) != FXS_REPLAY_OK)
-			return r->status;
+	fxs_replay_reader rd;
+	fxs_replay_open_memory(&rd, r->data, len);
+	r->format_version = rd.format_version, r->kernel_version = rd.kernel_version, r->numeric = rd.numeric;
+	r->flags = rd.flags, r->players = rd.players, r->chunk_ticks = rd.chunk_ticks, r->start_tick = rd.start_tick;
+	memcpy(r->scene, rd.scene, sizeof r->scene);
+	r->header_valid = rd.header_valid;
+	if (rd.header_valid) {
+		r->snapshot_off = rd.snapshot_off, r->snapshot_len = rd.snapshot_len;
+		r->header_size = rd.header_size, r->header_checksum = rd.header_checksum;
 	}
+	fxs_replay_tick t;
+	/* a chunk's ticks are kept once the chunk is read and verified whole */
+	while (fxs_replay_next(&rd, &t)) {
+		if ((t.first_of_chunk && !push_chunk(r, &rd.cur)) || !push_tick(r, (size_t)t.offset)) {
+			mem_fail(r, FXS_REPLAY_NOMEM, "out of memory");
+			break;
+		}
+	}
+	r->complete = rd.complete;
+	r->end_final_hash = rd.end_final_hash;
+	if (rd.status != FXS_REPLAY_OK && r->status == FXS_REPLAY_OK) {
+		r->status = rd.status;
+		r->error_offset = (size_t)rd.error_offset;
+		memcpy(r->error, rd.error, sizeof r->error);
+	}
+	/* a chunk whose recorded states failed part-way: none of its ticks is
+	 * kept (as for a chunk that failed its checksum) */
+	if (r->status != FXS_REPLAY_OK && rd.cur_next < rd.cur.ticks && rd.cur_next > 0) {
+		r->tick_count -= rd.cur_next;
+		r->chunk_count--;
+	}
+	fxs_replay_close(&rd);
+	return r->status;
 }
 
 fxs_replay_status fxs_replay_load(fxs_replay *r, const char *path)
@@ -316,16 +601,11 @@ fxs_replay_status fxs_replay_load(fxs_replay *r, const char *path)
 	memset(r, 0, sizeof *r);
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return fail(r, FXS_REPLAY_IO, 0, "cannot open %s", path);
+		return mem_fail(r, FXS_REPLAY_IO, "cannot open the file");
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *buf = malloc(cap);
 	while (buf) {
 		if (n == cap) {
-			if (cap >= FXS_REPLAY_MAX_BYTES) {
-				free(buf);
-				fclose(f);
-				return fail(r, FXS_REPLAY_CORRUPT, 0, "file too large (over %zu bytes)", FXS_REPLAY_MAX_BYTES);
-			}
 			uint8_t *nb = realloc(buf, cap * 2);
 			if (!nb) {
 				free(buf);
@@ -343,10 +623,10 @@ fxs_replay_status fxs_replay_load(fxs_replay *r, const char *path)
 	bool err = ferror(f) != 0;
 	fclose(f);
 	if (!buf)
-		return fail(r, FXS_REPLAY_NOMEM, 0, "out of memory");
+		return mem_fail(r, FXS_REPLAY_NOMEM, "out of memory");
 	if (err) {
 		free(buf);
-		return fail(r, FXS_REPLAY_IO, 0, "cannot read %s", path);
+		return mem_fail(r, FXS_REPLAY_IO, "cannot read the file");
 	}
 	fxs_replay_status s = fxs_replay_parse(r, buf, n);
 	free(buf);
@@ -383,21 +663,6 @@ uint64_t fxs_replay_tick_number(const fxs_replay *r, uint64_t i) { return r->sta
  *   bytes are out: skip copies bytes from the previous snapshot at the same
  *   offset, lit takes bytes from the delta. Varints are LEB128, at most 5
  *   bytes, value < 2^32. */
-
-static bool grow(uint8_t **buf, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return true;
-	size_t c = *cap ? *cap : 256;
-	while (c < need)
-		c *= 2;
-	uint8_t *nb = realloc(*buf, c);
-	if (!nb)
-		return false;
-	*buf = nb;
-	*cap = c;
-	return true;
-}
 
 static bool put_varint(uint8_t **out, size_t *len, size_t *cap, uint32_t v)
 {
@@ -471,7 +736,7 @@ fxs_replay_status fxs_delta_decode(const uint8_t *prev, size_t prev_len, const u
 	uint32_t n;
 	/* the new snapshot can only be longer than the old one by bytes the
 	 * delta carries: bound the allocation by what is there */
-	if (!get_varint(delta, delta_len, &pos, &n) || n > prev_len + delta_len || n > FXS_REPLAY_MAX_BYTES)
+	if (!get_varint(delta, delta_len, &pos, &n) || n > prev_len + delta_len || n > FXS_REPLAY_MAX_SNAPSHOT_BYTES)
 		return FXS_REPLAY_CORRUPT;
 	if (!grow(out, out_cap, n ? n : 1))
 		return FXS_REPLAY_NOMEM;
@@ -512,7 +777,7 @@ fxs_replay_status fxs_replay_detail_next(const fxs_replay *r, fxs_replay_detail 
 {
 	if (d->applied >= r->tick_count)
 		return FXS_REPLAY_CORRUPT;
-	size_t p = r->tick_off[d->applied] + tick_record_size(r);
+	size_t p = r->tick_off[d->applied] + tick_record_size(r->players);
 	uint32_t dl = rd32(r->data + p); /* checked by the parser */
 	size_t tlen = 0;
 	fxs_replay_status s = fxs_delta_decode(d->snap, d->len, r->data + p + 4, dl, &d->tmp, &tlen, &d->tmp_cap);
@@ -544,6 +809,14 @@ static fxs_replay_status wfail(fxs_replay_writer *rw, fxs_replay_status s, const
 		snprintf(rw->error, sizeof rw->error, "%s", msg);
 	rw->failed = true;
 	return s;
+}
+
+/* an I/O failure, with the system's reason (errno as the failing call left it) */
+static fxs_replay_status wfail_io(fxs_replay_writer *rw, const char *what)
+{
+	char msg[160];
+	snprintf(msg, sizeof msg, "%s: %s", what, strerror(errno ? errno : EIO));
+	return wfail(rw, FXS_REPLAY_IO, msg);
 }
 
 /* write, flush to the kernel and to the disk: after this the bytes survive
@@ -581,11 +854,13 @@ fxs_replay_status fxs_replay_writer_open(fxs_replay_writer *rw, const char *path
 	rw->chunk_first_tick = rw->next_tick;
 	if (!snapshot_into(w, &rw->prev, &rw->prev_cap, &rw->prev_len))
 		return wfail(rw, FXS_REPLAY_NOMEM, "cannot snapshot the world");
+	if (rw->prev_len > FXS_REPLAY_MAX_SNAPSHOT_BYTES)
+		return wfail(rw, FXS_REPLAY_CORRUPT, "the world's snapshot is over the replay format's 1 GiB");
 	fxs_writer h;
 	fxs_writer_init_growable(&h);
 	fxs_write_bytes(&h, MAGIC, 8);
 	fxs_write_u32(&h, FXS_REPLAY_FORMAT_VERSION);
-	fxs_write_u32(&h, kernel_version());
+	fxs_write_u32(&h, FXS_VERSION);
 	fxs_write_u32(&h, NUMERIC);
 	fxs_write_u32(&h, flags);
 	fxs_write_u32(&h, players);
@@ -602,15 +877,17 @@ fxs_replay_status fxs_replay_writer_open(fxs_replay_writer *rw, const char *path
 	}
 	rw->header_checksum = (uint64_t)XXH3_64bits(h.buf, h.len);
 	fxs_write_u64(&h, rw->header_checksum);
+	errno = 0;
 	rw->f = fopen(path, "wb");
 	if (!rw->f) {
 		fxs_writer_free(&h);
-		return wfail(rw, FXS_REPLAY_IO, "cannot create the file");
+		return wfail_io(rw, "cannot create the file");
 	}
+	errno = 0;
 	bool ok = !h.failed && write_durable(rw->f, h.buf, h.len);
 	fxs_writer_free(&h);
 	if (!ok)
-		return wfail(rw, FXS_REPLAY_IO, "cannot write the header");
+		return wfail_io(rw, "cannot write the header");
 	return FXS_REPLAY_OK;
 }
 
@@ -618,8 +895,8 @@ static fxs_replay_status flush_chunk(fxs_replay_writer *rw)
 {
 	if (rw->ticks_in_chunk == 0)
 		return FXS_REPLAY_OK;
-	if (rw->payload_len > UINT32_MAX - CHUNK_HEAD - 8)
-		return wfail(rw, FXS_REPLAY_CORRUPT, "chunk too large (use fewer ticks per chunk)");
+	if (rw->payload_len > FXS_REPLAY_MAX_CHUNK_BYTES)
+		return wfail(rw, FXS_REPLAY_CORRUPT, "a chunk over the replay format's 1 GiB (use fewer ticks per chunk)");
 	uint8_t head[CHUNK_HEAD];
 	memcpy(head, CHUNK_MAGIC, 4);
 	wr32(head + 4, rw->chunk_index);
@@ -635,9 +912,10 @@ static fxs_replay_status flush_chunk(fxs_replay_writer *rw)
 	uint8_t sum[8];
 	wr64(sum, (uint64_t)XXH3_64bits_digest(st));
 	XXH3_freeState(st);
+	errno = 0;
 	if (fwrite(head, 1, CHUNK_HEAD, rw->f) != CHUNK_HEAD ||
 	    fwrite(rw->payload, 1, rw->payload_len, rw->f) != rw->payload_len || !write_durable(rw->f, sum, 8))
-		return wfail(rw, FXS_REPLAY_IO, "cannot write a chunk");
+		return wfail_io(rw, "cannot write a chunk");
 	rw->chunk_index++;
 	rw->chunk_first_tick += rw->ticks_in_chunk;
 	rw->ticks_in_chunk = 0;
@@ -660,8 +938,11 @@ fxs_replay_status fxs_replay_writer_tick(fxs_replay_writer *rw, const fxs_input 
 	if (rw->flags & FXS_REPLAY_FLAG_DETAIL) {
 		size_t cur_len = 0, dlen = 0, dcap = 0;
 		uint8_t *delta = NULL;
-		if (!snapshot_into(w, &rw->cur, &rw->cur_cap, &cur_len) ||
-		    !fxs_delta_encode(rw->prev, rw->prev_len, rw->cur, cur_len, &delta, &dlen, &dcap) ||
+		if (!snapshot_into(w, &rw->cur, &rw->cur_cap, &cur_len))
+			return wfail(rw, FXS_REPLAY_NOMEM, "out of memory");
+		if (cur_len > FXS_REPLAY_MAX_SNAPSHOT_BYTES)
+			return wfail(rw, FXS_REPLAY_CORRUPT, "the world's snapshot is over the replay format's 1 GiB");
+		if (!fxs_delta_encode(rw->prev, rw->prev_len, rw->cur, cur_len, &delta, &dlen, &dcap) ||
 		    !grow(&rw->payload, &rw->payload_cap, rw->payload_len + 4 + dlen)) {
 			free(delta);
 			return wfail(rw, FXS_REPLAY_NOMEM, "out of memory");
@@ -702,11 +983,13 @@ fxs_replay_status fxs_replay_writer_close(fxs_replay_writer *rw)
 		wr64(end + 8, rw->next_tick - 1 - rw->start_tick);
 		wr64(end + 16, rw->last_hash);
 		wr64(end + 24, (uint64_t)XXH3_64bits_withSeed(end, 24, rw->header_checksum));
+		errno = 0;
 		if (!write_durable(rw->f, end, END_SIZE))
-			s = wfail(rw, FXS_REPLAY_IO, "cannot write the end record");
+			s = wfail_io(rw, "cannot write the end record");
 	}
+	errno = 0;
 	if (rw->f && fclose(rw->f) != 0 && s == FXS_REPLAY_OK)
-		s = wfail(rw, FXS_REPLAY_IO, "cannot close the file");
+		s = wfail_io(rw, "cannot close the file");
 	rw->f = NULL;
 	writer_release(rw);
 	return s;

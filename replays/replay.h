@@ -3,9 +3,12 @@
  *
  * Recording is crash-safe: each chunk is written, flushed and fsync'd when it
  * completes, so a killed recorder leaves a file whose complete chunks verify.
- * Reading treats the file as untrusted: every field is bounds-checked, every
- * count is checked against the bytes that are actually there before anything
- * is allocated for it, and every problem is a status with a message. */
+ * Reading treats the file as untrusted: every field is bounds-checked, memory
+ * grows only with the bytes that are actually there, and every problem is a
+ * status with a message. The reader streams (fxs_replay_reader): it holds
+ * the header, one chunk and, with DETAIL, the recorded state of one tick, so
+ * a replay of any length reads in bounded memory; fxs_replay_parse reads a
+ * whole replay into memory on top of it (small files, tests, the fuzzer). */
 #ifndef FXS_REPLAY_H
 #define FXS_REPLAY_H
 
@@ -21,8 +24,11 @@
 #define FXS_REPLAY_MAX_SCENE_NAME 63u
 #define FXS_REPLAY_MAX_CHUNK_TICKS 4096u
 #define FXS_REPLAY_DEFAULT_CHUNK_TICKS 64u
-/* Largest file the reader loads (and largest snapshot a detail delta may build). */
-#define FXS_REPLAY_MAX_BYTES ((size_t)1 << 30)
+/* The one limit the writer and the reader share: a chunk (its payload) and
+ * a snapshot (the start's, or a tick's recorded state) are at most 1 GiB
+ * each. The file has no limit: it is read chunk by chunk. */
+#define FXS_REPLAY_MAX_CHUNK_BYTES ((size_t)1 << 30)
+#define FXS_REPLAY_MAX_SNAPSHOT_BYTES ((size_t)1 << 30)
 
 /* flags */
 #define FXS_REPLAY_FLAG_DETAIL 1u /* every tick also carries the state's snapshot (delta-coded) */
@@ -36,7 +42,8 @@ typedef enum fxs_replay_status {
 	FXS_REPLAY_CHECKSUM,  /* a header, chunk or end record fails its XXH3-64 */
 	FXS_REPLAY_CORRUPT,   /* a field out of range or inconsistent */
 	FXS_REPLAY_IO,        /* cannot read or write the file */
-	FXS_REPLAY_NOMEM
+	FXS_REPLAY_NOMEM,
+	FXS_REPLAY_BAD_START /* a valid replay, but not from the start it must have (fxs_replay_expect) */
 } fxs_replay_status;
 
 const char *fxs_replay_status_string(fxs_replay_status s);
@@ -50,20 +57,95 @@ typedef struct fxs_replay_chunk {
 	uint64_t checksum;
 } fxs_replay_chunk;
 
+/* ---- reading, chunk by chunk ---- */
+
+/* The header's fields, as the reader and a replay in memory hold them. */
+#define FXS_REPLAY_HEADER_FIELDS                                                        \
+	uint32_t format_version;                                                        \
+	uint32_t kernel_version; /* major << 16 | minor << 8 | patch of the recorder */ \
+	uint32_t numeric;        /* fraction bits | wide fraction bits << 8 */          \
+	uint32_t flags;                                                                 \
+	uint32_t players;                                                               \
+	uint32_t chunk_ticks;                                                           \
+	uint64_t start_tick;                                                            \
+	char scene[FXS_REPLAY_MAX_SCENE_NAME + 1];
+
+/* One tick as the reader returns it. */
+typedef struct fxs_replay_tick {
+	uint64_t index;                    /* 0-based */
+	uint64_t number;                   /* the world's step count after it: start_tick + index + 1 */
+	uint64_t hash;                     /* the recorded state hash after it */
+	fxs_input inputs[FXS_MAX_PLAYERS]; /* players of them; the rest neutral */
+	uint64_t offset;                   /* of its record in the file */
+	bool first_of_chunk;               /* the first tick of the reader's current chunk */
+	/* DETAIL: the recorded state after the tick, a snapshot (valid until the
+	 * next call), already checked to hash to `hash`; else NULL */
+	const uint8_t *state;
+	size_t state_len;
+} fxs_replay_tick;
+
+typedef struct fxs_replay_reader {
+	/* the bytes: a file or a buffer */
+	FILE *f;
+	const uint8_t *mem;
+	size_t mem_len, mem_pos;
+	uint64_t pos;       /* bytes consumed: the offset of the next one */
+	uint64_t file_size; /* a regular file's size (0: not known) */
+	/* header */
+	FXS_REPLAY_HEADER_FIELDS
+	uint8_t *header; /* the header's bytes (the start snapshot inside) */
+	size_t header_size, snapshot_off, snapshot_len;
+	uint64_t header_checksum;
+	bool header_valid;
+	/* the current chunk (its head, payload and checksum) */
+	uint8_t *chunk;
+	size_t chunk_cap;
+	fxs_replay_chunk cur;
+	uint32_t cur_next; /* ticks of cur returned */
+	size_t cur_off;    /* offset of the next tick's record in chunk */
+	bool short_seen;
+	uint32_t chunk_count; /* chunks read and verified */
+	uint64_t tick_count;  /* ticks returned */
+	uint64_t last_hash;
+	/* DETAIL: the recorded state after the last tick returned */
+	uint8_t *state, *state_tmp;
+	size_t state_len, state_cap, state_tmp_cap;
+	/* end record */
+	bool complete; /* end record present and consistent, nothing after it */
+	uint64_t end_final_hash;
+	/* the first problem (FXS_REPLAY_OK while none) */
+	fxs_replay_status status;
+	uint64_t error_offset;
+	char error[200];
+} fxs_replay_reader;
+
+/* Open a replay and read its header (the start snapshot included). The
+ * status (also r->status): FXS_REPLAY_OK, or why not (r->error). Close it
+ * either way. */
+fxs_replay_status fxs_replay_open(fxs_replay_reader *r, const char *path);
+/* The same from a buffer (not copied: it must outlive the reader). */
+fxs_replay_status fxs_replay_open_memory(fxs_replay_reader *r, const void *buf, size_t len);
+/* The next tick, read chunk by chunk: true with *t; false at the end,
+ * which is a complete, valid replay when r->status is FXS_REPLAY_OK (then
+ * r->complete), else the first problem (the ticks returned before it came
+ * from chunks that were complete and verified). */
+bool fxs_replay_next(fxs_replay_reader *r, fxs_replay_tick *t);
+void fxs_replay_close(fxs_replay_reader *r);
+/* The start snapshot (in the header). */
+static inline const uint8_t *fxs_replay_reader_snapshot(const fxs_replay_reader *r)
+{
+	return r->header + r->snapshot_off;
+}
+
+/* ---- a whole replay in memory ---- */
+
 /* A replay read into memory. Ticks are numbered as the world's step count
  * after the tick: tick i (0-based index) has number start_tick + i + 1. */
 typedef struct fxs_replay {
 	uint8_t *data; /* the whole file (owned) */
 	size_t len;
 	/* header */
-	uint32_t format_version;
-	uint32_t kernel_version; /* major << 16 | minor << 8 | patch of the recorder */
-	uint32_t numeric;        /* fraction bits | wide fraction bits << 8 */
-	uint32_t flags;
-	uint32_t players;
-	uint32_t chunk_ticks;
-	uint64_t start_tick;
-	char scene[FXS_REPLAY_MAX_SCENE_NAME + 1];
+	FXS_REPLAY_HEADER_FIELDS
 	size_t snapshot_off, snapshot_len; /* the initial snapshot, inside data */
 	size_t header_size;
 	bool header_valid;
@@ -83,11 +165,13 @@ typedef struct fxs_replay {
 	char error[200];
 } fxs_replay;
 
-/* Parse a file already in memory (the replay takes a copy). The header must
- * be valid for anything to be usable: when status is TRUNCATED, CHECKSUM or
- * CORRUPT after a good header, the chunks before the bad one are still there
- * (chunk_count, tick_count) and verify. Returns r->status. */
+/* Parse a file already in memory (the replay takes a copy), with the
+ * reader above. The header must be valid for anything to be usable: when
+ * status is TRUNCATED, CHECKSUM or CORRUPT after a good header, the chunks
+ * before the bad one are still there (chunk_count, tick_count) and verify.
+ * Returns r->status. */
 fxs_replay_status fxs_replay_parse(fxs_replay *r, const void *buf, size_t len);
+/* Read a file into memory and parse it (for small files: the tools stream). */
 fxs_replay_status fxs_replay_load(fxs_replay *r, const char *path);
 void fxs_replay_free(fxs_replay *r);
 /* true when the header was read (then the ticks so far are usable) */
@@ -132,7 +216,7 @@ typedef struct fxs_replay_writer {
 } fxs_replay_writer;
 
 /* Create path and write the header with w's snapshot. chunk_ticks 0 means
- * the default (64). */
+ * the default (64). Errors say why, with the system's reason (rw->error). */
 fxs_replay_status fxs_replay_writer_open(fxs_replay_writer *rw, const char *path, const char *scene, const fxs_world *w,
 					 uint32_t players, uint32_t chunk_ticks, uint32_t flags);
 /* Append one tick: the inputs applied before the step and the world after

@@ -1,8 +1,10 @@
 /* Input sources, recording, re-simulation and state comparison. */
 #include "replay_run.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <libfixmath/fix16.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,9 +187,10 @@ bad:
 bool fxs_input_script_load(fxs_input_script *s, const char *path, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
+	errno = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		snprintf(err, errlen, "cannot open %s", path);
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return false;
 	}
 	size_t cap = 4096, n = 0;
@@ -208,9 +211,15 @@ bool fxs_input_script_load(fxs_input_script *s, const char *path, char *err, siz
 		if (!got)
 			break;
 	}
+	int read_errno = ferror(f) ? errno : 0;
 	fclose(f);
 	if (!buf) {
 		snprintf(err, errlen, "%s: too large or out of memory", path);
+		return false;
+	}
+	if (read_errno) {
+		free(buf);
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(read_errno));
 		return false;
 	}
 	bool ok = fxs_input_script_parse(s, buf, n, err, errlen);
@@ -295,29 +304,155 @@ fxs_replay_status fxs_replay_record(const char *path, const fxs_record_options *
 	return s;
 }
 
-/* ---- re-simulation ---- */
+/* ---- re-simulation, from a known start ---- */
 
-fxs_world *fxs_replay_start(const fxs_replay *r, const fxs_scene **scene, char *err, size_t errlen)
+/* The canonical state bytes of w (NULL when out of memory). */
+static uint8_t *state_bytes(const fxs_world *w, size_t *n)
 {
-	const fxs_scene *sc = fxs_scene_find(r->scene);
-	if (!sc) {
-		snprintf(err, errlen, "unknown scene '%s': this build has no input handler for it", r->scene);
-		return NULL;
+	*n = fxs_world_serialize_state(w, NULL, 0);
+	uint8_t *b = malloc(*n ? *n : 1);
+	if (b)
+		fxs_world_serialize_state(w, b, *n);
+	return b;
+}
+
+/* 1 when a and b hold the same state, 0 when not (*d names where, from
+ * `expected` a to `got` b), -1 when out of memory. */
+static int same_state(const fxs_world *a, const fxs_world *b, fxs_state_diff *d)
+{
+	size_t na, nb;
+	uint8_t *sa = state_bytes(a, &na), *sb = state_bytes(b, &nb);
+	int same = sa && sb ? na == nb && memcmp(sa, sb, na) == 0 : -1;
+	free(sa);
+	free(sb);
+	if (same == 0 && !fxs_world_first_difference(a, b, d)) {
+		memset(d, 0, sizeof *d); /* differs where the comparison does not look: the hash says so */
+		d->body = -1;
+		snprintf(d->field, sizeof d->field, "state hash");
+		snprintf(d->expected, sizeof d->expected, "%016" PRIx64, fxs_world_hash(a));
+		snprintf(d->got, sizeof d->got, "%016" PRIx64, fxs_world_hash(b));
 	}
+	return same;
+}
+
+static fxs_world *bad_start(fxs_world *w, fxs_replay_status *status, fxs_replay_status s, char *err, size_t errlen,
+			    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	*status = s;
+	fxs_world_destroy(w);
+	return NULL;
+}
+
+/* w's start against the state of e; *status etc. as fxs_replay_start_world */
+static fxs_world *check_against(fxs_world *w, const fxs_world *e, const char *what, fxs_replay_status *status, char *err,
+				size_t errlen)
+{
+	fxs_state_diff d;
+	int same = same_state(e, w, &d);
+	if (same < 0)
+		return bad_start(w, status, FXS_REPLAY_NOMEM, err, errlen, "out of memory comparing the start");
+	if (same)
+		return w;
+	char where[256];
+	fxs_state_diff_format(&d, where, sizeof where);
+	return bad_start(w, status, FXS_REPLAY_BAD_START, err, errlen, "not the expected start: %s, not %s's: %s",
+			 "the replay starts from a state", what, where);
+}
+
+fxs_world *fxs_replay_start_world(const char *scene, const uint8_t *snapshot, size_t len, uint64_t start_tick,
+				  const fxs_replay_expect *expect, const fxs_scene **sc, fxs_replay_status *status,
+				  char *err, size_t errlen)
+{
+	fxs_replay_status dummy;
+	if (!status)
+		status = &dummy;
+	const fxs_scene *found = fxs_scene_find(scene);
+	if (!found)
+		return bad_start(NULL, status, FXS_REPLAY_CORRUPT, err, errlen,
+				 "unknown scene '%s': this build has no input handler for it", scene);
 	fxs_result e;
-	fxs_world *w = fxs_world_create_from_snapshot(r->data + r->snapshot_off, r->snapshot_len, &e);
-	if (!w) {
-		snprintf(err, errlen, "corrupt: the initial snapshot does not restore (%s)", fxs_result_string(e));
-		return NULL;
+	fxs_world *w = fxs_world_create_from_snapshot(snapshot, len, &e);
+	if (!w)
+		return bad_start(NULL, status, e == FXS_ERR_NOMEM ? FXS_REPLAY_NOMEM : FXS_REPLAY_CORRUPT, err, errlen,
+				 "corrupt: the initial snapshot does not restore (%s)", fxs_result_string(e));
+	if (fxs_world_get_step(w) != start_tick)
+		return bad_start(w, status, FXS_REPLAY_CORRUPT, err, errlen,
+				 "corrupt: the initial snapshot is at step %" PRIu64 ", the header says %" PRIu64,
+				 fxs_world_get_step(w), start_tick);
+	*sc = found;
+	*status = FXS_REPLAY_OK;
+	if (expect && expect->snapshot) {
+		fxs_world *x = fxs_world_create_from_snapshot(expect->snapshot, expect->snapshot_len, &e);
+		if (!x)
+			return bad_start(w, status, e == FXS_ERR_NOMEM ? FXS_REPLAY_NOMEM : FXS_REPLAY_CORRUPT, err, errlen,
+					 "the expected start's snapshot does not restore (%s)", fxs_result_string(e));
+		w = check_against(w, x, "the expected start snapshot", status, err, errlen);
+		fxs_world_destroy(x);
+		return w;
 	}
-	if (fxs_world_get_step(w) != r->start_tick) {
-		snprintf(err, errlen, "corrupt: the initial snapshot is at step %" PRIu64 ", the header says %" PRIu64,
-			 fxs_world_get_step(w), r->start_tick);
-		fxs_world_destroy(w);
-		return NULL;
+	if (expect && expect->has_hash) {
+		uint64_t h = fxs_world_hash(w);
+		if (h != expect->hash)
+			return bad_start(w, status, FXS_REPLAY_BAD_START, err, errlen,
+					 "not the expected start: the replay starts from state hash %016" PRIx64
+					 ", the expected start is %016" PRIx64,
+					 h, expect->hash);
+		return w;
 	}
-	*scene = sc;
+	/* the built-in scene's start: its golden hash, and its state exactly */
+	uint64_t golden;
+	if (!fxs_scene_start_hash(found->name, &golden))
+		return bad_start(w, status, FXS_REPLAY_BAD_START, err, errlen,
+				 "not the expected start: scene '%s' has no golden start in this build", found->name);
+	if (fxs_world_hash(w) != golden) {
+		/* name where it differs from the scene's own start */
+		fxs_world *x = found->create();
+		fxs_state_diff d;
+		char where[256] = "";
+		if (x && fxs_world_first_difference(x, w, &d)) {
+			fxs_state_diff_format(&d, where + 2, sizeof where - 2);
+			memcpy(where, ": ", 2);
+		}
+		fxs_world_destroy(x);
+		return bad_start(w, status, FXS_REPLAY_BAD_START, err, errlen,
+				 "not the expected start: the replay starts from state hash %016" PRIx64
+				 ", scene %s starts from %016" PRIx64 "%s",
+				 fxs_world_hash(w), found->name, golden, where);
+	}
+	fxs_world *x = found->create();
+	if (!x)
+		return bad_start(w, status, FXS_REPLAY_NOMEM, err, errlen, "scene '%s' could not be created", found->name);
+	if (fxs_world_hash(x) != golden) {
+		uint64_t h = fxs_world_hash(x);
+		fxs_world_destroy(x);
+		return bad_start(w, status, FXS_REPLAY_BAD_START, err, errlen,
+				 "this build's scene %s starts from state hash %016" PRIx64 ", not its golden start %016" PRIx64
+				 ": the program is inconsistent (tools/scenes/scene_starts.c)",
+				 found->name, h, golden);
+	}
+	char what[96];
+	snprintf(what, sizeof what, "scene %s", found->name);
+	w = check_against(w, x, what, status, err, errlen);
+	fxs_world_destroy(x);
 	return w;
+}
+
+fxs_world *fxs_replay_start(const fxs_replay *r, const fxs_replay_expect *expect, const fxs_scene **scene, char *err,
+			    size_t errlen)
+{
+	return fxs_replay_start_world(r->scene, r->data + r->snapshot_off, r->snapshot_len, r->start_tick, expect, scene,
+				      NULL, err, errlen);
+}
+
+fxs_world *fxs_replay_reader_start(const fxs_replay_reader *r, const fxs_replay_expect *expect, const fxs_scene **sc,
+				   fxs_replay_status *status, char *err, size_t errlen)
+{
+	return fxs_replay_start_world(r->scene, fxs_replay_reader_snapshot(r), r->snapshot_len, r->start_tick, expect, sc,
+				      status, err, errlen);
 }
 
 fxs_result fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_world *w, uint64_t i)
@@ -325,6 +460,12 @@ fxs_result fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_worl
 	fxs_input in[FXS_MAX_PLAYERS];
 	fxs_replay_tick_inputs(r, i, in);
 	scene->apply_inputs(w, in, r->players, fxs_replay_tick_number(r, i));
+	return fxs_world_step(w);
+}
+
+fxs_result fxs_replay_step_tick(const fxs_scene *scene, fxs_world *w, const fxs_replay_tick *t, uint32_t players)
+{
+	scene->apply_inputs(w, t->inputs, players, t->number);
 	return fxs_world_step(w);
 }
 

@@ -62,14 +62,39 @@ typedef struct fxs_record_options {
 fxs_replay_status fxs_replay_record(const char *path, const fxs_record_options *o, uint64_t *final_hash, char *err,
 				    size_t errlen);
 
-/* ---- re-simulation ---- */
+/* ---- re-simulation, from a known start ---- */
 
-/* The replay's world at its start (from the initial snapshot) and the scene
- * whose input handler it uses; NULL with a message on error. */
-fxs_world *fxs_replay_start(const fxs_replay *r, const fxs_scene **scene, char *err, size_t errlen);
+/* What a replay's start must be. A replay proves a run only from a start
+ * the verifier knows: the file's own snapshot is untrusted like the rest.
+ * All zero (or NULL): the start of the built-in scene the header names,
+ * whose state hash is compiled into the program (fxs_scene_start_hash) and
+ * whose state is compared byte for byte with the scene's own. */
+typedef struct fxs_replay_expect {
+	const void *snapshot; /* non-NULL: exactly this snapshot's state (a game server's start) */
+	size_t snapshot_len;
+	bool has_hash; /* else: the start's state hash (fxs_world_hash) must be `hash` */
+	uint64_t hash;
+} fxs_replay_expect;
+
+/* The world at a replay's start, from its snapshot (scene, snapshot and
+ * start step from its header), checked against expect, and the scene whose
+ * input handler it uses. NULL with *status and a message (err) otherwise:
+ * FXS_REPLAY_BAD_START for a start that is not the expected one (naming the
+ * first body and field that differ when it can), FXS_REPLAY_CORRUPT for an
+ * unknown scene or a snapshot that does not restore, FXS_REPLAY_NOMEM. */
+fxs_world *fxs_replay_start_world(const char *scene, const uint8_t *snapshot, size_t len, uint64_t start_tick,
+				  const fxs_replay_expect *expect, const fxs_scene **sc, fxs_replay_status *status,
+				  char *err, size_t errlen);
+/* The same for a replay in memory or a reader (status may be NULL). */
+fxs_world *fxs_replay_start(const fxs_replay *r, const fxs_replay_expect *expect, const fxs_scene **scene, char *err,
+			    size_t errlen);
+fxs_world *fxs_replay_reader_start(const fxs_replay_reader *r, const fxs_replay_expect *expect, const fxs_scene **sc,
+				   fxs_replay_status *status, char *err, size_t errlen);
 /* Apply tick i's inputs and step: fxs_world_step's result (FXS_ERR_NOMEM:
  * the machine ran out of memory, so nothing can be said about the replay). */
 fxs_result fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_world *w, uint64_t i);
+/* The same for a tick from a reader. */
+fxs_result fxs_replay_step_tick(const fxs_scene *scene, fxs_world *w, const fxs_replay_tick *t, uint32_t players);
 
 /* ---- comparing states ---- */
 

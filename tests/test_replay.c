@@ -57,12 +57,15 @@ static uint8_t *record_bytes(const char *scene, uint32_t steps, uint32_t chunk, 
 	return b;
 }
 
-/* Re-simulate: -1 when every tick matches, else the first bad tick index. */
+/* Re-simulate from the replay's own start (checked only by the
+ * replay_start tests): -1 when every tick matches, else the first bad tick
+ * index (-2: the start does not restore). */
 static int64_t resimulate(const fxs_replay *r)
 {
 	char err[256];
 	const fxs_scene *sc;
-	fxs_world *w = fxs_replay_start(r, &sc, err, sizeof err);
+	fxs_replay_expect own = { r->data + r->snapshot_off, r->snapshot_len, false, 0 };
+	fxs_world *w = fxs_replay_start(r, &own, &sc, err, sizeof err);
 	if (!w)
 		return -2;
 	int64_t bad = -1;
@@ -217,7 +220,7 @@ TEST(replay_tampered_input_diverges_at_its_tick_and_names_the_body)
 	/* name it: the recorded state at tick 70 against the re-simulated one */
 	char err[256];
 	const fxs_scene *sc;
-	fxs_world *w = fxs_replay_start(&r, &sc, err, sizeof err);
+	fxs_world *w = fxs_replay_start(&r, NULL, &sc, err, sizeof err);
 	for (uint64_t i = 0; i < 70; ++i)
 		fxs_replay_step(&r, sc, w, i);
 	fxs_replay_detail d;

@@ -52,7 +52,7 @@ TEST(replay_corpus_verifies)
 			upto = 4;
 		char err[256];
 		const fxs_scene *sc;
-		fxs_world *w = fxs_replay_start(&r, &sc, err, sizeof err);
+		fxs_world *w = fxs_replay_start(&r, NULL, &sc, err, sizeof err);
 		if (!w) {
 			fclose(m);
 			fxs_replay_free(&r);

@@ -1,5 +1,6 @@
 /* Snapshots: the synctest on every scene, restore into a fresh world, and
  * untrusted input (truncated, bit-flipped, wrong version) rejected cleanly. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,4 +172,25 @@ TEST(snapshot_restore_with_a_sleeper_and_a_passer_by)
 	free(buf);
 	fxs_world_destroy(w);
 	fxs_world_destroy(r);
+}
+
+/* The versions a program reads at run time are the library's: the headers'
+ * macros, and the format version a saved snapshot carries in bytes 4..7. */
+TEST(versions_at_run_time_match_the_headers_and_the_snapshot)
+{
+	char want[32];
+	snprintf(want, sizeof want, "%d.%d.%d", FXS_VERSION_MAJOR, FXS_VERSION_MINOR, FXS_VERSION_PATCH);
+	CHECK(strcmp(fxs_version_string(), want) == 0);
+	CHECK(fxs_version() == ((uint32_t)FXS_VERSION_MAJOR << 16 | (uint32_t)FXS_VERSION_MINOR << 8 | (uint32_t)FXS_VERSION_PATCH));
+	fxs_world *w = fxs_scene_find("shapes")->create();
+	size_t len;
+	uint8_t *a = save(w, &len);
+	CHECK(a && len >= 12);
+	uint32_t v = (uint32_t)a[4] | (uint32_t)a[5] << 8 | (uint32_t)a[6] << 16 | (uint32_t)a[7] << 24;
+	uint32_t k = (uint32_t)a[8] | (uint32_t)a[9] << 8 | (uint32_t)a[10] << 16 | (uint32_t)a[11] << 24;
+	CHECK(v == fxs_snapshot_version());
+	CHECK(k == fxs_version());
+	CHECK(fxs_snapshot_version_oldest() >= 1 && fxs_snapshot_version_oldest() <= fxs_snapshot_version());
+	free(a);
+	fxs_world_destroy(w);
 }

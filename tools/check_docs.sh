@@ -53,6 +53,8 @@ rm -rf "$D"
 mkdir -p "$D/bin"
 make --no-print-directory -s install PREFIX="$D/prefix" >/dev/null
 export PKG_CONFIG_PATH="$D/prefix/lib/pkgconfig"
+# the pages' programs link the shared library, as `pkg-config fixstep` says
+export LD_LIBRARY_PATH="$D/prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 ln -s "$B/fixstep" "$D/bin/fixstep"
 exec python3 - "$ROOT" "$D" "$@" <<'PY'
 import difflib, glob, os, re, shlex, subprocess, sys

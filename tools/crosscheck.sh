@@ -16,9 +16,11 @@
 # On aarch64 (whose NEON kernels run only under qemu here) the test program is built too and
 # its vector-kernel tests (tests/test_batch.c, np_box_tests_vector) must pass.
 #
-# Cross sysroots (Debian's libfixmath-dev and libxxhash-dev of each architecture, and
-# libfixmath built from Debian's source package with emcc for wasm32) are cached under
-# build/x/; missing toolchains are installed with apt-get when run as root.
+# Cross sysroots (Debian's libfixmath-dev, libxxhash-dev and libsodium-dev of each
+# architecture, and libfixmath built from Debian's source package with emcc for wasm32)
+# are cached under build/x/; missing toolchains are installed with apt-get when run as
+# root. The wasm32 program is built without its networked sessions (SESSIONS=0: no
+# libsodium, which Debian does not build for wasm32, and no UDP under node).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -111,7 +113,7 @@ apt_sources() {
         case $t in
             i686|aarch64|s390x)
                 arch=$(deb_arch "$t")
-                [ -f "$X/sysroot/$arch/.done" ] && continue
+                sysroot_done "$t" && continue
                 dpkg --print-architecture | grep -qx "$arch" && continue
                 dpkg --print-foreign-architectures | grep -qx "$arch" && continue
                 is_root || die "$t needs Debian's $arch libraries; run:  sudo dpkg --add-architecture $arch && sudo apt-get update"
@@ -135,8 +137,8 @@ setup() {
     missing=$(missing_packages)
     for t in $TARGETS; do
         case $t in
-            i686|aarch64|s390x) arch=$(deb_arch "$t"); [ -f "$X/sysroot/$arch/.done" ] && continue
-                apt-cache show "libfixmath-dev:$arch" >/dev/null 2>&1 || stale=1 ;;
+            i686|aarch64|s390x) arch=$(deb_arch "$t"); sysroot_done "$t" && continue
+                apt-cache show "libfixmath-dev:$arch" "libsodium-dev:$arch" >/dev/null 2>&1 || stale=1 ;;
             wasm32) [ -f "$X/sysroot/wasm32/.done" ] && continue
                 apt-get source -qq --print-uris libfixmath 2>/dev/null | grep -q orig || stale=1 ;;
         esac
@@ -159,20 +161,26 @@ setup() {
 }
 
 # ---------------------------------------------------------------- sysroots
-# build/x/sysroot/ARCH: Debian's libfixmath-dev and libxxhash-dev for ARCH, unpacked.
+# build/x/sysroot/ARCH: Debian's libfixmath-dev, libxxhash-dev and libsodium-dev for
+# ARCH, unpacked (a sysroot made before libsodium was needed is made again).
+sysroot_done() {
+    local arch trip; arch=$(deb_arch "$1"); trip=$(triplet "$1")
+    [ -f "$X/sysroot/$arch/.done" ] && [ -f "$X/sysroot/$arch/usr/lib/$trip/libsodium.a" ]
+}
 ensure_sysroot() {
     local t=$1 arch trip dir tmp
     arch=$(deb_arch "$t"); trip=$(triplet "$t"); dir=$X/sysroot/$arch
-    [ -f "$dir/.done" ] && return 0
-    say "sysroot $arch: apt-get download libfixmath-dev:$arch libxxhash-dev:$arch"
+    sysroot_done "$t" && return 0
+    say "sysroot $arch: apt-get download libfixmath-dev:$arch libxxhash-dev:$arch libsodium-dev:$arch"
     rm -rf "$dir"; mkdir -p "$dir"
     tmp=$(mktemp -d "$X/dl.XXXXXX")
-    (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "libfixmath-dev:$arch" "libxxhash-dev:$arch" >/dev/null) \
-        || die "apt-get download for $arch failed"
+    (cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "libfixmath-dev:$arch" "libxxhash-dev:$arch" \
+        "libsodium-dev:$arch" >/dev/null) || die "apt-get download for $arch failed"
     for deb in "$tmp"/*.deb; do dpkg -x "$deb" "$dir"; done
     rm -rf "$tmp"
     [ -f "$dir/usr/include/libfixmath/fix16.h" ] && [ -f "$dir/usr/lib/$trip/liblibfixmath.a" ] \
-        && [ -f "$dir/usr/lib/$trip/libxxhash.a" ] || die "sysroot $dir is incomplete"
+        && [ -f "$dir/usr/lib/$trip/libxxhash.a" ] && [ -f "$dir/usr/include/sodium.h" ] \
+        && [ -f "$dir/usr/lib/$trip/libsodium.a" ] || die "sysroot $dir is incomplete"
     touch "$dir/.done"
 }
 
@@ -250,7 +258,7 @@ build_target() {
                    CPPFLAGS="-I$sys/usr/include" LDFLAGS="-static -L$sys/usr/lib/$trip") ;;
         wasm32)
             sys=$ROOT/$X/sysroot/wasm32
-            args+=(CC=emcc AR=emar OPT=-O2 XXH_INLINE=1 EXE=.js CPPFLAGS="-I$sys/usr/include"
+            args+=(CC=emcc AR=emar OPT=-O2 XXH_INLINE=1 SESSIONS=0 EXE=.js CPPFLAGS="-I$sys/usr/include"
                    LDFLAGS="-L$sys/usr/lib -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1") ;;
     esac
     local -a goals=("$(prog "$t")")

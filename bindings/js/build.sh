@@ -24,7 +24,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # compares the SIMD128 kernel with the portable one there; make test-js runs it).
 if [ "${1:-}" = tests ]; then
     b=$OUT/simd128; mkdir -p "$OUT"
-    make --no-print-directory BUILD="$b" CC=emcc AR=emar OPT=-O3 XXH_INLINE=1 DEPS_CHECK=0 EXE=.js \
+    make --no-print-directory BUILD="$b" CC=emcc AR=emar OPT=-O3 XXH_INLINE=1 DEPS_CHECK=0 EXE=.js SESSIONS=0 \
         CPPFLAGS="-I$SYS/usr/include" CFLAGS=-msimd128 \
         LDFLAGS="-L$SYS/usr/lib -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1" \
         "$b/fixstep_tests.js" >"$b-tests.log" 2>&1 || { say "building the wasm tests failed:"; tail -n 30 "$b-tests.log" >&2; exit 1; }

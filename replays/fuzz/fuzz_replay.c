@@ -45,7 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	char err[256];
 	const fxs_scene *sc;
-	fxs_world *w = fxs_replay_start(&r, &sc, err, sizeof err);
+	/* the file's own start, whatever it is: the reader and the world under
+	 * mutated snapshots are what this fuzzes (verify refuses such starts) */
+	fxs_replay_expect own = { r.data + r.snapshot_off, r.snapshot_len, false, 0 };
+	fxs_world *w = fxs_replay_start(&r, &own, &sc, err, sizeof err);
 	if (w) {
 		/* a few ticks of small worlds: the inputs reach the scene's handler */
 		if (fxs_world_slot_count(w) <= 64)

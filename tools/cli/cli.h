@@ -27,6 +27,10 @@ const fxs_scene *cli_scene(const char *name);
 fxs_world *cli_scene_world(const fxs_scene *sc);
 /* Parse a non-negative integer argument; false on garbage or overflow. */
 int cli_parse_u32(const char *s, uint32_t *out);
+/* 2 n hex digits into n bytes, first digits first: false for anything else. */
+bool cli_parse_hex(const char *s, uint8_t *out, size_t n);
+/* A probability, 0..1 (decimal): false for anything else. */
+bool cli_parse_prob(const char *s, double *out);
 /* --kernels NAME (portable, avx2, avx512, simd128, neon): the level, or -1 for anything else. */
 int cli_parse_kernels(const char *s);
 /* Use the --kernels choice (requested >= 0) in w; a note on stderr when this

@@ -6,10 +6,12 @@
 #include "cli/commands.h"
 #include "session/session.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -73,13 +75,14 @@ static char *read_file(const char *path, size_t *len)
 typedef struct netdemo_options {
 	uint32_t players, ticks, base_port, tick_ms, delay, seed;
 	uint32_t perturb_peer, perturb_tick, vanish_peer, vanish_ms; /* tick / ms 0: none */
-	const char *loss, *jitter, *dup, *mode, *scene, *dir;        /* passed on to the peers as given */
+	const char *loss, *jitter, *dup, *mode, *scene, *dir;        /* passed on to the peers (checked here) */
+	bool own_dir;                                                /* a scratch directory made here */
 	char dirbuf[256];
 } netdemo_options;
 
 /* The peers started: their command's shared pieces, and how each ended. */
 typedef struct netdemo_run {
-	char peers[512], exe[512], replay[300];
+	char peers[512], exe[512], replay[300], key[300];
 	pid_t pids[FXS_SESSION_MAX_PEERS];
 	int codes[FXS_SESSION_MAX_PEERS]; /* exit status, or 128 + signal */
 } netdemo_run;
@@ -105,7 +108,10 @@ static int netdemo_usage(void)
 	       "hash of every peer; peer 0 records DIR/netdemo.fxr from the confirmed inputs\n"
 	       "and `fixstep verify` checks it. --perturb K:T makes peer K move a body by\n"
 	       "1 LSB after tick T (a desync: the first diverging body is named); --vanish\n"
-	       "K:MS kills peer K after MS ms (the others report it and stop).\n");
+	       "K:MS kills peer K after MS ms (the others report it and stop).\n"
+	       "The session key is made here (libsodium's randombytes) and given to the peers in\n"
+	       "DIR/session.key, as a game's lobby would. Without --dir, DIR is a new directory\n"
+	       "in $TMPDIR (or /tmp), removed after a clean run and kept (and named) otherwise.\n");
 	return 0;
 }
 
@@ -151,10 +157,22 @@ static int netdemo_option(const char *a, const char *v, netdemo_options *o)
 			return cli_usage_error("--seed needs a number");
 	} else if (strcmp(a, "--perturb") == 0 || strcmp(a, "--vanish") == 0) {
 		return netdemo_peer_at(a, v, o);
+	} else if (strcmp(a, "--loss") == 0 || strcmp(a, "--dup") == 0) {
+		double p;
+		if (!cli_parse_prob(v, &p))
+			return cli_usage_error("%s needs a probability 0..1", a);
+		*(a[2] == 'l' ? &o->loss : &o->dup) = v;
+	} else if (strcmp(a, "--jitter") == 0) {
+		uint32_t ms;
+		if (!cli_parse_u32(v, &ms) || ms > 10000)
+			return cli_usage_error("--jitter needs 0..10000 ms");
+		o->jitter = v;
+	} else if (strcmp(a, "--dir") == 0 && !v[0]) {
+		return cli_usage_error("--dir needs a directory");
 	} else {
 		/* the rest are passed on to the peers, which check them */
-		static const char *const names[] = { "--loss", "--jitter", "--dup", "--mode", "--scene", "--dir" };
-		const char **dst[] = { &o->loss, &o->jitter, &o->dup, &o->mode, &o->scene, &o->dir };
+		static const char *const names[] = { "--mode", "--scene", "--dir" };
+		const char **dst[] = { &o->mode, &o->scene, &o->dir };
 		for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
 			if (strcmp(a, names[k]) == 0) {
 				*dst[k] = v;
@@ -210,7 +228,7 @@ static int netdemo_spawn(const netdemo_options *o, netdemo_run *nr, uint32_t k)
 	av[n++] = sticks, av[n++] = "--mode", av[n++] = o->mode, av[n++] = "--input-delay", av[n++] = sdelay;
 	av[n++] = "--tick-ms", av[n++] = sms, av[n++] = "--seed", av[n++] = sseed, av[n++] = "--loss";
 	av[n++] = o->loss, av[n++] = "--jitter", av[n++] = o->jitter, av[n++] = "--dup", av[n++] = o->dup;
-	av[n++] = "--desync-dir", av[n++] = o->dir;
+	av[n++] = "--desync-dir", av[n++] = o->dir, av[n++] = "--key-file", av[n++] = nr->key;
 	if (k == 0)
 		av[n++] = "--record", av[n++] = nr->replay;
 	if (o->perturb_tick && k == o->perturb_peer)
@@ -233,16 +251,56 @@ static int netdemo_spawn(const netdemo_options *o, netdemo_run *nr, uint32_t k)
 	return 0;
 }
 
-/* Starts every peer (DIR and BASE chosen from our pid when not given),
- * kills the --vanish one on time and waits for all: 0, or 1 when a fork
- * fails. */
-static int netdemo_run_peers(netdemo_options *o, netdemo_run *nr, const char *argv0)
+/* DIR (a new scratch directory when not given) and the session key in it,
+ * which proves it writable: 0, or 2 after the reason. */
+static int netdemo_prepare_dir(netdemo_options *o, netdemo_run *nr)
 {
 	if (!o->dir) {
-		snprintf(o->dirbuf, sizeof o->dirbuf, "/tmp/fixstep-netdemo-%ld", (long)getpid());
-		o->dir = o->dirbuf;
+		const char *t = getenv("TMPDIR");
+		snprintf(o->dirbuf, sizeof o->dirbuf, "%s/fixstep-netdemo-XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(o->dirbuf))
+			return cli_usage_error("netdemo: cannot make a directory %s: %s", o->dirbuf, strerror(errno));
+		o->dir = o->dirbuf, o->own_dir = true;
+	} else if (mkdir(o->dir, 0755) != 0 && errno != EEXIST) {
+		return cli_usage_error("netdemo: cannot use --dir %s: %s", o->dir, strerror(errno));
 	}
-	mkdir(o->dir, 0755);
+	if (strlen(o->dir) > 200)
+		return cli_usage_error("netdemo: --dir %s: too long", o->dir);
+	uint8_t key[FXS_SESSION_KEY_BYTES];
+	randombytes_buf(key, sizeof key);
+	snprintf(nr->key, sizeof nr->key, "%s/session.key", o->dir);
+	int fd = open(nr->key, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	bool ok = fd >= 0 && write(fd, key, sizeof key) == (ssize_t)sizeof key;
+	int e = errno;
+	if (fd >= 0 && close(fd) != 0 && ok)
+		ok = false, e = errno;
+	sodium_memzero(key, sizeof key);
+	if (!ok)
+		return cli_usage_error("netdemo: cannot use --dir %s: %s", o->dir, strerror(e));
+	return 0;
+}
+
+/* Removes the scratch directory made here and what is in it. */
+static void netdemo_remove_dir(const netdemo_options *o)
+{
+	DIR *d = opendir(o->dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char path[600];
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			snprintf(path, sizeof path, "%s/%s", o->dir, e->d_name);
+			remove(path);
+		}
+	closedir(d);
+	rmdir(o->dir);
+}
+
+/* Starts every peer (BASE chosen from our pid when not given), kills the
+ * --vanish one on time and waits for all: 0, or 1 when a fork fails. */
+static int netdemo_run_peers(netdemo_options *o, netdemo_run *nr, const char *argv0)
+{
 	if (!o->base_port)
 		o->base_port = 20000 + (uint32_t)(getpid() % 4000) * 8;
 	char tmp[64];
@@ -390,7 +448,6 @@ static int netdemo_report(const netdemo_options *o, const netdemo_run *nr)
 			return 1;
 		rc = netdemo_verify_replay(nr, &sum);
 	}
-	printf("logs in %s\n", o->dir);
 	return rc;
 }
 
@@ -399,7 +456,21 @@ int cmd_netdemo(int argc, char **argv)
 	netdemo_options o;
 	netdemo_run nr;
 	int rc = netdemo_parse(argc, argv, &o);
-	if (rc != CLI_GO || (rc = netdemo_run_peers(&o, &nr, argv[0])) != 0)
+	if (rc != CLI_GO)
 		return rc;
-	return netdemo_report(&o, &nr);
+	if (sodium_init() < 0) {
+		fprintf(stderr, "fixstep: netdemo: libsodium cannot start\n");
+		return 1;
+	}
+	if ((rc = netdemo_prepare_dir(&o, &nr)) != 0 || (rc = netdemo_run_peers(&o, &nr, argv[0])) != 0) {
+		if (o.own_dir)
+			netdemo_remove_dir(&o);
+		return rc;
+	}
+	rc = netdemo_report(&o, &nr);
+	if (o.own_dir && rc == 0)
+		netdemo_remove_dir(&o);
+	else
+		printf("logs in %s\n", o.dir);
+	return rc;
 }

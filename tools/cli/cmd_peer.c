@@ -1,5 +1,4 @@
-/* fixstep peer | synctest: one session peer over UDP on 127.0.0.1, and the
- * single-process GGPO synctest. */
+/* fixstep peer: one session peer over UDP (IPv4). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -7,22 +6,12 @@
 #include "session/session.h"
 #include "session/transport.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int parse_prob(const char *s, double *out)
-{
-	if (!s)
-		return 0;
-	char *end;
-	double v = strtod(s, &end);
-	if (*end || end == s || !(v >= 0 && v <= 1))
-		return 0;
-	*out = v;
-	return 1;
-}
 
 static void sleep_ms(uint32_t ms)
 {
@@ -33,40 +22,91 @@ static void sleep_ms(uint32_t ms)
 static uint64_t now_ms(void) { return cli_now_ns() / 1000000u; }
 
 /* Re-simulate the confirmed inputs from the scene's start and record them:
- * a replay of what the session agreed on. */
-static int record_confirmed(const fxs_session *s, const fxs_scene *sc, uint32_t players, uint32_t ticks,
-			    const char *path, uint64_t *final)
+ * a replay of what the session agreed on. true, or false with why in err. */
+static bool record_confirmed(const fxs_session *s, const fxs_scene *sc, uint32_t players, uint32_t ticks,
+			     const char *path, uint64_t *final, char *err, size_t n)
 {
 	fxs_world *w = sc->create();
 	fxs_replay_writer rw;
-	if (!w || fxs_replay_writer_open(&rw, path, sc->name, w, players, 0, 0) != FXS_REPLAY_OK) {
+	if (!w) {
+		snprintf(err, n, "out of memory");
+		return false;
+	}
+	if (fxs_replay_writer_open(&rw, path, sc->name, w, players, 0, 0) != FXS_REPLAY_OK) {
+		snprintf(err, n, "%s", rw.error);
 		fxs_world_destroy(w);
-		return 0;
+		return false;
 	}
 	fxs_input in[FXS_MAX_PLAYERS];
-	for (uint64_t t = 1; t <= ticks; ++t) {
+	bool ok = true;
+	for (uint64_t t = 1; ok && t <= ticks; ++t) {
 		if (!fxs_session_inputs(s, t, in)) {
-			fxs_replay_writer_abandon(&rw);
-			fxs_world_destroy(w);
-			return 0;
+			snprintf(err, n, "tick %" PRIu64 " is not confirmed", t);
+			ok = false;
+			break;
 		}
 		sc->apply_inputs(w, in, players, t);
 		if (!cli_step(w)) {
-			fxs_replay_writer_abandon(&rw);
-			fxs_world_destroy(w);
-			return 0;
+			snprintf(err, n, "out of memory at step %" PRIu64, t);
+			ok = false;
+		} else if (fxs_replay_writer_tick(&rw, in, w) != FXS_REPLAY_OK) {
+			snprintf(err, n, "%s", rw.error);
+			ok = false;
 		}
-		fxs_replay_writer_tick(&rw, in, w);
 	}
 	*final = fxs_world_hash(w);
 	fxs_world_destroy(w);
-	return fxs_replay_writer_close(&rw) == FXS_REPLAY_OK;
+	if (!ok) {
+		fxs_replay_writer_abandon(&rw);
+		return false;
+	}
+	if (fxs_replay_writer_close(&rw) != FXS_REPLAY_OK) {
+		snprintf(err, n, "%s", rw.error);
+		return false;
+	}
+	return true;
+}
+
+/* A session key from a file: 32 bytes, or 64 hex digits (and white space
+ * after them). false with why in err. */
+static bool read_key_file(const char *path, uint8_t key[FXS_SESSION_KEY_BYTES], char *err, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	uint8_t b[160];
+	size_t len = fread(b, 1, sizeof b, f);
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		snprintf(err, n, "%s: cannot read it", path);
+		return false;
+	}
+	if (len == FXS_SESSION_KEY_BYTES) {
+		memcpy(key, b, FXS_SESSION_KEY_BYTES);
+		return true;
+	}
+	while (len && (b[len - 1] == '\n' || b[len - 1] == '\r' || b[len - 1] == ' ' || b[len - 1] == '\t'))
+		--len;
+	char hex[2 * FXS_SESSION_KEY_BYTES + 1];
+	if (len == 2 * FXS_SESSION_KEY_BYTES) {
+		memcpy(hex, b, len);
+		hex[len] = 0;
+		if (cli_parse_hex(hex, key, FXS_SESSION_KEY_BYTES))
+			return true;
+	}
+	snprintf(err, n, "%s: a session key is 32 bytes, or 64 hex digits", path);
+	return false;
 }
 
 typedef struct peer_options {
 	uint32_t port, player, ticks, delay, tick_ms, timeout_ms, session_id, perturb, max_rb;
 	uint64_t seed; /* the session's input_ctx points here */
 	const char *peers_arg, *scene_name, *record, *desync_dir;
+	uint8_t key[FXS_SESSION_KEY_BYTES];
+	bool has_key;
 	const fxs_scene *sc;
 	fxs_session_mode mode;
 	fxs_impair imp;
@@ -91,7 +131,7 @@ static int peer_usage(void)
 	       "                    [--mode lockstep|rollback] [--input-delay D] [--perturb-at T]\n"
 	       "                    [--seed S] [--session ID] [--tick-ms MS] [--timeout-ms MS]\n"
 	       "                    [--max-rollback R] [--loss P] [--jitter MS] [--dup P]\n"
-	       "                    [--record FILE] [--desync-dir DIR]\n\n"
+	       "                    [--record FILE] [--desync-dir DIR] (--key-file FILE | --key HEX)\n\n"
 	       "Runs one peer of a session over UDP (IPv4; the demo uses 127.0.0.1). --peers\n"
 	       "lists every peer in player order, this one included (entry K is ours and\n"
 	       "has port P); peer K owns player K. Local inputs are the seeded script\n"
@@ -102,8 +142,16 @@ static int peer_usage(void)
 	       "  --loss/--jitter/--dup seeded impairments in front of sendto\n"
 	       "  --record FILE        write a replay of the confirmed inputs (fixstep verify)\n"
 	       "  --desync-dir DIR     on a desync write the tick's per-body hashes and snapshot\n"
+	       "  --key-file FILE      the session key the game's lobby gave every peer: 32 bytes,\n"
+	       "                       or 64 hex digits (--key HEX: the same on the command line,\n"
+	       "                       where other users of the machine can read it)\n"
+	       "Every packet carries a MAC made with the session key (libsodium's crypto_auth);\n"
+	       "one that fails it, repeats a sequence number or jumps too far ahead changes\n"
+	       "nothing and is counted by reason ('dropped:' line).\n"
 	       "A peer silent for --timeout-ms (default 3000) is reported as vanished; exit 3.\n"
-	       "Exit 4 on a desync. Last line: 'result key=value ...'.\n");
+	       "Exit 4 on a desync, 5 out of memory, 1 when --record cannot be written (checked\n"
+	       "before the session starts, with the system's reason). Last line:\n"
+	       "'result key=value ...'.\n");
 	return 0;
 }
 
@@ -170,18 +218,29 @@ static int peer_option(const char *a, const char *v, peer_options *o)
 		else
 			return cli_usage_error("--mode is lockstep or rollback");
 	} else if (strcmp(a, "--loss") == 0) {
-		if (!parse_prob(v, &o->imp.loss))
+		if (!cli_parse_prob(v, &o->imp.loss))
 			return cli_usage_error("--loss needs a probability 0..1");
 	} else if (strcmp(a, "--dup") == 0) {
-		if (!parse_prob(v, &o->imp.dup))
+		if (!cli_parse_prob(v, &o->imp.dup))
 			return cli_usage_error("--dup needs a probability 0..1");
 	} else if (strcmp(a, "--jitter") == 0) {
 		if (!cli_parse_u32(v, &o->imp.jitter_ms) || o->imp.jitter_ms > 10000)
 			return cli_usage_error("--jitter needs 0..10000 ms");
-	} else if (strcmp(a, "--record") == 0) {
+	} else if (strcmp(a, "--record") == 0 && v[0]) {
 		o->record = v;
 	} else if (strcmp(a, "--desync-dir") == 0) {
 		o->desync_dir = v;
+	} else if (strcmp(a, "--key") == 0) {
+		if (!cli_parse_hex(v, o->key, FXS_SESSION_KEY_BYTES))
+			return cli_usage_error("--key needs 64 hex digits (32 bytes)");
+		o->has_key = true;
+	} else if (strcmp(a, "--key-file") == 0) {
+		char err[300];
+		if (!read_key_file(v, o->key, err, sizeof err))
+			return cli_usage_error("--key-file %s", err);
+		o->has_key = true;
+	} else if (strcmp(a, "--record") == 0 && !v[0]) {
+		return cli_usage_error("--record needs a file name");
 	} else {
 		return cli_usage_error("peer: unknown argument '%s'", a);
 	}
@@ -230,6 +289,8 @@ static int peer_parse(int argc, char **argv, peer_options *o)
 	}
 	if (!o->has_port || !o->peers_arg || !o->has_player)
 		return cli_usage_error("peer needs --port, --peers and --player");
+	if (!o->has_key)
+		return cli_usage_error("peer needs the session key: --key-file FILE (32 bytes from the game's lobby) or --key HEX");
 	if (!(o->sc = cli_scene(o->scene_name)))
 		return 2;
 	int rc = peer_split_peers(o);
@@ -256,10 +317,18 @@ static void send_packets(fxs_session *s, const fxs_transport *t, uint32_t np)
 	}
 }
 
-/* The socket and the session: 0, or 1 after the error. */
+/* The socket and the session (and --record's file, written now so that a
+ * path that cannot be is said before the session): 0, or 1 after the error. */
 static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s)
 {
 	char err[256];
+	if (o->record) {
+		FILE *f = fopen(o->record, "wb");
+		if (!f || fclose(f) != 0) {
+			fprintf(stderr, "fixstep: peer %u: cannot write --record %s: %s\n", o->player, o->record, strerror(errno));
+			return 1;
+		}
+	}
 	*u = fxs_udp_open((uint16_t)o->port, o->hosts, o->ports, o->np, &o->imp, err, sizeof err);
 	if (!*u) {
 		fprintf(stderr, "fixstep: %s\n", err);
@@ -277,7 +346,10 @@ static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s)
 	c.perturb_tick = o->perturb;
 	c.input_ctx = &o->seed;
 	c.desync_dir = o->desync_dir;
+	memcpy(c.key, o->key, sizeof c.key);
 	*s = fxs_session_create(&c, err, sizeof err);
+	sodium_memzero(c.key, sizeof c.key);
+	sodium_memzero(o->key, sizeof o->key);
 	if (!*s) {
 		fxs_udp_close(*u);
 		fprintf(stderr, "fixstep: %s\n", err);
@@ -366,11 +438,17 @@ static int peer_record(const peer_options *o, const fxs_session *s)
 	if (!o->record || fxs_session_confirmed(s) != o->ticks)
 		return -1;
 	uint64_t rec_hash = 0;
-	int ok = record_confirmed(s, o->sc, o->np, o->ticks, o->record, &rec_hash) &&
-		rec_hash == fxs_session_hash(s, o->ticks);
-	if (!ok)
-		fprintf(stderr, "fixstep: peer %u: recording %s failed or disagrees with the session\n", o->player, o->record);
-	return ok;
+	char err[256];
+	if (!record_confirmed(s, o->sc, o->np, o->ticks, o->record, &rec_hash, err, sizeof err)) {
+		fprintf(stderr, "fixstep: peer %u: cannot record %s: %s\n", o->player, o->record, err);
+		return 0;
+	}
+	if (rec_hash != fxs_session_hash(s, o->ticks)) {
+		fprintf(stderr, "fixstep: peer %u: the replay %s re-simulates to %016" PRIx64 ", the session ended on %016" PRIx64 "\n",
+			o->player, o->record, rec_hash, fxs_session_hash(s, o->ticks));
+		return 0;
+	}
+	return 1;
 }
 
 /* The last line, 'result key=value ...', and the dropped packets by reason. */
@@ -408,52 +486,10 @@ int cmd_peer(int argc, char **argv)
 		return rc;
 	peer_end e = peer_report_end(&o, s, peer_play(&o, s, u));
 	int rec_ok = peer_record(&o, s);
+	if (rec_ok == 0 && e.rc == 0)
+		e.status = "record_failed", e.rc = 1;
 	peer_report_result(&o, s, &e, rec_ok);
 	fxs_session_destroy(s);
 	fxs_udp_close(u);
 	return e.rc;
-}
-
-int cmd_synctest(int argc, char **argv)
-{
-	const char *name = NULL;
-	uint32_t ticks = 300, depth = 8, players = 4, seed = 1;
-	for (int i = 1; i < argc; ++i) {
-		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0) {
-			printf("usage: fixstep synctest SCENE [--ticks N] [--depth D] [--players P] [--seed S]\n\n"
-			       "GGPO's synctest in one process: every tick, roll back D ticks (default 8),\n"
-			       "re-simulate them with the same inputs (seeded random, --seed) and compare each\n"
-			       "hash with the first simulation. Exit 1 with the first mismatch.\n");
-			return 0;
-		}
-		uint32_t *dst = strcmp(a, "--ticks") == 0 ? &ticks : strcmp(a, "--depth") == 0 ? &depth
-			: strcmp(a, "--players") == 0                                          ? &players
-			: strcmp(a, "--seed") == 0                                             ? &seed
-											       : NULL;
-		if (dst) {
-			if (++i >= argc || !cli_parse_u32(argv[i], dst))
-				return cli_usage_error("%s needs a number", a);
-		} else if (a[0] == '-') {
-			return cli_usage_error("synctest: unknown option '%s'", a);
-		} else {
-			name = a;
-		}
-	}
-	const fxs_scene *sc = name ? fxs_scene_find(name) : NULL;
-	if (!sc)
-		return cli_usage_error("synctest needs a scene (see fixstep scenes)");
-	if (depth < 1 || depth > 64 || players < 1 || players > FXS_MAX_PLAYERS)
-		return cli_usage_error("--depth 1..64, --players 1..%d", FXS_MAX_PLAYERS);
-	fxs_synctest_result r;
-	char err[256];
-	bool ok = fxs_synctest(sc, players, ticks, depth, seed, &r, err, sizeof err);
-	if (!ok) {
-		printf("synctest %s: FAIL: %s\n", sc->name, err);
-		return 1;
-	}
-	printf("synctest %s: ok, %u ticks, %" PRIu64 " rollbacks of %u, %" PRIu64 " ticks re-simulated, snapshot %zu bytes\n"
-	       "hash %016" PRIx64 "\n",
-	       sc->name, ticks, r.rollbacks, depth, r.resimulated, r.snapshot_bytes, r.final_hash);
-	return 0;
 }

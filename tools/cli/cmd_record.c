@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "replay_run.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,13 +29,19 @@ static int parse_tick_player(const char *s, uint64_t *tick, uint32_t *player)
 	return 1;
 }
 
+/* A seed: decimal (a leading 0 is not octal), or 0x hex; 0 when it is not
+ * one or does not fit 64 bits. */
 static int parse_u64(const char *s, uint64_t *out)
 {
 	if (!s || *s < '0' || *s > '9')
 		return 0;
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	if (hex && !s[2])
+		return 0;
 	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (*end)
+	errno = 0;
+	unsigned long long v = strtoull(s + (hex ? 2 : 0), &end, hex ? 16 : 10);
+	if (*end || errno == ERANGE)
 		return 0;
 	*out = v;
 	return 1;
@@ -67,7 +74,7 @@ static int input_option(int argc, char **argv, int *i, input_options *o)
 		o->inputs = argv[*i];
 	} else if (strcmp(a, "--random-inputs") == 0) {
 		if (++*i >= argc || !parse_u64(argv[*i], &o->seed))
-			return cli_usage_error("--random-inputs needs a seed (a non-negative integer)");
+			return cli_usage_error("--random-inputs needs a seed: a decimal or 0x hex integer below 2^64");
 		o->has_seed = true;
 	} else if (strcmp(a, "--players") == 0) {
 		if (++*i >= argc || !cli_parse_u32(argv[*i], &o->players) || o->players < 1 || o->players > FXS_MAX_PLAYERS)
@@ -138,8 +145,8 @@ static int record_option(int argc, char **argv, int *i, record_args *ra)
 	if (strcmp(a, "--scripted") == 0) {
 		o->scripted = true;
 	} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-		if (++*i >= argc)
-			return cli_usage_error("-o needs a file");
+		if (++*i >= argc || !argv[*i][0])
+			return cli_usage_error("-o needs a file name");
 		ra->out = argv[*i];
 	} else if (strcmp(a, "--chunk-ticks") == 0) {
 		if (++*i >= argc || !cli_parse_u32(argv[*i], &o->chunk_ticks) || o->chunk_ticks < 1 ||
@@ -184,6 +191,10 @@ static int record_parse(int argc, char **argv, record_args *ra)
 		return cli_usage_error("record needs exactly one of --inputs FILE, --random-inputs SEED and --scripted");
 	if (ra->o.scripted && !ra->o.scene->script)
 		return cli_usage_error("scene '%s' has no scripted players", ra->name);
+	if (ra->o.perturb_tick > ra->in.steps)
+		return cli_usage_error("%s %llu is beyond --steps %u: nothing would change",
+				       ra->o.tamper ? "--tamper-input" : "--perturb-input", (unsigned long long)ra->o.perturb_tick,
+				       ra->in.steps);
 	ra->o.steps = ra->in.steps;
 	ra->o.seed = ra->in.seed;
 	return CLI_GO;

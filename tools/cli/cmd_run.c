@@ -3,8 +3,10 @@
 #include "cli/commands.h"
 #include "scenes/scenes.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <libfixmath/fix16.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* "12.34567" for a Q16.16 value (libfixmath's fix16_to_str, 5 decimals) */
@@ -26,13 +28,25 @@ void cli_print_trace(const fxs_world *w, uint32_t slot, uint64_t step)
 int cmd_scenes(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-		printf("usage: fixstep scenes\n\nLists the built-in scenes, one per line: name, default steps, description.\n");
+		printf("usage: fixstep scenes [--start-hashes]\n\nLists the built-in scenes, one per line: name, default steps, description.\n"
+		       "--start-hashes: each scene's start state hash as this build computes it, as\n"
+		       "the lines of tools/scenes/scene_starts.c's table of golden starts.\n");
 		return 0;
 	}
-	if (argc > 1)
-		return cli_usage_error("scenes takes no arguments");
+	bool starts = argc == 2 && strcmp(argv[1], "--start-hashes") == 0;
+	if (argc > 1 && !starts)
+		return cli_usage_error("scenes takes no arguments but --start-hashes");
 	uint32_t n;
 	const fxs_scene *s = fxs_scenes(&n);
+	for (uint32_t i = 0; starts && i < n; ++i) {
+		fxs_world *w = cli_scene_world(&s[i]);
+		if (!w)
+			return 1;
+		printf("\t{ \"%s\", 0x%016" PRIx64 "ull },\n", s[i].name, fxs_world_hash(w));
+		fxs_world_destroy(w);
+	}
+	if (starts)
+		return 0;
 	for (uint32_t i = 0; i < n; ++i)
 		printf("%-20s %5u  %s\n", s[i].name, s[i].default_steps, s[i].description);
 	return 0;
@@ -42,6 +56,7 @@ int cmd_scenes(int argc, char **argv)
 
 typedef struct run_options {
 	const fxs_scene *sc;
+	const char *snapshot; /* --snapshot FILE */
 	uint32_t steps, every, trace;
 	bool has_trace;
 	int kernels; /* -1: the widest */
@@ -50,13 +65,15 @@ typedef struct run_options {
 /* --help; the exit status 0 */
 static int run_usage(void)
 {
-	printf("usage: fixstep run SCENE [--steps N] [--hash-every K] [--trace BODY] [--kernels K]\n\n"
+	printf("usage: fixstep run SCENE [--steps N] [--hash-every K] [--trace BODY] [--kernels K]\n"
+	       "                   [--snapshot FILE]\n\n"
 	       "Runs SCENE for N steps (default: the scene's own count). Prints 'step S HASH'\n"
 	       "every K steps (K > 0) and, always as its last line, 'hash ' and the final\n"
 	       "state hash in 16 lowercase hex digits. --trace prints body BODY's (slot index)\n"
 	       "position and velocity after every step, in decimal. --kernels portable, avx2,\n"
 	       "avx512 or neon: the solver kernels to use at most (default: the widest this\n"
-	       "machine has; the hashes are the same with any).\n");
+	       "machine has; the hashes are the same with any). --snapshot writes the state at\n"
+	       "the end to FILE (a start for `fixstep verify --start`).\n");
 	return 0;
 }
 
@@ -83,6 +100,10 @@ static int run_parse(int argc, char **argv, run_options *o)
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
 				return cli_usage_error("--kernels needs portable, avx2, avx512, simd128 or neon");
+		} else if (strcmp(a, "--snapshot") == 0) {
+			if (++i >= argc || !argv[i][0])
+				return cli_usage_error("--snapshot needs a file name");
+			o->snapshot = argv[i];
 		} else if (!cli_positional("run", a, &name, 1)) {
 			return 2;
 		}
@@ -103,6 +124,23 @@ static void run_report_step(const run_options *o, const fxs_world *w, uint32_t s
 		cli_print_trace(w, o->trace, s);
 	if (o->every && s % o->every == 0)
 		printf("step %u %016" PRIx64 "\n", s, fxs_world_hash(w));
+}
+
+/* w's snapshot into path: 0, or 1 after the reason. */
+static int save_snapshot(const fxs_world *w, const char *path)
+{
+	size_t n = fxs_world_snapshot_size(w);
+	void *buf = malloc(n);
+	FILE *f = NULL;
+	int ok = buf && fxs_world_snapshot_save(w, buf, n, &n) == FXS_OK;
+	if (!ok)
+		fprintf(stderr, "fixstep: %s: out of memory\n", path);
+	else if (!(f = fopen(path, "wb")) || fwrite(buf, 1, n, f) != n || fflush(f) != 0)
+		fprintf(stderr, "fixstep: cannot write %s: %s\n", path, strerror(errno)), ok = 0;
+	if (f && fclose(f) != 0 && ok)
+		fprintf(stderr, "fixstep: cannot write %s: %s\n", path, strerror(errno)), ok = 0;
+	free(buf);
+	return ok ? 0 : 1;
 }
 
 /* Runs the scene, reporting every step as it goes; the exit status, and
@@ -126,6 +164,8 @@ static int run_scene(const run_options *o, uint64_t *hash)
 	}
 	if (rc == 0)
 		*hash = fxs_world_hash(w);
+	if (rc == 0 && o->snapshot)
+		rc = save_snapshot(w, o->snapshot);
 	fxs_world_destroy(w);
 	return rc;
 }

@@ -1,49 +1,70 @@
-/* fixstep verify | diff | dump | replay */
+/* fixstep verify | diff | dump | replay: every one reads its replays chunk
+ * by chunk (fxs_replay_reader), so a replay of any length is read in the
+ * memory of one chunk plus the world. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "replay_run.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Exit statuses of verify and diff: 0 ok, 1 diverged, 2 not a valid replay,
- * 3 this machine ran out of memory re-simulating it (nothing is said about the replay). */
+/* Exit statuses of verify and diff (docs/replays.md): 0 ok, 1 diverged, 2 not a
+ * valid replay (or bad arguments), 3 this machine ran out of memory (nothing is
+ * said about the replay), 4 a valid replay that does not start from the start
+ * it must have. */
 #define EXIT_DIVERGED 1
 #define EXIT_BAD_FILE 2
 #define EXIT_NOMEM 3
+#define EXIT_BAD_START 4
 
-static int bad_file(const char *path, const char *why)
+static int exit_of(fxs_replay_status s)
+{
+	return s == FXS_REPLAY_NOMEM ? EXIT_NOMEM : s == FXS_REPLAY_BAD_START ? EXIT_BAD_START
+									      : EXIT_BAD_FILE;
+}
+
+static int report(const char *path, fxs_replay_status s, const char *why)
 {
 	fprintf(stderr, "fixstep: %s: %s\n", path, why);
-	return EXIT_BAD_FILE;
+	return exit_of(s);
 }
 
-/* Load a replay whose header is good; *r holds whatever verified. Returns 0,
- * or exit status 2 with the reason printed. */
-static int load(const char *path, fxs_replay *r)
+/* Open a replay and read its header: 0, or the exit status after the
+ * reason (the reader closed). */
+static int open_replay(const char *path, fxs_replay_reader *r)
 {
-	fxs_replay_load(r, path);
-	if (!fxs_replay_header_ok(r)) {
-		int e = bad_file(path, r->error);
-		fxs_replay_free(r);
-		return e;
-	}
-	return 0;
+	if (fxs_replay_open(r, path) == FXS_REPLAY_OK)
+		return 0;
+	int e = report(path, r->status, r->error);
+	fxs_replay_close(r);
+	return e;
 }
 
-static void kernel_note(const char *path, const fxs_replay *r)
+static void kernel_note(const char *path, const fxs_replay_reader *r)
 {
-	uint32_t mine = (FXS_VERSION_MAJOR << 16) | (FXS_VERSION_MINOR << 8) | FXS_VERSION_PATCH;
+	uint32_t mine = fxs_version();
 	if (r->kernel_version != mine)
 		fprintf(stderr, "fixstep: note: %s was recorded by kernel %u.%u.%u, this is %u.%u.%u\n", path,
 			r->kernel_version >> 16, (r->kernel_version >> 8) & 0xff, r->kernel_version & 0xff, FXS_VERSION_MAJOR,
 			FXS_VERSION_MINOR, FXS_VERSION_PATCH);
 }
 
-/* ---- progress bar (only when stdout is a terminal) ---- */
+/* A world from a recorded state (a tick's, DETAIL), or NULL with why. */
+static fxs_world *recorded_world(const uint8_t *state, size_t len, uint64_t tick, char *err, size_t n)
+{
+	fxs_result e;
+	fxs_world *w = fxs_world_create_from_snapshot(state, len, &e);
+	if (!w)
+		snprintf(err, n, "corrupt: the recorded state of tick %" PRIu64 " does not restore (%s)", tick,
+			 fxs_result_string(e));
+	return w;
+}
+
+/* ---- progress bar (only when stdout is a terminal), by bytes read ---- */
 
 typedef struct progress {
 	bool on;
@@ -65,7 +86,7 @@ static void progress_init(progress *p, uint64_t total, bool quiet)
 	p->drawn = false;
 }
 
-static void progress_update(progress *p, uint64_t done)
+static void progress_update(progress *p, uint64_t done, uint64_t ticks)
 {
 	if (!p->on)
 		return;
@@ -73,11 +94,13 @@ static void progress_update(progress *p, uint64_t done)
 	if (now - p->last_ns < 100000000ull && done != p->total)
 		return;
 	p->last_ns = now;
+	if (done > p->total)
+		done = p->total;
 	int width = 40, fill = (int)((done * (uint64_t)width) / p->total);
 	printf("\rverifying [");
 	for (int i = 0; i < width; ++i)
 		putchar(i < fill ? '#' : '.');
-	printf("] %" PRIu64 "/%" PRIu64 " ticks %3u%%", done, p->total, (unsigned)(done * 100 / p->total));
+	printf("] %" PRIu64 " ticks %3u%%", ticks, (unsigned)(done * 100 / p->total));
 	fflush(stdout);
 	p->drawn = true;
 }
@@ -90,35 +113,95 @@ static void progress_end(progress *p)
 	}
 }
 
-/* The recorded state after tick i, as a world (detail replays only). */
-static fxs_world *recorded_world(const fxs_replay *r, fxs_replay_detail *d, uint64_t i, char *err, size_t n)
+/* ---- what the start must be (verify --start-hash / --start) ---- */
+
+typedef struct start_options {
+	const char *hash_arg, *file;
+	uint8_t *snapshot;
+	size_t snapshot_len;
+	fxs_replay_expect expect;
+} start_options;
+
+/* 16 hex digits (as `fixstep run SCENE --steps 0` prints the hash) */
+static bool parse_hash(const char *s, uint64_t *out)
 {
-	while (d->applied < i + 1) {
-		fxs_replay_status s = fxs_replay_detail_next(r, d);
-		if (s != FXS_REPLAY_OK) {
-			snprintf(err, n, "corrupt: the detail of tick %" PRIu64 " does not decode (%s)",
-				 fxs_replay_tick_number(r, d->applied), fxs_replay_status_string(s));
-			return NULL;
-		}
-	}
-	fxs_result e;
-	fxs_world *w = fxs_world_create_from_snapshot(d->snap, d->len, &e);
-	if (!w)
-		snprintf(err, n, "corrupt: the recorded state of tick %" PRIu64 " does not restore (%s)",
-			 fxs_replay_tick_number(r, i), fxs_result_string(e));
-	return w;
+	uint8_t b[8];
+	if (!cli_parse_hex(s, b, sizeof b))
+		return false;
+	*out = 0;
+	for (int i = 0; i < 8; ++i)
+		*out = *out << 8 | b[i];
+	return true;
 }
 
-/* The world at the start of a loaded replay, or NULL (r freed) with *status
- * the exit status after the reason is printed. */
-static fxs_world *start(const char *path, fxs_replay *r, const fxs_scene **sc, int *status)
+/* The start snapshot file (--start), read whole up to the format's limit:
+ * CLI_GO, or the exit status after the reason. */
+static int load_start(start_options *so)
 {
-	char err[256];
-	fxs_world *w = fxs_replay_start(r, sc, err, sizeof err);
-	if (!w) {
-		fxs_replay_free(r);
-		*status = bad_file(path, err);
+	if (so->hash_arg && so->file)
+		return cli_usage_error("give one of --start-hash and --start");
+	if (so->hash_arg) {
+		if (!parse_hash(so->hash_arg, &so->expect.hash))
+			return cli_usage_error("--start-hash needs a state hash of 16 hex digits");
+		so->expect.has_hash = true;
+		return CLI_GO;
 	}
+	if (!so->file)
+		return CLI_GO;
+	FILE *f = fopen(so->file, "rb");
+	if (!f)
+		return cli_usage_error("--start %s: %s", so->file, strerror(errno));
+	size_t cap = 0, n = 0;
+	uint8_t *b = NULL;
+	int rc = CLI_GO;
+	for (;;) {
+		if (n == cap) {
+			if (cap > FXS_REPLAY_MAX_SNAPSHOT_BYTES) {
+				rc = cli_usage_error("--start %s: not a snapshot (over %zu bytes)", so->file, FXS_REPLAY_MAX_SNAPSHOT_BYTES);
+				break;
+			}
+			uint8_t *nb = realloc(b, cap ? cap * 2 : 65536);
+			if (!nb) {
+				fprintf(stderr, "fixstep: --start %s: out of memory\n", so->file);
+				rc = EXIT_NOMEM;
+				break;
+			}
+			b = nb, cap = cap ? cap * 2 : 65536;
+		}
+		size_t k = fread(b + n, 1, cap - n, f);
+		n += k;
+		if (k == 0)
+			break;
+	}
+	if (rc == CLI_GO && ferror(f))
+		rc = cli_usage_error("--start %s: %s", so->file, strerror(errno));
+	fclose(f);
+	if (rc != CLI_GO) {
+		free(b);
+		return rc;
+	}
+	fxs_result e;
+	fxs_world *w = fxs_world_create_from_snapshot(b, n, &e);
+	if (!w) {
+		free(b);
+		return cli_usage_error("--start %s: not a snapshot that restores (%s)", so->file, fxs_result_string(e));
+	}
+	fxs_world_destroy(w);
+	so->snapshot = b, so->snapshot_len = n;
+	so->expect.snapshot = b, so->expect.snapshot_len = n;
+	return CLI_GO;
+}
+
+/* The world at the replay's start, checked: NULL after the reason (*status
+ * the exit status). */
+static fxs_world *start(const char *path, const fxs_replay_reader *r, const fxs_replay_expect *expect,
+			const fxs_scene **sc, int *status)
+{
+	char err[512];
+	fxs_replay_status s;
+	fxs_world *w = fxs_replay_reader_start(r, expect, sc, &s, err, sizeof err);
+	if (!w)
+		*status = report(path, s, err);
 	return w;
 }
 
@@ -128,24 +211,19 @@ typedef struct verify_options {
 	const char *path;
 	bool allow_truncated, quiet;
 	int kernels; /* -1: the widest */
+	start_options start;
 } verify_options;
-
-/* How the re-simulation went: status 0 (every tick matches), EXIT_NOMEM, or
- * EXIT_DIVERGED at tick index `at`, whose recorded hash is want and ours got. */
-typedef struct verify_result {
-	int status;
-	uint64_t at, want, got;
-} verify_result;
 
 static int verify_usage(void)
 {
-	printf("usage: fixstep verify FILE [--allow-truncated] [--quiet] [--kernels K]\n\n"
-	       "(--quiet: only the result lines, no 'ok' line and no progress bar;\n"
-	       " --kernels portable, avx2, avx512 or neon: the solver kernels to use at most, default\n"
-	       " the widest this machine has: the bits are the same with any, and portable\n"
-	       " rules the vector kernels out when two machines disagree)\n"
-	       "Re-simulates a replay from its initial snapshot with its inputs and checks the\n"
-	       "state hash after every tick.\n"
+	printf("usage: fixstep verify FILE [--start-hash H | --start SNAPSHOT] [--allow-truncated] [--quiet]\n"
+	       "                      [--kernels K]\n\n"
+	       "Re-simulates a replay from its start with its inputs and checks the state\n"
+	       "hash after every tick, reading it chunk by chunk (any length, in the memory\n"
+	       "of one chunk and the world). The start must be the one the replay claims:\n"
+	       "the built-in scene's own start (its state hash is compiled into this program),\n"
+	       "or, for another start, the state hash H (--start-hash, 16 hex digits) or the\n"
+	       "snapshot file (--start) the verifier is given.\n"
 	       "  exit 0  every tick matches; the last line is 'hash ' and the final hash\n"
 	       "  exit 1  'diverged at step S: body B field F (expected E, got G)' (the body\n"
 	       "          and field come from the recorded per-tick state; a replay recorded\n"
@@ -154,7 +232,12 @@ static int verify_usage(void)
 	       "          version, corrupt ...). A truncated file (a recorder that was killed)\n"
 	       "          still has its complete chunks verified first; --allow-truncated\n"
 	       "          then exits 0 when they all match.\n"
-	       "A progress bar shows when stdout is a terminal.\n");
+	       "  exit 3  this machine ran out of memory (nothing is said about the replay)\n"
+	       "  exit 4  a valid replay, but not from the start it must have\n"
+	       "--quiet: only the result lines, no 'ok' line and no progress bar (which shows\n"
+	       "when stdout is a terminal). --kernels portable, avx2, avx512 or neon: the\n"
+	       "solver kernels to use at most, default the widest this machine has (the same\n"
+	       "bits).\n");
 	return 0;
 }
 
@@ -172,81 +255,63 @@ static int verify_parse(int argc, char **argv, verify_options *o)
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
 				return cli_usage_error("--kernels needs portable, avx2, avx512, simd128 or neon");
+		} else if (strcmp(a, "--start-hash") == 0 || strcmp(a, "--start") == 0) {
+			if (++i >= argc)
+				return cli_usage_error("%s needs a value", a);
+			if (strcmp(a, "--start") == 0)
+				o->start.file = argv[i];
+			else
+				o->start.hash_arg = argv[i];
 		} else if (!cli_positional("verify", a, &o->path, 1)) {
 			return 2;
 		}
 	}
-	return o->path ? CLI_GO : cli_usage_error("verify needs a replay file");
+	if (!o->path)
+		return cli_usage_error("verify needs a replay file");
+	return load_start(&o->start);
 }
 
-/* Re-simulates the ticks up to the first whose hash differs from the
- * recorded one, drawing the progress bar (ended when it stops early). */
-static verify_result verify_ticks(const char *path, const fxs_replay *r, const fxs_scene *sc, fxs_world *w,
-				  progress *pr)
+/* Tick t's recorded hash differs from ours (w): "diverged at step S: ...",
+ * naming the body and field when the replay has its per-tick state. */
+static int verify_divergence(const char *path, const fxs_replay_tick *t, const fxs_world *w)
 {
-	verify_result v = { 0, 0, 0, 0 };
-	for (uint64_t i = 0; i < r->tick_count; ++i) {
-		if (fxs_replay_step(r, sc, w, i) != FXS_OK) {
-			progress_end(pr);
-			fprintf(stderr, "fixstep: %s: out of memory re-simulating step %" PRIu64 ": not verified\n", path,
-				fxs_replay_tick_number(r, i));
-			v.status = EXIT_NOMEM;
-			return v;
-		}
-		v.want = fxs_replay_tick_hash(r, i), v.got = fxs_world_hash(w);
-		progress_update(pr, i + 1);
-		if (v.want != v.got) {
-			progress_end(pr);
-			v.status = EXIT_DIVERGED, v.at = i;
-			return v;
-		}
-	}
-	return v;
-}
-
-/* "diverged at step S: ...", naming the body and field when the replay has
- * its per-tick state (d); the exit status. */
-static int verify_report_divergence(const char *path, const fxs_replay *r, fxs_replay_detail *d, const fxs_world *w,
-				    const verify_result *v)
-{
-	uint64_t tick = fxs_replay_tick_number(r, v->at);
-	if (!d) {
+	uint64_t got = fxs_world_hash(w);
+	if (!t->state) {
 		printf("diverged at step %" PRIu64 ": state hash (expected %016" PRIx64 ", got %016" PRIx64
 		       "); the replay has no per-tick state (recorded with --no-detail) to name the body\n",
-		       tick, v->want, v->got);
+		       t->number, t->hash, got);
 		return EXIT_DIVERGED;
 	}
 	char err[256];
-	fxs_world *rec = recorded_world(r, d, v->at, err, sizeof err);
+	fxs_world *rec = recorded_world(t->state, t->state_len, t->number, err, sizeof err);
 	if (!rec)
-		return bad_file(path, err);
+		return report(path, FXS_REPLAY_CORRUPT, err);
 	fxs_state_diff df;
 	if (fxs_world_first_difference(rec, w, &df)) {
 		fxs_state_diff_format(&df, err, sizeof err);
-		printf("diverged at step %" PRIu64 ": %s\n", tick, err);
+		printf("diverged at step %" PRIu64 ": %s\n", t->number, err);
 	} else {
-		printf("diverged at step %" PRIu64 ": recorded state hash %016" PRIx64 " but the recorded state hashes to %016" PRIx64
-		       " here, as does this run: the hash field was changed\n",
-		       tick, v->want, v->got);
+		printf("diverged at step %" PRIu64 ": state hash (expected %016" PRIx64 ", got %016" PRIx64 ")\n", t->number,
+		       t->hash, got);
 	}
 	fxs_world_destroy(rec);
 	return EXIT_DIVERGED;
 }
 
-/* Every tick matched: the 'ok' line, a truncated file's reason, and the
+/* Every tick read matched: the 'ok' line, a bad file's reason, and the
  * final hash; the exit status. */
-static int verify_report_ok(const verify_options *o, const fxs_replay *r, const fxs_world *w)
+static int verify_report_ok(const verify_options *o, const fxs_replay_reader *r, const fxs_world *w)
 {
-	int status = 0;
+	bool good = r->status == FXS_REPLAY_OK;
 	if (!o->quiet)
-		printf("%s: %" PRIu64 " ticks in %u %schunk%s verified (scene %s, %u player%s)\n",
-		       r->status == FXS_REPLAY_OK ? "ok" : "partial", r->tick_count, r->chunk_count,
-		       r->status == FXS_REPLAY_OK ? "" : "complete ", r->chunk_count == 1 ? "" : "s", r->scene, r->players,
-		       r->players == 1 ? "" : "s");
-	if (r->status != FXS_REPLAY_OK) {
+		printf("%s: %" PRIu64 " ticks in %u %schunk%s verified (scene %s, %u player%s)\n", good ? "ok" : "partial",
+		       r->tick_count, r->chunk_count, good ? "" : "complete ", r->chunk_count == 1 ? "" : "s", r->scene,
+		       r->players, r->players == 1 ? "" : "s");
+	int status = 0;
+	if (!good) {
 		fprintf(stderr, "fixstep: %s: %s\n", o->path, r->error);
 		if (!(o->allow_truncated && r->status == FXS_REPLAY_TRUNCATED))
-			status = EXIT_BAD_FILE;
+			status = exit_of(r->status);
 	}
 	if (status == 0)
 		printf("hash %016" PRIx64 "\n", fxs_world_hash(w));
@@ -256,72 +321,46 @@ static int verify_report_ok(const verify_options *o, const fxs_replay *r, const 
 int cmd_verify(int argc, char **argv)
 {
 	verify_options o;
-	fxs_replay r;
+	fxs_replay_reader r;
 	int status = verify_parse(argc, argv, &o);
-	if (status != CLI_GO || (status = load(o.path, &r)))
+	if (status != CLI_GO || (status = open_replay(o.path, &r))) {
+		free(o.start.snapshot);
 		return status;
+	}
 	kernel_note(o.path, &r);
 	const fxs_scene *sc;
-	fxs_world *w = start(o.path, &r, &sc, &status);
-	if (!w)
+	fxs_world *w = start(o.path, &r, &o.start.expect, &sc, &status);
+	free(o.start.snapshot);
+	if (!w) {
+		fxs_replay_close(&r);
 		return status;
-	cli_use_kernels(w, o.kernels);
-	bool detail = (r.flags & FXS_REPLAY_FLAG_DETAIL) != 0;
-	fxs_replay_detail d;
-	if (detail && fxs_replay_detail_init(&r, &d) != FXS_REPLAY_OK) {
-		fxs_world_destroy(w);
-		fxs_replay_free(&r);
-		return bad_file(o.path, "out of memory");
 	}
+	cli_use_kernels(w, o.kernels);
 	progress pr;
-	progress_init(&pr, r.tick_count, o.quiet);
-	verify_result v = verify_ticks(o.path, &r, sc, w, &pr);
-	status = v.status == EXIT_DIVERGED ? verify_report_divergence(o.path, &r, detail ? &d : NULL, w, &v) : v.status;
+	progress_init(&pr, r.file_size, o.quiet);
+	fxs_replay_tick t;
+	status = -1;
+	while (status < 0 && fxs_replay_next(&r, &t)) {
+		if (fxs_replay_step_tick(sc, w, &t, r.players) != FXS_OK) {
+			progress_end(&pr);
+			fprintf(stderr, "fixstep: %s: out of memory re-simulating step %" PRIu64 ": not verified\n", o.path,
+				t.number);
+			status = EXIT_NOMEM;
+		} else if (fxs_world_hash(w) != t.hash) {
+			progress_end(&pr);
+			status = verify_divergence(o.path, &t, w);
+		}
+		progress_update(&pr, r.pos, r.tick_count);
+	}
 	progress_end(&pr);
-	if (status == 0)
+	if (status < 0)
 		status = verify_report_ok(&o, &r, w);
-	if (detail)
-		fxs_replay_detail_free(&d);
 	fxs_world_destroy(w);
-	fxs_replay_free(&r);
+	fxs_replay_close(&r);
 	return status;
 }
 
 /* ---- diff ---- */
-
-/* The state after tick i of a replay: the recorded one (detail) or a re-simulation. */
-static fxs_world *state_after(const fxs_replay *r, uint64_t i, bool *recorded, char *err, size_t n)
-{
-	if (r->flags & FXS_REPLAY_FLAG_DETAIL) {
-		fxs_replay_detail d;
-		if (fxs_replay_detail_init(r, &d) != FXS_REPLAY_OK) {
-			snprintf(err, n, "out of memory");
-			return NULL;
-		}
-		fxs_world *w = recorded_world(r, &d, i, err, n);
-		fxs_replay_detail_free(&d);
-		*recorded = true;
-		return w;
-	}
-	const fxs_scene *sc;
-	fxs_world *w = fxs_replay_start(r, &sc, err, n);
-	if (!w)
-		return NULL;
-	for (uint64_t k = 0; k <= i; ++k)
-		if (fxs_replay_step(r, sc, w, k) != FXS_OK) {
-			snprintf(err, n, "out of memory re-simulating step %" PRIu64, fxs_replay_tick_number(r, k));
-			fxs_world_destroy(w);
-			return NULL;
-		}
-	*recorded = false;
-	return w;
-}
-
-static void print_input(const char *label, const fxs_input *in)
-{
-	printf("  %s: move %d %d yaw %u pitch %d buttons 0x%x\n", label, in->move_x, in->move_z, in->yaw, in->pitch,
-	       in->buttons);
-}
 
 static int diff_parse(int argc, char **argv, const char *path[2])
 {
@@ -333,8 +372,9 @@ static int diff_parse(int argc, char **argv, const char *path[2])
 			       "Where two replays part: the first tick whose inputs or recorded state hash\n"
 			       "differ, and there the first body and field that differ (from the recorded\n"
 			       "per-tick state, or by re-simulating a replay recorded with --no-detail).\n"
-			       "Exit 0 when they are identical, 1 when they part (or one is longer), 2 for\n"
-			       "a file that is not a valid replay.\n");
+			       "Both files are read to their end and checked as verify reads them.\n"
+			       "Exit 0 when they are identical, 1 when they part (or one is longer), 2 when\n"
+			       "either is not a valid replay (after what it found), 3 out of memory.\n");
 			return 0;
 		} else if (!cli_positional("diff", a, path, 2)) {
 			return 2;
@@ -345,7 +385,7 @@ static int diff_parse(int argc, char **argv, const char *path[2])
 
 /* Two recordings of different scenes, players or starts, or from different
  * initial states: true after saying so. */
-static bool diff_headers(const fxs_replay *a, const fxs_replay *b)
+static bool diff_headers(const fxs_replay_reader *a, const fxs_replay_reader *b)
 {
 	if (strcmp(a->scene, b->scene) != 0 || a->players != b->players || a->start_tick != b->start_tick) {
 		printf("different recordings: A is %s with %u players from step %" PRIu64 ", B is %s with %u players from step %" PRIu64 "\n",
@@ -353,128 +393,210 @@ static bool diff_headers(const fxs_replay *a, const fxs_replay *b)
 		return true;
 	}
 	if (a->snapshot_len != b->snapshot_len ||
-	    memcmp(a->data + a->snapshot_off, b->data + b->snapshot_off, a->snapshot_len) != 0) {
+	    memcmp(fxs_replay_reader_snapshot(a), fxs_replay_reader_snapshot(b), a->snapshot_len) != 0) {
 		printf("parted before the first tick: the initial snapshots differ\n");
 		return true;
 	}
 	return false;
 }
 
-/* The first player whose input at tick index i differs, or -1. */
-static int diff_inputs(const fxs_replay *a, const fxs_replay *b, uint64_t i, fxs_input ia[FXS_MAX_PLAYERS],
-		       fxs_input ib[FXS_MAX_PLAYERS])
+static void print_input(const char *label, const fxs_input *in)
 {
-	fxs_replay_tick_inputs(a, i, ia);
-	fxs_replay_tick_inputs(b, i, ib);
-	for (uint32_t p = 0; p < a->players; ++p)
-		if (!fxs_input_equal(&ia[p], &ib[p]))
-			return (int)p;
-	return -1;
+	printf("  %s: move %d %d yaw %u pitch %d buttons 0x%x\n", label, in->move_x, in->move_z, in->yaw, in->pitch,
+	       in->buttons);
 }
 
-/* The states after tick index i: the first body and field that differ. */
-static int diff_states(const char *const path[2], const fxs_replay *a, const fxs_replay *b, uint64_t i)
+/* What the first pass found. */
+typedef struct diff_scan {
+	uint64_t n;             /* ticks both hold */
+	uint64_t ticks[2];      /* ticks each holds */
+	bool parted;            /* inputs or hashes differ at tick index `at` */
+	uint64_t at, at_number; /* the first such tick */
+	int player;             /* the first player whose input differs there, or -1 */
+	fxs_input ia, ib;
+	uint64_t at_hash; /* A's hash at `at` */
+	bool states_part; /* some tick's hashes differ: the first is `state_at` */
+	uint64_t state_at, state_number, state_hash[2];
+	uint8_t *state[2]; /* their recorded states there (DETAIL), owned */
+	size_t state_len[2];
+} diff_scan;
+
+static uint8_t *copy_bytes(const uint8_t *p, size_t n)
 {
-	uint64_t tick = fxs_replay_tick_number(a, i);
-	uint64_t ha = fxs_replay_tick_hash(a, i), hb = fxs_replay_tick_hash(b, i);
-	char err[256];
-	bool ra, rb;
-	fxs_world *wa = state_after(a, i, &ra, err, sizeof err);
-	if (!wa)
-		return bad_file(path[0], err);
-	fxs_world *wb = state_after(b, i, &rb, err, sizeof err);
-	if (!wb) {
-		fxs_world_destroy(wa);
-		return bad_file(path[1], err);
-	}
-	fxs_state_diff df;
-	if (fxs_world_first_difference(wa, wb, &df)) {
-		fxs_state_diff_format(&df, err, sizeof err);
-		printf("diverged at step %" PRIu64 ": %s\n", tick, err);
-		printf("(expected = A, got = B; states %s)\n", ra && rb ? "as recorded" : "re-simulated here where not recorded");
-	} else {
-		printf("diverged at step %" PRIu64 ": recorded hashes %016" PRIx64 " (A) and %016" PRIx64
-		       " (B), but here both runs give the same state: they part on another platform or build\n",
-		       tick, ha, hb);
-	}
-	fxs_world_destroy(wa);
-	fxs_world_destroy(wb);
-	return EXIT_DIVERGED;
+	uint8_t *b = malloc(n ? n : 1);
+	if (b && n)
+		memcpy(b, p, n);
+	return b;
 }
 
-/* They part at tick index i (of the n both hold): the inputs that differ
- * there, then the first tick whose states differ; the exit status. */
-static int diff_report_parting(const char *const path[2], const fxs_replay *a, const fxs_replay *b, uint64_t i,
-			       uint64_t n)
+/* Both files to their end, tick by tick: where they part. false when out of
+ * memory copying a recorded state. */
+static bool diff_scan_files(fxs_replay_reader *r, diff_scan *s)
 {
-	fxs_input ia[FXS_MAX_PLAYERS], ib[FXS_MAX_PLAYERS];
-	int player = diff_inputs(a, b, i, ia, ib);
-	uint64_t tick = fxs_replay_tick_number(a, i), ha = fxs_replay_tick_hash(a, i);
-	if (player >= 0) {
-		printf("inputs part at step %" PRIu64 ": player %d\n", tick, player);
-		print_input("A", &ia[player]);
-		print_input("B", &ib[player]);
-	}
-	if (ha == fxs_replay_tick_hash(b, i)) {
-		printf("states still agree at step %" PRIu64 " (hash %016" PRIx64 ")\n", tick, ha);
-		/* look for the first tick whose state differs */
-		do
-			++i;
-		while (i < n && fxs_replay_tick_hash(a, i) == fxs_replay_tick_hash(b, i));
-		if (i == n) {
-			printf("and on every tick both hold\n");
-			return EXIT_DIVERGED;
+	fxs_replay_tick ta, tb;
+	bool ha = true, hb = true;
+	memset(s, 0, sizeof *s);
+	s->player = -1;
+	for (;;) {
+		ha = ha && fxs_replay_next(&r[0], &ta);
+		hb = hb && fxs_replay_next(&r[1], &tb);
+		if (!ha || !hb)
+			break;
+		s->n++;
+		if (s->states_part)
+			continue;
+		int player = -1;
+		for (uint32_t p = 0; p < r[0].players && player < 0; ++p)
+			if (!fxs_input_equal(&ta.inputs[p], &tb.inputs[p]))
+				player = (int)p;
+		if (!s->parted && (player >= 0 || ta.hash != tb.hash)) {
+			s->parted = true, s->at = ta.index, s->at_number = ta.number, s->at_hash = ta.hash;
+			s->player = player;
+			if (player >= 0)
+				s->ia = ta.inputs[player], s->ib = tb.inputs[player];
+		}
+		if (ta.hash != tb.hash) {
+			s->states_part = true, s->state_at = ta.index, s->state_number = ta.number;
+			s->state_hash[0] = ta.hash, s->state_hash[1] = tb.hash;
+			const fxs_replay_tick *t[2] = { &ta, &tb };
+			for (int k = 0; k < 2; ++k)
+				if (t[k]->state && !(s->state[k] = copy_bytes(t[k]->state, t[k]->state_len)))
+					return false;
+				else
+					s->state_len[k] = t[k]->state_len;
 		}
 	}
-	return diff_states(path, a, b, i);
+	/* the longer one to its end: it is checked too */
+	while (ha && fxs_replay_next(&r[0], &ta))
+		;
+	while (hb && fxs_replay_next(&r[1], &tb))
+		;
+	s->ticks[0] = r[0].tick_count, s->ticks[1] = r[1].tick_count;
+	return true;
 }
 
-/* Both agree on their first n ticks; the exit status. */
-static int diff_report_same(const char *const path[2], const fxs_replay *a, const fxs_replay *b, uint64_t n)
+/* The state after tick index i of the replay at path, re-simulated from its
+ * own start (diff compares; verify judges the start), or NULL with why. */
+static fxs_world *resimulated(const char *path, uint64_t i, fxs_replay_status *st, char *err, size_t n)
 {
-	int status = 0;
-	if (a->tick_count != b->tick_count) {
-		printf("identical for %" PRIu64 " ticks, then %s ends (A has %" PRIu64 " ticks, B has %" PRIu64 ")\n", n,
-		       a->tick_count < b->tick_count ? "A" : "B", a->tick_count, b->tick_count);
-		status = EXIT_DIVERGED;
-	} else
-		printf("identical: %" PRIu64 " ticks\n", n);
-	if (a->status != FXS_REPLAY_OK)
-		fprintf(stderr, "fixstep: %s: %s\n", path[0], a->error);
-	if (b->status != FXS_REPLAY_OK)
-		fprintf(stderr, "fixstep: %s: %s\n", path[1], b->error);
+	fxs_replay_reader r;
+	if (fxs_replay_open(&r, path) != FXS_REPLAY_OK) {
+		*st = r.status;
+		snprintf(err, n, "%s", r.error);
+		fxs_replay_close(&r);
+		return NULL;
+	}
+	fxs_replay_expect own = { fxs_replay_reader_snapshot(&r), r.snapshot_len, false, 0 };
+	const fxs_scene *sc;
+	fxs_world *w = fxs_replay_reader_start(&r, &own, &sc, st, err, n);
+	fxs_replay_tick t;
+	while (w && r.tick_count <= i && fxs_replay_next(&r, &t))
+		if (fxs_replay_step_tick(sc, w, &t, r.players) != FXS_OK) {
+			snprintf(err, n, "out of memory re-simulating step %" PRIu64, t.number);
+			*st = FXS_REPLAY_NOMEM;
+			fxs_world_destroy(w);
+			w = NULL;
+		}
+	if (w && r.tick_count <= i) {
+		snprintf(err, n, "%s", r.error);
+		*st = r.status;
+		fxs_world_destroy(w);
+		w = NULL;
+	}
+	fxs_replay_close(&r);
+	return w;
+}
+
+/* The states at the first tick whose hashes differ: the first body and
+ * field; the exit status. */
+static int diff_states(const char *const path[2], const diff_scan *s)
+{
+	char err[512];
+	fxs_world *w[2] = { NULL, NULL };
+	int status = EXIT_DIVERGED;
+	for (int k = 0; k < 2 && status == EXIT_DIVERGED; ++k) {
+		fxs_replay_status st = FXS_REPLAY_CORRUPT;
+		w[k] = s->state[k] ? recorded_world(s->state[k], s->state_len[k], s->state_number, err, sizeof err)
+				   : resimulated(path[k], s->state_at, &st, err, sizeof err);
+		if (!w[k])
+			status = report(path[k], st, err);
+	}
+	if (status == EXIT_DIVERGED) {
+		fxs_state_diff df;
+		if (fxs_world_first_difference(w[0], w[1], &df)) {
+			fxs_state_diff_format(&df, err, sizeof err);
+			printf("diverged at step %" PRIu64 ": %s\n", s->state_number, err);
+			printf("(expected = A, got = B; states %s)\n",
+			       s->state[0] && s->state[1] ? "as recorded" : "re-simulated here where not recorded");
+		} else {
+			printf("diverged at step %" PRIu64 ": recorded hashes %016" PRIx64 " (A) and %016" PRIx64
+			       " (B), but here both runs give the same state: they part on another platform or build\n",
+			       s->state_number, s->state_hash[0], s->state_hash[1]);
+		}
+	}
+	fxs_world_destroy(w[0]);
+	fxs_world_destroy(w[1]);
 	return status;
 }
 
-static int diff_replays(const char *const path[2], const fxs_replay *a, const fxs_replay *b)
+/* What the scan found, as diff prints it; the exit status. */
+static int diff_report(const char *const path[2], const diff_scan *s)
 {
-	if (diff_headers(a, b))
-		return EXIT_DIVERGED;
-	uint64_t n = a->tick_count < b->tick_count ? a->tick_count : b->tick_count;
-	for (uint64_t i = 0; i < n; ++i) {
-		fxs_input ia[FXS_MAX_PLAYERS], ib[FXS_MAX_PLAYERS];
-		if (diff_inputs(a, b, i, ia, ib) >= 0 || fxs_replay_tick_hash(a, i) != fxs_replay_tick_hash(b, i))
-			return diff_report_parting(path, a, b, i, n);
+	if (s->parted) {
+		if (s->player >= 0) {
+			printf("inputs part at step %" PRIu64 ": player %d\n", s->at_number, s->player);
+			print_input("A", &s->ia);
+			print_input("B", &s->ib);
+		}
+		if (!s->states_part || s->state_at != s->at)
+			printf("states still agree at step %" PRIu64 " (hash %016" PRIx64 ")\n", s->at_number, s->at_hash);
+		if (!s->states_part) {
+			printf("and on every tick both hold\n");
+			return EXIT_DIVERGED;
+		}
+		return diff_states(path, s);
 	}
-	return diff_report_same(path, a, b, n);
+	if (s->ticks[0] != s->ticks[1]) {
+		printf("identical for %" PRIu64 " ticks, then %s ends (A has %" PRIu64 " ticks, B has %" PRIu64 ")\n", s->n,
+		       s->ticks[0] < s->ticks[1] ? "A" : "B", s->ticks[0], s->ticks[1]);
+		return EXIT_DIVERGED;
+	}
+	printf("identical: %" PRIu64 " ticks\n", s->n);
+	return 0;
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	const char *path[2];
-	fxs_replay a, b;
+	fxs_replay_reader r[2];
 	int status = diff_parse(argc, argv, path);
-	if (status != CLI_GO)
+	if (status != CLI_GO || (status = open_replay(path[0], &r[0])))
 		return status;
-	if ((status = load(path[0], &a)))
-		return status;
-	if ((status = load(path[1], &b))) {
-		fxs_replay_free(&a);
+	if ((status = open_replay(path[1], &r[1]))) {
+		fxs_replay_close(&r[0]);
 		return status;
 	}
-	status = diff_replays(path, &a, &b);
-	fxs_replay_free(&a);
-	fxs_replay_free(&b);
+	diff_scan s;
+	if (diff_headers(&r[0], &r[1])) {
+		status = EXIT_DIVERGED;
+		diff_scan_files(r, &s); /* still read both to their end */
+	} else if (!diff_scan_files(r, &s)) {
+		fprintf(stderr, "fixstep: out of memory\n");
+		status = EXIT_NOMEM;
+	} else {
+		status = diff_report(path, &s);
+	}
+	/* a file that is not a valid replay is said so, whatever came before */
+	for (int k = 0; k < 2; ++k)
+		if (r[k].status != FXS_REPLAY_OK) {
+			int e = report(path[k], r[k].status, r[k].error);
+			if (status != EXIT_NOMEM)
+				status = e;
+		}
+	free(s.state[0]);
+	free(s.state[1]);
+	fxs_replay_close(&r[0]);
+	fxs_replay_close(&r[1]);
 	return status;
 }
 
@@ -492,9 +614,10 @@ static int dump_parse(int argc, char **argv, dump_options *o)
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
 			printf("usage: fixstep dump FILE [--no-ticks] [--inputs]\n\n"
-			       "Prints a replay's header, its chunk table and every tick's state hash\n"
-			       "(--inputs: and every player's input; --no-ticks: no per-tick lines). Exit 2,\n"
-			       "after printing what is valid, when the file is not a complete valid replay.\n");
+			       "Prints a replay's header, then its chunks, each followed by its ticks' state\n"
+			       "hashes (--inputs: and every player's input; --no-ticks: no tick lines),\n"
+			       "reading chunk by chunk. Exit 2 (3: out of memory), after printing what is\n"
+			       "valid, when the file is not a complete valid replay.\n");
 			return 0;
 		} else if (strcmp(a, "--no-ticks") == 0) {
 			o->ticks = false;
@@ -507,9 +630,12 @@ static int dump_parse(int argc, char **argv, dump_options *o)
 	return o->path ? CLI_GO : cli_usage_error("dump needs a replay file");
 }
 
-static void dump_header(const char *path, const fxs_replay *r)
+static void dump_header(const char *path, const fxs_replay_reader *r)
 {
-	printf("file            %s (%zu bytes)\n", path, r->len);
+	if (r->file_size)
+		printf("file            %s (%" PRIu64 " bytes)\n", path, r->file_size);
+	else
+		printf("file            %s\n", path);
 	printf("format version  %u\n", r->format_version);
 	printf("kernel version  %u.%u.%u\n", r->kernel_version >> 16, (r->kernel_version >> 8) & 0xff, r->kernel_version & 0xff);
 	printf("numeric         Q%u.%u state, Q%u.%u wide\n", 32 - (r->numeric & 0xff), r->numeric & 0xff,
@@ -521,47 +647,43 @@ static void dump_header(const char *path, const fxs_replay *r)
 	printf("start step      %" PRIu64 "\n", r->start_tick);
 	printf("snapshot        %zu bytes at offset %zu\n", r->snapshot_len, r->snapshot_off);
 	printf("header          %zu bytes, checksum %016" PRIx64 "\n", r->header_size, r->header_checksum);
-	printf("chunks          %u\n", r->chunk_count);
-	printf("  %5s %10s %8s %10s %6s  %s\n", "index", "offset", "bytes", "first", "ticks", "checksum");
-	for (uint32_t c = 0; c < r->chunk_count; ++c) {
-		const fxs_replay_chunk *k = &r->chunks[c];
-		printf("  %5u %10zu %8zu %10" PRIu64 " %6u  %016" PRIx64 "\n", k->index, k->offset, k->size, k->first_tick,
-		       k->ticks, k->checksum);
-	}
+	printf("  %5s %10s %8s %10s %6s  %s\n", "chunk", "offset", "bytes", "first", "ticks", "checksum");
 }
 
-static void dump_ticks(const fxs_replay *r, bool inputs)
+static void dump_tick(const fxs_replay_reader *r, const fxs_replay_tick *t, bool inputs)
 {
-	printf("ticks           %" PRIu64 "\n", r->tick_count);
-	for (uint64_t i = 0; i < r->tick_count; ++i) {
-		printf("  %8" PRIu64 " %016" PRIx64 "\n", fxs_replay_tick_number(r, i), fxs_replay_tick_hash(r, i));
-		if (!inputs)
-			continue;
-		fxs_input in[FXS_MAX_PLAYERS];
-		fxs_replay_tick_inputs(r, i, in);
-		for (uint32_t p = 0; p < r->players; ++p)
-			printf("           player %2u move %6d %6d yaw %5u pitch %6d buttons 0x%x\n", p, in[p].move_x,
-			       in[p].move_z, in[p].yaw, in[p].pitch, in[p].buttons);
-	}
+	printf("  %8" PRIu64 " %016" PRIx64 "\n", t->number, t->hash);
+	for (uint32_t p = 0; inputs && p < r->players; ++p)
+		printf("           player %2u move %6d %6d yaw %5u pitch %6d buttons 0x%x\n", p, t->inputs[p].move_x,
+		       t->inputs[p].move_z, t->inputs[p].yaw, t->inputs[p].pitch, t->inputs[p].buttons);
 }
 
 int cmd_dump(int argc, char **argv)
 {
 	dump_options o;
-	fxs_replay r;
+	fxs_replay_reader r;
 	int status = dump_parse(argc, argv, &o);
-	if (status != CLI_GO || (status = load(o.path, &r)))
+	if (status != CLI_GO || (status = open_replay(o.path, &r)))
 		return status;
 	dump_header(o.path, &r);
-	if (o.ticks)
-		dump_ticks(&r, o.inputs);
+	fxs_replay_tick t;
+	while (fxs_replay_next(&r, &t)) {
+		if (t.first_of_chunk) {
+			const fxs_replay_chunk *k = &r.cur;
+			printf("  %5u %10zu %8zu %10" PRIu64 " %6u  %016" PRIx64 "\n", k->index, k->offset, k->size, k->first_tick,
+			       k->ticks, k->checksum);
+		}
+		if (o.ticks)
+			dump_tick(&r, &t, o.inputs);
+	}
+	printf("chunks          %u, %" PRIu64 " ticks\n", r.chunk_count, r.tick_count);
 	if (r.complete)
 		printf("end             complete: %" PRIu64 " ticks, final hash %016" PRIx64 "\n", r.tick_count, r.end_final_hash);
 	if (r.status != FXS_REPLAY_OK) {
-		printf("status          %s (offset %zu)\n", r.error, r.error_offset);
-		status = EXIT_BAD_FILE;
+		printf("status          %s (offset %" PRIu64 ")\n", r.error, r.error_offset);
+		status = exit_of(r.status);
 	}
-	fxs_replay_free(&r);
+	fxs_replay_close(&r);
 	return status;
 }
 
@@ -576,8 +698,9 @@ typedef struct replay_options {
 static int replay_usage(void)
 {
 	printf("usage: fixstep replay FILE [--to STEP] [--trace BODY] [--body-hashes] [--log-bits]\n\n"
-	       "Re-simulates a replay up to step STEP (default: its last) and compares each\n"
-	       "tick's hash with the recorded one (a mismatch is reported, and the run goes on).\n"
+	       "Re-simulates a replay from its own start up to step STEP (default: its last)\n"
+	       "and compares each tick's hash with the recorded one (a mismatch is reported,\n"
+	       "and the run goes on). It does not judge the start: verify does.\n"
 	       "  --trace BODY    body BODY's (slot) position and velocity after every step\n"
 	       "  --body-hashes   at STEP, the table 'body SLOT HASH' of every body's hash\n"
 	       "  --log-bits      every body's state bits after every step (see fixstep log)\n"
@@ -611,51 +734,44 @@ static int replay_parse(int argc, char **argv, replay_options *o)
 	return o->path ? CLI_GO : cli_usage_error("replay needs a replay file");
 }
 
-/* --to against the steps the replay holds (its last when not given). */
-static int replay_check_to(replay_options *o, const fxs_replay *r)
+/* Re-simulates up to step o->to (or the last), printing a mismatch, the
+ * trace and the state bits as they come; the step reached and its recorded
+ * hash (*recorded; the state's own at the start), or -1 after the error. */
+static int64_t replay_ticks(const replay_options *o, fxs_replay_reader *r, const fxs_scene *sc, fxs_world *w,
+			    uint64_t *recorded)
 {
-	uint64_t last = r->start_tick + r->tick_count;
-	if (!o->has_to)
-		o->to = (uint32_t)(last > UINT32_MAX ? UINT32_MAX : last);
-	if (o->to < r->start_tick || o->to > last)
-		return cli_usage_error("--to %u: the replay holds steps %" PRIu64 "..%" PRIu64, o->to, r->start_tick, last);
-	return CLI_GO;
-}
-
-/* Re-simulates up to step o->to, printing a mismatch, the trace and the
- * state bits as they come; 0, or EXIT_NOMEM after saying so. */
-static int replay_ticks(const replay_options *o, const fxs_replay *r, const fxs_scene *sc, fxs_world *w)
-{
-	uint64_t first_bad = 0;
+	uint64_t first_bad = 0, at = r->start_tick;
+	*recorded = fxs_world_hash(w);
 	if (o->log_bits)
 		fxs_world_log_bits(stdout, w, r->start_tick);
-	for (uint64_t i = 0; r->start_tick + i < o->to; ++i) {
-		if (fxs_replay_step(r, sc, w, i) != FXS_OK) {
-			fprintf(stderr, "fixstep: %s: out of memory re-simulating step %" PRIu64 "\n", o->path,
-				fxs_replay_tick_number(r, i));
-			return EXIT_NOMEM;
+	fxs_replay_tick t;
+	while ((!o->has_to || at < o->to) && fxs_replay_next(r, &t)) {
+		if (fxs_replay_step_tick(sc, w, &t, r->players) != FXS_OK) {
+			fprintf(stderr, "fixstep: %s: out of memory re-simulating step %" PRIu64 "\n", o->path, t.number);
+			return -1;
 		}
-		uint64_t tick = fxs_replay_tick_number(r, i);
-		if (!first_bad && fxs_world_hash(w) != fxs_replay_tick_hash(r, i)) {
-			first_bad = tick;
-			printf("mismatch at step %" PRIu64 ": recorded %016" PRIx64 ", got %016" PRIx64 "\n", tick,
-			       fxs_replay_tick_hash(r, i), fxs_world_hash(w));
+		at = t.number, *recorded = t.hash;
+		if (!first_bad && fxs_world_hash(w) != t.hash) {
+			first_bad = t.number;
+			printf("mismatch at step %" PRIu64 ": recorded %016" PRIx64 ", got %016" PRIx64 "\n", t.number, t.hash,
+			       fxs_world_hash(w));
 		}
 		if (o->has_trace)
-			cli_print_trace(w, o->trace, tick);
+			cli_print_trace(w, o->trace, t.number);
 		if (o->log_bits)
-			fxs_world_log_bits(stdout, w, tick);
+			fxs_world_log_bits(stdout, w, t.number);
 	}
-	return 0;
+	return (int64_t)at;
 }
 
-/* At step o->to: the body hashes (--body-hashes), whether the state is the
- * recorded one, and the hash. */
-static void replay_report(const replay_options *o, const fxs_replay *r, const fxs_world *w)
+/* At the step reached: the body hashes (--body-hashes), whether the state is
+ * the recorded one, and the hash. */
+static void replay_report(const replay_options *o, const fxs_replay_reader *r, const fxs_world *w, uint64_t at,
+			  uint64_t recorded)
 {
 	if (o->body_hashes) {
 		uint32_t slots = fxs_world_slot_count(w);
-		printf("body hashes at step %u (%u slots)\n", o->to, slots);
+		printf("body hashes at step %" PRIu64 " (%u slots)\n", at, slots);
 		for (uint32_t s = 0; s < slots; ++s) {
 			fxs_body_id id = fxs_world_body_at(w, s);
 			if (fxs_body_is_valid(w, id))
@@ -664,35 +780,47 @@ static void replay_report(const replay_options *o, const fxs_replay *r, const fx
 				printf("body %u dead\n", s);
 		}
 	}
-	if (o->to > r->start_tick)
-		printf("step %u %s recorded hash\n", o->to,
-		       fxs_world_hash(w) == fxs_replay_tick_hash(r, o->to - r->start_tick - 1) ? "matches the" : "DIFFERS from the");
+	if (at > r->start_tick)
+		printf("step %" PRIu64 " %s recorded hash\n", at, fxs_world_hash(w) == recorded ? "matches the" : "DIFFERS from the");
 	printf("hash %016" PRIx64 "\n", fxs_world_hash(w));
 }
 
 int cmd_replay(int argc, char **argv)
 {
 	replay_options o;
-	fxs_replay r;
+	fxs_replay_reader r;
 	int status = replay_parse(argc, argv, &o);
-	if (status != CLI_GO || (status = load(o.path, &r)))
+	if (status != CLI_GO || (status = open_replay(o.path, &r)))
 		return status;
-	if (r.status != FXS_REPLAY_OK)
-		fprintf(stderr, "fixstep: %s: %s (replaying the %" PRIu64 " ticks before it)\n", o.path, r.error, r.tick_count);
-	if ((status = replay_check_to(&o, &r)) != CLI_GO) {
-		fxs_replay_free(&r);
+	if (o.has_to && o.to < r.start_tick) {
+		status = cli_usage_error("--to %u: the replay starts at step %" PRIu64, o.to, r.start_tick);
+		fxs_replay_close(&r);
 		return status;
 	}
 	const fxs_scene *sc;
-	fxs_world *w = start(o.path, &r, &sc, &status);
-	if (!w)
+	fxs_replay_expect own = { fxs_replay_reader_snapshot(&r), r.snapshot_len, false, 0 };
+	fxs_world *w = start(o.path, &r, &own, &sc, &status);
+	if (!w) {
+		fxs_replay_close(&r);
 		return status;
+	}
+	uint64_t recorded;
+	int64_t at;
 	if (o.has_trace && !fxs_body_is_valid(w, fxs_world_body_at(w, o.trace))) {
 		status = cli_usage_error("--trace: the replay's world has no body %u", o.trace);
-	} else if ((status = replay_ticks(&o, &r, sc, w)) == 0) {
-		replay_report(&o, &r, w);
+	} else if ((at = replay_ticks(&o, &r, sc, w, &recorded)) < 0) {
+		status = EXIT_NOMEM;
+	} else {
+		if (r.status != FXS_REPLAY_OK)
+			fprintf(stderr, "fixstep: %s: %s (replayed the %" PRIu64 " ticks before it)\n", o.path, r.error,
+				r.tick_count);
+		if (o.has_to && (uint64_t)at < o.to)
+			status = cli_usage_error("--to %u: the replay holds steps %" PRIu64 "..%" PRIu64, o.to, r.start_tick,
+						 (uint64_t)at);
+		else
+			replay_report(&o, &r, w, (uint64_t)at, recorded);
 	}
 	fxs_world_destroy(w);
-	fxs_replay_free(&r);
+	fxs_replay_close(&r);
 	return status;
 }

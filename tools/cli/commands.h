@@ -20,7 +20,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_log(int argc, char **argv);
-int cmd_peer(int argc, char **argv);
+int cmd_peer(int argc, char **argv); /* not with SESSIONS=0 */
 int cmd_netdemo(int argc, char **argv);
 int cmd_synctest(int argc, char **argv);
 int cmd_events(int argc, char **argv);

@@ -63,6 +63,44 @@ int cli_parse_u32(const char *s, uint32_t *out)
 	return 1;
 }
 
+/* one hex digit's value, or -1 */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+bool cli_parse_hex(const char *s, uint8_t *out, size_t n)
+{
+	if (!s || strlen(s) != 2 * n)
+		return false;
+	for (size_t i = 0; i < 2 * n; ++i) {
+		int d = hex_digit(s[i]);
+		if (d < 0)
+			return false;
+		out[i / 2] = (uint8_t)(i % 2 ? (out[i / 2] | d) : d << 4);
+	}
+	return true;
+}
+
+bool cli_parse_prob(const char *s, double *out)
+{
+	if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+		return false;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (*end || end == s || errno || !(v >= 0 && v <= 1))
+		return false;
+	*out = v;
+	return true;
+}
+
 int cli_parse_kernels(const char *s)
 {
 	for (int k = FXS_KERNELS_PORTABLE; k <= FXS_KERNELS_NEON; ++k)

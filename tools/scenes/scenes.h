@@ -25,6 +25,10 @@ typedef struct fxs_scene {
 	void (*script)(const fxs_world *w, uint64_t tick, uint32_t players, fxs_input out[FXS_MAX_PLAYERS]);
 } fxs_scene;
 
+/* The golden start of a scene (scene_starts.c): the state hash of the
+ * world its create() makes, compiled in; false for an unknown name. */
+bool fxs_scene_start_hash(const char *name, uint64_t *hash);
+
 /* All scenes, in a fixed order. */
 const fxs_scene *fxs_scenes(uint32_t *count);
 const fxs_scene *fxs_scene_find(const char *name);

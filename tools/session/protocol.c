@@ -1,8 +1,8 @@
 /* The session's wire format (protocol.h). */
 #include "session/protocol.h"
 
+#include <sodium.h>
 #include <string.h>
-#include <xxhash.h>
 
 static const char *const drop_names[FXS_DROP_REASONS] = {
 	"none",
@@ -12,7 +12,7 @@ static const char *const drop_names[FXS_DROP_REASONS] = {
 	"bad_version",
 	"bad_type",
 	"bad_count",
-	"bad_checksum",
+	"bad_mac",
 	"wrong_session",
 	"bad_peer",
 	"spoofed",
@@ -20,6 +20,7 @@ static const char *const drop_names[FXS_DROP_REASONS] = {
 	"replayed",
 	"out_of_range",
 	"conflict",
+	"out_of_window",
 };
 
 const char *fxs_drop_name(fxs_drop d)
@@ -48,12 +49,25 @@ static uint32_t get32(const uint8_t *p)
 }
 static uint64_t get64(const uint8_t *p) { return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32; }
 
-size_t fxs_packet_size(const fxs_packet *p)
+bool fxs_packet_crypto_init(void) { return sodium_init() >= 0; }
+
+_Static_assert(FXS_PKT_MAC_BYTES == crypto_auth_BYTES && FXS_PKT_KEY_BYTES == crypto_auth_KEYBYTES &&
+		       FXS_PKT_KEY_BYTES == crypto_kdf_KEYBYTES,
+	       "the wire format's sizes are libsodium's");
+
+void fxs_packet_key(const uint8_t session_key[FXS_PKT_KEY_BYTES], uint32_t from, uint32_t to,
+		    uint8_t out[FXS_PKT_KEY_BYTES])
 {
-	return FXS_PKT_HEAD + (size_t)p->n_inputs * FXS_INPUT_SIZE + (size_t)p->n_hashes * 8u + 8u;
+	static const char ctx[crypto_kdf_CONTEXTBYTES] = { 'F', 'X', 'S', 'P', 'K', 'T', '0', '2' };
+	crypto_kdf_derive_from_key(out, FXS_PKT_KEY_BYTES, (uint64_t)from * 256u + to + 1u, ctx, session_key);
 }
 
-size_t fxs_packet_encode(const fxs_packet *p, uint8_t *out, size_t cap)
+size_t fxs_packet_size(const fxs_packet *p)
+{
+	return FXS_PKT_HEAD + (size_t)p->n_inputs * FXS_INPUT_SIZE + (size_t)p->n_hashes * 8u + FXS_PKT_MAC_BYTES;
+}
+
+size_t fxs_packet_encode(const fxs_packet *p, const uint8_t key[FXS_PKT_KEY_BYTES], uint8_t *out, size_t cap)
 {
 	if (p->n_inputs > FXS_PKT_MAX_INPUTS || p->n_hashes > FXS_PKT_MAX_HASHES)
 		return 0;
@@ -82,15 +96,15 @@ size_t fxs_packet_encode(const fxs_packet *p, uint8_t *out, size_t cap)
 		fxs_input_write(&p->inputs[i], out + o);
 	for (uint32_t i = 0; i < p->n_hashes; ++i, o += 8)
 		put64(out + o, p->hashes[i]);
-	put64(out + o, (uint64_t)XXH3_64bits(out, o));
+	crypto_auth(out + o, out, o, key);
 	return n;
 }
 
-fxs_drop fxs_packet_decode(const uint8_t *buf, size_t len, fxs_packet *p)
+fxs_drop fxs_packet_frame(const uint8_t *buf, size_t len, uint32_t *from, uint32_t *to)
 {
 	if (len > FXS_PKT_MAX)
 		return FXS_DROP_OVERSIZED;
-	if (len < FXS_PKT_HEAD + 8u)
+	if (len < FXS_PKT_HEAD + FXS_PKT_MAC_BYTES)
 		return FXS_DROP_TRUNCATED;
 	if (get32(buf) != FXS_PKT_MAGIC)
 		return FXS_DROP_MAGIC;
@@ -100,13 +114,21 @@ fxs_drop fxs_packet_decode(const uint8_t *buf, size_t len, fxs_packet *p)
 		return FXS_DROP_TYPE;
 	if (buf[22] > FXS_PKT_MAX_INPUTS || buf[23] > FXS_PKT_MAX_HASHES)
 		return FXS_DROP_COUNT;
-	size_t want = FXS_PKT_HEAD + (size_t)buf[22] * FXS_INPUT_SIZE + (size_t)buf[23] * 8u + 8u;
+	size_t want = FXS_PKT_HEAD + (size_t)buf[22] * FXS_INPUT_SIZE + (size_t)buf[23] * 8u + FXS_PKT_MAC_BYTES;
 	if (len < want)
 		return FXS_DROP_TRUNCATED;
 	if (len > want)
 		return FXS_DROP_OVERSIZED;
-	if (get64(buf + want - 8) != (uint64_t)XXH3_64bits(buf, want - 8))
-		return FXS_DROP_CHECKSUM;
+	*from = buf[6];
+	*to = buf[7];
+	return FXS_DROP_NONE;
+}
+
+fxs_drop fxs_packet_open(const uint8_t *buf, size_t len, const uint8_t key[FXS_PKT_KEY_BYTES], fxs_packet *p)
+{
+	size_t body = len - FXS_PKT_MAC_BYTES; /* the frame was checked: len >= the head and the MAC */
+	if (crypto_auth_verify(buf + body, buf, body, key) != 0)
+		return FXS_DROP_MAC;
 	memset(p, 0, sizeof *p);
 	p->type = buf[5];
 	p->from = buf[6];

@@ -2,6 +2,7 @@
 #include "session/session.h"
 
 #include <inttypes.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,9 @@ struct fxs_session {
 	uint64_t their_input_ack[FXS_SESSION_MAX_PEERS], their_hash_ack[FXS_SESSION_MAX_PEERS];
 	bool peer_done[FXS_SESSION_MAX_PEERS];
 	uint64_t peer_packets[FXS_SESSION_MAX_PEERS];
+	/* the keys of both directions with each peer (protocol.h) */
+	uint8_t tx_key[FXS_SESSION_MAX_PEERS][FXS_PKT_KEY_BYTES];
+	uint8_t rx_key[FXS_SESSION_MAX_PEERS][FXS_PKT_KEY_BYTES];
 	/* sequence numbers */
 	uint32_t tx_seq[FXS_SESSION_MAX_PEERS];
 	uint32_t rx_max[FXS_SESSION_MAX_PEERS];
@@ -90,6 +94,30 @@ static uint32_t first_dynamic_slot(const fxs_world *w)
 	return 0;
 }
 
+static bool all_zero(const uint8_t *k, size_t n)
+{
+	uint8_t any = 0;
+	for (size_t i = 0; i < n; ++i)
+		any |= k[i];
+	return any == 0;
+}
+
+/* The keys of both directions with every peer, from c's key or pair keys:
+ * false when one is missing (all zero). */
+static bool derive_keys(fxs_session *s, const fxs_session_config *c)
+{
+	for (uint32_t q = 0; q < c->peers; ++q) {
+		if (q == c->local)
+			continue;
+		const uint8_t *base = c->pair_keys ? c->pair_keys[q] : c->key;
+		if (all_zero(base, FXS_PKT_KEY_BYTES))
+			return false;
+		fxs_packet_key(base, c->local, q, s->tx_key[q]);
+		fxs_packet_key(base, q, c->local, s->rx_key[q]);
+	}
+	return true;
+}
+
 fxs_session *fxs_session_create(const fxs_session_config *c, char *err, size_t errlen)
 {
 	if (!c->scene || c->peers < 1 || c->peers > FXS_SESSION_MAX_PEERS || c->local >= c->peers || c->ticks < 1 ||
@@ -97,10 +125,26 @@ fxs_session *fxs_session_create(const fxs_session_config *c, char *err, size_t e
 		snprintf(err, errlen, "bad session configuration");
 		return NULL;
 	}
+	if (!fxs_packet_crypto_init()) {
+		snprintf(err, errlen, "libsodium cannot start");
+		return NULL;
+	}
 	fxs_session *s = calloc(1, sizeof *s);
 	if (!s)
 		goto nomem;
 	s->c = *c;
+	if (!s->c.seq_window)
+		s->c.seq_window = FXS_SESSION_SEQ_WINDOW;
+	bool keyed = derive_keys(s, c);
+	/* only the derived keys are kept */
+	s->c.pair_keys = NULL;
+	sodium_memzero(s->c.key, sizeof s->c.key);
+	if (!keyed) {
+		snprintf(err, errlen, "the session needs its key (32 bytes from the game's lobby; all zero is not one)");
+		sodium_memzero(s, sizeof *s);
+		free(s);
+		return NULL;
+	}
 	if (!s->c.max_rollback)
 		s->c.max_rollback = 8;
 	if (!s->c.input)
@@ -151,6 +195,8 @@ void fxs_session_destroy(fxs_session *s)
 	for (uint32_t i = 0; i < FXS_SESSION_HISTORY; ++i)
 		free(s->ring[i].buf);
 	free(s->ds.snapshot);
+	sodium_memzero(s->tx_key, sizeof s->tx_key);
+	sodium_memzero(s->rx_key, sizeof s->rx_key);
 	free(s);
 }
 
@@ -341,61 +387,83 @@ uint32_t fxs_session_advance(fxs_session *s, uint32_t max_ticks)
 
 /* ---- packets ---- */
 
+/* The sequence number window (a packet of q's with seq): FXS_DROP_NONE
+ * when it is new and within reach, with how to record it; nothing changes
+ * here (the caller records it once every other check passed). */
+static fxs_drop seq_check(const fxs_session *s, uint32_t q, uint32_t seq)
+{
+	if (seq == 0)
+		return FXS_DROP_REPLAYED; /* never sent: sequence numbers start at 1 */
+	if (seq > s->rx_max[q])
+		return seq - s->rx_max[q] > s->c.seq_window ? FXS_DROP_WINDOW : FXS_DROP_NONE;
+	uint32_t back = s->rx_max[q] - seq; /* 64 sequence numbers back from the highest seen */
+	return back >= 64 || (s->rx_window[q] >> back & 1) ? FXS_DROP_REPLAYED : FXS_DROP_NONE;
+}
+
+static void seq_record(fxs_session *s, uint32_t q, uint32_t seq)
+{
+	if (seq > s->rx_max[q]) {
+		uint32_t shift = seq - s->rx_max[q];
+		s->rx_window[q] = shift >= 64 ? 0 : s->rx_window[q] << shift;
+		s->rx_window[q] |= 1;
+		s->rx_max[q] = seq;
+	} else {
+		s->rx_window[q] |= (uint64_t)1 << (s->rx_max[q] - seq);
+	}
+}
+
+/* Every check but the frame's and the MAC's, on an authentic packet p that
+ * came from transport source src: FXS_DROP_NONE or why not. */
+static fxs_drop content_check(const fxs_session *s, const fxs_packet *p, int src)
+{
+	if (p->session != s->c.session_id)
+		return FXS_DROP_SESSION;
+	if (src != (int)p->from)
+		return FXS_DROP_SPOOFED;
+	if (p->player != p->from) /* peer k owns player k */
+		return FXS_DROP_NOT_OWNER;
+	fxs_drop d = seq_check(s, p->from, p->seq);
+	if (d != FXS_DROP_NONE)
+		return d;
+	if ((p->n_inputs && (p->input_first < 1 || (uint64_t)p->input_first + p->n_inputs - 1 > s->c.ticks)) ||
+	    (p->n_hashes && (p->hash_first < 1 || (uint64_t)p->hash_first + p->n_hashes - 1 > s->c.ticks)) ||
+	    p->input_ack > s->c.ticks || p->hash_ack > s->c.ticks || p->tick > s->c.ticks)
+		return FXS_DROP_RANGE;
+	/* an input or hash contradicting one we hold: the whole packet goes */
+	uint32_t q = p->from;
+	for (uint32_t i = 0; i < p->n_inputs; ++i) {
+		uint64_t t = (uint64_t)p->input_first + i;
+		if (s->have[q][t] && !fxs_input_equal(&s->inp[q][t], &p->inputs[i]))
+			return FXS_DROP_CONFLICT;
+	}
+	for (uint32_t i = 0; i < p->n_hashes; ++i) {
+		uint64_t t = (uint64_t)p->hash_first + i;
+		if (s->rhave[q][t] && s->rhash[q][t] != p->hashes[i])
+			return FXS_DROP_CONFLICT;
+	}
+	return FXS_DROP_NONE;
+}
+
 fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int src)
 {
 	fxs_packet p;
+	uint32_t from = 0, to = 0;
 	++s->st.packets_received;
-	fxs_drop d = fxs_packet_decode(buf, len, &p);
-	if (d == FXS_DROP_NONE) {
-		if (p.session != s->c.session_id)
-			d = FXS_DROP_SESSION;
-		else if (p.from >= s->c.peers || p.from == s->c.local || p.to != s->c.local)
-			d = FXS_DROP_PEER;
-		else if (src != (int)p.from)
-			d = FXS_DROP_SPOOFED;
-		else if (p.player != p.from) /* peer k owns player k */
-			d = FXS_DROP_NOT_OWNER;
-		else if (p.seq == 0)
-			d = FXS_DROP_REPLAYED;
-		else if ((p.n_inputs && (p.input_first < 1 || (uint64_t)p.input_first + p.n_inputs - 1 > s->c.ticks)) ||
-			 (p.n_hashes && (p.hash_first < 1 || (uint64_t)p.hash_first + p.n_hashes - 1 > s->c.ticks)) ||
-			 p.input_ack > s->c.ticks || p.hash_ack > s->c.ticks || p.tick > s->c.ticks)
-			d = FXS_DROP_RANGE;
-	}
-	uint32_t q = d == FXS_DROP_NONE ? p.from : 0;
-	if (d == FXS_DROP_NONE) {
-		/* replay window: 64 sequence numbers back from the highest seen */
-		if (p.seq > s->rx_max[q]) {
-			uint32_t shift = p.seq - s->rx_max[q];
-			s->rx_window[q] = shift >= 64 ? 0 : s->rx_window[q] << shift;
-			s->rx_window[q] |= 1;
-			s->rx_max[q] = p.seq;
-		} else {
-			uint32_t back = s->rx_max[q] - p.seq;
-			if (back >= 64 || (s->rx_window[q] >> back & 1))
-				d = FXS_DROP_REPLAYED;
-			else
-				s->rx_window[q] |= (uint64_t)1 << back;
-		}
-	}
-	if (d == FXS_DROP_NONE) {
-		/* an input contradicting one we hold: drop the whole packet */
-		for (uint32_t i = 0; i < p.n_inputs; ++i) {
-			uint64_t t = (uint64_t)p.input_first + i;
-			if (s->have[q][t] && !fxs_input_equal(&s->inp[q][t], &p.inputs[i]))
-				d = FXS_DROP_CONFLICT;
-		}
-		for (uint32_t i = 0; i < p.n_hashes; ++i) {
-			uint64_t t = (uint64_t)p.hash_first + i;
-			if (s->rhave[q][t] && s->rhash[q][t] != p.hashes[i])
-				d = FXS_DROP_CONFLICT;
-		}
-	}
+	fxs_drop d = fxs_packet_frame(buf, len, &from, &to);
+	if (d == FXS_DROP_NONE && (from >= s->c.peers || from == s->c.local || to != s->c.local))
+		d = FXS_DROP_PEER; /* no key to check it with */
+	if (d == FXS_DROP_NONE)
+		d = fxs_packet_open(buf, len, s->rx_key[from], &p);
+	if (d == FXS_DROP_NONE)
+		d = content_check(s, &p, src);
 	if (d != FXS_DROP_NONE) {
 		++s->st.dropped[d];
 		++s->st.dropped_total;
 		return d;
 	}
+	/* authentic, new, within reach and consistent: only now does it count */
+	uint32_t q = p.from;
+	seq_record(s, q, p.seq);
 	++s->st.packets_accepted;
 	++s->peer_packets[q];
 	for (uint32_t i = 0; i < p.n_inputs; ++i) {
@@ -421,8 +489,8 @@ fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int
 
 size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 {
-	if (to >= s->c.peers || to == s->c.local)
-		return 0;
+	if (to >= s->c.peers || to == s->c.local || s->tx_seq[to] == UINT32_MAX)
+		return 0; /* (2^32 - 1 packets to one peer: 2 years at 60 a second) */
 	fxs_packet p;
 	memset(&p, 0, sizeof p);
 	p.type = FXS_PKT_DATA;
@@ -454,7 +522,7 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 		for (uint32_t i = 0; i < p.n_hashes; ++i)
 			p.hashes[i] = s->hash[first + i];
 	}
-	size_t n = fxs_packet_encode(&p, out, cap);
+	size_t n = fxs_packet_encode(&p, s->tx_key[to], out, cap);
 	if (n) {
 		++s->st.packets_sent;
 		s->st.bytes_sent += n;
@@ -515,83 +583,4 @@ bool fxs_session_compare_snapshots(const void *a, size_t alen, const void *b, si
 	fxs_world_destroy(wa);
 	fxs_world_destroy(wb);
 	return differ;
-}
-
-/* ---- synctest ---- */
-
-bool fxs_synctest(const fxs_scene *scene, uint32_t players, uint32_t ticks, uint32_t depth, uint64_t seed,
-		  fxs_synctest_result *res, char *err, size_t errlen)
-{
-	memset(res, 0, sizeof *res);
-	if (depth < 1 || depth > 64 || players < 1 || players > FXS_MAX_PLAYERS) {
-		snprintf(err, errlen, "bad synctest arguments");
-		return false;
-	}
-	fxs_world *w = scene->create();
-	uint64_t *h = calloc((size_t)ticks + 1, sizeof *h);
-	uint8_t **snaps = calloc((size_t)depth + 1, sizeof *snaps);
-	size_t *lens = calloc((size_t)depth + 1, sizeof *lens);
-	bool ok = w && h && snaps && lens;
-	if (!ok)
-		snprintf(err, errlen, "out of memory");
-	fxs_input in[FXS_MAX_PLAYERS];
-	for (uint64_t t = 1; ok && t <= ticks; ++t) {
-		/* keep the snapshot of the state before tick t */
-		uint32_t slot = (uint32_t)((t - 1) % (depth + 1));
-		size_t need = fxs_world_snapshot_size(w);
-		free(snaps[slot]);
-		snaps[slot] = malloc(need);
-		if (!snaps[slot] || fxs_world_snapshot_save(w, snaps[slot], need, &lens[slot]) != FXS_OK) {
-			snprintf(err, errlen, "snapshot failed at tick %" PRIu64, t);
-			ok = false;
-			break;
-		}
-		if (need > res->snapshot_bytes)
-			res->snapshot_bytes = need;
-		fxs_inputs_random(seed, t, players, in);
-		scene->apply_inputs(w, in, players, t);
-		if (fxs_world_step(w) != FXS_OK) {
-			snprintf(err, errlen, "out of memory at tick %" PRIu64, t);
-			ok = false;
-			break;
-		}
-		h[t] = fxs_world_hash(w);
-		/* roll back min(depth, t) ticks and simulate them again */
-		uint64_t back = t < depth ? t : depth;
-		uint64_t from = t - back + 1;
-		uint32_t fs = (uint32_t)((from - 1) % (depth + 1));
-		if (fxs_world_snapshot_restore(w, snaps[fs], lens[fs]) != FXS_OK) {
-			snprintf(err, errlen, "restore failed at tick %" PRIu64, t);
-			ok = false;
-			break;
-		}
-		++res->rollbacks;
-		for (uint64_t k = from; k <= t; ++k) {
-			fxs_inputs_random(seed, k, players, in);
-			scene->apply_inputs(w, in, players, k);
-			if (fxs_world_step(w) != FXS_OK) {
-				snprintf(err, errlen, "out of memory re-simulating tick %" PRIu64, k);
-				ok = false;
-				break;
-			}
-			++res->resimulated;
-			if (fxs_world_hash(w) != h[k]) {
-				snprintf(err, errlen,
-					 "%s: tick %" PRIu64 " re-simulated after a rollback at tick %" PRIu64
-					 " hashes %016" PRIx64 ", first run %016" PRIx64,
-					 scene->name, k, t, fxs_world_hash(w), h[k]);
-				ok = false;
-				break;
-			}
-		}
-	}
-	if (ok)
-		res->final_hash = fxs_world_hash(w);
-	for (uint32_t i = 0; snaps && i <= depth; ++i)
-		free(snaps[i]);
-	free(snaps);
-	free(lens);
-	free(h);
-	fxs_world_destroy(w);
-	return ok;
 }

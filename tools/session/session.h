@@ -12,7 +12,14 @@
  * next. Peers exchange the state hashes of confirmed ticks (every input known,
  * no rollback can change them); the first mismatch is a desync: the session
  * records its tick and peer and, when desync_dir is set, writes its per-body
- * hash table and its snapshot of that tick. */
+ * hash table and its snapshot of that tick.
+ *
+ * Every packet carries a MAC (protocol.h) made with a key of its direction,
+ * derived from the session key that the game's lobby gives every peer; a
+ * packet is accepted only when its MAC is right, its sequence number is new
+ * and at most seq_window ahead of the sender's last, and everything in it
+ * fits the session. A packet that fails any check changes nothing but the
+ * counters of dropped packets (by reason). */
 #ifndef FXS_SESSION_H
 #define FXS_SESSION_H
 
@@ -26,6 +33,8 @@
 #define FXS_SESSION_MAX_PEERS 8
 #define FXS_SESSION_HISTORY 64u /* snapshot ring (rollback window + desync diagnosis) */
 #define FXS_SESSION_MAX_ROLLBACK 15u
+#define FXS_SESSION_SEQ_WINDOW 4096u /* default seq_window */
+#define FXS_SESSION_KEY_BYTES FXS_PKT_KEY_BYTES
 
 typedef enum fxs_session_mode { FXS_SESSION_LOCKSTEP = 0,
 				FXS_SESSION_ROLLBACK = 1 } fxs_session_mode;
@@ -46,6 +55,16 @@ typedef struct fxs_session_config {
 	fxs_session_input_fn input;
 	void *input_ctx;
 	const char *desync_dir; /* NULL: no files */
+	/* The session key: 32 random bytes the game's lobby makes for this
+	 * session and gives every peer over its own authenticated channel (all
+	 * zero is refused). pair_keys (NULL: none), when set, has one key per
+	 * peer instead, the one this peer shares with peer q at [q], so that no
+	 * peer can make packets that look like another's. */
+	uint8_t key[FXS_SESSION_KEY_BYTES];
+	const uint8_t (*pair_keys)[FXS_SESSION_KEY_BYTES];
+	/* the largest jump forward in a peer's sequence numbers that is
+	 * accepted (0: FXS_SESSION_SEQ_WINDOW); further is out_of_window */
+	uint32_t seq_window;
 } fxs_session_config;
 
 typedef struct fxs_session_stats {
@@ -62,7 +81,8 @@ typedef struct fxs_session_stats {
 
 typedef struct fxs_session fxs_session;
 
-/* NULL with a message on a bad configuration or no memory. */
+/* NULL with a message on a bad configuration (a missing key too) or no
+ * memory. */
 fxs_session *fxs_session_create(const fxs_session_config *c, char *err, size_t errlen);
 void fxs_session_destroy(fxs_session *s);
 
@@ -113,17 +133,6 @@ const fxs_session_desync *fxs_session_desync_get(const fxs_session *s);
  * tick (e.g. two peers' desync snapshots): "body S field F (expected E, got
  * G)". false when they do not differ or cannot be read. */
 bool fxs_session_compare_snapshots(const void *a, size_t alen, const void *b, size_t blen, char *out, size_t n);
-
-/* Synctest (GGPO): run the scene for `ticks` ticks with the given inputs;
- * every tick roll back `depth` ticks, re-simulate them and compare each
- * hash with the first simulation. false with the first mismatch in err. */
-typedef struct fxs_synctest_result {
-	uint64_t rollbacks, resimulated;
-	uint64_t final_hash;
-	size_t snapshot_bytes;
-} fxs_synctest_result;
-bool fxs_synctest(const fxs_scene *scene, uint32_t players, uint32_t ticks, uint32_t depth, uint64_t seed,
-		  fxs_synctest_result *res, char *err, size_t errlen);
 
 /* The scripted demo inputs: player p's input for tick t (fxs_inputs_random of seed). */
 fxs_input fxs_session_script_input(uint64_t tick, uint32_t player, void *seed_ptr);

@@ -7,7 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 deps=build/js/bench-deps
 mkdir -p "$deps"
 if [ ! -d "$deps/node_modules/@dimforge/rapier3d-deterministic-compat" ] || [ ! -d "$deps/node_modules/jolt-physics" ]; then
-    (cd "$deps" && [ -f package.json ] || echo '{"private": true}' >"$deps/package.json"
-     cd "$deps" && npm install --no-audit --no-fund --silent @dimforge/rapier3d-deterministic-compat jolt-physics)
+    [ -f "$deps/package.json" ] || echo '{"private": true}' >"$deps/package.json"
+    (cd "$deps" && npm install --no-audit --no-fund --silent @dimforge/rapier3d-deterministic-compat jolt-physics)
 fi
 NODE_PATH=$PWD/$deps/node_modules node bindings/js/bench/bench.cjs "$@"

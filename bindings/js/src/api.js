@@ -1164,21 +1164,28 @@ class Replay {
 	}
 
 	/* Re-simulates the replay and checks every tick's hash, as `fixstep
-	 * verify` does: {status: 'ok' | 'diverged' | 'invalid' | 'nomem',
-	 * ticks, step, expected, got, body, field, message}. With
+	 * verify` does, from a start the verifier knows (the file's own start is
+	 * the player's word): {status: 'ok' | 'diverged' | 'invalid' | 'nomem' |
+	 * 'badStart', ticks, step, expected, got, body, field, message}. With
 	 * options.applyInputs(world, inputs, tick) a JavaScript input handler
-	 * drives the world (a replay of a world built in JavaScript); else the
-	 * built-in scene's handler does. options.kernels: 'portable' or the
+	 * drives the world (a replay of a world built in JavaScript), from the
+	 * start whose hash is options.startHash (required: the game's server
+	 * knows it); else the built-in scene's handler does, from the scene's
+	 * own start (or options.startHash). options.kernels: 'portable' or the
 	 * widest (default). */
 	verify(options = {}) {
-		keysOf(options, ['kernels', 'allowTruncated', 'applyInputs'], 'verify');
-		if (options.applyInputs) return this._verifyJs(options);
+		keysOf(options, ['kernels', 'allowTruncated', 'applyInputs', 'startHash'], 'verify');
+		const start = options.startHash === undefined ? null : startHashWords(options.startHash);
+		if (options.applyInputs) {
+			if (!start) throw new TypeError('fixstep: verify: applyInputs needs startHash, the hash of the start your game knows (a replay\'s own start proves nothing)');
+			return this._verifyJs(options, hex64(start[0], start[1]));
+		}
 		const cap = 1024, msg = M._malloc(cap);
 		try {
 			const k = options.kernels === undefined ? -1 : enumIndex(KERNELS, options.kernels, 'kernels');
-			const st = M._fxjs_replay_verify(this.ptr, k, bool(options.allowTruncated), OUT, msg, cap);
+			const st = M._fxjs_replay_verify(this.ptr, k, bool(options.allowTruncated), start ? 1 : 0, args(start || [0, 0]), OUT, msg, cap);
 			const o = out(9).slice();
-			const r = { status: ['ok', 'diverged', 'invalid', 'nomem'][st], ticks: num64(o[0], o[1]), message: cstr(msg) };
+			const r = { status: ['ok', 'diverged', 'invalid', 'nomem', 'badStart'][st], ticks: num64(o[0], o[1]), message: cstr(msg) };
 			if (st === 0) r.hash = hex64(o[6], o[7]);
 			if (st === 1) Object.assign(r, { step: num64(o[2], o[3]), expected: hex64(o[4], o[5]), got: hex64(o[6], o[7]), body: o[8] }, parseDiff(r.message));
 			return r;
@@ -1186,9 +1193,11 @@ class Replay {
 			M._free(msg);
 		}
 	}
-	_verifyJs(options) {
+	_verifyJs(options, startHash) {
 		const w = this.start();
 		try {
+			if (w.hash() !== startHash)
+				return { status: 'badStart', ticks: 0, message: `not the expected start: the replay starts from state hash ${w.hash()}, expected ${startHash}` };
 			if (options.kernels !== undefined) w.kernels = options.kernels;
 			for (let i = 0; i < this.tickCount; ++i) {
 				const tick = this.tickNumber(i);
@@ -1220,6 +1229,12 @@ class Replay {
 	}
 }
 if (typeof Symbol.dispose === 'symbol') Replay.prototype[Symbol.dispose] = Replay.prototype.dispose;
+
+/* A start hash (16 hex digits) as [lo, hi]. */
+function startHashWords(h) {
+	if (typeof h !== 'string' || !/^[0-9a-fA-F]{16}$/.test(h)) throw new TypeError(`fixstep: verify: startHash must be 16 hex digits (as world.hash() gives), not ${String(h)}`);
+	return ints64(BigInt('0x' + h));
+}
 
 /* "diverged at step S: body B field F (expected E, got G)" -> its parts */
 function parseDiff(message) {

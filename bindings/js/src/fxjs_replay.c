@@ -148,8 +148,8 @@ FXJS_EXPORT const char *fxjs_last_error(void) { return g_err; }
 FXJS_EXPORT fxs_world *fxjs_replay_start(const fxjs_replay *x, int32_t need_scene)
 {
 	const fxs_scene *sc;
-	if (need_scene)
-		return fxs_replay_start(&x->r, &sc, g_err, sizeof g_err);
+	if (need_scene) /* only from the scene's own start (its golden hash) */
+		return fxs_replay_start(&x->r, NULL, &sc, g_err, sizeof g_err);
 	fxs_result e;
 	fxs_world *w = fxs_world_create_from_snapshot(x->r.data + x->r.snapshot_off, x->r.snapshot_len, &e);
 	if (!w)
@@ -218,13 +218,15 @@ FXJS_EXPORT int32_t fxjs_world_first_difference(const fxs_world *expected, const
 }
 
 /* Re-simulates a replay with its scene's input handler and checks every
- * tick's hash, as `fixstep verify` does. Returns 0 (every tick matches), 1
- * (diverged), 2 (not a valid replay: the reason in msg), 3 (out of
- * memory). out: ticks verified (lo, hi), step (lo, hi), expected hash (lo,
+ * tick's hash, as `fixstep verify` does, from a known start: the scene's
+ * (its golden hash) or, with has_start, the start whose state hash is
+ * start (lo, hi). Returns 0 (every tick matches), 1 (diverged), 2 (not a
+ * valid replay: the reason in msg), 3 (out of memory), 4 (not the expected
+ * start). out: ticks verified (lo, hi), step (lo, hi), expected hash (lo,
  * hi), got hash (lo, hi), body slot (-1: not a body or not known); msg:
  * the line verify prints. kernels < 0: the widest. */
-FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t allow_truncated, int32_t *out, char *msg,
-				       int32_t cap)
+FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t allow_truncated, int32_t has_start,
+				       const int32_t *start, int32_t *out, char *msg, int32_t cap)
 {
 	const fxs_replay *r = &x->r;
 	memset(out, 0, 9 * sizeof *out);
@@ -235,9 +237,15 @@ FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t 
 		return 2;
 	}
 	const fxs_scene *sc;
-	fxs_world *w = fxs_replay_start(r, &sc, msg, (size_t)cap);
+	fxs_replay_expect expect = { 0 };
+	if (has_start)
+		expect.has_hash = true, expect.hash = (uint64_t)(uint32_t)start[0] | (uint64_t)(uint32_t)start[1] << 32;
+	fxs_replay_status why;
+	fxs_world *w = fxs_replay_start_world(r->scene, r->data + r->snapshot_off, r->snapshot_len, r->start_tick, &expect,
+					      &sc, &why, msg, (size_t)cap);
 	if (!w)
-		return 2;
+		return why == FXS_REPLAY_BAD_START ? 4 : why == FXS_REPLAY_NOMEM ? 3
+										 : 2;
 	if (kernels >= 0)
 		fxs_world_set_kernels(w, (fxs_kernels)kernels);
 	int32_t status = 0;

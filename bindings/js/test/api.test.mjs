@@ -230,6 +230,7 @@ test('a world built and driven in JS, recorded and verified with a JS input hand
 	};
 	const apply = (w, inputs) => { const b = w.bodyAt(5); if (inputs[0].buttons & fx.BUTTONS.jump) b.applyImpulse([0, 2000, 0]); };
 	const w = make();
+	const startHash = w.hash(); // what the game's server knows
 	const rec = new Recorder(w, { scene: 'js_tower', players: 1 });
 	for (let t = 1; t <= 60; ++t) {
 		const inputs = [{ buttons: t % 20 === 0 ? fx.BUTTONS.jump : 0 }];
@@ -241,16 +242,33 @@ test('a world built and driven in JS, recorded and verified with a JS input hand
 	const r = Replay.parse(bytes);
 	assert.equal(r.tickCount, 60);
 	assert.equal(r.tickInputs(19)[0].buttons, fx.BUTTONS.jump);
-	const ok = r.verify({ applyInputs: apply });
+	assert.throws(() => r.verify({ applyInputs: apply }), /needs startHash/);
+	const ok = r.verify({ applyInputs: apply, startHash });
 	assert.equal(ok.status, 'ok', ok.message);
 	assert.equal(ok.hash, w.hash());
-	const bad = r.verify({ applyInputs: (w2, inputs, tick) => { apply(w2, inputs); if (tick === 10) w2.bodyAt(6).applyImpulse([5, 0, 0]); } });
+	const bad = r.verify({ startHash, applyInputs: (w2, inputs, tick) => { apply(w2, inputs); if (tick === 10) w2.bodyAt(6).applyImpulse([5, 0, 0]); } });
 	assert.equal(bad.status, 'diverged');
 	assert.equal(bad.step, 10);
 	assert.equal(bad.body, 6, bad.message);
 	assert.equal(bad.field, 'p.x', bad.message);
+	// another start (a body moved before tick 1) is refused before a step
+	const other = r.verify({ applyInputs: apply, startHash: '0123456789abcdef' });
+	assert.equal(other.status, 'badStart', other.message);
 	r.free();
 	w.free();
+});
+
+test('a built-in scene verifies only from its own start', () => {
+	const rec = Replay.record({ scene: 'drop', steps: 20 });
+	const r = Replay.parse(rec.bytes);
+	const s = r.start(), startHash = s.hash();
+	s.free();
+	assert.equal(r.verify().status, 'ok');
+	assert.equal(r.verify({ startHash }).status, 'ok');
+	const v = r.verify({ startHash: 'ffffffffffffffff' });
+	assert.equal(v.status, 'badStart', v.message);
+	assert.match(v.message, /not the expected start/);
+	r.free();
 });
 
 test('CommonJS require gives the same API', async () => {

@@ -292,7 +292,7 @@ export class Character {
 }
 
 export interface VerifyResult {
-	status: 'ok' | 'diverged' | 'invalid' | 'nomem';
+	status: 'ok' | 'diverged' | 'invalid' | 'nomem' | 'badStart';
 	/** ticks that matched */
 	ticks: number;
 	/** the line `fixstep verify` prints */
@@ -335,7 +335,8 @@ export class Replay {
 	start(): World;
 	step(world: World, i: number): World;
 	recordedWorld(i: number): World;
-	verify(options?: { kernels?: Kernels; allowTruncated?: boolean; applyInputs?: (world: World, inputs: Required<Input>[], tick: number) => void }): VerifyResult;
+	/** from a known start: the scene's own, or startHash (required with applyInputs) */
+	verify(options?: { kernels?: Kernels; allowTruncated?: boolean; startHash?: string; applyInputs?: (world: World, inputs: Required<Input>[], tick: number) => void }): VerifyResult;
 }
 
 export class Recorder {

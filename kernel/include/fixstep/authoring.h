@@ -25,6 +25,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 /* ---- Q16.16 from and to double and float ---- */
 
@@ -212,6 +213,7 @@ static inline fxg_quat fxs_quat_from_axis_angle_deg(double ax, double ay, double
 	return fxs_quat_from_axis_angle(fxs_vec3_from_doubles(ax, ay, az), fxs_q16_from_double(degrees));
 }
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

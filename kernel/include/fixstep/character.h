@@ -29,6 +29,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 #define FXS_MAX_CHARACTERS 64
 #define FXS_CHARACTER_ITERATIONS 4
@@ -65,6 +66,7 @@ bool fxs_character_is_grounded(const fxs_world *w, fxs_character_id id);
 fxs_body_id fxs_character_get_ground(const fxs_world *w, fxs_character_id id);
 uint32_t fxs_world_character_count(const fxs_world *w);
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

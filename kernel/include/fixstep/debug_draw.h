@@ -15,6 +15,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 enum {
 	FXS_DEBUG_COLOR_STATIC = 0x7f8c8d,    /* static bodies and meshes */
@@ -65,6 +66,7 @@ fxs_debug_draw fxs_default_debug_draw(void);
 /* Nothing for a NULL world or draw. */
 void fxs_world_draw(const fxs_world *w, const fxs_debug_draw *draw);
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 /* A contact (a manifold: compound bodies have one per pair of children)
  * began this step: the narrowphase found points within the speculative
@@ -119,6 +120,7 @@ typedef struct fxs_contact_data {
  * out; cap 0 to size). */
 uint32_t fxs_body_get_contacts(const fxs_world *w, fxs_body_id id, fxs_contact_data *out, uint32_t cap);
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

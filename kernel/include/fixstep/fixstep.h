@@ -13,6 +13,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 /* ---- world ---- */
 
@@ -319,6 +320,20 @@ fxs_world *fxs_world_create_from_snapshot(const void *buf, size_t len, fxs_resul
  * is computed over; tools use it to diff two states field by field. */
 size_t fxs_world_serialize_state(const fxs_world *w, void *buf, size_t cap);
 
+/* ---- versions ----
+ * What the library linked at run time is, beside what the headers say:
+ * a game that loads libfixstep.so compares fxs_version() with FXS_VERSION. */
+
+/* (major << 16) | (minor << 8) | patch, as FXS_VERSION. */
+uint32_t fxs_version(void);
+/* "major.minor.patch". */
+const char *fxs_version_string(void);
+/* The snapshot (state) format this library writes, and the oldest it restores;
+ * a snapshot's own version is its bytes 4..7, little-endian. */
+uint32_t fxs_snapshot_version(void);
+uint32_t fxs_snapshot_version_oldest(void);
+
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

@@ -17,10 +17,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "fxg_scalar.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 #define FXS_MAX_PLAYERS 16
 #define FXS_INPUT_SIZE 12
@@ -48,6 +50,7 @@ void fxs_input_write(const fxs_input *in, uint8_t out[FXS_INPUT_SIZE]);
 /* Read exactly FXS_INPUT_SIZE bytes (any bytes are a valid input). */
 fxs_input fxs_input_read(const uint8_t in[FXS_INPUT_SIZE]);
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 /* A joint handle: slot index + 1 (0 is the null id) and the slot's generation. */
 typedef struct fxs_joint_id {
@@ -88,6 +89,7 @@ fxg_vec3 fxs_joint_get_anchor_b(const fxs_world *w, fxs_joint_id id);
 fix16_t fxs_joint_get_position(const fxs_world *w, fxs_joint_id id);
 void fxs_joint_set_motor(fxs_world *w, fxs_joint_id id, bool enable, fix16_t speed, fix16_t max_force);
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 #define FXS_QUERY_MAX_LENGTH FXG_I(10000) /* metres */
 #define FXS_QUERY_TOLERANCE ((fix16_t)66) /* 1 mm */
@@ -69,7 +70,8 @@ bool fxs_world_ray_cast(const fxs_world *w, fxg_vec3 p0, fxg_vec3 p1, fxs_body_i
 bool fxs_world_ray_cast_filtered(const fxs_world *w, fxg_vec3 p0, fxg_vec3 p1, const fxs_query_filter *filter,
 				 fxs_body_id skip, fxs_cast_hit *hit);
 
-/* A shape (sphere, box, capsule, hull, compound) with rotation q swept from p0 to p1:
+/* A shape (sphere, box, capsule, hull, compound) with rotation q (any
+ * non-zero quaternion: one that is not unit is normalised) swept from p0 to p1:
  * the first body it touches. hit->point and hit->normal are the contact's
  * (normal pointing from what was hit towards the caster). */
 bool fxs_world_shape_cast(const fxs_world *w, const fxs_shape *shape, fxg_quat q, fxg_vec3 p0, fxg_vec3 p1,
@@ -77,6 +79,7 @@ bool fxs_world_shape_cast(const fxs_world *w, const fxs_shape *shape, fxg_quat q
 bool fxs_world_shape_cast_filtered(const fxs_world *w, const fxs_shape *shape, fxg_quat q, fxg_vec3 p0, fxg_vec3 p1,
 				   const fxs_query_filter *filter, fxs_body_id skip, fxs_cast_hit *hit);
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

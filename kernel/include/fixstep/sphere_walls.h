@@ -33,6 +33,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 typedef struct fxs_sphere_walls_def {
 	fix16_t radius;         /* r, default 0.25 m */
@@ -56,6 +57,7 @@ typedef struct fxs_sphere_walls_stats {
 uint32_t fxs_sphere_walls_build(const fxs_world *w, fxs_body_id mesh_body, const fxs_sphere_walls_def *def,
 				fxg_vec3 *out, uint32_t cap, fxs_sphere_walls_stats *stats);
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

@@ -11,10 +11,12 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+FXG_EXPORT_BEGIN
 
 #define FXS_VERSION_MAJOR 0
 #define FXS_VERSION_MINOR 1
 #define FXS_VERSION_PATCH 0
+#define FXS_VERSION ((FXS_VERSION_MAJOR << 16) | (FXS_VERSION_MINOR << 8) | FXS_VERSION_PATCH)
 
 /* A body handle: slot index + 1 (0 is the null id) and the slot's generation.
  * A destroyed body's id stays invalid forever: its slot's generation moves on. */
@@ -193,6 +195,7 @@ typedef struct fxs_step_stats {
 	uint32_t awake_body_count; /* non-static bodies awake after the step */
 } fxs_step_stats;
 
+FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

@@ -205,8 +205,9 @@ static fxg_vec3 resolve(mover *mv, fxg_vec3 p)
 		uint32_t slot = 0;
 		if (!deepest(mv, p, &depth, &n, &slot))
 			break;
-		if (n.y >= mv->c->max_slope_cos) {
-			/* up by depth / n.y: the penetration along n is undone */
+		if (n.y > 0 && n.y >= mv->c->max_slope_cos) {
+			/* up by depth / n.y: the penetration along n is undone (a
+			 * vertical face is a wall even at max_slope_cos 0) */
 			int64_t up = np_div_round((int64_t)depth * 65536, n.y);
 			p.y = fxg_sat((int64_t)p.y + up + 1, &mv->w->ovf);
 			mv->ground_hit = true;
@@ -336,8 +337,11 @@ static void update_one(fxs_world *w, fxs_character *c)
 		c->vy = 0;
 	} else {
 		c->vy = fxg_add(c->vy, fxg_mul(w->def.gravity.y, dt, ovf), ovf);
+		/* +-100 m/s both ways, as the reader wants (gravity may point up) */
 		if (c->vy < -FXG_I(100))
 			c->vy = -FXG_I(100);
+		else if (c->vy > FXG_I(100))
+			c->vy = FXG_I(100);
 	}
 	fxg_vec3 v = fxg_v3_add(c->move, gv, ovf);
 	v.y = c->grounded ? gv.y : fxg_add(c->vy, gv.y, ovf);

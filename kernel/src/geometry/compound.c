@@ -124,9 +124,9 @@ void fxs_compound_mass(const fxs_compound *c, fix16_t density, fxg_wide *mass, f
 		fxg_vec3 d = c->xf[k].p;
 		fxg_wide xx = fxg_mul_wide(d.x, d.x), yy = fxg_mul_wide(d.y, d.y), zz = fxg_mul_wide(d.z, d.z);
 		fxg_wide pa[6] = { fxg_wmul_wide(mk, yy + zz, ovf), fxg_wmul_wide(mk, xx + zz, ovf),
-				   fxg_wmul_wide(mk, xx + yy, ovf), -fxg_wmul_wide(mk, fxg_mul_wide(d.x, d.y), ovf),
-				   -fxg_wmul_wide(mk, fxg_mul_wide(d.x, d.z), ovf),
-				   -fxg_wmul_wide(mk, fxg_mul_wide(d.y, d.z), ovf) };
+				   fxg_wmul_wide(mk, xx + yy, ovf), fxg_neg64(fxg_wmul_wide(mk, fxg_mul_wide(d.x, d.y), ovf), ovf),
+				   fxg_neg64(fxg_wmul_wide(mk, fxg_mul_wide(d.x, d.z), ovf), ovf),
+				   fxg_neg64(fxg_wmul_wide(mk, fxg_mul_wide(d.y, d.z), ovf), ovf) };
 		const fxg_wide own6[6] = { rot.xx, rot.yy, rot.zz, rot.xy, rot.xz, rot.yz };
 		for (int e = 0; e < 6; ++e)
 			I[e] = fxg_add64(I[e], fxg_add64(own6[e], pa[e], ovf), ovf);

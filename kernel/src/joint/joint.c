@@ -27,6 +27,7 @@
 #include "solve/stage.h"
 #include "solve/solver_direct.h"
 #include "joint/joint_batch.h"
+#include "state/state.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -687,7 +688,7 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 	}
 	for (int k = 0; k < kind->rows; ++k) {
 		j->impulse[k] = fxs_read_i64(r);
-		const int64_t lim = (int64_t)1 << 47;
+		const int64_t lim = FXS_STATE_IMPULSE_MAX;
 		if (j->impulse[k] < -lim || j->impulse[k] > lim)
 			return false;
 	}

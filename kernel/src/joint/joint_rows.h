@@ -118,7 +118,7 @@ static inline void solve_equal(solver_body *A, solver_body *B, const fxg_vec3 *d
 	}
 	int64_t imp = -fxg_wmul_fix64(mass, fxg_sat((int64_t)cdot + bias, ovf));
 	if (impulse_scale)
-		imp -= fxg_wmul(*acc, impulse_scale, ovf);
+		imp = fxg_sub64(imp, fxg_wmul(*acc, impulse_scale, ovf), ovf);
 	*acc = fxg_add64(*acc, imp, ovf);
 	row_apply(A, B, d, r, imp, ovf);
 }
@@ -143,7 +143,7 @@ static inline void solve_limit(solver_body *A, solver_body *B, const fxg_vec3 *d
 	}
 	int64_t imp = -fxg_wmul_fix64(mass, fxg_sat(cdot + bias, ovf));
 	if (impulse_scale)
-		imp -= fxg_wmul(*acc, impulse_scale, ovf);
+		imp = fxg_sub64(imp, fxg_wmul(*acc, impulse_scale, ovf), ovf);
 	int64_t nw = fxg_add64(*acc, imp, ovf);
 	if (nw < 0)
 		nw = 0;
@@ -196,12 +196,12 @@ static inline void prepare_point_block(solver_joint *sj, const solver_body *A, c
 		const solver_row *r = &sj->row[k];
 		fxg_vec3 ra = sj->ra, rb = sj->rb;
 		/* (i x r) with i wide: components as Q32.32 */
-		col[k][0] = fxg_add64(fxg_wmul(r->ia[1], ra.z, ovf) - fxg_wmul(r->ia[2], ra.y, ovf),
-				      fxg_wmul(r->ib[1], rb.z, ovf) - fxg_wmul(r->ib[2], rb.y, ovf), ovf);
-		col[k][1] = fxg_add64(fxg_wmul(r->ia[2], ra.x, ovf) - fxg_wmul(r->ia[0], ra.z, ovf),
-				      fxg_wmul(r->ib[2], rb.x, ovf) - fxg_wmul(r->ib[0], rb.z, ovf), ovf);
-		col[k][2] = fxg_add64(fxg_wmul(r->ia[0], ra.y, ovf) - fxg_wmul(r->ia[1], ra.x, ovf),
-				      fxg_wmul(r->ib[0], rb.y, ovf) - fxg_wmul(r->ib[1], rb.x, ovf), ovf);
+		col[k][0] = fxg_add64(fxg_sub64(fxg_wmul(r->ia[1], ra.z, ovf), fxg_wmul(r->ia[2], ra.y, ovf), ovf),
+				      fxg_sub64(fxg_wmul(r->ib[1], rb.z, ovf), fxg_wmul(r->ib[2], rb.y, ovf), ovf), ovf);
+		col[k][1] = fxg_add64(fxg_sub64(fxg_wmul(r->ia[2], ra.x, ovf), fxg_wmul(r->ia[0], ra.z, ovf), ovf),
+				      fxg_sub64(fxg_wmul(r->ib[2], rb.x, ovf), fxg_wmul(r->ib[0], rb.z, ovf), ovf), ovf);
+		col[k][2] = fxg_add64(fxg_sub64(fxg_wmul(r->ia[0], ra.y, ovf), fxg_wmul(r->ia[1], ra.x, ovf), ovf),
+				      fxg_sub64(fxg_wmul(r->ib[0], rb.y, ovf), fxg_wmul(r->ib[1], rb.x, ovf), ovf), ovf);
 		col[k][k] = fxg_add64(col[k][k], fxg_add64(A->inv_mass, B->inv_mass, ovf), ovf);
 	}
 	fxg_sym3w K;
@@ -241,7 +241,7 @@ static inline void solve_point(solver_joint *sj, solver_body *A, solver_body *B,
 	for (int k = 0; k < 3; ++k) {
 		if (use_bias) {
 			imp[k] = fxg_wmul(imp[k], sj->s.mass_scale, ovf);
-			imp[k] -= fxg_wmul(P[k], sj->s.impulse_scale, ovf);
+			imp[k] = fxg_sub64(imp[k], fxg_wmul(P[k], sj->s.impulse_scale, ovf), ovf);
 		}
 		P[k] = fxg_add64(P[k], imp[k], ovf);
 	}

@@ -465,6 +465,12 @@ bool fxs_world_shape_cast_filtered(const fxs_world *w, const fxs_shape *shape, f
 	if (!make_ray(p0, p1, &r))
 		return false;
 	uint32_t ovf = 0;
+	/* any rotation the caller gives: made unit unless it is (within 2^-10,
+	 * as a snapshot's), so the products below stay in their ranges */
+	int64_t n2 = fxg_add64(fxg_add64((int64_t)q.x * q.x, (int64_t)q.y * q.y, &ovf),
+			       fxg_add64((int64_t)q.z * q.z, (int64_t)q.w * q.w, &ovf), &ovf);
+	if (n2 < ((int64_t)1 << 32) - ((int64_t)1 << 22) || n2 > ((int64_t)1 << 32) + ((int64_t)1 << 22))
+		q = fxg_q_normalize(q, &ovf);
 	fxs_aabb a0 = fxs_shape_aabb(shape, &(fxs_transform){ p0, q }, &ovf);
 	fxs_aabb a1 = fxs_shape_aabb(shape, &(fxs_transform){ p1, q }, &ovf);
 	fxs_aabb sb = { fxg_v3_min(a0.lo, a1.lo), fxg_v3_max(a0.hi, a1.hi) };

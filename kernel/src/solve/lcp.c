@@ -48,7 +48,7 @@ uint32_t fxs_ldlt_factor(fxg_wide *a, int m, fxg_wide *t, uint32_t *ovf)
 				continue;
 			}
 			t[k] = fxg_wmul_wide(ri[k], a[(size_t)k * m + k], ovf); /* L_ik D_k */
-			d = fxg_add64(d, -fxg_wmul_wide(ri[k], t[k], ovf), ovf);
+			d = fxg_sub64(d, fxg_wmul_wide(ri[k], t[k], ovf), ovf);
 		}
 		if (d < FXS_LDLT_PIVOT_MIN) {
 			d = FXS_LDLT_PIVOT_MIN;
@@ -61,7 +61,7 @@ uint32_t fxs_ldlt_factor(fxg_wide *a, int m, fxg_wide *t, uint32_t *ovf)
 			fxg_wide s = rj[i];
 			for (int k = 0; k < i; ++k)
 				if (rj[k] != 0 && t[k] != 0)
-					s = fxg_add64(s, -fxg_wmul_wide(rj[k], t[k], ovf), ovf);
+					s = fxg_sub64(s, fxg_wmul_wide(rj[k], t[k], ovf), ovf);
 			rj[i] = s == 0 ? 0 : fxg_wmul_wide(s, inv, ovf);
 		}
 	}
@@ -73,13 +73,13 @@ void fxs_ldlt_solve(const fxg_wide *a, int m, fxg_wide *x, uint32_t *ovf)
 	for (int i = 0; i < m; ++i)
 		for (int k = 0; k < i; ++k)
 			if (a[(size_t)i * m + k] != 0)
-				x[i] = fxg_add64(x[i], -fxg_wmul_wide(a[(size_t)i * m + k], x[k], ovf), ovf);
+				x[i] = fxg_sub64(x[i], fxg_wmul_wide(a[(size_t)i * m + k], x[k], ovf), ovf);
 	for (int i = 0; i < m; ++i)
 		x[i] = fxg_wide_div(x[i], a[(size_t)i * m + i], ovf);
 	for (int i = m - 1; i >= 0; --i)
 		for (int k = i + 1; k < m; ++k)
 			if (a[(size_t)k * m + i] != 0)
-				x[i] = fxg_add64(x[i], -fxg_wmul_wide(a[(size_t)k * m + i], x[k], ovf), ovf);
+				x[i] = fxg_sub64(x[i], fxg_wmul_wide(a[(size_t)k * m + i], x[k], ovf), ovf);
 }
 
 enum { FREE = FXS_LCP_FREE,
@@ -160,7 +160,7 @@ static bool murty(const fxs_lcp *p, const fxg_wide *L, const fxg_wide *H, uint8_
 			fxg_wide s = b[i];
 			for (int j = 0; j < m; ++j)
 				if (state[j] != FREE && ri[j] != 0 && x[j] != 0)
-					s = fxg_add64(s, -fxg_wmul_wide(ri[j], x[j], ovf), ovf);
+					s = fxg_sub64(s, fxg_wmul_wide(ri[j], x[j], ovf), ovf);
 			rf[q] = s;
 		}
 		if (f > 0) {

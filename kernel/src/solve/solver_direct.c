@@ -67,7 +67,7 @@ static fxg_wide coupling(const solver_ctx *c, const solver_joint *sj, int r, con
 	fxg_wide v = wdot(iv, rxj, ovf);
 	if (r == q)
 		v = fxg_add64(v, b->inv_mass, ovf);
-	return sign_j * sign_k > 0 ? v : -v;
+	return sign_j * sign_k > 0 ? v : fxg_neg64(v, ovf);
 }
 
 /* Find the eligible islands; with `solve`, solve them for this pass, else
@@ -187,7 +187,7 @@ static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, b
 				int64_t imp = fxg_shr_round(x[3 * p + r], 16);
 				if (use_bias) {
 					imp = fxg_wmul(imp, sp->s.mass_scale, ovf);
-					imp -= fxg_wmul(P[r], sp->s.impulse_scale, ovf);
+					imp = fxg_sub64(imp, fxg_wmul(P[r], sp->s.impulse_scale, ovf), ovf);
 				}
 				P[r] = fxg_add64(P[r], imp, ovf);
 				apply(A, B, axes[r], &sp->row[r], imp, ovf);
@@ -362,8 +362,13 @@ void fxs_direct_prepare(solver_ctx *c)
 			if (rows[s] > d->m_max)
 				d->m_max = rows[s];
 		}
-	if (islands == 0)
-		goto fail;
+	if (islands == 0) {
+		/* no island fits under the row limit: they all stay with the
+		 * iterative solver, as documented (not an allocation failure) */
+		c->direct = d;
+		fxs_direct_free(c);
+		goto done;
+	}
 	size_t mm = d->m_max;
 	d->island_first = malloc(((size_t)islands + 1) * sizeof *d->island_first);
 	d->rows = malloc((size_t)total * sizeof *d->rows);
@@ -453,7 +458,7 @@ static fxg_wide couple(const solver_ctx *c, const drow *ri, const drow *rj, uint
 		const fxg_wide *ij = rj->a == s ? rj->r->ia : rj->r->ib;
 		wvec3 iv = { ij[0], ij[1], ij[2] };
 		fxg_wide t = fxg_add64(wdot(iv, rx, ovf), fxg_wmul_wide(b->inv_mass, dot_raw(ri->d, rj->d), ovf), ovf);
-		v = fxg_add64(v, (e == 0) == (rj->a == s) ? t : -t, ovf);
+		v = (e == 0) == (rj->a == s) ? fxg_add64(v, t, ovf) : fxg_sub64(v, t, ovf);
 	}
 	return v;
 }
@@ -572,7 +577,7 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 				int64_t *P = &c->w->joints[sj->index].impulse[r->k];
 				if (use_bias) { /* soft as fxs_joints_solve_direct */
 					imp = fxg_wmul(imp, sj->s.mass_scale, ovf);
-					imp -= fxg_wmul(*P, sj->s.impulse_scale, ovf);
+					imp = fxg_sub64(imp, fxg_wmul(*P, sj->s.impulse_scale, ovf), ovf);
 				}
 				*P = fxg_add64(*P, imp, ovf);
 				break;

@@ -21,11 +21,6 @@
 #define SNAP_HEADER 24u
 #define SNAP_NUMERIC (16u | (32u << 8))
 
-static uint32_t kernel_version(void)
-{
-	return (FXS_VERSION_MAJOR << 16) | (FXS_VERSION_MINOR << 8) | FXS_VERSION_PATCH;
-}
-
 size_t fxs_world_snapshot_size(const fxs_world *w)
 {
 	if (!w)
@@ -49,7 +44,7 @@ fxs_result fxs_world_snapshot_save(const fxs_world *w, void *buf, size_t cap, si
 	fxs_writer_init_fixed(&wr, buf, cap);
 	fxs_write_bytes(&wr, SNAP_MAGIC, 4);
 	fxs_write_u32(&wr, FXS_STATE_VERSION);
-	fxs_write_u32(&wr, kernel_version());
+	fxs_write_u32(&wr, FXS_VERSION);
 	fxs_write_u32(&wr, SNAP_NUMERIC);
 	fxs_write_u64(&wr, payload);
 	fxs_state_write(w, &wr);

@@ -163,7 +163,32 @@ static bool read_body(fxs_reader *r, fxs_body *b)
 	return true;
 }
 
-#define IMPULSE_LIMIT ((int64_t)1 << 47)
+#define IMPULSE_LIMIT FXS_STATE_IMPULSE_MAX
+
+static int64_t bound(int64_t v, int64_t lo, uint32_t *ovf)
+{
+	if (v < lo || v > IMPULSE_LIMIT) {
+		++*ovf;
+		return v < lo ? lo : IMPULSE_LIMIT;
+	}
+	return v;
+}
+
+void fxs_state_bound_impulses(fxs_world *w)
+{
+	for (uint32_t i = 0; i < w->contact_count; ++i) {
+		fxs_contact *c = &w->contacts[i];
+		for (int k = 0; k < c->point_count; ++k)
+			c->points[k].normal_impulse = bound(c->points[k].normal_impulse, 0, &w->ovf);
+		for (int k = 0; k < 3; ++k)
+			c->friction_impulse[k] = bound(c->friction_impulse[k], -IMPULSE_LIMIT, &w->ovf);
+		c->twist_impulse = bound(c->twist_impulse, -IMPULSE_LIMIT, &w->ovf);
+	}
+	for (uint32_t i = 0; i < w->joint_slot_count; ++i)
+		if (w->joints[i].alive)
+			for (int k = 0; k < FXS_JOINT_MAX_ROWS; ++k)
+				w->joints[i].impulse[k] = bound(w->joints[i].impulse[k], -IMPULSE_LIMIT, &w->ovf);
+}
 
 /* unit within 2^-10, as the bodies' rotations */
 static bool unit_quat(fxg_quat q)

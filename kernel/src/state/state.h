@@ -15,7 +15,17 @@
  * the one that wrote them. */
 #define FXS_STATE_VERSION_OLDEST 7u
 
+/* The largest accumulated impulse a state holds, Q16.16 N s (2^31 N s):
+ * contact normal, friction and twist impulses and every joint row. The
+ * reader accepts no more, and the step clamps to it (counted as
+ * saturations), so that every state a step makes restores from its
+ * snapshot. */
+#define FXS_STATE_IMPULSE_MAX ((int64_t)1 << 47)
+
 void fxs_state_write(const fxs_world *w, fxs_writer *wr);
+/* Clamp the world's accumulated impulses to FXS_STATE_IMPULSE_MAX (the
+ * step's end: what it leaves for the next step and the snapshot). */
+void fxs_state_bound_impulses(fxs_world *w);
 /* Read a state into a freshly created world (untrusted bytes: every field is
  * range-checked). Returns NULL with *err set on any problem. */
 fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err);

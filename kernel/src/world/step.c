@@ -4,6 +4,7 @@
  * Each stage walks its data in canonical order (slots, sorted pairs). */
 #include "world/world.h"
 #include "island/island.h"
+#include "state/state.h"
 #include "character/character.h"
 
 #include <stdlib.h>
@@ -114,6 +115,7 @@ fxs_result fxs_world_step(fxs_world *w)
 	fxs_events_contacts(w, w->contacts_next, old_count);
 	if (fxs_solve(w) != FXS_OK || w->step_nomem)
 		goto nomem;
+	fxs_state_bound_impulses(w); /* every state a step makes restores */
 	fxs_events_hits(w);
 	fxs_islands_sleep(w);
 	fxs_sensors_update(w); /* at the positions the step ended on */

@@ -29,7 +29,7 @@ XXH_LIBS ?= -l:libxxhash.a
 endif
 EXE ?=
 
-INC := -Ifixmath_glue -Ikernel/include -Ikernel/src -Ireplays -Itools
+INC := -Ifixmath_glue -Ikernel/include -Iauthoring/include -Ikernel/src -Ireplays -Itools
 ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(SESSION_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 GLUE_SRC   := $(sort $(wildcard fixmath_glue/*.c))
@@ -173,6 +173,7 @@ AARCH64_CC ?= aarch64-linux-gnu-gcc
 nofloat:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat KERNEL_CFLAGS=-mgeneral-regs-only $(BUILD)/nofloat/libfixstep.a
 	bash tools/check_nofloat.sh $(SIMD_OBJ)
+	bash tools/check_nofloat_source.sh $(BUILD)/nofloat/libfixstep.a
 	@# the kernel for aarch64 (the cross compiler of `make crosscheck`): the same, NEON disassembled
 	@if command -v $(AARCH64_CC) >/dev/null; then \
 	  $(MAKE) --no-print-directory BUILD=$(BUILD)/nofloat-aarch64 CC=$(AARCH64_CC) AR=$(AARCH64_CC:gcc=ar) DEPS_CHECK=0 \
@@ -192,8 +193,8 @@ werror:
 
 # Every public header from C++17 (g++ and clang++) and strict C11 (gcc and
 # clang), -Wall -Wextra -pedantic -Werror, linked and run (tests/cpp).
-CXX_CHECK := -std=c++17 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Ifixmath_glue
-C11_CHECK := -std=c11 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Ifixmath_glue
+CXX_CHECK := -std=c++17 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Iauthoring/include -Ifixmath_glue
+C11_CHECK := -std=c11 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Iauthoring/include -Ifixmath_glue
 cxx-check: all
 	@for c in g++ clang++ gcc clang; do command -v $$c >/dev/null || { echo "cxx-check needs $$c (Debian: apt-get install g++ clang)"; exit 1; }; done
 	g++ $(CXX_CHECK) tests/cpp/all_headers.cpp $(LIB) $(LIBS) -o $(BUILD)/all_headers_gxx && $(BUILD)/all_headers_gxx
@@ -258,7 +259,7 @@ install: all
 	if [ "$(SHARED)" = 1 ]; then install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/ && \
 	  ln -sf libfixstep.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libfixstep.so.$(SOMAJOR) && \
 	  ln -sf libfixstep.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libfixstep.so; fi
-	install -m 644 kernel/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
+	install -m 644 kernel/include/fixstep/*.h authoring/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/
 	for pc in fixstep fixstep-static; do sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/$$pc.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc; done

@@ -23,7 +23,7 @@ make --no-print-directory -s BUILD=$B/obj-san CC="$CC" OPT=-O1 CFLAGS="$SAN -fsa
     $B/obj-san/libfixstep.a \
     $(for f in replays/*.c tools/scenes/*.c; do echo "$B/obj-san/obj/${f%.c}.o"; done)
 TOOL_OBJ=$(for f in replays/*.c tools/scenes/*.c; do echo "$B/obj-san/obj/${f%.c}.o"; done)
-INC="-Ifixmath_glue -Ikernel/include -Ikernel/src -Ireplays -Itools"
+INC="-Ifixmath_glue -Ikernel/include -Iauthoring/include -Ikernel/src -Ireplays -Itools"
 LIBS="-llibfixmath -l:libxxhash.a"
 for t in $TARGETS; do
     $CC -std=c17 -O1 $SAN -fsanitize=fuzzer $INC -o $B/fuzz_$t replays/fuzz/fuzz_$t.c $TOOL_OBJ $B/obj-san/libfixstep.a $LIBS

@@ -138,7 +138,7 @@ static const fxs_rotation *rot_of(update_ctx *u, uint32_t s)
  * when the surfaces slid along each other more than a linear slop since it
  * was made (they are sliding: see the friction anchor below). */
 #define RECYCLE_SLOPS 10
-#define RECYCLE_MAX_TURN 5712 /* sin(5 deg) in Q16.16: |dq.xyz| of a turn of 10 deg */
+#define RECYCLE_MAX_TURN 5712 /* the sine of 5 degrees, 0.08716, in Q16.16: |dq.xyz| of a turn of 10 degrees */
 
 static int64_t abs64(int64_t x)
 {

@@ -2,9 +2,10 @@
  * doubles and decimal strings and fixstep's Q16.16 (fix16_t) and Q32.32
  * (fxg_wide), and rotations from an axis and an angle in degrees.
  *
- * Header only, and never part of the kernel (which has no floating point,
- * `make nofloat`): include it where a game builds its worlds, prints them
- * or draws them. A world built from the same numbers is the same world
+ * Header only, and never part of the kernel, which has no floating point
+ * (`make nofloat` checks kernel/ and fixmath_glue/): it lives outside kernel/
+ * for that reason and is installed beside the kernel's headers. Include it
+ * where a game builds its worlds, prints them or draws them. A world built from the same numbers is the same world
  * everywhere, so the conversions into fixed point below are exact
  * functions of their input on every machine:
  *   - decimal strings are parsed with integers only, correctly rounded
@@ -25,7 +26,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-FXG_EXPORT_BEGIN
 
 /* ---- Q16.16 from and to double and float ---- */
 
@@ -213,7 +213,6 @@ static inline fxg_quat fxs_quat_from_axis_angle_deg(double ax, double ay, double
 	return fxs_quat_from_axis_angle(fxs_vec3_from_doubles(ax, ay, az), fxs_q16_from_double(degrees));
 }
 
-FXG_EXPORT_END
 #ifdef __cplusplus
 }
 #endif

@@ -29,14 +29,14 @@ XXH_LIBS ?= -l:libxxhash.a
 endif
 EXE ?=
 
-INC := -Ifixmath_glue -Ikernel/include -Iauthoring/include -Ikernel/src -Ireplays -Itools
+INC := -Ifixmath_glue -Ikernel/include -Iauthoring/include -Ikernel/src -Ireplays -Itools -I.
 ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(SESSION_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 GLUE_SRC   := $(sort $(wildcard fixmath_glue/*.c))
 KERNEL_SRC := $(sort $(wildcard kernel/src/*/*.c))
 REPLAY_SRC := $(sort $(wildcard replays/*.c))
 SCENE_SRC  := $(sort $(wildcard tools/scenes/*.c))
-SESSION_SRC := $(sort $(wildcard tools/session/*.c))
+SESSION_SRC := $(sort $(wildcard session/*.c))
 CLI_SRC    := $(sort $(wildcard tools/cli/*.c))
 TEST_SRC   := $(sort $(wildcard tests/*.c))
 # SESSIONS=0: the program and tests without networked sessions (peer, netdemo,
@@ -45,7 +45,7 @@ TEST_SRC   := $(sort $(wildcard tests/*.c))
 # wasm32 libsodium). synctest stays in the program: it needs neither.
 SESSIONS ?= 1
 ifeq ($(SESSIONS),0)
-SESSION_SRC := tools/session/synctest.c
+SESSION_SRC := session/synctest.c
 CLI_SRC := $(filter-out tools/cli/cmd_peer.c tools/cli/cmd_netdemo.c,$(CLI_SRC))
 TEST_SRC := $(filter-out tests/test_session.c,$(TEST_SRC))
 SESSION_CPPFLAGS := -DFXS_NO_SESSIONS
@@ -71,7 +71,7 @@ PIC := $(if $(filter 1,$(SHARED)),-fPIC,)
 PROG := $(BUILD)/fixstep$(EXE)
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
-# The session layer (tools/session/) authenticates its packets with Debian's
+# The session layer (session/) authenticates its packets with Debian's
 # libsodium; the kernel library does not use it.
 ifeq ($(SESSIONS),0)
 SODIUM_LIBS :=

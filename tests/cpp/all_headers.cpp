@@ -9,6 +9,7 @@
 #include "fixstep/input.h"
 #include "fixstep/joint.h"
 #include "fixstep/query.h"
+#include "fixstep/replay.h"
 #include "fixstep/sphere_walls.h"
 #include "fixstep/types.h"
 #include "fxg.h"
@@ -16,7 +17,8 @@
 #include <cstdio>
 #include <vector>
 
-namespace {
+namespace
+{
 
 int failures = 0;
 
@@ -83,6 +85,10 @@ int main()
 	check(shapes == 2, "debug draw");
 
 	check(fxs_world_step(nullptr) == FXS_ERR_INVALID_ID, "a null world is refused");
+	fxs_replay_verify_result vr;
+	check(fxs_replay_verify_memory("FXSREPLY", 8, nullptr, nullptr, nullptr, &vr) == FXS_REPLAY_TRUNCATED,
+	      "replay: a header cut short");
+	check(fxs_replay_call_name(6) != nullptr && fxs_replay_call_name(999) == nullptr, "replay: call names");
 	check(fxs_q32_to_double(fxs_body_get_mass(w, id)) > 523.0, "mass");
 	char text[32];
 	fxs_q16_to_string(fxs_body_get_position(w, id).y, 3, text, sizeof text);

@@ -533,10 +533,10 @@ fxs_world *fxs_replay_start_world(const char *scene, const uint8_t *snapshot, si
 fxs_world *fxs_replay_start(const fxs_replay *r, const fxs_replay_expect *expect, const fxs_scene **scene, char *err,
 			    size_t errlen)
 {
-	if (r->mode == FXS_REPLAY_MODE_INPUTS && r->input_size != FXS_INPUT_SIZE) {
+	if (r->mode == FXS_REPLAY_MODE_INPUTS && (r->input_size != FXS_INPUT_SIZE || r->players > FXS_MAX_PLAYERS)) {
 		*scene = NULL;
-		snprintf(err, errlen, "a game's replay with %u-byte inputs: this program has no input handler for them",
-			 r->input_size);
+		snprintf(err, errlen, "a game's replay (%u players of %u-byte inputs): this program has no input handler",
+			 r->players, r->input_size);
 		return NULL;
 	}
 	return fxs_replay_start_world(r->scene, r->data + r->snapshot_off, r->snapshot_len, r->start_tick, r->mode, expect,
@@ -547,12 +547,12 @@ fxs_world *fxs_replay_reader_start(const fxs_replay_reader *r, const fxs_replay_
 				   fxs_replay_status *status, char *err, size_t errlen)
 {
 	fxs_replay_status dummy;
-	if (r->mode == FXS_REPLAY_MODE_INPUTS && r->input_size != FXS_INPUT_SIZE) {
+	if (r->mode == FXS_REPLAY_MODE_INPUTS && (r->input_size != FXS_INPUT_SIZE || r->players > FXS_MAX_PLAYERS)) {
 		*sc = NULL;
 		return refuse(status ? status : &dummy, FXS_REPLAY_CORRUPT, err, errlen,
-			      "a game's replay with %u-byte inputs: this program has no input handler for them (the game "
-			      "verifies it with its own, fxs_replay_verify)",
-			      r->input_size);
+			      "a game's replay (%u players of %u-byte inputs): this program has no input handler for "
+			      "them (the game verifies it with its own, fxs_replay_verify)",
+			      r->players, r->input_size);
 	}
 	return fxs_replay_start_world(r->scene, fxs_replay_reader_snapshot(r), r->snapshot_len, r->start_tick, r->mode,
 				      expect, sc, status, err, errlen);
@@ -563,6 +563,8 @@ fxs_result fxs_scene_apply_replay_inputs(fxs_world *w, uint64_t tick, const uint
 {
 	const fxs_scene *sc = ctx;
 	fxs_input in[FXS_MAX_PLAYERS];
+	if (players > FXS_MAX_PLAYERS)
+		players = FXS_MAX_PLAYERS;
 	for (uint32_t p = 0; p < FXS_MAX_PLAYERS; ++p)
 		in[p] = p < players ? fxs_input_read(inputs + (size_t)p * FXS_INPUT_SIZE) : fxs_input_neutral();
 	sc->apply_inputs(w, in, players, tick);
@@ -573,7 +575,7 @@ fxs_result fxs_replay_step_tick(const fxs_scene *scene, fxs_world *w, const fxs_
 {
 	if (t->mode == FXS_REPLAY_MODE_CALLS || !scene)
 		return fxs_replay_tick_apply(w, t, NULL, NULL);
-	scene->apply_inputs(w, t->inputs, players, t->number);
+	scene->apply_inputs(w, t->inputs, players < FXS_MAX_PLAYERS ? players : FXS_MAX_PLAYERS, t->number);
 	return fxs_world_step(w);
 }
 

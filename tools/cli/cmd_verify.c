@@ -406,7 +406,8 @@ static int diff_parse(int argc, char **argv, const char *path[2])
  * initial states: true after saying so. */
 static bool diff_headers(const fxs_replay_reader *a, const fxs_replay_reader *b)
 {
-	if (strcmp(a->scene, b->scene) != 0 || a->players != b->players || a->start_tick != b->start_tick) {
+	if (strcmp(a->scene, b->scene) != 0 || a->players != b->players || a->start_tick != b->start_tick ||
+	    a->mode != b->mode || a->input_size != b->input_size) {
 		printf("different recordings: A is %s with %u players from step %" PRIu64 ", B is %s with %u players from step %" PRIu64 "\n",
 		       a->scene, a->players, a->start_tick, b->scene, b->players, b->start_tick);
 		return true;
@@ -433,8 +434,10 @@ typedef struct diff_scan {
 	uint64_t at, at_number; /* the first such tick */
 	int player;             /* the first player whose input differs there, or -1 */
 	fxs_input ia, ib;
-	uint64_t at_hash; /* A's hash at `at` */
-	bool states_part; /* some tick's hashes differ: the first is `state_at` */
+	int call;            /* CALLS: the first call that differs there, or -1 */
+	uint32_t call_op[2]; /* its op in each (0: none) */
+	uint64_t at_hash;    /* A's hash at `at` */
+	bool states_part;    /* some tick's hashes differ: the first is `state_at` */
 	uint64_t state_at, state_number, state_hash[2];
 	uint8_t *state[2]; /* their recorded states there (DETAIL), owned */
 	size_t state_len[2];
@@ -450,12 +453,34 @@ static uint8_t *copy_bytes(const uint8_t *p, size_t n)
 
 /* Both files to their end, tick by tick: where they part. false when out of
  * memory copying a recorded state. */
+/* CALLS: the first call of two ticks whose record differs (its ops to op[],
+ * 0 where a tick has fewer calls), or -1 when the calls are the same. */
+static int first_call_differing(const fxs_replay_tick *a, const fxs_replay_tick *b, uint32_t op[2])
+{
+	size_t oa = 0, ob = 0;
+	if (!a->calls || !b->calls)
+		return -1;
+	for (uint32_t k = 0; k < a->call_count || k < b->call_count; ++k) {
+		op[0] = op[1] = 0;
+		bool ha = fxs_replay_tick_call(a, k, &op[0], &oa), hb = fxs_replay_tick_call(b, k, &op[1], &ob);
+		/* a record ends where the next begins, or at the end of the tick's calls */
+		size_t ea, eb;
+		if (!fxs_replay_tick_call(a, k + 1, NULL, &ea))
+			ea = a->calls_len;
+		if (!fxs_replay_tick_call(b, k + 1, NULL, &eb))
+			eb = b->calls_len;
+		if (!ha || !hb || ea - oa != eb - ob || memcmp(a->calls + oa, b->calls + ob, ea - oa) != 0)
+			return (int)k;
+	}
+	return -1;
+}
+
 static bool diff_scan_files(fxs_replay_reader *r, diff_scan *s)
 {
 	fxs_replay_tick ta, tb;
 	bool ha = true, hb = true;
 	memset(s, 0, sizeof *s);
-	s->player = -1;
+	s->player = -1, s->call = -1;
 	for (;;) {
 		ha = ha && fxs_replay_next(&r[0], &ta);
 		hb = hb && fxs_replay_next(&r[1], &tb);
@@ -464,13 +489,16 @@ static bool diff_scan_files(fxs_replay_reader *r, diff_scan *s)
 		s->n++;
 		if (s->states_part)
 			continue;
-		int player = -1;
+		uint32_t ops[2] = { 0, 0 };
+		int player = -1, call = first_call_differing(&ta, &tb, ops);
+		size_t sz = r[0].input_size;
 		for (uint32_t p = 0; p < r[0].players && player < 0; ++p)
-			if (!fxs_input_equal(&ta.inputs[p], &tb.inputs[p]))
+			if (memcmp(ta.input + p * sz, tb.input + p * sz, sz) != 0)
 				player = (int)p;
-		if (!s->parted && (player >= 0 || ta.hash != tb.hash)) {
+		if (!s->parted && (player >= 0 || call >= 0 || ta.hash != tb.hash)) {
 			s->parted = true, s->at = ta.index, s->at_number = ta.number, s->at_hash = ta.hash;
-			s->player = player;
+			s->player = player, s->call = call;
+			s->call_op[0] = ops[0], s->call_op[1] = ops[1];
 			if (player >= 0)
 				s->ia = ta.inputs[player], s->ib = tb.inputs[player];
 		}
@@ -564,9 +592,15 @@ static int diff_report(const char *const path[2], const diff_scan *s)
 	if (s->parted) {
 		if (s->player >= 0) {
 			printf("inputs part at step %" PRIu64 ": player %d\n", s->at_number, s->player);
-			print_input("A", &s->ia);
-			print_input("B", &s->ib);
+			if (!fxs_input_equal(&s->ia, &s->ib)) { /* fxs_input records (a game's own: only their bytes) */
+				print_input("A", &s->ia);
+				print_input("B", &s->ib);
+			}
 		}
+		if (s->call >= 0)
+			printf("calls part at step %" PRIu64 ": call %d (A: %s, B: %s)\n", s->at_number, s->call,
+			       s->call_op[0] ? fxs_replay_call_name(s->call_op[0]) : "none",
+			       s->call_op[1] ? fxs_replay_call_name(s->call_op[1]) : "none");
 		if (!s->states_part || s->state_at != s->at)
 			printf("states still agree at step %" PRIu64 " (hash %016" PRIx64 ")\n", s->at_number, s->at_hash);
 		if (!s->states_part) {

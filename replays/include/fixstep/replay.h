@@ -271,7 +271,8 @@ fxs_replay_status fxs_replay_writer_tick_inputs(fxs_replay_writer *rw, const fxs
  * The default trusted start of a CALLS replay is an empty world (no body,
  * mesh, hull, compound, joint or character, at step 0): a program that
  * builds its world through the API after open is verified with no other
- * knowledge. Closing (or abandoning) switches the log off. */
+ * knowledge. Closing (or abandoning) switches the log off: do it before
+ * destroying w. */
 fxs_replay_status fxs_replay_writer_open_calls(fxs_replay_writer *rw, const char *path, const char *name, fxs_world *w,
 					       uint32_t chunk_ticks, uint32_t flags);
 /* Write the last (partial) chunk and the end record; close the file. */

@@ -751,3 +751,257 @@ TEST(session_udp_addresses)
 	CHECK(fxs_udp_open("127.0.0.1:0", NULL, 1, NULL, err, sizeof err) == NULL);
 	CHECK(fxs_udp_port(NULL) == 0);
 }
+
+/* ---- several local players, spectators, more than 8 peers ---- */
+
+/* Every peer of r finished on the offline run's hash of `players`
+ * players; spectators never rolled back. */
+static void check_all_on(simrun *r, const char *scene, uint32_t ticks, uint32_t players, const char *what)
+{
+	uint64_t want = offline_hash_players(scene, ticks, 0, players);
+	for (uint32_t p = 0; p < r->np; ++p) {
+		const fxs_session_stats *st = fxs_session_stats_get(r->s[p]);
+		bool spect = fxs_session_peer_players(r->s[p], p) == 0;
+		CHECKF(fxs_session_tick(r->s[p]) == ticks && fxs_session_hash(r->s[p], ticks) == want &&
+			       fxs_session_desync_get(r->s[p])->tick == 0 && (!spect || st->rollbacks == 0),
+		       "%s: peer %u (%s) at tick %" PRIu64 " ends on %016" PRIx64 ", offline %016" PRIx64
+		       ", %" PRIu64 " rollbacks",
+		       what, p, spect ? "spectator" : "player", fxs_session_tick(r->s[p]),
+		       fxs_session_hash(r->s[p], fxs_session_tick(r->s[p])), want, st->rollbacks);
+	}
+}
+
+/* Five peers owning 2, 1, 3, 0 and 0 players (two spectators) under loss,
+ * jitter and duplicates, in rollback and lockstep. */
+static void local_players(fxs_session_mode mode)
+{
+	static const uint8_t players[5] = { 2, 1, 3, 0, 0 };
+	const uint32_t ticks = test_quick ? 240 : 600;
+	fxs_impair imp = { 0.10, 0.05, 0, 60, 77 };
+	simopts o = { "school", mode, ticks, 0, 5, 0, 0, players };
+	simrun r;
+	CHECK(simrun_open_with(&r, &o, &imp));
+	CHECK(fxs_session_players(r.s[0]) == 6 && fxs_session_first_player(r.s[2], 2) == 3 &&
+	      fxs_session_peer_players(r.s[4], 2) == 3 && fxs_session_peer_players(r.s[0], 3) == 0);
+	CHECK(simrun_go(&r, (uint64_t)ticks * 6 + 1000));
+	check_all_on(&r, "school", ticks, 6, mode == FXS_SESSION_ROLLBACK ? "rollback" : "lockstep");
+	/* the confirmed inputs are every player's, in player order */
+	uint8_t in[6 * FXS_INPUT_SIZE], want[FXS_INPUT_SIZE] = { 0 };
+	CHECK(fxs_session_inputs(r.s[3], ticks / 2, in, sizeof in));
+	cli_scene_script_input(&seed, ticks / 2, 4, want);
+	CHECK(memcmp(in + 4 * FXS_INPUT_SIZE, want, FXS_INPUT_SIZE) == 0);
+	CHECK(!fxs_session_inputs(r.s[3], ticks / 2, in, sizeof in - 1));
+	simrun_close(&r);
+}
+
+SLOW_TEST(session_local_players_and_spectators_rollback) { local_players(FXS_SESSION_ROLLBACK); }
+SLOW_TEST(session_local_players_and_spectators_lockstep) { local_players(FXS_SESSION_LOCKSTEP); }
+
+/* Twelve peers (eleven players and a spectator) under loss and jitter. */
+SLOW_TEST(session_twelve_peers)
+{
+	uint8_t players[12];
+	for (int k = 0; k < 12; ++k)
+		players[k] = k < 11 ? 1 : 0;
+	const uint32_t ticks = test_quick ? 150 : 400;
+	fxs_impair imp = { 0.05, 0.02, 0, 40, 12 };
+	simopts o = { "school", FXS_SESSION_ROLLBACK, ticks, 0, 12, 0, 0, players };
+	simrun r;
+	CHECK(simrun_open_with(&r, &o, &imp));
+	CHECK(simrun_go(&r, (uint64_t)ticks * 6 + 1000));
+	check_all_on(&r, "school", ticks, 11, "12 peers");
+	simrun_close(&r);
+}
+
+/* A spectator cannot stall the players: they finish while it sleeps (its
+ * packets never come); then it wakes, gets the confirmed inputs from the
+ * players still serving it, and ends on their hash. A spectator that sends
+ * inputs or checksums is dropped (bad_count). */
+TEST(session_spectator_never_stalls_players)
+{
+	static const uint8_t players[3] = { 1, 1, 0 };
+	const uint32_t ticks = 200;
+	fxs_impair imp = { 0.05, 0, 0, 30, 3 };
+	simopts o = { "pendulum", FXS_SESSION_ROLLBACK, ticks, 0, 3, 0, 0, players };
+	simrun r;
+	CHECK(simrun_open_with(&r, &o, &imp));
+	bool players_done = false;
+	for (r.frames = 0; r.frames < 2000 && !players_done; ++r.frames) {
+		simrun_frame(&r, 0);
+		simrun_frame(&r, 1);
+		players_done = fxs_session_complete(r.s[0]) && fxs_session_complete(r.s[1]);
+		fxs_simnet_advance(r.net, 16);
+	}
+	CHECKF(players_done && r.frames < ticks + 100, "players done %d after %" PRIu64 " frames", players_done, r.frames);
+	CHECK(fxs_session_tick(r.s[2]) == 0);
+	/* a spectator's data packet with an input in it */
+	uint8_t buf[FXS_PKT_MAX];
+	size_t n = fxs_session_packet(r.s[2], 0, buf, sizeof buf);
+	tpkt p;
+	CHECK(n && open_packet(buf, n, &p) && p.d.players == 0 && p.d.n_ticks == 0 && p.d.n_hashes == 0);
+	p.d.n_hashes = 1;
+	p.d.hash_first = 1;
+	p.f.seq += 1;
+	n = seal_packet(&p, NULL, buf, sizeof buf);
+	CHECK(fxs_session_receive(r.s[0], buf, n, 2) == FXS_DROP_COUNT);
+	for (uint64_t f = 0; f < 2000 && !fxs_session_complete(r.s[2]); ++f, ++r.frames) {
+		for (uint32_t k = 0; k < 3; ++k)
+			simrun_frame(&r, k);
+		fxs_simnet_advance(r.net, 16);
+	}
+	check_all_on(&r, "pendulum", ticks, 2, "late spectator");
+	CHECK(fxs_session_complete(r.s[2]));
+	simrun_close(&r);
+}
+
+/* Configurations that cannot make a session, each with its reason. */
+TEST(session_config_refused_with_reason)
+{
+	cli_scene_game g;
+	CHECK(cli_scene_game_open(&g, fxs_scene_find("pendulum"), 0));
+	char err[200];
+	fxs_session_config c = fxs_session_default_config();
+	memcpy(c.key, test_key, sizeof c.key);
+	c.game = g.cb;
+	c.peers = 65;
+	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "peers"));
+	c.peers = 2;
+	c.input_size = 63;
+	c.players[0] = 2;
+	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "124"));
+	c.input_size = 62; /* 2 x 62 = 124: the limit itself */
+	fxs_session *s = fxs_session_create(&c, err, sizeof err);
+	CHECKF(s, "%s", err);
+	fxs_session_destroy(s);
+	c.players[0] = 64;
+	c.players[1] = 1;
+	c.input_size = 1;
+	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "64 players"));
+	c.players[0] = 0;
+	c.players[1] = 0;
+	c.players[2] = 1; /* not a peer: all zero among the peers is one each */
+	s = fxs_session_create(&c, err, sizeof err);
+	CHECK(s && fxs_session_players(s) == 2);
+	fxs_session_destroy(s);
+	c.game.advance = NULL;
+	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "callbacks"));
+	c = fxs_session_default_config();
+	c.game = g.cb;
+	c.local = 2;
+	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "local"));
+	CHECK(!fxs_session_create(NULL, err, sizeof err) && !fxs_session_create(NULL, NULL, 0));
+	/* NULL sessions everywhere */
+	CHECK(fxs_session_advance(NULL, 5) == 0 && fxs_session_packet(NULL, 1, (uint8_t *)err, sizeof err) == 0 &&
+	      fxs_session_receive(NULL, (const uint8_t *)err, 10, 0) != FXS_DROP_NONE && !fxs_session_complete(NULL) &&
+	      fxs_session_stats_get(NULL) == NULL && fxs_session_desync_get(NULL) == NULL &&
+	      fxs_session_hash(NULL, 0) == 0);
+	fxs_session_destroy(NULL);
+	cli_scene_game_close(&g);
+}
+
+/* ---- a game whose state is not an fxs world: the callbacks alone ---- */
+
+/* A toy game: the state is a running mix of every input and the tick;
+ * 3 players a peer, 40 bytes each (120 bytes a tick: near the limit). */
+typedef struct toy {
+	uint64_t acc, ticks;
+} toy;
+
+static size_t toy_size(void *ctx)
+{
+	(void)ctx;
+	return 16;
+}
+static bool toy_save(void *ctx, uint8_t *buf, size_t cap, size_t *len)
+{
+	const toy *t = ctx;
+	if (cap < 16)
+		return false;
+	for (int i = 0; i < 8; ++i)
+		buf[i] = (uint8_t)(t->acc >> (8 * i)), buf[8 + i] = (uint8_t)(t->ticks >> (8 * i));
+	*len = 16;
+	return true;
+}
+static bool toy_load(void *ctx, const uint8_t *buf, size_t len)
+{
+	toy *t = ctx;
+	if (len != 16)
+		return false;
+	t->acc = t->ticks = 0;
+	for (int i = 0; i < 8; ++i)
+		t->acc |= (uint64_t)buf[i] << (8 * i), t->ticks |= (uint64_t)buf[8 + i] << (8 * i);
+	return true;
+}
+static bool toy_advance(void *ctx, uint64_t tick, const uint8_t *in, uint32_t players)
+{
+	toy *t = ctx;
+	for (uint32_t i = 0; i < players * 40u; ++i)
+		t->acc = (t->acc ^ in[i]) * 0x100000001B3ull;
+	t->acc ^= tick;
+	++t->ticks;
+	return true;
+}
+static uint64_t toy_checksum(void *ctx)
+{
+	const toy *t = ctx;
+	return t->acc * 31u + t->ticks;
+}
+static void toy_input(void *ctx, uint64_t tick, uint32_t player, uint8_t *out)
+{
+	(void)ctx;
+	/* a stretch of ticks holds one input, so that predictions are right sometimes */
+	for (int i = 0; i < 40; ++i)
+		out[i] = (uint8_t)((tick / 7) * 131u + player * 17u + (uint32_t)i * ((tick / 7) % 3));
+}
+
+TEST(session_opaque_state_big_inputs)
+{
+	enum { PEERS = 3,
+	       TICKS = 300 };
+	toy games[PEERS];
+	simrun r;
+	memset(&r, 0, sizeof r);
+	memset(games, 0, sizeof games);
+	r.np = PEERS;
+	fxs_impair imp = { 0.10, 0.05, 0, 60, 31 };
+	r.net = fxs_simnet_create(PEERS, &imp);
+	char err[200];
+	for (uint32_t p = 0; p < PEERS; ++p) {
+		fxs_session_config c = fxs_session_default_config();
+		c.game = (fxs_session_callbacks){ &games[p], toy_size, toy_save, toy_load, toy_advance, toy_checksum,
+						  FXS_SESSION_STATE_OPAQUE };
+		c.peers = PEERS;
+		c.local = p;
+		for (uint32_t k = 0; k < PEERS; ++k)
+			c.players[k] = 3;
+		c.input_size = 40;
+		c.mode = FXS_SESSION_ROLLBACK;
+		c.ticks = TICKS;
+		c.input = toy_input;
+		memcpy(c.key, test_key, sizeof c.key);
+		r.s[p] = fxs_session_create(&c, err, sizeof err);
+		CHECKF(r.s[p], "%s", err);
+	}
+	CHECK(simrun_go(&r, TICKS * 6 + 1000));
+	toy off = { 0, 0 };
+	uint8_t in[9 * 40];
+	for (uint64_t t = 1; t <= TICKS; ++t) {
+		for (uint32_t p = 0; p < 9; ++p)
+			toy_input(NULL, t, p, in + p * 40);
+		toy_advance(&off, t, in, 9);
+	}
+	uint64_t rollbacks = 0;
+	for (uint32_t p = 0; p < PEERS; ++p) {
+		CHECK(fxs_session_hash(r.s[p], TICKS) == toy_checksum(&off) && games[p].ticks == TICKS);
+		rollbacks += fxs_session_stats_get(r.s[p])->rollbacks;
+	}
+	CHECK(rollbacks > 0);
+	/* and the synctest of the same game */
+	toy st = { 0, 0 };
+	fxs_session_callbacks cb = { &st, toy_size, toy_save, toy_load, toy_advance, toy_checksum,
+				     FXS_SESSION_STATE_OPAQUE };
+	fxs_synctest_result res;
+	CHECKF(fxs_synctest(&cb, 9, 40, TICKS, 8, toy_input, NULL, &res, err, sizeof err), "%s", err);
+	CHECK(res.final_hash == toy_checksum(&off) && res.snapshot_bytes == 16);
+	simrun_close(&r);
+}

@@ -108,13 +108,16 @@ static bool read_key_file(const char *path, uint8_t key[FXS_SESSION_KEY_BYTES], 
 typedef struct peer_options {
 	uint32_t port, player, ticks, delay, tick_ms, timeout_ms, session_id, perturb, max_rb;
 	uint64_t seed; /* the session's input_ctx points here */
-	const char *peers_arg, *scene_name, *record, *desync_dir, *bind;
+	const char *peers_arg, *scene_name, *record, *desync_dir, *bind, *players_arg;
 	uint8_t key[FXS_SESSION_KEY_BYTES];
 	bool has_key;
 	const fxs_scene *sc;
 	fxs_session_mode mode;
 	fxs_impair imp;
 	bool has_port, has_player;
+	/* --players: players of each peer (0: a spectator), and in all */
+	uint8_t owned[FXS_SESSION_MAX_PEERS];
+	uint32_t total;
 	/* --peers in player order */
 	uint32_t np;
 	char addr_buf[FXS_SESSION_MAX_PEERS][80];
@@ -133,7 +136,7 @@ typedef struct peer_end {
 static int peer_usage(void)
 {
 	printf("usage: fixstep peer --port P --peers HOST:PORT,... --player K [--scene S] [--ticks N]\n"
-	       "                    [--bind HOST:PORT]\n"
+	       "                    [--bind HOST:PORT] [--players N,N,...]\n"
 	       "                    [--mode lockstep|rollback] [--input-delay D] [--perturb-at T]\n"
 	       "                    [--seed S] [--session ID] [--tick-ms MS] [--timeout-ms MS]\n"
 	       "                    [--max-rollback R] [--loss P] [--jitter MS] [--dup P]\n"
@@ -143,7 +146,9 @@ static int peer_usage(void)
 	       "HOST:PORT or [IPV6]:PORT; peer K owns player K. The socket binds entry K's\n"
 	       "address, or --bind's (0.0.0.0:P, [::]:P for every interface); a datagram\n"
 	       "counts only from the address and port of the peer it claims to come from.\n"
-	       "Local inputs are the seeded script\n"
+	       "--players lists how many players each peer owns, in peer order (default one\n"
+	       "each; 0: a spectator, which plays the confirmed inputs and sends none);\n"
+	       "player numbers follow peer order. Local inputs are the seeded script\n"
 	       "(fxs_inputs_random of --seed, player K). One tick every --tick-ms (default 16).\n"
 	       "  --mode lockstep      wait for every input of a tick (default)\n"
 	       "  --mode rollback      predict, roll back and re-simulate (--max-rollback, default 8)\n"
@@ -237,6 +242,8 @@ static int peer_option(const char *a, const char *v, peer_options *o)
 			return cli_usage_error("--jitter needs 0..10000 ms");
 	} else if (strcmp(a, "--record") == 0 && v[0]) {
 		o->record = v;
+	} else if (strcmp(a, "--players") == 0) {
+		o->players_arg = v;
 	} else if (strcmp(a, "--bind") == 0) {
 		o->bind = v;
 	} else if (strcmp(a, "--desync-dir") == 0) {
@@ -282,6 +289,32 @@ static int peer_split_peers(peer_options *o)
 	return CLI_GO;
 }
 
+/* --players N,N,... (one per peer; default one each) into o->owned and
+ * o->total: CLI_GO, or 2 after the error. */
+static int peer_split_players(peer_options *o)
+{
+	o->total = 0;
+	if (!o->players_arg) {
+		for (uint32_t k = 0; k < o->np; ++k)
+			o->owned[k] = 1;
+		o->total = o->np;
+		return CLI_GO;
+	}
+	char list[512];
+	snprintf(list, sizeof list, "%s", o->players_arg);
+	uint32_t k = 0;
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","), ++k) {
+		uint32_t n;
+		if (k >= o->np || !cli_parse_u32(tok, &n) || n > FXS_MAX_PLAYERS)
+			return cli_usage_error("--players: one count per peer of --peers (0..%d)", FXS_MAX_PLAYERS);
+		o->owned[k] = (uint8_t)n;
+		o->total += n;
+	}
+	if (k != o->np || o->total < 1 || o->total > FXS_MAX_PLAYERS)
+		return cli_usage_error("--players: one count per peer of --peers, 1..%d players in all", FXS_MAX_PLAYERS);
+	return CLI_GO;
+}
+
 static int peer_parse(int argc, char **argv, peer_options *o)
 {
 	memset(o, 0, sizeof *o);
@@ -311,6 +344,8 @@ static int peer_parse(int argc, char **argv, peer_options *o)
 	if (o->np < 2 || o->player >= o->np)
 		return cli_usage_error("--player %u but --peers lists %u peers (2 or more, this one included)", o->player,
 				       o->np);
+	if ((rc = peer_split_players(o)) != CLI_GO)
+		return rc;
 	if (o->ports[o->player] != o->port)
 		return cli_usage_error("--peers entry %u has port %u, but --port is %u", o->player, o->ports[o->player],
 				       o->port);
@@ -358,6 +393,7 @@ static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s, cli_scene_ga
 	c.input = cli_scene_script_input;
 	c.input_size = FXS_INPUT_SIZE;
 	c.peers = o->np;
+	memcpy(c.players, o->owned, sizeof o->owned);
 	c.local = o->player;
 	c.session_id = o->session_id;
 	c.mode = o->mode;
@@ -419,7 +455,8 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 				break;
 		}
 		for (uint32_t q = 0; q < o->np && vanished < 0; ++q)
-			if (q != o->player && !fxs_session_peer_done(s, q) && now - last_heard[q] > o->timeout_ms)
+			if (q != o->player && o->owned[q] && !fxs_session_peer_done(s, q) &&
+			    now - last_heard[q] > o->timeout_ms)
 				vanished = (int)q;
 		if (vanished >= 0 || fxs_session_out_of_memory(s))
 			break;
@@ -460,7 +497,7 @@ static int peer_record(const peer_options *o, const fxs_session *s)
 		return -1;
 	uint64_t rec_hash = 0;
 	char err[256];
-	if (!record_confirmed(s, o->sc, o->np, o->ticks, o->record, &rec_hash, err, sizeof err)) {
+	if (!record_confirmed(s, o->sc, o->total, o->ticks, o->record, &rec_hash, err, sizeof err)) {
 		fprintf(stderr, "fixstep: peer %u: cannot record %s: %s\n", o->player, o->record, err);
 		return 0;
 	}

@@ -28,6 +28,7 @@ typedef struct peer_state {
 	uint64_t their_input_ack, their_hash_ack;
 	bool done;
 	uint64_t packets;
+	uint64_t pumped, heard_ms; /* packets when the pump last looked, and then */
 	/* the keys of both directions with it (protocol.h) */
 	uint8_t tx_key[FXS_PKT_KEY_BYTES], rx_key[FXS_PKT_KEY_BYTES];
 	/* sequence numbers */
@@ -53,7 +54,9 @@ struct fxs_session {
 	snap_slot ring[FXS_SESSION_HISTORY];
 	fxs_session_stats st;
 	fxs_session_desync ds;
-	bool nomem; /* a callback failed: no further ticks */
+	bool nomem;   /* a callback failed: no further ticks */
+	bool pumping; /* fxs_session_pump: its clock started at pump_start */
+	uint64_t pump_start, next_send;
 };
 
 static bool spectator(const fxs_session *s, uint32_t k) { return s->peer[k].count == 0; }
@@ -710,5 +713,67 @@ bool fxs_session_inputs(const fxs_session *s, uint64_t t, uint8_t *out, size_t c
 	if (!s || !out || t < 1 || t > s->conf || cap < s->tick_in)
 		return false;
 	memcpy(out, inp_at(s, s->inp, t, 0), s->tick_in);
+	return true;
+}
+
+/* ---- driving a session in real time ---- */
+
+uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_ms, uint32_t tick_ms)
+{
+	if (!s || !t || !t->send || !t->recv)
+		return 0;
+	if (!tick_ms)
+		tick_ms = 1;
+	if (!s->pumping) {
+		s->pumping = true;
+		s->pump_start = s->next_send = now_ms;
+		for (uint32_t q = 0; q < s->c.peers; ++q)
+			s->peer[q].heard_ms = now_ms;
+	}
+	uint8_t buf[FXS_SESSION_PACKET_MAX + 1]; /* one more: a longer datagram is oversized */
+	size_t n;
+	int from;
+	while ((n = t->recv(t->ctx, buf, sizeof buf, &from)) > 0)
+		fxs_session_receive(s, buf, n, from);
+	for (uint32_t q = 0; q < s->c.peers; ++q) {
+		peer_state *p = &s->peer[q];
+		if (p->packets != p->pumped)
+			p->pumped = p->packets, p->heard_ms = now_ms;
+	}
+	uint64_t due = now_ms >= s->pump_start ? (now_ms - s->pump_start) / tick_ms + 1 : 0;
+	uint32_t step = due > s->cur ? (due - s->cur > 2 ? 2 : (uint32_t)(due - s->cur)) : 0;
+	uint32_t done = fxs_session_advance(s, step);
+	if (now_ms >= s->next_send) {
+		for (uint32_t q = 0; q < s->c.peers; ++q)
+			if ((n = fxs_session_packet(s, q, buf, sizeof buf)) > 0)
+				t->send(t->ctx, q, buf, n);
+		s->next_send = now_ms + tick_ms;
+	}
+	return done;
+}
+
+uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms)
+{
+	if (!s || peer >= s->c.peers || !s->pumping || now_ms < s->peer[peer].heard_ms)
+		return 0;
+	return now_ms - s->peer[peer].heard_ms;
+}
+
+int fxs_session_silent_peer(const fxs_session *s, uint64_t now_ms, uint32_t timeout_ms)
+{
+	for (uint32_t q = 0; s && q < s->c.peers; ++q)
+		if (q != s->c.local && s->peer[q].count && !s->peer[q].done &&
+		    fxs_session_peer_silence(s, q, now_ms) > timeout_ms)
+			return (int)q;
+	return -1;
+}
+
+bool fxs_session_all_done(const fxs_session *s)
+{
+	if (!fxs_session_complete(s))
+		return false;
+	for (uint32_t q = 0; q < s->c.peers; ++q)
+		if (q != s->c.local && !s->peer[q].done)
+			return false;
 	return true;
 }

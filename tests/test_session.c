@@ -1005,3 +1005,38 @@ TEST(session_opaque_state_big_inputs)
 	CHECK(res.final_hash == toy_checksum(&off) && res.snapshot_bytes == 16);
 	simrun_close(&r);
 }
+
+/* fxs_session_pump drives two peers on the simulated clock to the end;
+ * when one stops, the other names it silent after the timeout, not before. */
+TEST(session_pump_and_silence)
+{
+	fxs_impair imp = { 0.05, 0, 0, 20, 8 };
+	simopts o = { "pendulum", FXS_SESSION_ROLLBACK, 120, 0, 2, 0, 0, NULL };
+	simrun r;
+	CHECK(simrun_open_with(&r, &o, &imp));
+	fxs_transport t[2] = { fxs_simnet_endpoint(r.net, 0), fxs_simnet_endpoint(r.net, 1) };
+	uint64_t now = 1000;
+	for (; now < 1000 + 120 * 16 * 3 && !(fxs_session_all_done(r.s[0]) && fxs_session_all_done(r.s[1])); now += 4) {
+		fxs_session_pump(r.s[0], &t[0], now, 16);
+		fxs_session_pump(r.s[1], &t[1], now, 16);
+		fxs_simnet_advance(r.net, 4);
+	}
+	CHECKF(fxs_session_all_done(r.s[0]) && fxs_session_all_done(r.s[1]), "not done at %" PRIu64 " ms", now - 1000);
+	/* paced by the clock: 120 ticks of 16 ms take about 1.9 s, not less */
+	CHECKF(now - 1000 >= 119 * 16, "done after %" PRIu64 " ms", now - 1000);
+	CHECK(fxs_session_hash(r.s[0], 120) == offline_hash_players("pendulum", 120, 0, 2));
+	simrun_close(&r);
+	/* peer 1 never runs: peer 0 waits timeout_ms, then names it */
+	CHECK(simrun_open_with(&r, &o, &imp));
+	t[0] = fxs_simnet_endpoint(r.net, 0); /* the new network's */
+	int silent = -1;
+	for (now = 0; now <= 3000 && silent < 0; now += 10) {
+		fxs_session_pump(r.s[0], &t[0], now, 16);
+		silent = fxs_session_silent_peer(r.s[0], now, 2000);
+		fxs_simnet_advance(r.net, 10);
+	}
+	CHECKF(silent == 1 && now > 2000 && now <= 2020, "silent %d at %" PRIu64 " ms", silent, now);
+	CHECK(fxs_session_peer_silence(r.s[0], 1, now) > 2000 && fxs_session_peer_silence(NULL, 1, now) == 0);
+	CHECK(fxs_session_pump(NULL, &t[0], now, 16) == 0 && fxs_session_pump(r.s[0], NULL, now, 16) == 0);
+	simrun_close(&r);
+}

@@ -279,63 +279,27 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static void send_all(fxs_session *s, fxs_transport *t, uint32_t peers)
-{
-	uint8_t buf[FXS_SESSION_PACKET_MAX];
-	for (uint32_t q = 0; q < peers; ++q) {
-		size_t n = fxs_session_packet(s, q, buf, sizeof buf);
-		if (n)
-			t->send(t->ctx, q, buf, n);
-	}
-}
-
-/* Play until every peer is done (or a second after we are), a peer falls
- * silent, or a callback fails. Returns the silent peer, or -1. */
+/* Play until every peer is done (or a second after we are), a player's
+ * peer falls silent, or a callback fails. Returns the silent peer, or -1. */
 static int play(const options *o, fxs_session *s, fxs_udp *u)
 {
 	fxs_transport t = fxs_udp_transport(u);
-	uint64_t start = now_ms(), next_send = start, complete_at = 0;
-	uint64_t heard[FXS_SESSION_MAX_PEERS], seen[FXS_SESSION_MAX_PEERS] = { 0 };
-	for (uint32_t q = 0; q < o->peers; ++q)
-		heard[q] = start;
-	uint8_t buf[FXS_SESSION_PACKET_MAX + 1];
-	for (;;) {
-		uint64_t now = now_ms();
-		size_t n;
-		int from;
-		while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
-			fxs_session_receive(s, buf, n, from);
-		for (uint32_t q = 0; q < o->peers; ++q)
-			if (fxs_session_peer_packets(s, q) != seen[q])
-				seen[q] = fxs_session_peer_packets(s, q), heard[q] = now;
-		uint64_t due = (now - start) / o->tick_ms + 1, cur = fxs_session_tick(s);
-		fxs_session_advance(s, due > cur ? (due - cur > 2 ? 2 : (uint32_t)(due - cur)) : 0);
-		if (now >= next_send) {
-			send_all(s, &t, o->peers);
-			next_send = now + o->tick_ms;
-		}
-		fxs_udp_flush(u);
-		if (fxs_session_complete(s)) {
-			bool all = true;
-			if (!complete_at)
-				complete_at = now;
-			for (uint32_t q = 0; q < o->peers; ++q)
-				all = all && (q == o->local || fxs_session_peer_done(s, q));
-			if (all || now - complete_at > 1000)
-				break;
-		}
-		for (uint32_t q = 0; q < o->peers; ++q)
-			if (q != o->local && fxs_session_peer_players(s, q) && !fxs_session_peer_done(s, q) &&
-			    now - heard[q] > o->timeout_ms)
-				return (int)q;
-		if (fxs_session_out_of_memory(s))
-			return -1;
+	uint64_t complete_at = 0, now = now_ms();
+	int silent = -1;
+	for (;; now = now_ms()) {
+		fxs_session_pump(s, &t, now, o->tick_ms); /* receive, simulate what is due, send */
+		fxs_udp_flush(u);                         /* (the --loss/--jitter queue) */
+		if (fxs_session_complete(s) && !complete_at)
+			complete_at = now;
+		if (fxs_session_all_done(s) || (complete_at && now - complete_at > 1000) ||
+		    (silent = fxs_session_silent_peer(s, now, o->timeout_ms)) >= 0 || fxs_session_out_of_memory(s))
+			break;
 		struct timespec nap = { 0, 1000000 };
 		nanosleep(&nap, NULL);
 	}
-	send_all(s, &t, o->peers); /* our last acknowledgements */
+	fxs_session_pump(s, &t, now + o->tick_ms, o->tick_ms); /* our last acknowledgements */
 	fxs_udp_flush(u);
-	return -1;
+	return silent;
 }
 
 int main(int argc, char **argv)

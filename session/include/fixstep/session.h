@@ -315,6 +315,23 @@ void fxs_udp_flush(fxs_udp *u);
 /* The port bound (useful after binding port 0); 0 for NULL. */
 uint16_t fxs_udp_port(const fxs_udp *u);
 
+/* ---- driving a session in real time ---- */
+
+/* One pass of a game's loop, on the caller's clock (ms, monotonic): every
+ * datagram waiting on t goes to fxs_session_receive; then the ticks due
+ * (one every tick_ms since the first call, at most 2 a pass to catch up)
+ * are simulated; then, once per tick_ms, a packet goes to every peer.
+ * Returns the ticks simulated. */
+uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_ms, uint32_t tick_ms);
+/* ms since the last packet accepted from `peer` (since the first pump when
+ * none yet), on the pump's clock. */
+uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms);
+/* The first player peer (not us, not done) silent for more than
+ * timeout_ms, or -1. Spectators are not waited for. */
+int fxs_session_silent_peer(const fxs_session *s, uint64_t now_ms, uint32_t timeout_ms);
+/* Complete, and every other peer said it finished too: nothing more to send. */
+bool fxs_session_all_done(const fxs_session *s);
+
 FXG_EXPORT_END
 #ifdef __cplusplus
 }

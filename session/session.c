@@ -45,8 +45,10 @@ struct fxs_session {
 	uint64_t conf;       /* confirmed */
 	uint64_t n;          /* ticks + 1 (arrays indexed by tick) */
 	peer_state *peer;
-	uint8_t *inp;         /* [t][player][isz]: real inputs */
-	uint8_t *used;        /* the same: what the latest simulation of t used */
+	uint8_t *inp; /* [t][player][isz]: real inputs */
+	/* [t % HISTORY][player][isz]: what the latest simulation of t used (only
+	 * ticks after the confirmed one matter: the rollback window) */
+	uint8_t *used;
 	uint8_t *block;       /* one tick's inputs being simulated */
 	uint64_t local_gen;   /* local inputs taken up to this tick */
 	uint64_t *hash;       /* after tick t */
@@ -170,7 +172,7 @@ static bool alloc_arrays(fxs_session *s)
 {
 	size_t n = (size_t)s->n;
 	s->inp = calloc(n, s->tick_in);
-	s->used = calloc(n, s->tick_in);
+	s->used = calloc(FXS_SESSION_HISTORY, s->tick_in);
 	s->block = calloc(1, s->tick_in);
 	s->hash = calloc(n, sizeof *s->hash);
 	if (!s->inp || !s->used || !s->block || !s->hash)
@@ -284,7 +286,8 @@ static void set_input(fxs_session *s, uint32_t k, uint64_t t, const uint8_t *in)
 	while (p->contig + 1 < s->n && p->have[p->contig + 1])
 		++p->contig;
 	/* a tick simulated with other inputs must be simulated again */
-	if (t <= s->cur && memcmp(inp_at(s, s->used, t, p->first), in, len) != 0) {
+	if (t <= s->cur && s->cur - t < FXS_SESSION_HISTORY &&
+	    memcmp(inp_at(s, s->used, t % FXS_SESSION_HISTORY, p->first), in, len) != 0) {
 		++s->st.mispredictions;
 		if (t < s->rollback_to)
 			s->rollback_to = t;
@@ -321,9 +324,10 @@ static void simulate(fxs_session *s, uint64_t t)
 		/* real, or predicted: the last input received in order, repeated */
 		uint64_t from = p->have[t] ? t : p->contig < t ? p->contig
 							       : t - 1;
-		memcpy(inp_at(s, s->used, t, p->first), inp_at(s, s->inp, from, p->first), (size_t)p->count * s->isz);
+		memcpy(inp_at(s, s->used, t % FXS_SESSION_HISTORY, p->first), inp_at(s, s->inp, from, p->first),
+		       (size_t)p->count * s->isz);
 	}
-	memcpy(s->block, inp_at(s, s->used, t, 0), s->tick_in);
+	memcpy(s->block, inp_at(s, s->used, t % FXS_SESSION_HISTORY, 0), s->tick_in);
 	if (!s->c.game.advance(s->c.game.ctx, t, s->block, s->players)) {
 		s->nomem = true;
 		return;

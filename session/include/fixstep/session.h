@@ -39,7 +39,10 @@
  *    frame and the MAC and up to 128 are confirmed checksums, which leaves
  *    993 for inputs; a packet must hold at least FXS_SESSION_MIN_REDUNDANCY
  *    (8) ticks of its sender's inputs, so that a lost packet costs nothing
- *    once the next arrives: 993 / 8 = 124. */
+ *    once the next arrives: 993 / 8 = 124.
+ *  - Memory: the session keeps every tick's inputs and checksums, ticks x
+ *    (players x input_size + 8 + 10 x peers) bytes (4 peers of one 12-byte
+ *    player: 96 bytes a tick, 21 MB an hour at 60 Hz), and 64 saved states. */
 #ifndef FIXSTEP_SESSION_H
 #define FIXSTEP_SESSION_H
 

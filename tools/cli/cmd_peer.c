@@ -355,6 +355,17 @@ static int peer_parse(int argc, char **argv, peer_options *o)
 	return CLI_GO;
 }
 
+/* This peer's packet to every other (an empty one is not sent). */
+static void send_packets(fxs_session *s, const fxs_transport *t, uint32_t np)
+{
+	uint8_t buf[FXS_SESSION_PACKET_MAX];
+	for (uint32_t q = 0; q < np; ++q) {
+		size_t len = fxs_session_packet(s, q, buf, sizeof buf);
+		if (len)
+			t->send(t->ctx, q, buf, len);
+	}
+}
+
 /* The socket and the session (and --record's file, written now so that a
  * path that cannot be is said before the session): 0, or 1 after the error. */
 static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s, cli_scene_game *g)
@@ -405,25 +416,53 @@ static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s, cli_scene_ga
 }
 
 /* Plays the session, one tick every tick_ms, until every peer is done (or
- * a second after we are), a player's peer falls silent, or memory runs
- * out; then a last round of packets so the others hold our
- * acknowledgements. The peer that fell silent, or -1. */
+ * a second after we are), a peer falls silent, or memory runs out; then a
+ * last round of packets so the others hold our acknowledgements. The peer
+ * that fell silent, or -1. */
 static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 {
 	fxs_transport t = fxs_udp_transport(u);
-	uint64_t complete_at = 0, now = now_ms();
+	uint64_t start = now_ms(), next_send = start, complete_at = 0;
+	uint64_t last_heard[FXS_SESSION_MAX_PEERS], seen[FXS_SESSION_MAX_PEERS] = { 0 };
+	for (uint32_t q = 0; q < o->np; ++q)
+		last_heard[q] = start;
 	int vanished = -1;
-	for (;; now = now_ms()) {
-		fxs_session_pump(s, &t, now, o->tick_ms);
+	uint8_t buf[FXS_SESSION_PACKET_MAX + 1];
+	for (;;) {
+		uint64_t now = now_ms();
+		size_t n;
+		int from;
+		while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
+			fxs_session_receive(s, buf, n, from);
+		for (uint32_t q = 0; q < o->np; ++q)
+			if (fxs_session_peer_packets(s, q) != seen[q])
+				seen[q] = fxs_session_peer_packets(s, q), last_heard[q] = now;
+		uint64_t due = (now - start) / o->tick_ms + 1;
+		uint64_t cur = fxs_session_tick(s);
+		fxs_session_advance(s, due > cur ? (due - cur > 2 ? 2 : (uint32_t)(due - cur)) : 0);
+		if (now >= next_send) {
+			send_packets(s, &t, o->np);
+			next_send = now + o->tick_ms;
+		}
 		fxs_udp_flush(u);
-		if (fxs_session_complete(s) && !complete_at)
-			complete_at = now;
-		if (fxs_session_all_done(s) || (complete_at && now - complete_at > 1000) ||
-		    (vanished = fxs_session_silent_peer(s, now, o->timeout_ms)) >= 0 || fxs_session_out_of_memory(s))
+		if (fxs_session_complete(s)) {
+			if (!complete_at)
+				complete_at = now;
+			int all = 1;
+			for (uint32_t q = 0; q < o->np; ++q)
+				all &= q == o->player || fxs_session_peer_done(s, q);
+			if (all || now - complete_at > 1000)
+				break;
+		}
+		for (uint32_t q = 0; q < o->np && vanished < 0; ++q)
+			if (q != o->player && o->owned[q] && !fxs_session_peer_done(s, q) &&
+			    now - last_heard[q] > o->timeout_ms)
+				vanished = (int)q;
+		if (vanished >= 0 || fxs_session_out_of_memory(s))
 			break;
 		sleep_ms(1);
 	}
-	fxs_session_pump(s, &t, now + o->tick_ms, o->tick_ms);
+	send_packets(s, &t, o->np);
 	fxs_udp_flush(u);
 	return vanished;
 }

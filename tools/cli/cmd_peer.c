@@ -34,7 +34,7 @@ static bool record_confirmed(const fxs_session *s, const fxs_scene *sc, uint32_t
 		snprintf(err, n, "out of memory");
 		return false;
 	}
-	if (fxs_replay_writer_open(&rw, path, sc->name, w, players, 0, 0) != FXS_REPLAY_OK) {
+	if (fxs_replay_writer_open(&rw, path, sc->name, w, players, FXS_INPUT_SIZE, 0, 0) != FXS_REPLAY_OK) {
 		snprintf(err, n, "%s", rw.error);
 		fxs_world_destroy(w);
 		return false;
@@ -53,7 +53,7 @@ static bool record_confirmed(const fxs_session *s, const fxs_scene *sc, uint32_t
 		if (!cli_step(w)) {
 			snprintf(err, n, "out of memory at step %" PRIu64, t);
 			ok = false;
-		} else if (fxs_replay_writer_tick(&rw, in, w) != FXS_REPLAY_OK) {
+		} else if (fxs_replay_writer_tick_inputs(&rw, in, w) != FXS_REPLAY_OK) {
 			snprintf(err, n, "%s", rw.error);
 			ok = false;
 		}

@@ -12,7 +12,8 @@
 
 #include "cli/scene_session.h"
 #include "fixstep/session.h"
-#include "replay_run.h"
+#include "fixstep/replay.h"
+#include "replay_run.h" /* fxs_inputs_random: the scripted inputs, an independent check */
 #include "session/protocol.h"
 #include "test.h"
 
@@ -1074,4 +1075,48 @@ TEST(session_data_decode_is_total)
 		free(body);
 	}
 	CHECKF(accepted > 100, "%u accepted", accepted);
+}
+
+static fxs_result scene_apply_result(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx)
+{
+	cli_scene_apply(w, tick, inputs, players, ctx);
+	return FXS_OK;
+}
+
+/* fxs_session_write_replay: the confirmed inputs of a session with two
+ * players on one peer and a spectator, written from the scene's start,
+ * verify (fixstep/replay.h) on the session's final hash; a path that
+ * cannot be written is said. */
+TEST(session_write_replay)
+{
+	static const uint8_t players[3] = { 2, 1, 0 };
+	fxs_impair imp = { 0.05, 0, 0, 30, 4 };
+	simopts o = { "pendulum", FXS_SESSION_ROLLBACK, 150, 0, 3, 0, 0, players };
+	simrun r;
+	CHECK(simrun_open_with(&r, &o, &imp));
+	CHECK(simrun_go(&r, 2000));
+	const fxs_scene *sc = fxs_scene_find("pendulum");
+	char path[256], err[256];
+	snprintf(path, sizeof path, "%s/session_replay_%d.fxr", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+	for (uint32_t p = 0; p < 3; p += 2) { /* a player's peer and the spectator */
+		fxs_world *w = sc->create();
+		uint64_t start = fxs_world_hash(w), final = 0;
+		fxs_replay_status st =
+			fxs_session_write_replay(r.s[p], w, cli_scene_apply, (void *)(uintptr_t)sc, path, "pendulum", &final, err, sizeof err);
+		fxs_world_destroy(w);
+		CHECKF(st == FXS_REPLAY_OK && final == fxs_session_hash(r.s[p], 150), "%s", err);
+		fxs_replay_expect e = { NULL, 0, true, start };
+		fxs_replay_verify_result vr;
+		CHECKF(fxs_replay_verify(path, &e, scene_apply_result, (void *)(uintptr_t)sc, &vr) == FXS_REPLAY_OK &&
+			       vr.ticks == 150 && vr.final_hash == final,
+		       "%s", vr.message);
+	}
+	remove(path);
+	fxs_world *w = sc->create();
+	CHECK(fxs_session_write_replay(r.s[0], w, cli_scene_apply, (void *)(uintptr_t)sc, "/proc/nope/x.fxr", NULL, NULL,
+				       err, sizeof err) == FXS_REPLAY_IO &&
+	      err[0]);
+	CHECK(fxs_session_write_replay(NULL, w, cli_scene_apply, NULL, path, NULL, NULL, err, sizeof err) != FXS_REPLAY_OK);
+	fxs_world_destroy(w);
+	simrun_close(&r);
 }

@@ -13,9 +13,11 @@
  *
  * Peer k listens on 127.0.0.1:(port + k) unless --addrs lists every peer's
  * HOST:PORT or [IPV6]:PORT. The players steer themselves (each chases the
- * next marble), so the processes need no keyboard. */
+ * next marble), so the processes need no keyboard. --record FILE writes a
+ * replay of the confirmed inputs (fixstep/replay.h) and verifies it. */
 #define _POSIX_C_SOURCE 200809L
 #include "fixstep/fixstep.h"
+#include "fixstep/replay.h"
 #include "fixstep/session.h"
 
 #include <errno.h>
@@ -147,12 +149,52 @@ static void local_input(void *ctx, uint64_t tick, uint32_t player, uint8_t *out)
 	input_write(&in, out);
 }
 
+/* The rules as the replay library calls them (fixstep/replay.h). */
+static fxs_result replay_apply(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx)
+{
+	apply_inputs(w, tick, inputs, players, ctx);
+	return FXS_OK;
+}
+
+/* --record: the confirmed inputs simulated again from a new arena (the
+ * session's start) into a replay, then verified from the start's hash as
+ * another machine would: 0, or 1 after saying why. */
+static int record(const fxs_session *s, uint32_t players, const char *path)
+{
+	game fresh;
+	char err[256];
+	memset(&fresh, 0, sizeof fresh);
+	if (!game_build(&fresh, players)) {
+		fprintf(stderr, "marbles: the world cannot be made\n");
+		fxs_world_destroy(fresh.world);
+		return 1;
+	}
+	fxs_replay_expect start = { NULL, 0, true, fxs_world_hash(fresh.world) };
+	uint64_t final = 0;
+	fxs_replay_status st =
+		fxs_session_write_replay(s, fresh.world, apply_inputs, &fresh, path, "marbles", &final, err, sizeof err);
+	fxs_replay_verify_result vr;
+	if (st == FXS_REPLAY_OK)
+		fxs_replay_verify(path, &start, replay_apply, &fresh, &vr);
+	fxs_world_destroy(fresh.world);
+	if (st != FXS_REPLAY_OK) {
+		fprintf(stderr, "marbles: cannot record %s: %s\n", path, err);
+		return 1;
+	}
+	if (vr.status != FXS_REPLAY_OK || vr.final_hash != final) {
+		fprintf(stderr, "marbles: the replay %s does not verify: %s\n", path, vr.message);
+		return 1;
+	}
+	printf("replay %s: %" PRIu64 " ticks, verified, hash %016" PRIx64 "\n", path, vr.ticks, vr.final_hash);
+	return 0;
+}
+
 /* ---- the command line ---- */
 
 typedef struct options {
 	uint32_t peers, local, port, ticks, tick_ms, spectators, timeout_ms;
 	uint64_t perturb;
-	const char *addrs, *bind, *desync_dir, *key_file;
+	const char *addrs, *bind, *desync_dir, *key_file, *record;
 	fxs_impair imp;
 	char addr[FXS_SESSION_MAX_PEERS][80];
 	const char *addr_of[FXS_SESSION_MAX_PEERS];
@@ -162,7 +204,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: marbles --peers N --local K --port BASE --key-file FILE [--addrs A,B,..] [--bind ADDR]\n"
 			"               [--ticks T] [--tick-ms MS] [--spectators S] [--perturb TICK]\n"
-			"               [--desync-dir DIR] [--loss P] [--jitter MS] [--timeout-ms MS]\n");
+			"               [--desync-dir DIR] [--loss P] [--jitter MS] [--timeout-ms MS] [--record FILE]\n");
 	return 2;
 }
 
@@ -212,6 +254,8 @@ static int parse(int argc, char **argv, options *o)
 			o->addrs = v;
 		else if (strcmp(a, "--bind") == 0)
 			o->bind = v;
+		else if (strcmp(a, "--record") == 0)
+			o->record = v;
 		else if (strcmp(a, "--desync-dir") == 0)
 			o->desync_dir = v;
 		else if (strcmp(a, "--key-file") == 0)
@@ -362,6 +406,8 @@ int main(int argc, char **argv)
 	       " packets, %" PRIu64 " dropped\n",
 	       o.local, fxs_session_peer_players(s, o.local) ? "player" : "spectator", fxs_session_tick(s),
 	       fxs_session_confirmed(s), st->rollbacks, st->packets_sent, st->dropped_total);
+	if (o.record && rc == 0 && record(s, players, o.record) != 0)
+		rc = 1;
 	printf("final hash %016" PRIx64 "\n", fxs_session_hash(s, fxs_session_tick(s)));
 	fxs_session_destroy(s);
 	fxs_udp_close(u);

@@ -51,6 +51,7 @@
 #include <stdint.h>
 
 #include "fixstep/fixstep.h"
+#include "fixstep/replay.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -233,6 +234,16 @@ uint64_t fxs_session_hash(const fxs_session *s, uint64_t t);
 bool fxs_session_inputs(const fxs_session *s, uint64_t t, uint8_t *out, size_t cap);
 /* A callback failed (out of memory): the session simulates no further tick. */
 bool fxs_session_out_of_memory(const fxs_session *s);
+/* A replay (fixstep/replay.h, input mode) of what the session confirmed:
+ * ticks 1..confirmed simulated again on `start`, the world as it was at the
+ * session's start (a copy of the game's own, which this steps), with the
+ * game's apply_inputs, written to path under `name` (a tag, may be NULL).
+ * *final_hash (may be NULL): the world's hash after it, which must be the
+ * session's. FXS_REPLAY_OK, or why (err). fxs_replay_verify proves it on
+ * any machine from the start's hash. */
+fxs_replay_status fxs_session_write_replay(const fxs_session *s, fxs_world *start, fxs_session_apply_fn apply,
+					   void *ctx, const char *path, const char *name, uint64_t *final_hash,
+					   char *err, size_t errlen);
 
 /* Desync: tick 0 when none; else the first mismatching tick, the peer and
  * both checksums. */

@@ -47,7 +47,7 @@ SESSIONS ?= 1
 ifeq ($(SESSIONS),0)
 SESSION_SRC := session/synctest.c
 CLI_SRC := $(filter-out tools/cli/cmd_peer.c tools/cli/cmd_netdemo.c,$(CLI_SRC))
-TEST_SRC := $(filter-out tests/test_session.c tests/test_xfer.c,$(TEST_SRC))
+TEST_SRC := $(filter-out tests/test_session.c tests/test_xfer.c tests/test_desync_exchange.c,$(TEST_SRC))
 SESSION_CPPFLAGS := -DFXS_NO_SESSIONS
 endif
 

@@ -29,7 +29,7 @@ XXH_LIBS ?= -l:libxxhash.a
 endif
 EXE ?=
 
-INC := -Ifixmath_glue -Ikernel/include -Iauthoring/include -Ikernel/src -Ireplays -Itools -I.
+INC := -Ifixmath_glue -Ikernel/include -Iauthoring/include -Isession/include -Ikernel/src -Ireplays -Itools -I.
 ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(SESSION_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 GLUE_SRC   := $(sort $(wildcard fixmath_glue/*.c))
@@ -42,20 +42,23 @@ TEST_SRC   := $(sort $(wildcard tests/*.c))
 # SESSIONS=0: the program and tests without networked sessions (peer, netdemo,
 # tests/test_session.c) and so without libsodium; the wasm32 builds (the
 # crosscheck's and the JS package's: node has no UDP for them, and Debian no
-# wasm32 libsodium). synctest stays in the program: it needs neither.
-SESSIONS ?= 1
+# wasm32 libsodium). synctest stays in the program: it needs neither. The
+# library then holds the sessions' synctest and world callbacks only. emcc
+# builds default to it.
+SESSIONS ?= $(if $(filter emcc,$(notdir $(CC))),0,1)
 ifeq ($(SESSIONS),0)
-SESSION_SRC := session/synctest.c
+SESSION_SRC := session/synctest.c session/world_game.c
 CLI_SRC := $(filter-out tools/cli/cmd_peer.c tools/cli/cmd_netdemo.c,$(CLI_SRC))
 TEST_SRC := $(filter-out tests/test_session.c tests/test_xfer.c tests/test_desync_exchange.c,$(TEST_SRC))
 SESSION_CPPFLAGS := -DFXS_NO_SESSIONS
 endif
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-LIB_OBJ   := $(call obj,$(GLUE_SRC) $(KERNEL_SRC))
-TOOL_OBJ  := $(call obj,$(REPLAY_SRC) $(SCENE_SRC) $(SESSION_SRC))
+# the library: the kernel and the sessions (fixstep/session.h)
+LIB_OBJ   := $(call obj,$(GLUE_SRC) $(KERNEL_SRC) $(SESSION_SRC))
+TOOL_OBJ  := $(call obj,$(REPLAY_SRC) $(SCENE_SRC))
 CLI_OBJ   := $(call obj,$(CLI_SRC))
-TEST_OBJ  := $(call obj,$(TEST_SRC))
+TEST_OBJ  := $(call obj,$(TEST_SRC) tools/cli/scene_session.c)
 
 LIB  := $(BUILD)/libfixstep.a
 # The shared library, on ELF targets: soname libfixstep.so.MAJOR; it exports the
@@ -108,7 +111,7 @@ ifeq ($(DEPS_CHECK),1)
 endif
 
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
-$(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: LIBCF = -fvisibility=hidden $(PIC)
+$(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o $(BUILD)/obj/session/%.o: LIBCF = -fvisibility=hidden $(PIC)
 # The vector kernels (kernel/src/*/*_avx2.c, *_avx512.c, *_neon.c: contacts,
 # ball joints, box-box separating axes, each written once in a *_vector.h on
 # the lanes of kernel/src/simd/lanes.h): AVX2 and AVX-512 on x86, chosen at run
@@ -137,7 +140,7 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
 $(SO): $(LIB_OBJ)
-	$(CC) $(OPT) $(LDFLAGS) -shared -Wl,-soname,libfixstep.so.$(SOMAJOR) -Wl,--exclude-libs,ALL -o $@ $^ $(XXH_LIBS)
+	$(CC) $(OPT) $(LDFLAGS) -shared -Wl,-soname,libfixstep.so.$(SOMAJOR) -Wl,--exclude-libs,ALL -o $@ $^ $(XXH_LIBS) $(SODIUM_LIBS)
 	ln -sf libfixstep.so.$(VERSION) $(BUILD)/libfixstep.so.$(SOMAJOR)
 	ln -sf libfixstep.so.$(SOMAJOR) $(BUILD)/libfixstep.so
 
@@ -193,14 +196,14 @@ werror:
 
 # Every public header from C++17 (g++ and clang++) and strict C11 (gcc and
 # clang), -Wall -Wextra -pedantic -Werror, linked and run (tests/cpp).
-CXX_CHECK := -std=c++17 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Iauthoring/include -Ifixmath_glue
-C11_CHECK := -std=c11 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Iauthoring/include -Ifixmath_glue
+CXX_CHECK := -std=c++17 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Iauthoring/include -Isession/include -Ifixmath_glue
+C11_CHECK := -std=c11 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Iauthoring/include -Isession/include -Ifixmath_glue
 cxx-check: all
 	@for c in g++ clang++ gcc clang; do command -v $$c >/dev/null || { echo "cxx-check needs $$c (Debian: apt-get install g++ clang)"; exit 1; }; done
-	g++ $(CXX_CHECK) tests/cpp/all_headers.cpp $(LIB) $(LIBS) -o $(BUILD)/all_headers_gxx && $(BUILD)/all_headers_gxx
-	clang++ $(CXX_CHECK) tests/cpp/all_headers.cpp $(LIB) $(LIBS) -o $(BUILD)/all_headers_clangxx && $(BUILD)/all_headers_clangxx
-	gcc $(C11_CHECK) tests/cpp/all_headers.c $(LIB) $(LIBS) -o $(BUILD)/all_headers_gcc && $(BUILD)/all_headers_gcc
-	clang $(C11_CHECK) tests/cpp/all_headers.c $(LIB) $(LIBS) -o $(BUILD)/all_headers_clang && $(BUILD)/all_headers_clang
+	g++ $(CXX_CHECK) tests/cpp/all_headers.cpp $(LIB) $(LIBS) $(SODIUM_LIBS) -o $(BUILD)/all_headers_gxx && $(BUILD)/all_headers_gxx
+	clang++ $(CXX_CHECK) tests/cpp/all_headers.cpp $(LIB) $(LIBS) $(SODIUM_LIBS) -o $(BUILD)/all_headers_clangxx && $(BUILD)/all_headers_clangxx
+	gcc $(C11_CHECK) tests/cpp/all_headers.c $(LIB) $(LIBS) $(SODIUM_LIBS) -o $(BUILD)/all_headers_gcc && $(BUILD)/all_headers_gcc
+	clang $(C11_CHECK) tests/cpp/all_headers.c $(LIB) $(LIBS) $(SODIUM_LIBS) -o $(BUILD)/all_headers_clang && $(BUILD)/all_headers_clang
 
 # The examples built against an installed fixstep in a temporary prefix
 # (pkg-config), run, and checked against the corpus (examples/build.sh).
@@ -259,7 +262,7 @@ install: all
 	if [ "$(SHARED)" = 1 ]; then install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/ && \
 	  ln -sf libfixstep.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libfixstep.so.$(SOMAJOR) && \
 	  ln -sf libfixstep.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libfixstep.so; fi
-	install -m 644 kernel/include/fixstep/*.h authoring/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
+	install -m 644 kernel/include/fixstep/*.h authoring/include/fixstep/*.h session/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/
 	for pc in fixstep fixstep-static; do sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/$$pc.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc; done

@@ -2,7 +2,9 @@
 # `make examples`: install fixstep into a fresh temporary prefix, build the
 # examples against it with pkg-config (as a game would), run them, and check
 # that the C++ arena ends on the arena's golden hash (replays/corpus/MANIFEST:
-# the same 600 scripted ticks recorded by the fixstep program).
+# the same 600 scripted ticks recorded by the fixstep program), and that the
+# marbles game's peers, each its own process over UDP on localhost, end on
+# one hash.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -42,3 +44,43 @@ for kind in shared static; do
     fi
     echo "examples: OK: the C++ arena, $kind library, ends on the corpus's hash $want"
 done
+
+# marbles: a rollback session between processes (examples/marbles/main.c)
+head -c 32 /dev/urandom >"$OUT/marbles.key"
+port=$((40000 + ($$ % 2000) * 8))
+for kind in shared static; do
+    pc=fixstep
+    [ "$kind" = static ] && pc=fixstep-static
+    # shellcheck disable=SC2046
+    cc -std=c11 -O2 -Wall -Wextra -pedantic -Werror $CFLAGS_FXS examples/marbles/main.c \
+        $(pkg-config --libs $pc) -Wl,-rpath,"$PREFIX/lib" -o "$OUT/marbles_$kind"
+done
+if ! ldd "$OUT/marbles_shared" | grep -q "libfixstep.so.[0-9]"; then
+    echo "examples: FAILED: marbles_shared does not load libfixstep.so" >&2
+    exit 1
+fi
+# run: the peers of one session (players, then spectators), each a process
+run_marbles() { # NAME PEERS SPECTATORS PORT EXTRA...
+    local name=$1 peers=$2 spect=$3 base=$4 pids=() k
+    shift 4
+    for ((k = 0; k < peers; ++k)); do
+        local exe=$OUT/marbles_shared
+        ((k % 2)) && exe=$OUT/marbles_static # both libraries in one session
+        "$exe" --peers "$peers" --spectators "$spect" --local "$k" --port "$base" \
+            --key-file "$OUT/marbles.key" --tick-ms 8 "$@" >"$OUT/$name.$k.out" 2>&1 &
+        pids+=($!)
+    done
+    local rc=0
+    for k in "${!pids[@]}"; do wait "${pids[$k]}" || rc=1; done
+    cat "$OUT/$name".*.out
+    local hashes
+    hashes=$(awk '$1 == "final" {print $3}' "$OUT/$name".*.out | sort -u)
+    if [ "$rc" != 0 ] || [ "$(echo "$hashes" | wc -l)" != 1 ] || [ -z "$hashes" ]; then
+        echo "examples: FAILED: marbles ($name) peers do not end on one hash" >&2
+        exit 1
+    fi
+    echo "examples: OK: marbles, $name: $peers processes end on $hashes"
+}
+run_marbles two 2 0 "$port"
+run_marbles three_lossy 3 0 $((port + 2)) --loss 0.1 --jitter 60
+run_marbles with_spectator 4 1 $((port + 5)) --loss 0.05 --jitter 30

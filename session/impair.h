@@ -2,7 +2,7 @@
 #ifndef FXS_SESSION_IMPAIR_H
 #define FXS_SESSION_IMPAIR_H
 
-#include "session/transport.h"
+#include "fixstep/session.h"
 
 #include <stdbool.h>
 

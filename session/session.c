@@ -1,5 +1,5 @@
-/* Lockstep and rollback sessions (session.h). */
-#include "session/session.h"
+/* Lockstep and rollback sessions (fixstep/session.h). */
+#include "fixstep/session.h"
 
 #include <inttypes.h>
 #include <sodium.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_run.h"
+#include "session/protocol.h"
 
 typedef struct snap_slot {
 	uint8_t *buf;
@@ -15,47 +15,57 @@ typedef struct snap_slot {
 	uint64_t tick; /* UINT64_MAX: empty */
 } snap_slot;
 
+/* What this peer knows of peer k. */
+typedef struct peer_state {
+	uint32_t first, count; /* its players */
+	uint8_t *have;         /* [t]: its inputs of tick t are here (player peers) */
+	uint64_t contig;       /* all its inputs held up to here */
+	uint64_t *rhash;       /* its checksums of confirmed ticks */
+	uint8_t *rhave;
+	uint64_t rcontig;  /* its checksums held up to here */
+	uint64_t compared; /* its checksums compared with ours up to here */
+	/* what it holds of ours */
+	uint64_t their_input_ack, their_hash_ack;
+	bool done;
+	uint64_t packets;
+	/* the keys of both directions with it (protocol.h) */
+	uint8_t tx_key[FXS_PKT_KEY_BYTES], rx_key[FXS_PKT_KEY_BYTES];
+	/* sequence numbers */
+	uint32_t tx_seq, rx_max;
+	uint64_t rx_window; /* bit i: rx_max - i seen */
+} peer_state;
+
 struct fxs_session {
 	fxs_session_config c;
-	fxs_world *w;
-	uint64_t cur;  /* simulated ticks */
-	uint64_t conf; /* confirmed */
-	uint64_t n;    /* ticks + 1 (arrays indexed by tick) */
-	/* per player, per tick */
-	fxs_input *inp[FXS_SESSION_MAX_PEERS]; /* real inputs */
-	uint8_t *have[FXS_SESSION_MAX_PEERS];
-	fxs_input *used[FXS_SESSION_MAX_PEERS]; /* what the latest simulation of t used */
-	uint64_t contig[FXS_SESSION_MAX_PEERS]; /* all real inputs of the player held up to here */
-	uint64_t local_gen;                     /* local inputs generated up to this tick */
-	uint64_t *hash;                         /* after tick t */
-	/* remote hashes */
-	uint64_t *rhash[FXS_SESSION_MAX_PEERS];
-	uint8_t *rhave[FXS_SESSION_MAX_PEERS];
-	uint64_t rcontig[FXS_SESSION_MAX_PEERS]; /* their hashes held up to here */
-	uint64_t compared[FXS_SESSION_MAX_PEERS];
-	/* what the peers hold of ours */
-	uint64_t their_input_ack[FXS_SESSION_MAX_PEERS], their_hash_ack[FXS_SESSION_MAX_PEERS];
-	bool peer_done[FXS_SESSION_MAX_PEERS];
-	uint64_t peer_packets[FXS_SESSION_MAX_PEERS];
-	/* the keys of both directions with each peer (protocol.h) */
-	uint8_t tx_key[FXS_SESSION_MAX_PEERS][FXS_PKT_KEY_BYTES];
-	uint8_t rx_key[FXS_SESSION_MAX_PEERS][FXS_PKT_KEY_BYTES];
-	/* sequence numbers */
-	uint32_t tx_seq[FXS_SESSION_MAX_PEERS];
-	uint32_t rx_max[FXS_SESSION_MAX_PEERS];
-	uint64_t rx_window[FXS_SESSION_MAX_PEERS]; /* bit i: rx_max - i seen */
-	uint64_t rollback_to;                      /* UINT64_MAX: none pending */
+	uint32_t players;    /* in all */
+	size_t isz, tick_in; /* bytes per player, per tick (every player) */
+	uint32_t per_packet; /* ticks of our inputs a packet holds */
+	uint64_t cur;        /* simulated ticks */
+	uint64_t conf;       /* confirmed */
+	uint64_t n;          /* ticks + 1 (arrays indexed by tick) */
+	peer_state *peer;
+	uint8_t *inp;         /* [t][player][isz]: real inputs */
+	uint8_t *used;        /* the same: what the latest simulation of t used */
+	uint8_t *block;       /* one tick's inputs being simulated */
+	uint64_t local_gen;   /* local inputs taken up to this tick */
+	uint64_t *hash;       /* after tick t */
+	uint64_t rollback_to; /* UINT64_MAX: none pending */
 	snap_slot ring[FXS_SESSION_HISTORY];
-	uint32_t perturb_slot;
 	fxs_session_stats st;
 	fxs_session_desync ds;
-	bool nomem; /* a step or a snapshot ran out of memory: no further ticks */
+	bool nomem; /* a callback failed: no further ticks */
 };
+
+static bool spectator(const fxs_session *s, uint32_t k) { return s->peer[k].count == 0; }
+static uint8_t *inp_at(const fxs_session *s, uint8_t *base, uint64_t t, uint32_t player)
+{
+	return base + (size_t)t * s->tick_in + (size_t)player * s->isz;
+}
 
 static bool snap_save(fxs_session *s, uint64_t tick)
 {
 	snap_slot *r = &s->ring[tick % FXS_SESSION_HISTORY];
-	size_t need = fxs_world_snapshot_size(s->w);
+	size_t need = s->c.game.state_size(s->c.game.ctx);
 	if (need > r->cap) {
 		uint8_t *nb = realloc(r->buf, need);
 		if (!nb)
@@ -63,7 +73,8 @@ static bool snap_save(fxs_session *s, uint64_t tick)
 		r->buf = nb;
 		r->cap = need;
 	}
-	if (fxs_world_snapshot_save(s->w, r->buf, r->cap, &r->len) != FXS_OK)
+	r->tick = UINT64_MAX;
+	if (!s->c.game.save(s->c.game.ctx, r->buf, r->cap, &r->len) || r->len > r->cap)
 		return false;
 	r->tick = tick;
 	return true;
@@ -73,25 +84,6 @@ static const snap_slot *snap_get(const fxs_session *s, uint64_t tick)
 {
 	const snap_slot *r = &s->ring[tick % FXS_SESSION_HISTORY];
 	return r->tick == tick ? r : NULL;
-}
-
-fxs_input fxs_session_script_input(uint64_t tick, uint32_t player, void *seed_ptr)
-{
-	fxs_input in[FXS_MAX_PLAYERS];
-	uint64_t seed = seed_ptr ? *(const uint64_t *)seed_ptr : 1;
-	fxs_inputs_random(seed, tick, player + 1, in);
-	return in[player];
-}
-
-static uint32_t first_dynamic_slot(const fxs_world *w)
-{
-	uint32_t n = fxs_world_slot_count(w);
-	for (uint32_t i = 0; i < n; ++i) {
-		fxs_body_id id = fxs_world_body_at(w, i);
-		if (fxs_body_is_valid(w, id) && fxs_body_get_type(w, id) == FXS_BODY_DYNAMIC)
-			return i;
-	}
-	return 0;
 }
 
 static bool all_zero(const uint8_t *k, size_t n)
@@ -112,69 +104,145 @@ static bool derive_keys(fxs_session *s, const fxs_session_config *c)
 		const uint8_t *base = c->pair_keys ? c->pair_keys[q] : c->key;
 		if (all_zero(base, FXS_PKT_KEY_BYTES))
 			return false;
-		fxs_packet_key(base, c->local, q, s->tx_key[q]);
-		fxs_packet_key(base, q, c->local, s->rx_key[q]);
+		fxs_packet_key(base, c->local, q, s->peer[q].tx_key);
+		fxs_packet_key(base, q, c->local, s->peer[q].rx_key);
+	}
+	return true;
+}
+
+fxs_session_config fxs_session_default_config(void)
+{
+	fxs_session_config c;
+	memset(&c, 0, sizeof c);
+	c.peers = 2;
+	for (uint32_t k = 0; k < FXS_SESSION_MAX_PEERS; ++k)
+		c.players[k] = 1;
+	c.input_size = 12;
+	c.session_id = 1;
+	c.mode = FXS_SESSION_LOCKSTEP;
+	c.ticks = 600;
+	c.max_rollback = 8;
+	return c;
+}
+
+/* Why c cannot make a session (NULL: it can); the players counted into *players. */
+static const char *config_problem(const fxs_session_config *c, uint32_t *players)
+{
+	if (!c)
+		return "no configuration";
+	if (c->peers < 1 || c->peers > FXS_SESSION_MAX_PEERS)
+		return "peers must be 1..64";
+	if (c->local >= c->peers)
+		return "local must be one of the peers";
+	if (c->ticks < 1 || c->ticks > FXS_SESSION_MAX_TICKS)
+		return "ticks must be 1..2^30";
+	if (c->max_rollback > FXS_SESSION_MAX_ROLLBACK || c->input_delay > 60)
+		return "max_rollback must be 0..15 and input_delay 0..60";
+	const fxs_session_callbacks *g = &c->game;
+	if (!g->state_size || !g->save || !g->load || !g->advance || !g->checksum)
+		return "the game's callbacks (state_size, save, load, advance, checksum) are all needed";
+	uint32_t isz = c->input_size ? c->input_size : 12, total = 0, any = 0;
+	for (uint32_t k = 0; k < c->peers; ++k)
+		any |= c->players[k];
+	for (uint32_t k = 0; k < c->peers; ++k) {
+		uint32_t n = any ? c->players[k] : 1;
+		if (n * isz > FXS_SESSION_MAX_TICK_INPUT)
+			return "input_size x (players of one peer) must be at most 124 bytes";
+		total += n;
+	}
+	if (total < 1 || total > FXS_SESSION_MAX_PLAYERS)
+		return "1..64 players in all (spectators own none)";
+	*players = total;
+	return NULL;
+}
+
+static void say(char *err, size_t errlen, const char *msg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg);
+}
+
+/* The per-tick arrays: false out of memory. */
+static bool alloc_arrays(fxs_session *s)
+{
+	size_t n = (size_t)s->n;
+	s->inp = calloc(n, s->tick_in);
+	s->used = calloc(n, s->tick_in);
+	s->block = calloc(1, s->tick_in);
+	s->hash = calloc(n, sizeof *s->hash);
+	if (!s->inp || !s->used || !s->block || !s->hash)
+		return false;
+	for (uint32_t k = 0; k < s->c.peers; ++k) {
+		peer_state *p = &s->peer[k];
+		p->have = calloc(n, 1);
+		p->rhash = calloc(n, sizeof(uint64_t));
+		p->rhave = calloc(n, 1);
+		if (!p->have || !p->rhash || !p->rhave)
+			return false;
+		p->have[0] = 1; /* tick 0: zero inputs (what predictions start from) */
 	}
 	return true;
 }
 
 fxs_session *fxs_session_create(const fxs_session_config *c, char *err, size_t errlen)
 {
-	if (!c->scene || c->peers < 1 || c->peers > FXS_SESSION_MAX_PEERS || c->local >= c->peers || c->ticks < 1 ||
-	    c->ticks > (1u << 30) || c->max_rollback > FXS_SESSION_MAX_ROLLBACK || c->input_delay > 60) {
-		snprintf(err, errlen, "bad session configuration");
+	uint32_t players = 0;
+	const char *why = config_problem(c, &players);
+	if (why) {
+		say(err, errlen, why);
 		return NULL;
 	}
 	if (!fxs_packet_crypto_init()) {
-		snprintf(err, errlen, "libsodium cannot start");
+		say(err, errlen, "libsodium cannot start");
 		return NULL;
 	}
 	fxs_session *s = calloc(1, sizeof *s);
-	if (!s)
+	if (!s || !(s->peer = calloc(c->peers, sizeof *s->peer)))
 		goto nomem;
 	s->c = *c;
-	if (!s->c.seq_window)
-		s->c.seq_window = FXS_SESSION_SEQ_WINDOW;
 	bool keyed = derive_keys(s, c);
 	/* only the derived keys are kept */
 	s->c.pair_keys = NULL;
 	sodium_memzero(s->c.key, sizeof s->c.key);
 	if (!keyed) {
-		snprintf(err, errlen, "the session needs its key (32 bytes from the game's lobby; all zero is not one)");
-		sodium_memzero(s, sizeof *s);
-		free(s);
+		say(err, errlen, "the session needs its key (32 bytes from the game's lobby; all zero is not one)");
+		fxs_session_destroy(s);
 		return NULL;
 	}
+	if (!s->c.seq_window)
+		s->c.seq_window = FXS_SESSION_SEQ_WINDOW;
 	if (!s->c.max_rollback)
 		s->c.max_rollback = 8;
-	if (!s->c.input)
-		s->c.input = fxs_session_script_input;
-	s->n = (uint64_t)c->ticks + 1;
-	s->w = c->scene->create();
-	s->hash = calloc(s->n, sizeof *s->hash);
-	if (!s->w || !s->hash)
-		goto nomem;
-	for (uint32_t p = 0; p < c->peers; ++p) {
-		s->inp[p] = calloc(s->n, sizeof(fxs_input));
-		s->used[p] = calloc(s->n, sizeof(fxs_input));
-		s->have[p] = calloc(s->n, 1);
-		s->rhash[p] = calloc(s->n, sizeof(uint64_t));
-		s->rhave[p] = calloc(s->n, 1);
-		if (!s->inp[p] || !s->used[p] || !s->have[p] || !s->rhash[p] || !s->rhave[p])
-			goto nomem;
-		s->inp[p][0] = fxs_input_neutral();
-		s->have[p][0] = 1;
+	if (!s->c.input_size)
+		s->c.input_size = 12;
+	uint32_t any = 0;
+	for (uint32_t k = 0; k < c->peers; ++k)
+		any |= c->players[k];
+	for (uint32_t k = 0, first = 0; k < c->peers; ++k) {
+		s->peer[k].first = first;
+		s->peer[k].count = any ? c->players[k] : 1;
+		s->c.players[k] = (uint8_t)s->peer[k].count;
+		first += s->peer[k].count;
 	}
+	s->players = players;
+	s->isz = s->c.input_size;
+	s->tick_in = (size_t)players * s->isz;
+	uint32_t mine = s->peer[s->c.local].count;
+	s->per_packet = FXS_PKT_MAX_TICKS;
+	if (mine && FXS_PKT_INPUT_BYTES / (mine * s->isz) < s->per_packet)
+		s->per_packet = (uint32_t)(FXS_PKT_INPUT_BYTES / (mine * s->isz));
+	s->n = (uint64_t)c->ticks + 1;
+	if (!alloc_arrays(s))
+		goto nomem;
 	for (uint32_t i = 0; i < FXS_SESSION_HISTORY; ++i)
 		s->ring[i].tick = UINT64_MAX;
 	s->rollback_to = UINT64_MAX;
-	s->hash[0] = fxs_world_hash(s->w);
-	s->perturb_slot = first_dynamic_slot(s->w);
+	s->hash[0] = s->c.game.checksum(s->c.game.ctx);
 	if (!snap_save(s, 0))
 		goto nomem;
 	return s;
 nomem:
-	snprintf(err, errlen, "out of memory");
+	say(err, errlen, "out of memory");
 	fxs_session_destroy(s);
 	return NULL;
 }
@@ -183,33 +251,37 @@ void fxs_session_destroy(fxs_session *s)
 {
 	if (!s)
 		return;
-	fxs_world_destroy(s->w);
+	free(s->inp);
+	free(s->used);
+	free(s->block);
 	free(s->hash);
-	for (uint32_t p = 0; p < FXS_SESSION_MAX_PEERS; ++p) {
-		free(s->inp[p]);
-		free(s->used[p]);
-		free(s->have[p]);
-		free(s->rhash[p]);
-		free(s->rhave[p]);
+	for (uint32_t k = 0; s->peer && k < s->c.peers; ++k) {
+		free(s->peer[k].have);
+		free(s->peer[k].rhash);
+		free(s->peer[k].rhave);
 	}
+	if (s->peer)
+		sodium_memzero(s->peer, s->c.peers * sizeof *s->peer);
+	free(s->peer);
 	for (uint32_t i = 0; i < FXS_SESSION_HISTORY; ++i)
 		free(s->ring[i].buf);
 	free(s->ds.snapshot);
-	sodium_memzero(s->tx_key, sizeof s->tx_key);
-	sodium_memzero(s->rx_key, sizeof s->rx_key);
 	free(s);
 }
 
 /* ---- inputs ---- */
 
-static void set_input(fxs_session *s, uint32_t p, uint64_t t, const fxs_input *in)
+/* Peer k's inputs of tick t (count x isz bytes) are in. */
+static void set_input(fxs_session *s, uint32_t k, uint64_t t, const uint8_t *in)
 {
-	s->inp[p][t] = *in;
-	s->have[p][t] = 1;
-	while (s->contig[p] + 1 < s->n && s->have[p][s->contig[p] + 1])
-		++s->contig[p];
-	/* a tick simulated with another input must be simulated again */
-	if (t <= s->cur && !fxs_input_equal(&s->used[p][t], in)) {
+	peer_state *p = &s->peer[k];
+	size_t len = (size_t)p->count * s->isz;
+	memcpy(inp_at(s, s->inp, t, p->first), in, len);
+	p->have[t] = 1;
+	while (p->contig + 1 < s->n && p->have[p->contig + 1])
+		++p->contig;
+	/* a tick simulated with other inputs must be simulated again */
+	if (t <= s->cur && memcmp(inp_at(s, s->used, t, p->first), in, len) != 0) {
 		++s->st.mispredictions;
 		if (t < s->rollback_to)
 			s->rollback_to = t;
@@ -218,14 +290,20 @@ static void set_input(fxs_session *s, uint32_t p, uint64_t t, const fxs_input *i
 
 static void gen_local(fxs_session *s)
 {
+	peer_state *me = &s->peer[s->c.local];
+	if (!me->count)
+		return;
 	uint64_t want = s->cur + 1 + s->c.input_delay;
 	if (want > s->c.ticks)
 		want = s->c.ticks;
+	uint8_t buf[FXS_SESSION_MAX_TICK_INPUT];
 	while (s->local_gen < want) {
 		uint64_t t = ++s->local_gen;
-		fxs_input in = t <= s->c.input_delay ? fxs_input_neutral()
-						     : s->c.input(t - s->c.input_delay, s->c.local, s->c.input_ctx);
-		set_input(s, s->c.local, t, &in);
+		memset(buf, 0, sizeof buf);
+		if (t > s->c.input_delay && s->c.input)
+			for (uint32_t i = 0; i < me->count; ++i)
+				s->c.input(s->c.input_ctx, t - s->c.input_delay, me->first + i, buf + i * s->isz);
+		set_input(s, s->c.local, t, buf);
 	}
 }
 
@@ -233,28 +311,23 @@ static void gen_local(fxs_session *s)
 
 static void simulate(fxs_session *s, uint64_t t)
 {
-	fxs_input in[FXS_MAX_PLAYERS];
-	for (uint32_t p = 0; p < s->c.peers; ++p) {
-		if (s->have[p][t])
-			in[p] = s->inp[p][t];
-		else /* predict: the last input received in order, repeated */
-			in[p] = s->inp[p][s->contig[p] < t ? s->contig[p] : t - 1];
-		s->used[p][t] = in[p];
+	for (uint32_t k = 0; k < s->c.peers; ++k) {
+		const peer_state *p = &s->peer[k];
+		if (!p->count)
+			continue;
+		/* real, or predicted: the last input received in order, repeated */
+		uint64_t from = p->have[t] ? t : p->contig < t ? p->contig
+							       : t - 1;
+		memcpy(inp_at(s, s->used, t, p->first), inp_at(s, s->inp, from, p->first), (size_t)p->count * s->isz);
 	}
-	s->c.scene->apply_inputs(s->w, in, s->c.peers, t);
-	if (fxs_world_step(s->w) != FXS_OK) {
+	memcpy(s->block, inp_at(s, s->used, t, 0), s->tick_in);
+	if (!s->c.game.advance(s->c.game.ctx, t, s->block, s->players)) {
 		s->nomem = true;
 		return;
 	}
-	if (s->c.perturb_tick == t) {
-		fxs_body_id id = fxs_world_body_at(s->w, s->perturb_slot);
-		fxg_vec3 pos = fxs_body_get_position(s->w, id);
-		pos.x += pos.x < 0x7fffffff ? 1 : -1;
-		fxs_body_set_transform(s->w, id, pos, fxs_body_get_rotation(s->w, id));
-	}
-	s->hash[t] = fxs_world_hash(s->w);
+	s->hash[t] = s->c.game.checksum(s->c.game.ctx);
 	if (!snap_save(s, t))
-		s->nomem = true; /* a rollback to t could not restore it */
+		s->nomem = true; /* a rollback to t could not load it */
 }
 
 static void do_rollback(fxs_session *s)
@@ -266,10 +339,10 @@ static void do_rollback(fxs_session *s)
 	if (from > s->cur)
 		return;
 	const snap_slot *r = snap_get(s, from - 1);
-	if (!r || fxs_world_snapshot_restore(s->w, r->buf, r->len) != FXS_OK) {
-		/* cannot happen: the window keeps from - 1 in the ring */
-		fprintf(stderr, "session: rollback to tick %" PRIu64 " impossible\n", from);
-		abort();
+	if (!r || !s->c.game.load(s->c.game.ctx, r->buf, r->len)) {
+		/* the window keeps from - 1 in the ring: only the game's load can fail */
+		s->nomem = true;
+		return;
 	}
 	uint64_t depth = s->cur - from + 1;
 	++s->st.rollbacks;
@@ -282,15 +355,23 @@ static void do_rollback(fxs_session *s)
 
 static void write_desync_files(fxs_session *s, const uint8_t *snap, size_t len)
 {
+	const char *ext = s->ds.format == FXS_SESSION_STATE_WORLD ? "snap" : "state";
+	snprintf(s->ds.snap_file, sizeof s->ds.snap_file, "%s/desync_peer%u_tick%" PRIu64 ".%s", s->c.desync_dir,
+		 s->c.local, s->ds.tick, ext);
+	FILE *f = fopen(s->ds.snap_file, "wb");
+	if (f) {
+		fwrite(snap, 1, len, f);
+		fclose(f);
+	}
+	if (s->ds.format != FXS_SESSION_STATE_WORLD)
+		return;
 	fxs_result e;
 	fxs_world *w = fxs_world_create_from_snapshot(snap, len, &e);
 	if (!w)
 		return;
 	snprintf(s->ds.body_file, sizeof s->ds.body_file, "%s/desync_peer%u_tick%" PRIu64 ".bodies", s->c.desync_dir,
 		 s->c.local, s->ds.tick);
-	snprintf(s->ds.snap_file, sizeof s->ds.snap_file, "%s/desync_peer%u_tick%" PRIu64 ".snap", s->c.desync_dir,
-		 s->c.local, s->ds.tick);
-	FILE *f = fopen(s->ds.body_file, "w");
+	f = fopen(s->ds.body_file, "w");
 	if (f) {
 		fprintf(f, "# peer %u tick %" PRIu64 " state hash %016" PRIx64 "\n# slot body_hash\n", s->c.local,
 			s->ds.tick, fxs_world_hash(w));
@@ -302,39 +383,40 @@ static void write_desync_files(fxs_session *s, const uint8_t *snap, size_t len)
 		}
 		fclose(f);
 	}
-	f = fopen(s->ds.snap_file, "wb");
-	if (f) {
-		fwrite(snap, 1, len, f);
-		fclose(f);
-	}
 	fxs_world_destroy(w);
+}
+
+static void record_desync(fxs_session *s, uint64_t t, uint32_t q)
+{
+	s->ds.tick = t;
+	s->ds.peer = q;
+	s->ds.local_hash = s->hash[t];
+	s->ds.remote_hash = s->peer[q].rhash[t];
+	s->ds.format = s->c.game.format;
+	const snap_slot *r = snap_get(s, t);
+	free(s->ds.snapshot);
+	s->ds.snapshot = NULL;
+	s->ds.have_state = false;
+	if (r && (s->ds.snapshot = malloc(r->len ? r->len : 1)) != NULL) {
+		memcpy(s->ds.snapshot, r->buf, r->len);
+		s->ds.snapshot_len = r->len;
+		s->ds.have_state = true;
+		if (s->c.desync_dir)
+			write_desync_files(s, r->buf, r->len);
+	}
 }
 
 static void compare_hashes(fxs_session *s)
 {
 	for (uint32_t q = 0; q < s->c.peers; ++q) {
-		if (q == s->c.local)
-			continue;
-		uint64_t upto = s->conf < s->rcontig[q] ? s->conf : s->rcontig[q];
-		while (s->compared[q] < upto) {
-			uint64_t t = ++s->compared[q];
-			if (s->rhash[q][t] != s->hash[t] && (!s->ds.tick || t < s->ds.tick)) {
-				s->ds.tick = t;
-				s->ds.peer = q;
-				s->ds.local_hash = s->hash[t];
-				s->ds.remote_hash = s->rhash[q][t];
-				const snap_slot *r = snap_get(s, t);
-				free(s->ds.snapshot);
-				s->ds.snapshot = NULL;
-				s->ds.have_state = false;
-				if (r && (s->ds.snapshot = malloc(r->len)) != NULL) {
-					memcpy(s->ds.snapshot, r->buf, r->len);
-					s->ds.snapshot_len = r->len;
-					s->ds.have_state = true;
-					if (s->c.desync_dir)
-						write_desync_files(s, r->buf, r->len);
-				}
-			}
+		peer_state *p = &s->peer[q];
+		if (q == s->c.local || !p->count)
+			continue; /* spectators send no checksums */
+		uint64_t upto = s->conf < p->rcontig ? s->conf : p->rcontig;
+		while (p->compared < upto) {
+			uint64_t t = ++p->compared;
+			if (p->rhash[t] != s->hash[t] && (!s->ds.tick || t < s->ds.tick))
+				record_desync(s, t, q);
 		}
 	}
 }
@@ -342,9 +424,9 @@ static void compare_hashes(fxs_session *s)
 static void update_confirmed(fxs_session *s)
 {
 	uint64_t c = s->cur;
-	for (uint32_t p = 0; p < s->c.peers; ++p)
-		if (s->contig[p] < c)
-			c = s->contig[p];
+	for (uint32_t k = 0; k < s->c.peers; ++k)
+		if (s->peer[k].count && s->peer[k].contig < c)
+			c = s->peer[k].contig;
 	if (c > s->conf)
 		s->conf = c;
 	compare_hashes(s);
@@ -355,9 +437,10 @@ static bool can_step(const fxs_session *s)
 	uint64_t t = s->cur + 1;
 	if (t > s->c.ticks || s->nomem)
 		return false;
-	if (s->c.mode == FXS_SESSION_LOCKSTEP) {
-		for (uint32_t p = 0; p < s->c.peers; ++p)
-			if (!s->have[p][t])
+	/* a spectator simulates confirmed ticks only */
+	if (s->c.mode == FXS_SESSION_LOCKSTEP || spectator(s, s->c.local)) {
+		for (uint32_t k = 0; k < s->c.peers; ++k)
+			if (s->peer[k].count && !s->peer[k].have[t])
 				return false;
 		return true;
 	}
@@ -366,6 +449,8 @@ static bool can_step(const fxs_session *s)
 
 uint32_t fxs_session_advance(fxs_session *s, uint32_t max_ticks)
 {
+	if (!s)
+		return 0;
 	uint32_t done = 0;
 	do_rollback(s);
 	update_confirmed(s);
@@ -388,141 +473,190 @@ uint32_t fxs_session_advance(fxs_session *s, uint32_t max_ticks)
 /* ---- packets ---- */
 
 /* The sequence number window (a packet of q's with seq): FXS_DROP_NONE
- * when it is new and within reach, with how to record it; nothing changes
- * here (the caller records it once every other check passed). */
+ * when it is new and within reach; nothing changes here (the caller
+ * records it once every other check passed). */
 static fxs_drop seq_check(const fxs_session *s, uint32_t q, uint32_t seq)
 {
+	const peer_state *p = &s->peer[q];
 	if (seq == 0)
 		return FXS_DROP_REPLAYED; /* never sent: sequence numbers start at 1 */
-	if (seq > s->rx_max[q])
-		return seq - s->rx_max[q] > s->c.seq_window ? FXS_DROP_WINDOW : FXS_DROP_NONE;
-	uint32_t back = s->rx_max[q] - seq; /* 64 sequence numbers back from the highest seen */
-	return back >= 64 || (s->rx_window[q] >> back & 1) ? FXS_DROP_REPLAYED : FXS_DROP_NONE;
+	if (seq > p->rx_max)
+		return seq - p->rx_max > s->c.seq_window ? FXS_DROP_WINDOW : FXS_DROP_NONE;
+	uint32_t back = p->rx_max - seq; /* 64 sequence numbers back from the highest seen */
+	return back >= 64 || (p->rx_window >> back & 1) ? FXS_DROP_REPLAYED : FXS_DROP_NONE;
 }
 
 static void seq_record(fxs_session *s, uint32_t q, uint32_t seq)
 {
-	if (seq > s->rx_max[q]) {
-		uint32_t shift = seq - s->rx_max[q];
-		s->rx_window[q] = shift >= 64 ? 0 : s->rx_window[q] << shift;
-		s->rx_window[q] |= 1;
-		s->rx_max[q] = seq;
+	peer_state *p = &s->peer[q];
+	if (seq > p->rx_max) {
+		uint32_t shift = seq - p->rx_max;
+		p->rx_window = shift >= 64 ? 0 : p->rx_window << shift;
+		p->rx_window |= 1;
+		p->rx_max = seq;
 	} else {
-		s->rx_window[q] |= (uint64_t)1 << (s->rx_max[q] - seq);
+		p->rx_window |= (uint64_t)1 << (p->rx_max - seq);
 	}
 }
 
-/* Every check but the frame's and the MAC's, on an authentic packet p that
- * came from transport source src: FXS_DROP_NONE or why not. */
-static fxs_drop content_check(const fxs_session *s, const fxs_packet *p, int src)
+/* Every check of a data body from peer q, before anything changes. */
+static fxs_drop data_check(const fxs_session *s, uint32_t q, const fxs_data *d)
 {
-	if (p->session != s->c.session_id)
-		return FXS_DROP_SESSION;
-	if (src != (int)p->from)
-		return FXS_DROP_SPOOFED;
-	if (p->player != p->from) /* peer k owns player k */
+	const peer_state *p = &s->peer[q];
+	if (d->players != p->count || d->input_size != s->isz)
 		return FXS_DROP_NOT_OWNER;
-	fxs_drop d = seq_check(s, p->from, p->seq);
-	if (d != FXS_DROP_NONE)
-		return d;
-	if ((p->n_inputs && (p->input_first < 1 || (uint64_t)p->input_first + p->n_inputs - 1 > s->c.ticks)) ||
-	    (p->n_hashes && (p->hash_first < 1 || (uint64_t)p->hash_first + p->n_hashes - 1 > s->c.ticks)) ||
-	    p->input_ack > s->c.ticks || p->hash_ack > s->c.ticks || p->tick > s->c.ticks)
+	if (d->n_ticks > FXS_PKT_MAX_TICKS || (!p->count && (d->n_ticks || d->n_hashes)))
+		return FXS_DROP_COUNT; /* a spectator sends acknowledgements only */
+	if ((d->n_ticks && (d->input_first < 1 || (uint64_t)d->input_first + d->n_ticks - 1 > s->c.ticks)) ||
+	    (d->n_hashes && (d->hash_first < 1 || (uint64_t)d->hash_first + d->n_hashes - 1 > s->c.ticks)) ||
+	    d->input_ack > s->c.ticks || d->hash_ack > s->c.ticks || d->tick > s->c.ticks)
 		return FXS_DROP_RANGE;
-	/* an input or hash contradicting one we hold: the whole packet goes */
-	uint32_t q = p->from;
-	for (uint32_t i = 0; i < p->n_inputs; ++i) {
-		uint64_t t = (uint64_t)p->input_first + i;
-		if (s->have[q][t] && !fxs_input_equal(&s->inp[q][t], &p->inputs[i]))
+	/* an input or checksum contradicting one we hold: the whole packet goes */
+	size_t len = (size_t)p->count * s->isz;
+	for (uint32_t i = 0; i < d->n_ticks; ++i) {
+		uint64_t t = (uint64_t)d->input_first + i;
+		if (p->have[t] && memcmp(inp_at(s, s->inp, t, p->first), d->in + i * len, len) != 0)
 			return FXS_DROP_CONFLICT;
 	}
-	for (uint32_t i = 0; i < p->n_hashes; ++i) {
-		uint64_t t = (uint64_t)p->hash_first + i;
-		if (s->rhave[q][t] && s->rhash[q][t] != p->hashes[i])
+	for (uint32_t i = 0; i < d->n_hashes; ++i) {
+		uint64_t t = (uint64_t)d->hash_first + i;
+		if (p->rhave[t] && p->rhash[t] != d->hashes[i])
 			return FXS_DROP_CONFLICT;
 	}
 	return FXS_DROP_NONE;
 }
 
+/* A data packet (type 1) of peer q: checked, then taken in. */
+static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, size_t len)
+{
+	fxs_data d;
+	fxs_drop r = fxs_data_decode(body, len, &d);
+	if (r == FXS_DROP_NONE)
+		r = data_check(s, q, &d);
+	if (r != FXS_DROP_NONE)
+		return r;
+	peer_state *p = &s->peer[q];
+	size_t blk = (size_t)p->count * s->isz;
+	for (uint32_t i = 0; i < d.n_ticks; ++i) {
+		uint64_t t = (uint64_t)d.input_first + i;
+		if (!p->have[t])
+			set_input(s, q, t, d.in + i * blk);
+	}
+	for (uint32_t i = 0; i < d.n_hashes; ++i) {
+		uint64_t t = (uint64_t)d.hash_first + i;
+		p->rhash[t] = d.hashes[i];
+		p->rhave[t] = 1;
+	}
+	while (p->rcontig + 1 < s->n && p->rhave[p->rcontig + 1])
+		++p->rcontig;
+	if (d.input_ack > p->their_input_ack)
+		p->their_input_ack = d.input_ack;
+	if (d.hash_ack > p->their_hash_ack)
+		p->their_hash_ack = d.hash_ack;
+	if (d.flags & FXS_PKT_FLAG_DONE)
+		p->done = true;
+	return FXS_DROP_NONE;
+}
+
 fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int src)
 {
-	fxs_packet p;
-	uint32_t from = 0, to = 0;
+	if (!s || !buf)
+		return FXS_DROP_TRUNCATED;
+	fxs_frame f;
+	const uint8_t *body = NULL;
 	++s->st.packets_received;
-	fxs_drop d = fxs_packet_frame(buf, len, &from, &to);
-	if (d == FXS_DROP_NONE && (from >= s->c.peers || from == s->c.local || to != s->c.local))
+	/* one acceptance path for every type: frame, peer, MAC, session, source, sequence */
+	fxs_drop d = fxs_packet_frame(buf, len, &f);
+	if (d == FXS_DROP_NONE && (f.from >= s->c.peers || f.from == s->c.local || f.to != s->c.local))
 		d = FXS_DROP_PEER; /* no key to check it with */
 	if (d == FXS_DROP_NONE)
-		d = fxs_packet_open(buf, len, s->rx_key[from], &p);
+		d = fxs_packet_open(buf, len, s->peer[f.from].rx_key, &f, &body);
+	if (d == FXS_DROP_NONE && f.session != s->c.session_id)
+		d = FXS_DROP_SESSION;
+	if (d == FXS_DROP_NONE && src != (int)f.from)
+		d = FXS_DROP_SPOOFED;
 	if (d == FXS_DROP_NONE)
-		d = content_check(s, &p, src);
+		d = seq_check(s, f.from, f.seq);
+	/* then the type's own checks; a handler changes nothing unless it
+	 * returns FXS_DROP_NONE */
+	if (d == FXS_DROP_NONE) {
+		switch (f.type) {
+		case FXS_PKT_DATA:
+			d = data_receive(s, f.from, body, f.body_len);
+			break;
+		default: /* 2..15: the transfers' (not handled by this build) */
+			d = FXS_DROP_TYPE;
+			break;
+		}
+	}
 	if (d != FXS_DROP_NONE) {
 		++s->st.dropped[d];
 		++s->st.dropped_total;
 		return d;
 	}
 	/* authentic, new, within reach and consistent: only now does it count */
-	uint32_t q = p.from;
-	seq_record(s, q, p.seq);
+	seq_record(s, f.from, f.seq);
 	++s->st.packets_accepted;
-	++s->peer_packets[q];
-	for (uint32_t i = 0; i < p.n_inputs; ++i) {
-		uint64_t t = (uint64_t)p.input_first + i;
-		if (!s->have[q][t])
-			set_input(s, q, t, &p.inputs[i]);
-	}
-	for (uint32_t i = 0; i < p.n_hashes; ++i) {
-		uint64_t t = (uint64_t)p.hash_first + i;
-		s->rhash[q][t] = p.hashes[i];
-		s->rhave[q][t] = 1;
-	}
-	while (s->rcontig[q] + 1 < s->n && s->rhave[q][s->rcontig[q] + 1])
-		++s->rcontig[q];
-	if (p.input_ack > s->their_input_ack[q])
-		s->their_input_ack[q] = p.input_ack;
-	if (p.hash_ack > s->their_hash_ack[q])
-		s->their_hash_ack[q] = p.hash_ack;
-	if (p.flags & FXS_PKT_FLAG_DONE)
-		s->peer_done[q] = true;
+	++s->peer[f.from].packets;
 	return FXS_DROP_NONE;
+}
+
+/* The frame of our next packet to peer `to` (a new sequence number). */
+static fxs_frame next_frame(fxs_session *s, uint32_t to, uint8_t type)
+{
+	fxs_frame f;
+	memset(&f, 0, sizeof f);
+	f.type = type;
+	f.from = (uint8_t)s->c.local;
+	f.to = (uint8_t)to;
+	f.session = s->c.session_id;
+	f.seq = ++s->peer[to].tx_seq;
+	f.ack_seq = s->peer[to].rx_max;
+	return f;
 }
 
 size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 {
-	if (to >= s->c.peers || to == s->c.local || s->tx_seq[to] == UINT32_MAX)
+	if (!s || !out || to >= s->c.peers || to == s->c.local || s->peer[to].tx_seq == UINT32_MAX)
 		return 0; /* (2^32 - 1 packets to one peer: 2 years at 60 a second) */
-	fxs_packet p;
-	memset(&p, 0, sizeof p);
-	p.type = FXS_PKT_DATA;
-	p.from = (uint8_t)s->c.local;
-	p.to = (uint8_t)to;
-	p.session = s->c.session_id;
-	p.seq = ++s->tx_seq[to];
-	p.ack_seq = s->rx_max[to];
-	p.flags = fxs_session_complete(s) ? FXS_PKT_FLAG_DONE : 0;
-	p.player = (uint8_t)s->c.local;
-	p.tick = (uint32_t)s->cur;
-	p.input_ack = (uint32_t)s->contig[to];
-	p.hash_ack = (uint32_t)s->rcontig[to];
-	/* every input the peer has not acknowledged, oldest first (redundancy) */
-	uint64_t first = s->their_input_ack[to] + 1, last = s->contig[s->c.local];
-	if (first <= last) {
-		uint64_t k = last - first + 1;
-		p.n_inputs = (uint8_t)(k > FXS_PKT_MAX_INPUTS ? FXS_PKT_MAX_INPUTS : k);
-		p.input_first = (uint32_t)first;
-		for (uint32_t i = 0; i < p.n_inputs; ++i)
-			p.inputs[i] = s->inp[s->c.local][first + i];
+	const peer_state *me = &s->peer[s->c.local], *them = &s->peer[to];
+	fxs_data d;
+	memset(&d, 0, sizeof d);
+	uint8_t in[FXS_PKT_INPUT_BYTES];
+	d.flags = fxs_session_complete(s) ? FXS_PKT_FLAG_DONE : 0;
+	d.players = (uint8_t)me->count;
+	d.input_size = (uint8_t)s->isz;
+	d.tick = (uint32_t)s->cur;
+	d.input_ack = (uint32_t)them->contig;
+	d.hash_ack = (uint32_t)them->rcontig;
+	if (me->count) {
+		/* every input the peer has not acknowledged, oldest first (redundancy) */
+		uint64_t first = them->their_input_ack + 1, last = me->contig;
+		size_t blk = (size_t)me->count * s->isz;
+		if (first <= last) {
+			uint64_t k = last - first + 1;
+			d.n_ticks = (uint8_t)(k > s->per_packet ? s->per_packet : k);
+			d.input_first = (uint32_t)first;
+			for (uint32_t i = 0; i < d.n_ticks; ++i)
+				memcpy(in + i * blk, inp_at(s, s->inp, first + i, me->first), blk);
+			d.in = in;
+		}
+		first = them->their_hash_ack + 1;
+		last = s->conf;
+		if (first <= last) {
+			uint64_t k = last - first + 1;
+			d.n_hashes = (uint8_t)(k > FXS_PKT_MAX_HASHES ? FXS_PKT_MAX_HASHES : k);
+			d.hash_first = (uint32_t)first;
+			for (uint32_t i = 0; i < d.n_hashes; ++i)
+				d.hashes[i] = s->hash[first + i];
+		}
 	}
-	first = s->their_hash_ack[to] + 1;
-	last = s->conf;
-	if (first <= last) {
-		uint64_t k = last - first + 1;
-		p.n_hashes = (uint8_t)(k > FXS_PKT_MAX_HASHES ? FXS_PKT_MAX_HASHES : k);
-		p.hash_first = (uint32_t)first;
-		for (uint32_t i = 0; i < p.n_hashes; ++i)
-			p.hashes[i] = s->hash[first + i];
-	}
-	size_t n = fxs_packet_encode(&p, s->tx_key[to], out, cap);
+	uint8_t body[FXS_PKT_BODY_MAX];
+	size_t blen = fxs_data_encode(&d, body, sizeof body);
+	if (!blen || cap < FXS_PKT_FRAME + blen + FXS_PKT_MAC_BYTES)
+		return 0;
+	fxs_frame f = next_frame(s, to, FXS_PKT_DATA);
+	size_t n = fxs_packet_seal(&f, body, blen, s->peer[to].tx_key, out, cap);
 	if (n) {
 		++s->st.packets_sent;
 		s->st.bytes_sent += n;
@@ -532,55 +666,49 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 
 /* ---- queries ---- */
 
-uint64_t fxs_session_tick(const fxs_session *s) { return s->cur; }
-uint64_t fxs_session_confirmed(const fxs_session *s) { return s->conf; }
-bool fxs_session_peer_done(const fxs_session *s, uint32_t peer) { return peer < s->c.peers && s->peer_done[peer]; }
+uint64_t fxs_session_tick(const fxs_session *s) { return s ? s->cur : 0; }
+uint64_t fxs_session_confirmed(const fxs_session *s) { return s ? s->conf : 0; }
+uint32_t fxs_session_players(const fxs_session *s) { return s ? s->players : 0; }
+uint32_t fxs_session_first_player(const fxs_session *s, uint32_t peer)
+{
+	return s && peer < s->c.peers ? s->peer[peer].first : 0;
+}
+uint32_t fxs_session_peer_players(const fxs_session *s, uint32_t peer)
+{
+	return s && peer < s->c.peers ? s->peer[peer].count : 0;
+}
+uint32_t fxs_session_input_size(const fxs_session *s) { return s ? (uint32_t)s->isz : 0; }
+bool fxs_session_peer_done(const fxs_session *s, uint32_t peer) { return s && peer < s->c.peers && s->peer[peer].done; }
 uint64_t fxs_session_peer_packets(const fxs_session *s, uint32_t peer)
 {
-	return peer < s->c.peers ? s->peer_packets[peer] : 0;
+	return s && peer < s->c.peers ? s->peer[peer].packets : 0;
 }
-const fxs_session_stats *fxs_session_stats_get(const fxs_session *s) { return &s->st; }
-const fxs_world *fxs_session_world(const fxs_session *s) { return s->w; }
-const fxs_session_desync *fxs_session_desync_get(const fxs_session *s) { return &s->ds; }
-bool fxs_session_out_of_memory(const fxs_session *s) { return s->nomem; }
-uint32_t fxs_session_perturb_slot(const fxs_session *s) { return s->perturb_slot; }
-uint64_t fxs_session_hash(const fxs_session *s, uint64_t t) { return t <= s->cur ? s->hash[t] : 0; }
+const fxs_session_stats *fxs_session_stats_get(const fxs_session *s) { return s ? &s->st : NULL; }
+const fxs_session_desync *fxs_session_desync_get(const fxs_session *s) { return s ? &s->ds : NULL; }
+bool fxs_session_out_of_memory(const fxs_session *s) { return s && s->nomem; }
+uint64_t fxs_session_hash(const fxs_session *s, uint64_t t) { return s && t <= s->cur ? s->hash[t] : 0; }
 
 bool fxs_session_complete(const fxs_session *s)
 {
-	if (s->conf < s->c.ticks)
+	if (!s || s->conf < s->c.ticks)
 		return false;
+	bool player = !spectator(s, s->c.local);
 	for (uint32_t q = 0; q < s->c.peers; ++q) {
-		if (q == s->c.local)
-			continue;
-		if (s->their_input_ack[q] < s->c.ticks || s->their_hash_ack[q] < s->c.ticks || s->compared[q] < s->c.ticks)
+		const peer_state *p = &s->peer[q];
+		if (q == s->c.local || !p->count)
+			continue; /* spectators are not waited for */
+		if (p->compared < s->c.ticks)
+			return false;
+		if (player && (p->their_input_ack < s->c.ticks || p->their_hash_ack < s->c.ticks))
 			return false;
 	}
 	return true;
 }
 
-bool fxs_session_inputs(const fxs_session *s, uint64_t t, fxs_input out[FXS_MAX_PLAYERS])
+bool fxs_session_inputs(const fxs_session *s, uint64_t t, uint8_t *out, size_t cap)
 {
-	if (t < 1 || t > s->conf)
+	if (!s || !out || t < 1 || t > s->conf || cap < s->tick_in)
 		return false;
-	for (uint32_t p = 0; p < s->c.peers; ++p)
-		out[p] = s->inp[p][t];
+	memcpy(out, inp_at(s, s->inp, t, 0), s->tick_in);
 	return true;
-}
-
-bool fxs_session_compare_snapshots(const void *a, size_t alen, const void *b, size_t blen, char *out, size_t n)
-{
-	fxs_result e;
-	fxs_world *wa = fxs_world_create_from_snapshot(a, alen, &e);
-	fxs_world *wb = fxs_world_create_from_snapshot(b, blen, &e);
-	bool differ = false;
-	if (wa && wb) {
-		fxs_state_diff d;
-		differ = fxs_world_first_difference(wa, wb, &d);
-		if (differ)
-			fxs_state_diff_format(&d, out, n);
-	}
-	fxs_world_destroy(wa);
-	fxs_world_destroy(wb);
-	return differ;
 }

@@ -1,23 +1,28 @@
 /* Sessions: 4 peers over the seeded simulated network (loss, jitter,
  * duplication, reordering) agree with each other and with an offline run, in
  * lockstep and rollback; a perturbed peer is named at its tick and body;
- * garbage packets are counted, never crash; synctest on several scenes. */
+ * garbage packets are counted, never crash; synctest on several scenes.
+ * The scenes are the session library's client through the program's
+ * adapter (tools/cli/scene_session.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/scene_session.h"
+#include "fixstep/session.h"
 #include "replay_run.h"
-#include "session/session.h"
-#include "session/synctest.h"
-#include "session/transport.h"
+#include "session/protocol.h"
 #include "test.h"
 
 #define NP 4
+#define MAXP 12
 
 typedef struct simrun {
-	fxs_session *s[NP];
+	uint32_t np;
+	fxs_session *s[MAXP];
+	cli_scene_game g[MAXP];
 	fxs_simnet *net;
 	uint64_t frames;
 } simrun;
@@ -29,76 +34,119 @@ static const uint8_t test_key[FXS_SESSION_KEY_BYTES] = { 1, 2, 3, 4, 5, 6, 7, 8,
 							 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
 							 23, 24, 25, 26, 27, 28, 29, 30, 31, 32 };
 
-/* A datagram's fields with the key of its direction (from -> to), for the
- * tests that make packets of their own. */
-static bool open_packet(const uint8_t *buf, size_t len, fxs_packet *p)
+/* A data packet opened, for the tests that make packets of their own. */
+typedef struct tpkt {
+	fxs_frame f;
+	fxs_data d;
+	uint8_t in[FXS_PKT_BODY_MAX];
+} tpkt;
+
+/* A datagram's frame and data body with the key of its direction. */
+static bool open_packet(const uint8_t *buf, size_t len, tpkt *p)
 {
-	uint32_t from, to;
 	uint8_t key[FXS_PKT_KEY_BYTES];
-	if (fxs_packet_frame(buf, len, &from, &to) != FXS_DROP_NONE)
+	const uint8_t *body;
+	if (fxs_packet_frame(buf, len, &p->f) != FXS_DROP_NONE)
 		return false;
-	fxs_packet_key(test_key, from, to, key);
-	return fxs_packet_open(buf, len, key, p) == FXS_DROP_NONE;
+	fxs_packet_key(test_key, p->f.from, p->f.to, key);
+	if (fxs_packet_open(buf, len, key, &p->f, &body) != FXS_DROP_NONE ||
+	    fxs_data_decode(body, p->f.body_len, &p->d) != FXS_DROP_NONE)
+		return false;
+	memcpy(p->in, p->d.in, (size_t)p->d.n_ticks * p->d.players * p->d.input_size);
+	p->d.in = p->in;
+	return true;
 }
 
-/* p encoded with the key of its direction, or with `key` when not NULL */
-static size_t seal_packet(const fxs_packet *p, const uint8_t *key, uint8_t *out, size_t cap)
+/* p sealed with the key of its direction, or with `key` when not NULL */
+static size_t seal_packet(const tpkt *p, const uint8_t *key, uint8_t *out, size_t cap)
 {
-	uint8_t k[FXS_PKT_KEY_BYTES];
-	fxs_packet_key(test_key, p->from, p->to, k);
-	return fxs_packet_encode(p, key ? key : k, out, cap);
+	uint8_t k[FXS_PKT_KEY_BYTES], body[FXS_PKT_BODY_MAX];
+	fxs_packet_key(test_key, p->f.from, p->f.to, k);
+	size_t bl = fxs_data_encode(&p->d, body, sizeof body);
+	return bl ? fxs_packet_seal(&p->f, body, bl, key ? key : k, out, cap) : 0;
+}
+
+/* A session of np peers (players[k] each; NULL: one each) on a scene. */
+typedef struct simopts {
+	const char *scene;
+	fxs_session_mode mode;
+	uint32_t ticks, delay, np;
+	uint64_t perturb_tick;
+	uint32_t perturb_peer;
+	const uint8_t *players;
+} simopts;
+
+static int simrun_open_with(simrun *r, const simopts *o, const fxs_impair *imp)
+{
+	memset(r, 0, sizeof *r);
+	r->np = o->np;
+	r->net = fxs_simnet_create(o->np, imp);
+	char err[128];
+	for (uint32_t p = 0; p < o->np; ++p) {
+		if (!cli_scene_game_open(&r->g[p], fxs_scene_find(o->scene), p == o->perturb_peer ? o->perturb_tick : 0))
+			return 0;
+		fxs_session_config c = fxs_session_default_config();
+		c.game = r->g[p].cb;
+		c.input = cli_scene_script_input;
+		c.input_ctx = &seed;
+		c.peers = o->np;
+		for (uint32_t k = 0; o->players && k < o->np; ++k)
+			c.players[k] = o->players[k];
+		c.local = p;
+		c.session_id = 0xabcd;
+		c.mode = o->mode;
+		c.ticks = o->ticks;
+		c.input_delay = o->delay;
+		memcpy(c.key, test_key, sizeof c.key);
+		r->s[p] = fxs_session_create(&c, err, sizeof err);
+		if (!r->s[p]) {
+			printf("      %s\n", err);
+			return 0;
+		}
+	}
+	return r->net != NULL;
 }
 
 static int simrun_open(simrun *r, const char *scene, fxs_session_mode mode, uint32_t ticks, uint32_t delay,
 		       uint64_t perturb_tick, uint32_t perturb_peer, const fxs_impair *imp)
 {
-	memset(r, 0, sizeof *r);
-	r->net = fxs_simnet_create(NP, imp);
-	char err[128];
-	for (uint32_t p = 0; p < NP; ++p) {
-		fxs_session_config c = { 0 };
-		c.scene = fxs_scene_find(scene);
-		c.peers = NP;
-		c.local = p;
-		c.session_id = 0xabcd;
-		c.mode = mode;
-		c.ticks = ticks;
-		c.input_delay = delay;
-		c.perturb_tick = p == perturb_peer ? perturb_tick : 0;
-		c.input_ctx = &seed;
-		memcpy(c.key, test_key, sizeof c.key);
-		r->s[p] = fxs_session_create(&c, err, sizeof err);
-		if (!r->s[p])
-			return 0;
-	}
-	return r->net != NULL;
+	simopts o = { scene, mode, ticks, delay, NP, perturb_tick, perturb_peer, NULL };
+	return simrun_open_with(r, &o, imp);
 }
 
 static void simrun_close(simrun *r)
 {
-	for (uint32_t p = 0; p < NP; ++p)
+	for (uint32_t p = 0; p < r->np; ++p) {
 		fxs_session_destroy(r->s[p]);
+		cli_scene_game_close(&r->g[p]);
+	}
 	fxs_simnet_destroy(r->net);
 }
 
-/* 16 ms frames: receive, advance (up to 2 ticks to catch up), send to all */
+/* One 16 ms frame of peer p: receive, advance (up to 2 ticks to catch up),
+ * send to all. */
+static void simrun_frame(simrun *r, uint32_t p)
+{
+	uint8_t buf[FXS_SESSION_PACKET_MAX + 8];
+	fxs_transport t = fxs_simnet_endpoint(r->net, p);
+	size_t n;
+	int from;
+	while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
+		fxs_session_receive(r->s[p], buf, n, from);
+	fxs_session_advance(r->s[p], fxs_session_tick(r->s[p]) < r->frames ? 2 : 1);
+	for (uint32_t q = 0; q < r->np; ++q) {
+		size_t len = fxs_session_packet(r->s[p], q, buf, sizeof buf);
+		if (len)
+			t.send(t.ctx, q, buf, len);
+	}
+}
+
 static int simrun_go(simrun *r, uint64_t max_frames)
 {
-	uint8_t buf[2048];
 	for (r->frames = 0; r->frames < max_frames; ++r->frames) {
 		int all = 1;
-		for (uint32_t p = 0; p < NP; ++p) {
-			fxs_transport t = fxs_simnet_endpoint(r->net, p);
-			size_t n;
-			int from;
-			while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
-				fxs_session_receive(r->s[p], buf, n, from);
-			fxs_session_advance(r->s[p], fxs_session_tick(r->s[p]) < r->frames ? 2 : 1);
-			for (uint32_t q = 0; q < NP; ++q) {
-				size_t len = fxs_session_packet(r->s[p], q, buf, sizeof buf);
-				if (len)
-					t.send(t.ctx, q, buf, len);
-			}
+		for (uint32_t p = 0; p < r->np; ++p) {
+			simrun_frame(r, p);
 			all &= fxs_session_complete(r->s[p]);
 		}
 		if (all)
@@ -108,20 +156,52 @@ static int simrun_go(simrun *r, uint64_t max_frames)
 	return 0;
 }
 
-static uint64_t offline_hash(const char *scene, uint32_t ticks, uint32_t delay)
+/* The hash of the scene run offline with every player's scripted input. */
+static uint64_t offline_hash_players(const char *scene, uint32_t ticks, uint32_t delay, uint32_t players)
 {
 	const fxs_scene *sc = fxs_scene_find(scene);
 	fxs_world *w = sc->create();
-	fxs_input in[FXS_MAX_PLAYERS];
+	uint8_t in[FXS_MAX_PLAYERS * FXS_INPUT_SIZE];
 	for (uint64_t t = 1; t <= ticks; ++t) {
-		for (uint32_t p = 0; p < NP; ++p)
-			in[p] = t <= delay ? fxs_input_neutral() : fxs_session_script_input(t - delay, p, &seed);
-		sc->apply_inputs(w, in, NP, t);
+		memset(in, 0, sizeof in);
+		for (uint32_t p = 0; t > delay && p < players; ++p)
+			cli_scene_script_input(&seed, t - delay, p, in + p * FXS_INPUT_SIZE);
+		cli_scene_apply(w, t, in, players, (void *)(uintptr_t)sc);
 		fxs_world_step(w);
 	}
 	uint64_t h = fxs_world_hash(w);
 	fxs_world_destroy(w);
 	return h;
+}
+
+static uint64_t offline_hash(const char *scene, uint32_t ticks, uint32_t delay)
+{
+	return offline_hash_players(scene, ticks, delay, NP);
+}
+
+/* The first dynamic body's slot (the one a perturbation moves). */
+static uint32_t first_dynamic_slot(const fxs_world *w)
+{
+	for (uint32_t i = 0; i < fxs_world_slot_count(w); ++i) {
+		fxs_body_id id = fxs_world_body_at(w, i);
+		if (fxs_body_is_valid(w, id) && fxs_body_get_type(w, id) == FXS_BODY_DYNAMIC)
+			return i;
+	}
+	return UINT32_MAX;
+}
+
+/* The first diverging body between two world snapshots. */
+static bool compare_snapshots(const void *a, size_t alen, const void *b, size_t blen, char *out, size_t n)
+{
+	fxs_result e;
+	fxs_world *wa = fxs_world_create_from_snapshot(a, alen, &e), *wb = fxs_world_create_from_snapshot(b, blen, &e);
+	fxs_state_diff d;
+	bool differ = wa && wb && fxs_world_first_difference(wa, wb, &d);
+	if (differ)
+		fxs_state_diff_format(&d, out, n);
+	fxs_world_destroy(wa);
+	fxs_world_destroy(wb);
+	return differ;
 }
 
 static void converge(fxs_session_mode mode, uint32_t delay)
@@ -171,9 +251,10 @@ static void perturbed(fxs_session_mode mode)
 	}
 	const fxs_session_desync *a = fxs_session_desync_get(r.s[0]), *b = fxs_session_desync_get(r.s[2]);
 	char msg[256];
-	CHECK(fxs_session_compare_snapshots(a->snapshot, a->snapshot_len, b->snapshot, b->snapshot_len, msg, sizeof msg));
+	CHECK(a->format == FXS_SESSION_STATE_WORLD);
+	CHECK(compare_snapshots(a->snapshot, a->snapshot_len, b->snapshot, b->snapshot_len, msg, sizeof msg));
 	char want[64];
-	snprintf(want, sizeof want, "body %u ", fxs_session_perturb_slot(r.s[2]));
+	snprintf(want, sizeof want, "body %u ", first_dynamic_slot(r.g[2].gw.world));
 	CHECKF(strstr(msg, want) == msg && strstr(msg, "field p.x"), "%s (want %s)", msg, want);
 	simrun_close(&r);
 }
@@ -189,7 +270,7 @@ TEST(session_bad_packets_counted)
 	simrun r;
 	CHECK(simrun_open(&r, "pendulum", FXS_SESSION_ROLLBACK, 200, 0, 0, 0, &imp));
 	uint64_t rng = 42;
-	uint8_t buf[2048], good[2048];
+	uint8_t buf[2048 + FXS_SESSION_PACKET_MAX], good[FXS_SESSION_PACKET_MAX];
 	uint64_t injected = 0;
 	for (int round = 0; round < 400; ++round) {
 		/* a real packet from peer 1 to peer 0, then attacks on it */
@@ -230,11 +311,12 @@ TEST(session_bad_packets_counted)
 			memcpy(buf, good, len);
 			n = len;
 			break;
-		default: { /* inputs for player 3, sent by peer 1 (with its key: an insider) */
-			fxs_packet p;
+		default: { /* inputs for two players of 6 bytes, sent by peer 1 (with its key: an insider) */
+			tpkt p;
 			CHECK(open_packet(good, len, &p));
-			p.player = 3;
-			p.seq += 1;
+			p.d.players = 2;
+			p.d.input_size = 6;
+			p.f.seq += 1;
 			n = seal_packet(&p, NULL, buf, sizeof buf);
 			break;
 		}
@@ -261,36 +343,59 @@ TEST(session_bad_packets_counted)
 
 TEST(session_packet_round_trip_and_bounds)
 {
-	fxs_packet p, q;
+	tpkt p, q;
 	memset(&p, 0, sizeof p);
-	p.type = FXS_PKT_DATA;
-	p.from = 1;
-	p.n_inputs = 3;
-	p.n_hashes = 2;
-	p.input_first = 5;
-	p.hashes[1] = 0x0123456789abcdefull;
-	p.inputs[2].move_x = -7;
-	uint8_t buf[FXS_PKT_MAX], key[FXS_PKT_KEY_BYTES], other[FXS_PKT_KEY_BYTES];
+	p.f.type = FXS_PKT_DATA;
+	p.f.from = 1;
+	p.f.seq = 9;
+	p.d.players = 2;
+	p.d.input_size = 5;
+	p.d.n_ticks = 3;
+	p.d.n_hashes = 2;
+	p.d.input_first = 5;
+	p.d.hashes[1] = 0x0123456789abcdefull;
+	for (int i = 0; i < 30; ++i)
+		p.in[i] = (uint8_t)(i * 7 + 1);
+	p.d.in = p.in;
+	uint8_t buf[FXS_PKT_MAX + 1], key[FXS_PKT_KEY_BYTES], other[FXS_PKT_KEY_BYTES];
 	fxs_packet_key(test_key, 1, 0, key);
 	fxs_packet_key(test_key, 0, 1, other);
 	CHECK(memcmp(key, other, sizeof key) != 0); /* each direction its own key */
-	size_t n = fxs_packet_encode(&p, key, buf, sizeof buf);
-	CHECK(n == 44 + 36 + 16 + 32);
-	uint32_t from, to;
-	CHECK(fxs_packet_frame(buf, n, &from, &to) == FXS_DROP_NONE && from == 1 && to == 0);
-	CHECK(fxs_packet_open(buf, n, key, &q) == FXS_DROP_NONE);
-	CHECK(q.hashes[1] == p.hashes[1] && q.inputs[2].move_x == -7 && q.input_first == 5);
-	CHECK(fxs_packet_open(buf, n, other, &q) == FXS_DROP_MAC);
+	size_t n = seal_packet(&p, NULL, buf, sizeof buf);
+	CHECK(n == 22 + 25 + 30 + 16 + 32);
+	fxs_frame f;
+	const uint8_t *body;
+	CHECK(fxs_packet_frame(buf, n, &f) == FXS_DROP_NONE && f.from == 1 && f.to == 0 && f.type == FXS_PKT_DATA);
+	CHECK(open_packet(buf, n, &q));
+	CHECK(q.d.hashes[1] == p.d.hashes[1] && memcmp(q.in, p.in, 30) == 0 && q.d.input_first == 5 && q.f.seq == 9);
+	CHECK(fxs_packet_open(buf, n, other, &f, &body) == FXS_DROP_MAC);
 	for (size_t k = 0; k < n; ++k)
-		CHECK(fxs_packet_frame(buf, k, &from, &to) == FXS_DROP_TRUNCATED);
+		CHECK(fxs_packet_frame(buf, k, &f) == FXS_DROP_TRUNCATED);
+	CHECK(fxs_packet_frame(buf, n + 1, &f) == FXS_DROP_OVERSIZED);
 	for (size_t bit = 0; bit < n * 8; ++bit) { /* every bit is covered by the MAC */
 		buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-		fxs_drop d = fxs_packet_frame(buf, n, &from, &to);
-		CHECK(d != FXS_DROP_NONE || fxs_packet_open(buf, n, key, &q) == FXS_DROP_MAC);
+		fxs_drop d = fxs_packet_frame(buf, n, &f);
+		CHECK(d != FXS_DROP_NONE || fxs_packet_open(buf, n, key, &f, &body) == FXS_DROP_MAC);
 		buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
 	}
-	p.n_inputs = FXS_PKT_MAX_INPUTS + 1;
-	CHECK(fxs_packet_encode(&p, key, buf, sizeof buf) == 0);
+	/* a body whose counts disagree with its length, and the type byte */
+	uint8_t raw[64] = { 0 };
+	raw[3] = 1; /* one tick of 0 players x 0 bytes, no checksums: 25 bytes */
+	fxs_data d;
+	CHECK(fxs_data_decode(raw, 25, &d) == FXS_DROP_NONE && fxs_data_decode(raw, 26, &d) == FXS_DROP_COUNT);
+	raw[1] = 1, raw[2] = 4;
+	CHECK(fxs_data_decode(raw, 25, &d) == FXS_DROP_COUNT && fxs_data_decode(raw, 29, &d) == FXS_DROP_NONE);
+	raw[4] = FXS_PKT_MAX_HASHES + 1;
+	CHECK(fxs_data_decode(raw, 29 + 8 * (FXS_PKT_MAX_HASHES + 1), &d) == FXS_DROP_COUNT);
+	n = seal_packet(&p, NULL, buf, sizeof buf);
+	buf[5] = 0;
+	CHECK(fxs_packet_frame(buf, n, &f) == FXS_DROP_TYPE);
+	buf[5] = 16;
+	CHECK(fxs_packet_frame(buf, n, &f) == FXS_DROP_TYPE);
+	buf[5] = 7; /* a transfer's type: framed (the session drops what it does not handle) */
+	CHECK(fxs_packet_frame(buf, n, &f) == FXS_DROP_NONE);
+	p.d.n_hashes = FXS_PKT_MAX_HASHES + 1;
+	CHECK(seal_packet(&p, NULL, buf, sizeof buf) == 0);
 }
 
 SLOW_TEST(session_synctest_scenes)
@@ -304,7 +409,12 @@ SLOW_TEST(session_synctest_scenes)
 		char err[256] = "";
 		const fxs_scene *sc = fxs_scene_find(scenes[i]);
 		CHECK(sc);
-		CHECKF(fxs_synctest(sc, 4, ticks, 8, 3, &res, err, sizeof err), "%s", err);
+		cli_scene_game g;
+		CHECK(cli_scene_game_open(&g, sc, 0));
+		uint64_t three = 3;
+		CHECKF(fxs_synctest(&g.cb, 4, FXS_INPUT_SIZE, ticks, 8, cli_scene_script_input, &three, &res, err, sizeof err),
+		       "%s: %s", scenes[i], err);
+		cli_scene_game_close(&g);
 		CHECK(res.rollbacks == ticks && res.resimulated > ticks);
 		fxs_world *w = sc->create();
 		fxs_input in[FXS_MAX_PLAYERS];
@@ -337,12 +447,12 @@ static void attack(fxs_session *s, const uint8_t *good, size_t len, const uint8_
 {
 	static const uint8_t wrong[FXS_PKT_KEY_BYTES] = { 0xde, 0xad, 0xbe, 0xef };
 	uint8_t buf[FXS_PKT_MAX];
-	fxs_packet p;
+	tpkt p;
 	if (!open_packet(good, len, &p))
 		return;
 	size_t n = seal_packet(&p, wrong, buf, sizeof buf); /* every field valid but the MAC */
 	want->mac += fxs_session_receive(s, buf, n, from) == FXS_DROP_MAC;
-	p.seq = UINT32_MAX;
+	p.f.seq = UINT32_MAX;
 	n = seal_packet(&p, wrong, buf, sizeof buf);
 	want->mac += fxs_session_receive(s, buf, n, from) == FXS_DROP_MAC;
 	n = seal_packet(&p, NULL, buf, sizeof buf);
@@ -427,8 +537,10 @@ TEST(session_rollback_survives_forged_packets) { under_attack(FXS_SESSION_ROLLBA
  * packets do not open with another session's key. */
 TEST(session_needs_its_key)
 {
-	fxs_session_config c = { 0 };
-	c.scene = fxs_scene_find("pendulum");
+	cli_scene_game g;
+	CHECK(cli_scene_game_open(&g, fxs_scene_find("pendulum"), 0));
+	fxs_session_config c = fxs_session_default_config();
+	c.game = g.cb;
 	c.peers = 2;
 	c.ticks = 10;
 	char err[200] = "";
@@ -445,47 +557,101 @@ TEST(session_needs_its_key)
 	CHECK(n > 0 && fxs_session_receive(b, buf, n, 0) == FXS_DROP_MAC);
 	fxs_session_destroy(a);
 	fxs_session_destroy(b);
+	cli_scene_game_close(&g);
 }
 
-/* The report's attack on real sockets: two peers over UDP on 127.0.0.1,
- * and packets sent to peer 0 from peer 1's own socket (the real peer's
- * source address, as a spoofer's would have): every field valid but the
- * MAC, sequence number 2^32 - 1 with no key and with the key, old packets
- * again; and the same from a stranger's socket. Both peers finish on the
- * clean hash; every attack is dropped for one of those reasons. */
-TEST(session_udp_survives_forged_packets)
+/* Two peers over UDP on `host` (127.0.0.1 or ::1) and a stranger's socket,
+ * on free ports: false when the machine has none (or no such address). */
+typedef struct udp_pair {
+	fxs_udp *u[2], *stranger;
+	char addr[3][64];
+	const char *addrs[3];
+} udp_pair;
+
+static bool udp_pair_open(udp_pair *up, const char *host, char *err, size_t errlen)
+{
+	memset(up, 0, sizeof *up);
+	bool v6 = strchr(host, ':') != NULL;
+	for (int attempt = 0; attempt < 20 && !up->stranger; ++attempt) {
+		uint32_t base = 30000 + (uint32_t)((getpid() * 7 + attempt * 131) % 9000) * 3;
+		for (int k = 0; k < 3; ++k) {
+			snprintf(up->addr[k], sizeof up->addr[k], v6 ? "[%s]:%u" : "%s:%u", host, base + (uint32_t)k);
+			up->addrs[k] = up->addr[k];
+		}
+		up->u[0] = fxs_udp_open(up->addrs[0], up->addrs, 2, NULL, err, errlen);
+		up->u[1] = up->u[0] ? fxs_udp_open(up->addrs[1], up->addrs, 2, NULL, err, errlen) : NULL;
+		up->stranger = up->u[1] ? fxs_udp_open(up->addrs[2], up->addrs, 2, NULL, err, errlen) : NULL;
+		if (!up->stranger)
+			fxs_udp_close(up->u[0]), fxs_udp_close(up->u[1]), up->u[0] = up->u[1] = NULL;
+	}
+	return up->stranger != NULL;
+}
+
+static void udp_pair_close(udp_pair *up)
+{
+	fxs_udp_close(up->u[0]);
+	fxs_udp_close(up->u[1]);
+	fxs_udp_close(up->stranger);
+}
+
+/* The attacks on peer 0 made from the genuine 1 -> 0 packet (buf, len),
+ * sent from peer 1's own socket (as a spoofer of its address would) and
+ * from the stranger's: every field valid but the MAC, sequence number
+ * 2^32 - 1 with no key and with the key, an old packet again, the genuine
+ * one from the stranger's address. Returns the datagrams sent. */
+static uint64_t udp_attacks(const fxs_transport *t1, const fxs_transport *ts, const uint8_t *buf, size_t len,
+			    const uint8_t *old, size_t old_len)
+{
+	static const uint8_t wrong[FXS_PKT_KEY_BYTES] = { 7 };
+	tpkt pk;
+	if (!open_packet(buf, len, &pk))
+		return 0;
+	uint8_t a[FXS_PKT_MAX];
+	size_t an = seal_packet(&pk, wrong, a, sizeof a);
+	t1->send(t1->ctx, 0, a, an), ts->send(ts->ctx, 0, a, an);
+	pk.f.seq = UINT32_MAX;
+	an = seal_packet(&pk, wrong, a, sizeof a);
+	t1->send(t1->ctx, 0, a, an), ts->send(ts->ctx, 0, a, an);
+	an = seal_packet(&pk, NULL, a, sizeof a);
+	t1->send(t1->ctx, 0, a, an);
+	if (old_len)
+		t1->send(t1->ctx, 0, old, old_len);
+	ts->send(ts->ctx, 0, buf, len); /* a genuine packet from a stranger's address */
+	return 7;
+}
+
+/* Two peers of a 200-tick pendulum session over UDP on host, with the
+ * attacks above on peer 0 when `attack`. Every attack is dropped for one
+ * of those reasons, and both peers finish on the clean hash. */
+static void udp_session(const char *host, bool attack)
 {
 	const uint32_t ticks = 200;
-	fxs_udp *u[2] = { NULL, NULL }, *stranger = NULL;
-	const char *hosts[3] = { "127.0.0.1", "127.0.0.1", "127.0.0.1" };
-	uint16_t ports[3];
 	char err[200];
-	for (int attempt = 0; attempt < 20 && !stranger; ++attempt) {
-		uint16_t base = (uint16_t)(30000 + (uint32_t)((getpid() * 7 + attempt * 131) % 9000) * 3);
-		for (int k = 0; k < 3; ++k)
-			ports[k] = (uint16_t)(base + k);
-		u[0] = fxs_udp_open(ports[0], hosts, ports, 2, NULL, err, sizeof err);
-		u[1] = u[0] ? fxs_udp_open(ports[1], hosts, ports, 2, NULL, err, sizeof err) : NULL;
-		stranger = u[1] ? fxs_udp_open(ports[2], hosts, ports, 2, NULL, err, sizeof err) : NULL;
-		if (!stranger)
-			fxs_udp_close(u[0]), fxs_udp_close(u[1]), u[0] = u[1] = NULL;
+	udp_pair up;
+	if (!udp_pair_open(&up, host, err, sizeof err)) {
+		/* a machine without IPv6 (some containers): said, not hidden */
+		CHECKF(strchr(host, ':'), "no free ports on %s: %s", host, err);
+		printf("      UDP on %s: skipped, this machine cannot bind it (%s)\n", host, err);
+		return;
 	}
-	CHECKF(stranger, "no free ports: %s", err);
 	fxs_session *s[2];
+	cli_scene_game g[2];
 	for (uint32_t p = 0; p < 2; ++p) {
-		fxs_session_config c = { 0 };
-		c.scene = fxs_scene_find("pendulum");
+		CHECK(cli_scene_game_open(&g[p], fxs_scene_find("pendulum"), 0));
+		fxs_session_config c = fxs_session_default_config();
+		c.game = g[p].cb;
+		c.input = cli_scene_script_input;
+		c.input_ctx = &seed;
 		c.peers = 2;
 		c.local = p;
 		c.session_id = 1; /* the default of `fixstep peer`, as in the report */
 		c.ticks = ticks;
-		c.input_ctx = &seed;
 		memcpy(c.key, test_key, sizeof c.key);
 		s[p] = fxs_session_create(&c, err, sizeof err);
 		CHECK(s[p]);
 	}
-	fxs_transport t[2] = { fxs_udp_transport(u[0]), fxs_udp_transport(u[1]) }, ts = fxs_udp_transport(stranger);
-	static const uint8_t wrong[FXS_PKT_KEY_BYTES] = { 7 };
+	fxs_transport t[2] = { fxs_udp_transport(up.u[0]), fxs_udp_transport(up.u[1]) },
+		      ts = fxs_udp_transport(up.stranger);
 	uint8_t buf[FXS_PKT_MAX], old[64][FXS_PKT_MAX];
 	size_t old_len[64] = { 0 };
 	uint64_t sent_attacks = 0, t0 = test_now_ns();
@@ -501,58 +667,341 @@ TEST(session_udp_survives_forged_packets)
 			size_t len = fxs_session_packet(s[p], 1 - p, buf, sizeof buf);
 			if (len)
 				t[p].send(t[p].ctx, 1 - p, buf, len);
-			if (p == 1 && len) { /* the genuine 1 -> 0 packet: the attacks on peer 0 from it */
-				fxs_packet pk;
-				CHECK(open_packet(buf, len, &pk));
-				uint8_t a[FXS_PKT_MAX];
-				size_t an = seal_packet(&pk, wrong, a, sizeof a);
-				t[1].send(t[1].ctx, 0, a, an), ts.send(ts.ctx, 0, a, an);
-				pk.seq = UINT32_MAX;
-				an = seal_packet(&pk, wrong, a, sizeof a);
-				t[1].send(t[1].ctx, 0, a, an), ts.send(ts.ctx, 0, a, an);
-				an = seal_packet(&pk, NULL, a, sizeof a);
-				t[1].send(t[1].ctx, 0, a, an);
-				if (old_len[(i + 1) % 64])
-					t[1].send(t[1].ctx, 0, old[(i + 1) % 64], old_len[(i + 1) % 64]);
-				ts.send(ts.ctx, 0, buf, len); /* a genuine packet from a stranger's address */
+			if (attack && p == 1 && len) {
+				sent_attacks += udp_attacks(&t[1], &ts, buf, len, old[(i + 1) % 64], old_len[(i + 1) % 64]);
 				memcpy(old[i % 64], buf, len), old_len[i % 64] = len;
-				sent_attacks += 7;
 			}
 			done = done && fxs_session_complete(s[p]);
 		}
 		struct timespec nap = { 0, 200000 };
 		nanosleep(&nap, NULL);
 	}
-	uint64_t clean = 0;
-	{
-		const fxs_scene *sc = fxs_scene_find("pendulum");
-		fxs_world *w = sc->create();
-		fxs_input in[FXS_MAX_PLAYERS];
-		for (uint64_t k = 1; k <= ticks; ++k) {
-			for (uint32_t p = 0; p < 2; ++p)
-				in[p] = fxs_session_script_input(k, p, &seed);
-			sc->apply_inputs(w, in, 2, k);
-			fxs_world_step(w);
-		}
-		clean = fxs_world_hash(w);
-		fxs_world_destroy(w);
-	}
+	uint64_t clean = offline_hash_players("pendulum", ticks, 0, 2);
 	const fxs_session_stats *st = fxs_session_stats_get(s[0]);
 	uint64_t counted = st->dropped[FXS_DROP_MAC] + st->dropped[FXS_DROP_WINDOW] + st->dropped[FXS_DROP_REPLAYED] +
 		st->dropped[FXS_DROP_SPOOFED];
-	printf("      UDP: %" PRIu64 " attack datagrams sent to peer 0; it dropped %" PRIu64 " bad_mac, %" PRIu64
+	printf("      UDP on %s: %" PRIu64 " attack datagrams sent to peer 0; it dropped %" PRIu64 " bad_mac, %" PRIu64
 	       " out_of_window, %" PRIu64 " replayed, %" PRIu64 " spoofed\n",
-	       sent_attacks, st->dropped[FXS_DROP_MAC], st->dropped[FXS_DROP_WINDOW], st->dropped[FXS_DROP_REPLAYED],
-	       st->dropped[FXS_DROP_SPOOFED]);
+	       host, sent_attacks, st->dropped[FXS_DROP_MAC], st->dropped[FXS_DROP_WINDOW],
+	       st->dropped[FXS_DROP_REPLAYED], st->dropped[FXS_DROP_SPOOFED]);
 	bool ok = done && fxs_session_hash(s[0], ticks) == clean && fxs_session_hash(s[1], ticks) == clean &&
-		fxs_session_desync_get(s[0])->tick == 0 && counted == st->dropped_total && st->dropped[FXS_DROP_MAC] > 0 &&
-		st->dropped[FXS_DROP_WINDOW] > 0 && st->dropped[FXS_DROP_REPLAYED] > 0 && st->dropped[FXS_DROP_SPOOFED] > 0;
+		fxs_session_desync_get(s[0])->tick == 0 && counted == st->dropped_total;
+	if (attack)
+		ok = ok && st->dropped[FXS_DROP_MAC] > 0 && st->dropped[FXS_DROP_WINDOW] > 0 &&
+			st->dropped[FXS_DROP_REPLAYED] > 0 && st->dropped[FXS_DROP_SPOOFED] > 0;
+	else
+		ok = ok && st->dropped_total == 0;
 	uint64_t h0 = fxs_session_hash(s[0], fxs_session_tick(s[0])), total = st->dropped_total;
-	fxs_session_destroy(s[0]);
-	fxs_session_destroy(s[1]);
-	fxs_udp_close(u[0]);
-	fxs_udp_close(u[1]);
-	fxs_udp_close(stranger);
-	CHECKF(ok, "done %d, peer 0 at %016" PRIx64 ", clean %016" PRIx64 ", %" PRIu64 " of %" PRIu64 " drops counted", done, h0,
-	       clean, counted, total);
+	for (uint32_t p = 0; p < 2; ++p) {
+		fxs_session_destroy(s[p]);
+		cli_scene_game_close(&g[p]);
+	}
+	udp_pair_close(&up);
+	CHECKF(ok, "%s: done %d, peer 0 at %016" PRIx64 ", clean %016" PRIx64 ", %" PRIu64 " of %" PRIu64 " drops counted",
+	       host, done, h0, clean, counted, total);
+}
+
+/* The report's attack on real sockets (IPv4 loopback). */
+TEST(session_udp_survives_forged_packets) { udp_session("127.0.0.1", true); }
+/* The same session over IPv6 (::1), and its source check: a datagram from
+ * the stranger's socket is not any peer's. */
+TEST(session_udp_ipv6)
+{
+	udp_session("::1", true);
+	char err[200];
+	udp_pair up;
+	if (!udp_pair_open(&up, "::1", err, sizeof err))
+		return;
+	fxs_transport ts = fxs_udp_transport(up.stranger), t0 = fxs_udp_transport(up.u[0]),
+		      t1 = fxs_udp_transport(up.u[1]);
+	const uint8_t hello[3] = { 1, 2, 3 };
+	ts.send(ts.ctx, 0, hello, 3);
+	t1.send(t1.ctx, 0, hello, 3);
+	uint8_t buf[16];
+	int from[2] = { -2, -2 }, got = 0;
+	for (int i = 0; i < 2000 && got < 2; ++i) {
+		int f;
+		if (t0.recv(t0.ctx, buf, sizeof buf, &f) == 3)
+			from[got++] = f;
+		else {
+			struct timespec nap = { 0, 500000 };
+			nanosleep(&nap, NULL);
+		}
+	}
+	udp_pair_close(&up);
+	CHECKF(got == 2 && ((from[0] == -1 && from[1] == 1) || (from[0] == 1 && from[1] == -1)),
+	       "sources %d %d of %d datagrams", from[0], from[1], got);
+}
+
+/* Addresses: IPv4, IPv6 in brackets, names; bad ones say why. */
+TEST(session_udp_addresses)
+{
+	char err[200] = "";
+	const char *bad[] = { "127.0.0.1", "::1:5000", "[::1]5000", "127.0.0.1:", "127.0.0.1:http", "[::1:5000", "" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+		const char *peers[1] = { bad[i] };
+		fxs_udp *u = fxs_udp_open(bad[i], peers, 1, NULL, err, sizeof err);
+		CHECKF(!u && strstr(err, "bad address"), "'%s': %s", bad[i], err);
+		fxs_udp_close(u);
+	}
+	const char *peers[2] = { "localhost:0", "127.0.0.1:9" };
+	fxs_udp *u = fxs_udp_open("127.0.0.1:0", peers, 2, NULL, err, sizeof err);
+	CHECKF(u && fxs_udp_port(u) != 0, "%s", err);
+	fxs_udp_close(u);
+	CHECK(fxs_udp_open("127.0.0.1:0", NULL, 1, NULL, err, sizeof err) == NULL);
+	CHECK(fxs_udp_port(NULL) == 0);
+}
+
+/* ---- several local players, spectators, more than 8 peers ---- */
+
+/* Every peer of r finished on the offline run's hash of `players`
+ * players; spectators never rolled back. */
+static void check_all_on(simrun *r, const char *scene, uint32_t ticks, uint32_t players, const char *what)
+{
+	uint64_t want = offline_hash_players(scene, ticks, 0, players);
+	for (uint32_t p = 0; p < r->np; ++p) {
+		const fxs_session_stats *st = fxs_session_stats_get(r->s[p]);
+		bool spect = fxs_session_peer_players(r->s[p], p) == 0;
+		CHECKF(fxs_session_tick(r->s[p]) == ticks && fxs_session_hash(r->s[p], ticks) == want &&
+			       fxs_session_desync_get(r->s[p])->tick == 0 && (!spect || st->rollbacks == 0),
+		       "%s: peer %u (%s) at tick %" PRIu64 " ends on %016" PRIx64 ", offline %016" PRIx64
+		       ", %" PRIu64 " rollbacks",
+		       what, p, spect ? "spectator" : "player", fxs_session_tick(r->s[p]),
+		       fxs_session_hash(r->s[p], fxs_session_tick(r->s[p])), want, st->rollbacks);
+	}
+}
+
+/* Five peers owning 2, 1, 3, 0 and 0 players (two spectators) under loss,
+ * jitter and duplicates, in rollback and lockstep. */
+static void local_players(fxs_session_mode mode)
+{
+	static const uint8_t players[5] = { 2, 1, 3, 0, 0 };
+	const uint32_t ticks = test_quick ? 240 : 600;
+	fxs_impair imp = { 0.10, 0.05, 0, 60, 77 };
+	simopts o = { "school", mode, ticks, 0, 5, 0, 0, players };
+	simrun r;
+	CHECK(simrun_open_with(&r, &o, &imp));
+	CHECK(fxs_session_players(r.s[0]) == 6 && fxs_session_first_player(r.s[2], 2) == 3 &&
+	      fxs_session_peer_players(r.s[4], 2) == 3 && fxs_session_peer_players(r.s[0], 3) == 0);
+	CHECK(simrun_go(&r, (uint64_t)ticks * 6 + 1000));
+	check_all_on(&r, "school", ticks, 6, mode == FXS_SESSION_ROLLBACK ? "rollback" : "lockstep");
+	/* the confirmed inputs are every player's, in player order */
+	uint8_t in[6 * FXS_INPUT_SIZE], want[FXS_INPUT_SIZE] = { 0 };
+	CHECK(fxs_session_inputs(r.s[3], ticks / 2, in, sizeof in));
+	cli_scene_script_input(&seed, ticks / 2, 4, want);
+	CHECK(memcmp(in + 4 * FXS_INPUT_SIZE, want, FXS_INPUT_SIZE) == 0);
+	CHECK(!fxs_session_inputs(r.s[3], ticks / 2, in, sizeof in - 1));
+	simrun_close(&r);
+}
+
+SLOW_TEST(session_local_players_and_spectators_rollback) { local_players(FXS_SESSION_ROLLBACK); }
+SLOW_TEST(session_local_players_and_spectators_lockstep) { local_players(FXS_SESSION_LOCKSTEP); }
+
+/* Twelve peers (eleven players and a spectator) under loss and jitter. */
+SLOW_TEST(session_twelve_peers)
+{
+	uint8_t players[12];
+	for (int k = 0; k < 12; ++k)
+		players[k] = k < 11 ? 1 : 0;
+	const uint32_t ticks = test_quick ? 150 : 400;
+	fxs_impair imp = { 0.05, 0.02, 0, 40, 12 };
+	simopts o = { "school", FXS_SESSION_ROLLBACK, ticks, 0, 12, 0, 0, players };
+	simrun r;
+	CHECK(simrun_open_with(&r, &o, &imp));
+	CHECK(simrun_go(&r, (uint64_t)ticks * 6 + 1000));
+	check_all_on(&r, "school", ticks, 11, "12 peers");
+	simrun_close(&r);
+}
+
+/* A spectator cannot stall the players: they finish while it sleeps (its
+ * packets never come); then it wakes, gets the confirmed inputs from the
+ * players still serving it, and ends on their hash. A spectator that sends
+ * inputs or checksums is dropped (bad_count). */
+TEST(session_spectator_never_stalls_players)
+{
+	static const uint8_t players[3] = { 1, 1, 0 };
+	const uint32_t ticks = 200;
+	fxs_impair imp = { 0.05, 0, 0, 30, 3 };
+	simopts o = { "pendulum", FXS_SESSION_ROLLBACK, ticks, 0, 3, 0, 0, players };
+	simrun r;
+	CHECK(simrun_open_with(&r, &o, &imp));
+	bool players_done = false;
+	for (r.frames = 0; r.frames < 2000 && !players_done; ++r.frames) {
+		simrun_frame(&r, 0);
+		simrun_frame(&r, 1);
+		players_done = fxs_session_complete(r.s[0]) && fxs_session_complete(r.s[1]);
+		fxs_simnet_advance(r.net, 16);
+	}
+	CHECKF(players_done && r.frames < ticks + 100, "players done %d after %" PRIu64 " frames", players_done, r.frames);
+	CHECK(fxs_session_tick(r.s[2]) == 0);
+	/* a spectator's data packet with an input in it */
+	uint8_t buf[FXS_PKT_MAX];
+	size_t n = fxs_session_packet(r.s[2], 0, buf, sizeof buf);
+	tpkt p;
+	CHECK(n && open_packet(buf, n, &p) && p.d.players == 0 && p.d.n_ticks == 0 && p.d.n_hashes == 0);
+	p.d.n_hashes = 1;
+	p.d.hash_first = 1;
+	p.f.seq += 1;
+	n = seal_packet(&p, NULL, buf, sizeof buf);
+	CHECK(fxs_session_receive(r.s[0], buf, n, 2) == FXS_DROP_COUNT);
+	for (uint64_t f = 0; f < 2000 && !fxs_session_complete(r.s[2]); ++f, ++r.frames) {
+		for (uint32_t k = 0; k < 3; ++k)
+			simrun_frame(&r, k);
+		fxs_simnet_advance(r.net, 16);
+	}
+	check_all_on(&r, "pendulum", ticks, 2, "late spectator");
+	CHECK(fxs_session_complete(r.s[2]));
+	simrun_close(&r);
+}
+
+/* Configurations that cannot make a session, each with its reason. */
+TEST(session_config_refused_with_reason)
+{
+	cli_scene_game g;
+	CHECK(cli_scene_game_open(&g, fxs_scene_find("pendulum"), 0));
+	char err[200];
+	fxs_session_config c = fxs_session_default_config();
+	memcpy(c.key, test_key, sizeof c.key);
+	c.game = g.cb;
+	c.peers = 65;
+	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "peers"));
+	c.peers = 2;
+	c.input_size = 63;
+	c.players[0] = 2;
+	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "124"));
+	c.input_size = 62; /* 2 x 62 = 124: the limit itself */
+	fxs_session *s = fxs_session_create(&c, err, sizeof err);
+	CHECKF(s, "%s", err);
+	fxs_session_destroy(s);
+	c.players[0] = 64;
+	c.players[1] = 1;
+	c.input_size = 1;
+	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "64 players"));
+	c.players[0] = 0;
+	c.players[1] = 0;
+	c.players[2] = 1; /* not a peer: all zero among the peers is one each */
+	s = fxs_session_create(&c, err, sizeof err);
+	CHECK(s && fxs_session_players(s) == 2);
+	fxs_session_destroy(s);
+	c.game.advance = NULL;
+	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "callbacks"));
+	c = fxs_session_default_config();
+	c.game = g.cb;
+	c.local = 2;
+	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "local"));
+	CHECK(!fxs_session_create(NULL, err, sizeof err) && !fxs_session_create(NULL, NULL, 0));
+	/* NULL sessions everywhere */
+	CHECK(fxs_session_advance(NULL, 5) == 0 && fxs_session_packet(NULL, 1, (uint8_t *)err, sizeof err) == 0 &&
+	      fxs_session_receive(NULL, (const uint8_t *)err, 10, 0) != FXS_DROP_NONE && !fxs_session_complete(NULL) &&
+	      fxs_session_stats_get(NULL) == NULL && fxs_session_desync_get(NULL) == NULL &&
+	      fxs_session_hash(NULL, 0) == 0);
+	fxs_session_destroy(NULL);
+	cli_scene_game_close(&g);
+}
+
+/* ---- a game whose state is not an fxs world: the callbacks alone ---- */
+
+/* A toy game: the state is a running mix of every input and the tick;
+ * 3 players a peer, 40 bytes each (120 bytes a tick: near the limit). */
+typedef struct toy {
+	uint64_t acc, ticks;
+} toy;
+
+static size_t toy_size(void *ctx)
+{
+	(void)ctx;
+	return 16;
+}
+static bool toy_save(void *ctx, uint8_t *buf, size_t cap, size_t *len)
+{
+	const toy *t = ctx;
+	if (cap < 16)
+		return false;
+	for (int i = 0; i < 8; ++i)
+		buf[i] = (uint8_t)(t->acc >> (8 * i)), buf[8 + i] = (uint8_t)(t->ticks >> (8 * i));
+	*len = 16;
+	return true;
+}
+static bool toy_load(void *ctx, const uint8_t *buf, size_t len)
+{
+	toy *t = ctx;
+	if (len != 16)
+		return false;
+	t->acc = t->ticks = 0;
+	for (int i = 0; i < 8; ++i)
+		t->acc |= (uint64_t)buf[i] << (8 * i), t->ticks |= (uint64_t)buf[8 + i] << (8 * i);
+	return true;
+}
+static bool toy_advance(void *ctx, uint64_t tick, const uint8_t *in, uint32_t players)
+{
+	toy *t = ctx;
+	for (uint32_t i = 0; i < players * 40u; ++i)
+		t->acc = (t->acc ^ in[i]) * 0x100000001B3ull;
+	t->acc ^= tick;
+	++t->ticks;
+	return true;
+}
+static uint64_t toy_checksum(void *ctx)
+{
+	const toy *t = ctx;
+	return t->acc * 31u + t->ticks;
+}
+static void toy_input(void *ctx, uint64_t tick, uint32_t player, uint8_t *out)
+{
+	(void)ctx;
+	/* a stretch of ticks holds one input, so that predictions are right sometimes */
+	for (int i = 0; i < 40; ++i)
+		out[i] = (uint8_t)((tick / 7) * 131u + player * 17u + (uint32_t)i * ((tick / 7) % 3));
+}
+
+TEST(session_opaque_state_big_inputs)
+{
+	enum { PEERS = 3,
+	       TICKS = 300 };
+	toy games[PEERS];
+	simrun r;
+	memset(&r, 0, sizeof r);
+	memset(games, 0, sizeof games);
+	r.np = PEERS;
+	fxs_impair imp = { 0.10, 0.05, 0, 60, 31 };
+	r.net = fxs_simnet_create(PEERS, &imp);
+	char err[200];
+	for (uint32_t p = 0; p < PEERS; ++p) {
+		fxs_session_config c = fxs_session_default_config();
+		c.game = (fxs_session_callbacks){ &games[p], toy_size, toy_save, toy_load, toy_advance, toy_checksum,
+						  FXS_SESSION_STATE_OPAQUE };
+		c.peers = PEERS;
+		c.local = p;
+		for (uint32_t k = 0; k < PEERS; ++k)
+			c.players[k] = 3;
+		c.input_size = 40;
+		c.mode = FXS_SESSION_ROLLBACK;
+		c.ticks = TICKS;
+		c.input = toy_input;
+		memcpy(c.key, test_key, sizeof c.key);
+		r.s[p] = fxs_session_create(&c, err, sizeof err);
+		CHECKF(r.s[p], "%s", err);
+	}
+	CHECK(simrun_go(&r, TICKS * 6 + 1000));
+	toy off = { 0, 0 };
+	uint8_t in[9 * 40];
+	for (uint64_t t = 1; t <= TICKS; ++t) {
+		for (uint32_t p = 0; p < 9; ++p)
+			toy_input(NULL, t, p, in + p * 40);
+		toy_advance(&off, t, in, 9);
+	}
+	uint64_t rollbacks = 0;
+	for (uint32_t p = 0; p < PEERS; ++p) {
+		CHECK(fxs_session_hash(r.s[p], TICKS) == toy_checksum(&off) && games[p].ticks == TICKS);
+		rollbacks += fxs_session_stats_get(r.s[p])->rollbacks;
+	}
+	CHECK(rollbacks > 0);
+	/* and the synctest of the same game */
+	toy st = { 0, 0 };
+	fxs_session_callbacks cb = { &st, toy_size, toy_save, toy_load, toy_advance, toy_checksum,
+				     FXS_SESSION_STATE_OPAQUE };
+	fxs_synctest_result res;
+	CHECKF(fxs_synctest(&cb, 9, 40, TICKS, 8, toy_input, NULL, &res, err, sizeof err), "%s", err);
+	CHECK(res.final_hash == toy_checksum(&off) && res.snapshot_bytes == 16);
+	simrun_close(&r);
 }

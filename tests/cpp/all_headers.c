@@ -8,6 +8,7 @@
 #include "fixstep/input.h"
 #include "fixstep/joint.h"
 #include "fixstep/query.h"
+#include "fixstep/session.h"
 #include "fixstep/sphere_walls.h"
 #include "fixstep/types.h"
 #include "fxg.h"
@@ -17,6 +18,13 @@ int main(void)
 	fxs_world_def def = fxs_default_world_def();
 	fxs_world *w = fxs_world_create(&def);
 	int ok = w != NULL && fxs_world_step(w) == FXS_OK && fxs_world_step(NULL) == FXS_ERR_INVALID_ID;
+	/* a session over the world: refused without its key, said why */
+	fxs_session_world gw = { w, NULL, NULL, 0 };
+	fxs_session_config c = fxs_session_default_config();
+	c.game = fxs_session_world_callbacks(&gw);
+	char err[128] = "";
+	ok = ok && fxs_session_create(&c, err, sizeof err) == NULL && err[0] != 0;
+	ok = ok && fxs_session_tick(NULL) == 0 && fxs_drop_name(FXS_DROP_MAC)[0] == 'b';
 	fxs_world_destroy(w);
 	return ok ? 0 : 1;
 }

@@ -9,6 +9,7 @@
 #include "fixstep/input.h"
 #include "fixstep/joint.h"
 #include "fixstep/query.h"
+#include "fixstep/session.h"
 #include "fixstep/sphere_walls.h"
 #include "fixstep/types.h"
 #include "fxg.h"
@@ -16,7 +17,8 @@
 #include <cstdio>
 #include <vector>
 
-namespace {
+namespace
+{
 
 int failures = 0;
 
@@ -83,6 +85,22 @@ int main()
 	check(shapes == 2, "debug draw");
 
 	check(fxs_world_step(nullptr) == FXS_ERR_INVALID_ID, "a null world is refused");
+
+	// a one-peer session over the world (no network): the ball pushed by its input byte
+	fxs_session_world gw = { w, nullptr, nullptr, 0 };
+	gw.apply_inputs = [](fxs_world *, uint64_t, const uint8_t *, uint32_t, void *) {};
+	fxs_session_config sc = fxs_session_default_config();
+	sc.peers = 1;
+	sc.ticks = 5;
+	sc.input_size = 1;
+	sc.game = fxs_session_world_callbacks(&gw);
+	sc.key[0] = 1;
+	char err[128] = "";
+	fxs_session *session = fxs_session_create(&sc, err, sizeof err);
+	check(session != nullptr, err);
+	check(fxs_session_advance(session, 10) == 5 && fxs_session_complete(session), "a session of one peer");
+	check(fxs_session_hash(session, 5) == fxs_world_hash(w), "the session's hash is the world's");
+	fxs_session_destroy(session);
 	check(fxs_q32_to_double(fxs_body_get_mass(w, id)) > 523.0, "mass");
 	char text[32];
 	fxs_q16_to_string(fxs_body_get_position(w, id).y, 3, text, sizeof text);

@@ -2,24 +2,32 @@
  * moving_1000 (1,000 bodies): snapshot save / restore time and bytes, and
  * the time of one 8-tick rollback (restore + 8 re-simulated steps). */
 #include "cli/cli.h"
-#include "replay_run.h"
+#include "cli/scene_session.h"
 #include "scenes/scenes.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum { PLAYERS = 4 };
+
+/* The scripted inputs of tick t (seed 1) applied to w, then a step. */
+static void bench_tick(const fxs_scene *sc, fxs_world *w, uint64_t t)
+{
+	uint8_t in[PLAYERS * FXS_INPUT_SIZE] = { 0 };
+	uint64_t seed = 1;
+	for (uint32_t p = 0; p < PLAYERS; ++p)
+		cli_scene_script_input(&seed, t, p, in + p * FXS_INPUT_SIZE);
+	cli_scene_apply(w, t, in, PLAYERS, (void *)(uintptr_t)sc);
+	if (!cli_step(w))
+		exit(1); /* a benchmark has nothing to report */
+}
+
 static int bench_scene(const fxs_scene *sc, uint32_t warm, uint32_t depth, uint32_t reps)
 {
 	fxs_world *w = sc->create();
-	fxs_input in[FXS_MAX_PLAYERS];
-	uint32_t players = 4;
-	for (uint64_t t = 1; t <= warm; ++t) {
-		fxs_inputs_random(1, t, players, in);
-		sc->apply_inputs(w, in, players, t);
-		if (!cli_step(w))
-			exit(1); /* a benchmark has nothing to report */
-	}
+	for (uint64_t t = 1; t <= warm; ++t)
+		bench_tick(sc, w, t);
 	size_t cap = fxs_world_snapshot_size(w) * 2 + 4096, len = 0;
 	uint8_t *snap = malloc(cap);
 	if (!snap)
@@ -35,13 +43,8 @@ static int bench_scene(const fxs_scene *sc, uint32_t warm, uint32_t depth, uint3
 	/* one plain step, then a rollback of `depth` ticks: restore + depth steps */
 	uint64_t base = warm; /* the world has stepped warm times */
 	uint64_t s0 = cli_now_ns();
-	for (uint32_t k = 0; k < depth; ++k) {
-		uint64_t t = base + k + 1;
-		fxs_inputs_random(1, t, players, in);
-		sc->apply_inputs(w, in, players, t);
-		if (!cli_step(w))
-			exit(1); /* a benchmark has nothing to report */
-	}
+	for (uint32_t k = 0; k < depth; ++k)
+		bench_tick(sc, w, base + k + 1);
 	uint64_t s1 = cli_now_ns();
 	uint64_t h = fxs_world_hash(w);
 	uint32_t rb_reps = reps / 10 ? reps / 10 : 1;
@@ -49,13 +52,8 @@ static int bench_scene(const fxs_scene *sc, uint32_t warm, uint32_t depth, uint3
 	int same = 1;
 	for (uint32_t r = 0; r < rb_reps; ++r) {
 		fxs_world_snapshot_restore(w, snap, len);
-		for (uint32_t k = 0; k < depth; ++k) {
-			uint64_t t = base + k + 1;
-			fxs_inputs_random(1, t, players, in);
-			sc->apply_inputs(w, in, players, t);
-			if (!cli_step(w))
-				exit(1); /* a benchmark has nothing to report */
-		}
+		for (uint32_t k = 0; k < depth; ++k)
+			bench_tick(sc, w, base + k + 1);
 		same &= fxs_world_hash(w) == h;
 	}
 	uint64_t r1 = cli_now_ns();

@@ -4,7 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "session/session.h"
+#include "fixstep/session.h"
+#include "replay_run.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -379,6 +380,26 @@ static void netdemo_peer_row(const netdemo_options *o, const netdemo_run *nr, ui
 	free(text);
 }
 
+/* The first diverging body and field between two snapshots of the same
+ * tick: "body S field F (expected E, got G)". false when they do not
+ * differ or cannot be read. */
+static bool compare_snapshots(const void *a, size_t alen, const void *b, size_t blen, char *out, size_t n)
+{
+	fxs_result e;
+	fxs_world *wa = fxs_world_create_from_snapshot(a, alen, &e);
+	fxs_world *wb = fxs_world_create_from_snapshot(b, blen, &e);
+	bool differ = false;
+	if (wa && wb) {
+		fxs_state_diff d;
+		differ = fxs_world_first_difference(wa, wb, &d);
+		if (differ)
+			fxs_state_diff_format(&d, out, n);
+	}
+	fxs_world_destroy(wa);
+	fxs_world_destroy(wb);
+	return differ;
+}
+
 /* The first two peers whose snapshots of the desync tick differ: the first
  * diverging body between them. */
 static void netdemo_report_desync(const netdemo_options *o, const netdemo_summary *sum)
@@ -392,7 +413,7 @@ static void netdemo_report_desync(const netdemo_options *o, const netdemo_summar
 			size_t la, lb;
 			char *sa = read_file(pa, &la), *sb = read_file(pb, &lb);
 			char msg[256];
-			int differ = sa && sb && fxs_session_compare_snapshots(sa, la, sb, lb, msg, sizeof msg);
+			int differ = sa && sb && compare_snapshots(sa, la, sb, lb, msg, sizeof msg);
 			free(sa);
 			free(sb);
 			if (differ) {

@@ -1,10 +1,11 @@
-/* fixstep peer: one session peer over UDP (IPv4). */
+/* fixstep peer: one session peer over UDP (IPv4 or IPv6), a client of
+ * the session library (fixstep/session.h) on a built-in scene. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/scene_session.h"
+#include "fixstep/session.h"
 #include "replay_run.h"
-#include "session/session.h"
-#include "session/transport.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,6 +27,7 @@ static uint64_t now_ms(void) { return cli_now_ns() / 1000000u; }
 static bool record_confirmed(const fxs_session *s, const fxs_scene *sc, uint32_t players, uint32_t ticks,
 			     const char *path, uint64_t *final, char *err, size_t n)
 {
+	uint8_t bytes[FXS_SESSION_MAX_PLAYERS * FXS_INPUT_SIZE];
 	fxs_world *w = sc->create();
 	fxs_replay_writer rw;
 	if (!w) {
@@ -40,11 +42,13 @@ static bool record_confirmed(const fxs_session *s, const fxs_scene *sc, uint32_t
 	fxs_input in[FXS_MAX_PLAYERS];
 	bool ok = true;
 	for (uint64_t t = 1; ok && t <= ticks; ++t) {
-		if (!fxs_session_inputs(s, t, in)) {
+		if (!fxs_session_inputs(s, t, bytes, sizeof bytes)) {
 			snprintf(err, n, "tick %" PRIu64 " is not confirmed", t);
 			ok = false;
 			break;
 		}
+		for (uint32_t p = 0; p < players; ++p)
+			in[p] = fxs_input_read(bytes + p * FXS_INPUT_SIZE);
 		sc->apply_inputs(w, in, players, t);
 		if (!cli_step(w)) {
 			snprintf(err, n, "out of memory at step %" PRIu64, t);
@@ -104,18 +108,22 @@ static bool read_key_file(const char *path, uint8_t key[FXS_SESSION_KEY_BYTES], 
 typedef struct peer_options {
 	uint32_t port, player, ticks, delay, tick_ms, timeout_ms, session_id, perturb, max_rb;
 	uint64_t seed; /* the session's input_ctx points here */
-	const char *peers_arg, *scene_name, *record, *desync_dir;
+	const char *peers_arg, *scene_name, *record, *desync_dir, *bind, *players_arg;
 	uint8_t key[FXS_SESSION_KEY_BYTES];
 	bool has_key;
 	const fxs_scene *sc;
 	fxs_session_mode mode;
 	fxs_impair imp;
 	bool has_port, has_player;
+	/* --players: players of each peer (0: a spectator), and in all */
+	uint8_t owned[FXS_SESSION_MAX_PEERS];
+	uint32_t total;
 	/* --peers in player order */
 	uint32_t np;
-	char hosts_buf[16][64];
-	const char *hosts[16];
-	uint16_t ports[16];
+	char addr_buf[FXS_SESSION_MAX_PEERS][80];
+	const char *addrs[FXS_SESSION_MAX_PEERS];
+	uint16_t ports[FXS_SESSION_MAX_PEERS];
+	char bind_buf[80];
 } peer_options;
 
 /* How the session ended: the peer that fell silent (-1: none), and the
@@ -128,13 +136,19 @@ typedef struct peer_end {
 static int peer_usage(void)
 {
 	printf("usage: fixstep peer --port P --peers HOST:PORT,... --player K [--scene S] [--ticks N]\n"
+	       "                    [--bind HOST:PORT] [--players N,N,...]\n"
 	       "                    [--mode lockstep|rollback] [--input-delay D] [--perturb-at T]\n"
 	       "                    [--seed S] [--session ID] [--tick-ms MS] [--timeout-ms MS]\n"
 	       "                    [--max-rollback R] [--loss P] [--jitter MS] [--dup P]\n"
 	       "                    [--record FILE] [--desync-dir DIR] (--key-file FILE | --key HEX)\n\n"
-	       "Runs one peer of a session over UDP (IPv4; the demo uses 127.0.0.1). --peers\n"
-	       "lists every peer in player order, this one included (entry K is ours and\n"
-	       "has port P); peer K owns player K. Local inputs are the seeded script\n"
+	       "Runs one peer of a session over UDP, IPv4 or IPv6. --peers lists every peer\n"
+	       "in player order, this one included (entry K is ours and has port P), each\n"
+	       "HOST:PORT or [IPV6]:PORT; peer K owns player K. The socket binds entry K's\n"
+	       "address, or --bind's (0.0.0.0:P, [::]:P for every interface); a datagram\n"
+	       "counts only from the address and port of the peer it claims to come from.\n"
+	       "--players lists how many players each peer owns, in peer order (default one\n"
+	       "each; 0: a spectator, which plays the confirmed inputs and sends none);\n"
+	       "player numbers follow peer order. Local inputs are the seeded script\n"
 	       "(fxs_inputs_random of --seed, player K). One tick every --tick-ms (default 16).\n"
 	       "  --mode lockstep      wait for every input of a tick (default)\n"
 	       "  --mode rollback      predict, roll back and re-simulate (--max-rollback, default 8)\n"
@@ -228,6 +242,10 @@ static int peer_option(const char *a, const char *v, peer_options *o)
 			return cli_usage_error("--jitter needs 0..10000 ms");
 	} else if (strcmp(a, "--record") == 0 && v[0]) {
 		o->record = v;
+	} else if (strcmp(a, "--players") == 0) {
+		o->players_arg = v;
+	} else if (strcmp(a, "--bind") == 0) {
+		o->bind = v;
 	} else if (strcmp(a, "--desync-dir") == 0) {
 		o->desync_dir = v;
 	} else if (strcmp(a, "--key") == 0) {
@@ -247,8 +265,8 @@ static int peer_option(const char *a, const char *v, peer_options *o)
 	return CLI_GO;
 }
 
-/* --peers HOST:PORT,... into o->hosts and o->ports ("localhost" as
- * 127.0.0.1): CLI_GO, or 2 after the error. */
+/* --peers HOST:PORT,... ([V6]:PORT too) into o->addrs and o->ports
+ * ("localhost" as 127.0.0.1): CLI_GO, or 2 after the error. */
 static int peer_split_peers(peer_options *o)
 {
 	char list[1024];
@@ -263,10 +281,37 @@ static int peer_split_peers(peer_options *o)
 		    pp < 1 || pp > 65535)
 			return cli_usage_error("--peers: 'HOST:PORT,...' with at most %d peers", FXS_SESSION_MAX_PEERS);
 		*colon = 0;
-		strcpy(o->hosts_buf[o->np], strcmp(tok, "localhost") == 0 ? "127.0.0.1" : tok);
-		o->hosts[o->np] = o->hosts_buf[o->np];
+		snprintf(o->addr_buf[o->np], sizeof o->addr_buf[o->np], "%s:%u",
+			 strcmp(tok, "localhost") == 0 ? "127.0.0.1" : tok, pp);
+		o->addrs[o->np] = o->addr_buf[o->np];
 		o->ports[o->np++] = (uint16_t)pp;
 	}
+	return CLI_GO;
+}
+
+/* --players N,N,... (one per peer; default one each) into o->owned and
+ * o->total: CLI_GO, or 2 after the error. */
+static int peer_split_players(peer_options *o)
+{
+	o->total = 0;
+	if (!o->players_arg) {
+		for (uint32_t k = 0; k < o->np; ++k)
+			o->owned[k] = 1;
+		o->total = o->np;
+		return CLI_GO;
+	}
+	char list[512];
+	snprintf(list, sizeof list, "%s", o->players_arg);
+	uint32_t k = 0;
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","), ++k) {
+		uint32_t n;
+		if (k >= o->np || !cli_parse_u32(tok, &n) || n > FXS_MAX_PLAYERS)
+			return cli_usage_error("--players: one count per peer of --peers (0..%d)", FXS_MAX_PLAYERS);
+		o->owned[k] = (uint8_t)n;
+		o->total += n;
+	}
+	if (k != o->np || o->total < 1 || o->total > FXS_MAX_PLAYERS)
+		return cli_usage_error("--players: one count per peer of --peers, 1..%d players in all", FXS_MAX_PLAYERS);
 	return CLI_GO;
 }
 
@@ -299,17 +344,21 @@ static int peer_parse(int argc, char **argv, peer_options *o)
 	if (o->np < 2 || o->player >= o->np)
 		return cli_usage_error("--player %u but --peers lists %u peers (2 or more, this one included)", o->player,
 				       o->np);
+	if ((rc = peer_split_players(o)) != CLI_GO)
+		return rc;
 	if (o->ports[o->player] != o->port)
 		return cli_usage_error("--peers entry %u has port %u, but --port is %u", o->player, o->ports[o->player],
 				       o->port);
 	o->imp.seed = o->seed * 1000003u + o->player;
+	if (!o->bind)
+		o->bind = o->addrs[o->player];
 	return CLI_GO;
 }
 
 /* This peer's packet to every other (an empty one is not sent). */
 static void send_packets(fxs_session *s, const fxs_transport *t, uint32_t np)
 {
-	uint8_t buf[4096];
+	uint8_t buf[FXS_SESSION_PACKET_MAX];
 	for (uint32_t q = 0; q < np; ++q) {
 		size_t len = fxs_session_packet(s, q, buf, sizeof buf);
 		if (len)
@@ -319,7 +368,7 @@ static void send_packets(fxs_session *s, const fxs_transport *t, uint32_t np)
 
 /* The socket and the session (and --record's file, written now so that a
  * path that cannot be is said before the session): 0, or 1 after the error. */
-static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s)
+static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s, cli_scene_game *g)
 {
 	char err[256];
 	if (o->record) {
@@ -329,21 +378,28 @@ static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s)
 			return 1;
 		}
 	}
-	*u = fxs_udp_open((uint16_t)o->port, o->hosts, o->ports, o->np, &o->imp, err, sizeof err);
+	*u = fxs_udp_open(o->bind, o->addrs, o->np, &o->imp, err, sizeof err);
 	if (!*u) {
 		fprintf(stderr, "fixstep: %s\n", err);
 		return 1;
 	}
-	fxs_session_config c = { 0 };
-	c.scene = o->sc;
+	if (!cli_scene_game_open(g, o->sc, o->perturb)) {
+		fxs_udp_close(*u);
+		fprintf(stderr, "fixstep: scene '%s' could not be created\n", o->sc->name);
+		return 1;
+	}
+	fxs_session_config c = fxs_session_default_config();
+	c.game = g->cb;
+	c.input = cli_scene_script_input;
+	c.input_size = FXS_INPUT_SIZE;
 	c.peers = o->np;
+	memcpy(c.players, o->owned, sizeof o->owned);
 	c.local = o->player;
 	c.session_id = o->session_id;
 	c.mode = o->mode;
 	c.ticks = o->ticks;
 	c.input_delay = o->delay;
 	c.max_rollback = o->max_rb;
-	c.perturb_tick = o->perturb;
 	c.input_ctx = &o->seed;
 	c.desync_dir = o->desync_dir;
 	memcpy(c.key, o->key, sizeof c.key);
@@ -352,6 +408,7 @@ static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s)
 	sodium_memzero(o->key, sizeof o->key);
 	if (!*s) {
 		fxs_udp_close(*u);
+		cli_scene_game_close(g);
 		fprintf(stderr, "fixstep: %s\n", err);
 		return 1;
 	}
@@ -370,7 +427,7 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 	for (uint32_t q = 0; q < o->np; ++q)
 		last_heard[q] = start;
 	int vanished = -1;
-	uint8_t buf[4096];
+	uint8_t buf[FXS_SESSION_PACKET_MAX + 1];
 	for (;;) {
 		uint64_t now = now_ms();
 		size_t n;
@@ -398,7 +455,8 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 				break;
 		}
 		for (uint32_t q = 0; q < o->np && vanished < 0; ++q)
-			if (q != o->player && !fxs_session_peer_done(s, q) && now - last_heard[q] > o->timeout_ms)
+			if (q != o->player && o->owned[q] && !fxs_session_peer_done(s, q) &&
+			    now - last_heard[q] > o->timeout_ms)
 				vanished = (int)q;
 		if (vanished >= 0 || fxs_session_out_of_memory(s))
 			break;
@@ -439,7 +497,7 @@ static int peer_record(const peer_options *o, const fxs_session *s)
 		return -1;
 	uint64_t rec_hash = 0;
 	char err[256];
-	if (!record_confirmed(s, o->sc, o->np, o->ticks, o->record, &rec_hash, err, sizeof err)) {
+	if (!record_confirmed(s, o->sc, o->total, o->ticks, o->record, &rec_hash, err, sizeof err)) {
 		fprintf(stderr, "fixstep: peer %u: cannot record %s: %s\n", o->player, o->record, err);
 		return 0;
 	}
@@ -481,8 +539,9 @@ int cmd_peer(int argc, char **argv)
 	peer_options o;
 	fxs_udp *u;
 	fxs_session *s;
+	cli_scene_game g;
 	int rc = peer_parse(argc, argv, &o);
-	if (rc != CLI_GO || (rc = peer_open(&o, &u, &s)) != 0)
+	if (rc != CLI_GO || (rc = peer_open(&o, &u, &s, &g)) != 0)
 		return rc;
 	peer_end e = peer_report_end(&o, s, peer_play(&o, s, u));
 	int rec_ok = peer_record(&o, s);
@@ -490,6 +549,7 @@ int cmd_peer(int argc, char **argv)
 		e.status = "record_failed", e.rc = 1;
 	peer_report_result(&o, s, &e, rec_ok);
 	fxs_session_destroy(s);
+	cli_scene_game_close(&g);
 	fxs_udp_close(u);
 	return e.rc;
 }

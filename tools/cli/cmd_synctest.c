@@ -1,7 +1,8 @@
 /* fixstep synctest: GGPO's synctest in one process (no network, no keys). */
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "session/synctest.h"
+#include "cli/scene_session.h"
+#include "fixstep/session.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -39,9 +40,17 @@ int cmd_synctest(int argc, char **argv)
 		return cli_usage_error("--depth 1..64, --players 1..%d", FXS_MAX_PLAYERS);
 	fxs_synctest_result r;
 	char err[256];
-	bool ok = fxs_synctest(sc, players, ticks, depth, seed, &r, err, sizeof err);
+	cli_scene_game g;
+	if (!cli_scene_game_open(&g, sc, 0)) {
+		printf("synctest %s: FAIL: out of memory\n", sc->name);
+		return 1;
+	}
+	uint64_t seed64 = seed;
+	bool ok = fxs_synctest(&g.cb, players, FXS_INPUT_SIZE, ticks, depth, cli_scene_script_input, &seed64, &r, err,
+			       sizeof err);
+	cli_scene_game_close(&g);
 	if (!ok) {
-		printf("synctest %s: FAIL: %s\n", sc->name, err);
+		printf("synctest %s: FAIL: %s: %s\n", sc->name, sc->name, err);
 		return 1;
 	}
 	printf("synctest %s: ok, %u ticks, %" PRIu64 " rollbacks of %u, %" PRIu64 " ticks re-simulated, snapshot %zu bytes\n"

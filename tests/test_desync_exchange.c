@@ -11,7 +11,7 @@
 #include "replay_run.h"
 #include "scenes/scenes.h"
 #include "session/desync_exchange.h"
-#include "session/transport.h"
+#include "fixstep/session.h"
 #include "test.h"
 
 /* Two exchanges (peer 1 and peer 3) over the simulated network until both

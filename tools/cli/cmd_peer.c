@@ -363,6 +363,8 @@ static void send_packets(fxs_session *s, const fxs_transport *t, uint32_t np)
 		size_t len = fxs_session_packet(s, q, buf, sizeof buf);
 		if (len)
 			t->send(t->ctx, q, buf, len);
+		while ((len = fxs_session_packet_more(s, q, buf, sizeof buf)) > 0) /* desync naming */
+			t->send(t->ctx, q, buf, len);
 	}
 }
 
@@ -437,6 +439,7 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 		for (uint32_t q = 0; q < o->np; ++q)
 			if (fxs_session_peer_packets(s, q) != seen[q])
 				seen[q] = fxs_session_peer_packets(s, q), last_heard[q] = now;
+		fxs_session_set_time(s, now - start);
 		uint64_t due = (now - start) / o->tick_ms + 1;
 		uint64_t cur = fxs_session_tick(s);
 		fxs_session_advance(s, due > cur ? (due - cur > 2 ? 2 : (uint32_t)(due - cur)) : 0);
@@ -480,6 +483,8 @@ static peer_end peer_report_end(const peer_options *o, const fxs_session *s, int
 		printf("peer %u: DESYNC at tick %" PRIu64 " with peer %u (ours %016" PRIx64 ", theirs %016" PRIx64 ")%s%s\n",
 		       o->player, d->tick, d->peer, d->local_hash, d->remote_hash, d->body_file[0] ? "; body hashes in " : "",
 		       d->body_file);
+		if (fxs_session_desync_line(s)[0]) /* named with the other peer, over the protocol */
+			printf("peer %u: %s\n", o->player, fxs_session_desync_line(s));
 		e.status = "desync", e.rc = 4;
 	} else if (fxs_session_out_of_memory(s)) {
 		printf("peer %u: out of memory at tick %" PRIu64 "; stopping\n", o->player, fxs_session_tick(s));

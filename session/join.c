@@ -666,6 +666,12 @@ size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, s
 	return 0;
 }
 
+bool fxs_join_absent(const fxs_session *s, uint32_t q)
+{
+	uint8_t ph = s->join->p[q].phase;
+	return ph == P_FROZEN || ph == P_PROXIED;
+}
+
 bool fxs_join_idle(const fxs_session *s)
 {
 	const fxs_join *y = s->join;

@@ -57,6 +57,8 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			  uint64_t now_ms);
 /* The next body for `to`: its length and type, or 0. */
 size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, size_t cap, uint64_t now_ms);
+/* Peer q is absent now (declared, not back): not waited for. */
+bool fxs_join_absent(const fxs_session *s, uint32_t q);
 /* Nothing of a join in progress here. */
 bool fxs_join_idle(const fxs_session *s);
 void fxs_join_status(const fxs_session *s, fxs_session_join_status *st);

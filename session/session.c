@@ -730,8 +730,8 @@ bool fxs_session_complete(const fxs_session *s)
 	bool player = !spectator(s, s->c.local);
 	for (uint32_t q = 0; q < s->c.peers; ++q) {
 		const peer_state *p = &s->peer[q];
-		if (q == s->c.local || !p->count)
-			continue; /* spectators are not waited for */
+		if (q == s->c.local || !p->count || fxs_join_absent(s, q))
+			continue; /* spectators (and absent peers, join.h) are not waited for */
 		if (p->compared < s->c.ticks)
 			return false;
 		if (player && (p->their_input_ack < s->c.ticks || p->their_hash_ack < s->c.ticks))

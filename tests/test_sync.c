@@ -218,10 +218,10 @@ TEST(sync_desync_named_between_processes)
 	char cmd[2048];
 	bool traced = access("/usr/bin/strace", X_OK) == 0;
 	const char *key = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
-	const char *common = "peer --port %d --peers 127.0.0.1:47970,127.0.0.1:47971 --ticks 300 --tick-ms 4 --key %s";
+	const char *common = "peer --port %d --peers 127.0.0.1:29970,127.0.0.1:29971 --ticks 300 --tick-ms 4 --key %s";
 	char c0[400], c1[400];
-	snprintf(c0, sizeof c0, common, 47970, key);
-	snprintf(c1, sizeof c1, common, 47971, key);
+	snprintf(c0, sizeof c0, common, 29970, key);
+	snprintf(c1, sizeof c1, common, 29971, key);
 	/* the program path relative to the test's directory */
 	char abs[1024];
 	if (prog[0] != '/') {
@@ -421,3 +421,72 @@ static void join_case(bool restart)
 
 SLOW_TEST(sync_late_join_under_loss) { join_case(false); }
 SLOW_TEST(sync_reconnect_after_kill_under_loss) { join_case(true); }
+
+/* The same with `fixstep peer` processes over UDP (10% loss, 60 ms jitter in
+ * front of every send): peer 3 either starts a second late with --join on,
+ * or is killed after 1.5 s and started again with --join on; all four end
+ * on the same hash. */
+static void udp_join_case(bool restart, int base_port)
+{
+	const char *prog = getenv("FIXSTEP_PROG") ? getenv("FIXSTEP_PROG") : "build/fixstep";
+	if (access(prog, X_OK) != 0) {
+		printf("    (no %s: skipped)\n", prog);
+		return;
+	}
+	char abs[1024], dir[] = "/tmp/fxs_join_XXXXXX", peers[200], cmd[4096];
+	if (prog[0] != '/') {
+		CHECK(getcwd(abs, sizeof abs - 200));
+		strcat(abs, "/");
+		strcat(abs, prog);
+	} else {
+		snprintf(abs, sizeof abs, "%s", prog);
+	}
+	CHECK(mkdtemp(dir));
+	snprintf(peers, sizeof peers, "127.0.0.1:%d,127.0.0.1:%d,127.0.0.1:%d,127.0.0.1:%d", base_port, base_port + 1,
+		 base_port + 2, base_port + 3);
+	const char *opts = "--ticks 1200 --tick-ms 4 --mode rollback --input-delay 2 --absent-ms 500 --loss 0.1 "
+			   "--jitter 60 --key 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+	int n = snprintf(cmd, sizeof cmd, "cd %s; ", dir);
+	for (int p = 0; p < 3; ++p)
+		n += snprintf(cmd + n, sizeof cmd - (size_t)n, "timeout 40 %s peer --port %d --peers %s --player %d %s > out%d 2>&1 & ",
+			      abs, base_port + p, peers, p, opts, p);
+	if (restart)
+		n += snprintf(cmd + n, sizeof cmd - (size_t)n,
+			      "timeout -s KILL 1.5 %s peer --port %d --peers %s --player 3 %s > first3 2>&1; ", abs,
+			      base_port + 3, peers, opts);
+	else
+		n += snprintf(cmd + n, sizeof cmd - (size_t)n, "sleep 1.2; ");
+	snprintf(cmd + n, sizeof cmd - (size_t)n, "timeout 40 %s peer --port %d --peers %s --player 3 %s --join on > out3 2>&1; wait",
+		 abs, base_port + 3, peers, opts);
+	int rc = system(cmd);
+	(void)rc;
+	char hashes[4][32] = { "", "", "", "" }, joined[200] = "";
+	for (int k = 0; k < 4; ++k) {
+		char path[512], l[1024];
+		snprintf(path, sizeof path, "%s/out%d", dir, k);
+		FILE *f = fopen(path, "r");
+		while (f && fgets(l, sizeof l, f)) {
+			const char *h = strstr(l, " hash=");
+			if (strncmp(l, "result ", 7) == 0 && h && strstr(l, "status=ok"))
+				snprintf(hashes[k], sizeof hashes[k], "%.16s", h + 6);
+			if (strstr(l, ": joined with"))
+				snprintf(joined, sizeof joined, "%.190s", l);
+		}
+		if (f)
+			fclose(f);
+	}
+	bool same = hashes[0][0] && strcmp(hashes[0], hashes[1]) == 0 && strcmp(hashes[0], hashes[2]) == 0 &&
+		strcmp(hashes[0], hashes[3]) == 0;
+	printf("    UDP %s: all 4 end on %s: %s    %s", restart ? "killed after 1.5 s and restarted" : "joins 1.2 s late",
+	       hashes[0], same ? "yes" : "NO", joined);
+	if (!same) {
+		snprintf(cmd, sizeof cmd, "tail -n 3 %s/out*", dir);
+		rc = system(cmd);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	rc = system(cmd);
+	CHECK(same && joined[0]);
+}
+
+TEST(sync_late_join_udp_processes) { udp_join_case(false, 29980); }
+TEST(sync_reconnect_udp_processes) { udp_join_case(true, 29984); }

@@ -2,7 +2,6 @@
 #include "session/desync_exchange.h"
 
 #include <inttypes.h>
-#include <libfixmath/fix16.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,10 +340,12 @@ static bool build_detail(const fxs_dx *x, uint8_t **out, size_t *len)
 
 static void value_text(uint8_t kind, uint64_t v, char *out, size_t cap)
 {
-	if (kind == K_FIX) {
-		char s[16];
-		fix16_to_str((fix16_t)(uint32_t)v, s, 5);
-		snprintf(out, cap, "%s [0x%08" PRIx32 "]", s, (uint32_t)v);
+	if (kind == K_FIX) { /* to 5 decimals, rounded as fix16_to_str, in integers (make nofloat) */
+		uint32_t w = (uint32_t)v, u = w >> 31 ? 0u - w : w;
+		uint32_t ip = u >> 16, fp = (uint32_t)(((uint64_t)(u & 0xffff) * 100000u + 32768u) >> 16);
+		if (fp >= 100000u)
+			ip++, fp -= 100000u;
+		snprintf(out, cap, "%s%" PRIu32 ".%05" PRIu32 " [0x%08" PRIx32 "]", w >> 31 ? "-" : "", ip, fp, w);
 	} else {
 		snprintf(out, cap, kind == K_HEX ? "%016" PRIx64 : "%" PRIu64, v);
 	}

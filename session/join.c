@@ -546,6 +546,8 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 	case OP_READY:
 		if (len != 10 || q != j || host != me)
 			return len != 10 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		if (get32(body + 6) > s->c.ticks)
+			return FXS_DROP_RANGE;
 		if (e == x->epoch && x->wants) {
 			x->ready = true;
 			x->C = get32(body + 6);

@@ -29,12 +29,15 @@ XXH_LIBS ?= -l:libxxhash.a
 endif
 EXE ?=
 
-INC := -Ifixmath_glue -Ikernel/include -Iauthoring/include -Isession/include -Ikernel/src -Ireplays -Itools -I.
+INC := -Ifixmath_glue -Ikernel/include -Iauthoring/include -Ireplays/include -Isession/include -Ikernel/src -Ireplays -Itools -I.
 ALL_CFLAGS = $(CSTD) $(OPT) $(WARN) $(DETFLAGS) $(INC) $(XXH_CPPFLAGS) $(SESSION_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 GLUE_SRC   := $(sort $(wildcard fixmath_glue/*.c))
 KERNEL_SRC := $(sort $(wildcard kernel/src/*/*.c))
-REPLAY_SRC := $(sort $(wildcard replays/*.c))
+# replays/: the library's part (format, reader, writer, verify, call
+# records) and the program's own (replay_run.c: scenes, scripts, inputs)
+REPLAY_SRC := $(filter-out replays/replay_run.c,$(sort $(wildcard replays/*.c)))
+REPLAY_RUN_SRC := replays/replay_run.c
 SCENE_SRC  := $(sort $(wildcard tools/scenes/*.c))
 SESSION_SRC := $(sort $(wildcard session/*.c))
 CLI_SRC    := $(sort $(wildcard tools/cli/*.c))
@@ -54,9 +57,9 @@ SESSION_CPPFLAGS := -DFXS_NO_SESSIONS
 endif
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
-# the library: the kernel and the sessions (fixstep/session.h)
-LIB_OBJ   := $(call obj,$(GLUE_SRC) $(KERNEL_SRC) $(SESSION_SRC))
-TOOL_OBJ  := $(call obj,$(REPLAY_SRC) $(SCENE_SRC))
+# the library: the kernel, the replays (fixstep/replay.h) and the sessions (fixstep/session.h)
+LIB_OBJ   := $(call obj,$(GLUE_SRC) $(KERNEL_SRC) $(REPLAY_SRC) $(SESSION_SRC))
+TOOL_OBJ  := $(call obj,$(REPLAY_RUN_SRC) $(SCENE_SRC))
 CLI_OBJ   := $(call obj,$(CLI_SRC))
 TEST_OBJ  := $(call obj,$(TEST_SRC) tools/cli/scene_session.c)
 
@@ -112,6 +115,7 @@ endif
 
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o $(BUILD)/obj/session/%.o: LIBCF = -fvisibility=hidden $(PIC)
+$(call obj,$(REPLAY_SRC)): LIBCF = -fvisibility=hidden $(PIC)
 # The vector kernels (kernel/src/*/*_avx2.c, *_avx512.c, *_neon.c: contacts,
 # ball joints, box-box separating axes, each written once in a *_vector.h on
 # the lanes of kernel/src/simd/lanes.h): AVX2 and AVX-512 on x86, chosen at run
@@ -196,8 +200,8 @@ werror:
 
 # Every public header from C++17 (g++ and clang++) and strict C11 (gcc and
 # clang), -Wall -Wextra -pedantic -Werror, linked and run (tests/cpp).
-CXX_CHECK := -std=c++17 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Iauthoring/include -Isession/include -Ifixmath_glue
-C11_CHECK := -std=c11 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Iauthoring/include -Isession/include -Ifixmath_glue
+CXX_CHECK := -std=c++17 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Iauthoring/include -Ireplays/include -Isession/include -Ifixmath_glue
+C11_CHECK := -std=c11 -O1 -Wall -Wextra -pedantic -Werror -Ikernel/include -Iauthoring/include -Ireplays/include -Isession/include -Ifixmath_glue
 cxx-check: all
 	@for c in g++ clang++ gcc clang; do command -v $$c >/dev/null || { echo "cxx-check needs $$c (Debian: apt-get install g++ clang)"; exit 1; }; done
 	g++ $(CXX_CHECK) tests/cpp/all_headers.cpp $(LIB) $(LIBS) $(SODIUM_LIBS) -o $(BUILD)/all_headers_gxx && $(BUILD)/all_headers_gxx
@@ -262,7 +266,7 @@ install: all
 	if [ "$(SHARED)" = 1 ]; then install -m 755 $(SO) $(DESTDIR)$(PREFIX)/lib/ && \
 	  ln -sf libfixstep.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libfixstep.so.$(SOMAJOR) && \
 	  ln -sf libfixstep.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libfixstep.so; fi
-	install -m 644 kernel/include/fixstep/*.h authoring/include/fixstep/*.h session/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
+	install -m 644 kernel/include/fixstep/*.h authoring/include/fixstep/*.h replays/include/fixstep/*.h session/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/
 	for pc in fixstep fixstep-static; do sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/$$pc.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc; done

@@ -4,7 +4,7 @@
 # that the C++ arena ends on the arena's golden hash (replays/corpus/MANIFEST:
 # the same 600 scripted ticks recorded by the fixstep program), and that the
 # marbles game's peers, each its own process over UDP on localhost, end on
-# one hash.
+# one hash, and that the replays they record verify on it.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -67,7 +67,7 @@ run_marbles() { # NAME PEERS SPECTATORS PORT EXTRA...
         local exe=$OUT/marbles_shared
         ((k % 2)) && exe=$OUT/marbles_static # both libraries in one session
         "$exe" --peers "$peers" --spectators "$spect" --local "$k" --port "$base" \
-            --key-file "$OUT/marbles.key" --tick-ms 8 "$@" >"$OUT/$name.$k.out" 2>&1 &
+            --key-file "$OUT/marbles.key" --tick-ms 8 --record "$OUT/$name.$k.fxr" "$@" >"$OUT/$name.$k.out" 2>&1 &
         pids+=($!)
     done
     local rc=0
@@ -79,7 +79,12 @@ run_marbles() { # NAME PEERS SPECTATORS PORT EXTRA...
         echo "examples: FAILED: marbles ($name) peers do not end on one hash" >&2
         exit 1
     fi
-    echo "examples: OK: marbles, $name: $peers processes end on $hashes"
+    # every peer recorded the confirmed inputs, and the replay verified on that hash
+    if [ "$(cat "$OUT/$name".*.out | grep -c "^replay .*verified, hash $hashes")" != "$peers" ]; then
+        echo "examples: FAILED: marbles ($name) replays do not all verify on $hashes" >&2
+        exit 1
+    fi
+    echo "examples: OK: marbles, $name: $peers processes end on $hashes, and their replays verify"
 }
 run_marbles two 2 0 "$port"
 run_marbles three_lossy 3 0 $((port + 2)) --loss 0.1 --jitter 60

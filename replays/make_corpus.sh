@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make corpus`: regenerate the golden replay corpus, replays/corpus/*.fxr and
-# replays/corpus/MANIFEST, one replay per built-in scene (`fixstep scenes`).
+# replays/corpus/MANIFEST, one replay per built-in scene (`fixstep scenes`),
+# and one of API calls (`fixstep record --calls`: a program with no input
+# layer, every mutating call recorded; players 0 in the manifest).
 #
 # The goldens must be what the code *as committed* produces, not whatever is
 # uncommitted in this work tree: by default the program is built from
@@ -64,5 +66,11 @@ for s in $("$PROG" scenes | awk 'NF {print $1}'); do
     printf '%s %s %s %s %s\n' "$s" "$s.fxr" "$n" "$p" "$h" >>"$tmp"
     printf 'corpus: %-20s %4s ticks  %8s bytes  %s\n' "$s" "$n" "$(wc -c <"$OUT/$s.fxr")" "$h"
 done
+# the API-call demo, with its per-tick state (verify names the body and the calls)
+n=120
+"$PROG" record --calls --steps "$n" -o "$OUT/calls_demo.fxr" >/dev/null
+h=$("$PROG" verify "$OUT/calls_demo.fxr" --quiet | tail -n 1 | awk '{print $2}')
+printf '%s %s %s %s %s\n' calls_demo calls_demo.fxr "$n" 0 "$h" >>"$tmp"
+printf 'corpus: %-20s %4s ticks  %8s bytes  %s\n' calls_demo "$n" "$(wc -c <"$OUT/calls_demo.fxr")" "$h"
 mv "$tmp" "$OUT/MANIFEST"
 printf 'corpus: %s bytes in %s (from the %s)\n' "$(cat "$OUT"/*.fxr | wc -c)" "$OUT" "$ORIGIN"

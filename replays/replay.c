@@ -2,8 +2,10 @@
  * deltas. The layout is in docs/replay-format.md; every integer is little-endian
  * and goes through the kernel's explicit writer and bounds-checked reader. */
 #define _POSIX_C_SOURCE 200809L
-#include "replay.h"
+#include "fixstep/replay.h"
+#include "replay_calls.h"
 #include "state/serialize.h"
+#include "world/call_log.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,7 +18,8 @@
 #define MAGIC "FXSREPLY"
 #define CHUNK_MAGIC "FXSC"
 #define END_MAGIC "FXSE"
-#define HEADER_FIXED 48u /* through the scene name length */
+#define HEADER_FIXED_V1 48u /* through the scene name length */
+#define HEADER_FIXED_V2 52u /* through the name length (the mode before it) */
 #define CHUNK_HEAD 24u
 #define END_SIZE 32u
 #define NUMERIC (16u | (32u << 8))
@@ -33,6 +36,7 @@ const char *fxs_replay_status_string(fxs_replay_status s)
 	case FXS_REPLAY_IO: return "I/O error";
 	case FXS_REPLAY_NOMEM: return "out of memory";
 	case FXS_REPLAY_BAD_START: return "not the expected start";
+	case FXS_REPLAY_DIVERGED: return "diverged";
 	}
 	return "unknown error";
 }
@@ -85,7 +89,15 @@ static fxs_replay_status fail(fxs_replay_reader *r, fxs_replay_status s, uint64_
 	return s;
 }
 
-static size_t tick_record_size(uint32_t players) { return (size_t)players * FXS_INPUT_SIZE + 8; }
+/* INPUTS mode: the input bytes then the hash */
+static size_t tick_record_size(uint32_t players, uint32_t input_size) { return (size_t)players * input_size + 8; }
+
+/* The size of the tick record at p (in a checked chunk) up to and with its
+ * hash: INPUTS fixed, CALLS: call count, calls length, calls, hash. */
+static size_t record_size(uint32_t mode, uint32_t players, uint32_t input_size, const uint8_t *p)
+{
+	return mode == FXS_REPLAY_MODE_CALLS ? 8 + (size_t)rd32(p + 4) + 8 : tick_record_size(players, input_size);
+}
 
 static bool valid_scene_char(uint8_t c)
 {
@@ -160,9 +172,11 @@ static fxs_replay_status read_header(fxs_replay_reader *r)
 	if (n < 12)
 		return TRUNC_HEADER(r, n);
 	r->format_version = rd32(d + 8);
-	if (r->format_version != FXS_REPLAY_FORMAT_VERSION)
-		return fail(r, FXS_REPLAY_VERSION, 8, "unknown version: format version %u (this build reads %u)",
+	if (r->format_version != 1 && r->format_version != FXS_REPLAY_FORMAT_VERSION)
+		return fail(r, FXS_REPLAY_VERSION, 8, "unknown version: format version %u (this build reads 1 and %u)",
 			    r->format_version, FXS_REPLAY_FORMAT_VERSION);
+	bool v1 = r->format_version == 1;
+	const size_t HEADER_FIXED = v1 ? HEADER_FIXED_V1 : HEADER_FIXED_V2;
 	size_t k = read_grow(r, &r->header, &cap, 12, HEADER_FIXED - 12);
 	if (k == SIZE_MAX)
 		return r->status;
@@ -174,14 +188,15 @@ static fxs_replay_status read_header(fxs_replay_reader *r)
 	r->flags = rd32(d + 20);
 	r->players = rd32(d + 24);
 	r->chunk_ticks = rd32(d + 28);
-	uint32_t input_size = rd32(d + 32);
+	r->input_size = rd32(d + 32);
 	r->start_tick = rd64(d + 36);
-	uint32_t name_len = rd32(d + 44);
+	r->mode = v1 ? FXS_REPLAY_MODE_INPUTS : rd32(d + 44);
+	uint32_t name_len = rd32(d + HEADER_FIXED - 4);
 	if (r->numeric != NUMERIC)
 		return fail(r, FXS_REPLAY_VERSION, 16, "unknown version: numeric configuration 0x%x (this build is 0x%x)",
 			    r->numeric, NUMERIC);
-	if (name_len < 1 || name_len > FXS_REPLAY_MAX_SCENE_NAME)
-		return fail(r, FXS_REPLAY_CORRUPT, 44, "corrupt header: scene name length %u", name_len);
+	if (name_len < (v1 ? 1u : 0u) || name_len > FXS_REPLAY_MAX_SCENE_NAME)
+		return fail(r, FXS_REPLAY_CORRUPT, HEADER_FIXED - 4, "corrupt header: name length %u", name_len);
 	k = read_grow(r, &r->header, &cap, HEADER_FIXED, name_len + 8u);
 	if (k == SIZE_MAX)
 		return r->status;
@@ -216,14 +231,25 @@ static fxs_replay_status read_header(fxs_replay_reader *r)
 				    (uint8_t)r->scene[i]);
 	if (r->flags & ~FXS_REPLAY_KNOWN_FLAGS)
 		return fail(r, FXS_REPLAY_VERSION, 20, "unknown version: flags 0x%x", r->flags);
-	if (r->players < 1 || r->players > FXS_MAX_PLAYERS)
-		return fail(r, FXS_REPLAY_CORRUPT, 24, "corrupt header: %u players (1..%u)", r->players, FXS_MAX_PLAYERS);
+	if (r->mode != FXS_REPLAY_MODE_INPUTS && r->mode != FXS_REPLAY_MODE_CALLS)
+		return fail(r, FXS_REPLAY_VERSION, 44, "unknown version: mode %u", r->mode);
+	uint32_t max_players = v1 ? FXS_MAX_PLAYERS : FXS_REPLAY_MAX_PLAYERS;
+	if (r->mode == FXS_REPLAY_MODE_CALLS) {
+		if (r->players != 0 || r->input_size != 0)
+			return fail(r, FXS_REPLAY_CORRUPT, 24, "corrupt header: a calls replay with %u players of %u bytes",
+				    r->players, r->input_size);
+	} else if (r->players < 1 || r->players > max_players) {
+		return fail(r, FXS_REPLAY_CORRUPT, 24, "corrupt header: %u players (1..%u)", r->players, max_players);
+	}
 	if (r->chunk_ticks < 1 || r->chunk_ticks > FXS_REPLAY_MAX_CHUNK_TICKS)
 		return fail(r, FXS_REPLAY_CORRUPT, 28, "corrupt header: %u ticks per chunk (1..%u)", r->chunk_ticks,
 			    FXS_REPLAY_MAX_CHUNK_TICKS);
-	if (input_size != FXS_INPUT_SIZE)
-		return fail(r, FXS_REPLAY_CORRUPT, 32, "corrupt header: input record of %u bytes (this build: %u)",
-			    input_size, FXS_INPUT_SIZE);
+	if (v1 && r->input_size != FXS_INPUT_SIZE)
+		return fail(r, FXS_REPLAY_CORRUPT, 32, "corrupt header: input record of %u bytes (format 1: %u)",
+			    r->input_size, FXS_INPUT_SIZE);
+	if (r->mode == FXS_REPLAY_MODE_INPUTS && (r->input_size < 1 || r->input_size > FXS_REPLAY_MAX_INPUT_SIZE))
+		return fail(r, FXS_REPLAY_CORRUPT, 32, "corrupt header: input record of %u bytes (1..%u)", r->input_size,
+			    FXS_REPLAY_MAX_INPUT_SIZE);
 	if (r->start_tick > UINT64_MAX / 2)
 		return fail(r, FXS_REPLAY_CORRUPT, 36, "corrupt header: start tick %llu", (unsigned long long)r->start_tick);
 	r->header_valid = true;
@@ -380,7 +406,8 @@ static bool read_chunk(fxs_replay_reader *r, uint64_t pos)
 		     r->chunk_ticks);
 		return false;
 	}
-	size_t rec = tick_record_size(r->players);
+	bool calls = r->mode == FXS_REPLAY_MODE_CALLS;
+	size_t rec = calls ? 16 : tick_record_size(r->players, r->input_size); /* CALLS: the least */
 	if ((uint64_t)ticks * rec > plen) {
 		fail(r, FXS_REPLAY_CORRUPT, pos + 20, "corrupt: chunk %u payload of %u bytes cannot hold %u ticks",
 		     r->chunk_count, plen, ticks);
@@ -394,7 +421,23 @@ static bool read_chunk(fxs_replay_reader *r, uint64_t pos)
 			p = end + 1;
 			break;
 		}
-		p += rec;
+		if (calls) {
+			uint32_t count = rd32(c + p), len = rd32(c + p + 4);
+			if (len > end - p - 16) {
+				p = end + 1;
+				break;
+			}
+			size_t bad = 0;
+			char why[120];
+			if (!fxs_calls_check(c + p + 8, len, count, &bad, why, sizeof why)) {
+				fail(r, FXS_REPLAY_CORRUPT, pos + p + 8 + bad, "corrupt: tick %llu, at offset %llu: %s",
+				     (unsigned long long)(first + t), (unsigned long long)(pos + p + 8 + bad), why);
+				return false;
+			}
+			p += 16 + (size_t)len;
+		} else {
+			p += rec;
+		}
 		if (detail) {
 			if (end - p < 4 || rd32(c + p) > end - p - 4) {
 				p = end + 1;
@@ -439,10 +482,22 @@ static bool take_tick(fxs_replay_reader *r, fxs_replay_tick *t)
 	t->number = r->start_tick + r->tick_count + 1;
 	t->offset = r->cur.offset + r->cur_off;
 	t->first_of_chunk = r->cur_next == 0;
+	t->mode = r->mode;
+	t->players = r->players;
+	bool fx = r->input_size == FXS_INPUT_SIZE;
 	for (uint32_t k = 0; k < FXS_MAX_PLAYERS; ++k)
-		t->inputs[k] = k < r->players ? fxs_input_read(p + (size_t)k * FXS_INPUT_SIZE) : fxs_input_neutral();
-	t->hash = rd64(p + (size_t)r->players * FXS_INPUT_SIZE);
-	size_t next = r->cur_off + tick_record_size(r->players);
+		t->inputs[k] = fx && k < r->players ? fxs_input_read(p + (size_t)k * FXS_INPUT_SIZE) : fxs_input_neutral();
+	size_t size = record_size(r->mode, r->players, r->input_size, p);
+	if (r->mode == FXS_REPLAY_MODE_CALLS) {
+		t->call_count = rd32(p);
+		t->calls = p + 8;
+		t->calls_len = rd32(p + 4);
+	} else {
+		t->input = p;
+		t->input_len = (size_t)r->players * r->input_size;
+	}
+	t->hash = rd64(p + size - 8);
+	size_t next = r->cur_off + size;
 	if (r->flags & FXS_REPLAY_FLAG_DETAIL) {
 		uint32_t dl = rd32(r->chunk + next); /* checked with the chunk */
 		size_t len = 0;
@@ -565,6 +620,7 @@ fxs_replay_status fxs_replay_parse(fxs_replay *r, const void *buf, size_t len)
 	fxs_replay_open_memory(&rd, r->data, len);
 	r->format_version = rd.format_version, r->kernel_version = rd.kernel_version, r->numeric = rd.numeric;
 	r->flags = rd.flags, r->players = rd.players, r->chunk_ticks = rd.chunk_ticks, r->start_tick = rd.start_tick;
+	r->input_size = rd.input_size, r->mode = rd.mode;
 	memcpy(r->scene, rd.scene, sizeof r->scene);
 	r->header_valid = rd.header_valid;
 	if (rd.header_valid) {
@@ -646,16 +702,42 @@ bool fxs_replay_header_ok(const fxs_replay *r) { return r->header_valid; }
 void fxs_replay_tick_inputs(const fxs_replay *r, uint64_t i, fxs_input out[FXS_MAX_PLAYERS])
 {
 	const uint8_t *p = r->data + r->tick_off[i];
+	bool fx = r->mode == FXS_REPLAY_MODE_INPUTS && r->input_size == FXS_INPUT_SIZE;
 	for (uint32_t k = 0; k < FXS_MAX_PLAYERS; ++k)
-		out[k] = k < r->players ? fxs_input_read(p + (size_t)k * FXS_INPUT_SIZE) : fxs_input_neutral();
+		out[k] = fx && k < r->players ? fxs_input_read(p + (size_t)k * FXS_INPUT_SIZE) : fxs_input_neutral();
 }
 
 uint64_t fxs_replay_tick_hash(const fxs_replay *r, uint64_t i)
 {
-	return rd64(r->data + r->tick_off[i] + (size_t)r->players * FXS_INPUT_SIZE);
+	const uint8_t *p = r->data + r->tick_off[i];
+	return rd64(p + record_size(r->mode, r->players, r->input_size, p) - 8);
 }
 
 uint64_t fxs_replay_tick_number(const fxs_replay *r, uint64_t i) { return r->start_tick + i + 1; }
+
+bool fxs_replay_get_tick(const fxs_replay *r, uint64_t i, fxs_replay_tick *t)
+{
+	if (!r || !t || i >= r->tick_count)
+		return false;
+	memset(t, 0, sizeof *t);
+	const uint8_t *p = r->data + r->tick_off[i];
+	t->index = i;
+	t->number = fxs_replay_tick_number(r, i);
+	t->offset = r->tick_off[i];
+	t->mode = r->mode;
+	t->players = r->players;
+	fxs_replay_tick_inputs(r, i, t->inputs);
+	if (r->mode == FXS_REPLAY_MODE_CALLS) {
+		t->call_count = rd32(p);
+		t->calls_len = rd32(p + 4);
+		t->calls = p + 8;
+	} else {
+		t->input = p;
+		t->input_len = (size_t)r->players * r->input_size;
+	}
+	t->hash = fxs_replay_tick_hash(r, i);
+	return true;
+}
 
 /* ---- detail deltas ----
  * A delta rebuilds the new snapshot from the previous one:
@@ -777,7 +859,8 @@ fxs_replay_status fxs_replay_detail_next(const fxs_replay *r, fxs_replay_detail 
 {
 	if (d->applied >= r->tick_count)
 		return FXS_REPLAY_CORRUPT;
-	size_t p = r->tick_off[d->applied] + tick_record_size(r->players);
+	size_t p = r->tick_off[d->applied];
+	p += record_size(r->mode, r->players, r->input_size, r->data + p);
 	uint32_t dl = rd32(r->data + p); /* checked by the parser */
 	size_t tlen = 0;
 	fxs_replay_status s = fxs_delta_decode(d->snap, d->len, r->data + p + 4, dl, &d->tmp, &tlen, &d->tmp_cap);
@@ -836,17 +919,36 @@ static bool snapshot_into(const fxs_world *w, uint8_t **buf, size_t *cap, size_t
 	return fxs_world_snapshot_save(w, *buf, *cap, len) == FXS_OK;
 }
 
-fxs_replay_status fxs_replay_writer_open(fxs_replay_writer *rw, const char *path, const char *scene, const fxs_world *w,
-					 uint32_t players, uint32_t chunk_ticks, uint32_t flags)
+static bool valid_name(const char *name, size_t n)
+{
+	for (size_t i = 0; i < n; ++i)
+		if (!valid_scene_char((uint8_t)name[i]))
+			return false;
+	return n <= FXS_REPLAY_MAX_SCENE_NAME;
+}
+
+static fxs_replay_status writer_open(fxs_replay_writer *rw, const char *path, const char *name, const fxs_world *w,
+				     uint32_t mode, uint32_t players, uint32_t input_size, uint32_t chunk_ticks,
+				     uint32_t flags)
 {
 	memset(rw, 0, sizeof *rw);
 	if (chunk_ticks == 0)
 		chunk_ticks = FXS_REPLAY_DEFAULT_CHUNK_TICKS;
-	size_t name_len = strlen(scene);
-	if (players < 1 || players > FXS_MAX_PLAYERS || chunk_ticks > FXS_REPLAY_MAX_CHUNK_TICKS || name_len < 1 ||
-	    name_len > FXS_REPLAY_MAX_SCENE_NAME || (flags & ~FXS_REPLAY_KNOWN_FLAGS))
-		return wfail(rw, FXS_REPLAY_CORRUPT, "bad replay parameters");
+	if (!name)
+		name = "";
+	size_t name_len = strlen(name);
+	if (!path || !w)
+		return wfail(rw, FXS_REPLAY_CORRUPT, "bad replay parameters: no path or no world");
+	if (mode == FXS_REPLAY_MODE_INPUTS &&
+	    (players < 1 || players > FXS_REPLAY_MAX_PLAYERS || input_size < 1 || input_size > FXS_REPLAY_MAX_INPUT_SIZE))
+		return wfail(rw, FXS_REPLAY_CORRUPT,
+			     "bad replay parameters: players 1..64 of 1..256 input bytes each (docs/replay-format.md)");
+	if (chunk_ticks > FXS_REPLAY_MAX_CHUNK_TICKS || !valid_name(name, name_len) || (flags & ~FXS_REPLAY_KNOWN_FLAGS))
+		return wfail(rw, FXS_REPLAY_CORRUPT,
+			     "bad replay parameters: chunk ticks 0..4096, a name of [A-Za-z0-9_.-]{0,63}, known flags");
 	rw->players = players;
+	rw->input_size = input_size;
+	rw->mode = mode;
 	rw->chunk_ticks = chunk_ticks;
 	rw->flags = flags;
 	rw->start_tick = fxs_world_get_step(w);
@@ -865,10 +967,11 @@ fxs_replay_status fxs_replay_writer_open(fxs_replay_writer *rw, const char *path
 	fxs_write_u32(&h, flags);
 	fxs_write_u32(&h, players);
 	fxs_write_u32(&h, chunk_ticks);
-	fxs_write_u32(&h, FXS_INPUT_SIZE);
+	fxs_write_u32(&h, input_size);
 	fxs_write_u64(&h, fxs_world_get_step(w));
+	fxs_write_u32(&h, mode);
 	fxs_write_u32(&h, (uint32_t)name_len);
-	fxs_write_bytes(&h, scene, name_len);
+	fxs_write_bytes(&h, name, name_len);
 	fxs_write_u64(&h, rw->prev_len);
 	fxs_write_bytes(&h, rw->prev, rw->prev_len);
 	if (h.failed) {
@@ -888,6 +991,24 @@ fxs_replay_status fxs_replay_writer_open(fxs_replay_writer *rw, const char *path
 	fxs_writer_free(&h);
 	if (!ok)
 		return wfail_io(rw, "cannot write the header");
+	return FXS_REPLAY_OK;
+}
+
+fxs_replay_status fxs_replay_writer_open(fxs_replay_writer *rw, const char *path, const char *name, const fxs_world *w,
+					 uint32_t players, uint32_t input_size, uint32_t chunk_ticks, uint32_t flags)
+{
+	return writer_open(rw, path, name, w, FXS_REPLAY_MODE_INPUTS, players, input_size, chunk_ticks, flags);
+}
+
+fxs_replay_status fxs_replay_writer_open_calls(fxs_replay_writer *rw, const char *path, const char *name, fxs_world *w,
+					       uint32_t chunk_ticks, uint32_t flags)
+{
+	fxs_replay_status s = writer_open(rw, path, name, w, FXS_REPLAY_MODE_CALLS, 0, 0, chunk_ticks, flags);
+	if (s != FXS_REPLAY_OK)
+		return s;
+	if (!fxs_call_log_start(w))
+		return wfail(rw, FXS_REPLAY_NOMEM, "out of memory starting the call log");
+	rw->calls_world = w;
 	return FXS_REPLAY_OK;
 }
 
@@ -923,15 +1044,38 @@ static fxs_replay_status flush_chunk(fxs_replay_writer *rw)
 	return FXS_REPLAY_OK;
 }
 
-fxs_replay_status fxs_replay_writer_tick(fxs_replay_writer *rw, const fxs_input *inputs, const fxs_world *w)
+fxs_replay_status fxs_replay_writer_tick(fxs_replay_writer *rw, const uint8_t *inputs, const fxs_world *w)
 {
 	if (rw->failed)
 		return FXS_REPLAY_IO;
-	size_t rec = (size_t)rw->players * FXS_INPUT_SIZE + 8;
-	if (!grow(&rw->payload, &rw->payload_cap, rw->payload_len + rec + 4))
-		return wfail(rw, FXS_REPLAY_NOMEM, "out of memory");
-	for (uint32_t p = 0; p < rw->players; ++p)
-		fxs_input_write(&inputs[p], rw->payload + rw->payload_len + (size_t)p * FXS_INPUT_SIZE);
+	if (!w || (rw->mode == FXS_REPLAY_MODE_INPUTS && !inputs) ||
+	    (rw->mode == FXS_REPLAY_MODE_CALLS && w != rw->calls_world))
+		return wfail(rw, FXS_REPLAY_CORRUPT, "writer_tick: no inputs, or not the world the writer records");
+	/* (CALLS: a recorded snapshot restore may have moved the step count) */
+	if (rw->mode == FXS_REPLAY_MODE_INPUTS && fxs_world_get_step(w) != rw->next_tick)
+		return wfail(rw, FXS_REPLAY_CORRUPT,
+			     "writer_tick: the world did not take exactly one step since the last tick (call it after every step)");
+	size_t rec;
+	if (rw->mode == FXS_REPLAY_MODE_CALLS) {
+		const fxs_call_log *log = fxs_call_log_of(rw->calls_world);
+		if (!log || log->failed)
+			return wfail(rw, FXS_REPLAY_NOMEM, "out of memory in the call log");
+		if (log->len > FXS_REPLAY_MAX_CHUNK_BYTES)
+			return wfail(rw, FXS_REPLAY_CORRUPT, "the calls of one tick are over the format's 1 GiB");
+		rec = 8 + log->len + 8;
+		if (!grow(&rw->payload, &rw->payload_cap, rw->payload_len + rec + 4))
+			return wfail(rw, FXS_REPLAY_NOMEM, "out of memory");
+		wr32(rw->payload + rw->payload_len, log->count);
+		wr32(rw->payload + rw->payload_len + 4, (uint32_t)log->len);
+		if (log->len)
+			memcpy(rw->payload + rw->payload_len + 8, log->buf, log->len);
+		fxs_call_log_clear(rw->calls_world);
+	} else {
+		rec = tick_record_size(rw->players, rw->input_size);
+		if (!grow(&rw->payload, &rw->payload_cap, rw->payload_len + rec + 4))
+			return wfail(rw, FXS_REPLAY_NOMEM, "out of memory");
+		memcpy(rw->payload + rw->payload_len, inputs, rec - 8);
+	}
 	rw->last_hash = fxs_world_hash(w);
 	wr64(rw->payload + rw->payload_len + rec - 8, rw->last_hash);
 	rw->payload_len += rec;
@@ -967,10 +1111,25 @@ fxs_replay_status fxs_replay_writer_tick(fxs_replay_writer *rw, const fxs_input 
 
 static void writer_release(fxs_replay_writer *rw)
 {
+	if (rw->calls_world)
+		fxs_call_log_stop(rw->calls_world);
+	rw->calls_world = NULL;
 	free(rw->payload);
 	free(rw->prev);
 	free(rw->cur);
 	rw->payload = rw->prev = rw->cur = NULL;
+}
+
+fxs_replay_status fxs_replay_writer_tick_inputs(fxs_replay_writer *rw, const fxs_input *inputs, const fxs_world *w)
+{
+	uint8_t b[FXS_MAX_PLAYERS * FXS_INPUT_SIZE];
+	if (rw->failed)
+		return FXS_REPLAY_IO;
+	if (!inputs || rw->input_size != FXS_INPUT_SIZE || rw->players > FXS_MAX_PLAYERS)
+		return wfail(rw, FXS_REPLAY_CORRUPT, "writer_tick_inputs: the replay's inputs are not fxs_input records");
+	for (uint32_t p = 0; p < rw->players; ++p)
+		fxs_input_write(&inputs[p], b + (size_t)p * FXS_INPUT_SIZE);
+	return fxs_replay_writer_tick(rw, b, w);
 }
 
 fxs_replay_status fxs_replay_writer_close(fxs_replay_writer *rw)
@@ -1007,9 +1166,10 @@ void fxs_replay_writer_abandon(fxs_replay_writer *rw)
 
 void fxs_replay_fix_checksums(uint8_t *buf, size_t len)
 {
-	if (len < HEADER_FIXED || memcmp(buf, MAGIC, 8) != 0)
+	if (len < HEADER_FIXED_V2 || memcmp(buf, MAGIC, 8) != 0)
 		return;
-	uint32_t name_len = rd32(buf + 44);
+	const size_t HEADER_FIXED = rd32(buf + 8) == 1 ? HEADER_FIXED_V1 : HEADER_FIXED_V2;
+	uint32_t name_len = rd32(buf + HEADER_FIXED - 4);
 	if (name_len > len - HEADER_FIXED || len - HEADER_FIXED - name_len < 8)
 		return;
 	size_t pos = HEADER_FIXED + name_len;

@@ -1,5 +1,7 @@
 /* Input sources, recording, re-simulation and state comparison. */
 #include "replay_run.h"
+#include "fixstep/character.h"
+#include "fixstep/joint.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -244,6 +246,23 @@ void fxs_input_script_at(const fxs_input_script *s, size_t *cursor, uint64_t tic
 
 /* ---- recording ---- */
 
+/* The end of a recording: the final hash, the file closed (or abandoned
+ * after a failure, whose reason goes to err), the world destroyed. */
+static fxs_replay_status record_finish(fxs_replay_writer *rw, fxs_replay_status s, fxs_world *w, const char *path,
+				       uint64_t *final_hash, char *err, size_t errlen)
+{
+	if (final_hash)
+		*final_hash = fxs_world_hash(w);
+	if (s == FXS_REPLAY_OK)
+		s = fxs_replay_writer_close(rw);
+	else
+		fxs_replay_writer_abandon(rw);
+	if (s != FXS_REPLAY_OK)
+		snprintf(err, errlen, "%s: %s", path, rw->error[0] ? rw->error : fxs_replay_status_string(s));
+	fxs_world_destroy(w);
+	return s;
+}
+
 fxs_replay_status fxs_replay_record(const char *path, const fxs_record_options *o, uint64_t *final_hash, char *err,
 				    size_t errlen)
 {
@@ -260,7 +279,8 @@ fxs_replay_status fxs_replay_record(const char *path, const fxs_record_options *
 		return FXS_REPLAY_NOMEM;
 	}
 	fxs_replay_writer rw;
-	fxs_replay_status s = fxs_replay_writer_open(&rw, path, o->scene->name, w, players, o->chunk_ticks, o->flags);
+	fxs_replay_status s =
+		fxs_replay_writer_open(&rw, path, o->scene->name, w, players, FXS_INPUT_SIZE, o->chunk_ticks, o->flags);
 	fxs_input held[FXS_MAX_PLAYERS];
 	for (uint32_t p = 0; p < FXS_MAX_PLAYERS; ++p)
 		held[p] = fxs_input_neutral();
@@ -288,286 +308,281 @@ fxs_replay_status fxs_replay_record(const char *path, const fxs_record_options *
 			snprintf(rw.error, sizeof rw.error, "out of memory at step %" PRIu64 " (not recorded)", tick);
 			break;
 		}
-		s = fxs_replay_writer_tick(&rw, written, w);
+		s = fxs_replay_writer_tick_inputs(&rw, written, w);
 		if (o->on_tick)
 			o->on_tick(tick, o->ctx);
 	}
-	if (final_hash)
-		*final_hash = fxs_world_hash(w);
-	if (s == FXS_REPLAY_OK)
-		s = fxs_replay_writer_close(&rw);
-	else
-		fxs_replay_writer_abandon(&rw);
-	if (s != FXS_REPLAY_OK)
-		snprintf(err, errlen, "%s: %s", path, rw.error[0] ? rw.error : fxs_replay_status_string(s));
-	fxs_world_destroy(w);
+	s = record_finish(&rw, s, w, path, final_hash, err, errlen);
+	return s;
+}
+
+/* ---- the API-call demo ---- */
+
+static void demo_add(fxs_calls_demo *d, fxs_body_id id)
+{
+	if (d->count < FXS_CALLS_DEMO_BODIES)
+		d->bodies[d->count++] = id;
+}
+
+static fxs_body_def demo_body(fxs_shape_type type, int32_t x, int32_t y, int32_t z)
+{
+	fxs_body_def b = fxs_default_body_def();
+	b.position = fxg_v3(FXG_I(x), FXG_I(y), FXG_I(z));
+	b.shape.type = type;
+	b.shape.radius = FXG_RATIO(1, 2);
+	b.shape.half_extents = fxg_v3(FXG_RATIO(1, 2), FXG_RATIO(1, 2), FXG_RATIO(1, 2));
+	return b;
+}
+
+void fxs_calls_demo_tick(fxs_world *w, fxs_calls_demo *d, uint64_t tick)
+{
+	if (tick == 1) {
+		fxs_body_def g = fxs_default_body_def();
+		g.type = FXS_BODY_STATIC;
+		g.shape.type = FXS_SHAPE_BOX;
+		g.shape.half_extents = fxg_v3(FXG_I(20), FXG_I(1), FXG_I(20));
+		g.position = fxg_v3(0, FXG_I(-1), 0);
+		demo_add(d, fxs_body_create(w, &g));
+		fxs_body_def bad = { 0 }; /* radius 0: refused, recorded all the same, refused again on replay */
+		fxs_body_create(w, &bad);
+		for (int32_t i = 0; i < 6; ++i) {
+			fxs_body_def b = demo_body(i % 2 ? FXS_SHAPE_SPHERE : FXS_SHAPE_BOX, i - 3, 1 + i, 0);
+			demo_add(d, fxs_body_create(w, &b));
+		}
+		fxs_body_set_friction(w, d->bodies[1], FXG_RATIO(1, 5));
+		fxs_body_set_user_data(w, d->bodies[2], 42);
+		return;
+	}
+	if (tick == 10) {
+		const fxg_vec3 pts[6] = { { FXG_I(1), 0, 0 }, { FXG_I(-1), 0, 0 }, { 0, FXG_I(1), 0 }, { 0, FXG_I(-1), 0 }, { 0, 0, FXG_I(1) }, { 0, 0, FXG_I(-1) } };
+		fxg_vec3 com;
+		fxs_hull_id h = fxs_world_create_hull(w, pts, 6, &com);
+		fxs_body_def b = demo_body(FXS_SHAPE_HULL, 4, 3, 2);
+		b.shape = fxs_hull_shape(w, h);
+		demo_add(d, fxs_body_create(w, &b));
+	}
+	if (tick % 20 == 5 && d->count > 1) {
+		fxs_body_id id = d->bodies[1 + tick / 20 % (d->count - 1)];
+		fxs_body_apply_linear_impulse(w, id, fxg_v3(FXG_I(2), FXG_I(5), FXG_I(-1)), fxs_body_get_position(w, id));
+	}
+	if (tick % 7 == 0 && d->count > 2)
+		fxs_body_apply_force_to_center(w, d->bodies[2], fxg_v3(FXG_I(30), 0, 0));
+	if (tick == 30 && d->count > 4) {
+		fxs_joint_def j = fxs_default_ball_joint_def();
+		j.body_a = d->bodies[3], j.body_b = d->bodies[4];
+		j.local_anchor_a = fxg_v3(FXG_RATIO(1, 2), 0, 0);
+		j.local_anchor_b = fxg_v3(FXG_RATIO(-1, 2), 0, 0);
+		fxs_joint_create(w, &j);
+		fxs_body_set_damping(w, d->bodies[3], FXG_RATIO(1, 10), FXG_RATIO(1, 10));
+	}
+	if (tick == 40 && d->count > 5) {
+		fxs_body_destroy(w, d->bodies[5]);
+		fxs_body_def b = demo_body(FXS_SHAPE_CAPSULE, 0, 6, -3);
+		b.shape.half_height = FXG_RATIO(1, 2);
+		d->bodies[5] = fxs_body_create(w, &b);
+		fxs_body_set_angular_velocity(w, d->bodies[5], fxg_v3(0, FXG_I(3), 0));
+	}
+	if (tick == 50) {
+		fxs_character_def c = fxs_default_character_def();
+		c.position = fxg_v3(FXG_I(-6), FXG_I(1), FXG_I(-6));
+		d->character = fxs_character_create(w, &c);
+	}
+	if (tick > 50 && d->character)
+		fxs_character_set_move(w, d->character, fxg_v3(FXG_I(2), 0, FXG_I(1)), tick % 40 == 0);
+	if (tick == 60 && !d->saved) {
+		size_t n = fxs_world_snapshot_size(w);
+		d->saved = malloc(n ? n : 1);
+		if (d->saved && fxs_world_snapshot_save(w, d->saved, n, &d->saved_len) != FXS_OK)
+			d->saved_len = 0;
+	}
+	if (tick == 61 && d->saved)
+		fxs_world_snapshot_restore(w, d->saved, d->saved_len); /* back to before tick 60 */
+	if (tick == 70)
+		fxs_world_set_gravity(w, fxg_v3(FXG_RATIO(1, 2), FXG_I(-9), 0));
+	if (tick == 80 && d->count > 6) {
+		fxs_body_set_type(w, d->bodies[6], FXS_BODY_KINEMATIC);
+		fxs_body_set_linear_velocity(w, d->bodies[6], fxg_v3(0, FXG_I(1), 0));
+	}
+}
+
+void fxs_calls_demo_free(fxs_calls_demo *d)
+{
+	free(d->saved);
+	d->saved = NULL;
+}
+
+fxs_replay_status fxs_calls_demo_record(const char *path, uint32_t steps, uint32_t chunk_ticks, uint32_t flags,
+					uint64_t *final_hash, char *err, size_t errlen)
+{
+	fxs_world_def def = fxs_default_world_def();
+	fxs_world *w = fxs_world_create(&def);
+	if (!w) {
+		snprintf(err, errlen, "out of memory creating the world");
+		return FXS_REPLAY_NOMEM;
+	}
+	fxs_calls_demo d;
+	memset(&d, 0, sizeof d);
+	fxs_replay_writer rw;
+	fxs_replay_status s = fxs_replay_writer_open_calls(&rw, path, "calls_demo", w, chunk_ticks, flags);
+	for (uint32_t i = 0; s == FXS_REPLAY_OK && i < steps; ++i) {
+		fxs_calls_demo_tick(w, &d, i + 1);
+		if (fxs_world_step(w) != FXS_OK) {
+			s = FXS_REPLAY_NOMEM;
+			snprintf(rw.error, sizeof rw.error, "out of memory at step %u (not recorded)", i + 1);
+			break;
+		}
+		s = fxs_replay_writer_tick(&rw, NULL, w);
+	}
+	s = record_finish(&rw, s, w, path, final_hash, err, errlen);
+	fxs_calls_demo_free(&d);
 	return s;
 }
 
 /* ---- re-simulation, from a known start ---- */
 
-/* The canonical state bytes of w (NULL when out of memory). */
-static uint8_t *state_bytes(const fxs_world *w, size_t *n)
+/* The start snapshot of a scene (its own world): NULL when out of memory. */
+static uint8_t *scene_snapshot(const fxs_scene *sc, size_t *len)
 {
-	*n = fxs_world_serialize_state(w, NULL, 0);
-	uint8_t *b = malloc(*n ? *n : 1);
-	if (b)
-		fxs_world_serialize_state(w, b, *n);
+	fxs_world *x = sc->create();
+	uint8_t *b = NULL;
+	*len = x ? fxs_world_snapshot_size(x) : 0;
+	if (x && (b = malloc(*len ? *len : 1)) != NULL && fxs_world_snapshot_save(x, b, *len, len) != FXS_OK) {
+		free(b);
+		b = NULL;
+	}
+	fxs_world_destroy(x);
 	return b;
 }
 
-/* 1 when a and b hold the same state, 0 when not (*d names where, from
- * `expected` a to `got` b), -1 when out of memory. */
-static int same_state(const fxs_world *a, const fxs_world *b, fxs_state_diff *d)
-{
-	size_t na, nb;
-	uint8_t *sa = state_bytes(a, &na), *sb = state_bytes(b, &nb);
-	int same = sa && sb ? na == nb && memcmp(sa, sb, na) == 0 : -1;
-	free(sa);
-	free(sb);
-	if (same == 0 && !fxs_world_first_difference(a, b, d)) {
-		memset(d, 0, sizeof *d); /* differs where the comparison does not look: the hash says so */
-		d->body = -1;
-		snprintf(d->field, sizeof d->field, "state hash");
-		snprintf(d->expected, sizeof d->expected, "%016" PRIx64, fxs_world_hash(a));
-		snprintf(d->got, sizeof d->got, "%016" PRIx64, fxs_world_hash(b));
-	}
-	return same;
-}
-
-static fxs_world *bad_start(fxs_world *w, fxs_replay_status *status, fxs_replay_status s, char *err, size_t errlen,
-			    const char *fmt, ...)
+static fxs_world *refuse(fxs_replay_status *status, fxs_replay_status s, char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 	*status = s;
-	fxs_world_destroy(w);
 	return NULL;
 }
 
-/* w's start against the state of e; *status etc. as fxs_replay_start_world */
-static fxs_world *check_against(fxs_world *w, const fxs_world *e, const char *what, fxs_replay_status *status, char *err,
-				size_t errlen)
-{
-	fxs_state_diff d;
-	int same = same_state(e, w, &d);
-	if (same < 0)
-		return bad_start(w, status, FXS_REPLAY_NOMEM, err, errlen, "out of memory comparing the start");
-	if (same)
-		return w;
-	char where[256];
-	fxs_state_diff_format(&d, where, sizeof where);
-	return bad_start(w, status, FXS_REPLAY_BAD_START, err, errlen, "not the expected start: %s, not %s's: %s",
-			 "the replay starts from a state", what, where);
-}
-
 fxs_world *fxs_replay_start_world(const char *scene, const uint8_t *snapshot, size_t len, uint64_t start_tick,
-				  const fxs_replay_expect *expect, const fxs_scene **sc, fxs_replay_status *status,
-				  char *err, size_t errlen)
+				  uint32_t mode, const fxs_replay_expect *expect, const fxs_scene **sc,
+				  fxs_replay_status *status, char *err, size_t errlen)
 {
 	fxs_replay_status dummy;
 	if (!status)
 		status = &dummy;
+	*sc = NULL;
+	bool given = expect && (expect->snapshot || expect->has_hash);
+	if (mode == FXS_REPLAY_MODE_CALLS) /* no input handler: the library's start (given, or an empty world) */
+		return fxs_replay_start_checked(snapshot, len, start_tick, mode, expect, status, err, errlen);
 	const fxs_scene *found = fxs_scene_find(scene);
 	if (!found)
-		return bad_start(NULL, status, FXS_REPLAY_CORRUPT, err, errlen,
-				 "unknown scene '%s': this build has no input handler for it", scene);
-	fxs_result e;
-	fxs_world *w = fxs_world_create_from_snapshot(snapshot, len, &e);
-	if (!w)
-		return bad_start(NULL, status, e == FXS_ERR_NOMEM ? FXS_REPLAY_NOMEM : FXS_REPLAY_CORRUPT, err, errlen,
-				 "corrupt: the initial snapshot does not restore (%s)", fxs_result_string(e));
-	if (fxs_world_get_step(w) != start_tick)
-		return bad_start(w, status, FXS_REPLAY_CORRUPT, err, errlen,
-				 "corrupt: the initial snapshot is at step %" PRIu64 ", the header says %" PRIu64,
-				 fxs_world_get_step(w), start_tick);
+		return refuse(status, FXS_REPLAY_CORRUPT, err, errlen,
+			      "unknown scene '%s': this build has no input handler for it", scene);
 	*sc = found;
-	*status = FXS_REPLAY_OK;
-	if (expect && expect->snapshot) {
-		fxs_world *x = fxs_world_create_from_snapshot(expect->snapshot, expect->snapshot_len, &e);
-		if (!x)
-			return bad_start(w, status, e == FXS_ERR_NOMEM ? FXS_REPLAY_NOMEM : FXS_REPLAY_CORRUPT, err, errlen,
-					 "the expected start's snapshot does not restore (%s)", fxs_result_string(e));
-		w = check_against(w, x, "the expected start snapshot", status, err, errlen);
-		fxs_world_destroy(x);
-		return w;
-	}
-	if (expect && expect->has_hash) {
-		uint64_t h = fxs_world_hash(w);
-		if (h != expect->hash)
-			return bad_start(w, status, FXS_REPLAY_BAD_START, err, errlen,
-					 "not the expected start: the replay starts from state hash %016" PRIx64
-					 ", the expected start is %016" PRIx64,
-					 h, expect->hash);
-		return w;
-	}
+	if (given)
+		return fxs_replay_start_checked(snapshot, len, start_tick, mode, expect, status, err, errlen);
 	/* the built-in scene's start: its golden hash, and its state exactly */
 	uint64_t golden;
 	if (!fxs_scene_start_hash(found->name, &golden))
-		return bad_start(w, status, FXS_REPLAY_BAD_START, err, errlen,
-				 "not the expected start: scene '%s' has no golden start in this build", found->name);
-	if (fxs_world_hash(w) != golden) {
+		return refuse(status, FXS_REPLAY_BAD_START, err, errlen,
+			      "not the expected start: scene '%s' has no golden start in this build", found->name);
+	fxs_replay_expect by_hash = { NULL, 0, true, golden };
+	fxs_world *w = fxs_replay_start_checked(snapshot, len, start_tick, mode, &by_hash, status, err, errlen);
+	if (!w) {
+		if (*status != FXS_REPLAY_BAD_START)
+			return NULL;
 		/* name where it differs from the scene's own start */
-		fxs_world *x = found->create();
+		fxs_result e;
+		fxs_world *x = found->create(), *got = fxs_world_create_from_snapshot(snapshot, len, &e);
 		fxs_state_diff d;
 		char where[256] = "";
-		if (x && fxs_world_first_difference(x, w, &d)) {
+		if (x && got && fxs_world_first_difference(x, got, &d)) {
 			fxs_state_diff_format(&d, where + 2, sizeof where - 2);
 			memcpy(where, ": ", 2);
 		}
+		uint64_t h = got ? fxs_world_hash(got) : 0;
 		fxs_world_destroy(x);
-		return bad_start(w, status, FXS_REPLAY_BAD_START, err, errlen,
-				 "not the expected start: the replay starts from state hash %016" PRIx64
-				 ", scene %s starts from %016" PRIx64 "%s",
-				 fxs_world_hash(w), found->name, golden, where);
+		fxs_world_destroy(got);
+		return refuse(status, FXS_REPLAY_BAD_START, err, errlen,
+			      "not the expected start: the replay starts from state hash %016" PRIx64
+			      ", scene %s starts from %016" PRIx64 "%s",
+			      h, found->name, golden, where);
 	}
-	fxs_world *x = found->create();
-	if (!x)
-		return bad_start(w, status, FXS_REPLAY_NOMEM, err, errlen, "scene '%s' could not be created", found->name);
-	if (fxs_world_hash(x) != golden) {
-		uint64_t h = fxs_world_hash(x);
-		fxs_world_destroy(x);
-		return bad_start(w, status, FXS_REPLAY_BAD_START, err, errlen,
-				 "this build's scene %s starts from state hash %016" PRIx64 ", not its golden start %016" PRIx64
-				 ": the program is inconsistent (tools/scenes/scene_starts.c)",
-				 found->name, h, golden);
-	}
-	char what[96];
-	snprintf(what, sizeof what, "scene %s", found->name);
-	w = check_against(w, x, what, status, err, errlen);
+	fxs_world_destroy(w);
+	size_t slen;
+	uint8_t *own = scene_snapshot(found, &slen);
+	if (!own)
+		return refuse(status, FXS_REPLAY_NOMEM, err, errlen, "scene '%s' could not be created", found->name);
+	fxs_world *x = fxs_world_create_from_snapshot(own, slen, NULL);
+	uint64_t h = x ? fxs_world_hash(x) : 0;
 	fxs_world_destroy(x);
+	if (h != golden) {
+		free(own);
+		return refuse(status, FXS_REPLAY_BAD_START, err, errlen,
+			      "this build's scene %s starts from state hash %016" PRIx64 ", not its golden start %016" PRIx64
+			      ": the program is inconsistent (tools/scenes/scene_starts.c)",
+			      found->name, h, golden);
+	}
+	fxs_replay_expect exact = { own, slen, false, 0 };
+	w = fxs_replay_start_checked(snapshot, len, start_tick, mode, &exact, status, err, errlen);
+	free(own);
 	return w;
 }
 
 fxs_world *fxs_replay_start(const fxs_replay *r, const fxs_replay_expect *expect, const fxs_scene **scene, char *err,
 			    size_t errlen)
 {
-	return fxs_replay_start_world(r->scene, r->data + r->snapshot_off, r->snapshot_len, r->start_tick, expect, scene,
-				      NULL, err, errlen);
+	if (r->mode == FXS_REPLAY_MODE_INPUTS && r->input_size != FXS_INPUT_SIZE) {
+		*scene = NULL;
+		snprintf(err, errlen, "a game's replay with %u-byte inputs: this program has no input handler for them",
+			 r->input_size);
+		return NULL;
+	}
+	return fxs_replay_start_world(r->scene, r->data + r->snapshot_off, r->snapshot_len, r->start_tick, r->mode, expect,
+				      scene, NULL, err, errlen);
 }
 
 fxs_world *fxs_replay_reader_start(const fxs_replay_reader *r, const fxs_replay_expect *expect, const fxs_scene **sc,
 				   fxs_replay_status *status, char *err, size_t errlen)
 {
-	return fxs_replay_start_world(r->scene, fxs_replay_reader_snapshot(r), r->snapshot_len, r->start_tick, expect, sc,
-				      status, err, errlen);
+	fxs_replay_status dummy;
+	if (r->mode == FXS_REPLAY_MODE_INPUTS && r->input_size != FXS_INPUT_SIZE) {
+		*sc = NULL;
+		return refuse(status ? status : &dummy, FXS_REPLAY_CORRUPT, err, errlen,
+			      "a game's replay with %u-byte inputs: this program has no input handler for them (the game "
+			      "verifies it with its own, fxs_replay_verify)",
+			      r->input_size);
+	}
+	return fxs_replay_start_world(r->scene, fxs_replay_reader_snapshot(r), r->snapshot_len, r->start_tick, r->mode,
+				      expect, sc, status, err, errlen);
 }
 
-fxs_result fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_world *w, uint64_t i)
+fxs_result fxs_scene_apply_replay_inputs(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players,
+					 void *ctx)
 {
+	const fxs_scene *sc = ctx;
 	fxs_input in[FXS_MAX_PLAYERS];
-	fxs_replay_tick_inputs(r, i, in);
-	scene->apply_inputs(w, in, r->players, fxs_replay_tick_number(r, i));
-	return fxs_world_step(w);
+	for (uint32_t p = 0; p < FXS_MAX_PLAYERS; ++p)
+		in[p] = p < players ? fxs_input_read(inputs + (size_t)p * FXS_INPUT_SIZE) : fxs_input_neutral();
+	sc->apply_inputs(w, in, players, tick);
+	return FXS_OK;
 }
 
 fxs_result fxs_replay_step_tick(const fxs_scene *scene, fxs_world *w, const fxs_replay_tick *t, uint32_t players)
 {
+	if (t->mode == FXS_REPLAY_MODE_CALLS || !scene)
+		return fxs_replay_tick_apply(w, t, NULL, NULL);
 	scene->apply_inputs(w, t->inputs, players, t->number);
 	return fxs_world_step(w);
 }
 
-/* ---- comparing states ---- */
-
-static void fix_text(fix16_t v, char *buf, size_t n)
+fxs_result fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_world *w, uint64_t i)
 {
-	char s[16];
-	fix16_to_str(v, s, 5);
-	snprintf(buf, n, "%s [0x%08" PRIx32 "]", s, (uint32_t)v);
-}
-
-static bool diff_fix(fxs_state_diff *d, int64_t body, const char *field, fix16_t e, fix16_t g)
-{
-	if (e == g)
-		return false;
-	d->differ = true;
-	d->body = body;
-	snprintf(d->field, sizeof d->field, "%s", field);
-	fix_text(e, d->expected, sizeof d->expected);
-	fix_text(g, d->got, sizeof d->got);
-	return true;
-}
-
-static bool diff_u64(fxs_state_diff *d, int64_t body, const char *field, uint64_t e, uint64_t g, bool hex)
-{
-	if (e == g)
-		return false;
-	d->differ = true;
-	d->body = body;
-	snprintf(d->field, sizeof d->field, "%s", field);
-	snprintf(d->expected, sizeof d->expected, hex ? "%016" PRIx64 : "%" PRIu64, e);
-	snprintf(d->got, sizeof d->got, hex ? "%016" PRIx64 : "%" PRIu64, g);
-	return true;
-}
-
-static bool diff_v3(fxs_state_diff *d, int64_t body, const char *name, fxg_vec3 e, fxg_vec3 g)
-{
-	char f[16];
-	snprintf(f, sizeof f, "%s.x", name);
-	if (diff_fix(d, body, f, e.x, g.x))
-		return true;
-	snprintf(f, sizeof f, "%s.y", name);
-	if (diff_fix(d, body, f, e.y, g.y))
-		return true;
-	snprintf(f, sizeof f, "%s.z", name);
-	return diff_fix(d, body, f, e.z, g.z);
-}
-
-bool fxs_world_first_difference(const fxs_world *e, const fxs_world *g, fxs_state_diff *d)
-{
-	memset(d, 0, sizeof *d);
-	d->body = -1;
-	if (diff_u64(d, -1, "slot count", fxs_world_slot_count(e), fxs_world_slot_count(g), false))
-		return true;
-	uint32_t slots = fxs_world_slot_count(e);
-	for (uint32_t i = 0; i < slots; ++i) {
-		fxs_body_id a = fxs_world_body_at(e, i), b = fxs_world_body_at(g, i);
-		bool va = fxs_body_is_valid(e, a), vb = fxs_body_is_valid(g, b);
-		if (diff_u64(d, i, "alive", va, vb, false))
-			return true;
-		if (diff_u64(d, i, "generation", a.generation, b.generation, false))
-			return true;
-		if (!va)
-			continue;
-		if (diff_u64(d, i, "type", (uint64_t)fxs_body_get_type(e, a), (uint64_t)fxs_body_get_type(g, b), false))
-			return true;
-		fxs_shape sa = fxs_body_get_shape(e, a), sb = fxs_body_get_shape(g, b);
-		if (diff_u64(d, i, "shape.type", (uint64_t)(uint32_t)sa.type, (uint64_t)(uint32_t)sb.type, false) ||
-		    diff_fix(d, i, "shape.radius", sa.radius, sb.radius) ||
-		    diff_fix(d, i, "shape.half_height", sa.half_height, sb.half_height) ||
-		    diff_v3(d, i, "shape.half_extents", sa.half_extents, sb.half_extents))
-			return true;
-		if (diff_v3(d, i, "p", fxs_body_get_position(e, a), fxs_body_get_position(g, b)))
-			return true;
-		fxg_quat qa = fxs_body_get_rotation(e, a), qb = fxs_body_get_rotation(g, b);
-		if (diff_fix(d, i, "q.x", qa.x, qb.x) || diff_fix(d, i, "q.y", qa.y, qb.y) ||
-		    diff_fix(d, i, "q.z", qa.z, qb.z) || diff_fix(d, i, "q.w", qa.w, qb.w))
-			return true;
-		if (diff_v3(d, i, "v", fxs_body_get_linear_velocity(e, a), fxs_body_get_linear_velocity(g, b)) ||
-		    diff_v3(d, i, "w", fxs_body_get_angular_velocity(e, a), fxs_body_get_angular_velocity(g, b)))
-			return true;
-		if (diff_u64(d, i, "user_data", fxs_body_get_user_data(e, a), fxs_body_get_user_data(g, b), false))
-			return true;
-		/* forces, torques, material: not in the public getters, in the body hash */
-		if (diff_u64(d, i, "other (body hash)", fxs_body_hash(e, a), fxs_body_hash(g, b), true))
-			return true;
-	}
-	if (diff_u64(d, -1, "step", fxs_world_get_step(e), fxs_world_get_step(g), false))
-		return true;
-	fxs_step_stats se = fxs_world_get_stats(e), sg = fxs_world_get_stats(g);
-	if (diff_u64(d, -1, "overflows_total", se.overflows_total, sg.overflows_total, false))
-		return true;
-	return diff_u64(d, -1, "contacts or broadphase (state hash)", fxs_world_hash(e), fxs_world_hash(g), true);
-}
-
-void fxs_state_diff_format(const fxs_state_diff *d, char *buf, size_t n)
-{
-	if (d->body >= 0)
-		snprintf(buf, n, "body %" PRId64 " field %s (expected %s, got %s)", d->body, d->field, d->expected, d->got);
-	else
-		snprintf(buf, n, "%s (expected %s, got %s)", d->field, d->expected, d->got);
+	fxs_replay_tick t;
+	if (!fxs_replay_get_tick(r, i, &t))
+		return FXS_ERR_INVALID_ARGUMENT;
+	return fxs_replay_step_tick(scene, w, &t, r->players);
 }
 
 void fxs_world_log_bits(FILE *f, const fxs_world *w, uint64_t step)

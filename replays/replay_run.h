@@ -1,10 +1,12 @@
-/* Running replays: input sources (scripts, seeded random), recording a scene,
- * re-simulating a replay tick by tick, and naming the first body and field
- * where two states part. Tools and tests share these. */
+/* The fixstep program's own side of replays (the library's is
+ * fixstep/replay.h): input sources (scripts, seeded random), recording a
+ * built-in scene, and re-simulating a replay of a scene (its input handler
+ * as the apply callback, its golden start as the trusted start). Tools and
+ * tests share these. */
 #ifndef FXS_REPLAY_RUN_H
 #define FXS_REPLAY_RUN_H
 
-#include "replay.h"
+#include "fixstep/replay.h"
 #include "scenes/scenes.h"
 
 /* ---- input sources ---- */
@@ -62,57 +64,59 @@ typedef struct fxs_record_options {
 fxs_replay_status fxs_replay_record(const char *path, const fxs_record_options *o, uint64_t *final_hash, char *err,
 				    size_t errlen);
 
+/* ---- the API-call demo: a program with no input layer ---- */
+
+/* A world built and changed through the public API alone: a ground, boxes,
+ * spheres and a hull; every tick some calls (impulses, forces, setters,
+ * creates, destroys, a ball joint, a character, a gravity change), a pure
+ * function of the tick. What `fixstep record --calls` records and the
+ * tests drive. */
+#define FXS_CALLS_DEMO_BODIES 24
+typedef struct fxs_calls_demo {
+	fxs_body_id bodies[FXS_CALLS_DEMO_BODIES];
+	uint32_t count;
+	uint32_t character;
+	uint8_t *saved; /* the snapshot of tick 60, restored at tick 61 (a rollback) */
+	size_t saved_len;
+} fxs_calls_demo;
+
+/* The calls made before the demo's tick `tick` (1-based) on w; d starts
+ * all zero. */
+void fxs_calls_demo_tick(fxs_world *w, fxs_calls_demo *d, uint64_t tick);
+void fxs_calls_demo_free(fxs_calls_demo *d);
+/* Record steps ticks of the demo as a CALLS replay (name "calls_demo"). */
+fxs_replay_status fxs_calls_demo_record(const char *path, uint32_t steps, uint32_t chunk_ticks, uint32_t flags,
+					uint64_t *final_hash, char *err, size_t errlen);
+
 /* ---- re-simulation, from a known start ---- */
 
-/* What a replay's start must be. A replay proves a run only from a start
- * the verifier knows: the file's own snapshot is untrusted like the rest.
- * All zero (or NULL): the start of the built-in scene the header names,
- * whose state hash is compiled into the program (fxs_scene_start_hash) and
- * whose state is compared byte for byte with the scene's own. */
-typedef struct fxs_replay_expect {
-	const void *snapshot; /* non-NULL: exactly this snapshot's state (a game server's start) */
-	size_t snapshot_len;
-	bool has_hash; /* else: the start's state hash (fxs_world_hash) must be `hash` */
-	uint64_t hash;
-} fxs_replay_expect;
-
 /* The world at a replay's start, from its snapshot (scene, snapshot and
- * start step from its header), checked against expect, and the scene whose
- * input handler it uses. NULL with *status and a message (err) otherwise:
- * FXS_REPLAY_BAD_START for a start that is not the expected one (naming the
- * first body and field that differ when it can), FXS_REPLAY_CORRUPT for an
- * unknown scene or a snapshot that does not restore, FXS_REPLAY_NOMEM. */
+ * start step from its header), checked against expect (fxs_replay_expect;
+ * all zero: the built-in scene's golden start for an inputs replay, an
+ * empty world for a calls replay), and the scene whose input handler it
+ * uses (NULL for a calls replay). NULL with *status and a message (err)
+ * otherwise: FXS_REPLAY_BAD_START for a start that is not the expected one
+ * (naming the first body and field that differ when it can),
+ * FXS_REPLAY_CORRUPT for an unknown scene or a snapshot that does not
+ * restore, FXS_REPLAY_NOMEM. */
 fxs_world *fxs_replay_start_world(const char *scene, const uint8_t *snapshot, size_t len, uint64_t start_tick,
-				  const fxs_replay_expect *expect, const fxs_scene **sc, fxs_replay_status *status,
-				  char *err, size_t errlen);
+				  uint32_t mode, const fxs_replay_expect *expect, const fxs_scene **sc,
+				  fxs_replay_status *status, char *err, size_t errlen);
 /* The same for a replay in memory or a reader (status may be NULL). */
 fxs_world *fxs_replay_start(const fxs_replay *r, const fxs_replay_expect *expect, const fxs_scene **scene, char *err,
 			    size_t errlen);
 fxs_world *fxs_replay_reader_start(const fxs_replay_reader *r, const fxs_replay_expect *expect, const fxs_scene **sc,
 				   fxs_replay_status *status, char *err, size_t errlen);
-/* Apply tick i's inputs and step: fxs_world_step's result (FXS_ERR_NOMEM:
- * the machine ran out of memory, so nothing can be said about the replay). */
+/* Apply tick i's inputs (through the scene's handler) or its recorded
+ * calls (scene NULL) and step: fxs_world_step's result (FXS_ERR_NOMEM: the
+ * machine ran out of memory, so nothing can be said about the replay). */
 fxs_result fxs_replay_step(const fxs_replay *r, const fxs_scene *scene, fxs_world *w, uint64_t i);
 /* The same for a tick from a reader. */
 fxs_result fxs_replay_step_tick(const fxs_scene *scene, fxs_world *w, const fxs_replay_tick *t, uint32_t players);
-
-/* ---- comparing states ---- */
-
-typedef struct fxs_state_diff {
-	bool differ;
-	int64_t body; /* slot, or -1 when the difference is not in a body */
-	char field[48];
-	char expected[64];
-	char got[64];
-} fxs_state_diff;
-
-/* The first difference between two worlds in canonical order: slot count,
- * then per slot validity, type, shape, position, rotation, velocities, then
- * the rest of the body (its hash), then the non-body state (step count,
- * contacts, broadphase). Returns d->differ. */
-bool fxs_world_first_difference(const fxs_world *expected, const fxs_world *got, fxs_state_diff *d);
-/* "body B field F (expected E, got G)" or "FIELD (expected E, got G)" */
-void fxs_state_diff_format(const fxs_state_diff *d, char *buf, size_t n);
+/* A built-in scene's input handler as a replay apply callback (ctx: the
+ * fxs_scene; inputs: fxs_input records). */
+fxs_result fxs_scene_apply_replay_inputs(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players,
+					 void *ctx);
 
 /* Prints every body's state bits (hex) after a step, one line per body, then
  * the state hash: the determinism log, made to be diffed line by line. */

@@ -159,11 +159,7 @@ static void mark_hashes_before(fxs_session *s, uint32_t q, uint64_t C)
 static void back(fxs_session *s, uint32_t j, uint64_t R, uint64_t C, bool host)
 {
 	jpeer *x = &s->join->p[j];
-	if (x->phase != P_BACK && !host) { /* (the host did at the request) */
-		/* a restarted j numbers its packets from 1 again */
-		s->peer[j].rx_max = 0;
-		s->peer[j].rx_window = 0;
-	}
+	(void)host;
 	x->phase = P_BACK;
 	x->R = R;
 	x->C = C;
@@ -367,6 +363,18 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 			for (uint32_t k = 0; k < s->c.peers; ++k)
 				if (k != me && x->rep_now[k] < x->proxy_gen && (k != j || x->wants))
 					y->due[k][j] |= DUE_PROXY;
+		/* back for good: every input below R here (and, the host, everyone
+		 * told); then j is an ordinary peer again, which can leave again */
+		if (x->phase == P_BACK && s->peer[j].contig + 1 >= x->R) {
+			bool told = true;
+			for (uint32_t k = 0; host && k < s->c.peers; ++k)
+				if (k != me && k != j && s->peer[k].count && x->rep_R[k] != x->R)
+					told = false;
+			if (told) {
+				x->phase = P_PRESENT;
+				x->last_heard = now;
+			}
+		}
 	}
 }
 
@@ -391,7 +399,7 @@ bool fxs_join_take_hash(const fxs_session *s, uint32_t q, uint64_t t)
 uint64_t fxs_join_compare_from(const fxs_session *s, uint32_t q)
 {
 	const jpeer *x = &s->join->p[q];
-	uint64_t from = x->phase == P_BACK ? x->C : 0;
+	uint64_t from = x->R ? x->C : 0; /* (kept once back: those checksums never came) */
 	if (s->join->loaded && s->join->base > from)
 		from = s->join->base;
 	return from;
@@ -401,18 +409,35 @@ bool fxs_join_can_simulate(const fxs_session *s) { return !s->join->joining || s
 
 bool fxs_join_can_take_local(const fxs_session *s) { return !s->join->joining || s->join->R; }
 
+/* q numbers its packets from 1 again (a restart): its window starts over,
+ * and what it holds of ours is what it says from now on */
+static void restarted(fxs_session *s, uint32_t q)
+{
+	peer_state *p = &s->peer[q];
+	p->rx_max = 0;
+	p->rx_window = 0;
+	p->their_input_ack = 0;
+	p->their_hash_ack = 0;
+}
+
 bool fxs_join_seq_exempt(fxs_session *s, uint32_t q, uint32_t type, const uint8_t *body, size_t len, uint32_t seq)
 {
 	fxs_join *y = s->join;
 	if (y->joining && s->peer[q].rx_max == 0 && seq)
 		return true; /* a joiner has no history of anyone's numbers */
+	if (y->p[q].phase != P_PRESENT && host_of(s, q) != s->c.local) {
+		/* an absent (or returning) peer restarted: its packets count again;
+		 * an old one replayed changes nothing (its inputs are frozen or
+		 * the same, its checksums checked, its acknowledgements maxima) */
+		restarted(s, q);
+		return true;
+	}
 	if (type != FXS_PKT_ROSTER || len < 6 || body[0] != OP_JOIN_REQ || body[1] != q || host_of(s, q) != s->c.local)
 		return false;
 	jpeer *x = &y->p[q];
 	if (x->phase == P_PRESENT && (!s->c.absent_ms || y->now - x->last_heard < s->c.absent_ms / 2))
 		return false; /* q is alive and well: an old request replayed */
-	s->peer[q].rx_max = 0;
-	s->peer[q].rx_window = 0;
+	restarted(s, q);
 	return true;
 }
 
@@ -534,6 +559,9 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 	case OP_JOIN_REQ:
 		if (len != 6 || q != j || host != me)
 			return len != 6 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		if (x->phase == P_PRESENT && s->c.absent_ms && now - x->last_heard < s->c.absent_ms / 2 &&
+		    x->last_heard)
+			return FXS_DROP_NONE; /* a late copy of a request j made before it came back */
 		if (x->phase == P_PRESENT) {
 			++y->absences;
 			freeze(s, j, x->epoch + 1);
@@ -568,10 +596,10 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			}
 			return FXS_DROP_NONE;
 		}
-		if (e == x->epoch && x->phase >= P_PROXIED) {
+		if (e == x->epoch && x->phase >= P_PROXIED)
 			back(s, j, R, C, false);
-			y->due[q][j] |= DUE_REPORT; /* the host learns we know */
-		}
+		if (e == x->epoch && x->R == R)
+			y->due[q][j] |= DUE_REPORT; /* the host learns we know (again, if our answer was lost) */
 		return FXS_DROP_NONE;
 	}
 	default:
@@ -639,7 +667,7 @@ size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, s
 			out[0] = OP_REPORT;
 			put32(out + 6, x->frozen_c);
 			put32(out + 10, s->peer[j].contig);
-			put32(out + 14, x->phase == P_BACK ? x->R : 0);
+			put32(out + 14, x->R);
 			uint64_t k = x->frozen_c < room ? x->frozen_c : room, first = x->frozen_c - k + 1;
 			put32(out + 18, k ? first : 0);
 			out[22] = (uint8_t)k;

@@ -123,7 +123,7 @@ static bool alloc_arrays(fxs_session *s)
 {
 	size_t n = (size_t)s->n;
 	s->inp = calloc(n, s->tick_in);
-	s->used = calloc(n, s->tick_in);
+	s->used = calloc(FXS_SESSION_HISTORY, s->tick_in);
 	s->block = calloc(1, s->tick_in);
 	s->hash = calloc(n, sizeof *s->hash);
 	if (!s->inp || !s->used || !s->block || !s->hash)
@@ -241,7 +241,8 @@ static void set_input(fxs_session *s, uint32_t k, uint64_t t, const uint8_t *in)
 	while (p->contig + 1 < s->n && p->have[p->contig + 1])
 		++p->contig;
 	/* a tick simulated with other inputs must be simulated again */
-	if (t <= s->cur && memcmp(inp_at(s, s->used, t, p->first), in, len) != 0) {
+	if (t <= s->cur && s->cur - t < FXS_SESSION_HISTORY &&
+	    memcmp(inp_at(s, s->used, t % FXS_SESSION_HISTORY, p->first), in, len) != 0) {
 		++s->st.mispredictions;
 		if (t < s->rollback_to)
 			s->rollback_to = t;
@@ -278,9 +279,10 @@ static void simulate(fxs_session *s, uint64_t t)
 		/* real, or predicted: the last input received in order, repeated */
 		uint64_t from = p->have[t] ? t : p->contig < t ? p->contig
 							       : t - 1;
-		memcpy(inp_at(s, s->used, t, p->first), inp_at(s, s->inp, from, p->first), (size_t)p->count * s->isz);
+		memcpy(inp_at(s, s->used, t % FXS_SESSION_HISTORY, p->first), inp_at(s, s->inp, from, p->first),
+		       (size_t)p->count * s->isz);
 	}
-	memcpy(s->block, inp_at(s, s->used, t, 0), s->tick_in);
+	memcpy(s->block, inp_at(s, s->used, t % FXS_SESSION_HISTORY, 0), s->tick_in);
 	if (!s->c.game.advance(s->c.game.ctx, t, s->block, s->players)) {
 		s->nomem = true;
 		return;
@@ -746,5 +748,78 @@ bool fxs_session_inputs(const fxs_session *s, uint64_t t, uint8_t *out, size_t c
 	if (!s || !out || t < 1 || t > s->conf || cap < s->tick_in)
 		return false;
 	memcpy(out, inp_at(s, s->inp, t, 0), s->tick_in);
+	return true;
+}
+
+/* ---- driving a session in real time ---- */
+
+uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_ms, uint32_t tick_ms)
+{
+	if (!s || !t || !t->send || !t->recv)
+		return 0;
+	if (!tick_ms)
+		tick_ms = 1;
+	if (!s->pumping) {
+		s->pumping = true;
+		s->pump_start = s->next_send = now_ms;
+		for (uint32_t q = 0; q < s->c.peers; ++q)
+			s->peer[q].heard_ms = now_ms;
+	}
+	uint8_t buf[FXS_SESSION_PACKET_MAX + 1]; /* one more: a longer datagram is oversized */
+	size_t n;
+	int from;
+	while ((n = t->recv(t->ctx, buf, sizeof buf, &from)) > 0)
+		fxs_session_receive(s, buf, n, from);
+	for (uint32_t q = 0; q < s->c.peers; ++q) {
+		peer_state *p = &s->peer[q];
+		if (p->packets != p->pumped)
+			p->pumped = p->packets, p->heard_ms = now_ms;
+	}
+	fxs_session_set_time(s, now_ms);
+	uint64_t due = now_ms >= s->pump_start ? (now_ms - s->pump_start) / tick_ms + 1 : 0;
+	/* a joiner catches up with the state it got, then keeps the pace from there */
+	fxs_session_join_status js;
+	fxs_join_status(s, &js);
+	if (js.loaded && !js.return_tick)
+		due = s->cur + 2;
+	else if (js.return_tick && !s->join_paced)
+		s->pump_start = now_ms - s->cur * tick_ms, s->join_paced = true;
+	uint32_t step = due > s->cur ? (due - s->cur > 2 ? 2 : (uint32_t)(due - s->cur)) : 0;
+	uint32_t done = fxs_session_advance(s, step);
+	if (now_ms >= s->next_send) {
+		for (uint32_t q = 0; q < s->c.peers; ++q) {
+			if ((n = fxs_session_packet(s, q, buf, sizeof buf)) > 0)
+				t->send(t->ctx, q, buf, n);
+			while ((n = fxs_session_packet_more(s, q, buf, sizeof buf)) > 0)
+				t->send(t->ctx, q, buf, n);
+		}
+		s->next_send = now_ms + tick_ms;
+	}
+	return done;
+}
+
+uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms)
+{
+	if (!s || peer >= s->c.peers || !s->pumping || now_ms < s->peer[peer].heard_ms)
+		return 0;
+	return now_ms - s->peer[peer].heard_ms;
+}
+
+int fxs_session_silent_peer(const fxs_session *s, uint64_t now_ms, uint32_t timeout_ms)
+{
+	for (uint32_t q = 0; s && q < s->c.peers; ++q)
+		if (q != s->c.local && s->peer[q].count && !s->peer[q].done && !s->c.absent_ms &&
+		    fxs_session_peer_silence(s, q, now_ms) > timeout_ms)
+			return (int)q;
+	return -1;
+}
+
+bool fxs_session_all_done(const fxs_session *s)
+{
+	if (!fxs_session_complete(s))
+		return false;
+	for (uint32_t q = 0; q < s->c.peers; ++q)
+		if (q != s->c.local && !s->peer[q].done && !fxs_join_absent(s, q))
+			return false;
 	return true;
 }

@@ -32,6 +32,7 @@ typedef struct peer_state {
 	uint64_t their_input_ack, their_hash_ack;
 	bool done;
 	uint64_t packets;
+	uint64_t pumped, heard_ms; /* packets when the pump last looked, and then */
 	/* the keys of both directions with it (protocol.h) */
 	uint8_t tx_key[FXS_PKT_KEY_BYTES], rx_key[FXS_PKT_KEY_BYTES];
 	/* sequence numbers */
@@ -48,8 +49,10 @@ struct fxs_session {
 	uint64_t conf;       /* confirmed */
 	uint64_t n;          /* ticks + 1 (arrays indexed by tick) */
 	peer_state *peer;
-	uint8_t *inp;         /* [t][player][isz]: real inputs */
-	uint8_t *used;        /* the same: what the latest simulation of t used */
+	uint8_t *inp; /* [t][player][isz]: real inputs */
+	/* [t % HISTORY][player][isz]: what the latest simulation of t used (only
+	 * ticks after the confirmed one matter: the rollback window) */
+	uint8_t *used;
 	uint8_t *block;       /* one tick's inputs being simulated */
 	uint64_t local_gen;   /* local inputs taken up to this tick */
 	uint64_t *hash;       /* after tick t */
@@ -57,12 +60,15 @@ struct fxs_session {
 	snap_slot ring[FXS_SESSION_HISTORY];
 	fxs_session_stats st;
 	fxs_session_desync ds;
-	bool nomem;            /* a callback failed: no further ticks */
+	bool nomem;   /* a callback failed: no further ticks */
+	bool pumping; /* fxs_session_pump: its clock started at pump_start */
+	uint64_t pump_start, next_send;
 	struct fxs_sync *sync; /* packets beyond data: the desync exchange (sync.h) */
 	bool first_mismatch[FXS_SESSION_MAX_PEERS];
 	struct fxs_join *join; /* late join and reconnect (join.h) */
 	uint64_t now_ms;       /* the caller's clock, or 16 ms per advance call */
 	bool caller_clock;
+	bool join_paced; /* the pump's clock moved to a joiner's state */
 };
 
 /* session.c's own steps, for join.c */

@@ -133,12 +133,12 @@ static bool write_replay(const char *path, const char *label, const char *scene,
 	if (tweak)
 		tweak(w);
 	fxs_replay_writer rw;
-	bool ok = fxs_replay_writer_open(&rw, path, label, w, sc->players, 0, flags) == FXS_REPLAY_OK;
+	bool ok = fxs_replay_writer_open(&rw, path, label, w, sc->players, FXS_INPUT_SIZE, 0, flags) == FXS_REPLAY_OK;
 	fxs_input in[FXS_MAX_PLAYERS];
 	for (uint64_t t = 1; ok && t <= steps; ++t) {
 		fxs_inputs_random(7, t, sc->players, in);
 		sc->apply_inputs(w, in, sc->players, t);
-		ok = fxs_world_step(w) == FXS_OK && fxs_replay_writer_tick(&rw, in, w) == FXS_REPLAY_OK;
+		ok = fxs_world_step(w) == FXS_OK && fxs_replay_writer_tick_inputs(&rw, in, w) == FXS_REPLAY_OK;
 	}
 	ok = ok ? fxs_replay_writer_close(&rw) == FXS_REPLAY_OK : (fxs_replay_writer_abandon(&rw), false);
 	fxs_world_destroy(w);

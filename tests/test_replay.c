@@ -1,8 +1,15 @@
 /* Replays: the input record, detail deltas, input scripts, recording and
  * re-simulation, and the reader on hostile bytes (truncation at every byte,
- * every single-bit flip, mutations behind recomputed checksums). */
+ * every single-bit flip, mutations behind recomputed checksums). Then
+ * replays of any world (fixstep/replay.h): a game's own input size and
+ * apply callback, and the API-call mode (CALLS), which proves a program with
+ * no input layer; the call log changes no hash, and hostile call records
+ * get their status and offset. */
 #include "test.h"
 #include "replay_run.h"
+#include "fixstep/joint.h"
+
+#include <inttypes.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -326,13 +333,13 @@ TEST(replay_killed_recorder_keeps_complete_chunks)
 	fxs_world *w = sc->create();
 	fxs_replay_writer rw;
 	const char *path = temp_path("kill");
-	CHECK(fxs_replay_writer_open(&rw, path, "drop", w, 1, 8, 0) == FXS_REPLAY_OK);
+	CHECK(fxs_replay_writer_open(&rw, path, "drop", w, 1, FXS_INPUT_SIZE, 8, 0) == FXS_REPLAY_OK);
 	fxs_input in[FXS_MAX_PLAYERS];
 	for (uint64_t t = 1; t <= 21; ++t) { /* two complete chunks and 5 ticks in memory */
 		fxs_inputs_random(1, t, 1, in);
 		sc->apply_inputs(w, in, 1, t);
 		fxs_world_step(w);
-		CHECK(fxs_replay_writer_tick(&rw, in, w) == FXS_REPLAY_OK);
+		CHECK(fxs_replay_writer_tick_inputs(&rw, in, w) == FXS_REPLAY_OK);
 	}
 	fxs_replay_writer_abandon(&rw); /* as a kill -9 leaves it */
 	fxs_world_destroy(w);
@@ -364,7 +371,7 @@ TEST(replay_header_errors_are_named)
 	b[8] = 9; /* format version 9 */
 	CHECK(fxs_replay_parse(&r, b, n) == FXS_REPLAY_VERSION && strstr(r.error, "unknown version"));
 	fxs_replay_free(&r);
-	b[8] = 1;
+	b[8] = FXS_REPLAY_FORMAT_VERSION;
 	b[0] = 'X';
 	CHECK(fxs_replay_parse(&r, b, n) == FXS_REPLAY_BAD_MAGIC);
 	fxs_replay_free(&r);
@@ -374,9 +381,303 @@ TEST(replay_header_errors_are_named)
 	CHECK(r.chunk_count == 0);
 	fxs_replay_free(&r);
 	b[n - 40] ^= 1;
-	b[24] = 17; /* 17 players, checksum fixed: a range error */
+	b[24] = 65; /* 65 players, checksum fixed: a range error */
 	fxs_replay_fix_checksums(b, n);
 	CHECK(fxs_replay_parse(&r, b, n) == FXS_REPLAY_CORRUPT && strstr(r.error, "players"));
 	fxs_replay_free(&r);
+	free(b);
+}
+
+/* the encoded size of a body definition (docs/replay-format.md) */
+#define FXS_CALL_BODY_DEF_SIZE_TEST 144u
+
+/* ---- a game's own world and inputs: 20 players of 3 bytes ---- */
+
+#define GAME_PLAYERS 20
+#define GAME_INPUT 3
+
+/* Its world: a ground and one sphere per player. */
+static fxs_world *game_world(fxs_body_id *ids)
+{
+	fxs_world_def wd = fxs_default_world_def();
+	fxs_world *w = fxs_world_create(&wd);
+	fxs_body_def g = fxs_default_body_def();
+	g.type = FXS_BODY_STATIC;
+	g.shape.type = FXS_SHAPE_BOX;
+	g.shape.half_extents = fxg_v3(FXG_I(40), FXG_I(1), FXG_I(40));
+	g.position = fxg_v3(0, FXG_I(-1), 0);
+	fxs_body_create(w, &g);
+	for (int i = 0; i < GAME_PLAYERS; ++i) {
+		fxs_body_def b = fxs_default_body_def();
+		b.shape.type = FXS_SHAPE_SPHERE;
+		b.shape.radius = FXG_RATIO(1, 2);
+		b.position = fxg_v3(FXG_I(i % 5 * 2 - 4), FXG_I(1 + i / 5), FXG_I(i / 5 * 2));
+		ids[i] = fxs_body_create(w, &b);
+	}
+	return w;
+}
+
+typedef struct game {
+	fxs_body_id ids[GAME_PLAYERS];
+	uint32_t applied;
+} game;
+
+/* Its input: a signed push in x and z and a jump bit. Any 3 bytes are valid. */
+static fxs_result game_apply(fxs_world *w, uint64_t tick, const uint8_t *in, uint32_t players, void *ctx)
+{
+	game *g = ctx;
+	(void)tick;
+	for (uint32_t p = 0; p < players && p < GAME_PLAYERS; ++p) {
+		const uint8_t *i = in + (size_t)p * GAME_INPUT;
+		fxg_vec3 push = fxg_v3((int8_t)i[0] * 2048, (i[2] & 1) ? FXG_I(4) : 0, (int8_t)i[1] * 2048);
+		fxs_body_apply_linear_impulse(w, g->ids[p], push, fxs_body_get_position(w, g->ids[p]));
+	}
+	g->applied++;
+	return FXS_OK;
+}
+
+static void game_inputs(uint64_t tick, uint8_t *out)
+{
+	for (uint32_t p = 0; p < GAME_PLAYERS; ++p) {
+		uint32_t x = (uint32_t)(tick * 2654435761u + p * 40503u);
+		out[p * GAME_INPUT] = (uint8_t)(x >> 8), out[p * GAME_INPUT + 1] = (uint8_t)(x >> 16);
+		out[p * GAME_INPUT + 2] = (uint8_t)(tick % 45 == p ? 1 : 0);
+	}
+}
+
+/* Record steps ticks; the start's snapshot (malloc'd) to *start. */
+static uint64_t game_record(const char *path, uint32_t steps, uint32_t flags, uint8_t **start, size_t *start_len)
+{
+	game g = { 0 };
+	fxs_world *w = game_world(g.ids);
+	*start_len = fxs_world_snapshot_size(w);
+	*start = malloc(*start_len);
+	fxs_world_snapshot_save(w, *start, *start_len, start_len);
+	fxs_replay_writer rw;
+	if (fxs_replay_writer_open(&rw, path, "sphere_push", w, GAME_PLAYERS, GAME_INPUT, 16, flags) != FXS_REPLAY_OK)
+		return 0;
+	uint8_t in[GAME_PLAYERS * GAME_INPUT];
+	for (uint32_t t = 1; t <= steps; ++t) {
+		game_inputs(t, in);
+		game_apply(w, t, in, GAME_PLAYERS, &g);
+		fxs_world_step(w);
+		fxs_replay_writer_tick(&rw, in, w);
+	}
+	uint64_t h = fxs_world_hash(w);
+	if (fxs_replay_writer_close(&rw) != FXS_REPLAY_OK)
+		h = 0;
+	fxs_world_destroy(w);
+	return h;
+}
+
+TEST(replay_game_inputs_of_any_size_verify_from_a_trusted_start)
+{
+	const char *path = temp_path("inputs");
+	uint8_t *start;
+	size_t start_len;
+	uint64_t final = game_record(path, 90, FXS_REPLAY_FLAG_DETAIL, &start, &start_len);
+	CHECK(final != 0);
+	fxs_replay_reader r;
+	CHECK(fxs_replay_open(&r, path) == FXS_REPLAY_OK);
+	CHECK(r.format_version == 2 && r.players == GAME_PLAYERS && r.input_size == GAME_INPUT &&
+	      r.mode == FXS_REPLAY_MODE_INPUTS && strcmp(r.scene, "sphere_push") == 0);
+	fxs_replay_close(&r);
+
+	game g = { 0 };
+	fxs_world *w = game_world(g.ids);
+	fxs_world_destroy(w);
+	fxs_replay_expect expect = { start, start_len, false, 0 };
+	fxs_replay_verify_result v;
+	CHECKF(fxs_replay_verify(path, &expect, game_apply, &g, &v) == FXS_REPLAY_OK, "%s", v.message);
+	CHECK(v.ticks == 90 && v.final_hash == final && g.applied == 90);
+	/* by its start hash too */
+	fxs_world *sw = fxs_world_create_from_snapshot(start, start_len, NULL);
+	fxs_replay_expect by_hash = { NULL, 0, true, fxs_world_hash(sw) };
+	fxs_world_destroy(sw);
+	CHECK(fxs_replay_verify(path, &by_hash, game_apply, &g, &v) == FXS_REPLAY_OK);
+	/* no trusted start: an inputs replay proves nothing */
+	CHECK(fxs_replay_verify(path, NULL, game_apply, &g, &v) == FXS_REPLAY_BAD_START);
+	CHECK(strstr(v.message, "not the expected start") != NULL);
+	/* no callback */
+	CHECK(fxs_replay_verify(path, &expect, NULL, NULL, &v) == FXS_REPLAY_BAD_START);
+
+	/* one input byte of tick 40 changed (checksums fixed): diverges at tick 40, names the body */
+	size_t n;
+	uint8_t *b = read_all(path, &n);
+	CHECK(b);
+	fxs_replay p;
+	CHECK(fxs_replay_parse(&p, b, n) == FXS_REPLAY_OK);
+	fxs_replay_tick t;
+	CHECK(fxs_replay_get_tick(&p, 39, &t) && t.number == 40 && t.input_len == GAME_PLAYERS * GAME_INPUT);
+	size_t off = (size_t)(t.input - p.data) + 7 * GAME_INPUT; /* player 7's x push */
+	fxs_replay_free(&p);
+	b[off] ^= 0x40;
+	fxs_replay_fix_checksums(b, n);
+	g.applied = 0;
+	CHECK(fxs_replay_verify_memory(b, n, &expect, game_apply, &g, &v) == FXS_REPLAY_DIVERGED);
+	CHECKF(v.tick == 40 && strstr(v.message, "tick 40") && strstr(v.message, "body 8"), "%s", v.message);
+	free(b);
+	free(start);
+	remove(path);
+}
+
+/* ---- API calls (CALLS mode) ---- */
+
+TEST(replay_call_log_changes_no_hash)
+{
+	/* the demo run twice, once recording its calls: the same hash every step */
+	fxs_world_def wd = fxs_default_world_def();
+	fxs_world *a = fxs_world_create(&wd), *b = fxs_world_create(&wd);
+	fxs_calls_demo da, db;
+	memset(&da, 0, sizeof da);
+	memset(&db, 0, sizeof db);
+	const char *path = temp_path("nolog");
+	fxs_replay_writer rw;
+	CHECK(fxs_replay_writer_open_calls(&rw, path, NULL, b, 0, 0) == FXS_REPLAY_OK);
+	bool same = true;
+	for (uint64_t t = 1; t <= 120; ++t) {
+		fxs_calls_demo_tick(a, &da, t);
+		fxs_calls_demo_tick(b, &db, t);
+		fxs_world_step(a);
+		fxs_world_step(b);
+		CHECK(fxs_replay_writer_tick(&rw, NULL, b) == FXS_REPLAY_OK);
+		same = same && fxs_world_hash(a) == fxs_world_hash(b);
+	}
+	CHECK(same);
+	CHECK(fxs_replay_writer_close(&rw) == FXS_REPLAY_OK);
+	fxs_calls_demo_free(&da);
+	fxs_calls_demo_free(&db);
+	fxs_world_destroy(a);
+	fxs_world_destroy(b);
+	remove(path);
+}
+
+/* Record the demo; its bytes (the file removed). */
+static uint8_t *demo_bytes(uint32_t steps, uint32_t flags, uint64_t *final, size_t *n)
+{
+	const char *path = temp_path("calls");
+	char err[256];
+	if (fxs_calls_demo_record(path, steps, 16, flags, final, err, sizeof err) != FXS_REPLAY_OK)
+		return NULL;
+	uint8_t *b = read_all(path, n);
+	remove(path);
+	return b;
+}
+
+/* The offset in b of call k of tick i's record, its op to *op. */
+static size_t call_at(const uint8_t *b, size_t n, uint64_t i, uint32_t k, uint32_t *op)
+{
+	fxs_replay p;
+	size_t off = 0;
+	fxs_replay_tick t;
+	if (fxs_replay_parse(&p, b, n) == FXS_REPLAY_OK && fxs_replay_get_tick(&p, i, &t) &&
+	    fxs_replay_tick_call(&t, k, op, &off))
+		off += (size_t)(t.calls - p.data);
+	else
+		off = 0;
+	fxs_replay_free(&p);
+	return off;
+}
+
+TEST(replay_calls_of_a_program_without_inputs_verify)
+{
+	uint64_t final = 0;
+	size_t n;
+	uint8_t *b = demo_bytes(120, FXS_REPLAY_FLAG_DETAIL, &final, &n);
+	CHECK(b);
+	fxs_replay_verify_result v;
+	/* from an empty world: no start to give */
+	CHECKF(fxs_replay_verify_memory(b, n, NULL, NULL, NULL, &v) == FXS_REPLAY_OK, "%s", v.message);
+	CHECK(v.ticks == 120 && v.final_hash == final);
+	fxs_replay p;
+	CHECK(fxs_replay_parse(&p, b, n) == FXS_REPLAY_OK && p.mode == FXS_REPLAY_MODE_CALLS && p.players == 0);
+	/* every kind of call the demo makes is there, tick 1 first */
+	fxs_replay_tick t;
+	uint32_t op, calls = 0;
+	bool joint = false, destroy = false, character = false, hull = false, restore = false;
+	for (uint64_t i = 0; i < p.tick_count; ++i) {
+		CHECK(fxs_replay_get_tick(&p, i, &t));
+		for (uint32_t k = 0; fxs_replay_tick_call(&t, k, &op, NULL); ++k, ++calls) {
+			const char *name = fxs_replay_call_name(op);
+			joint |= strcmp(name, "fxs_joint_create") == 0;
+			destroy |= strcmp(name, "fxs_body_destroy") == 0;
+			character |= strcmp(name, "fxs_character_set_move") == 0;
+			hull |= strcmp(name, "fxs_world_create_hull") == 0;
+			restore |= strcmp(name, "fxs_world_snapshot_restore") == 0;
+		}
+	}
+	CHECK(joint && destroy && character && hull && restore && calls > 100);
+	CHECK(fxs_replay_get_tick(&p, 0, &t) && t.call_count == 10); /* ground, a refused body, 6 bodies, 2 setters */
+	fxs_replay_free(&p);
+	free(b);
+}
+
+TEST(replay_a_changed_call_is_reported_at_its_tick)
+{
+	uint64_t final;
+	size_t n;
+	uint8_t *b = demo_bytes(120, FXS_REPLAY_FLAG_DETAIL, &final, &n);
+	CHECK(b);
+	/* tick 30's first call is the ball joint's creation... */
+	uint32_t op = 0;
+	size_t off = call_at(b, n, 29, 0, &op);
+	CHECK(off && strcmp(fxs_replay_call_name(op), "fxs_joint_create") == 0);
+	/* ...tick 45's first: an impulse. Its x changes (checksums fixed) */
+	off = call_at(b, n, 44, 0, &op);
+	CHECKF(off && strcmp(fxs_replay_call_name(op), "fxs_body_apply_linear_impulse") == 0, "%s",
+	       fxs_replay_call_name(op));
+	b[off + 8 + 8 + 2] ^= 0x10; /* op, length, body id, then impulse.x's third byte */
+	fxs_replay_fix_checksums(b, n);
+	fxs_replay_verify_result v;
+	CHECK(fxs_replay_verify_memory(b, n, NULL, NULL, NULL, &v) == FXS_REPLAY_DIVERGED);
+	/* the impulse on body 3 moves body 2 within the step: the first body that differs is 2, the call is named */
+	CHECKF(v.tick == 45 && strstr(v.message, "tick 45: call 0 (fxs_body_apply_linear_impulse) on body 3; body 2 field p."),
+	       "%s", v.message);
+	free(b);
+}
+
+TEST(replay_hostile_call_records_get_their_status)
+{
+	uint64_t final;
+	size_t n;
+	uint8_t *b = demo_bytes(40, 0, &final, &n);
+	CHECK(b);
+	uint32_t op;
+	size_t off = call_at(b, n, 0, 2, &op); /* tick 1, call 2 */
+	CHECK(off);
+	fxs_replay_verify_result v;
+	fxs_replay p;
+	/* an unknown op: CORRUPT at the call's offset */
+	uint8_t keep = b[off];
+	b[off] = 200;
+	fxs_replay_fix_checksums(b, n);
+	CHECK(fxs_replay_parse(&p, b, n) == FXS_REPLAY_CORRUPT && strstr(p.error, "unknown op 200"));
+	CHECKF(p.error_offset == off, "%zu vs %zu", p.error_offset, off);
+	fxs_replay_free(&p);
+	CHECK(fxs_replay_verify_memory(b, n, NULL, NULL, NULL, &v) == FXS_REPLAY_CORRUPT);
+	b[off] = keep;
+	/* an argument length past the record */
+	b[off + 6] = 0x7f;
+	fxs_replay_fix_checksums(b, n);
+	CHECK(fxs_replay_parse(&p, b, n) == FXS_REPLAY_CORRUPT && strstr(p.error, "past"));
+	fxs_replay_free(&p);
+	b[off + 6] = 0;
+	/* a bool that is not 0 or 1: the body definition's is_awake */
+	CHECK(b[off + 8] == 1);
+	uint8_t bk = b[off + 8 + 1 + FXS_CALL_BODY_DEF_SIZE_TEST - 1];
+	b[off + 8 + 1 + FXS_CALL_BODY_DEF_SIZE_TEST - 1] = 7;
+	fxs_replay_fix_checksums(b, n);
+	CHECK(fxs_replay_parse(&p, b, n) == FXS_REPLAY_CORRUPT && strstr(p.error, "bool"));
+	fxs_replay_free(&p);
+	b[off + 8 + 1 + FXS_CALL_BODY_DEF_SIZE_TEST - 1] = bk;
+	fxs_replay_fix_checksums(b, n);
+	CHECK(fxs_replay_verify_memory(b, n, NULL, NULL, NULL, &v) == FXS_REPLAY_OK);
+	/* truncated at every 97th byte: TRUNCATED (or BAD_MAGIC for nothing), never a crash */
+	for (size_t cut = 0; cut < n; cut += 97) {
+		fxs_replay_status s = fxs_replay_verify_memory(b, cut, NULL, NULL, NULL, &v);
+		CHECKF(s == FXS_REPLAY_TRUNCATED || (cut < 8 && s == FXS_REPLAY_BAD_MAGIC), "cut %zu: %d %s", cut, s,
+		       v.message);
+	}
+	/* a calls replay whose start is not an empty world needs its start given */
 	free(b);
 }

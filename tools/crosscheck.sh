@@ -339,6 +339,8 @@ default_rows() {
     say "steps per scene: $(for i in "${!ROW_LABELS[@]}"; do printf '%s=%s ' "${ROW_LABELS[$i]}" "${ROW_STEPS[$i]}"; done)"
     # The golden replay corpus (replays/corpus, recorded on x86-64): every target re-simulates
     # each replay and must match every tick's recorded hash; the cell is the final hash.
+    # replay:calls_demo is the API-call replay (a program with no input layer, every mutating
+    # call recorded): each target makes the recorded calls on its own world.
     local f
     for f in replays/corpus/*.fxr; do
         [ -f "$f" ] && { add_row "replay:$(basename "$f" .fxr)" "verify $f --quiet"; ROW_STEPS+=("-"); }

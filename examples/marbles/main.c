@@ -13,9 +13,11 @@
  *
  * Peer k listens on 127.0.0.1:(port + k) unless --addrs lists every peer's
  * HOST:PORT or [IPV6]:PORT. The players steer themselves (each chases the
- * next marble), so the processes need no keyboard. */
+ * next marble), so the processes need no keyboard. --record FILE writes a
+ * replay of the confirmed inputs (fixstep/replay.h) and verifies it. */
 #define _POSIX_C_SOURCE 200809L
 #include "fixstep/fixstep.h"
+#include "fixstep/replay.h"
 #include "fixstep/session.h"
 
 #include <errno.h>
@@ -147,12 +149,52 @@ static void local_input(void *ctx, uint64_t tick, uint32_t player, uint8_t *out)
 	input_write(&in, out);
 }
 
+/* The rules as the replay library calls them (fixstep/replay.h). */
+static fxs_result replay_apply(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx)
+{
+	apply_inputs(w, tick, inputs, players, ctx);
+	return FXS_OK;
+}
+
+/* --record: the confirmed inputs simulated again from a new arena (the
+ * session's start) into a replay, then verified from the start's hash as
+ * another machine would: 0, or 1 after saying why. */
+static int record(const fxs_session *s, uint32_t players, const char *path)
+{
+	game fresh;
+	char err[256];
+	memset(&fresh, 0, sizeof fresh);
+	if (!game_build(&fresh, players)) {
+		fprintf(stderr, "marbles: the world cannot be made\n");
+		fxs_world_destroy(fresh.world);
+		return 1;
+	}
+	fxs_replay_expect start = { NULL, 0, true, fxs_world_hash(fresh.world) };
+	uint64_t final = 0;
+	fxs_replay_status st =
+		fxs_session_write_replay(s, fresh.world, apply_inputs, &fresh, path, "marbles", &final, err, sizeof err);
+	fxs_replay_verify_result vr;
+	if (st == FXS_REPLAY_OK)
+		fxs_replay_verify(path, &start, replay_apply, &fresh, &vr);
+	fxs_world_destroy(fresh.world);
+	if (st != FXS_REPLAY_OK) {
+		fprintf(stderr, "marbles: cannot record %s: %s\n", path, err);
+		return 1;
+	}
+	if (vr.status != FXS_REPLAY_OK || vr.final_hash != final) {
+		fprintf(stderr, "marbles: the replay %s does not verify: %s\n", path, vr.message);
+		return 1;
+	}
+	printf("replay %s: %" PRIu64 " ticks, verified, hash %016" PRIx64 "\n", path, vr.ticks, vr.final_hash);
+	return 0;
+}
+
 /* ---- the command line ---- */
 
 typedef struct options {
 	uint32_t peers, local, port, ticks, tick_ms, spectators, timeout_ms;
 	uint64_t perturb;
-	const char *addrs, *bind, *desync_dir, *key_file;
+	const char *addrs, *bind, *desync_dir, *key_file, *record;
 	fxs_impair imp;
 	char addr[FXS_SESSION_MAX_PEERS][80];
 	const char *addr_of[FXS_SESSION_MAX_PEERS];
@@ -162,7 +204,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: marbles --peers N --local K --port BASE --key-file FILE [--addrs A,B,..] [--bind ADDR]\n"
 			"               [--ticks T] [--tick-ms MS] [--spectators S] [--perturb TICK]\n"
-			"               [--desync-dir DIR] [--loss P] [--jitter MS] [--timeout-ms MS]\n");
+			"               [--desync-dir DIR] [--loss P] [--jitter MS] [--timeout-ms MS] [--record FILE]\n");
 	return 2;
 }
 
@@ -212,6 +254,8 @@ static int parse(int argc, char **argv, options *o)
 			o->addrs = v;
 		else if (strcmp(a, "--bind") == 0)
 			o->bind = v;
+		else if (strcmp(a, "--record") == 0)
+			o->record = v;
 		else if (strcmp(a, "--desync-dir") == 0)
 			o->desync_dir = v;
 		else if (strcmp(a, "--key-file") == 0)
@@ -279,63 +323,27 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static void send_all(fxs_session *s, fxs_transport *t, uint32_t peers)
-{
-	uint8_t buf[FXS_SESSION_PACKET_MAX];
-	for (uint32_t q = 0; q < peers; ++q) {
-		size_t n = fxs_session_packet(s, q, buf, sizeof buf);
-		if (n)
-			t->send(t->ctx, q, buf, n);
-	}
-}
-
-/* Play until every peer is done (or a second after we are), a peer falls
- * silent, or a callback fails. Returns the silent peer, or -1. */
+/* Play until every peer is done (or a second after we are), a player's
+ * peer falls silent, or a callback fails. Returns the silent peer, or -1. */
 static int play(const options *o, fxs_session *s, fxs_udp *u)
 {
 	fxs_transport t = fxs_udp_transport(u);
-	uint64_t start = now_ms(), next_send = start, complete_at = 0;
-	uint64_t heard[FXS_SESSION_MAX_PEERS], seen[FXS_SESSION_MAX_PEERS] = { 0 };
-	for (uint32_t q = 0; q < o->peers; ++q)
-		heard[q] = start;
-	uint8_t buf[FXS_SESSION_PACKET_MAX + 1];
-	for (;;) {
-		uint64_t now = now_ms();
-		size_t n;
-		int from;
-		while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
-			fxs_session_receive(s, buf, n, from);
-		for (uint32_t q = 0; q < o->peers; ++q)
-			if (fxs_session_peer_packets(s, q) != seen[q])
-				seen[q] = fxs_session_peer_packets(s, q), heard[q] = now;
-		uint64_t due = (now - start) / o->tick_ms + 1, cur = fxs_session_tick(s);
-		fxs_session_advance(s, due > cur ? (due - cur > 2 ? 2 : (uint32_t)(due - cur)) : 0);
-		if (now >= next_send) {
-			send_all(s, &t, o->peers);
-			next_send = now + o->tick_ms;
-		}
-		fxs_udp_flush(u);
-		if (fxs_session_complete(s)) {
-			bool all = true;
-			if (!complete_at)
-				complete_at = now;
-			for (uint32_t q = 0; q < o->peers; ++q)
-				all = all && (q == o->local || fxs_session_peer_done(s, q));
-			if (all || now - complete_at > 1000)
-				break;
-		}
-		for (uint32_t q = 0; q < o->peers; ++q)
-			if (q != o->local && fxs_session_peer_players(s, q) && !fxs_session_peer_done(s, q) &&
-			    now - heard[q] > o->timeout_ms)
-				return (int)q;
-		if (fxs_session_out_of_memory(s))
-			return -1;
+	uint64_t complete_at = 0, now = now_ms();
+	int silent = -1;
+	for (;; now = now_ms()) {
+		fxs_session_pump(s, &t, now, o->tick_ms); /* receive, simulate what is due, send */
+		fxs_udp_flush(u);                         /* (the --loss/--jitter queue) */
+		if (fxs_session_complete(s) && !complete_at)
+			complete_at = now;
+		if (fxs_session_all_done(s) || (complete_at && now - complete_at > 1000) ||
+		    (silent = fxs_session_silent_peer(s, now, o->timeout_ms)) >= 0 || fxs_session_out_of_memory(s))
+			break;
 		struct timespec nap = { 0, 1000000 };
 		nanosleep(&nap, NULL);
 	}
-	send_all(s, &t, o->peers); /* our last acknowledgements */
+	fxs_session_pump(s, &t, now + o->tick_ms, o->tick_ms); /* our last acknowledgements */
 	fxs_udp_flush(u);
-	return -1;
+	return silent;
 }
 
 int main(int argc, char **argv)
@@ -398,6 +406,8 @@ int main(int argc, char **argv)
 	       " packets, %" PRIu64 " dropped\n",
 	       o.local, fxs_session_peer_players(s, o.local) ? "player" : "spectator", fxs_session_tick(s),
 	       fxs_session_confirmed(s), st->rollbacks, st->packets_sent, st->dropped_total);
+	if (o.record && rc == 0 && record(s, players, o.record) != 0)
+		rc = 1;
 	printf("final hash %016" PRIx64 "\n", fxs_session_hash(s, fxs_session_tick(s)));
 	fxs_session_destroy(s);
 	fxs_udp_close(u);

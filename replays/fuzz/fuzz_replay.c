@@ -1,5 +1,7 @@
 /* libFuzzer target: the replay reader (header, chunks, end record, detail
- * deltas) and the snapshot restore behind a replay's initial state.
+ * deltas, the call records of CALLS replays), the snapshot restore behind a
+ * replay's initial state, and a few ticks re-simulated (a scene's input
+ * handler, or the recorded calls made on the world).
  *
  * The first input byte picks a mode: odd -> the checksums of the rest are
  * recomputed before parsing (fxs_replay_fix_checksums), so mutations reach
@@ -50,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fxs_replay_expect own = { r.data + r.snapshot_off, r.snapshot_len, false, 0 };
 	fxs_world *w = fxs_replay_start(&r, &own, &sc, err, sizeof err);
 	if (w) {
-		/* a few ticks of small worlds: the inputs reach the scene's handler */
+		/* a few ticks of small worlds: the inputs reach the scene's handler,
+		 * the calls of a CALLS replay are made on the world */
 		if (fxs_world_slot_count(w) <= 64)
 			for (uint64_t i = 0; i < r.tick_count && i < 4; ++i)
 				fxs_replay_step(&r, sc, w, i);

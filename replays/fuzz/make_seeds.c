@@ -18,6 +18,23 @@ static void write_seed(const char *dir, const char *name, const uint8_t *p, size
 	}
 }
 
+/* A recorded replay at tmp as two seeds, whole and cut (a killed recorder). */
+static void replay_seeds(const char *dir, const char *tmp, const char *stem)
+{
+	FILE *f = fopen(tmp, "rb");
+	uint8_t *buf = malloc(1 << 20);
+	size_t n = f && buf ? fread(buf, 1, 1 << 20, f) : 0;
+	if (f)
+		fclose(f);
+	remove(tmp);
+	char name[96];
+	snprintf(name, sizeof name, "%s.fxr", stem);
+	write_seed(dir, name, buf, n);
+	snprintf(name, sizeof name, "%s_cut.fxr", stem);
+	write_seed(dir, name, buf, n * 2 / 3);
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -64,19 +81,21 @@ int main(int argc, char **argv)
 				fprintf(stderr, "make_seeds: %s\n", err);
 				return 1;
 			}
-			FILE *f = fopen(path, "rb");
-			uint8_t *buf = malloc(1 << 20);
-			size_t n = fread(buf, 1, 1 << 20, f);
-			fclose(f);
-			remove(path);
-			char name[64];
-			snprintf(name, sizeof name, "%s%s.fxr", scenes[s], detail ? "_detail" : "");
-			write_seed(argv[2], name, buf, n);
-			/* and a truncated one (a killed recorder) */
-			snprintf(name, sizeof name, "%s%s_cut.fxr", scenes[s], detail ? "_detail" : "");
-			write_seed(argv[2], name, buf, n * 2 / 3);
-			free(buf);
+			char stem[64];
+			snprintf(stem, sizeof stem, "%s%s", scenes[s], detail ? "_detail" : "");
+			replay_seeds(argv[2], path, stem);
 		}
+	}
+	/* API calls (CALLS mode), with and without per-tick state, and cut */
+	for (int detail = 0; detail < 2; ++detail) {
+		char path[512], err[256];
+		snprintf(path, sizeof path, "%s/calls.fxr.tmp", argv[2]);
+		if (fxs_calls_demo_record(path, 70, 8, detail ? FXS_REPLAY_FLAG_DETAIL : 0, NULL, err, sizeof err) !=
+		    FXS_REPLAY_OK) {
+			fprintf(stderr, "make_seeds: %s\n", err);
+			return 1;
+		}
+		replay_seeds(argv[2], path, detail ? "calls_detail" : "calls");
 	}
 	return 0;
 }

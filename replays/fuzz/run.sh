@@ -21,9 +21,9 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fram
 # the library and the replay/scene objects, instrumented
 make --no-print-directory -s BUILD=$B/obj-san CC="$CC" OPT=-O1 CFLAGS="$SAN -fsanitize=fuzzer-no-link" \
     $B/obj-san/libfixstep.a \
-    $(for f in replays/*.c tools/scenes/*.c; do echo "$B/obj-san/obj/${f%.c}.o"; done)
-TOOL_OBJ=$(for f in replays/*.c tools/scenes/*.c; do echo "$B/obj-san/obj/${f%.c}.o"; done)
-INC="-Ifixmath_glue -Ikernel/include -Iauthoring/include -Ikernel/src -Ireplays -Itools"
+    $(for f in replays/replay_run.c tools/scenes/*.c; do echo "$B/obj-san/obj/${f%.c}.o"; done)
+TOOL_OBJ=$(for f in replays/replay_run.c tools/scenes/*.c; do echo "$B/obj-san/obj/${f%.c}.o"; done)
+INC="-Ifixmath_glue -Ikernel/include -Iauthoring/include -Ireplays/include -Ikernel/src -Ireplays -Itools"
 LIBS="-llibfixmath -l:libxxhash.a"
 for t in $TARGETS; do
     $CC -std=c17 -O1 $SAN -fsanitize=fuzzer $INC -o $B/fuzz_$t replays/fuzz/fuzz_$t.c $TOOL_OBJ $B/obj-san/libfixstep.a $LIBS
@@ -31,8 +31,8 @@ done
 
 # fresh seeds from this kernel (the committed ones may predate a state-format change)
 make --no-print-directory -s BUILD=$B/obj-seed $B/obj-seed/libfixstep.a \
-    $(for f in replays/*.c tools/scenes/*.c; do echo "$B/obj-seed/obj/${f%.c}.o"; done)
-SEED_OBJ=$(for f in replays/*.c tools/scenes/*.c; do echo "$B/obj-seed/obj/${f%.c}.o"; done)
+    $(for f in replays/replay_run.c tools/scenes/*.c; do echo "$B/obj-seed/obj/${f%.c}.o"; done)
+SEED_OBJ=$(for f in replays/replay_run.c tools/scenes/*.c; do echo "$B/obj-seed/obj/${f%.c}.o"; done)
 cc -std=c17 -O2 $INC -o $B/make_seeds replays/fuzz/make_seeds.c $SEED_OBJ $B/obj-seed/libfixstep.a $LIBS
 mkdir -p $B/seeds/snapshot $B/seeds/replay $B/artifacts
 $B/make_seeds $B/seeds/snapshot $B/seeds/replay

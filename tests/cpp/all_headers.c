@@ -8,6 +8,7 @@
 #include "fixstep/input.h"
 #include "fixstep/joint.h"
 #include "fixstep/query.h"
+#include "fixstep/replay.h"
 #include "fixstep/session.h"
 #include "fixstep/sphere_walls.h"
 #include "fixstep/types.h"
@@ -17,7 +18,9 @@ int main(void)
 {
 	fxs_world_def def = fxs_default_world_def();
 	fxs_world *w = fxs_world_create(&def);
-	int ok = w != NULL && fxs_world_step(w) == FXS_OK && fxs_world_step(NULL) == FXS_ERR_INVALID_ID;
+	fxs_replay_verify_result vr;
+	int ok = w != NULL && fxs_world_step(w) == FXS_OK && fxs_world_step(NULL) == FXS_ERR_INVALID_ID &&
+		fxs_replay_verify_memory("FXSREPLY", 8, NULL, NULL, NULL, &vr) == FXS_REPLAY_TRUNCATED;
 	/* a session over the world: refused without its key, said why */
 	fxs_session_world gw = { w, NULL, NULL, 0 };
 	fxs_session_config c = fxs_session_default_config();

@@ -9,6 +9,7 @@
 #include "fixstep/input.h"
 #include "fixstep/joint.h"
 #include "fixstep/query.h"
+#include "fixstep/replay.h"
 #include "fixstep/session.h"
 #include "fixstep/sphere_walls.h"
 #include "fixstep/types.h"
@@ -85,6 +86,10 @@ int main()
 	check(shapes == 2, "debug draw");
 
 	check(fxs_world_step(nullptr) == FXS_ERR_INVALID_ID, "a null world is refused");
+	fxs_replay_verify_result vr;
+	check(fxs_replay_verify_memory("FXSREPLY", 8, nullptr, nullptr, nullptr, &vr) == FXS_REPLAY_TRUNCATED,
+	      "replay: a header cut short");
+	check(fxs_replay_call_name(6) != nullptr && fxs_replay_call_name(999) == nullptr, "replay: call names");
 
 	// a one-peer session over the world (no network): the ball pushed by its input byte
 	fxs_session_world gw = { w, nullptr, nullptr, 0 };

@@ -5,7 +5,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "fixstep/session.h"
-#include "replay_run.h"
+#include "fixstep/replay.h"
 
 #include <dirent.h>
 #include <errno.h>

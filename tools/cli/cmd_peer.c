@@ -5,7 +5,7 @@
 #include "cli/commands.h"
 #include "cli/scene_session.h"
 #include "fixstep/session.h"
-#include "replay_run.h"
+#include "fixstep/replay.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -22,53 +22,20 @@ static void sleep_ms(uint32_t ms)
 
 static uint64_t now_ms(void) { return cli_now_ns() / 1000000u; }
 
-/* Re-simulate the confirmed inputs from the scene's start and record them:
- * a replay of what the session agreed on. true, or false with why in err. */
-static bool record_confirmed(const fxs_session *s, const fxs_scene *sc, uint32_t players, uint32_t ticks,
-			     const char *path, uint64_t *final, char *err, size_t n)
+/* The confirmed inputs' replay, simulated again from the scene's start
+ * (the library's fxs_session_write_replay): true, or false with why in err. */
+static bool record_confirmed(const fxs_session *s, const fxs_scene *sc, const char *path, uint64_t *final, char *err,
+			     size_t n)
 {
-	uint8_t bytes[FXS_SESSION_MAX_PLAYERS * FXS_INPUT_SIZE];
 	fxs_world *w = sc->create();
-	fxs_replay_writer rw;
 	if (!w) {
 		snprintf(err, n, "out of memory");
 		return false;
 	}
-	if (fxs_replay_writer_open(&rw, path, sc->name, w, players, 0, 0) != FXS_REPLAY_OK) {
-		snprintf(err, n, "%s", rw.error);
-		fxs_world_destroy(w);
-		return false;
-	}
-	fxs_input in[FXS_MAX_PLAYERS];
-	bool ok = true;
-	for (uint64_t t = 1; ok && t <= ticks; ++t) {
-		if (!fxs_session_inputs(s, t, bytes, sizeof bytes)) {
-			snprintf(err, n, "tick %" PRIu64 " is not confirmed", t);
-			ok = false;
-			break;
-		}
-		for (uint32_t p = 0; p < players; ++p)
-			in[p] = fxs_input_read(bytes + p * FXS_INPUT_SIZE);
-		sc->apply_inputs(w, in, players, t);
-		if (!cli_step(w)) {
-			snprintf(err, n, "out of memory at step %" PRIu64, t);
-			ok = false;
-		} else if (fxs_replay_writer_tick(&rw, in, w) != FXS_REPLAY_OK) {
-			snprintf(err, n, "%s", rw.error);
-			ok = false;
-		}
-	}
-	*final = fxs_world_hash(w);
+	fxs_replay_status st =
+		fxs_session_write_replay(s, w, cli_scene_apply, (void *)(uintptr_t)sc, path, sc->name, final, err, n);
 	fxs_world_destroy(w);
-	if (!ok) {
-		fxs_replay_writer_abandon(&rw);
-		return false;
-	}
-	if (fxs_replay_writer_close(&rw) != FXS_REPLAY_OK) {
-		snprintf(err, n, "%s", rw.error);
-		return false;
-	}
-	return true;
+	return st == FXS_REPLAY_OK;
 }
 
 /* A session key from a file: 32 bytes, or 64 hex digits (and white space
@@ -532,7 +499,7 @@ static int peer_record(const peer_options *o, const fxs_session *s)
 		return -1;
 	uint64_t rec_hash = 0;
 	char err[256];
-	if (!record_confirmed(s, o->sc, o->total, o->ticks, o->record, &rec_hash, err, sizeof err)) {
+	if (!record_confirmed(s, o->sc, o->record, &rec_hash, err, sizeof err)) {
 		fprintf(stderr, "fixstep: peer %u: cannot record %s: %s\n", o->player, o->record, err);
 		return 0;
 	}

@@ -109,6 +109,7 @@ static const fxs_input_script_entry *script_beyond(const fxs_input_script *s, ui
 
 typedef struct record_args {
 	const char *name, *out;
+	bool calls; /* --calls: the API-call demo */
 	input_options in;
 	fxs_record_options o; /* the scene, and all but the inputs and players */
 } record_args;
@@ -117,7 +118,8 @@ static int record_usage(void)
 {
 	printf("usage: fixstep record SCENE --steps N (--inputs FILE | --random-inputs SEED | --scripted) -o FILE\n"
 	       "                      [--players P] [--chunk-ticks K] [--no-detail]\n"
-	       "                      [--perturb-input T[:P]] [--tamper-input T[:P]]\n\n"
+	       "                      [--perturb-input T[:P]] [--tamper-input T[:P]]\n"
+	       "       fixstep record --calls --steps N -o FILE [--chunk-ticks K] [--no-detail]\n\n"
 	       "Runs SCENE for N steps, feeding its input handler every player's input each\n"
 	       "tick, and records a replay (docs/replay-format.md): the initial snapshot, the inputs\n"
 	       "and the state hash of every tick, in chunks of K ticks (default 64), each\n"
@@ -133,6 +135,9 @@ static int record_usage(void)
 	       "                        replay of a different run (for `fixstep diff`)\n"
 	       "  --tamper-input T[:P]  write a changed input at tick T but simulate the original:\n"
 	       "                        a replay that `fixstep verify` must reject at tick T\n"
+	       "  --calls               record no scene but the API-call demo: a program that builds\n"
+	       "                        its world through the API and changes it between steps with\n"
+	       "                        no input layer; every call is recorded (a CALLS replay)\n"
 	       "Prints 'recorded ...' and, last, 'hash ' and the final state hash.\n");
 	return 0;
 }
@@ -144,6 +149,8 @@ static int record_option(int argc, char **argv, int *i, record_args *ra)
 	fxs_record_options *o = &ra->o;
 	if (strcmp(a, "--scripted") == 0) {
 		o->scripted = true;
+	} else if (strcmp(a, "--calls") == 0) {
+		ra->calls = true;
 	} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
 		if (++*i >= argc || !argv[*i][0])
 			return cli_usage_error("-o needs a file name");
@@ -178,6 +185,14 @@ static int record_parse(int argc, char **argv, record_args *ra)
 			rc = record_option(argc, argv, &i, ra);
 		if (rc != CLI_GO)
 			return rc;
+	}
+	if (ra->calls) {
+		if (ra->name || ra->in.inputs || ra->in.has_seed || ra->o.scripted || ra->in.players || ra->o.perturb_tick)
+			return cli_usage_error("record --calls takes no scene, inputs, players or perturbation");
+		if (!ra->in.has_steps || !ra->out)
+			return cli_usage_error("record --calls needs --steps N and -o FILE");
+		ra->o.steps = ra->in.steps;
+		return CLI_GO;
 	}
 	if (!ra->name)
 		return cli_usage_error("record needs a scene name (see fixstep scenes)");
@@ -252,11 +267,28 @@ static void record_report(const record_args *ra, uint64_t final, long size)
 	printf("hash %016" PRIx64 "\n", final);
 }
 
+/* record --calls: the API-call demo as a CALLS replay */
+static int record_calls(const record_args *ra)
+{
+	char err[256];
+	uint64_t final = 0;
+	const fxs_record_options *o = &ra->o;
+	if (fxs_calls_demo_record(ra->out, o->steps, o->chunk_ticks, o->flags, &final, err, sizeof err) != FXS_REPLAY_OK) {
+		fprintf(stderr, "fixstep: %s\n", err);
+		return 1;
+	}
+	printf("recorded calls_demo: %u ticks of API calls -> %s\n", o->steps, ra->out);
+	printf("hash %016" PRIx64 "\n", final);
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	record_args ra;
 	fxs_input_script script;
 	int rc = record_parse(argc, argv, &ra);
+	if (rc == CLI_GO && ra.calls)
+		return record_calls(&ra);
 	if (rc != CLI_GO || (rc = record_inputs(&ra, &script)) != CLI_GO)
 		return rc;
 	uint64_t final = 0;

@@ -273,10 +273,22 @@ static int verify_parse(int argc, char **argv, verify_options *o)
 
 /* Tick t's recorded hash differs from ours (w): "diverged at step S: ...",
  * naming the body and field when the replay has its per-tick state. */
+static void calls_of(const fxs_replay_tick *t)
+{
+	uint32_t op;
+	if (!t->calls)
+		return;
+	printf("tick %" PRIu64 " made %u recorded call%s:", t->number, t->call_count, t->call_count == 1 ? "" : "s");
+	for (uint32_t k = 0; fxs_replay_tick_call(t, k, &op, NULL); ++k)
+		printf("%s call %u (%s)", k ? "," : "", k, fxs_replay_call_name(op));
+	printf("\n");
+}
+
 static int verify_divergence(const char *path, const fxs_replay_tick *t, const fxs_world *w)
 {
 	uint64_t got = fxs_world_hash(w);
 	if (!t->state) {
+		calls_of(t);
 		printf("diverged at step %" PRIu64 ": state hash (expected %016" PRIx64 ", got %016" PRIx64
 		       "); the replay has no per-tick state (recorded with --no-detail) to name the body\n",
 		       t->number, t->hash, got);
@@ -290,6 +302,8 @@ static int verify_divergence(const char *path, const fxs_replay_tick *t, const f
 	if (fxs_world_first_difference(rec, w, &df)) {
 		fxs_state_diff_format(&df, err, sizeof err);
 		printf("diverged at step %" PRIu64 ": %s\n", t->number, err);
+		if (fxs_replay_tick_suspect_calls(t, rec, w, err, sizeof err))
+			printf("tick %" PRIu64 "'s calls on the bodies that differ: %s\n", t->number, err);
 	} else {
 		printf("diverged at step %" PRIu64 ": state hash (expected %016" PRIx64 ", got %016" PRIx64 ")\n", t->number,
 		       t->hash, got);
@@ -303,10 +317,15 @@ static int verify_divergence(const char *path, const fxs_replay_tick *t, const f
 static int verify_report_ok(const verify_options *o, const fxs_replay_reader *r, const fxs_world *w)
 {
 	bool good = r->status == FXS_REPLAY_OK;
-	if (!o->quiet)
-		printf("%s: %" PRIu64 " ticks in %u %schunk%s verified (scene %s, %u player%s)\n", good ? "ok" : "partial",
-		       r->tick_count, r->chunk_count, good ? "" : "complete ", r->chunk_count == 1 ? "" : "s", r->scene,
-		       r->players, r->players == 1 ? "" : "s");
+	if (!o->quiet) {
+		char what[128];
+		if (r->mode == FXS_REPLAY_MODE_CALLS)
+			snprintf(what, sizeof what, "API calls of %s", r->scene[0] ? r->scene : "a program");
+		else
+			snprintf(what, sizeof what, "scene %s, %u player%s", r->scene, r->players, r->players == 1 ? "" : "s");
+		printf("%s: %" PRIu64 " ticks in %u %schunk%s verified (%s)\n", good ? "ok" : "partial", r->tick_count,
+		       r->chunk_count, good ? "" : "complete ", r->chunk_count == 1 ? "" : "s", what);
+	}
 	int status = 0;
 	if (!good) {
 		fprintf(stderr, "fixstep: %s: %s\n", o->path, r->error);
@@ -640,8 +659,11 @@ static void dump_header(const char *path, const fxs_replay_reader *r)
 	printf("kernel version  %u.%u.%u\n", r->kernel_version >> 16, (r->kernel_version >> 8) & 0xff, r->kernel_version & 0xff);
 	printf("numeric         Q%u.%u state, Q%u.%u wide\n", 32 - (r->numeric & 0xff), r->numeric & 0xff,
 	       64 - ((r->numeric >> 8) & 0xff), (r->numeric >> 8) & 0xff);
-	printf("scene           %s\n", r->scene);
-	printf("players         %u\n", r->players);
+	printf("scene           %s\n", r->scene[0] ? r->scene : "(none)");
+	if (r->mode == FXS_REPLAY_MODE_CALLS)
+		printf("mode            calls (every mutating API call)\n");
+	else
+		printf("players         %u (%u input bytes each)\n", r->players, r->input_size);
 	printf("chunk ticks     %u\n", r->chunk_ticks);
 	printf("flags           0x%x%s\n", r->flags, (r->flags & FXS_REPLAY_FLAG_DETAIL) ? " (detail: per-tick state)" : "");
 	printf("start step      %" PRIu64 "\n", r->start_tick);
@@ -653,6 +675,19 @@ static void dump_header(const char *path, const fxs_replay_reader *r)
 static void dump_tick(const fxs_replay_reader *r, const fxs_replay_tick *t, bool inputs)
 {
 	printf("  %8" PRIu64 " %016" PRIx64 "\n", t->number, t->hash);
+	uint32_t op;
+	size_t off;
+	for (uint32_t k = 0; inputs && fxs_replay_tick_call(t, k, &op, &off); ++k)
+		printf("           call %2u %s\n", k, fxs_replay_call_name(op));
+	if (r->input_size != FXS_INPUT_SIZE) {
+		for (uint32_t p = 0; inputs && p < r->players; ++p) {
+			printf("           player %2u", p);
+			for (uint32_t b = 0; b < r->input_size; ++b)
+				printf(" %02x", t->input[(size_t)p * r->input_size + b]);
+			printf("\n");
+		}
+		return;
+	}
 	for (uint32_t p = 0; inputs && p < r->players; ++p)
 		printf("           player %2u move %6d %6d yaw %5u pitch %6d buttons 0x%x\n", p, t->inputs[p].move_x,
 		       t->inputs[p].move_z, t->inputs[p].yaw, t->inputs[p].pitch, t->inputs[p].buttons);

@@ -2,7 +2,7 @@
  * get a one-line error and exit status 2. */
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "replay.h"
+#include "fixstep/replay.h"
 
 #include <string.h>
 

@@ -157,9 +157,12 @@ FXJS_EXPORT fxs_world *fxjs_replay_start(const fxjs_replay *x, int32_t need_scen
 	return w;
 }
 
-/* Tick i with the scene's own input handler: fxs_world_step's result. */
+/* Tick i with the scene's own input handler (or, for a replay of API
+ * calls, its recorded calls): fxs_world_step's result. */
 FXJS_EXPORT int32_t fxjs_replay_step(const fxjs_replay *x, fxs_world *w, int32_t i)
 {
+	if (x->r.mode == FXS_REPLAY_MODE_CALLS)
+		return (int32_t)fxs_replay_step(&x->r, NULL, w, (uint64_t)i);
 	const fxs_scene *sc = fxs_scene_find(x->r.scene);
 	if (!sc)
 		return FXS_ERR_INVALID_ARGUMENT;
@@ -241,7 +244,7 @@ FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t 
 	if (has_start)
 		expect.has_hash = true, expect.hash = (uint64_t)(uint32_t)start[0] | (uint64_t)(uint32_t)start[1] << 32;
 	fxs_replay_status why;
-	fxs_world *w = fxs_replay_start_world(r->scene, r->data + r->snapshot_off, r->snapshot_len, r->start_tick, &expect,
+	fxs_world *w = fxs_replay_start_world(r->scene, r->data + r->snapshot_off, r->snapshot_len, r->start_tick, r->mode, &expect,
 					      &sc, &why, msg, (size_t)cap);
 	if (!w)
 		return why == FXS_REPLAY_BAD_START ? 4 : why == FXS_REPLAY_NOMEM ? 3
@@ -389,8 +392,8 @@ FXJS_EXPORT fxjs_writer *fxjs_writer_open(const fxs_world *world, const char *sc
 		free(x);
 		return NULL;
 	}
-	if (fxs_replay_writer_open(&x->w, x->path, scene, world, (uint32_t)players, (uint32_t)(chunk_ticks < 0 ? 0 : chunk_ticks),
-				   (uint32_t)flags) != FXS_REPLAY_OK) {
+	if (fxs_replay_writer_open(&x->w, x->path, scene, world, (uint32_t)players, FXS_INPUT_SIZE,
+				   (uint32_t)(chunk_ticks < 0 ? 0 : chunk_ticks), (uint32_t)flags) != FXS_REPLAY_OK) {
 		snprintf(g_err, sizeof g_err, "%s", x->w.error);
 		fxs_replay_writer_abandon(&x->w);
 		remove(x->path);
@@ -402,10 +405,8 @@ FXJS_EXPORT fxjs_writer *fxjs_writer_open(const fxs_world *world, const char *sc
 
 FXJS_EXPORT int32_t fxjs_writer_tick(fxjs_writer *x, const uint8_t *inputs, const fxs_world *world)
 {
-	fxs_input in[FXS_MAX_PLAYERS];
-	for (uint32_t p = 0; p < x->w.players; ++p)
-		in[p] = fxs_input_read(inputs + FXS_INPUT_SIZE * p);
-	if (fxs_replay_writer_tick(&x->w, in, world) != FXS_REPLAY_OK) {
+	/* the inputs are already the replay's 12-byte records */
+	if (fxs_replay_writer_tick(&x->w, inputs, world) != FXS_REPLAY_OK) {
 		snprintf(g_err, sizeof g_err, "%s", x->w.error);
 		return 0;
 	}

@@ -6,6 +6,7 @@
  * deepest contact wins, ties to the smaller slot, then the smaller feature
  * id: nothing depends on anything but the state. */
 #include "character/character.h"
+#include "world/call_log.h"
 #include "collide/collide_common.h"
 #include "fixstep/query.h"
 #include "geometry/shape.h"
@@ -40,6 +41,7 @@ static fxs_character *get(const fxs_world *w, fxs_character_id id)
 
 fxs_character_id fxs_character_create(fxs_world *w, const fxs_character_def *def)
 {
+	FXS_CALL_LOG(w, FXS_OP_CHARACTER_CREATE, def);
 	if (!w)
 		return 0;
 	if (!def)
@@ -71,7 +73,8 @@ fxs_character_id fxs_character_create(fxs_world *w, const fxs_character_def *def
 	bd.shape.radius = def->radius;
 	bd.shape.half_height = def->half_height;
 	bd.density = def->density;
-	fxs_body_id body = fxs_body_create(w, &bd);
+	fxs_body_id body;
+	FXS_CALL_MUTED(w, body = fxs_body_create(w, &bd));
 	if (!fxs_body_is_valid(w, body))
 		return 0; /* the last error is the body's */
 	fxs_character *c = &w->characters[slot];
@@ -90,10 +93,11 @@ fxs_character_id fxs_character_create(fxs_world *w, const fxs_character_def *def
 
 bool fxs_character_destroy(fxs_world *w, fxs_character_id id)
 {
+	FXS_CALL_LOG(w, FXS_OP_CHARACTER_DESTROY, id);
 	fxs_character *c = get(w, id);
 	if (!c)
 		return false;
-	fxs_body_destroy(w, c->body);
+	FXS_CALL_MUTED(w, fxs_body_destroy(w, c->body));
 	c->alive = 0;
 	fxs_world_touch(w);
 	return true;
@@ -103,6 +107,7 @@ static fix16_t clamp100(fix16_t v) { return v > FXG_I(100) ? FXG_I(100) : (v < -
 
 void fxs_character_set_move(fxs_world *w, fxs_character_id id, fxg_vec3 velocity, bool jump)
 {
+	FXS_CALL_LOG(w, FXS_OP_CHARACTER_SET_MOVE, id, velocity, jump);
 	fxs_character *c = get(w, id);
 	if (!c)
 		return;

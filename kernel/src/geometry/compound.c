@@ -1,4 +1,5 @@
 #include "geometry/compound.h"
+#include "world/call_log.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,7 @@ static bool add_compound(fxs_world *w, fxs_compound *c)
 
 fxs_compound_id fxs_world_create_compound(fxs_world *w, const fxs_compound_child *children, uint32_t n, fxg_vec3 *com)
 {
+	FXS_CALL_LOG(w, FXS_OP_WORLD_CREATE_COMPOUND, children, n);
 	if (!w)
 		return 0;
 	if (w->compound_count >= FXS_MAX_COMPOUNDS)

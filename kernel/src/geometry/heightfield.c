@@ -10,6 +10,7 @@
  * the mesh's (fxs_mesh_build checks every vertex: +-4096 m); i * cell is
  * formed in int64. Integer only. */
 #include "world/world.h"
+#include "world/call_log.h"
 
 #include <stdlib.h>
 
@@ -18,6 +19,7 @@
 fxs_mesh_id fxs_world_create_heightfield(fxs_world *w, const fix16_t *heights, uint32_t nx, uint32_t nz, fix16_t cell,
 					 fix16_t thickness)
 {
+	FXS_CALL_LOG(w, FXS_OP_WORLD_CREATE_HEIGHTFIELD, heights, nx, nz, cell, thickness);
 	if (!w)
 		return 0;
 	if (!heights || nx < 2 || nz < 2 || nx > HEIGHTFIELD_MAX_SIDE || nz > HEIGHTFIELD_MAX_SIDE || cell <= 0)
@@ -41,7 +43,7 @@ fxs_mesh_id fxs_world_create_heightfield(fxs_world *w, const fix16_t *heights, u
 				t[k++] = a, t[k++] = c, t[k++] = d;
 				t[k++] = a, t[k++] = d, t[k++] = b;
 			}
-		id = fxs_world_create_mesh(w, v, (uint32_t)nv, t, (uint32_t)nt, thickness);
+		FXS_CALL_MUTED(w, id = fxs_world_create_mesh(w, v, (uint32_t)nv, t, (uint32_t)nt, thickness));
 	}
 	if (!v || !t)
 		fxs_world_fail(w, FXS_ERR_NOMEM, "out of memory");

@@ -1,4 +1,5 @@
 #include "geometry/hull.h"
+#include "world/call_log.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +398,7 @@ static bool add_hull(fxs_world *w, fxs_world_hull *h)
 
 fxs_hull_id fxs_world_create_hull(fxs_world *w, const fxg_vec3 *pts, uint32_t n, fxg_vec3 *com)
 {
+	FXS_CALL_LOG(w, FXS_OP_WORLD_CREATE_HULL, pts, n);
 	if (!w)
 		return 0;
 	if (!pts || n > FXS_HULL_MAX_INPUT || n < 4)

@@ -17,6 +17,7 @@
  *     point on the triangle), the face-normal push-out applies only behind it.
  * Integer only. */
 #include "geometry/mesh.h"
+#include "world/call_log.h"
 #include "collide/collide_common.h"
 #include "geometry/shape.h"
 
@@ -409,6 +410,7 @@ static bool add_mesh(fxs_world *w, fxs_mesh *m)
 fxs_mesh_id fxs_world_create_mesh(fxs_world *w, const fxg_vec3 *verts, uint32_t nverts, const uint32_t *tris,
 				  uint32_t ntris, fix16_t thickness)
 {
+	FXS_CALL_LOG(w, FXS_OP_WORLD_CREATE_MESH, verts, nverts, tris, ntris, thickness);
 	if (!w)
 		return 0;
 	if (w->mesh_count >= (1u << 16))

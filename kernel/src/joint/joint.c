@@ -21,6 +21,7 @@
  * poses. Joints are visited in stage order, each sub-step before the
  * contacts. */
 #include "joint/joint.h"
+#include "world/call_log.h"
 #include "joint/joint_rows.h"
 #include "joint/joint_types.h"
 #include "island/island.h"
@@ -141,6 +142,7 @@ static void canonicalize(fxs_joint *j)
 
 fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 {
+	FXS_CALL_LOG(w, FXS_OP_JOINT_CREATE, def);
 	if (!w)
 		return fxs_null_joint;
 	if (!def || (uint32_t)def->type >= FXS_JOINT_TYPE_COUNT)
@@ -239,6 +241,7 @@ static void destroy_slot(fxs_world *w, uint32_t s)
 
 bool fxs_joint_destroy(fxs_world *w, fxs_joint_id id)
 {
+	FXS_CALL_LOG(w, FXS_OP_JOINT_DESTROY, id);
 	if (!get_joint(w, id))
 		return false;
 	destroy_slot(w, id.index1 - 1);
@@ -306,6 +309,7 @@ fxg_vec3 fxs_joint_get_anchor_b(const fxs_world *w, fxs_joint_id id)
 
 void fxs_joint_set_motor(fxs_world *w, fxs_joint_id id, bool enable, fix16_t speed, fix16_t max_force)
 {
+	FXS_CALL_LOG(w, FXS_OP_JOINT_SET_MOTOR, id, enable, speed, max_force);
 	fxs_joint *j = get_joint(w, id);
 	if (!j || !kinds[j->type]->motor_row)
 		return;

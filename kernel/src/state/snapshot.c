@@ -12,6 +12,7 @@
  * All integers little-endian. */
 #include "state/state.h"
 #include "state/game_state.h"
+#include "world/call_log.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,7 @@ fxs_result fxs_world_snapshot_restore(fxs_world *w, const void *buf, size_t len)
 {
 	if (!w)
 		return FXS_ERR_INVALID_ID;
+	FXS_CALL_LOG(w, FXS_OP_WORLD_SNAPSHOT_RESTORE, buf, len);
 	fxs_result err;
 	fxs_world *tmp = fxs_world_create_from_snapshot(buf, len, &err);
 	if (!tmp)
@@ -118,6 +120,7 @@ fxs_result fxs_world_snapshot_restore(fxs_world *w, const void *buf, size_t len)
 	*w = *tmp;
 	*tmp = old;
 	w->simd = old.simd; /* the kernels chosen for this world (fxs_world_set_kernels): not state */
+	w->call_log = old.call_log, tmp->call_log = NULL; /* nor is its call log */
 	fxs_world_destroy(tmp);
 	fxs_world_update_hash(w);
 	return FXS_OK;

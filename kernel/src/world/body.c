@@ -2,6 +2,7 @@
  * function of the sequence of creates and destroys), generation-checked ids,
  * mass properties from the shape, accessors. */
 #include "world/world.h"
+#include "world/call_log.h"
 #include "geometry/shape.h"
 #include "geometry/compound.h"
 #include "geometry/hull.h"
@@ -145,6 +146,7 @@ static const char *def_problem(const fxs_body_def *d)
 
 fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_CREATE, def);
 	if (!w)
 		return fxs_null_body;
 	if (!def)
@@ -227,6 +229,7 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 
 bool fxs_body_destroy(fxs_world *w, fxs_body_id id)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_DESTROY, id);
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b)
 		return false;
@@ -311,6 +314,7 @@ static void wake(fxs_body *b)
 
 void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg_quat rotation)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_TRANSFORM, id, position, rotation);
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b)
 		return;
@@ -330,6 +334,7 @@ static bool movable(const fxs_body *b) { return b && b->type != FXS_BODY_STATIC;
 
 void fxs_body_set_linear_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 v)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_LINEAR_VELOCITY, id, v);
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (movable(b))
 		b->v = fxs_lock_linear(b->locks, v), wake(b), fxs_world_touch(w);
@@ -337,6 +342,7 @@ void fxs_body_set_linear_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 v)
 
 void fxs_body_set_angular_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 omega)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_ANGULAR_VELOCITY, id, omega);
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (movable(b))
 		b->w = fxs_lock_angular(b->locks, omega), wake(b), fxs_world_touch(w);
@@ -344,6 +350,7 @@ void fxs_body_set_angular_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 omega)
 
 void fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3 point)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_APPLY_FORCE, id, force, point);
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b || b->type != FXS_BODY_DYNAMIC)
 		return;
@@ -358,6 +365,7 @@ void fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3
 
 void fxs_body_apply_force_to_center(fxs_world *w, fxs_body_id id, fxg_vec3 force)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_APPLY_FORCE_TO_CENTER, id, force);
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b || b->type != FXS_BODY_DYNAMIC)
 		return;
@@ -370,6 +378,7 @@ void fxs_body_apply_force_to_center(fxs_world *w, fxs_body_id id, fxg_vec3 force
 
 void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_APPLY_TORQUE, id, torque);
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b || b->type != FXS_BODY_DYNAMIC)
 		return;
@@ -407,6 +416,7 @@ static fxg_vec3 inv_inertia_mul(const fxs_body *b, fxg_vec3 x, uint32_t *ovf)
 
 void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse, fxg_vec3 point)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_APPLY_LINEAR_IMPULSE, id, impulse, point);
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b || b->type != FXS_BODY_DYNAMIC)
 		return;
@@ -424,6 +434,7 @@ void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impuls
 
 void fxs_body_apply_angular_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_APPLY_ANGULAR_IMPULSE, id, impulse);
 	fxs_body *b = fxs_world_get_body(w, id);
 	if (!b || b->type != FXS_BODY_DYNAMIC)
 		return;

@@ -5,6 +5,7 @@
  * needs it: contacts the change makes wrong are removed at once, in
  * contact order, with their end events after the next step. */
 #include "world/world.h"
+#include "world/call_log.h"
 #include "character/character.h"
 #include "geometry/shape.h"
 #include "island/island.h"
@@ -37,6 +38,7 @@ static bool in_range(fix16_t v, fix16_t lo, fix16_t hi) { return v >= lo && v <=
 
 fxs_result fxs_body_set_user_data(fxs_world *w, fxs_body_id id, uint32_t user_data)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_USER_DATA, id, user_data);
 	GET_OR_RETURN(b);
 	b->user_data = user_data;
 	fxs_world_touch(w);
@@ -65,6 +67,7 @@ fxs_aabb fxs_body_get_aabb(const fxs_world *w, fxs_body_id id)
 
 fxs_result fxs_body_set_awake(fxs_world *w, fxs_body_id id, bool awake)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_AWAKE, id, awake);
 	GET_OR_RETURN(b);
 	if (b->type == FXS_BODY_STATIC || (b->game & FXS_BODY_DISABLED))
 		return FXS_ERR_INVALID_ARGUMENT;
@@ -101,6 +104,7 @@ bool fxs_body_is_awake(const fxs_world *w, fxs_body_id id)
 
 fxs_result fxs_body_disable(fxs_world *w, fxs_body_id id)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_DISABLE, id);
 	GET_OR_RETURN(b);
 	if (b->game & FXS_BODY_DISABLED)
 		return FXS_OK;
@@ -117,6 +121,7 @@ fxs_result fxs_body_disable(fxs_world *w, fxs_body_id id)
 
 fxs_result fxs_body_enable(fxs_world *w, fxs_body_id id)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_ENABLE, id);
 	GET_OR_RETURN(b);
 	if (!(b->game & FXS_BODY_DISABLED))
 		return FXS_OK;
@@ -147,6 +152,7 @@ static bool is_character_body(const fxs_world *w, uint32_t s)
 
 fxs_result fxs_body_set_type(fxs_world *w, fxs_body_id id, fxs_body_type type)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_TYPE, id, type);
 	GET_OR_RETURN(b);
 	if ((uint32_t)type > FXS_BODY_DYNAMIC || (b->shape.type == FXS_SHAPE_MESH && type != FXS_BODY_STATIC))
 		return FXS_ERR_INVALID_ARGUMENT;
@@ -180,6 +186,7 @@ fxs_result fxs_body_set_type(fxs_world *w, fxs_body_id id, fxs_body_type type)
 
 fxs_result fxs_body_set_friction(fxs_world *w, fxs_body_id id, fix16_t friction)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_FRICTION, id, friction);
 	GET_OR_RETURN(b);
 	if (!in_range(friction, 0, FXG_I(100)))
 		return FXS_ERR_INVALID_ARGUMENT;
@@ -190,6 +197,7 @@ fxs_result fxs_body_set_friction(fxs_world *w, fxs_body_id id, fix16_t friction)
 
 fxs_result fxs_body_set_restitution(fxs_world *w, fxs_body_id id, fix16_t restitution)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_RESTITUTION, id, restitution);
 	GET_OR_RETURN(b);
 	if (!in_range(restitution, 0, FXG_ONE))
 		return FXS_ERR_INVALID_ARGUMENT;
@@ -200,6 +208,7 @@ fxs_result fxs_body_set_restitution(fxs_world *w, fxs_body_id id, fix16_t restit
 
 fxs_result fxs_body_set_density(fxs_world *w, fxs_body_id id, fix16_t density)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_DENSITY, id, density);
 	GET_OR_RETURN(b);
 	if (density <= 0 || density > FXG_I(30000))
 		return FXS_ERR_INVALID_ARGUMENT;
@@ -238,6 +247,7 @@ bool fxs_mass_data_valid(fxg_wide mass, const fxg_wide inertia[3])
 
 fxs_result fxs_body_set_mass_data(fxs_world *w, fxs_body_id id, fxg_wide mass, const fxg_wide inertia[3])
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_MASS_DATA, id, mass, inertia);
 	GET_OR_RETURN(b);
 	if (b->type != FXS_BODY_DYNAMIC || !inertia || !fxs_mass_data_valid(mass, inertia))
 		return FXS_ERR_INVALID_ARGUMENT;
@@ -253,6 +263,7 @@ fxs_result fxs_body_set_mass_data(fxs_world *w, fxs_body_id id, fxg_wide mass, c
 
 fxs_result fxs_body_set_gravity_scale(fxs_world *w, fxs_body_id id, fix16_t scale)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_GRAVITY_SCALE, id, scale);
 	GET_OR_RETURN(b);
 	if (!in_range(scale, FXG_I(-100), FXG_I(100)))
 		return FXS_ERR_INVALID_ARGUMENT;
@@ -264,6 +275,7 @@ fxs_result fxs_body_set_gravity_scale(fxs_world *w, fxs_body_id id, fix16_t scal
 
 fxs_result fxs_body_set_damping(fxs_world *w, fxs_body_id id, fix16_t linear, fix16_t angular)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_DAMPING, id, linear, angular);
 	GET_OR_RETURN(b);
 	if (!in_range(linear, 0, FXG_I(1000)) || !in_range(angular, 0, FXG_I(1000)))
 		return FXS_ERR_INVALID_ARGUMENT;
@@ -277,6 +289,7 @@ fxs_result fxs_body_set_damping(fxs_world *w, fxs_body_id id, fix16_t linear, fi
 
 fxs_result fxs_body_set_motion_locks(fxs_world *w, fxs_body_id id, fxs_motion_locks locks)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_MOTION_LOCKS, id, locks);
 	GET_OR_RETURN(b);
 	uint8_t bits = fxs_locks_bits(locks);
 	if (bits && b->type != FXS_BODY_DYNAMIC)
@@ -302,6 +315,7 @@ fxs_motion_locks fxs_body_get_motion_locks(const fxs_world *w, fxs_body_id id)
 
 fxs_result fxs_body_set_filter(fxs_world *w, fxs_body_id id, fxs_filter filter)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_FILTER, id, filter);
 	GET_OR_RETURN(b);
 	b->filter = filter;
 	if (fxs_filter_is_default(&filter))
@@ -336,15 +350,18 @@ static fxs_result set_flag(fxs_world *w, fxs_body_id id, uint8_t flag, bool on)
 
 fxs_result fxs_body_enable_contact_events(fxs_world *w, fxs_body_id id, bool enable)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_ENABLE_CONTACT_EVENTS, id, enable);
 	return set_flag(w, id, FXS_BODY_CONTACT_EVENTS, enable);
 }
 
 fxs_result fxs_body_enable_hit_events(fxs_world *w, fxs_body_id id, bool enable)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_ENABLE_HIT_EVENTS, id, enable);
 	return set_flag(w, id, FXS_BODY_HIT_EVENTS, enable);
 }
 
 fxs_result fxs_body_enable_sensor_events(fxs_world *w, fxs_body_id id, bool enable)
 {
+	FXS_CALL_LOG(w, FXS_OP_BODY_ENABLE_SENSOR_EVENTS, id, enable);
 	return set_flag(w, id, FXS_BODY_NO_SENSOR_EVENTS, !enable);
 }

@@ -1,5 +1,6 @@
 /* The world: creation from a definition, slots, statistics. */
 #include "world/world.h"
+#include "world/call_log.h"
 #include "solve/contact_batch.h"
 #include "character/character.h"
 #include "geometry/compound.h"
@@ -148,6 +149,7 @@ void fxs_world_destroy(fxs_world *w)
 {
 	if (!w)
 		return;
+	fxs_call_log_stop(w);
 	fxs_bp_destroy(w->bp);
 	fxs_meshes_free(w);
 	fxs_hulls_free(w);
@@ -221,6 +223,7 @@ bool fxs_grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 
 fxs_result fxs_world_set_gravity(fxs_world *w, fxg_vec3 gravity)
 {
+	FXS_CALL_LOG(w, FXS_OP_WORLD_SET_GRAVITY, gravity);
 	if (!w)
 		return FXS_ERR_INVALID_ID;
 	if (gravity_problem(gravity))
@@ -234,6 +237,7 @@ fxg_vec3 fxs_world_get_gravity(const fxs_world *w) { return w ? w->def.gravity :
 
 fxs_result fxs_world_set_contact_tuning(fxs_world *w, fix16_t hertz, fix16_t damping_ratio, fix16_t push_max)
 {
+	FXS_CALL_LOG(w, FXS_OP_WORLD_SET_CONTACT_TUNING, hertz, damping_ratio, push_max);
 	if (!w)
 		return FXS_ERR_INVALID_ID;
 	if (contact_problem(hertz, damping_ratio, push_max))
@@ -247,6 +251,7 @@ fxs_result fxs_world_set_contact_tuning(fxs_world *w, fix16_t hertz, fix16_t dam
 
 fxs_result fxs_world_set_restitution_threshold(fxs_world *w, fix16_t speed)
 {
+	FXS_CALL_LOG(w, FXS_OP_WORLD_SET_RESTITUTION_THRESHOLD, speed);
 	if (!w)
 		return FXS_ERR_INVALID_ID;
 	if (!speed_ok(speed))
@@ -258,6 +263,7 @@ fxs_result fxs_world_set_restitution_threshold(fxs_world *w, fix16_t speed)
 
 fxs_result fxs_world_set_hit_event_threshold(fxs_world *w, fix16_t speed)
 {
+	FXS_CALL_LOG(w, FXS_OP_WORLD_SET_HIT_EVENT_THRESHOLD, speed);
 	if (!w)
 		return FXS_ERR_INVALID_ID;
 	if (!speed_ok(speed))
@@ -269,6 +275,7 @@ fxs_result fxs_world_set_hit_event_threshold(fxs_world *w, fix16_t speed)
 
 fxs_result fxs_world_enable_sleeping(fxs_world *w, bool enable)
 {
+	FXS_CALL_LOG(w, FXS_OP_WORLD_ENABLE_SLEEPING, enable);
 	if (!w)
 		return FXS_ERR_INVALID_ID;
 	if (w->def.enable_sleep && !enable) {

@@ -192,6 +192,8 @@ struct fxs_world {
 	bool hash_valid;
 	void *hash_stream;   /* XXH3's streaming state for the step's hash (hash.c) */
 	uint8_t *hash_chunk; /* and the buffer the serialisation goes through */
+	/* the API-call log of a CALLS replay writer (call_log.h): not state */
+	struct fxs_call_log *call_log;
 	/* The last step's events (events.c) and what sensors overlap
 	 * (sensor.c): state, in the GAME section. end_pending: contacts ended
 	 * between steps (destroy, disable, filter, type), reported after the

@@ -39,7 +39,10 @@
  *    frame and the MAC and up to 128 are confirmed checksums, which leaves
  *    993 for inputs; a packet must hold at least FXS_SESSION_MIN_REDUNDANCY
  *    (8) ticks of its sender's inputs, so that a lost packet costs nothing
- *    once the next arrives: 993 / 8 = 124. */
+ *    once the next arrives: 993 / 8 = 124.
+ *  - Memory: the session keeps every tick's inputs and checksums, ticks x
+ *    (players x input_size + 8 + 10 x peers) bytes (4 peers of one 12-byte
+ *    player: 96 bytes a tick, 21 MB an hour at 60 Hz), and 64 saved states. */
 #ifndef FIXSTEP_SESSION_H
 #define FIXSTEP_SESSION_H
 
@@ -48,6 +51,7 @@
 #include <stdint.h>
 
 #include "fixstep/fixstep.h"
+#include "fixstep/replay.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -262,6 +266,16 @@ uint64_t fxs_session_hash(const fxs_session *s, uint64_t t);
 bool fxs_session_inputs(const fxs_session *s, uint64_t t, uint8_t *out, size_t cap);
 /* A callback failed (out of memory): the session simulates no further tick. */
 bool fxs_session_out_of_memory(const fxs_session *s);
+/* A replay (fixstep/replay.h, input mode) of what the session confirmed:
+ * ticks 1..confirmed simulated again on `start`, the world as it was at the
+ * session's start (a copy of the game's own, which this steps), with the
+ * game's apply_inputs, written to path under `name` (a tag, may be NULL).
+ * *final_hash (may be NULL): the world's hash after it, which must be the
+ * session's. FXS_REPLAY_OK, or why (err). fxs_replay_verify proves it on
+ * any machine from the start's hash. */
+fxs_replay_status fxs_session_write_replay(const fxs_session *s, fxs_world *start, fxs_session_apply_fn apply,
+					   void *ctx, const char *path, const char *name, uint64_t *final_hash,
+					   char *err, size_t errlen);
 
 /* Desync: tick 0 when none; else the first mismatching tick, the peer and
  * both checksums. */
@@ -352,6 +366,25 @@ fxs_transport fxs_udp_transport(fxs_udp *u);
 void fxs_udp_flush(fxs_udp *u);
 /* The port bound (useful after binding port 0); 0 for NULL. */
 uint16_t fxs_udp_port(const fxs_udp *u);
+
+/* ---- driving a session in real time ---- */
+
+/* One pass of a game's loop, on the caller's clock (ms, monotonic): every
+ * datagram waiting on t goes to fxs_session_receive; then the ticks due
+ * (one every tick_ms since the first call, at most 2 a pass to catch up)
+ * are simulated; then, once per tick_ms, a packet goes to every peer.
+ * Returns the ticks simulated. */
+uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_ms, uint32_t tick_ms);
+/* ms since the last packet accepted from `peer` (since the first pump when
+ * none yet), on the pump's clock. */
+uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms);
+/* The first player peer (not us, not done) silent for more than
+ * timeout_ms, or -1. Spectators are not waited for; with absent_ms set,
+ * none is (a silent peer is declared absent instead). */
+int fxs_session_silent_peer(const fxs_session *s, uint64_t now_ms, uint32_t timeout_ms);
+/* Complete, and every other peer (but an absent one) said it finished
+ * too: nothing more to send. */
+bool fxs_session_all_done(const fxs_session *s);
 
 FXG_EXPORT_END
 #ifdef __cplusplus

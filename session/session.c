@@ -8,58 +8,9 @@
 #include <string.h>
 
 #include "session/protocol.h"
-
-typedef struct snap_slot {
-	uint8_t *buf;
-	size_t len, cap;
-	uint64_t tick; /* UINT64_MAX: empty */
-} snap_slot;
-
-/* What this peer knows of peer k. */
-typedef struct peer_state {
-	uint32_t first, count; /* its players */
-	uint8_t *have;         /* [t]: its inputs of tick t are here (player peers) */
-	uint64_t contig;       /* all its inputs held up to here */
-	uint64_t *rhash;       /* its checksums of confirmed ticks */
-	uint8_t *rhave;
-	uint64_t rcontig;  /* its checksums held up to here */
-	uint64_t compared; /* its checksums compared with ours up to here */
-	/* what it holds of ours */
-	uint64_t their_input_ack, their_hash_ack;
-	bool done;
-	uint64_t packets;
-	uint64_t pumped, heard_ms; /* packets when the pump last looked, and then */
-	/* the keys of both directions with it (protocol.h) */
-	uint8_t tx_key[FXS_PKT_KEY_BYTES], rx_key[FXS_PKT_KEY_BYTES];
-	/* sequence numbers */
-	uint32_t tx_seq, rx_max;
-	uint64_t rx_window; /* bit i: rx_max - i seen */
-} peer_state;
-
-struct fxs_session {
-	fxs_session_config c;
-	uint32_t players;    /* in all */
-	size_t isz, tick_in; /* bytes per player, per tick (every player) */
-	uint32_t per_packet; /* ticks of our inputs a packet holds */
-	uint64_t cur;        /* simulated ticks */
-	uint64_t conf;       /* confirmed */
-	uint64_t n;          /* ticks + 1 (arrays indexed by tick) */
-	peer_state *peer;
-	uint8_t *inp; /* [t][player][isz]: real inputs */
-	/* [t % HISTORY][player][isz]: what the latest simulation of t used (only
-	 * ticks after the confirmed one matter: the rollback window) */
-	uint8_t *used;
-	uint8_t *block;       /* one tick's inputs being simulated */
-	uint64_t local_gen;   /* local inputs taken up to this tick */
-	uint64_t *hash;       /* after tick t */
-	uint64_t rollback_to; /* UINT64_MAX: none pending */
-	snap_slot ring[FXS_SESSION_HISTORY];
-	fxs_session_stats st;
-	fxs_session_desync ds;
-	bool nomem;   /* a callback failed: no further ticks */
-	bool pumping; /* fxs_session_pump: its clock started at pump_start */
-	uint64_t pump_start, next_send;
-};
+#include "session/join.h"
+#include "session/session_impl.h"
+#include "session/sync.h"
 
 static bool spectator(const fxs_session *s, uint32_t k) { return s->peer[k].count == 0; }
 static uint8_t *inp_at(const fxs_session *s, uint8_t *base, uint64_t t, uint32_t player)
@@ -243,7 +194,9 @@ fxs_session *fxs_session_create(const fxs_session_config *c, char *err, size_t e
 		s->ring[i].tick = UINT64_MAX;
 	s->rollback_to = UINT64_MAX;
 	s->hash[0] = s->c.game.checksum(s->c.game.ctx);
-	if (!snap_save(s, 0))
+	s->sync = fxs_sync_create(c->local, c->peers, c->game.format);
+	s->join = fxs_join_create(s);
+	if (!s->sync || !s->join || !snap_save(s, 0))
 		goto nomem;
 	return s;
 nomem:
@@ -271,6 +224,8 @@ void fxs_session_destroy(fxs_session *s)
 	for (uint32_t i = 0; i < FXS_SESSION_HISTORY; ++i)
 		free(s->ring[i].buf);
 	free(s->ds.snapshot);
+	fxs_sync_destroy(s->sync);
+	fxs_join_destroy(s->join);
 	free(s);
 }
 
@@ -297,8 +252,8 @@ static void set_input(fxs_session *s, uint32_t k, uint64_t t, const uint8_t *in)
 static void gen_local(fxs_session *s)
 {
 	peer_state *me = &s->peer[s->c.local];
-	if (!me->count)
-		return;
+	if (!me->count || !fxs_join_can_take_local(s))
+		return; /* (a joiner takes its own from its return tick) */
 	uint64_t want = s->cur + 1 + s->c.input_delay;
 	if (want > s->c.ticks)
 		want = s->c.ticks;
@@ -422,8 +377,15 @@ static void compare_hashes(fxs_session *s)
 		uint64_t upto = s->conf < p->rcontig ? s->conf : p->rcontig;
 		while (p->compared < upto) {
 			uint64_t t = ++p->compared;
-			if (p->rhash[t] != s->hash[t] && (!s->ds.tick || t < s->ds.tick))
+			if (p->rhash[t] == s->hash[t] || t <= fxs_join_compare_from(s, q))
+				continue; /* (before a join's state: not ours to compare) */
+			if (!s->ds.tick || t < s->ds.tick)
 				record_desync(s, t, q);
+			if (!s->first_mismatch[q]) { /* name it with q, over the protocol */
+				const snap_slot *r = snap_get(s, t);
+				s->first_mismatch[q] = true;
+				fxs_sync_mismatch(s->sync, q, t, r ? r->buf : NULL, r ? r->len : 0);
+			}
 		}
 	}
 }
@@ -442,7 +404,7 @@ static void update_confirmed(fxs_session *s)
 static bool can_step(const fxs_session *s)
 {
 	uint64_t t = s->cur + 1;
-	if (t > s->c.ticks || s->nomem)
+	if (t > s->c.ticks || s->nomem || !fxs_join_can_simulate(s))
 		return false;
 	/* a spectator simulates confirmed ticks only */
 	if (s->c.mode == FXS_SESSION_LOCKSTEP || spectator(s, s->c.local)) {
@@ -459,6 +421,10 @@ uint32_t fxs_session_advance(fxs_session *s, uint32_t max_ticks)
 	if (!s)
 		return 0;
 	uint32_t done = 0;
+	if (!s->caller_clock)
+		s->now_ms += FXS_SYNC_FRAME_MS;
+	fxs_sync_set_time(s->sync, s->now_ms);
+	fxs_join_frame(s, s->now_ms);
 	do_rollback(s);
 	update_confirmed(s);
 	while (done < max_ticks) {
@@ -522,12 +488,13 @@ static fxs_drop data_check(const fxs_session *s, uint32_t q, const fxs_data *d)
 	size_t len = (size_t)p->count * s->isz;
 	for (uint32_t i = 0; i < d->n_ticks; ++i) {
 		uint64_t t = (uint64_t)d->input_first + i;
-		if (p->have[t] && memcmp(inp_at(s, s->inp, t, p->first), d->in + i * len, len) != 0)
+		if (p->have[t] && fxs_join_take_input(s, q, t) &&
+		    memcmp(inp_at(s, s->inp, t, p->first), d->in + i * len, len) != 0)
 			return FXS_DROP_CONFLICT;
 	}
 	for (uint32_t i = 0; i < d->n_hashes; ++i) {
 		uint64_t t = (uint64_t)d->hash_first + i;
-		if (p->rhave[t] && p->rhash[t] != d->hashes[i])
+		if (p->rhave[t] && fxs_join_take_hash(s, q, t) && p->rhash[t] != d->hashes[i])
 			return FXS_DROP_CONFLICT;
 	}
 	return FXS_DROP_NONE;
@@ -546,11 +513,13 @@ static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, si
 	size_t blk = (size_t)p->count * s->isz;
 	for (uint32_t i = 0; i < d.n_ticks; ++i) {
 		uint64_t t = (uint64_t)d.input_first + i;
-		if (!p->have[t])
+		if (!p->have[t] && fxs_join_take_input(s, q, t))
 			set_input(s, q, t, d.in + i * blk);
 	}
 	for (uint32_t i = 0; i < d.n_hashes; ++i) {
 		uint64_t t = (uint64_t)d.hash_first + i;
+		if (!fxs_join_take_hash(s, q, t))
+			continue; /* before the state a join brought */
 		p->rhash[t] = d.hashes[i];
 		p->rhave[t] = 1;
 	}
@@ -582,8 +551,14 @@ fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int
 		d = FXS_DROP_SESSION;
 	if (d == FXS_DROP_NONE && src != (int)f.from)
 		d = FXS_DROP_SPOOFED;
-	if (d == FXS_DROP_NONE)
+	if (d == FXS_DROP_NONE) {
 		d = seq_check(s, f.from, f.seq);
+		/* a restarted peer numbers its packets from 1 again: its request
+		 * to join (join.h) */
+		if ((d == FXS_DROP_REPLAYED || d == FXS_DROP_WINDOW) &&
+		    fxs_join_seq_exempt(s, f.from, f.type, body, f.body_len, f.seq))
+			d = FXS_DROP_NONE;
+	}
 	/* then the type's own checks; a handler changes nothing unless it
 	 * returns FXS_DROP_NONE */
 	if (d == FXS_DROP_NONE) {
@@ -591,8 +566,12 @@ fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int
 		case FXS_PKT_DATA:
 			d = data_receive(s, f.from, body, f.body_len);
 			break;
-		default: /* 2..15: the transfers' (not handled by this build) */
-			d = FXS_DROP_TYPE;
+		case FXS_PKT_JOIN_XFER:
+		case FXS_PKT_ROSTER:
+			d = fxs_join_receive(s, f.from, f.type, body, f.body_len, s->now_ms);
+			break;
+		default: /* the desync exchange's (sync.h) */
+			d = fxs_sync_receive(s->sync, f.from, f.type, body, f.body_len);
 			break;
 		}
 	}
@@ -603,6 +582,7 @@ fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int
 	}
 	/* authentic, new, within reach and consistent: only now does it count */
 	seq_record(s, f.from, f.seq);
+	fxs_join_heard(s, f.from);
 	++s->st.packets_accepted;
 	++s->peer[f.from].packets;
 	return FXS_DROP_NONE;
@@ -671,6 +651,56 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 	return n;
 }
 
+/* ---- the desync exchange and joins (sync.h, join.h) ---- */
+
+void fxs_sess_set_input(fxs_session *s, uint32_t k, uint64_t t, const uint8_t *in) { set_input(s, k, t, in); }
+void fxs_sess_simulate(fxs_session *s, uint64_t t) { simulate(s, t); }
+bool fxs_sess_snap_save(fxs_session *s, uint64_t tick) { return snap_save(s, tick); }
+const snap_slot *fxs_sess_snap_get(const fxs_session *s, uint64_t tick) { return snap_get(s, tick); }
+uint8_t *fxs_sess_inp_at(const fxs_session *s, uint8_t *base, uint64_t t, uint32_t player)
+{
+	return inp_at(s, base, t, player);
+}
+void fxs_sess_update_confirmed(fxs_session *s) { update_confirmed(s); }
+
+size_t fxs_session_packet_more(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
+{
+	if (!s || !out || to >= s->c.peers || to == s->c.local || s->peer[to].tx_seq == UINT32_MAX ||
+	    cap < FXS_PKT_MAX)
+		return 0;
+	uint8_t body[FXS_PKT_BODY_MAX], type = 0;
+	size_t blen = fxs_sync_body(s->sync, to, &type, body, sizeof body);
+	if (!blen)
+		blen = fxs_join_body(s, to, &type, body, sizeof body, s->now_ms);
+	if (!blen)
+		return 0;
+	fxs_frame f = next_frame(s, to, type);
+	size_t n = fxs_packet_seal(&f, body, blen, s->peer[to].tx_key, out, cap);
+	if (n) {
+		++s->st.packets_sent;
+		s->st.bytes_sent += n;
+	}
+	return n;
+}
+
+const char *fxs_session_desync_line(const fxs_session *s) { return s ? fxs_sync_line(s->sync) : ""; }
+
+void fxs_session_set_time(fxs_session *s, uint64_t now_ms)
+{
+	if (s && (!s->caller_clock || now_ms > s->now_ms)) {
+		s->now_ms = now_ms;
+		s->caller_clock = true;
+	}
+}
+
+bool fxs_session_join_get(const fxs_session *s, fxs_session_join_status *st)
+{
+	if (!s || !st)
+		return false;
+	fxs_join_status(s, st);
+	return true;
+}
+
 /* ---- queries ---- */
 
 uint64_t fxs_session_tick(const fxs_session *s) { return s ? s->cur : 0; }
@@ -702,14 +732,15 @@ bool fxs_session_complete(const fxs_session *s)
 	bool player = !spectator(s, s->c.local);
 	for (uint32_t q = 0; q < s->c.peers; ++q) {
 		const peer_state *p = &s->peer[q];
-		if (q == s->c.local || !p->count)
-			continue; /* spectators are not waited for */
+		if (q == s->c.local || !p->count || fxs_join_absent(s, q))
+			continue; /* spectators (and absent peers, join.h) are not waited for */
 		if (p->compared < s->c.ticks)
 			return false;
 		if (player && (p->their_input_ack < s->c.ticks || p->their_hash_ack < s->c.ticks))
 			return false;
 	}
-	return true;
+	/* and every desync named over the protocol, and our join done */
+	return fxs_sync_idle(s->sync) && fxs_join_idle(s);
 }
 
 bool fxs_session_inputs(const fxs_session *s, uint64_t t, uint8_t *out, size_t cap)
@@ -744,13 +775,24 @@ uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_m
 		if (p->packets != p->pumped)
 			p->pumped = p->packets, p->heard_ms = now_ms;
 	}
+	fxs_session_set_time(s, now_ms);
 	uint64_t due = now_ms >= s->pump_start ? (now_ms - s->pump_start) / tick_ms + 1 : 0;
+	/* a joiner catches up with the state it got, then keeps the pace from there */
+	fxs_session_join_status js;
+	fxs_join_status(s, &js);
+	if (js.loaded && !js.return_tick)
+		due = s->cur + 2;
+	else if (js.return_tick && !s->join_paced)
+		s->pump_start = now_ms - s->cur * tick_ms, s->join_paced = true;
 	uint32_t step = due > s->cur ? (due - s->cur > 2 ? 2 : (uint32_t)(due - s->cur)) : 0;
 	uint32_t done = fxs_session_advance(s, step);
 	if (now_ms >= s->next_send) {
-		for (uint32_t q = 0; q < s->c.peers; ++q)
+		for (uint32_t q = 0; q < s->c.peers; ++q) {
 			if ((n = fxs_session_packet(s, q, buf, sizeof buf)) > 0)
 				t->send(t->ctx, q, buf, n);
+			while ((n = fxs_session_packet_more(s, q, buf, sizeof buf)) > 0)
+				t->send(t->ctx, q, buf, n);
+		}
 		s->next_send = now_ms + tick_ms;
 	}
 	return done;
@@ -766,7 +808,7 @@ uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t 
 int fxs_session_silent_peer(const fxs_session *s, uint64_t now_ms, uint32_t timeout_ms)
 {
 	for (uint32_t q = 0; s && q < s->c.peers; ++q)
-		if (q != s->c.local && s->peer[q].count && !s->peer[q].done &&
+		if (q != s->c.local && s->peer[q].count && !s->peer[q].done && !s->c.absent_ms &&
 		    fxs_session_peer_silence(s, q, now_ms) > timeout_ms)
 			return (int)q;
 	return -1;
@@ -777,7 +819,7 @@ bool fxs_session_all_done(const fxs_session *s)
 	if (!fxs_session_complete(s))
 		return false;
 	for (uint32_t q = 0; q < s->c.peers; ++q)
-		if (q != s->c.local && !s->peer[q].done)
+		if (q != s->c.local && !s->peer[q].done && !fxs_join_absent(s, q))
 			return false;
 	return true;
 }

@@ -139,6 +139,8 @@ static void simrun_frame(simrun *r, uint32_t p)
 		size_t len = fxs_session_packet(r->s[p], q, buf, sizeof buf);
 		if (len)
 			t.send(t.ctx, q, buf, len);
+		while ((len = fxs_session_packet_more(r->s[p], q, buf, sizeof buf)) > 0)
+			t.send(t.ctx, q, buf, len);
 	}
 }
 

@@ -74,6 +74,8 @@ static bool read_key_file(const char *path, uint8_t key[FXS_SESSION_KEY_BYTES], 
 
 typedef struct peer_options {
 	uint32_t port, player, ticks, delay, tick_ms, timeout_ms, session_id, perturb, max_rb;
+	uint32_t absent_ms; /* --absent-ms: late join and reconnect */
+	bool join;
 	uint64_t seed; /* the session's input_ctx points here */
 	const char *peers_arg, *scene_name, *record, *desync_dir, *bind, *players_arg;
 	uint8_t key[FXS_SESSION_KEY_BYTES];
@@ -107,7 +109,8 @@ static int peer_usage(void)
 	       "                    [--mode lockstep|rollback] [--input-delay D] [--perturb-at T]\n"
 	       "                    [--seed S] [--session ID] [--tick-ms MS] [--timeout-ms MS]\n"
 	       "                    [--max-rollback R] [--loss P] [--jitter MS] [--dup P]\n"
-	       "                    [--record FILE] [--desync-dir DIR] (--key-file FILE | --key HEX)\n\n"
+	       "                    [--record FILE] [--desync-dir DIR] [--absent-ms MS] [--join on]\n"
+	       "                    (--key-file FILE | --key HEX)\n\n"
 	       "Runs one peer of a session over UDP, IPv4 or IPv6. --peers lists every peer\n"
 	       "in player order, this one included (entry K is ours and has port P), each\n"
 	       "HOST:PORT or [IPV6]:PORT; peer K owns player K. The socket binds entry K's\n"
@@ -123,6 +126,9 @@ static int peer_usage(void)
 	       "  --loss/--jitter/--dup seeded impairments in front of sendto\n"
 	       "  --record FILE        write a replay of the confirmed inputs (fixstep verify)\n"
 	       "  --desync-dir DIR     on a desync write the tick's per-body hashes and snapshot\n"
+	       "  --absent-ms MS       a peer silent this long is absent: its inputs are neutral\n"
+	       "                       until it rejoins (the same on every peer; no 'vanished')\n"
+	       "  --join on            join the session in progress (late, or after a restart)\n"
 	       "  --key-file FILE      the session key the game's lobby gave every peer: 32 bytes,\n"
 	       "                       or 64 hex digits (--key HEX: the same on the command line,\n"
 	       "                       where other users of the machine can read it)\n"
@@ -172,6 +178,9 @@ static int peer_number(const char *a, const char *v, peer_options *o)
 	} else if (strcmp(a, "--timeout-ms") == 0) {
 		if (!cli_parse_u32(v, &o->timeout_ms) || o->timeout_ms < 100)
 			return cli_usage_error("--timeout-ms needs >= 100");
+	} else if (strcmp(a, "--absent-ms") == 0) {
+		if (!cli_parse_u32(v, &o->absent_ms) || o->absent_ms < 100)
+			return cli_usage_error("--absent-ms needs >= 100");
 	} else if (strcmp(a, "--max-rollback") == 0) {
 		if (!cli_parse_u32(v, &o->max_rb) || o->max_rb < 1 || o->max_rb > FXS_SESSION_MAX_ROLLBACK)
 			return cli_usage_error("--max-rollback needs 1..%u", FXS_SESSION_MAX_ROLLBACK);
@@ -215,6 +224,10 @@ static int peer_option(const char *a, const char *v, peer_options *o)
 		o->bind = v;
 	} else if (strcmp(a, "--desync-dir") == 0) {
 		o->desync_dir = v;
+	} else if (strcmp(a, "--join") == 0) {
+		if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
+			return cli_usage_error("--join is on or off");
+		o->join = strcmp(v, "on") == 0;
 	} else if (strcmp(a, "--key") == 0) {
 		if (!cli_parse_hex(v, o->key, FXS_SESSION_KEY_BYTES))
 			return cli_usage_error("--key needs 64 hex digits (32 bytes)");
@@ -330,6 +343,8 @@ static void send_packets(fxs_session *s, const fxs_transport *t, uint32_t np)
 		size_t len = fxs_session_packet(s, q, buf, sizeof buf);
 		if (len)
 			t->send(t->ctx, q, buf, len);
+		while ((len = fxs_session_packet_more(s, q, buf, sizeof buf)) > 0) /* desync naming */
+			t->send(t->ctx, q, buf, len);
 	}
 }
 
@@ -369,6 +384,8 @@ static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s, cli_scene_ga
 	c.max_rollback = o->max_rb;
 	c.input_ctx = &o->seed;
 	c.desync_dir = o->desync_dir;
+	c.absent_ms = o->absent_ms;
+	c.join = o->join;
 	memcpy(c.key, o->key, sizeof c.key);
 	*s = fxs_session_create(&c, err, sizeof err);
 	sodium_memzero(c.key, sizeof c.key);
@@ -394,6 +411,8 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 	for (uint32_t q = 0; q < o->np; ++q)
 		last_heard[q] = start;
 	int vanished = -1;
+	bool rebased = false;
+	uint64_t pace0 = start; /* tick t is due at pace0 + (t - 1) tick_ms */
 	uint8_t buf[FXS_SESSION_PACKET_MAX + 1];
 	for (;;) {
 		uint64_t now = now_ms();
@@ -404,8 +423,17 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 		for (uint32_t q = 0; q < o->np; ++q)
 			if (fxs_session_peer_packets(s, q) != seen[q])
 				seen[q] = fxs_session_peer_packets(s, q), last_heard[q] = now;
-		uint64_t due = (now - start) / o->tick_ms + 1;
+		fxs_session_set_time(s, now - start);
+		uint64_t due = (now - pace0) / o->tick_ms + 1;
 		uint64_t cur = fxs_session_tick(s);
+		if (o->join) { /* a joiner catches up with the state it got, then keeps the pace from there */
+			fxs_session_join_status js;
+			fxs_session_join_get(s, &js);
+			if (js.loaded && !js.return_tick)
+				due = cur + 2;
+			else if (js.return_tick && !rebased)
+				pace0 = now - cur * o->tick_ms, rebased = true;
+		}
 		fxs_session_advance(s, due > cur ? (due - cur > 2 ? 2 : (uint32_t)(due - cur)) : 0);
 		if (now >= next_send) {
 			send_packets(s, &t, o->np);
@@ -422,7 +450,7 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 				break;
 		}
 		for (uint32_t q = 0; q < o->np && vanished < 0; ++q)
-			if (q != o->player && o->owned[q] && !fxs_session_peer_done(s, q) &&
+			if (q != o->player && o->owned[q] && !fxs_session_peer_done(s, q) && !o->absent_ms &&
 			    now - last_heard[q] > o->timeout_ms)
 				vanished = (int)q;
 		if (vanished >= 0 || fxs_session_out_of_memory(s))
@@ -439,6 +467,11 @@ static peer_end peer_report_end(const peer_options *o, const fxs_session *s, int
 {
 	peer_end e = { vanished, 0, "ok" };
 	const fxs_session_desync *d = fxs_session_desync_get(s);
+	fxs_session_join_status js;
+	if (o->join && fxs_session_join_get(s, &js))
+		printf("peer %u: joined with the state and inputs up to tick %" PRIu64 "; own inputs from tick %" PRIu64
+		       "\n",
+		       o->player, js.state_tick, js.return_tick);
 	if (vanished >= 0) {
 		printf("peer %u: peer %d vanished (nothing for %u ms) at tick %" PRIu64 "; stopping\n", o->player, vanished,
 		       o->timeout_ms, fxs_session_tick(s));
@@ -447,6 +480,8 @@ static peer_end peer_report_end(const peer_options *o, const fxs_session *s, int
 		printf("peer %u: DESYNC at tick %" PRIu64 " with peer %u (ours %016" PRIx64 ", theirs %016" PRIx64 ")%s%s\n",
 		       o->player, d->tick, d->peer, d->local_hash, d->remote_hash, d->body_file[0] ? "; body hashes in " : "",
 		       d->body_file);
+		if (fxs_session_desync_line(s)[0]) /* named with the other peer, over the protocol */
+			printf("peer %u: %s\n", o->player, fxs_session_desync_line(s));
 		e.status = "desync", e.rc = 4;
 	} else if (fxs_session_out_of_memory(s)) {
 		printf("peer %u: out of memory at tick %" PRIu64 "; stopping\n", o->player, fxs_session_tick(s));

@@ -150,6 +150,17 @@ typedef struct fxs_session_config {
 	/* the largest jump forward in a peer's sequence numbers that is
 	 * accepted (0: FXS_SESSION_SEQ_WINDOW); further is out_of_window */
 	uint32_t seq_window;
+	/* Late join and reconnect (docs/sessions.md, "Late join and
+	 * reconnect"). absent_ms: a player peer that its host (the lowest
+	 * other player peer) has heard nothing from for this long is declared
+	 * absent, and its inputs are neutral (zero bytes) until it rejoins; 0:
+	 * never (the session waits for it). Every peer of a session must have
+	 * the same. join: this peer joins a session in progress (late, or
+	 * after a restart): it asks its host for the state of a confirmed
+	 * tick, simulates nothing before it has it, and takes its own inputs
+	 * from the tick the host gives it. */
+	uint32_t absent_ms;
+	bool join;
 } fxs_session_config;
 
 /* Why a packet was dropped. */
@@ -208,6 +219,27 @@ uint32_t fxs_session_advance(fxs_session *s, uint32_t max_ticks);
  * sent. cap >= FXS_SESSION_PACKET_MAX always suffices. */
 size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap);
 
+/* The session's other packets for peer `to` (the desync exchange's and the
+ * joins' transfers and messages): call it after fxs_session_packet until
+ * it returns 0, and send each. cap >= FXS_SESSION_PACKET_MAX. */
+size_t fxs_session_packet_more(fxs_session *s, uint32_t to, uint8_t *out, size_t cap);
+
+/* The caller's clock (ms, never decreasing), for the absence timeout and
+ * the transfers' resends; without it every advance call counts 16 ms. */
+void fxs_session_set_time(fxs_session *s, uint64_t now_ms);
+
+/* A join, as this peer sees it. */
+typedef struct fxs_session_join_status {
+	bool joining;         /* this peer joins and has not its return tick yet */
+	bool loaded;          /* this peer joined: the state came and was loaded */
+	bool dropped;         /* declared absent while running: it must restart to rejoin */
+	uint64_t state_tick;  /* the confirmed tick up to which it got the state and inputs */
+	uint64_t return_tick; /* its own inputs count from this tick */
+	uint32_t absences;    /* absences this peer declared as a host */
+} fxs_session_join_status;
+/* false for a NULL session. */
+bool fxs_session_join_get(const fxs_session *s, fxs_session_join_status *st);
+
 /* 0 on a NULL session below. */
 uint64_t fxs_session_tick(const fxs_session *s);      /* simulated */
 uint64_t fxs_session_confirmed(const fxs_session *s); /* every input known */
@@ -259,6 +291,12 @@ typedef struct fxs_session_desync {
 	char body_file[256], snap_file[256];
 } fxs_session_desync;
 const fxs_session_desync *fxs_session_desync_get(const fxs_session *s);
+/* A desync named with the other peer over the protocol, with no file read:
+ * "desync at tick T: body B field F (peer P: X, peer Q: Y)" (the same line
+ * on both peers; for an opaque state "state bytes A..B"); "" until named.
+ * fxs_session_complete waits for it (for at most 10 s of the session's
+ * clock when the other peer does not answer). */
+const char *fxs_session_desync_line(const fxs_session *s);
 
 /* ---- synctest (GGPO): no network, no key ---- */
 
@@ -341,9 +379,11 @@ uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_m
  * none yet), on the pump's clock. */
 uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms);
 /* The first player peer (not us, not done) silent for more than
- * timeout_ms, or -1. Spectators are not waited for. */
+ * timeout_ms, or -1. Spectators are not waited for; with absent_ms set,
+ * none is (a silent peer is declared absent instead). */
 int fxs_session_silent_peer(const fxs_session *s, uint64_t now_ms, uint32_t timeout_ms);
-/* Complete, and every other peer said it finished too: nothing more to send. */
+/* Complete, and every other peer (but an absent one) said it finished
+ * too: nothing more to send. */
 bool fxs_session_all_done(const fxs_session *s);
 
 FXG_EXPORT_END

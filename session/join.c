@@ -1,0 +1,723 @@
+/* Late join and reconnect (join.h). */
+#include "session/join.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/xfer.h"
+
+#define JOIN_PURPOSE 3u
+#define JOIN_MAGIC 0x4a535846u /* "FXSJ" */
+#define RESEND_MS 64u          /* roster messages again after this */
+#define REQ_MS 250u            /* a joiner asks again after this */
+#define CATCHUP_BACK 30u       /* a join's state is this many ticks before the host's confirmed tick */
+
+enum { P_PRESENT = 0,
+       P_FROZEN,
+       P_PROXIED,
+       P_BACK };
+enum { OP_ABSENT = 1,
+       OP_REPORT,
+       OP_PROXY,
+       OP_JOIN_REQ,
+       OP_READY,
+       OP_JOINED };
+enum { DUE_ABSENT = 1,
+       DUE_REPORT = 2,
+       DUE_PROXY = 4,
+       DUE_JOINED = 8,
+       DUE_REQ = 16,
+       DUE_READY = 32 };
+
+/* What this peer knows of peer j as an absentee. */
+typedef struct jpeer {
+	uint32_t epoch;
+	uint8_t phase;
+	uint64_t frozen_c, M, R, C;
+	uint8_t rep_have[FXS_SESSION_MAX_PEERS];
+	uint64_t rep_frozen[FXS_SESSION_MAX_PEERS], rep_now[FXS_SESSION_MAX_PEERS], rep_R[FXS_SESSION_MAX_PEERS];
+	uint64_t last_heard;
+	/* the host's */
+	uint64_t proxy_gen, A;
+	bool wants, ready;
+	fxs_xfer_sender tx;
+	uint64_t last_sent[FXS_SESSION_MAX_PEERS]; /* per destination: when roster news went */
+} jpeer;
+
+struct fxs_join {
+	jpeer p[FXS_SESSION_MAX_PEERS];
+	uint8_t due[FXS_SESSION_MAX_PEERS][FXS_SESSION_MAX_PEERS]; /* [to][j] */
+	uint64_t now;
+	/* this peer as a joiner */
+	bool joining, loaded, dropped;
+	uint32_t epoch;
+	uint64_t base, M, R, last_req, last_ready;
+	fxs_xfer_receiver rx;
+	uint32_t absences; /* declared by us as a host */
+};
+
+static uint32_t host_of(const fxs_session *s, uint32_t j)
+{
+	for (uint32_t k = 0; k < s->c.peers; ++k)
+		if (k != j && s->peer[k].count)
+			return k;
+	return UINT32_MAX;
+}
+
+fxs_join *fxs_join_create(fxs_session *s)
+{
+	fxs_join *y = calloc(1, sizeof *y);
+	if (!y)
+		return NULL;
+	y->joining = s->c.join && s->peer[s->c.local].count;
+	fxs_xfer_recv_init(&y->rx, 0, JOIN_PURPOSE, 0);
+	return y;
+}
+
+void fxs_join_destroy(fxs_join *y)
+{
+	if (!y)
+		return;
+	for (uint32_t k = 0; k < FXS_SESSION_MAX_PEERS; ++k)
+		fxs_xfer_send_reset(&y->p[k].tx);
+	fxs_xfer_recv_free(&y->rx);
+	free(y);
+}
+
+static void put32(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 4; ++i)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, v);
+	put32(p + 4, v >> 32);
+}
+static uint64_t get32(const uint8_t *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+}
+static uint64_t get64(const uint8_t *p) { return get32(p) | get32(p + 4) << 32; }
+
+/* every peer but j and us */
+static void due_all(fxs_session *s, uint32_t j, uint8_t what)
+{
+	for (uint32_t k = 0; k < s->c.peers; ++k)
+		if (k != j && k != s->c.local)
+			s->join->due[k][j] |= what;
+}
+
+/* j is absent, epoch e: freeze it (no more of its inputs taken) and report. */
+static void freeze(fxs_session *s, uint32_t j, uint32_t e)
+{
+	jpeer *x = &s->join->p[j];
+	uint64_t heard = x->last_heard;
+	fxs_xfer_send_reset(&x->tx);
+	memset(x, 0, sizeof *x);
+	x->last_heard = heard;
+	x->epoch = e;
+	x->phase = P_FROZEN;
+	x->frozen_c = s->peer[j].contig;
+	/* j's inputs past the contiguous ones are forgotten: the reports' M
+	 * counts contiguous ones only, and what comes after M is the host's */
+	for (uint64_t t = x->frozen_c + 1; t < s->n; ++t)
+		s->peer[j].have[t] = 0;
+	x->rep_have[s->c.local] = 1;
+	x->rep_frozen[s->c.local] = x->frozen_c;
+	x->A = s->cur + 3u + 2u * s->c.input_delay + s->c.max_rollback; /* past anything the old j can have sent */
+	due_all(s, j, DUE_REPORT);
+}
+
+static bool reports_in(const fxs_session *s, uint32_t j, uint64_t *M)
+{
+	const jpeer *x = &s->join->p[j];
+	uint64_t m = 0;
+	for (uint32_t k = 0; k < s->c.peers; ++k) {
+		if (k == j || !s->peer[k].count)
+			continue;
+		if (!x->rep_have[k])
+			return false;
+		if (x->rep_frozen[k] > m)
+			m = x->rep_frozen[k];
+	}
+	*M = m;
+	return true;
+}
+
+static void mark_hashes_before(fxs_session *s, uint32_t q, uint64_t C)
+{
+	peer_state *p = &s->peer[q];
+	for (uint64_t t = 1; t <= C && t < s->n; ++t)
+		if (!p->rhave[t])
+			p->rhave[t] = 1, p->rhash[t] = 0;
+	while (p->rcontig + 1 < s->n && p->rhave[p->rcontig + 1])
+		++p->rcontig;
+}
+
+/* j is back from tick R (its state came at C): its inputs from R are its own. */
+static void back(fxs_session *s, uint32_t j, uint64_t R, uint64_t C, bool host)
+{
+	jpeer *x = &s->join->p[j];
+	(void)host;
+	x->phase = P_BACK;
+	x->R = R;
+	x->C = C;
+	x->last_heard = s->join->now;
+	mark_hashes_before(s, j, C);
+}
+
+/* the host: j's proxied (neutral) inputs up to what our own reach */
+static void make_proxies(fxs_session *s, uint32_t j)
+{
+	jpeer *x = &s->join->p[j];
+	uint64_t limit = s->local_gen > s->cur ? s->local_gen : s->cur + 1;
+	if (x->R && limit > x->R - 1)
+		limit = x->R - 1;
+	if (limit > s->c.ticks)
+		limit = s->c.ticks;
+	uint8_t zero[FXS_SESSION_MAX_TICK_INPUT * 2] = { 0 };
+	uint8_t *z = zero;
+	size_t blk = (size_t)s->peer[j].count * s->isz;
+	uint8_t *big = NULL;
+	if (blk > sizeof zero && !(z = big = calloc(1, blk)))
+		return;
+	for (uint64_t t = x->proxy_gen + 1; t <= limit; ++t)
+		if (!s->peer[j].have[t])
+			fxs_sess_set_input(s, j, t, z);
+	if (limit > x->proxy_gen)
+		x->proxy_gen = limit;
+	free(big);
+}
+
+/* the host: the state of a confirmed tick for j, and its confirmed inputs since */
+static bool start_blob(fxs_session *s, uint32_t j)
+{
+	jpeer *x = &s->join->p[j];
+	uint64_t C = s->conf, T = C > CATCHUP_BACK ? C - CATCHUP_BACK : 0;
+	const snap_slot *r = fxs_sess_snap_get(s, T);
+	if (!r) {
+		T = C;
+		r = fxs_sess_snap_get(s, T);
+	}
+	if (!r)
+		return false;
+	size_t len = 4 + 4 + 8 + 8 + 8 + 4 + r->len + (size_t)(C - T) * s->tick_in;
+	uint8_t *b = malloc(len);
+	if (!b)
+		return false;
+	put32(b, JOIN_MAGIC);
+	put32(b + 4, x->epoch);
+	put64(b + 8, T);
+	put64(b + 16, C);
+	put64(b + 24, x->M);
+	x->C = C;
+	put32(b + 32, r->len);
+	memcpy(b + 36, r->buf, r->len);
+	for (uint64_t t = T + 1; t <= C; ++t)
+		memcpy(b + 36 + r->len + (size_t)(t - T - 1) * s->tick_in, fxs_sess_inp_at(s, s->inp, t, 0), s->tick_in);
+	bool ok = fxs_xfer_send_start(&x->tx, JOIN_PURPOSE, x->epoch, b, len);
+	free(b);
+	return ok;
+}
+
+/* the joiner: the state came; load it and catch up to C */
+static bool load_blob(fxs_session *s, const uint8_t *b, size_t len)
+{
+	fxs_join *y = s->join;
+	if (len < 36 || get32(b) != JOIN_MAGIC)
+		return false;
+	uint64_t e = get32(b + 4), T = get64(b + 8), C = get64(b + 16), M = get64(b + 24), sl = get32(b + 32);
+	if (T > C || C > s->c.ticks || M > s->c.ticks || sl == 0 || sl > len - 36 ||
+	    (len - 36 - sl) != (C - T) * (uint64_t)s->tick_in)
+		return false;
+	if (!s->c.game.load(s->c.game.ctx, b + 36, sl))
+		return false;
+	const uint8_t *in = b + 36 + sl;
+	for (uint32_t k = 0; k < s->c.peers; ++k) {
+		peer_state *p = &s->peer[k];
+		if (!p->count)
+			continue;
+		for (uint64_t t = 1; t <= C; ++t) {
+			if (t > T)
+				memcpy(fxs_sess_inp_at(s, s->inp, t, p->first),
+				       in + (size_t)(t - T - 1) * s->tick_in + (size_t)p->first * s->isz,
+				       (size_t)p->count * s->isz);
+			p->have[t] = 1;
+		}
+		if (p->contig < C)
+			p->contig = C;
+		while (p->contig + 1 < s->n && p->have[p->contig + 1])
+			++p->contig;
+	}
+	s->cur = T;
+	s->hash[T] = s->c.game.checksum(s->c.game.ctx);
+	fxs_sess_snap_save(s, T);
+	for (uint64_t t = T + 1; t <= C && !s->nomem; ++t) {
+		fxs_sess_simulate(s, t);
+		s->cur = t;
+	}
+	s->conf = C;
+	s->local_gen = C;
+	s->rollback_to = UINT64_MAX;
+	for (uint32_t k = 0; k < s->c.peers; ++k) {
+		if (k == s->c.local)
+			continue;
+		peer_state *p = &s->peer[k];
+		mark_hashes_before(s, k, C);
+		if (p->compared < C)
+			p->compared = C;
+		if (p->their_hash_ack < C)
+			p->their_hash_ack = C;
+		if (p->their_input_ack < C)
+			p->their_input_ack = C;
+	}
+	y->loaded = true;
+	y->epoch = (uint32_t)e;
+	y->base = C;
+	y->M = M;
+	return true;
+}
+
+void fxs_join_frame(fxs_session *s, uint64_t now)
+{
+	fxs_join *y = s->join;
+	y->now = now;
+	uint32_t me = s->c.local;
+	if (y->joining) {
+		uint32_t h = host_of(s, me);
+		if (!y->loaded) {
+			uint8_t *b;
+			size_t len;
+			if ((b = fxs_xfer_recv_take(&y->rx, &len, NULL, NULL)) != NULL) {
+				if (!load_blob(s, b, len))
+					y->dropped = true; /* a state that does not load: nothing to go on with */
+				free(b);
+			}
+			if (!y->loaded && h != UINT32_MAX && (!y->last_req || now - y->last_req >= REQ_MS)) {
+				s->join->due[h][me] |= DUE_REQ;
+				y->last_req = now;
+			}
+		}
+		/* what we hold of our own (proxied) inputs, for the host's proxies */
+		if (y->loaded && h != UINT32_MAX && now - y->p[me].last_sent[h] >= RESEND_MS) {
+			s->join->due[h][me] |= DUE_REPORT;
+			y->p[me].last_sent[h] = now;
+		}
+		/* caught up with the inputs that came: ready for our own */
+		if (y->loaded && !y->R && h != UINT32_MAX) {
+			uint64_t behind = s->peer[h].contig;
+			if (s->cur + 4u >= behind && (!y->last_ready || now - y->last_ready >= RESEND_MS)) {
+				s->join->due[h][me] |= DUE_READY;
+				y->last_ready = now;
+			}
+		}
+	}
+	for (uint32_t j = 0; j < s->c.peers; ++j) {
+		jpeer *x = &y->p[j];
+		if (j == me || !s->peer[j].count)
+			continue;
+		bool host = host_of(s, j) == me;
+		if (host && x->phase == P_PRESENT && s->c.absent_ms && now - x->last_heard >= s->c.absent_ms &&
+		    s->cur < s->c.ticks && !y->joining) {
+			++y->absences;
+			freeze(s, j, x->epoch + 1);
+		}
+		if (x->phase == P_PRESENT)
+			continue;
+		uint64_t M;
+		if (x->phase == P_FROZEN && reports_in(s, j, &M) && s->peer[j].contig >= M) {
+			x->phase = P_PROXIED;
+			x->M = x->proxy_gen = M;
+		}
+		if (host) {
+			if (x->phase >= P_PROXIED)
+				make_proxies(s, j);
+			if (x->wants && x->phase >= P_PROXIED && x->tx.state == FXS_XFER_SEND_IDLE)
+				start_blob(s, j);
+			if (x->ready && x->phase == P_PROXIED) {
+				uint64_t R = x->proxy_gen + 1 > x->A ? x->proxy_gen + 1 : x->A;
+				if (R > (uint64_t)s->c.ticks + 1)
+					R = (uint64_t)s->c.ticks + 1;
+				back(s, j, R, x->C, true);
+				make_proxies(s, j);
+			}
+		}
+		for (uint32_t k = 0; k < s->c.peers; ++k) {
+			if (k == me || now - x->last_sent[k] < RESEND_MS)
+				continue;
+			uint8_t d = 0;
+			/* reports until j is back and every input below R is here */
+			if (k != j && !(x->phase == P_BACK && s->peer[j].contig + 1 >= x->R))
+				d |= DUE_REPORT;
+			if (host && !x->rep_have[k] && k != j && x->phase != P_BACK)
+				d |= DUE_ABSENT;
+			if (host && x->phase == P_BACK && x->rep_R[k] != x->R)
+				d |= DUE_JOINED;
+			if (d) {
+				y->due[k][j] |= d;
+				x->last_sent[k] = now;
+			}
+		}
+		if (host && x->phase >= P_PROXIED)
+			for (uint32_t k = 0; k < s->c.peers; ++k)
+				if (k != me && x->rep_now[k] < x->proxy_gen && (k != j || x->wants))
+					y->due[k][j] |= DUE_PROXY;
+		/* back for good: every input below R here (and, the host, everyone
+		 * told); then j is an ordinary peer again, which can leave again */
+		if (x->phase == P_BACK && s->peer[j].contig + 1 >= x->R) {
+			bool told = true;
+			for (uint32_t k = 0; host && k < s->c.peers; ++k)
+				if (k != me && k != j && s->peer[k].count && x->rep_R[k] != x->R)
+					told = false;
+			if (told) {
+				x->phase = P_PRESENT;
+				x->last_heard = now;
+			}
+		}
+	}
+}
+
+void fxs_join_heard(fxs_session *s, uint32_t q) { s->join->p[q].last_heard = s->join->now; }
+
+bool fxs_join_take_input(const fxs_session *s, uint32_t q, uint64_t t)
+{
+	const jpeer *x = &s->join->p[q];
+	if (s->join->joining && t <= s->join->base && s->join->loaded)
+		return false;
+	if (x->phase == P_PRESENT)
+		return true;
+	return x->phase == P_BACK && t >= x->R;
+}
+
+bool fxs_join_take_hash(const fxs_session *s, uint32_t q, uint64_t t)
+{
+	(void)q;
+	return !(s->join->loaded && t <= s->join->base);
+}
+
+uint64_t fxs_join_compare_from(const fxs_session *s, uint32_t q)
+{
+	const jpeer *x = &s->join->p[q];
+	uint64_t from = x->R ? x->C : 0; /* (kept once back: those checksums never came) */
+	if (s->join->loaded && s->join->base > from)
+		from = s->join->base;
+	return from;
+}
+
+bool fxs_join_can_simulate(const fxs_session *s) { return !s->join->joining || s->join->loaded; }
+
+bool fxs_join_can_take_local(const fxs_session *s) { return !s->join->joining || s->join->R; }
+
+/* q numbers its packets from 1 again (a restart): its window starts over,
+ * and what it holds of ours is what it says from now on */
+static void restarted(fxs_session *s, uint32_t q)
+{
+	peer_state *p = &s->peer[q];
+	p->rx_max = 0;
+	p->rx_window = 0;
+	p->their_input_ack = 0;
+	p->their_hash_ack = 0;
+}
+
+bool fxs_join_seq_exempt(fxs_session *s, uint32_t q, uint32_t type, const uint8_t *body, size_t len, uint32_t seq)
+{
+	fxs_join *y = s->join;
+	if (y->joining && s->peer[q].rx_max == 0 && seq)
+		return true; /* a joiner has no history of anyone's numbers */
+	if (y->p[q].phase != P_PRESENT && host_of(s, q) != s->c.local) {
+		/* an absent (or returning) peer restarted: its packets count again;
+		 * an old one replayed changes nothing (its inputs are frozen or
+		 * the same, its checksums checked, its acknowledgements maxima) */
+		restarted(s, q);
+		return true;
+	}
+	if (type != FXS_PKT_ROSTER || len < 6 || body[0] != OP_JOIN_REQ || body[1] != q || host_of(s, q) != s->c.local)
+		return false;
+	jpeer *x = &y->p[q];
+	if (x->phase == P_PRESENT && (!s->c.absent_ms || y->now - x->last_heard < s->c.absent_ms / 2))
+		return false; /* q is alive and well: an old request replayed */
+	restarted(s, q);
+	return true;
+}
+
+static bool inputs_fit(const fxs_session *s, uint32_t j, uint64_t first, uint64_t n, size_t have, size_t *blk)
+{
+	*blk = (size_t)s->peer[j].count * s->isz;
+	return first >= 1 && first + n - 1 <= s->c.ticks && have == n * *blk;
+}
+
+/* j's inputs first.. from a report or a proxy: every one new or equal, then taken */
+static fxs_drop take_inputs(fxs_session *s, uint32_t j, uint64_t first, uint64_t n, const uint8_t *in, size_t blk,
+			    uint64_t lo, uint64_t hi)
+{
+	peer_state *p = &s->peer[j];
+	for (uint64_t i = 0; i < n; ++i) {
+		uint64_t t = first + i;
+		if (t >= lo && t <= hi && p->have[t] &&
+		    memcmp(fxs_sess_inp_at(s, s->inp, t, p->first), in + i * blk, blk) != 0)
+			return FXS_DROP_CONFLICT;
+	}
+	for (uint64_t i = 0; i < n; ++i) {
+		uint64_t t = first + i;
+		if (t >= lo && t <= hi && !p->have[t])
+			fxs_sess_set_input(s, j, t, in + i * blk);
+	}
+	return FXS_DROP_NONE;
+}
+
+fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8_t *body, size_t len, uint64_t now)
+{
+	fxs_join *y = s->join;
+	uint32_t me = s->c.local;
+	if (type == FXS_PKT_JOIN_XFER) {
+		fxs_xfer_head h;
+		if (fxs_xfer_peek(body, len, &h) != FXS_XFER_OK)
+			return FXS_DROP_COUNT;
+		if (h.kind == FXS_XFER_KIND_CHUNK) { /* the state for us, from our host */
+			if (!y->joining || y->loaded || host_of(s, me) != q)
+				return FXS_DROP_PEER;
+			fxs_xfer_err e = fxs_xfer_recv_chunk(&y->rx, body, len);
+			return e == FXS_XFER_OK || e == FXS_XFER_BUSY ? FXS_DROP_NONE : FXS_DROP_COUNT;
+		}
+		if (host_of(s, q) != me) /* an ack of a state only we (q's host) send */
+			return FXS_DROP_PEER;
+		fxs_xfer_err e = fxs_xfer_send_ack(&y->p[q].tx, body, len, now);
+		return e == FXS_XFER_OK ? FXS_DROP_NONE : e == FXS_XFER_OTHER ? FXS_DROP_RANGE
+									      : FXS_DROP_COUNT;
+	}
+	if (type != FXS_PKT_ROSTER || len < 6)
+		return type == FXS_PKT_ROSTER ? FXS_DROP_COUNT : FXS_DROP_TYPE;
+	uint32_t op = body[0], j = body[1];
+	uint64_t e = get32(body + 2);
+	if (j >= s->c.peers || !s->peer[j].count)
+		return FXS_DROP_PEER;
+	jpeer *x = &y->p[j];
+	uint32_t host = host_of(s, j);
+	switch (op) {
+	case OP_ABSENT:
+		if (len != 6 || q != host)
+			return len != 6 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		if (j == me) {
+			if (!y->joining)
+				y->dropped = true; /* declared absent while alive: only a restart brings us back */
+			return FXS_DROP_NONE;
+		}
+		if (e > x->epoch)
+			freeze(s, j, (uint32_t)e);
+		return FXS_DROP_NONE;
+	case OP_REPORT: {
+		if (len >= 23 && q == j && host == me) { /* a joiner: what it holds of its own inputs */
+			uint64_t nc = get32(body + 10);
+			if (len != 23 || nc > s->c.ticks)
+				return FXS_DROP_RANGE;
+			if (e == x->epoch && nc > x->rep_now[j])
+				x->rep_now[j] = nc;
+			return FXS_DROP_NONE;
+		}
+		if (len < 23 || j == me || q == j)
+			return len < 23 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		uint64_t fc = get32(body + 6), nc = get32(body + 10), kr = get32(body + 14), first = get32(body + 18),
+			 n = body[22];
+		size_t blk;
+		if (fc > s->c.ticks || nc > s->c.ticks || kr > (uint64_t)s->c.ticks + 1 ||
+		    (n && !inputs_fit(s, j, first, n, len - 23, &blk)) || (!n && len != 23) || (n && first + n - 1 > fc))
+			return FXS_DROP_RANGE;
+		if (e > x->epoch)
+			freeze(s, j, (uint32_t)e); /* the host declared it; its ABSENT has not come yet */
+		if (e != x->epoch)
+			return FXS_DROP_NONE; /* an old epoch's */
+		if (n) {
+			fxs_drop d = take_inputs(s, j, first, n, body + 23, blk, 1, fc);
+			if (d != FXS_DROP_NONE)
+				return d;
+		}
+		if (!x->rep_have[q]) {
+			x->rep_have[q] = 1;
+			x->rep_frozen[q] = fc;
+		}
+		x->rep_now[q] = nc;
+		x->rep_R[q] = kr;
+		return FXS_DROP_NONE;
+	}
+	case OP_PROXY: {
+		if (len < 11 || q != host)
+			return len < 11 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		uint64_t first = get32(body + 6), n = body[10];
+		size_t blk;
+		if (!n || !inputs_fit(s, j, first, n, len - 11, &blk))
+			return FXS_DROP_RANGE;
+		if (j == me) { /* our own inputs while we were away */
+			if (!y->loaded || e != y->epoch)
+				return FXS_DROP_NONE;
+			return take_inputs(s, j, first, n, body + 11, blk, y->M + 1, y->R ? y->R - 1 : s->c.ticks);
+		}
+		if (e != x->epoch || x->phase < P_PROXIED)
+			return FXS_DROP_NONE; /* not yet: it comes again */
+		return take_inputs(s, j, first, n, body + 11, blk, x->M + 1, x->R ? x->R - 1 : s->c.ticks);
+	}
+	case OP_JOIN_REQ:
+		if (len != 6 || q != j || host != me)
+			return len != 6 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		if (x->phase == P_PRESENT && s->c.absent_ms && now - x->last_heard < s->c.absent_ms / 2 &&
+		    x->last_heard)
+			return FXS_DROP_NONE; /* a late copy of a request j made before it came back */
+		if (x->phase == P_PRESENT) {
+			++y->absences;
+			freeze(s, j, x->epoch + 1);
+		}
+		if (x->phase != P_BACK) {
+			x->wants = true;
+			x->rep_now[j] = 0; /* a new j holds nothing */
+		}
+		return FXS_DROP_NONE;
+	case OP_READY:
+		if (len != 10 || q != j || host != me)
+			return len != 10 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		if (get32(body + 6) > s->c.ticks)
+			return FXS_DROP_RANGE;
+		if (e == x->epoch && x->wants) {
+			x->ready = true;
+			x->C = get32(body + 6);
+			x->rep_now[j] = x->C;
+		}
+		return FXS_DROP_NONE;
+	case OP_JOINED: {
+		if (len != 14 || q != host)
+			return len != 14 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		uint64_t R = get32(body + 6), C = get32(body + 10);
+		if (R < 1 || R > (uint64_t)s->c.ticks + 1 || C >= R)
+			return FXS_DROP_RANGE;
+		if (j == me) {
+			if (y->loaded && e == y->epoch && !y->R) {
+				y->R = R;
+				if (s->local_gen < R - 1)
+					s->local_gen = R - 1;
+			}
+			return FXS_DROP_NONE;
+		}
+		if (e == x->epoch && x->phase >= P_PROXIED)
+			back(s, j, R, C, false);
+		if (e == x->epoch && x->R == R)
+			y->due[q][j] |= DUE_REPORT; /* the host learns we know (again, if our answer was lost) */
+		return FXS_DROP_NONE;
+	}
+	default:
+		return FXS_DROP_TYPE;
+	}
+}
+
+size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, size_t cap, uint64_t now)
+{
+	fxs_join *y = s->join;
+	uint32_t me = s->c.local;
+	if (cap < FXS_XFER_MSG_MAX)
+		return 0;
+	*type = FXS_PKT_JOIN_XFER;
+	size_t n;
+	/* the state transfer: its acks (we join), its chunks (we are the host) */
+	if (y->joining && to == host_of(s, me) && (n = fxs_xfer_recv_poll(&y->rx, out, cap)) > 0)
+		return n;
+	if (host_of(s, to) == me && y->p[to].wants && (n = fxs_xfer_send_poll(&y->p[to].tx, now, out, cap)) > 0)
+		return n;
+	*type = FXS_PKT_ROSTER;
+	for (uint32_t j = 0; j < s->c.peers; ++j) {
+		uint8_t *d = &y->due[to][j];
+		if (!*d)
+			continue;
+		jpeer *x = &y->p[j];
+		out[1] = (uint8_t)j;
+		put32(out + 2, j == me ? y->epoch : x->epoch);
+		if (*d & DUE_REQ) {
+			*d &= (uint8_t)~DUE_REQ;
+			out[0] = OP_JOIN_REQ;
+			return 6;
+		}
+		if (*d & DUE_READY) {
+			*d &= (uint8_t)~DUE_READY;
+			out[0] = OP_READY;
+			put32(out + 6, y->base);
+			return 10;
+		}
+		if (*d & DUE_ABSENT) {
+			*d &= (uint8_t)~DUE_ABSENT;
+			out[0] = OP_ABSENT;
+			return 6;
+		}
+		if (*d & DUE_JOINED) {
+			*d &= (uint8_t)~DUE_JOINED;
+			out[0] = OP_JOINED;
+			put32(out + 6, x->R);
+			put32(out + 10, x->C);
+			return 14;
+		}
+		size_t blk = (size_t)s->peer[j].count * s->isz;
+		uint64_t room = (cap - 23) / blk;
+		if (room > 255)
+			room = 255;
+		if ((*d & DUE_REPORT) && j == me) { /* a joiner's own */
+			*d &= (uint8_t)~DUE_REPORT;
+			out[0] = OP_REPORT;
+			memset(out + 6, 0, 17);
+			put32(out + 10, s->peer[me].contig);
+			return 23;
+		}
+		if (*d & DUE_REPORT) {
+			*d &= (uint8_t)~DUE_REPORT;
+			out[0] = OP_REPORT;
+			put32(out + 6, x->frozen_c);
+			put32(out + 10, s->peer[j].contig);
+			put32(out + 14, x->R);
+			uint64_t k = x->frozen_c < room ? x->frozen_c : room, first = x->frozen_c - k + 1;
+			put32(out + 18, k ? first : 0);
+			out[22] = (uint8_t)k;
+			for (uint64_t i = 0; i < k; ++i)
+				memcpy(out + 23 + i * blk, fxs_sess_inp_at(s, s->inp, first + i, s->peer[j].first), blk);
+			return 23 + k * blk;
+		}
+		if (*d & DUE_PROXY) {
+			*d &= (uint8_t)~DUE_PROXY;
+			uint64_t from = x->rep_now[to] > x->M ? x->rep_now[to] + 1 : x->M + 1;
+			if (to == j && from <= x->C)
+				from = x->C + 1; /* the state it has holds the rest */
+			if (from > x->proxy_gen)
+				continue;
+			uint64_t k = x->proxy_gen - from + 1;
+			if (k > room)
+				k = room;
+			out[0] = OP_PROXY;
+			put32(out + 6, from);
+			out[10] = (uint8_t)k;
+			for (uint64_t i = 0; i < k; ++i)
+				memcpy(out + 11 + i * blk, fxs_sess_inp_at(s, s->inp, from + i, s->peer[j].first), blk);
+			return 11 + k * blk;
+		}
+	}
+	return 0;
+}
+
+bool fxs_join_absent(const fxs_session *s, uint32_t q)
+{
+	uint8_t ph = s->join->p[q].phase;
+	return ph == P_FROZEN || ph == P_PROXIED;
+}
+
+bool fxs_join_idle(const fxs_session *s)
+{
+	const fxs_join *y = s->join;
+	if (y->joining && (!y->loaded || !y->R))
+		return false;
+	return true;
+}
+
+void fxs_join_status(const fxs_session *s, fxs_session_join_status *st)
+{
+	const fxs_join *y = s->join;
+	memset(st, 0, sizeof *st);
+	st->joining = y->joining && (!y->loaded || !y->R);
+	st->loaded = y->loaded;
+	st->state_tick = y->base;
+	st->return_tick = y->R;
+	st->dropped = y->dropped;
+	st->absences = y->absences;
+}

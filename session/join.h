@@ -1,0 +1,66 @@
+/* Late join and reconnect (private; session.c calls these hooks).
+ *
+ * The rule for an absent peer, the same on every peer: peer j's host is the
+ * lowest player peer other than j. When the host has heard nothing from j
+ * for absent_ms, it declares j absent (a new epoch). Every peer then freezes
+ * j (takes no more of j's inputs) and reports to every other peer the tick
+ * up to which it held all of j's inputs, with the last of them; once every
+ * peer's report is in, M is the highest, every peer fills j's inputs up to M
+ * from the reports, and from M + 1 on j's inputs are neutral (zero bytes),
+ * which the host makes and sends as j's (PROXY), so nobody ever has two
+ * versions of one of j's inputs. A joining j (late, or restarted) asks its
+ * host (JOIN_REQ); the host sends it, over the reliable transfer, its saved
+ * state of a confirmed tick T and every player's confirmed inputs T+1..C;
+ * j loads it, simulates to C, takes the proxied inputs and the others'
+ * from C + 1 as they come, and says READY; the host then picks the return
+ * tick R (past every proxy it made and past any tick the old j can have
+ * sent) and tells everyone (JOINED): j's inputs are proxies below R and j's
+ * own from R.
+ *
+ * Stalls: while j is absent, the others wait for j's inputs only until the
+ * absence is declared and the reports are in (absent_ms plus about two
+ * round trips); while j loads and catches up they run on proxies; at R
+ * they wait for j's input of R (about one round trip after READY). */
+#ifndef FXS_SESSION_JOIN_H
+#define FXS_SESSION_JOIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session/session_impl.h"
+
+#define FXS_PKT_JOIN_XFER 3u /* the join state's transfer (xfer.h) */
+#define FXS_PKT_ROSTER 4u    /* absence, reports, proxies, join requests */
+
+typedef struct fxs_join fxs_join;
+
+fxs_join *fxs_join_create(fxs_session *s);
+void fxs_join_destroy(fxs_join *j);
+/* Once per advance call, before simulating: absences, proxies, loading. */
+void fxs_join_frame(fxs_session *s, uint64_t now_ms);
+/* An authentic packet from q was accepted. */
+void fxs_join_heard(fxs_session *s, uint32_t q);
+/* Take peer q's input / checksum of tick t from a data packet? */
+bool fxs_join_take_input(const fxs_session *s, uint32_t q, uint64_t t);
+bool fxs_join_take_hash(const fxs_session *s, uint32_t q, uint64_t t);
+/* Checksums of peer q up to here are not compared (before a join's state). */
+uint64_t fxs_join_compare_from(const fxs_session *s, uint32_t q);
+/* May the session simulate / take local inputs now? */
+bool fxs_join_can_simulate(const fxs_session *s);
+bool fxs_join_can_take_local(const fxs_session *s);
+/* A packet of q's that failed the sequence check: may it pass anyway (a
+ * restarted peer's request to join)? Resets q's window when so. */
+bool fxs_join_seq_exempt(fxs_session *s, uint32_t q, uint32_t type, const uint8_t *body, size_t len, uint32_t seq);
+/* An authentic body of type 3 or 4 from q. */
+fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8_t *body, size_t len,
+			  uint64_t now_ms);
+/* The next body for `to`: its length and type, or 0. */
+size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, size_t cap, uint64_t now_ms);
+/* Peer q is absent now (declared, not back): not waited for. */
+bool fxs_join_absent(const fxs_session *s, uint32_t q);
+/* Nothing of a join in progress here. */
+bool fxs_join_idle(const fxs_session *s);
+void fxs_join_status(const fxs_session *s, fxs_session_join_status *st);
+
+#endif

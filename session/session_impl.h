@@ -1,0 +1,82 @@
+/* The session's state, shared by session.c and the parts that work on it
+ * from outside (join.c: late join and reconnect). Private. */
+#ifndef FXS_SESSION_IMPL_H
+#define FXS_SESSION_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fixstep/session.h"
+#include "session/protocol.h"
+
+struct fxs_sync;
+struct fxs_join;
+
+typedef struct snap_slot {
+	uint8_t *buf;
+	size_t len, cap;
+	uint64_t tick; /* UINT64_MAX: empty */
+} snap_slot;
+
+/* What this peer knows of peer k. */
+typedef struct peer_state {
+	uint32_t first, count; /* its players */
+	uint8_t *have;         /* [t]: its inputs of tick t are here (player peers) */
+	uint64_t contig;       /* all its inputs held up to here */
+	uint64_t *rhash;       /* its checksums of confirmed ticks */
+	uint8_t *rhave;
+	uint64_t rcontig;  /* its checksums held up to here */
+	uint64_t compared; /* its checksums compared with ours up to here */
+	/* what it holds of ours */
+	uint64_t their_input_ack, their_hash_ack;
+	bool done;
+	uint64_t packets;
+	uint64_t pumped, heard_ms; /* packets when the pump last looked, and then */
+	/* the keys of both directions with it (protocol.h) */
+	uint8_t tx_key[FXS_PKT_KEY_BYTES], rx_key[FXS_PKT_KEY_BYTES];
+	/* sequence numbers */
+	uint32_t tx_seq, rx_max;
+	uint64_t rx_window; /* bit i: rx_max - i seen */
+} peer_state;
+
+struct fxs_session {
+	fxs_session_config c;
+	uint32_t players;    /* in all */
+	size_t isz, tick_in; /* bytes per player, per tick (every player) */
+	uint32_t per_packet; /* ticks of our inputs a packet holds */
+	uint64_t cur;        /* simulated ticks */
+	uint64_t conf;       /* confirmed */
+	uint64_t n;          /* ticks + 1 (arrays indexed by tick) */
+	peer_state *peer;
+	uint8_t *inp; /* [t][player][isz]: real inputs */
+	/* [t % HISTORY][player][isz]: what the latest simulation of t used (only
+	 * ticks after the confirmed one matter: the rollback window) */
+	uint8_t *used;
+	uint8_t *block;       /* one tick's inputs being simulated */
+	uint64_t local_gen;   /* local inputs taken up to this tick */
+	uint64_t *hash;       /* after tick t */
+	uint64_t rollback_to; /* UINT64_MAX: none pending */
+	snap_slot ring[FXS_SESSION_HISTORY];
+	fxs_session_stats st;
+	fxs_session_desync ds;
+	bool nomem;   /* a callback failed: no further ticks */
+	bool pumping; /* fxs_session_pump: its clock started at pump_start */
+	uint64_t pump_start, next_send;
+	struct fxs_sync *sync; /* packets beyond data: the desync exchange (sync.h) */
+	bool first_mismatch[FXS_SESSION_MAX_PEERS];
+	struct fxs_join *join; /* late join and reconnect (join.h) */
+	uint64_t now_ms;       /* the caller's clock, or 16 ms per advance call */
+	bool caller_clock;
+	bool join_paced; /* the pump's clock moved to a joiner's state */
+};
+
+/* session.c's own steps, for join.c */
+void fxs_sess_set_input(fxs_session *s, uint32_t k, uint64_t t, const uint8_t *in);
+void fxs_sess_simulate(fxs_session *s, uint64_t t);
+bool fxs_sess_snap_save(fxs_session *s, uint64_t tick);
+const snap_slot *fxs_sess_snap_get(const fxs_session *s, uint64_t tick);
+uint8_t *fxs_sess_inp_at(const fxs_session *s, uint8_t *base, uint64_t t, uint32_t player);
+void fxs_sess_update_confirmed(fxs_session *s);
+
+#endif

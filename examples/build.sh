@@ -89,3 +89,35 @@ run_marbles() { # NAME PEERS SPECTATORS PORT EXTRA...
 run_marbles two 2 0 "$port"
 run_marbles three_lossy 3 0 $((port + 2)) --loss 0.1 --jitter 60
 run_marbles with_spectator 4 1 $((port + 5)) --loss 0.05 --jitter 30
+# a desync on purpose: peer 1 moves a marble by 1 LSB after tick 100; both
+# processes, each with a desync directory of its own, must name the same tick,
+# body and field, learnt from each other over the protocol alone
+desync() {
+    local base=$((port + 10)) pids=() k rc
+    for k in 0 1; do
+        local extra=()
+        ((k == 1)) && extra=(--perturb 100)
+        mkdir -p "$OUT/desync.$k"
+        "$OUT/marbles_shared" --peers 2 --local "$k" --port "$base" --key-file "$OUT/marbles.key" --tick-ms 8 \
+            --desync-dir "$OUT/desync.$k" "${extra[@]}" >"$OUT/desync.$k.out" 2>&1 &
+        pids+=($!)
+    done
+    for k in 0 1; do
+        rc=0
+        wait "${pids[$k]}" || rc=$?
+        if [ "$rc" != 4 ]; then
+            cat "$OUT/desync.$k.out"
+            echo "examples: FAILED: marbles peer $k with a desync exits $rc, not 4" >&2
+            exit 1
+        fi
+    done
+    local lines
+    lines=$(sed -n 's/^marbles [01]: \(desync at tick .*: .* field .*\)$/\1/p' "$OUT"/desync.[01].out | sort | uniq -c)
+    echo "$lines"
+    if [ "$(echo "$lines" | awk '$1 == 2' | wc -l)" != 1 ]; then
+        echo "examples: FAILED: the two marbles peers do not name the same desync" >&2
+        exit 1
+    fi
+    echo "examples: OK: marbles, desync: both processes name it the same, each from its own directory"
+}
+desync

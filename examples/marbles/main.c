@@ -397,6 +397,9 @@ int main(int argc, char **argv)
 		printf("marbles %u: desync at tick %" PRIu64 " with peer %u (ours %016" PRIx64 ", theirs %016" PRIx64 ")%s%s\n",
 		       o.local, d->tick, d->peer, d->local_hash, d->remote_hash, d->snap_file[0] ? "; state in " : "",
 		       d->snap_file);
+		/* named with the other peer over the protocol: the same line on both */
+		if (fxs_session_desync_line(s)[0])
+			printf("marbles %u: %s\n", o.local, fxs_session_desync_line(s));
 		rc = 4;
 	} else if (!fxs_session_complete(s)) {
 		printf("marbles %u: stopped at tick %" PRIu64 " (out of memory)\n", o.local, fxs_session_tick(s));

@@ -1,5 +1,6 @@
 /* The reliable chunked transfer (xfer.h). */
 #include "session/xfer.h"
+#include "session/le.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,24 +29,6 @@ static const char *const err_names[FXS_XFER_ERRS] = {
 
 const char *fxs_xfer_err_name(fxs_xfer_err e) { return (unsigned)e < FXS_XFER_ERRS ? err_names[e] : "?"; }
 
-static void put16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v & 0xffffu);
-	put16(p + 2, v >> 16);
-}
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
-static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
-static uint64_t get64(const uint8_t *p) { return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32; }
 
 static uint32_t chunks_of(uint32_t size) { return (uint32_t)(((uint64_t)size + FXS_XFER_CHUNK - 1) / FXS_XFER_CHUNK); }
 

@@ -195,6 +195,10 @@ static bool start_blob(fxs_session *s, uint32_t j)
 {
 	jpeer *x = &s->join->p[j];
 	uint64_t C = s->conf, T = C > CATCHUP_BACK ? C - CATCHUP_BACK : 0;
+	/* j's own inputs up to M (the last it sent before it went) reach it
+	 * only in the state: the proxies it gets start past M */
+	if (C < x->M)
+		return false;
 	const snap_slot *r = fxs_sess_snap_get(s, T);
 	if (!r) {
 		T = C;

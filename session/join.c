@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "session/xfer.h"
+#include "session/le.h"
 
 #define JOIN_PURPOSE 3u
 #define JOIN_MAGIC 0x4a535846u /* "FXSJ" */
@@ -83,22 +84,6 @@ void fxs_join_destroy(fxs_join *y)
 	fxs_xfer_recv_free(&y->rx);
 	free(y);
 }
-
-static void put32(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 4; ++i)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, v);
-	put32(p + 4, v >> 32);
-}
-static uint64_t get32(const uint8_t *p)
-{
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-}
-static uint64_t get64(const uint8_t *p) { return get32(p) | get32(p + 4) << 32; }
 
 /* every peer but j and us */
 static void due_all(fxs_session *s, uint32_t j, uint8_t what)

@@ -368,6 +368,21 @@ bool fxs_world_first_difference(const fxs_world *e, const fxs_world *g, fxs_stat
 	return diff_u64(d, -1, "contacts or broadphase (state hash)", fxs_world_hash(e), fxs_world_hash(g), true);
 }
 
+bool fxs_snapshot_first_difference(const void *e, size_t elen, const void *g, size_t glen, fxs_state_diff *d)
+{
+	if (!d)
+		return false;
+	memset(d, 0, sizeof *d);
+	d->body = -1;
+	fxs_result err;
+	fxs_world *we = e ? fxs_world_create_from_snapshot(e, elen, &err) : NULL;
+	fxs_world *wg = g ? fxs_world_create_from_snapshot(g, glen, &err) : NULL;
+	bool differ = we && wg && fxs_world_first_difference(we, wg, d);
+	fxs_world_destroy(we);
+	fxs_world_destroy(wg);
+	return differ;
+}
+
 void fxs_state_diff_format(const fxs_state_diff *d, char *buf, size_t n)
 {
 	if (d->body >= 0)

@@ -196,14 +196,10 @@ static uint32_t first_dynamic_slot(const fxs_world *w)
 /* The first diverging body between two world snapshots. */
 static bool compare_snapshots(const void *a, size_t alen, const void *b, size_t blen, char *out, size_t n)
 {
-	fxs_result e;
-	fxs_world *wa = fxs_world_create_from_snapshot(a, alen, &e), *wb = fxs_world_create_from_snapshot(b, blen, &e);
 	fxs_state_diff d;
-	bool differ = wa && wb && fxs_world_first_difference(wa, wb, &d);
+	bool differ = fxs_snapshot_first_difference(a, alen, b, blen, &d);
 	if (differ)
 		fxs_state_diff_format(&d, out, n);
-	fxs_world_destroy(wa);
-	fxs_world_destroy(wb);
 	return differ;
 }
 

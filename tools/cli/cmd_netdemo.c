@@ -385,18 +385,10 @@ static void netdemo_peer_row(const netdemo_options *o, const netdemo_run *nr, ui
  * differ or cannot be read. */
 static bool compare_snapshots(const void *a, size_t alen, const void *b, size_t blen, char *out, size_t n)
 {
-	fxs_result e;
-	fxs_world *wa = fxs_world_create_from_snapshot(a, alen, &e);
-	fxs_world *wb = fxs_world_create_from_snapshot(b, blen, &e);
-	bool differ = false;
-	if (wa && wb) {
-		fxs_state_diff d;
-		differ = fxs_world_first_difference(wa, wb, &d);
-		if (differ)
-			fxs_state_diff_format(&d, out, n);
-	}
-	fxs_world_destroy(wa);
-	fxs_world_destroy(wb);
+	fxs_state_diff d;
+	bool differ = fxs_snapshot_first_difference(a, alen, b, blen, &d);
+	if (differ)
+		fxs_state_diff_format(&d, out, n);
 	return differ;
 }
 

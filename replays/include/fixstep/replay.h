@@ -365,6 +365,11 @@ typedef struct fxs_state_diff {
 bool fxs_world_first_difference(const fxs_world *expected, const fxs_world *got, fxs_state_diff *d);
 /* "body B field F (expected E, got G)" or "FIELD (expected E, got G)" */
 void fxs_state_diff_format(const fxs_state_diff *d, char *buf, size_t n);
+/* The same between two snapshots (e.g. two peers' states of one tick):
+ * false when they do not differ or either cannot be read (d->differ then
+ * false too). */
+bool fxs_snapshot_first_difference(const void *expected, size_t expected_len, const void *got, size_t got_len,
+				   fxs_state_diff *d);
 
 /* The outcome of fxs_replay_verify. */
 typedef struct fxs_replay_verify_result {

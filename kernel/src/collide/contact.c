@@ -147,7 +147,22 @@ static int64_t abs64(int64_t x)
 static int64_t l1(fxg_vec3 v) { return abs64(v.x) + abs64(v.y) + abs64(v.z); }
 
 /* n / d rounded half away from zero, d > 0 */
-static int64_t div_round(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
+static inline int64_t div_round(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
+
+/* the sum g of np points' values over np (1 to 4), each divisor a constant */
+static int64_t mean_round(int64_t g, int np)
+{
+	switch (np) {
+	case 4:
+		return div_round(g, 4);
+	case 3:
+		return div_round(g, 3);
+	case 2:
+		return div_round(g, 2);
+	default:
+		return g;
+	}
+}
 
 /* the turn from q0 to q (q conj(q0), w >= 0); exactly none when q is q0 */
 static fxg_quat turn_since(fxg_quat q, fxg_quat q0, uint32_t *ovf)
@@ -181,6 +196,8 @@ static bool recycle(fxs_world *w, const fxs_contact *prev, const fxs_transform *
 	int64_t moved = l1(fxg_v3_sub(d, prev->d0, ovf)) + ((2 * (ta * reach_a + tb * reach_b)) >> 16);
 	if (moved >= (int64_t)RECYCLE_SLOPS * w->def.linear_slop)
 		return false;
+	/* c's fields are read from prev: just written by a block copy, they
+	 * would wait for it (no store forwarding from it) */
 	*c = *prev;
 	const bool turned_a = dqa.x | dqa.y | dqa.z, turned_b = dqb.x | dqb.y | dqb.z;
 	fxg_mat3 ra, rb;
@@ -190,15 +207,18 @@ static bool recycle(fxs_world *w, const fxs_contact *prev, const fxs_transform *
 		rb = fxg_m3_from_quat(dqb, ovf);
 	bool near = false;
 	int64_t gx = 0, gy = 0, gz = 0;
-	for (int k = 0; k < c->point_count; ++k) {
+	for (int k = 0; k < prev->point_count; ++k) {
 		fxs_contact_point *p = &c->points[k];
-		p->anchor_b = fxg_v3_sub(p->anchor_a, c->d0, ovf);
-		fxg_vec3 ma = turned_a ? fxg_m3_mul_v3(ra, p->anchor_a, ovf) : p->anchor_a;
-		fxg_vec3 mb = turned_b ? fxg_m3_mul_v3(rb, p->anchor_b, ovf) : p->anchor_b;
+		const fxs_contact_point *q = &prev->points[k];
+		const fxg_vec3 ab = fxg_v3_sub(q->anchor_a, prev->d0, ovf);
+		p->anchor_b = ab;
+		fxg_vec3 ma = turned_a ? fxg_m3_mul_v3(ra, q->anchor_a, ovf) : q->anchor_a;
+		fxg_vec3 mb = turned_b ? fxg_m3_mul_v3(rb, ab, ovf) : ab;
 		/* b's material point less a's (zero when the manifold was made) */
 		fxg_vec3 gap = fxg_v3_add(d, fxg_v3_sub(mb, ma, ovf), ovf);
-		p->separation = fxg_add(p->base_separation, fxg_v3_dot(c->normal, gap, ovf), ovf);
-		near |= p->separation <= speculative;
+		const fix16_t sep = fxg_add(q->base_separation, fxg_v3_dot(prev->normal, gap, ovf), ovf);
+		p->separation = sep;
+		near |= sep <= speculative;
 		gx += gap.x, gy += gap.y, gz += gap.z;
 	}
 	if (!near) {
@@ -209,19 +229,23 @@ static bool recycle(fxs_world *w, const fxs_contact *prev, const fxs_transform *
 	 * part along the tangents is how far the surfaces slid since the
 	 * manifold was made. Surfaces that slid more than a linear slop are
 	 * sliding, not resting: their manifold is made afresh where they are
-	 * (and with it the anchor), so that friction does not pull them back. */
-	int64_t np = c->point_count;
-	c->slip = fxg_v3((fix16_t)div_round(gx, np), (fix16_t)div_round(gy, np), (fix16_t)div_round(gz, np));
-	fxg_vec3 along = fxg_v3_sub(c->slip, fxg_v3_scale(fxg_v3_dot(c->normal, c->slip, ovf), c->normal, ovf), ovf);
+	 * (and with it the anchor), so that friction does not pull them back.
+	 * (mean_round: divisions by a variable count were a tenth of this.) */
+	const int np = prev->point_count;
+	const fxg_vec3 slip = fxg_v3((fix16_t)mean_round(gx, np), (fix16_t)mean_round(gy, np), (fix16_t)mean_round(gz, np));
+	c->slip = slip;
+	fxg_vec3 along = fxg_v3_sub(slip, fxg_v3_scale(fxg_v3_dot(prev->normal, slip, ovf), prev->normal, ovf), ovf);
 	return l1(along) <= w->def.linear_slop;
 }
 
 /* The manifold of one pair of (child) shapes; a contact when it has points,
  * warm-started from last step's contact with the same key (or that
- * contact's manifold, recycled). Keys arrive in increasing order. */
+ * contact's manifold, recycled). Keys arrive in increasing order. `rot`:
+ * a box pair, whose bodies' rotations come from the cache (made only for a
+ * pair not recycled). */
 static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb, const fxs_shape *shape_a,
-		 const fxs_transform *xa, const fxs_rotation *ra, const fxs_shape *shape_b, const fxs_transform *xb,
-		 const fxs_rotation *rb, const fxs_box_sat_result *sat, fix16_t speculative)
+		 const fxs_transform *xa, const fxs_shape *shape_b, const fxs_transform *xb, bool rot,
+		 const fxs_box_sat_result *sat, fix16_t speculative)
 {
 	fxs_world *w = u->w;
 	const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
@@ -243,7 +267,8 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 		return;
 	}
 	fxs_manifold m;
-	fxs_collide_rot(shape_a, xa, ra, shape_b, xb, rb, sat, speculative, &m, &w->ovf);
+	fxs_collide_rot(shape_a, xa, rot ? rot_of(u, a) : NULL, shape_b, xb, rot ? rot_of(u, b) : NULL, sat, speculative,
+			&m, &w->ovf);
 	if (m.point_count <= 0)
 		return;
 	u->n++;
@@ -304,15 +329,32 @@ static void emit_children(update_ctx *u, uint32_t a, uint32_t b, fix16_t specula
 		abox.hi = fxg_v3_add(abox.hi, fxg_v3(speculative, speculative, speculative), &ovf);
 		for (uint32_t j = 0; j < nb; ++j)
 			if (fxs_aabb_overlap(&abox, &bbox[j]))
-				emit(u, a, b, i, j, sa, &ta, NULL, cb ? &cb->child[j] : &bb->shape, &tb[j], NULL, NULL,
-				     speculative);
+				emit(u, a, b, i, j, sa, &ta, cb ? &cb->child[j] : &bb->shape, &tb[j], false, NULL, speculative);
 	}
+}
+
+/* Whether emit will most likely keep the pair's manifold (recycle): it had
+ * one last step and its bodies move less than a linear slop a step, counting
+ * a radian a second of turn as a metre a second (a pair in a resting stack:
+ * all but a few in a thousand recycle). A guess, for speed only: a pair
+ * guessed wrong gets the same tests from emit's scalar path. */
+static bool likely_kept(const update_ctx *u, uint32_t *oi, uint32_t a, uint32_t b)
+{
+	const uint64_t k = contact_key(a, b, 0, 0);
+	while (*oi < u->old_count && key_of(&u->old[*oi]) < k)
+		++*oi;
+	if (*oi >= u->old_count || key_of(&u->old[*oi]) != k)
+		return false;
+	const fxs_body *ba = &u->w->bodies[a], *bb = &u->w->bodies[b];
+	const int64_t s = abs64((int64_t)bb->v.x - ba->v.x) + abs64((int64_t)bb->v.y - ba->v.y) +
+		abs64((int64_t)bb->v.z - ba->v.z) + l1(ba->w) + l1(bb->w);
+	return ((s * u->w->def.dt) >> 16) <= u->w->def.linear_slop;
 }
 
 /* The separating-axis tests of the box pairs among pairs[i0, i1), eight at a
  * time with the vector kernels (collide_box_box_vector.h, the same bits as
  * the scalar tests emit would make): done[k] says whether sat[k] holds pair
- * i0 + k's.
+ * i0 + k's. Pairs likely to keep their manifold are left out.
  * A pair's tests take its boxes in the order fxs_collide will. */
 #define SAT_WINDOW 64
 static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_t i1, fxs_box_sat_result *sat,
@@ -325,6 +367,7 @@ static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_
 	uint32_t at[8];
 	int n = 0;
 	fxs_box_sat_result out[8];
+	uint32_t oi = u->oi;
 	for (uint32_t i = i0; i <= i1; ++i) {
 		if (n == 8 || (i == i1 && n > 0)) {
 			uint32_t got = fxs_box_sat_x8(u->kernels, n, sa, sb, dw, ra, rb, out);
@@ -339,7 +382,7 @@ static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_
 		uint32_t a = pairs[i].a, b = pairs[i].b;
 		const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
 		if (ba->shape.type != FXS_SHAPE_BOX || bb->shape.type != FXS_SHAPE_BOX ||
-		    (!fxs_body_active(ba) && !fxs_body_active(bb)))
+		    (!fxs_body_active(ba) && !fxs_body_active(bb)) || likely_kept(u, &oi, a, b))
 			continue;
 		if (fxs_collide_swaps(&ba->shape, &bb->shape)) {
 			const fxs_body *t = ba;
@@ -405,10 +448,10 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 		if (ba->shape.type == FXS_SHAPE_COMPOUND || bb->shape.type == FXS_SHAPE_COMPOUND)
 			emit_children(&u, a, b, spec);
 		else if (ba->shape.type == FXS_SHAPE_BOX && bb->shape.type == FXS_SHAPE_BOX)
-			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, rot_of(&u, a), &bb->shape, &bb->xf, rot_of(&u, b),
+			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, &bb->shape, &bb->xf, true,
 			     vector_tests && sat_done[i % SAT_WINDOW] ? &sat[i % SAT_WINDOW] : NULL, spec);
 		else
-			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, NULL, &bb->shape, &bb->xf, NULL, NULL, spec);
+			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, &bb->shape, &bb->xf, false, NULL, spec);
 		if (u.nomem)
 			return FXS_ERR_NOMEM;
 	}

@@ -312,3 +312,23 @@ TEST(batch_kernels_chosen_through_the_api)
 	CHECK(strcmp(fxs_kernels_name(FXS_KERNELS_SIMD128), "simd128") == 0);
 	CHECK(strcmp(fxs_kernels_name(FXS_KERNELS_NEON), "neon") == 0);
 }
+
+/* The state hash's XXH3 update runs on the world's kernels' instruction set
+ * (state/hash.h): on a world whose state streams through many of the hash's
+ * 16 KiB chunks, every level gives the portable level's hash. */
+TEST(batch_state_hash_same_on_every_update_path)
+{
+	const fxs_scene *sc = fxs_scene_find("large_pyramid_b40");
+	CHECK(sc != NULL);
+	fxs_world *w = sc->create();
+	for (int i = 0; i < 5; ++i)
+		fxs_world_step(w);
+	CHECK(fxs_world_snapshot_size(w) > 8 * 16384);
+	w->simd = FXS_SIMD_NONE;
+	const uint64_t portable = fxs_world_rehash(w);
+	for (int k = FXS_SIMD_NONE + 1; k <= FXS_SIMD_NEON; ++k) {
+		w->simd = k;
+		CHECKF(fxs_world_rehash(w) == portable, "%s: the state hash differs", level_name(available_at_most(k)));
+	}
+	fxs_world_destroy(w);
+}

@@ -2,6 +2,7 @@
  * streamed: the serialisation goes through a small buffer into XXH3's
  * streaming state (the same hash as over the whole, which never sits in
  * memory: 2 MB a step for 5,000 boxes, written and read back). */
+#include "state/hash.h"
 #include "state/state.h"
 #include "state/game_state.h"
 
@@ -13,13 +14,18 @@ enum { HASH_CHUNK = 16384 };
 static void hash_flush(void *ctx, const void *p, size_t n) { (void)XXH3_64bits_update((XXH3_state_t *)ctx, p, n); }
 
 /* XXH3-64 of w's serialisation, streamed through chunk (HASH_CHUNK bytes)
- * into st; 0 when there is no state or buffer (out of memory) */
+ * into st; 0 when there is no state or buffer (out of memory). The update
+ * runs on the vector instruction set of the world's kernels (hash.h). */
 static uint64_t hash_state(const fxs_world *w, XXH3_state_t *st, uint8_t *chunk)
 {
 	if (!st || !chunk || XXH3_64bits_reset(st) != XXH_OK)
 		return 0;
+	const fxs_kernels k = fxs_world_get_kernels(w);
 	fxs_writer wr;
-	fxs_writer_init_stream(&wr, chunk, HASH_CHUNK, hash_flush, st);
+	fxs_writer_init_stream(&wr, chunk, HASH_CHUNK,
+			       k == FXS_KERNELS_AVX512 ? fxs_hash_update_avx512 : k == FXS_KERNELS_AVX2 ? fxs_hash_update_avx2
+													: hash_flush,
+			       st);
 	fxs_state_write(w, &wr);
 	fxs_writer_flush(&wr);
 	return (uint64_t)XXH3_64bits_digest(st);

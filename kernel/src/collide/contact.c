@@ -74,7 +74,25 @@ typedef struct update_ctx {
 	rot_entry *rot; /* NULL: every pair makes its own (no memory for the cache) */
 	uint32_t gen;
 	int kernels; /* the world's (fxs_world_get_kernels): the box tests' vector kernels */
+	/* the last friction mix made (mixed): its two frictions, its value and
+	 * the saturations it counted; most pairs of a scene mix the same two */
+	fix16_t mix_a, mix_b, mix;
+	uint32_t mix_ovf;
+	bool mixed;
 } update_ctx;
+
+/* mix_friction, remembered for the last pair of frictions (a square root a
+ * contact was a twentieth of the narrowphase) */
+static fix16_t mix_friction_of(update_ctx *u, fix16_t fa, fix16_t fb)
+{
+	if (!u->mixed || fa != u->mix_a || fb != u->mix_b) {
+		uint32_t ovf = 0;
+		u->mix = mix_friction(fa, fb, &ovf);
+		u->mix_a = fa, u->mix_b = fb, u->mix_ovf = ovf, u->mixed = true;
+	}
+	u->w->ovf += u->mix_ovf;
+	return u->mix;
+}
 
 /* Scratch, never state: a fresh stamp per update, and one entry per slot */
 static void rot_cache_begin(fxs_world *w, update_ctx *u)
@@ -260,7 +278,7 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 	fxs_contact *c = &w->contacts_next[u->n];
 	if (prev && fxs_contact_recyclable(&ba->shape, &bb->shape) && recycle(w, prev, &ba->xf, &bb->xf, speculative, c)) {
 		if (c->point_count > 0) {
-			c->friction = mix_friction(ba->friction, bb->friction, &w->ovf);
+			c->friction = mix_friction_of(u, ba->friction, bb->friction);
 			c->restitution = fxg_max(ba->restitution, bb->restitution);
 			u->n++;
 		}
@@ -281,7 +299,7 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 	/* lever arms from the bodies' centres (a compound child's transform is not the body's) */
 	c->qa0 = ba->xf.q, c->qb0 = bb->xf.q;
 	c->d0 = fxg_v3_sub(bb->xf.p, ba->xf.p, &w->ovf);
-	c->friction = mix_friction(ba->friction, bb->friction, &w->ovf);
+	c->friction = mix_friction_of(u, ba->friction, bb->friction);
 	c->restitution = fxg_max(ba->restitution, bb->restitution);
 	c->point_count = m.point_count;
 	c->stage = prev ? prev->stage : FXS_STAGE_NONE;
@@ -402,7 +420,7 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 {
 	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count))
 		return FXS_ERR_NOMEM;
-	update_ctx u = { w, w->contacts, w->contact_count, 0, 0, false, NULL, 0, FXS_KERNELS_PORTABLE };
+	update_ctx u = { .w = w, .old = w->contacts, .old_count = w->contact_count, .kernels = FXS_KERNELS_PORTABLE };
 	rot_cache_begin(w, &u);
 	/* box pairs' tests eight at a time, a window ahead (scratch on the stack) */
 	u.kernels = fxs_world_get_kernels(w);

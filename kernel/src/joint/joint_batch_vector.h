@@ -28,6 +28,9 @@
 #include <stddef.h>
 
 #define L FXS_BALL_LANES
+/* the loops over a few vectors unrolled (so that their arrays stay in
+ * registers) */
+#define UNROLL _Pragma("GCC unroll 16")
 
 /* The bodies of a batch's lanes, and their fields as lanes: each body read
  * as rows of 32 bytes (rows_to_lanes) instead of gathered. */
@@ -53,6 +56,7 @@ INLINE void pose(const solver_ctx *c, const uint32_t *slot, uint32_t live, V r[8
 	static const int32_t none[8];
 	const char *base = (const char *)(const void *)c->w->bodies + offsetof(fxs_body, xf) + offsetof(fxs_transform, p);
 	const char *row[VW];
+	UNROLL
 	for (int l = 0; l < VW; ++l)
 		row[l] = (live >> l & 1) ? base + (size_t)slot[l] * sizeof(fxs_body) : (const char *)(const void *)none;
 	rows_to_lanes(row, r); /* p.x p.y p.z q.x q.y q.z q.w */
@@ -74,6 +78,7 @@ INLINE uint32_t rotation_of(const V q[4], V m[9])
 	m[6] = shr_round16(slli(add(xz, wy), 1)), m[7] = shr_round16(slli(sub(yz, wx), 1));
 	m[8] = shr_round16(sub(one, slli(add(xx, yy), 1)));
 	M out = m_none();
+	UNROLL
 	for (int k = 0; k < 4; ++k)
 		out = m_or(out, gt(abs_(q[k]), splat(QUAT_MAX)));
 	return m_bits(out);
@@ -89,6 +94,7 @@ INLINE void setup_body_load(const solver_ctx *c, const uint32_t *slot, uint32_t 
 	b->inv_mass = or_(and_(r[6], splat(0xFFFFFFFF)), slli(r[7], 32));
 	body_rows(c->bodies, sizeof(solver_body), slot, 64, row);
 	rows_to_lanes((const char *const *)row, r); /* ii, rot_stamp, rot[0] */
+	UNROLL
 	for (int i = 0; i < 6; ++i)
 		b->ii[i] = r[i];
 	pose(c, slot, live, r);
@@ -96,6 +102,7 @@ INLINE void setup_body_load(const solver_ctx *c, const uint32_t *slot, uint32_t 
 	if (rotation_of(r + 3, b->rot) & live) {
 		/* a quaternion out of range (a saturation to count, once per body
 		 * and pose): the rotations the portable code makes and keeps */
+		UNROLL
 		for (int l = 0; l < VW; ++l)
 			if (live >> l & 1)
 				(void)fxs_ball_body_rotation((solver_ctx *)(uintptr_t)c, slot[l]);
@@ -104,6 +111,7 @@ INLINE void setup_body_load(const solver_ctx *c, const uint32_t *slot, uint32_t 
 		b->rot[0] = r[7];
 		body_rows(c->bodies, sizeof(solver_body), slot, 96, row);
 		rows_to_lanes((const char *const *)row, r); /* rot[1..8] */
+		UNROLL
 		for (int i = 0; i < 8; ++i)
 			b->rot[1 + i] = r[i];
 	}
@@ -134,6 +142,7 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 		e[8] = sub(mul(xz, ry), mul(yz, rx));
 	}
 	V any = zero();
+	UNROLL
 	for (int i = 0; i < 9; ++i)
 		any = or_(any, abs_(e[i]));
 	V sh = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), splat(1));
@@ -142,11 +151,13 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 	sh = add(sh, over), ex = sub(ex, over);
 	*rare = m_or(*rare, gt(splat(16), ex)); /* ex < 1 clamps; ex < 16 scales up: both rare */
 	const shifter hsh = shifter_of(sh);     /* |e| <= 2^62: two 30 x 31-bit products */
+	UNROLL
 	for (int i = 0; i < 9; ++i)
 		n[i] = shr_by(e[i], &hsh);
 	V d[6] = { sub(mul(rz, n[3]), mul(ry, n[6])), sub(mul(rx, n[7]), mul(rz, n[1])), sub(mul(ry, n[2]), mul(rx, n[5])),
 		   sub(mul(rz, n[4]), mul(ry, n[7])), sub(mul(rz, n[5]), mul(ry, n[8])), sub(mul(rx, n[8]), mul(rz, n[2])) };
 	const shifter h2 = shifter_of(max_(sub(ex, splat(16)), zero())); /* |d| < 2^62: as e */
+	UNROLL
 	for (int i = 0; i < 6; ++i) {
 		V q = shr_by(d[i], &h2);
 		/* the portable code saturates a sum beyond int64: rare */
@@ -160,6 +171,7 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 INLINE V inverse(const V K[6], V out[6], M *rare)
 {
 	V any = zero();
+	UNROLL
 	for (int i = 0; i < 6; ++i)
 		any = or_(any, abs_(K[i]));
 	V bits = bitlen(any);
@@ -169,15 +181,18 @@ INLINE V inverse(const V K[6], V out[6], M *rare)
 	V tp = max_(t, zero()), tn = max_(sub(zero(), t), zero());
 	V k[6];
 	const shifter htp = shifter_of(tp); /* |K| < 2^61, or the lane is rare */
+	UNROLL
 	for (int i = 0; i < 6; ++i)
 		k[i] = sel(neg, sllv(K[i], tn), shr_by(K[i], &htp));
 	const V xx = k[0], yy = k[1], zz = k[2], xy = k[3], xz = k[4], yz = k[5];
 	V cf[6] = { sub(mul(yy, zz), mul(yz, yz)), sub(mul(xx, zz), mul(xz, xz)), sub(mul(xx, yy), mul(xy, xy)),
 		    sub(mul(xz, yz), mul(xy, zz)), sub(mul(xy, yz), mul(xz, yy)), sub(mul(xy, xz), mul(xx, yz)) };
 	any = zero();
+	UNROLL
 	for (int i = 0; i < 6; ++i)
 		any = or_(any, abs_(cf[i]));
 	const shifter hu = shifter_of(max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero())); /* |cf| < 2^61 */
+	UNROLL
 	for (int i = 0; i < 6; ++i)
 		cf[i] = shr_by(cf[i], &hu);
 	V det = add(add(mul(xx, cf[0]), mul(xy, cf[3])), mul(xz, cf[4]));
@@ -189,11 +204,13 @@ INLINE V inverse(const V K[6], V out[6], M *rare)
 	/* the one division, lane by lane */
 	uint64_t dl[VW], rl[VW];
 	st64_((int64_t *)(void *)dl, dd);
+	UNROLL
 	for (int l = 0; l < VW; ++l)
 		rl[l] = ((((uint64_t)1 << 62) + dl[l] / 2) / dl[l]);
 	V r = ld64_((const int64_t *)(const void *)rl);
 	V q[6];
 	any = zero();
+	UNROLL
 	for (int i = 0; i < 6; ++i) {
 		q[i] = mullo(cf[i], r);
 		any = or_(any, abs_(q[i]));
@@ -201,6 +218,7 @@ INLINE V inverse(const V K[6], V out[6], M *rare)
 	V w = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
 	V s = sub(add(add(splat(62 - 32), v), t), w);
 	*rare = m_or(*rare, m_andnot(none, m_or(gt(s, splat(62)), gt(splat(1), s))));
+	UNROLL
 	for (int i = 0; i < 6; ++i)
 		out[i] = maskz(m_not(none), shr_half(q[i], w));
 	return sel(none, splat(62), s);
@@ -221,6 +239,7 @@ INLINE void ball_apply_v(const ball_batch *bt, bodies *s, const V p[3], guard *g
 	const shifter ha = shifter_of(ld8(bt->sma)), hb = shifter_of(ld8(bt->smb));
 	const V nima = sub(zero(), ima);
 	V *va[3] = { &s->va.x, &s->va.y, &s->va.z }, *vb[3] = { &s->vb.x, &s->vb.y, &s->vb.z };
+	UNROLL
 	for (int k = 0; k < 3; ++k) { /* one product below 2^61 */
 		*va[k] = sat32g(add(*va[k], shr_by(mul(nima, p[k]), &ha)), m_all(), g, exact, count);
 		*vb[k] = sat32g(add(*vb[k], shr_by(mul(imb, p[k]), &hb)), m_all(), g, exact, count);
@@ -228,6 +247,7 @@ INLINE void ball_apply_v(const ball_batch *bt, bodies *s, const V p[3], guard *g
 	const V sna = ld8(bt->sna), snb = ld8(bt->snb);
 	const V qa = sllv(splat(1), sub(sna, splat(1))), qb = sllv(splat(1), sub(snb, splat(1)));
 	V *wa[3] = { &s->wa.x, &s->wa.y, &s->wa.z }, *wb[3] = { &s->wb.x, &s->wb.y, &s->wb.z };
+	UNROLL
 	for (int j = 0; j < 3; ++j) {
 		V sa = add(add(mul(ld32(bt->na[j][0]), p[0]), mul(ld32(bt->na[j][1]), p[1])), mul(ld32(bt->na[j][2]), p[2]));
 		V sb = add(add(mul(ld32(bt->nb[j][0]), p[0]), mul(ld32(bt->nb[j][1]), p[1])), mul(ld32(bt->nb[j][2]), p[2]));
@@ -324,8 +344,10 @@ INLINE void setup(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 	V sna = response(&A, ld3(bt->ra), na, k, &rare);
 	V snb = response(&B, ld3(bt->rb), nb, k, &rare);
 	V sk = inverse(k, kinv, &rare);
+	UNROLL
 	for (int j = 0; j < 9; ++j)
 		st32(bt->na[j / 3][j % 3], na[j]), st32(bt->nb[j / 3][j % 3], nb[j]);
+	UNROLL
 	for (int j = 0; j < 6; ++j)
 		st32(bt->kinv[j], kinv[j]);
 	st8(bt->sna, sna), st8(bt->snb, snb), st8(bt->sk, sk);
@@ -380,6 +402,7 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 			sub(sub(mul(s.wb.x, rb.y), mul(s.wb.y, rb.x)), sub(mul(s.wa.x, ra.y), mul(s.wa.y, ra.x)))) };
 	V v[3];
 	const V bias_rate = ld32(bt->bias_rate);
+	UNROLL
 	for (int k = 0; k < 3; ++k) {
 		V x = shr_round16(cd[k]);
 		if (use_bias)
@@ -394,6 +417,7 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 			 srav(add(add(add(mul(m4, v[0]), mul(m5, v[1])), mul(m2, v[2])), r), sk) };
 	const V ms = ld32(bt->mass_scale), is = ld32(bt->impulse_scale);
 	V p[3], P1[3];
+	UNROLL
 	for (int k = 0; k < 3; ++k) {
 		V imp = sat32g(sub(zero(), x[k]), m_all(), &g, exact, count);
 		V P = ld64(bt->P[k]);
@@ -413,6 +437,7 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 	ball_apply_v(bt, &s, p, &g, exact, count, h);
 	if (!exact && !guard_ok(&g))
 		return false;
+	UNROLL
 	for (int k = 0; k < 3; ++k)
 		st64(bt->P[k], P1[k]);
 	bodies_store(&s);

@@ -183,6 +183,7 @@ INLINE void lanes_to_rows6(const V in[6], char *const row[4])
 	const __m128i lo[4] = { _mm_unpacklo_epi64(t0, t2), _mm_unpackhi_epi64(t0, t2), _mm_unpacklo_epi64(t1, t3),
 				_mm_unpackhi_epi64(t1, t3) };
 	const __m128i hi[4] = { t4, _mm_unpackhi_epi64(t4, t4), t5, _mm_unpackhi_epi64(t5, t5) };
+#pragma GCC unroll 4
 	for (int l = 0; l < 4; ++l) {
 		_mm_storeu_si128((__m128i *)(void *)row[l], lo[l]);
 		_mm_storel_epi64((__m128i *)(void *)(row[l] + 16), hi[l]);

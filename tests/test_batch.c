@@ -228,6 +228,55 @@ TEST(batch_ball_joint_kernels_agree_while_saturating)
 	}
 }
 
+/* A grid of ball-jointed spheres of two sizes, column by column (every
+ * third column 0.1 m, the others 0.4 m, density 1000): a joint's K is
+ * about its bodies' inverse masses, 0.0075 kg^-1 between two large
+ * spheres, 0.24 kg^-1 and more beside a small one, so that in the vector
+ * setup a batch's lanes scale K up (below 2^30 in Q32.32) and down (above)
+ * side by side, the case where it takes both scalings and a select. No
+ * lane saturates; the kernels agree step by step. */
+TEST(batch_ball_joint_kernels_agree_on_mixed_sizes)
+{
+	int top = fxs_batches_simd_level();
+	for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
+		if (!fxs_batches_have_level(level) || level == FXS_SIMD_SIMD128) /* SIMD128: contacts only */
+			continue;
+		fxs_world *w[2];
+		for (int k = 0; k < 2; ++k) {
+			w[k] = awake_world();
+			enum { N = 10 };
+			fxs_body_id id[N][N];
+			for (int x = 0; x < N; ++x)
+				for (int y = 0; y < N; ++y) {
+					fix16_t radius = x % 3 == 0 ? FXG_RATIO(1, 10) : FXG_RATIO(2, 5);
+					id[x][y] = add_body(w[k], y == 0 ? FXS_BODY_STATIC : FXS_BODY_DYNAMIC, FXS_SHAPE_SPHERE,
+							    fxg_v3(FXG_I(x), FXG_I(-y), 0), fxg_v3(0, 0, 0), radius);
+					if (y > 0) /* a sideways push, so that the grid swings and turns */
+						fxs_body_set_linear_velocity(w[k], id[x][y], fxg_v3(FXG_I(y % 3), 0, FXG_I(x % 2)));
+				}
+			for (int x = 0; x < N; ++x)
+				for (int y = 1; y < N; ++y) {
+					fxs_joint_def jd = fxs_default_ball_joint_def();
+					jd.body_a = id[x][y - 1], jd.body_b = id[x][y];
+					jd.local_anchor_a = fxg_v3(0, -FXG_HALF, 0), jd.local_anchor_b = fxg_v3(0, FXG_HALF, 0);
+					fxs_joint_create(w[k], &jd);
+					if (x > 0) {
+						jd.body_a = id[x - 1][y], jd.body_b = id[x][y];
+						jd.local_anchor_a = fxg_v3(FXG_HALF, 0, 0), jd.local_anchor_b = fxg_v3(-FXG_HALF, 0, 0);
+						fxs_joint_create(w[k], &jd);
+					}
+				}
+		}
+		uint64_t ovf;
+		int64_t d = first_difference(w[0], w[1], level, test_quick ? 30 : 120, &ovf);
+		CHECKF(d < 0, "%s: spheres of two sizes, the ball joint kernels differ at step %lld", level_name(level),
+		       (long long)d);
+		printf("  %s: ball joints between spheres of two sizes, the same bits\n", level_name(level));
+		fxs_world_destroy(w[0]);
+		fxs_world_destroy(w[1]);
+	}
+}
+
 /* A step of two sub-step lengths (1/60 s in 8 sub-steps: 4 of 137 raw, 4
  * of 136), where the solver trades each contact's and ball joint's
  * softness for the other length's after the long sub-steps: a pyramid of

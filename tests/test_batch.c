@@ -164,6 +164,46 @@ TEST(batch_kernels_agree_on_the_overflow_stage_and_saturation)
 	}
 }
 
+/* The ball joints of joint_grid's layout between the n x n bodies
+ * id[x n + y] (x across, y down): each to the one above and the one to the
+ * left, the anchors meeting halfway. */
+static void join_sphere_grid(fxs_world *w, int n, const fxs_body_id *id)
+{
+	for (int x = 0; x < n; ++x)
+		for (int y = 1; y < n; ++y) {
+			fxs_joint_def jd = fxs_default_ball_joint_def();
+			jd.body_a = id[x * n + y - 1], jd.body_b = id[x * n + y];
+			jd.local_anchor_a = fxg_v3(0, -FXG_HALF, 0), jd.local_anchor_b = fxg_v3(0, FXG_HALF, 0);
+			fxs_joint_create(w, &jd);
+			if (x > 0) {
+				jd.body_a = id[(x - 1) * n + y], jd.body_b = id[x * n + y];
+				jd.local_anchor_a = fxg_v3(FXG_HALF, 0, 0), jd.local_anchor_b = fxg_v3(-FXG_HALF, 0, 0);
+				fxs_joint_create(w, &jd);
+			}
+		}
+}
+
+/* A world of n x n spheres in joint_grid's layout (top row static, x
+ * across, y down, radius(x, y) each) joined by join_sphere_grid, its
+ * bodies in id[x n + y] */
+static fxs_world *sphere_grid(int n, fix16_t (*radius)(int x, int y), fxs_body_id *id)
+{
+	fxs_world *w = awake_world();
+	for (int x = 0; x < n; ++x)
+		for (int y = 0; y < n; ++y)
+			id[x * n + y] = add_body(w, y == 0 ? FXS_BODY_STATIC : FXS_BODY_DYNAMIC, FXS_SHAPE_SPHERE,
+						 fxg_v3(FXG_I(x), FXG_I(-y), 0), fxg_v3(0, 0, 0), radius(x, y));
+	join_sphere_grid(w, n, id);
+	return w;
+}
+
+/* every seventh of a 12 x 12 grid a 1 cm bead: its inverse inertia takes
+ * the setup's rare path (a scaled response below 2^16) */
+static fix16_t bead_radius(int x, int y) { return (x * 12 + y) % 7 == 3 ? FXG_RATIO(1, 100) : FXG_RATIO(2, 5); }
+
+/* every third column 0.1 m, the others 0.4 m */
+static fix16_t two_sizes_radius(int x, int y) { return x % 3 == 0 ? FXG_RATIO(1, 10) : FXG_RATIO(2, 5); }
+
 /* A 12 x 12 grid of ball-jointed spheres (joint_grid's layout: top row
  * static, joints to the left and above), some of them 1 cm beads (the
  * vector setup leaves their lanes to the portable code) and some turned by
@@ -181,34 +221,14 @@ TEST(batch_ball_joint_kernels_agree_while_saturating)
 			continue;
 		fxs_world *w[2];
 		for (int k = 0; k < 2; ++k) {
-			w[k] = awake_world();
 			enum { N = 12 };
-			fxs_body_id id[N][N];
-			for (int x = 0; x < N; ++x)
-				for (int y = 0; y < N; ++y) {
-					fxg_vec3 p = fxg_v3(FXG_I(x), FXG_I(-y), 0);
-					/* every seventh a 1 cm bead: its inverse inertia takes the
-					 * setup's rare path (a scaled response below 2^16) */
-					fix16_t radius = (x * N + y) % 7 == 3 ? FXG_RATIO(1, 100) : FXG_RATIO(2, 5);
-					id[x][y] = add_body(w[k], y == 0 ? FXS_BODY_STATIC : FXS_BODY_DYNAMIC, FXS_SHAPE_SPHERE, p, fxg_v3(0, 0, 0),
-							    radius);
-					if (y > 0) {
-						int s = (x * 7 + y * 3) % 5 - 2;
-						fxs_body_set_angular_velocity(w[k], id[x][y], fxg_v3(FXG_I(3000 * s), FXG_I(-2000 * s), FXG_I(1000)));
-						fxs_body_set_linear_velocity(w[k], id[x][y], fxg_v3(FXG_I(500 * s), FXG_I(300), FXG_I(-400 * s)));
-					}
-				}
+			fxs_body_id id[N * N];
+			w[k] = sphere_grid(N, bead_radius, id);
 			for (int x = 0; x < N; ++x)
 				for (int y = 1; y < N; ++y) {
-					fxs_joint_def jd = fxs_default_ball_joint_def();
-					jd.body_a = id[x][y - 1], jd.body_b = id[x][y];
-					jd.local_anchor_a = fxg_v3(0, -FXG_HALF, 0), jd.local_anchor_b = fxg_v3(0, FXG_HALF, 0);
-					fxs_joint_create(w[k], &jd);
-					if (x > 0) {
-						jd.body_a = id[x - 1][y], jd.body_b = id[x][y];
-						jd.local_anchor_a = fxg_v3(FXG_HALF, 0, 0), jd.local_anchor_b = fxg_v3(-FXG_HALF, 0, 0);
-						fxs_joint_create(w[k], &jd);
-					}
+					int s = (x * 7 + y * 3) % 5 - 2;
+					fxs_body_set_angular_velocity(w[k], id[x * N + y], fxg_v3(FXG_I(3000 * s), FXG_I(-2000 * s), FXG_I(1000)));
+					fxs_body_set_linear_velocity(w[k], id[x * N + y], fxg_v3(FXG_I(500 * s), FXG_I(300), FXG_I(-400 * s)));
 				}
 		}
 		/* a few bodies start from quaternions far from unit (a hostile
@@ -223,6 +243,38 @@ TEST(batch_ball_joint_kernels_agree_while_saturating)
 		CHECKF(ovf > 0, "%s: no ball joint saturated: the saturating case is not tested", level_name(level));
 		printf("  %s: ball joints, the same bits while saturating (%llu saturations counted)\n", level_name(level),
 		       (unsigned long long)ovf);
+		fxs_world_destroy(w[0]);
+		fxs_world_destroy(w[1]);
+	}
+}
+
+/* A grid of ball-jointed spheres of two sizes, column by column (every
+ * third column 0.1 m, the others 0.4 m, density 1000): a joint's K is
+ * about its bodies' inverse masses, 0.0075 kg^-1 between two large
+ * spheres, 0.24 kg^-1 and more beside a small one, so that in the vector
+ * setup a batch's lanes scale K up (below 2^30 in Q32.32) and down (above)
+ * side by side, the case where it takes both scalings and a select. No
+ * lane saturates; the kernels agree step by step. */
+TEST(batch_ball_joint_kernels_agree_on_mixed_sizes)
+{
+	int top = fxs_batches_simd_level();
+	for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
+		if (!fxs_batches_have_level(level) || level == FXS_SIMD_SIMD128) /* SIMD128: contacts only */
+			continue;
+		fxs_world *w[2];
+		for (int k = 0; k < 2; ++k) {
+			enum { N = 10 };
+			fxs_body_id id[N * N];
+			w[k] = sphere_grid(N, two_sizes_radius, id);
+			for (int i = 0; i < N * N; ++i) /* a sideways push, so that the grid swings and turns */
+				if (i % N > 0)
+					fxs_body_set_linear_velocity(w[k], id[i], fxg_v3(FXG_I(i % N % 3), 0, FXG_I(i / N % 2)));
+		}
+		uint64_t ovf;
+		int64_t d = first_difference(w[0], w[1], level, test_quick ? 30 : 120, &ovf);
+		CHECKF(d < 0, "%s: spheres of two sizes, the ball joint kernels differ at step %lld", level_name(level),
+		       (long long)d);
+		printf("  %s: ball joints between spheres of two sizes, the same bits\n", level_name(level));
 		fxs_world_destroy(w[0]);
 		fxs_world_destroy(w[1]);
 	}

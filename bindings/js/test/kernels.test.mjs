@@ -13,5 +13,5 @@ test('tests/test_batch.c under node: SIMD128 gives the portable kernel\'s bits o
 	assert.match(out, /SIMD128: the same bits as the portable kernel on all \d+ scenes/);
 	assert.match(out, /SIMD128: the same bits while saturating, on a plank \(\d+ saturations counted\)/);
 	assert.match(out, /SIMD128: the same bits while saturating, on the ground/);
-	assert.match(out, /^6 passed, 0 failed$/m);
+	assert.match(out, /^\d+ passed, 0 failed$/m);
 });

@@ -512,7 +512,7 @@ bool fxs_joints_plan(solver_ctx *c)
 		}
 		c->wide_stage_end[st] = nw;
 	}
-	return fxs_ball_batches_build(c);
+	return fxs_ball_batches_build(c, c->joint_count - nw);
 }
 
 void fxs_joints_store(solver_ctx *c) { fxs_ball_store(c); }

@@ -229,11 +229,10 @@ static void solve_lane(solver_ctx *c, ball_batch *bt, int l, bool use_bias, uint
 
 /* ---- packing ---- */
 
-bool fxs_ball_batches_build(solver_ctx *c)
+bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot)
 {
-	uint32_t n = 0, nb = 0;
-	for (uint32_t i = 0; i < c->joint_count; ++i)
-		n += c->joints[i].hot;
+	const uint32_t n = hot;
+	uint32_t nb = 0;
 	c->ball_batch_count = 0;
 	for (uint32_t s = 0; s <= FXS_STAGE_OVERFLOW; ++s)
 		c->ball_stage_end[s] = 0;
@@ -271,7 +270,7 @@ bool fxs_ball_batches_build(solver_ctx *c)
 			stage = sj->stage;
 		}
 		const fxs_joint *j = &w->joints[sj->index];
-		bt->a[lane] = sj->a, bt->b[lane] = sj->b, bt->joint[lane] = i;
+		bt->a[lane] = sj->a, bt->b[lane] = sj->b, bt->joint[lane] = i, bt->slot[lane] = sj->index;
 		bt->bias_rate[lane] = sj->s.bias_rate, bt->mass_scale[lane] = sj->s.mass_scale;
 		bt->impulse_scale[lane] = sj->s.impulse_scale;
 		bt->ima[lane] = c->bodies[sj->a].im, bt->imb[lane] = c->bodies[sj->b].im;
@@ -316,7 +315,7 @@ void fxs_ball_store(solver_ctx *c)
 		for (int l = 0; l < L; ++l) {
 			if (bt->joint[l] == FXS_BALL_EMPTY)
 				continue;
-			int64_t *P = c->w->joints[c->joints[bt->joint[l]].index].impulse;
+			int64_t *P = c->w->joints[bt->slot[l]].impulse;
 			P[0] = bt->P[0][l], P[1] = bt->P[1][l], P[2] = bt->P[2][l];
 		}
 	}

@@ -35,6 +35,7 @@
 typedef struct ball_batch {
 	uint32_t a[FXS_BALL_LANES], b[FXS_BALL_LANES]; /* solver body slots */
 	uint32_t joint[FXS_BALL_LANES];                /* solver joint, or FXS_BALL_EMPTY */
+	uint32_t slot[FXS_BALL_LANES];                 /* its world joint (fxs_ball_store's, without the solver joint) */
 	int32_t bias_rate[FXS_BALL_LANES], mass_scale[FXS_BALL_LANES], impulse_scale[FXS_BALL_LANES];
 	/* the bodies' scaled inverse masses and their shifts (solver_body's im,
 	 * sm), copied for the vector kernel's passes */
@@ -55,10 +56,10 @@ typedef struct ball_batch {
  * changed: solver.h). */
 void fxs_ball_batches_softness(solver_ctx *c);
 
-/* After fxs_joints_plan has marked the hot joints: pack them into batches
- * (c->ball_batches, c->ball_batch_count, per stage c->ball_stage_end); false
- * when out of memory. */
-bool fxs_ball_batches_build(solver_ctx *c);
+/* After fxs_joints_plan has marked the hot joints (hot of them): pack them
+ * into batches (c->ball_batches, c->ball_batch_count, per stage
+ * c->ball_stage_end); false when out of memory. */
+bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot);
 
 /* Every batch's setup, from the bodies' current poses (at the step's start
  * and after each integrate_positions: the relax pass then works on the

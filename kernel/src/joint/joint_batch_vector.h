@@ -28,6 +28,9 @@
 #include <stddef.h>
 
 #define L FXS_BALL_LANES
+/* the loops over a few vectors unrolled (so that their arrays stay in
+ * registers) */
+#define UNROLL _Pragma("GCC unroll 16")
 
 /* The bodies of a batch's lanes, and their fields as lanes: each body read
  * as rows of 32 bytes (rows_to_lanes) instead of gathered. */
@@ -35,13 +38,6 @@ _Static_assert(offsetof(solver_body, v) == 0 && offsetof(solver_body, w) == 12 &
 		       offsetof(solver_body, inv_mass) == 56 && offsetof(solver_body, ii) == 64 &&
 		       offsetof(solver_body, rot) == 92 && sizeof(fxg_mat3) == 36,
 	       "the ball kernels read a solver body as rows of 32 bytes at 0, 32, 64 and 96");
-
-/* what the setup reads of a body, besides its velocities: the solver
- * body's, and the world body's position and rotation */
-typedef struct setup_body {
-	V ii[6], si, inv_mass, rot[9];
-	v3 p;
-} setup_body;
 
 /* the world bodies' positions and orientations, for the lanes in use (the
  * spare body of the empty lanes is not a world body: they read zeros) */
@@ -53,6 +49,7 @@ INLINE void pose(const solver_ctx *c, const uint32_t *slot, uint32_t live, V r[8
 	static const int32_t none[8];
 	const char *base = (const char *)(const void *)c->w->bodies + offsetof(fxs_body, xf) + offsetof(fxs_transform, p);
 	const char *row[VW];
+	UNROLL
 	for (int l = 0; l < VW; ++l)
 		row[l] = (live >> l & 1) ? base + (size_t)slot[l] * sizeof(fxs_body) : (const char *)(const void *)none;
 	rows_to_lanes(row, r); /* p.x p.y p.z q.x q.y q.z q.w */
@@ -74,50 +71,54 @@ INLINE uint32_t rotation_of(const V q[4], V m[9])
 	m[6] = shr_round16(slli(add(xz, wy), 1)), m[7] = shr_round16(slli(sub(yz, wx), 1));
 	m[8] = shr_round16(sub(one, slli(add(xx, yy), 1)));
 	M out = m_none();
+	UNROLL
 	for (int k = 0; k < 4; ++k)
 		out = m_or(out, gt(abs_(q[k]), splat(QUAT_MAX)));
 	return m_bits(out);
 }
 
-INLINE void setup_body_load(const solver_ctx *c, const uint32_t *slot, uint32_t live, setup_body *b)
+/* The rotations of the lanes' bodies where a quaternion is out of
+ * rotation_of's range (a saturation to count, once per body and pose):
+ * those the portable code makes and keeps, read back from the solver
+ * bodies (rot[0] ends the row at 64, rot[1..8] fill the one at 96). */
+static __attribute__((noinline, cold)) void kept_rotations(solver_ctx *c, const uint32_t *slot, uint32_t live, V m[9])
 {
 	char *row[VW];
 	V r[8];
-	body_rows(c->bodies, sizeof(solver_body), slot, 32, row);
-	rows_to_lanes((const char *const *)row, r); /* ..., si (the low byte of int32 5), inv_mass (6, 7) */
-	b->si = and_(r[5], splat(0xFF));
-	b->inv_mass = or_(and_(r[6], splat(0xFFFFFFFF)), slli(r[7], 32));
+	for (int l = 0; l < VW; ++l)
+		if (live >> l & 1)
+			(void)fxs_ball_body_rotation(c, slot[l]);
 	body_rows(c->bodies, sizeof(solver_body), slot, 64, row);
-	rows_to_lanes((const char *const *)row, r); /* ii, rot_stamp, rot[0] */
-	for (int i = 0; i < 6; ++i)
-		b->ii[i] = r[i];
-	pose(c, slot, live, r);
-	b->p = (v3){ r[0], r[1], r[2] };
-	if (rotation_of(r + 3, b->rot) & live) {
-		/* a quaternion out of range (a saturation to count, once per body
-		 * and pose): the rotations the portable code makes and keeps */
-		for (int l = 0; l < VW; ++l)
-			if (live >> l & 1)
-				(void)fxs_ball_body_rotation((solver_ctx *)(uintptr_t)c, slot[l]);
-		body_rows(c->bodies, sizeof(solver_body), slot, 64, row);
-		rows_to_lanes((const char *const *)row, r);
-		b->rot[0] = r[7];
-		body_rows(c->bodies, sizeof(solver_body), slot, 96, row);
-		rows_to_lanes((const char *const *)row, r); /* rot[1..8] */
-		for (int i = 0; i < 8; ++i)
-			b->rot[1 + i] = r[i];
-	}
+	rows_to_lanes((const char *const *)row, r);
+	m[0] = r[7];
+	body_rows(c->bodies, sizeof(solver_body), slot, 96, row);
+	rows_to_lanes((const char *const *)row, r);
+	for (int i = 0; i < 8; ++i)
+		m[1 + i] = r[i];
 }
 
 /* ---- setup ---- */
 
-/* N = I^-1 [r]x and its part of K, the common path of ball_response; lanes
- * that leave it are marked in *rare */
-INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
+/* N = I^-1 [r]x of the bodies in slot[], stored in nout (the batch's na
+ * or nb), and its part of K added into k, the common path of
+ * ball_response; its shift returned, the bodies' inverse masses in
+ * *inv_mass. Lanes that leave the common path are marked in *rare. The
+ * body's rows are read here, where they are used, so that few values live
+ * across the setup (AVX2 has 16 registers). */
+INLINE V response(const solver_ctx *c, const uint32_t *slot, v3 r, int32_t (*nout)[3][L], V k[6], V *inv_mass, M *rare,
+		  int h)
 {
-	const V xx = b->ii[0], yy = b->ii[1], zz = b->ii[2], xy = b->ii[3], xz = b->ii[4], yz = b->ii[5];
+	char *row[VW];
+	V b[8];
+	body_rows(c->bodies, sizeof(solver_body), slot, 32, row);
+	rows_to_lanes((const char *const *)row, b); /* ..., si (the low byte of int32 5), inv_mass (6, 7) */
+	const V si = and_(b[5], splat(0xFF));
+	*inv_mass = or_(and_(b[6], splat(0xFFFFFFFF)), slli(b[7], 32));
+	body_rows(c->bodies, sizeof(solver_body), slot, 64, row);
+	rows_to_lanes((const char *const *)row, b); /* ii */
+	const V xx = b[0], yy = b[1], zz = b[2], xy = b[3], xz = b[4], yz = b[5];
 	const V rx = r.x, ry = r.y, rz = r.z;
-	V e[9];
+	V e[9], n[9];
 	if (!m_bits(m_not(eq(or_(or_(xy, xz), yz), zero())))) {
 		/* no products of inertia in any lane (spheres, cubes): the six
 		 * nonzero terms, the same sums */
@@ -134,25 +135,33 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 		e[8] = sub(mul(xz, ry), mul(yz, rx));
 	}
 	V any = zero();
+	UNROLL
 	for (int i = 0; i < 9; ++i)
 		any = or_(any, abs_(e[i]));
 	V sh = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), splat(1));
-	V ex = sub(add(b->si, splat(16)), sh);
+	V ex = sub(add(si, splat(16)), sh);
 	V over = max_(sub(ex, splat(62)), zero());
 	sh = add(sh, over), ex = sub(ex, over);
 	*rare = m_or(*rare, gt(splat(16), ex)); /* ex < 1 clamps; ex < 16 scales up: both rare */
 	const shifter hsh = shifter_of(sh);     /* |e| <= 2^62: two 30 x 31-bit products */
-	for (int i = 0; i < 9; ++i)
+	UNROLL
+	for (int i = 0; i < 9; ++i) {
 		n[i] = shr_by(e[i], &hsh);
+		st32(nout[i / 3][i % 3], n[i]);
+	}
 	V d[6] = { sub(mul(rz, n[3]), mul(ry, n[6])), sub(mul(rx, n[7]), mul(rz, n[1])), sub(mul(ry, n[2]), mul(rx, n[5])),
 		   sub(mul(rz, n[4]), mul(ry, n[7])), sub(mul(rz, n[5]), mul(ry, n[8])), sub(mul(rx, n[8]), mul(rz, n[2])) };
 	const shifter h2 = shifter_of(max_(sub(ex, splat(16)), zero())); /* |d| < 2^62: as e */
+	/* the portable code saturates a sum beyond int64: a q with |q| >= 2^60
+	 * is rare (q + 2^60 outside [0, 2^61): any bit from 61 up in their or) */
+	V wide = zero();
+	UNROLL
 	for (int i = 0; i < 6; ++i) {
 		V q = shr_by(d[i], &h2);
-		/* the portable code saturates a sum beyond int64: rare */
-		*rare = m_or(*rare, ugt(abs_(q), splat((int64_t)1 << 60)));
+		wide = or_(wide, add(q, splat((int64_t)1 << 60)));
 		k[i] = add(k[i], q);
 	}
+	*rare = m_or(*rare, ugt(wide, splat(((int64_t)1 << 61) - 1)));
 	return ex;
 }
 
@@ -160,24 +169,44 @@ INLINE V response(const setup_body *b, v3 r, V n[9], V k[6], M *rare)
 INLINE V inverse(const V K[6], V out[6], M *rare)
 {
 	V any = zero();
+	UNROLL
 	for (int i = 0; i < 6; ++i)
 		any = or_(any, abs_(K[i]));
 	V bits = bitlen(any);
 	*rare = m_or(*rare, gt(bits, splat(61))); /* near int64: rare */
 	V t = sub(bits, splat(FXS_SCALE_BITS));
 	M neg = gt(zero(), t);
-	V tp = max_(t, zero()), tn = max_(sub(zero(), t), zero());
 	V k[6];
-	const shifter htp = shifter_of(tp); /* |K| < 2^61, or the lane is rare */
-	for (int i = 0; i < 6; ++i)
-		k[i] = sel(neg, sllv(K[i], tn), shr_by(K[i], &htp));
+	/* K scaled up (t < 0) or down (t >= 0; |K| < 2^61, or the lane is
+	 * rare); t = 0 is either. One way when all lanes agree (a scene's K
+	 * are mostly of one size), both and a select otherwise. */
+	const uint32_t up = m_bits(neg), down = m_bits(gt(t, zero()));
+	if (!down) {
+		const V tn = sub(zero(), t);
+		UNROLL
+		for (int i = 0; i < 6; ++i)
+			k[i] = sllv(K[i], tn);
+	} else {
+		const shifter htp = shifter_of(max_(t, zero()));
+		UNROLL
+		for (int i = 0; i < 6; ++i)
+			k[i] = shr_by(K[i], &htp);
+		if (up) {
+			const V tn = max_(sub(zero(), t), zero());
+			UNROLL
+			for (int i = 0; i < 6; ++i)
+				k[i] = sel(neg, sllv(K[i], tn), k[i]);
+		}
+	}
 	const V xx = k[0], yy = k[1], zz = k[2], xy = k[3], xz = k[4], yz = k[5];
 	V cf[6] = { sub(mul(yy, zz), mul(yz, yz)), sub(mul(xx, zz), mul(xz, xz)), sub(mul(xx, yy), mul(xy, xy)),
 		    sub(mul(xz, yz), mul(xy, zz)), sub(mul(xy, yz), mul(xz, yy)), sub(mul(xy, xz), mul(xx, yz)) };
 	any = zero();
+	UNROLL
 	for (int i = 0; i < 6; ++i)
 		any = or_(any, abs_(cf[i]));
 	const shifter hu = shifter_of(max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero())); /* |cf| < 2^61 */
+	UNROLL
 	for (int i = 0; i < 6; ++i)
 		cf[i] = shr_by(cf[i], &hu);
 	V det = add(add(mul(xx, cf[0]), mul(xy, cf[3])), mul(xz, cf[4]));
@@ -189,11 +218,13 @@ INLINE V inverse(const V K[6], V out[6], M *rare)
 	/* the one division, lane by lane */
 	uint64_t dl[VW], rl[VW];
 	st64_((int64_t *)(void *)dl, dd);
+	UNROLL
 	for (int l = 0; l < VW; ++l)
 		rl[l] = ((((uint64_t)1 << 62) + dl[l] / 2) / dl[l]);
 	V r = ld64_((const int64_t *)(const void *)rl);
 	V q[6];
 	any = zero();
+	UNROLL
 	for (int i = 0; i < 6; ++i) {
 		q[i] = mullo(cf[i], r);
 		any = or_(any, abs_(q[i]));
@@ -201,8 +232,12 @@ INLINE V inverse(const V K[6], V out[6], M *rare)
 	V w = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
 	V s = sub(add(add(splat(62 - 32), v), t), w);
 	*rare = m_or(*rare, m_andnot(none, m_or(gt(s, splat(62)), gt(splat(1), s))));
+	/* |q| <= 2^62: in shr_by's exact range on every layer (AVX2's form
+	 * needs q + 2^62 + 2^(w-1) in [0, 2^64)) */
+	const shifter hw = shifter_of(w);
+	UNROLL
 	for (int i = 0; i < 6; ++i)
-		out[i] = maskz(m_not(none), shr_half(q[i], w));
+		out[i] = maskz(m_not(none), shr_by(q[i], &hw));
 	return sel(none, splat(62), s);
 }
 
@@ -221,6 +256,7 @@ INLINE void ball_apply_v(const ball_batch *bt, bodies *s, const V p[3], guard *g
 	const shifter ha = shifter_of(ld8(bt->sma)), hb = shifter_of(ld8(bt->smb));
 	const V nima = sub(zero(), ima);
 	V *va[3] = { &s->va.x, &s->va.y, &s->va.z }, *vb[3] = { &s->vb.x, &s->vb.y, &s->vb.z };
+	UNROLL
 	for (int k = 0; k < 3; ++k) { /* one product below 2^61 */
 		*va[k] = sat32g(add(*va[k], shr_by(mul(nima, p[k]), &ha)), m_all(), g, exact, count);
 		*vb[k] = sat32g(add(*vb[k], shr_by(mul(imb, p[k]), &hb)), m_all(), g, exact, count);
@@ -228,6 +264,7 @@ INLINE void ball_apply_v(const ball_batch *bt, bodies *s, const V p[3], guard *g
 	const V sna = ld8(bt->sna), snb = ld8(bt->snb);
 	const V qa = sllv(splat(1), sub(sna, splat(1))), qb = sllv(splat(1), sub(snb, splat(1)));
 	V *wa[3] = { &s->wa.x, &s->wa.y, &s->wa.z }, *wb[3] = { &s->wb.x, &s->wb.y, &s->wb.z };
+	UNROLL
 	for (int j = 0; j < 3; ++j) {
 		V sa = add(add(mul(ld32(bt->na[j][0]), p[0]), mul(ld32(bt->na[j][1]), p[1])), mul(ld32(bt->na[j][2]), p[2]));
 		V sb = add(add(mul(ld32(bt->nb[j][0]), p[0]), mul(ld32(bt->nb[j][1]), p[1])), mul(ld32(bt->nb[j][2]), p[2]));
@@ -252,9 +289,9 @@ INLINE v3 sub3s(v3 a, v3 b, guard *g, bool exact, uint32_t *count)
 
 /* fxg_m3_mul_v3 (R v, each component a sum of three exact products,
  * rounded once, saturated) */
-INLINE v3 rotate(const setup_body *b, v3 v, guard *g, bool exact, uint32_t *count)
+INLINE v3 rotate(const V m[9], v3 v, guard *g, bool exact, uint32_t *count)
 {
-	const V *m = b->rot; /* cx.x cx.y cx.z cy.x ... */
+	/* m: cx.x cx.y cx.z cy.x ... */
 	v3 r = { sat32g(shr_round16(add(add(mul(m[0], v.x), mul(m[3], v.y)), mul(m[6], v.z))), m_all(), g, exact, count),
 		 sat32g(shr_round16(add(add(mul(m[1], v.x), mul(m[4], v.y)), mul(m[7], v.z))), m_all(), g, exact, count),
 		 sat32g(shr_round16(add(add(mul(m[2], v.x), mul(m[5], v.y)), mul(m[8], v.z))), m_all(), g, exact, count) };
@@ -267,14 +304,33 @@ INLINE uint32_t live_joints(const ball_batch *bt, int h)
 	return m_bits(m_not(eq(ld32_((const int32_t *)(const void *)bt->joint + h), splat(-1))));
 }
 
+/* a body's lever arm r = R local and its anchor p + r (fxg_m3_mul_v3,
+ * fxg_v3_add), the rotation made from the pose and used at once */
+INLINE void arm(solver_ctx *c, const uint32_t *slot, uint32_t live, v3 local, v3 *r, v3 *at, guard *g, bool exact,
+		uint32_t *count)
+{
+	V q[8], m[9];
+	pose(c, slot, live, q);
+	if (__builtin_expect(rotation_of(q + 3, m) & live, 0)) {
+		V kept[9];
+		kept_rotations(c, slot, live, kept);
+		UNROLL
+		for (int i = 0; i < 9; ++i)
+			m[i] = kept[i];
+	}
+	*r = rotate(m, local, g, exact, count);
+	*at = add3s((v3){ q[0], q[1], q[2] }, *r, g, exact, count);
+}
+
 /* lever_arms for lanes h..h+VW; false (to be run again exactly) when the
  * fast path left its range */
-INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, const setup_body *A, const setup_body *B, bool exact,
-			 uint32_t *count, int h)
+INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, bool exact, uint32_t *count, int h)
 {
 	guard g = guard_new(0);
-	v3 ra = rotate(A, ld3(bt->local_a), &g, exact, count), rb = rotate(B, ld3(bt->local_b), &g, exact, count);
-	v3 pa = add3s(A->p, ra, &g, exact, count), pb = add3s(B->p, rb, &g, exact, count);
+	const uint32_t live = live_joints(bt, h);
+	v3 ra, rb, pa, pb;
+	arm(c, bt->a + h, live, ld3(bt->local_a), &ra, &pa, &g, exact, count);
+	arm(c, bt->b + h, live, ld3(bt->local_b), &rb, &pb, &g, exact, count);
 	v3 c0 = sub3s(pb, pa, &g, exact, count);
 	if (!exact && !guard_ok(&g))
 		return false;
@@ -299,33 +355,31 @@ INLINE bool warm_v(solver_ctx *c, const ball_batch *bt, bool exact, uint32_t *co
 
 /* the exact paths, out of line: they run rarely, and inlined their
  * registers would weigh on the fast paths' */
-static __attribute__((noinline, cold)) void lever_arms_exact(solver_ctx *c, ball_batch *bt, const setup_body *A,
-							     const setup_body *B, uint32_t *count, int h)
+static __attribute__((noinline, cold)) void lever_arms_exact(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 {
-	lever_arms_v(c, bt, A, B, true, count, h);
+	lever_arms_v(c, bt, true, count, h);
 }
 static __attribute__((noinline, cold)) void warm_exact(solver_ctx *c, const ball_batch *bt, uint32_t *count, int h)
 {
 	warm_v(c, bt, true, count, h);
 }
 
-/* the setup of lanes h..h+VW */
+/* the setup of lanes h..h+VW: K = (ma^-1 + mb^-1) I + a's part + b's
+ * part, added in another order than the portable code's (the same sum:
+ * outside the rare lanes nothing saturates) */
 INLINE void setup(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 {
-	setup_body A, B;
-	const uint32_t live = live_joints(bt, h);
-	setup_body_load(c, bt->a + h, live, &A), setup_body_load(c, bt->b + h, live, &B);
-	if (!lever_arms_v(c, bt, &A, &B, false, count, h))
-		lever_arms_exact(c, bt, &A, &B, count, h);
-	const V m = add(A.inv_mass, B.inv_mass);
-	M rare = ugt(m, splat((int64_t)1 << 60));
-	V k[6] = { m, m, m, zero(), zero(), zero() };
-	V na[9], nb[9], kinv[6];
-	V sna = response(&A, ld3(bt->ra), na, k, &rare);
-	V snb = response(&B, ld3(bt->rb), nb, k, &rare);
-	V sk = inverse(k, kinv, &rare);
-	for (int j = 0; j < 9; ++j)
-		st32(bt->na[j / 3][j % 3], na[j]), st32(bt->nb[j / 3][j % 3], nb[j]);
+	if (!lever_arms_v(c, bt, false, count, h))
+		lever_arms_exact(c, bt, count, h);
+	M rare = m_none();
+	V k[6] = { zero(), zero(), zero(), zero(), zero(), zero() }, ma, mb, kinv[6];
+	const V sna = response(c, bt->a + h, ld3(bt->ra), bt->na, k, &ma, &rare, h);
+	const V snb = response(c, bt->b + h, ld3(bt->rb), bt->nb, k, &mb, &rare, h);
+	const V m = add(ma, mb);
+	rare = m_or(rare, ugt(m, splat((int64_t)1 << 60)));
+	k[0] = add(k[0], m), k[1] = add(k[1], m), k[2] = add(k[2], m);
+	const V sk = inverse(k, kinv, &rare);
+	UNROLL
 	for (int j = 0; j < 6; ++j)
 		st32(bt->kinv[j], kinv[j]);
 	st8(bt->sna, sna), st8(bt->snb, snb), st8(bt->sk, sk);
@@ -380,6 +434,7 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 			sub(sub(mul(s.wb.x, rb.y), mul(s.wb.y, rb.x)), sub(mul(s.wa.x, ra.y), mul(s.wa.y, ra.x)))) };
 	V v[3];
 	const V bias_rate = ld32(bt->bias_rate);
+	UNROLL
 	for (int k = 0; k < 3; ++k) {
 		V x = shr_round16(cd[k]);
 		if (use_bias)
@@ -394,6 +449,7 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 			 srav(add(add(add(mul(m4, v[0]), mul(m5, v[1])), mul(m2, v[2])), r), sk) };
 	const V ms = ld32(bt->mass_scale), is = ld32(bt->impulse_scale);
 	V p[3], P1[3];
+	UNROLL
 	for (int k = 0; k < 3; ++k) {
 		V imp = sat32g(sub(zero(), x[k]), m_all(), &g, exact, count);
 		V P = ld64(bt->P[k]);
@@ -413,6 +469,7 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 	ball_apply_v(bt, &s, p, &g, exact, count, h);
 	if (!exact && !guard_ok(&g))
 		return false;
+	UNROLL
 	for (int k = 0; k < 3; ++k)
 		st64(bt->P[k], P1[k]);
 	bodies_store(&s);

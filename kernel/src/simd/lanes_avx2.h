@@ -164,6 +164,7 @@ INLINE void rows_to_lanes(const char *const row[4], V out[8])
 	/* X[j]'s 128-bit halves: int32 j of rows 0-3, int32 j + 4 of rows 0-3 */
 	const __m256i X[4] = { _mm256_unpacklo_epi64(a0, b0), _mm256_unpackhi_epi64(a0, b0), _mm256_unpacklo_epi64(a1, b1),
 			       _mm256_unpackhi_epi64(a1, b1) };
+#pragma GCC unroll 4 /* (rolled, gcc -O2 passed out[] through the stack) */
 	for (int j = 0; j < 4; ++j) {
 		out[j] = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(X[j]));
 		out[j + 4] = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(X[j], 1));
@@ -182,6 +183,7 @@ INLINE void lanes_to_rows6(const V in[6], char *const row[4])
 	const __m128i lo[4] = { _mm_unpacklo_epi64(t0, t2), _mm_unpackhi_epi64(t0, t2), _mm_unpacklo_epi64(t1, t3),
 				_mm_unpackhi_epi64(t1, t3) };
 	const __m128i hi[4] = { t4, _mm_unpackhi_epi64(t4, t4), t5, _mm_unpackhi_epi64(t5, t5) };
+#pragma GCC unroll 4
 	for (int l = 0; l < 4; ++l) {
 		_mm_storeu_si128((__m128i *)(void *)row[l], lo[l]);
 		_mm_storel_epi64((__m128i *)(void *)(row[l] + 16), hi[l]);

@@ -105,6 +105,7 @@ INLINE void rows_to_lanes(const char *const row[8], V out[8])
 	 * int32 j of rows 4-7, int32 j + 4 of rows 4-7 */
 	const __m512i X[4] = { _mm512_unpacklo_epi64(ab0, cd0), _mm512_unpackhi_epi64(ab0, cd0),
 			       _mm512_unpacklo_epi64(ab1, cd1), _mm512_unpackhi_epi64(ab1, cd1) };
+#pragma GCC unroll 8
 	for (int j = 0; j < 4; ++j) {
 		const __m512i y = _mm512_shuffle_i64x2(X[j], X[j], _MM_SHUFFLE(3, 1, 2, 0));
 		out[j] = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(y));
@@ -116,10 +117,12 @@ INLINE void rows_to_lanes(const char *const row[8], V out[8])
 INLINE void lanes_to_rows6(const V in[6], char *const row[8])
 {
 	__m256i c[8];
+#pragma GCC unroll 8
 	for (int k = 0; k < 6; ++k)
 		c[k] = _mm512_cvtepi64_epi32(in[k]);
 	c[6] = c[2], c[7] = c[3]; /* not stored */
 	__m512i X[4];
+#pragma GCC unroll 8
 	for (int j = 0; j < 4; ++j) {
 		/* int32 j and j + 4 of every row, then in rows_to_lanes' X layout */
 		const __m512i p = _mm512_inserti64x4(_mm512_castsi256_si512(c[j]), c[j + 4], 1);
@@ -133,6 +136,7 @@ INLINE void lanes_to_rows6(const V in[6], char *const row[8])
 	const __m512i R[4] = { _mm512_unpacklo_epi32(t0, t1), _mm512_unpackhi_epi32(t0, t1), _mm512_unpacklo_epi32(u0, u1),
 			       _mm512_unpackhi_epi32(u0, u1) };
 	const __mmask8 six = 0x3F;
+#pragma GCC unroll 8
 	for (int j = 0; j < 4; ++j) {
 		_mm256_mask_storeu_epi32((void *)row[j], six, _mm512_castsi512_si256(R[j]));
 		_mm256_mask_storeu_epi32((void *)row[j + 4], six, _mm512_extracti64x4_epi64(R[j], 1));

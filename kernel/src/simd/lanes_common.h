@@ -159,6 +159,7 @@ INLINE void bodies_store(const bodies *s)
 INLINE void body_rows(const void *bodies_base, size_t body_size, const uint32_t *slot, size_t at, char *row[VW])
 {
 	char *base = (char *)(uintptr_t)bodies_base + at;
+#pragma GCC unroll 8
 	for (int l = 0; l < VW; ++l)
 		row[l] = base + (size_t)slot[l] * body_size;
 }

@@ -312,3 +312,157 @@ TEST(batch_kernels_chosen_through_the_api)
 	CHECK(strcmp(fxs_kernels_name(FXS_KERNELS_SIMD128), "simd128") == 0);
 	CHECK(strcmp(fxs_kernels_name(FXS_KERNELS_NEON), "neon") == 0);
 }
+
+/* ---- the packing, field by field ---- */
+
+static uint64_t pack_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* a value of `bits` random bits (0 to 63), random sign when `sign` */
+static int64_t pack_bits(uint64_t *s, int bits, bool sign)
+{
+	int64_t v = bits ? (int64_t)(pack_rand(s) >> (64 - bits)) : 0;
+	return sign && (pack_rand(s) & 1) ? -v : v;
+}
+
+static int32_t pack_i32(uint64_t *s, int max_bits)
+{
+	if (pack_rand(s) % 1024 == 0)
+		return (int32_t)(pack_rand(s) % 3 == 0 ? INT32_MIN : (pack_rand(s) & 1 ? INT32_MAX : (int32_t)pack_rand(s)));
+	return (int32_t)pack_bits(s, 1 + (int)(pack_rand(s) % (uint64_t)max_bits), true);
+}
+
+/* a solver body as prepare_bodies makes one (solver.c): one that does not
+ * move has zero inertia and shifts 62; or with values from the edges of
+ * each field's range */
+static void pack_body(solver_body *b, uint64_t *s)
+{
+	memset(b, 0, sizeof *b);
+	b->si = b->sm = 62;
+	const int kind = (int)(pack_rand(s) % 16);
+	b->v = fxg_v3(pack_i32(s, 20), pack_i32(s, 20), pack_i32(s, 20));
+	b->w = fxg_v3(pack_i32(s, 20), pack_i32(s, 20), pack_i32(s, 20));
+	if (kind == 0)
+		return;                           /* static, or asleep */
+	if (kind == 1 && pack_rand(s) % 4 == 0) { /* not dynamic, with an inverse mass near 2^-32 (k = 1 saturates) */
+		b->inv_mass = (int64_t)(pack_rand(s) % 4);
+		return;
+	}
+	b->dynamic = 1;
+	/* inverse masses of every bit length: masses of every length (2^46, where the packing turns rare, included) */
+	const int mb = kind <= 2 ? 17 + (int)(pack_rand(s) % 4) : kind == 3 ? 1 + (int)(pack_rand(s) % 62)
+									    : 24 + (int)(pack_rand(s) % 16);
+	b->inv_mass = pack_bits(s, mb, false);
+	if (kind <= 8) { /* a cube's: diagonal, or nearly */
+		const int32_t d = (int32_t)((1 << 29) + (int32_t)(pack_rand(s) % (1u << 29)));
+		b->ii[0] = b->ii[1] = b->ii[2] = d;
+		for (int k = 3; k < 6; ++k)
+			b->ii[k] = kind >= 6 ? (int32_t)pack_bits(s, (int)(pack_rand(s) % 6), true) : 0;
+		b->si = (uint8_t)(16 + pack_rand(s) % 30);
+	} else {
+		for (int k = 0; k < 6; ++k)
+			b->ii[k] = (int32_t)pack_bits(s, (int)(pack_rand(s) % 31), true) / (k < 3 ? 1 : 2);
+		b->si = (uint8_t)(kind == 9 ? 1 + pack_rand(s) % 62 : 14 + pack_rand(s) % 32);
+	}
+}
+
+/* fxs_pack_rows_lane on every lane, and the vector packing with the
+ * portable code on the lanes it leaves (as contact_batch.c's pack_rows):
+ * the same rows, bit for bit, and the same saturation count, on batches
+ * of random bodies, lever arms, directions and softness that reach every
+ * rare case (cross products and relative speeds out of range, a
+ * saturating reciprocal, masses of 2^46, responses whose shift clamps,
+ * soft mass scales out of their range). */
+TEST(batch_packing_kernels_agree_field_by_field)
+{
+	const int levels[] = { FXS_SIMD_AVX2, FXS_SIMD_AVX512, FXS_SIMD_NEON };
+	const uint32_t nbody = 16;
+	solver_body *bodies = aligned_alloc(64, sizeof(solver_body) * (nbody + 1));
+	contact_batch *ref = aligned_alloc(64, sizeof *ref), *vec = aligned_alloc(64, sizeof *vec);
+	CHECK(bodies && ref && vec);
+	uint64_t seed = 21;
+	const int rounds = test_quick ? 3000 : 30000;
+	uint32_t rare_lanes = 0, lanes = 0;
+	for (int li = 0; li < 3; ++li) {
+		const int level = levels[li];
+		if (!fxs_batches_have_level(level))
+			continue;
+		for (int round = 0; round < rounds; ++round) {
+			for (uint32_t i = 0; i < nbody; ++i)
+				pack_body(&bodies[i], &seed);
+			memset(&bodies[nbody], 0, sizeof bodies[nbody]); /* the spare */
+			bodies[nbody].si = bodies[nbody].sm = 62;
+			memset(ref, 0x5A, sizeof *ref);
+			lane_arms arms;
+			memset(&arms, 0, sizeof arms);
+			/* directions: unit-sized mostly; anything sometimes */
+			const int dbits = round % 16 == 0 ? 31 : 17;
+			for (int l = 0; l < FXS_LANES; ++l) {
+				const int count = (int)(pack_rand(&seed) % 5);
+				ref->count[l] = count;
+				ref->a[l] = count ? (uint32_t)(pack_rand(&seed) % nbody) : nbody;
+				ref->b[l] = count ? (uint32_t)(pack_rand(&seed) % nbody) : nbody;
+				for (int k = 0; k < 3; ++k)
+					for (int j = 0; j < 3; ++j)
+						ref->d[k][j][l] = count ? pack_i32(&seed, dbits) : 0;
+				const int abits = round % 8 == 0 ? 31 : 22;
+				for (int p = 0; p < count; ++p)
+					for (int j = 0; j < 3; ++j)
+						arms.ra[p][j][l] = pack_i32(&seed, abits), arms.rb[p][j][l] = pack_i32(&seed, abits);
+				for (int j = 0; j < 3 && count; ++j)
+					arms.ca[j][l] = pack_i32(&seed, abits), arms.cb[j][l] = pack_i32(&seed, abits);
+				if (round % 4 == 1 && count) {
+					/* cross products at the edge of int32 after rounding: n
+					 * along z, a lever arm's y making r x n's x near 2^47 */
+					const int32_t dz = (int32_t)((1 << 16) + 1 + pack_rand(&seed) % 64);
+					ref->d[0][0][l] = ref->d[0][1][l] = 0, ref->d[0][2][l] = dz;
+					const int64_t y = ((int64_t)1 << 47) - (int64_t)(pack_rand(&seed) % (1u << 17));
+					arms.ra[0][1][l] = (int32_t)((pack_rand(&seed) & 1 ? y : -y) / dz);
+				}
+				const int32_t edges[] = { 0, 1, 1 << 16, 1 << 17, (1 << 17) + 1, -1, INT32_MIN, INT32_MAX };
+				arms.mass_scale[l] = pack_rand(&seed) % 8 == 0 ? edges[pack_rand(&seed) % 8]
+									       : (int32_t)(pack_rand(&seed) % ((1u << 16) + 1));
+			}
+			memcpy(vec, ref, sizeof *ref);
+			uint32_t ovf_ref = 0, ovf_vec = 0;
+			solver_ctx c;
+			memset(&c, 0, sizeof c);
+			c.bodies = bodies, c.body_count = nbody;
+			c.ovf = &ovf_ref;
+			for (int l = 0; l < FXS_LANES; ++l)
+				fxs_pack_rows_lane(&c, ref, l, &arms);
+			c.ovf = &ovf_vec;
+			uint32_t todo = level == FXS_SIMD_AVX2 ? fxs_pack_rows_avx2(&c, vec, &arms)
+				: level == FXS_SIMD_AVX512     ? fxs_pack_rows_avx512(&c, vec, &arms)
+							       : fxs_pack_rows_neon(&c, vec, &arms);
+			for (int l = 0; l < FXS_LANES; ++l) {
+				lanes += vec->count[l] > 0;
+				if (todo >> l & 1 && vec->count[l])
+					fxs_pack_rows_lane(&c, vec, l, &arms), ++rare_lanes;
+			}
+			if (memcmp(ref, vec, sizeof *ref) != 0 || ovf_ref != ovf_vec) {
+				int lane = -1;
+				for (int l = 0; l < FXS_LANES && lane < 0; ++l)
+					for (int p = 0; p < 4; ++p)
+						if (ref->n[p].mass[l] != vec->n[p].mass[l] || ref->n[p].sm[l] != vec->n[p].sm[l] ||
+						    ref->n[p].soft_mass[l] != vec->n[p].soft_mass[l] || ref->n[p].ss[l] != vec->n[p].ss[l] ||
+						    ref->n[p].ia[0][l] != vec->n[p].ia[0][l] || ref->n[p].sa[l] != vec->n[p].sa[l] ||
+						    ref->relative_velocity[p][l] != vec->relative_velocity[p][l])
+							lane = l;
+				CHECKF(0, "%s: round %d: the packing differs (lane %d, rare %02x; saturations %u, %u)", level_name(level),
+				       round, lane, todo, ovf_ref, ovf_vec);
+			}
+		}
+		printf("  %s: the same rows on %d random batches (%u of %u lanes left to the portable code)\n",
+		       level_name(level), rounds, rare_lanes, lanes);
+		rare_lanes = lanes = 0;
+	}
+	free(bodies);
+	free(ref);
+	free(vec);
+}

@@ -362,21 +362,27 @@ INLINE void pbody_load(const solver_ctx *c, const uint32_t *slot, pbody *b)
 	b->w = (v3){ r0[3], r0[4], r0[5] };
 }
 
-/* contact_batch.c's cross (exact, rounded once) where no operand is
- * INT32_MIN and the result fits; else the lane is rare */
-INLINE V cross_comp_v(V a, V b, V cc, V d, M *rare)
+/* contact_batch.c's cross (exact, rounded once) where the result is well
+ * in range. a b - c d of int32 is below 2^63 in magnitude, so its int64
+ * difference wraps only when the true value is near 2^63, far outside the
+ * window: *win collects r + 2^46, which is below 2^47 (unsigned) exactly
+ * when -2^46 <= r < 2^46, and there the portable code takes its fast path
+ * or, for an INT32_MIN operand, fxg_cross_comp, whose rounding is the same
+ * and saturates nothing (a lane outside the window is rare: cross_rare,
+ * once a row) */
+INLINE V cross_comp_v(V a, V b, V cc, V d, V *win)
 {
 	V r = sub(mul(a, b), mul(cc, d));
-	const V lo = splat((int64_t)INT32_MIN * 65536), hi = splat((int64_t)INT32_MAX * 65536), m = splat(INT32_MIN);
-	*rare = m_or(*rare, m_or(m_or(m_or(gt(r, hi), gt(lo, r)), m_or(eq(a, m), eq(b, m))), m_or(eq(cc, m), eq(d, m))));
+	*win = or_(*win, add(r, splat((int64_t)1 << 46)));
 	return shr_round16(r);
 }
-INLINE v3 cross_v(v3 a, v3 b, M *rare)
+INLINE v3 cross_v(v3 a, v3 b, V *win)
 {
-	v3 r = { cross_comp_v(a.y, b.z, a.z, b.y, rare), cross_comp_v(a.z, b.x, a.x, b.z, rare),
-		 cross_comp_v(a.x, b.y, a.y, b.x, rare) };
+	v3 r = { cross_comp_v(a.y, b.z, a.z, b.y, win), cross_comp_v(a.z, b.x, a.x, b.z, win),
+		 cross_comp_v(a.x, b.y, a.y, b.x, win) };
 	return r;
 }
+INLINE M cross_rare(V win) { return ne(srli(win, 47), zero()); }
 
 /* inertia_response (solver.h): I^-1 x as mantissas; k = x . I^-1 x in Q32.32 */
 INLINE V response_v(const pbody *b, v3 x, V out[3], V *k, M *rare)
@@ -404,25 +410,64 @@ INLINE V response_v(const pbody *b, v3 x, V out[3], V *k, M *rare)
 	return e;
 }
 
-/* scale1 (solver.h) of m >= 0: the shift and the mantissa; rare when the
- * shift clamps at 1 (m of 61 bits or more) */
-INLINE V scale1_v(V m, V *mant, M *rare)
+/* scale1 (solver.h) of 0 <= x < 2^61, one lane: the mantissa, and the
+ * shift (>= 1, so never clamped) */
+INLINE int32_t scale1_lane(uint64_t x, uint8_t *s)
 {
-	V s = min_(max_(sub(splat(32 + FXS_SCALE_BITS), bitlen(m)), splat(1)), splat(62));
-	*rare = m_or(*rare, gt(splat(2), s));
-	M up = m_not(gt(splat(32), s));
-	V l = sllv(m, max_(sub(s, splat(32)), zero()));
-	V r = shr_half(m, max_(sub(splat(32), s), zero()));
-	*mant = sel(up, l, r);
-	return s;
+	const int bits = x ? 64 - __builtin_clzll(x) : 0;
+	*s = (uint8_t)(32 + FXS_SCALE_BITS - bits);
+	const int up = bits < FXS_SCALE_BITS ? FXS_SCALE_BITS - bits : 0;
+	const int down = bits > FXS_SCALE_BITS ? bits - FXS_SCALE_BITS : 0;
+	return (int32_t)(((x << up) + (((uint64_t)1 << down) >> 1)) >> down); /* rounded half up: <= 2^30 */
 }
 
-/* srow_prepare into row fields: rxa, rxb given (twist: the normal) */
+/* srow_prepare's masses from k, lane by lane: the division is scalar on
+ * every instruction set, and there a bit length or the soft mass's 64-bit
+ * product is one instruction. recip_q32, scale1 of the mass m and, where
+ * softm is given, of m ms (fxg_wmul's rounding, exact in uint64 for m <
+ * 2^46 and 0 <= ms <= 2^17; the softness makes ms <= 1), written to the
+ * row's fields; k = 0 gives a padding row's (0, shift 62). Returns the
+ * lanes left to the portable code: a saturating reciprocal (k = 2^-32), m
+ * of 2^46 or more, ms outside [0, 2^17], a soft mass of 2^60 or more (its
+ * shift would clamp at 1). */
+INLINE uint32_t masses_v(V kv, const int32_t *ms, int32_t *mass, uint8_t *sm, int32_t *softm, uint8_t *ss, int h)
+{
+	int64_t k[VW];
+	uint32_t rare = 0;
+	st64_(k, kv);
+	for (int l = 0; l < VW; ++l) {
+		const uint64_t u = (uint64_t)k[l];
+		uint64_t m = 0;
+		if (k[l] > 1) {
+			/* 2^64 = q u + rem, 0 <= rem < u; rounded, ties up */
+			uint64_t q = UINT64_MAX / u, rem = UINT64_MAX - q * u + 1;
+			if (rem == u)
+				q += 1, rem = 0;
+			m = q + (rem >= u - rem);
+		}
+		rare |= (uint32_t)(k[l] == 1 || m >= (uint64_t)1 << 46) << l;
+		m &= ((uint64_t)1 << 46) - 1; /* a rare lane's values are not used */
+		mass[h + l] = scale1_lane(m, &sm[h + l]);
+		if (softm) {
+			const uint32_t f = (uint32_t)ms[h + l];
+			const uint64_t sv = (m * f + 0x8000) >> 16;
+			rare |= (uint32_t)(f > (uint32_t)1 << 17 || sv >= (uint64_t)1 << 60) << l;
+			softm[h + l] = scale1_lane(sv, &ss[h + l]);
+		}
+	}
+	return rare;
+}
+
+/* srow_prepare into a row's fields: rxa, rxb given (twist: the normal,
+ * softm NULL: no soft mass), the masses written by masses_v (k masked to 0
+ * outside `live`: padding points' zero masses). Returns the lanes the
+ * masses leave to the portable code. */
 typedef struct vrow {
-	V ia[3], ib[3], mass, softm, sa, sb, sm, ss;
+	V ia[3], ib[3], sa, sb;
 } vrow;
 
-INLINE void srow_v(const pbody *A, const pbody *B, v3 rxa, v3 rxb, bool linear, V mass_scale, vrow *r, M *rare)
+INLINE uint32_t srow_v(const pbody *A, const pbody *B, v3 rxa, v3 rxb, bool linear, M live, vrow *r, M *rare,
+		       const int32_t *ms, int32_t *mass, uint8_t *sm, int32_t *softm, uint8_t *ss, int h)
 {
 	V ka, kb;
 	r->sa = response_v(A, rxa, r->ia, &ka, rare);
@@ -436,34 +481,7 @@ INLINE void srow_v(const pbody *A, const pbody *B, v3 rxa, v3 rxb, bool linear, 
 		*rare = m_or(*rare, m_or(ugt(A->inv_mass, lim), ugt(B->inv_mass, lim)));
 		k = add(k, add(A->inv_mass, B->inv_mass));
 	}
-	/* recip_q32, lane by lane (the division) */
-	int64_t kl[VW];
-	uint64_t ml[VW];
-	uint32_t sat = 0;
-	st64_(kl, k);
-	for (int l = 0; l < VW; ++l) {
-		uint64_t u = (uint64_t)kl[l];
-		if (kl[l] <= 0) {
-			ml[l] = 0;
-			continue;
-		}
-		if (u == 1) { /* saturates: rare */
-			ml[l] = 0, sat |= 1u << l;
-			continue;
-		}
-		uint64_t q = UINT64_MAX / u, rem = UINT64_MAX - q * u + 1;
-		if (rem == u)
-			q += 1, rem = 0;
-		if (rem >= u - rem)
-			q += 1;
-		ml[l] = q;
-	}
-	*rare = m_or(*rare, m_from_bits(sat));
-	V m = ld64_((const int64_t *)(const void *)ml);
-	*rare = m_or(*rare, ugt(m, splat(((int64_t)1 << 46) - 1))); /* the soft product below needs m < 2^46 */
-	r->sm = scale1_v(m, &r->mass, rare);
-	V softv = srli(add(mullo(m, mass_scale), splat(0x8000)), 16);
-	r->ss = scale1_v(softv, &r->softm, rare);
+	return masses_v(maskz(live, k), ms, mass, sm, softm, ss, h);
 }
 
 INLINE void st3a(int32_t f[3][FXS_LANES], const V v[3], int h) { st32(f[0], v[0]), st32(f[1], v[1]), st32(f[2], v[2]); }
@@ -472,53 +490,56 @@ INLINE void st3a(int32_t f[3][FXS_LANES], const V v[3], int h) { st32(f[0], v[0]
 INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms, int h)
 {
 	M rare = m_none();
+	uint32_t rare_bits = 0;
 	pbody A, B;
 	pbody_load(c, bt->a + h, &A);
 	pbody_load(c, bt->b + h, &B);
 	const v3 n = ld3(bt->d[0]);
-	const V npts = ld32(bt->count), ms = ld32(arms->mass_scale);
+	const V npts = ld32(bt->count);
 	for (int p = 0; p < 4; ++p) {
 		const M live = gt(npts, splat(p));
-		M rp = m_none();
-		v3 rxa = cross_v(ld3(arms->ra[p]), n, &rp), rxb = cross_v(ld3(arms->rb[p]), n, &rp);
+		V win = zero();
+		v3 rxa = cross_v(ld3(arms->ra[p]), n, &win), rxb = cross_v(ld3(arms->rb[p]), n, &win);
+		M rp = cross_rare(win);
+		lane_row *o = &bt->n[p];
 		vrow r;
-		srow_v(&A, &B, rxa, rxb, true, ms, &r, &rp);
+		rare_bits |= srow_v(&A, &B, rxa, rxb, true, live, &r, &rp, arms->mass_scale, o->mass, o->sm, o->soft_mass,
+				    o->ss, h);
 		V s = add(sub(dot3(n, B.v), dot3(n, A.v)), sub(dot3(B.w, rxb), dot3(A.w, rxa)));
 		V rv = shr_round16(s);
 		rp = m_or(rp, m_or(gt(rv, splat(INT32_MAX)), gt(splat(INT32_MIN), rv)));
 		rare = m_or(rare, m_and(rp, live));
-		/* padding points: a zero row */
-		lane_row *o = &bt->n[p];
+		/* padding points: a zero row (the masses: masses_v) */
 		const V s62 = splat(62);
 		st3(o->rxa, ((v3){ maskz(live, rxa.x), maskz(live, rxa.y), maskz(live, rxa.z) }));
 		st3(o->rxb, ((v3){ maskz(live, rxb.x), maskz(live, rxb.y), maskz(live, rxb.z) }));
 		for (int i = 0; i < 3; ++i)
 			r.ia[i] = maskz(live, r.ia[i]), r.ib[i] = maskz(live, r.ib[i]);
 		st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
-		st32(o->mass, maskz(live, r.mass)), st32(o->soft_mass, maskz(live, r.softm));
-		st8(o->sa, sel(live, r.sa, s62)), st8(o->sb, sel(live, r.sb, s62)), st8(o->sm, sel(live, r.sm, s62));
-		st8(o->ss, sel(live, r.ss, s62));
+		st8(o->sa, sel(live, r.sa, s62)), st8(o->sb, sel(live, r.sb, s62));
 		st32(bt->relative_velocity[p], maskz(live, rv));
 	}
 	const v3 ca = ld3(arms->ca), cb = ld3(arms->cb);
 	for (int t = 0; t < 2; ++t) {
 		const v3 d = ld3(bt->d[1 + t]);
-		v3 rxa = cross_v(ca, d, &rare), rxb = cross_v(cb, d, &rare);
-		vrow r;
-		srow_v(&A, &B, rxa, rxb, true, ms, &r, &rare);
+		V win = zero();
+		v3 rxa = cross_v(ca, d, &win), rxb = cross_v(cb, d, &win);
+		rare = m_or(rare, cross_rare(win));
 		lane_frow *o = &bt->t[t];
+		vrow r;
+		rare_bits |= srow_v(&A, &B, rxa, rxb, true, m_all(), &r, &rare, arms->mass_scale, o->mass, o->sm,
+				    o->soft_mass, o->ss, h);
 		st3(o->rxa, rxa), st3(o->rxb, rxb), st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
-		st32(o->mass, r.mass), st8(o->sa, r.sa), st8(o->sb, r.sb), st8(o->sm, r.sm);
-		st32(o->soft_mass, r.softm), st8(o->ss, r.ss);
+		st8(o->sa, r.sa), st8(o->sb, r.sb);
 	}
 	{
 		vrow r;
-		srow_v(&A, &B, n, n, false, splat(FXG_ONE), &r, &rare);
 		lane_trow *o = &bt->tw;
+		rare_bits |= srow_v(&A, &B, n, n, false, m_all(), &r, &rare, NULL, o->mass, o->sm, NULL, NULL, h);
 		st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
-		st32(o->mass, r.mass), st8(o->sa, r.sa), st8(o->sb, r.sb), st8(o->sm, r.sm);
+		st8(o->sa, r.sa), st8(o->sb, r.sb);
 	}
-	return m_bits(rare) << h;
+	return (m_bits(rare) | rare_bits) << h;
 }
 
 uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)

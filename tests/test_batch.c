@@ -466,3 +466,52 @@ TEST(batch_packing_kernels_agree_field_by_field)
 	free(ref);
 	free(vec);
 }
+
+/* The packing's one-lane reciprocal and scale (contact_batch.h) against
+ * recip_q32 and scale1 (solver.h): every value up to 2^20, every value
+ * within 2^10 of each power of two (2^18 among them, whose reciprocal is
+ * 2^46, where the vector packing turns rare) and of INT64_MAX, and random
+ * values of every bit length. */
+static bool pack_recip_ok(uint64_t k)
+{
+	uint32_t ovf = 0;
+	const int64_t want = recip_q32((int64_t)k, &ovf);
+	return ovf || fxs_pack_recip(k) == (uint64_t)want; /* recip_q32 saturates only at k = 2 in this range */
+}
+
+static bool pack_scale1_ok(uint64_t x)
+{
+	uint32_t ovf = 0;
+	int32_t want;
+	const uint8_t ws = scale1((int64_t)x, &want, &ovf);
+	uint8_t s;
+	const int32_t got = fxs_pack_scale1(x, &s);
+	return ovf == 0 && got == want && s == ws;
+}
+
+TEST(batch_packing_reciprocal_and_scale_match_solver)
+{
+	for (uint64_t k = 3; k <= (1u << 20); ++k)
+		CHECKF(pack_recip_ok(k), "recip of %" PRIu64, k);
+	for (uint64_t x = 0; x <= (1u << 20); ++x)
+		CHECKF(pack_scale1_ok(x), "scale1 of %" PRIu64, x);
+	for (int j = 2; j <= 62; ++j)
+		for (int64_t d = -1024; d <= 1024; ++d) {
+			const int64_t k = (int64_t)((uint64_t)1 << j) + d;
+			if (k < 0)
+				continue;
+			CHECKF(k < 3 || pack_recip_ok((uint64_t)k), "recip of 2^%d %+" PRId64, j, d);
+			if (j <= 60 || (j == 61 && d < 0)) /* the domain: below 2^61 */
+				CHECKF(pack_scale1_ok((uint64_t)k), "scale1 of 2^%d %+" PRId64, j, d);
+		}
+	for (uint64_t d = 0; d <= 1024; ++d)
+		CHECKF(pack_recip_ok((uint64_t)INT64_MAX - d), "recip of INT64_MAX - %" PRIu64, d);
+	uint64_t seed = 46;
+	for (int i = 0; i < (test_quick ? 200000 : 2000000); ++i) {
+		const uint64_t k = (uint64_t)pack_bits(&seed, 2 + (int)(pack_rand(&seed) % 62), false);
+		if (k >= 3)
+			CHECKF(pack_recip_ok(k), "recip of %" PRIu64, k);
+		const uint64_t x = (uint64_t)pack_bits(&seed, (int)(pack_rand(&seed) % 62), false);
+		CHECKF(pack_scale1_ok(x), "scale1 of %" PRIu64, x);
+	}
+}

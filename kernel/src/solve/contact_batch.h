@@ -166,6 +166,43 @@ static inline void fxs_batches_prefetch(const solver_ctx *c, uint32_t i, uint32_
 	}
 }
 
+/* The vector packing's masses are made one lane at a time
+ * (contact_batch_vector.h's masses_v) with these two, which give the bits
+ * of solver.h's scale1 and recip_q32 where stated (tests/test_batch.c
+ * checks them at the edges and on random values).
+ *
+ * scale1 of 0 <= x < 2^61: the mantissa, and the
+ * shift 62 - bits (>= 1, so never clamped). x shifted to bit 62 and
+ * rounded at bit 33 is scale_to's x 2^(30 - bits), exact (its low 33 bits
+ * are zero) for bits <= 30, rounded half up above; bits is bsr(2 x + 1),
+ * 0 for x = 0 (no branch) */
+static inline int32_t fxs_pack_scale1(uint64_t x, uint8_t *s)
+{
+	const int bits = 63 ^ __builtin_clzll((x << 1) | 1);
+	*s = (uint8_t)(32 + FXS_SCALE_BITS - bits);
+	return (int32_t)(((x << (63 - bits)) + ((uint64_t)1 << 32)) >> 33); /* <= 2^30 */
+}
+
+/* recip_q32 (solver.h) of k >= 2: 2^64 / k rounded half up, which is
+ * floor((2^64 + floor(k / 2)) / k) (an odd k's half-integer part cannot
+ * carry the quotient); on x86-64 that is one 128 / 64-bit division (below
+ * 2^64 for k >= 2), elsewhere recip_q32's steps */
+static inline uint64_t fxs_pack_recip(uint64_t k)
+{
+#if defined(__x86_64__)
+	uint64_t q, r;
+	__asm__("divq %4"
+		: "=a"(q), "=d"(r)
+		: "a"(k >> 1), "d"((uint64_t)1), "rm"(k));
+	return q;
+#else
+	uint64_t q = UINT64_MAX / k, rem = UINT64_MAX - q * k + 1; /* 2^64 = q k + rem, 0 <= rem <= k */
+	if (rem == k)
+		q += 1, rem = 0;
+	return q + (rem >= k - rem);
+#endif
+}
+
 /* the rows of lane l from its arms, portable (the vector packing's rare
  * lanes) */
 void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms *arms);

@@ -410,17 +410,6 @@ INLINE V response_v(const pbody *b, v3 x, V out[3], V *k, M *rare)
 	return e;
 }
 
-/* scale1 (solver.h) of 0 <= x < 2^61, one lane: the mantissa, and the
- * shift (>= 1, so never clamped) */
-INLINE int32_t scale1_lane(uint64_t x, uint8_t *s)
-{
-	const int bits = x ? 64 - __builtin_clzll(x) : 0;
-	*s = (uint8_t)(32 + FXS_SCALE_BITS - bits);
-	const int up = bits < FXS_SCALE_BITS ? FXS_SCALE_BITS - bits : 0;
-	const int down = bits > FXS_SCALE_BITS ? bits - FXS_SCALE_BITS : 0;
-	return (int32_t)(((x << up) + (((uint64_t)1 << down) >> 1)) >> down); /* rounded half up: <= 2^30 */
-}
-
 /* srow_prepare's masses from k, lane by lane: the division is scalar on
  * every instruction set, and there a bit length or the soft mass's 64-bit
  * product is one instruction. recip_q32, scale1 of the mass m and, where
@@ -436,23 +425,16 @@ INLINE uint32_t masses_v(V kv, const int32_t *ms, int32_t *mass, uint8_t *sm, in
 	uint32_t rare = 0;
 	st64_(k, kv);
 	for (int l = 0; l < VW; ++l) {
-		const uint64_t u = (uint64_t)k[l];
-		uint64_t m = 0;
-		if (k[l] > 1) {
-			/* 2^64 = q u + rem, 0 <= rem < u; rounded, ties up */
-			uint64_t q = UINT64_MAX / u, rem = UINT64_MAX - q * u + 1;
-			if (rem == u)
-				q += 1, rem = 0;
-			m = q + (rem >= u - rem);
-		}
+		const uint64_t q = fxs_pack_recip(k[l] > 1 ? (uint64_t)k[l] : 2);
+		uint64_t m = k[l] > 1 ? q : 0;
 		rare |= (uint32_t)(k[l] == 1 || m >= (uint64_t)1 << 46) << l;
 		m &= ((uint64_t)1 << 46) - 1; /* a rare lane's values are not used */
-		mass[h + l] = scale1_lane(m, &sm[h + l]);
+		mass[h + l] = fxs_pack_scale1(m, &sm[h + l]);
 		if (softm) {
 			const uint32_t f = (uint32_t)ms[h + l];
 			const uint64_t sv = (m * f + 0x8000) >> 16;
 			rare |= (uint32_t)(f > (uint32_t)1 << 17 || sv >= (uint64_t)1 << 60) << l;
-			softm[h + l] = scale1_lane(sv, &ss[h + l]);
+			softm[h + l] = fxs_pack_scale1(sv, &ss[h + l]);
 		}
 	}
 	return rare;

@@ -416,15 +416,49 @@ INLINE V response_v(const pbody *b, v3 x, V out[3], V *k, V *win)
 	return e;
 }
 
-/* srow_prepare's masses from k, lane by lane: the division is scalar on
- * every instruction set, and there a bit length or the soft mass's 64-bit
- * product is one instruction. recip_q32, scale1 of the mass m and, with
- * `with_soft`, of m ms (fxg_wmul's rounding, exact in uint64 for m <
- * 2^46 and 0 <= ms <= 2^17; the softness makes ms <= 1), written to the
- * row's fields; k = 0 gives a padding row's (0, shift 62). Returns the
- * lanes left to the portable code: a saturating reciprocal (k = 2^-32), m
- * of 2^46 or more, ms outside [0, 2^17], a soft mass of 2^60 or more (its
- * shift would clamp at 1). */
+/* srow_prepare's masses from k: recip_q32, scale1 of the mass m and, with
+ * `with_soft`, of m ms (fxg_wmul's rounding, exact in uint64 for m < 2^46
+ * and 0 <= ms <= 2^17; the softness makes ms <= 1), written to the row's
+ * fields; k = 0 gives a padding row's (0, shift 62). Returns the lanes
+ * left to the portable code: a saturating reciprocal (k = 2^-32), m of
+ * 2^46 or more, ms outside [0, 2^17], a soft mass of 2^60 or more (its
+ * shift would clamp at 1). The division is scalar on every instruction
+ * set; the scales are made beside it, lane by lane, where a bit length is
+ * one scalar instruction against several vector ones (AVX2, NEON), and on
+ * the lanes where it is one vector instruction (FXS_VEC_CHEAP_BITLEN). */
+#if FXS_VEC_CHEAP_BITLEN
+/* fxs_pack_scale1 (contact_batch.h) on lanes */
+INLINE V scale1_v(V x, V *mant)
+{
+	const V bits = bitlen(x);
+	*mant = srli(add(sllv(x, sub(splat(63), bits)), splat((int64_t)1 << 32)), 33);
+	return sub(splat(32 + FXS_SCALE_BITS), bits);
+}
+
+INLINE uint32_t masses_v(V kv, const int32_t *ms, bool with_soft, int32_t *mass, uint8_t *sm, int32_t *softm, uint8_t *ss,
+			 int h)
+{
+	int64_t k[VW];
+	uint64_t q[VW];
+	st64_(k, kv);
+	for (int l = 0; l < VW; ++l)
+		q[l] = fxs_pack_recip(k[l] > 1 ? (uint64_t)k[l] : 2);
+	const V top = splat(((int64_t)1 << 46) - 1);
+	V m = maskz(gt(kv, splat(1)), ld64_((const int64_t *)(const void *)q)), mant;
+	M rare = m_or(eq(kv, splat(1)), ugt(m, top));
+	m = and_(m, top); /* a rare lane's values are not used */
+	V s = scale1_v(m, &mant);
+	st32(mass, mant), st8(sm, s);
+	if (with_soft) {
+		const V f = ld32(ms);
+		const V sv = srli(add(mullo(m, f), splat(0x8000)), 16);
+		rare = m_or(rare, m_or(ugt(f, splat((int64_t)1 << 17)), ugt(sv, splat(((int64_t)1 << 60) - 1))));
+		s = scale1_v(sv, &mant);
+		st32(softm, mant), st8(ss, s);
+	}
+	return m_bits(rare);
+}
+#else
 INLINE uint32_t masses_v(V kv, const int32_t *ms, bool with_soft, int32_t *mass, uint8_t *sm, int32_t *softm, uint8_t *ss,
 			 int h)
 {
@@ -446,6 +480,7 @@ INLINE uint32_t masses_v(V kv, const int32_t *ms, bool with_soft, int32_t *mass,
 	}
 	return rare;
 }
+#endif
 
 /* srow_prepare into a row's fields: rxa, rxb given (twist: the normal,
  * no soft mass), the masses written by masses_v (k masked to 0 outside

@@ -5,7 +5,11 @@
  * more contacts than there are stages (the overflow stage, which the
  * portable kernel runs after the vectors) and on states built to saturate.
  * The ball joints' kernels (joint_batch.h) likewise: a grid of ball joints
- * whose bodies spin fast enough to saturate. */
+ * whose bodies spin fast enough to saturate. And the vector packing of the
+ * rows, field by field against the portable one, with its one-lane
+ * reciprocal and scale against solver.h's (named packing_*, so that the
+ * SIMD128 run of batch_* under node, which has no vector packing, leaves
+ * them out). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -378,7 +382,7 @@ static void pack_body(solver_body *b, uint64_t *s)
  * rare case (cross products and relative speeds out of range, a
  * saturating reciprocal, masses of 2^46, responses whose shift clamps,
  * soft mass scales out of their range). */
-TEST(batch_packing_kernels_agree_field_by_field)
+TEST(packing_kernels_agree_field_by_field)
 {
 	const int levels[] = { FXS_SIMD_AVX2, FXS_SIMD_AVX512, FXS_SIMD_NEON };
 	const uint32_t nbody = 16;
@@ -489,7 +493,7 @@ static bool pack_scale1_ok(uint64_t x)
 	return ovf == 0 && got == want && s == ws;
 }
 
-TEST(batch_packing_reciprocal_and_scale_match_solver)
+TEST(packing_reciprocal_and_scale_match_solver)
 {
 	for (uint64_t k = 3; k <= (1u << 20); ++k)
 		CHECKF(pack_recip_ok(k), "recip of %" PRIu64, k);

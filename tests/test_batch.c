@@ -5,7 +5,11 @@
  * more contacts than there are stages (the overflow stage, which the
  * portable kernel runs after the vectors) and on states built to saturate.
  * The ball joints' kernels (joint_batch.h) likewise: a grid of ball joints
- * whose bodies spin fast enough to saturate. */
+ * whose bodies spin fast enough to saturate. And the vector packing of the
+ * rows, field by field against the portable one, with its one-lane
+ * reciprocal and scale against solver.h's (named packing_*, so that the
+ * SIMD128 run of batch_* under node, which has no vector packing, leaves
+ * them out). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,4 +387,207 @@ TEST(batch_state_hash_same_on_every_update_path)
 		CHECKF(fxs_world_rehash(w) == portable, "%s: the state hash differs", level_name(available_at_most(k)));
 	}
 	fxs_world_destroy(w);
+}
+
+/* ---- the packing, field by field ---- */
+
+static uint64_t pack_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* a value of `bits` random bits (0 to 63), random sign when `sign` */
+static int64_t pack_bits(uint64_t *s, int bits, bool sign)
+{
+	int64_t v = bits ? (int64_t)(pack_rand(s) >> (64 - bits)) : 0;
+	return sign && (pack_rand(s) & 1) ? -v : v;
+}
+
+static int32_t pack_i32(uint64_t *s, int max_bits)
+{
+	if (pack_rand(s) % 1024 == 0)
+		return (int32_t)(pack_rand(s) % 3 == 0 ? INT32_MIN : (pack_rand(s) & 1 ? INT32_MAX : (int32_t)pack_rand(s)));
+	return (int32_t)pack_bits(s, 1 + (int)(pack_rand(s) % (uint64_t)max_bits), true);
+}
+
+/* a solver body as prepare_bodies makes one (solver.c): one that does not
+ * move has zero inertia and shifts 62; or with values from the edges of
+ * each field's range */
+static void pack_body(solver_body *b, uint64_t *s)
+{
+	memset(b, 0, sizeof *b);
+	b->si = b->sm = 62;
+	const int kind = (int)(pack_rand(s) % 16);
+	b->v = fxg_v3(pack_i32(s, 20), pack_i32(s, 20), pack_i32(s, 20));
+	b->w = fxg_v3(pack_i32(s, 20), pack_i32(s, 20), pack_i32(s, 20));
+	if (kind == 0)
+		return;                           /* static, or asleep */
+	if (kind == 1 && pack_rand(s) % 4 == 0) { /* not dynamic, with an inverse mass near 2^-32 (k = 1 saturates) */
+		b->inv_mass = (int64_t)(pack_rand(s) % 4);
+		return;
+	}
+	b->dynamic = 1;
+	/* inverse masses of every bit length: masses of every length (2^46, where the packing turns rare, included) */
+	const int mb = kind <= 2 ? 17 + (int)(pack_rand(s) % 4) : kind == 3 ? 1 + (int)(pack_rand(s) % 62)
+									    : 24 + (int)(pack_rand(s) % 16);
+	b->inv_mass = pack_bits(s, mb, false);
+	if (kind <= 8) { /* a cube's: diagonal, or nearly */
+		const int32_t d = (int32_t)((1 << 29) + (int32_t)(pack_rand(s) % (1u << 29)));
+		b->ii[0] = b->ii[1] = b->ii[2] = d;
+		for (int k = 3; k < 6; ++k)
+			b->ii[k] = kind >= 6 ? (int32_t)pack_bits(s, (int)(pack_rand(s) % 6), true) : 0;
+		b->si = (uint8_t)(16 + pack_rand(s) % 30);
+	} else {
+		for (int k = 0; k < 6; ++k)
+			b->ii[k] = (int32_t)pack_bits(s, (int)(pack_rand(s) % 31), true) / (k < 3 ? 1 : 2);
+		b->si = (uint8_t)(kind == 9 ? 1 + pack_rand(s) % 62 : 14 + pack_rand(s) % 32);
+	}
+}
+
+/* fxs_pack_rows_lane on every lane, and the vector packing with the
+ * portable code on the lanes it leaves (as contact_batch.c's pack_rows):
+ * the same rows, bit for bit, and the same saturation count, on batches
+ * of random bodies, lever arms, directions and softness that reach every
+ * rare case (cross products and relative speeds out of range, a
+ * saturating reciprocal, masses of 2^46, responses whose shift clamps,
+ * soft mass scales out of their range). */
+TEST(packing_kernels_agree_field_by_field)
+{
+	const int levels[] = { FXS_SIMD_AVX2, FXS_SIMD_AVX512, FXS_SIMD_NEON };
+	const uint32_t nbody = 16;
+	solver_body *bodies = aligned_alloc(64, sizeof(solver_body) * (nbody + 1));
+	contact_batch *ref = aligned_alloc(64, sizeof *ref), *vec = aligned_alloc(64, sizeof *vec);
+	CHECK(bodies && ref && vec);
+	uint64_t seed = 21;
+	const int rounds = test_quick ? 3000 : 30000;
+	uint32_t rare_lanes = 0, lanes = 0;
+	for (int li = 0; li < 3; ++li) {
+		const int level = levels[li];
+		if (!fxs_batches_have_level(level))
+			continue;
+		for (int round = 0; round < rounds; ++round) {
+			for (uint32_t i = 0; i < nbody; ++i)
+				pack_body(&bodies[i], &seed);
+			memset(&bodies[nbody], 0, sizeof bodies[nbody]); /* the spare */
+			bodies[nbody].si = bodies[nbody].sm = 62;
+			memset(ref, 0x5A, sizeof *ref);
+			lane_arms arms;
+			memset(&arms, 0, sizeof arms);
+			/* directions: unit-sized mostly; anything sometimes */
+			const int dbits = round % 16 == 0 ? 31 : 17;
+			for (int l = 0; l < FXS_LANES; ++l) {
+				const int count = (int)(pack_rand(&seed) % 5);
+				ref->count[l] = count;
+				ref->a[l] = count ? (uint32_t)(pack_rand(&seed) % nbody) : nbody;
+				ref->b[l] = count ? (uint32_t)(pack_rand(&seed) % nbody) : nbody;
+				for (int k = 0; k < 3; ++k)
+					for (int j = 0; j < 3; ++j)
+						ref->d[k][j][l] = count ? pack_i32(&seed, dbits) : 0;
+				const int abits = round % 8 == 0 ? 31 : 22;
+				for (int p = 0; p < count; ++p)
+					for (int j = 0; j < 3; ++j)
+						arms.ra[p][j][l] = pack_i32(&seed, abits), arms.rb[p][j][l] = pack_i32(&seed, abits);
+				for (int j = 0; j < 3 && count; ++j)
+					arms.ca[j][l] = pack_i32(&seed, abits), arms.cb[j][l] = pack_i32(&seed, abits);
+				if (round % 4 == 1 && count) {
+					/* cross products at the edge of int32 after rounding: n
+					 * along z, a lever arm's y making r x n's x near 2^47 */
+					const int32_t dz = (int32_t)((1 << 16) + 1 + pack_rand(&seed) % 64);
+					ref->d[0][0][l] = ref->d[0][1][l] = 0, ref->d[0][2][l] = dz;
+					const int64_t y = ((int64_t)1 << 47) - (int64_t)(pack_rand(&seed) % (1u << 17));
+					arms.ra[0][1][l] = (int32_t)((pack_rand(&seed) & 1 ? y : -y) / dz);
+				}
+				const int32_t edges[] = { 0, 1, 1 << 16, 1 << 17, (1 << 17) + 1, -1, INT32_MIN, INT32_MAX };
+				arms.mass_scale[l] = pack_rand(&seed) % 8 == 0 ? edges[pack_rand(&seed) % 8]
+									       : (int32_t)(pack_rand(&seed) % ((1u << 16) + 1));
+			}
+			memcpy(vec, ref, sizeof *ref);
+			uint32_t ovf_ref = 0, ovf_vec = 0;
+			solver_ctx c;
+			memset(&c, 0, sizeof c);
+			c.bodies = bodies, c.body_count = nbody;
+			c.ovf = &ovf_ref;
+			for (int l = 0; l < FXS_LANES; ++l)
+				fxs_pack_rows_lane(&c, ref, l, &arms);
+			c.ovf = &ovf_vec;
+			uint32_t todo = level == FXS_SIMD_AVX2 ? fxs_pack_rows_avx2(&c, vec, &arms)
+				: level == FXS_SIMD_AVX512     ? fxs_pack_rows_avx512(&c, vec, &arms)
+							       : fxs_pack_rows_neon(&c, vec, &arms);
+			for (int l = 0; l < FXS_LANES; ++l) {
+				lanes += vec->count[l] > 0;
+				if (todo >> l & 1 && vec->count[l])
+					fxs_pack_rows_lane(&c, vec, l, &arms), ++rare_lanes;
+			}
+			if (memcmp(ref, vec, sizeof *ref) != 0 || ovf_ref != ovf_vec) {
+				int lane = -1;
+				for (int l = 0; l < FXS_LANES && lane < 0; ++l)
+					for (int p = 0; p < 4; ++p)
+						if (ref->n[p].mass[l] != vec->n[p].mass[l] || ref->n[p].sm[l] != vec->n[p].sm[l] ||
+						    ref->n[p].soft_mass[l] != vec->n[p].soft_mass[l] || ref->n[p].ss[l] != vec->n[p].ss[l] ||
+						    ref->n[p].ia[0][l] != vec->n[p].ia[0][l] || ref->n[p].sa[l] != vec->n[p].sa[l] ||
+						    ref->relative_velocity[p][l] != vec->relative_velocity[p][l])
+							lane = l;
+				CHECKF(0, "%s: round %d: the packing differs (lane %d, rare %02x; saturations %u, %u)", level_name(level),
+				       round, lane, todo, ovf_ref, ovf_vec);
+			}
+		}
+		printf("  %s: the same rows on %d random batches (%u of %u lanes left to the portable code)\n",
+		       level_name(level), rounds, rare_lanes, lanes);
+		rare_lanes = lanes = 0;
+	}
+	free(bodies);
+	free(ref);
+	free(vec);
+}
+
+/* The packing's one-lane reciprocal and scale (contact_batch.h) against
+ * recip_q32 and scale1 (solver.h): every value up to 2^20, every value
+ * within 2^10 of each power of two (2^18 among them, whose reciprocal is
+ * 2^46, where the vector packing turns rare) and of INT64_MAX, and random
+ * values of every bit length. */
+static bool pack_recip_ok(uint64_t k)
+{
+	uint32_t ovf = 0;
+	const int64_t want = recip_q32((int64_t)k, &ovf);
+	return ovf || fxs_pack_recip(k) == (uint64_t)want; /* recip_q32 saturates only at k = 2 in this range */
+}
+
+static bool pack_scale1_ok(uint64_t x)
+{
+	uint32_t ovf = 0;
+	int32_t want;
+	const uint8_t ws = scale1((int64_t)x, &want, &ovf);
+	uint8_t s;
+	const int32_t got = fxs_pack_scale1(x, &s);
+	return ovf == 0 && got == want && s == ws;
+}
+
+TEST(packing_reciprocal_and_scale_match_solver)
+{
+	for (uint64_t k = 3; k <= (1u << 20); ++k)
+		CHECKF(pack_recip_ok(k), "recip of %" PRIu64, k);
+	for (uint64_t x = 0; x <= (1u << 20); ++x)
+		CHECKF(pack_scale1_ok(x), "scale1 of %" PRIu64, x);
+	for (int j = 2; j <= 62; ++j)
+		for (int64_t d = -1024; d <= 1024; ++d) {
+			const int64_t k = (int64_t)((uint64_t)1 << j) + d;
+			if (k < 0)
+				continue;
+			CHECKF(k < 3 || pack_recip_ok((uint64_t)k), "recip of 2^%d %+" PRId64, j, d);
+			if (j <= 60 || (j == 61 && d < 0)) /* the domain: below 2^61 */
+				CHECKF(pack_scale1_ok((uint64_t)k), "scale1 of 2^%d %+" PRId64, j, d);
+		}
+	for (uint64_t d = 0; d <= 1024; ++d)
+		CHECKF(pack_recip_ok((uint64_t)INT64_MAX - d), "recip of INT64_MAX - %" PRIu64, d);
+	uint64_t seed = 46;
+	for (int i = 0; i < (test_quick ? 200000 : 2000000); ++i) {
+		const uint64_t k = (uint64_t)pack_bits(&seed, 2 + (int)(pack_rand(&seed) % 62), false);
+		if (k >= 3)
+			CHECKF(pack_recip_ok(k), "recip of %" PRIu64, k);
+		const uint64_t x = (uint64_t)pack_bits(&seed, (int)(pack_rand(&seed) % 62), false);
+		CHECKF(pack_scale1_ok(x), "scale1 of %" PRIu64, x);
+	}
 }

@@ -28,6 +28,8 @@
  *   m_and m_or m_andnot(a, b) m_not m_any m_bits (lane l's bit l) m_count
  *   m_all() m_none() m_from_bits(bits)
  *   bitlen(x)          the bits of x >= 0 (0 for 0)
+ *   bitlen32(x)        the same for 0 <= x < 2^32 (cheaper on AVX2 and NEON)
+ *                      (FXS_VEC_CHEAP_BITLEN 1 where bitlen is one instruction)
  *   mullo(a, b)        the low 64 bits of a b
  *   shifter, shifter_of(s), shr_by(x, h)
  *                      (x + 2^(s-1)) >> s (nothing added for s = 0) for

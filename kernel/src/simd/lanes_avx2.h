@@ -113,12 +113,12 @@ INLINE M m_from_bits(uint32_t b)
 	return eq(and_(splat((int64_t)b), bit), bit);
 }
 
-/* x >= 0: a binary search over 32, 16, 8 and 4 bits, then the bits of the
- * last nibble from a table (vpshufb) */
-INLINE V bitlen(V x)
+/* x >= 0, below 2^(2 top): a binary search over top, ..., 8 and 4 bits,
+ * then the bits of the last nibble from a table (vpshufb) */
+INLINE V bitlen_from(V x, int top)
 {
 	V n = zero();
-	for (int k = 32; k >= 4; k /= 2) {
+	for (int k = top; k >= 4; k /= 2) {
 		const M big = gt(x, splat(((int64_t)1 << k) - 1));
 		n = add(n, and_(big, splat(k)));
 		x = sel(big, _mm256_srli_epi64(x, k), x);
@@ -128,6 +128,8 @@ INLINE V bitlen(V x)
 					 4, 4, 4);
 	return add(n, _mm256_shuffle_epi8(table, x));
 }
+INLINE V bitlen(V x) { return bitlen_from(x, 32); }
+INLINE V bitlen32(V x) { return bitlen_from(x, 16); }
 /* the low 64 bits of a b from three 32 x 32 -> 64 products */
 INLINE V mullo(V a, V b)
 {

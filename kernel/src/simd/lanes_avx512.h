@@ -66,7 +66,12 @@ INLINE M m_all(void) { return (M)0xFF; }
 INLINE M m_none(void) { return 0; }
 INLINE M m_from_bits(uint32_t b) { return (M)b; }
 INLINE V bitlen(V x) { return sub(splat(64), _mm512_lzcnt_epi64(x)); }
-INLINE V mullo(V a, V b) { return _mm512_mullo_epi64(a, b); }
+INLINE V bitlen32(V x) { return bitlen(x); }
+#define FXS_VEC_CHEAP_BITLEN 1 /* bitlen is one instruction (lanes.h) */
+INLINE V mullo(V a, V b)
+{
+	return _mm512_mullo_epi64(a, b);
+}
 
 typedef struct shifter {
 	V s, bias;

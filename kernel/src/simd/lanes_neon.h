@@ -74,6 +74,12 @@ INLINE V bitlen(V x)
 	const uint64x2_t lz = vaddq_u64(hi, vandq_u64(lo, vceqq_u64(hi, vdupq_n_u64(32))));
 	return vreinterpretq_s64_u64(vsubq_u64(vdupq_n_u64(64), lz));
 }
+/* below 2^32: 32 - the count of the low half */
+INLINE V bitlen32(V x)
+{
+	const uint64x2_t c = vreinterpretq_u64_u32(vclzq_u32(vreinterpretq_u32_s64(x)));
+	return vreinterpretq_s64_u64(vsubq_u64(vdupq_n_u64(32), vandq_u64(c, vdupq_n_u64(0xFFFFFFFF))));
+}
 INLINE V mullo(V a, V b)
 {
 	const int64_t x0 = (int64_t)((uint64_t)vgetq_lane_s64(a, 0) * (uint64_t)vgetq_lane_s64(b, 0));

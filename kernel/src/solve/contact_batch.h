@@ -166,6 +166,35 @@ static inline void fxs_batches_prefetch(const solver_ctx *c, uint32_t i, uint32_
 	}
 }
 
+/* The vector packing's masses are made one lane at a time
+ * (contact_batch_vector.h's masses_v) with these two, which give the bits
+ * of solver.h's scale1 and recip_q32 where stated (tests/test_batch.c
+ * checks them at the edges and on random values).
+ *
+ * scale1 of 0 <= x < 2^61: the mantissa, and the
+ * shift 62 - bits (>= 1, so never clamped). x shifted to bit 62 and
+ * rounded at bit 33 is scale_to's x 2^(30 - bits), exact (its low 33 bits
+ * are zero) for bits <= 30, rounded half up above; bits is bsr(2 x + 1),
+ * 0 for x = 0 (no branch) */
+static inline int32_t fxs_pack_scale1(uint64_t x, uint8_t *s)
+{
+	const int bits = 63 ^ __builtin_clzll((x << 1) | 1);
+	*s = (uint8_t)(32 + FXS_SCALE_BITS - bits);
+	return (int32_t)(((x << (63 - bits)) + ((uint64_t)1 << 32)) >> 33); /* <= 2^30 */
+}
+
+/* recip_q32 (solver.h) of k >= 2: 2^64 / k rounded half up. With q =
+ * (2^64 - 1) / k, 2^64 - q k is the remainder plus one, in [1, k], and
+ * one compare rounds (a remainder of k itself, 2^64 = (q + 1) k, rounds up
+ * to q + 1 as it should): recip_q32's division without its branches. (One
+ * 128 / 64-bit divq of 2^64 + k / 2 gives the same quotient, but took 1.2
+ * to 1.5 times as long as this on the AMD EPYC measured.) */
+static inline uint64_t fxs_pack_recip(uint64_t k)
+{
+	const uint64_t q = UINT64_MAX / k, rem = 0 - q * k;
+	return q + (rem >= k - rem);
+}
+
 /* the rows of lane l from its arms, portable (the vector packing's rare
  * lanes) */
 void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms *arms);

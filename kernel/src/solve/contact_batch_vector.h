@@ -332,10 +332,18 @@ uint32_t VKN(fxs_batches_solve)(solver_ctx *c, uint32_t first, uint32_t end, boo
 	return use_bias ? solve_batches(c, first, end, true) : solve_batches(c, first, end, false);
 }
 
-/* ---- packing: the rows of a batch's lanes at once ---- */
+/* ---- packing: the rows of a batch's lanes at once ----
+ * What must stay in range for the packing's fast formulas is collected in
+ * one vector per half batch, `win`, as values that are below 2^47
+ * (unsigned) exactly when in range (or-ed: one test at the end, win_rare),
+ * and the lanes out of range are left to the portable code. Padding points
+ * have zero lever arms (lane_arms), so their rows' values are all zero and
+ * in range; only their relative speeds are not zero (masked). */
+
+INLINE M win_rare(V win) { return ne(srli(win, 47), zero()); }
 
 typedef struct pbody {
-	V ii[6], si, inv_mass;
+	V ii[6], si16, inv_mass; /* si16: the shift si + 16 */
 	v3 v, w;
 } pbody;
 
@@ -343,8 +351,9 @@ _Static_assert(offsetof(solver_body, im) == 48 && offsetof(solver_body, si) == 5
 		       offsetof(solver_body, inv_mass) == 56 && offsetof(solver_body, ii) == 64,
 	       "pbody_load reads a solver body as rows of 32 bytes at 0, 32 and 64");
 
-/* the bodies of slots slot[l]: three rows each (rows_to_lanes) */
-INLINE void pbody_load(const solver_ctx *c, const uint32_t *slot, pbody *b)
+/* the bodies of slots slot[l]: three rows each (rows_to_lanes); the
+ * inverse mass must be below 2^60 (the sums of k below stay below 2^62) */
+INLINE void pbody_load(const solver_ctx *c, const uint32_t *slot, pbody *b, V *win)
 {
 	char *row[VW];
 	V r0[8], r1[8], r2[8];
@@ -356,114 +365,143 @@ INLINE void pbody_load(const solver_ctx *c, const uint32_t *slot, pbody *b)
 	rows_to_lanes((const char *const *)row, r2); /* ii */
 	for (int i = 0; i < 6; ++i)
 		b->ii[i] = r2[i];
-	b->si = and_(r1[5], splat(0xFF));
+	b->si16 = add(and_(r1[5], splat(0xFF)), splat(16));
 	b->inv_mass = or_(and_(r1[6], splat(0xFFFFFFFF)), slli(r1[7], 32));
+	*win = or_(*win, srli(b->inv_mass, 13));
 	b->v = (v3){ r0[0], r0[1], r0[2] };
 	b->w = (v3){ r0[3], r0[4], r0[5] };
 }
 
-/* contact_batch.c's cross (exact, rounded once) where no operand is
- * INT32_MIN and the result fits; else the lane is rare */
-INLINE V cross_comp_v(V a, V b, V cc, V d, M *rare)
+/* contact_batch.c's cross (exact, rounded once) where the result is well
+ * in range. a b - c d of int32 is below 2^63 in magnitude, so its int64
+ * difference wraps only when the true value is near 2^63, far outside the
+ * window: r + 2^46 is below 2^47 exactly when -2^46 <= r < 2^46, and there
+ * the portable code takes its fast path or, for an INT32_MIN operand,
+ * fxg_cross_comp, whose rounding is the same and saturates nothing */
+INLINE V cross_comp_v(V a, V b, V cc, V d, V *win)
 {
 	V r = sub(mul(a, b), mul(cc, d));
-	const V lo = splat((int64_t)INT32_MIN * 65536), hi = splat((int64_t)INT32_MAX * 65536), m = splat(INT32_MIN);
-	*rare = m_or(*rare, m_or(m_or(m_or(gt(r, hi), gt(lo, r)), m_or(eq(a, m), eq(b, m))), m_or(eq(cc, m), eq(d, m))));
+	*win = or_(*win, add(r, splat((int64_t)1 << 46)));
 	return shr_round16(r);
 }
-INLINE v3 cross_v(v3 a, v3 b, M *rare)
+INLINE v3 cross_v(v3 a, v3 b, V *win)
 {
-	v3 r = { cross_comp_v(a.y, b.z, a.z, b.y, rare), cross_comp_v(a.z, b.x, a.x, b.z, rare),
-		 cross_comp_v(a.x, b.y, a.y, b.x, rare) };
+	v3 r = { cross_comp_v(a.y, b.z, a.z, b.y, win), cross_comp_v(a.z, b.x, a.x, b.z, win),
+		 cross_comp_v(a.x, b.y, a.y, b.x, win) };
 	return r;
 }
 
-/* inertia_response (solver.h): I^-1 x as mantissas; k = x . I^-1 x in Q32.32 */
-INLINE V response_v(const pbody *b, v3 x, V out[3], V *k, M *rare)
+/* inertia_response (solver.h): I^-1 x as mantissas; k = x . I^-1 x in
+ * Q32.32; returns the shift e. In range (win): the sums below 2^62 (so
+ * that bitlen32 of their top bits is the portable shift, and shr_by
+ * applies), e >= 16 (below, the portable code scales up or clamps), |k| <=
+ * 2^60 (strictly: below) */
+INLINE V response_v(const pbody *b, v3 x, V out[3], V *k, V *win)
 {
 	const V *m = b->ii; /* xx yy zz xy xz yz */
 	V s[3];
-	if (!m_bits(m_not(eq(or_(or_(m[3], m[4]), m[5]), zero())))) {
-		/* no products of inertia in any lane: the same sums */
-		s[0] = mul(m[0], x.x), s[1] = mul(m[1], x.y), s[2] = mul(m[2], x.z);
-	} else {
-		s[0] = add(add(mul(m[0], x.x), mul(m[3], x.y)), mul(m[4], x.z));
-		s[1] = add(add(mul(m[3], x.x), mul(m[1], x.y)), mul(m[5], x.z));
-		s[2] = add(add(mul(m[4], x.x), mul(m[5], x.y)), mul(m[2], x.z));
-	}
+	s[0] = add(add(mul(m[0], x.x), mul(m[3], x.y)), mul(m[4], x.z));
+	s[1] = add(add(mul(m[3], x.x), mul(m[1], x.y)), mul(m[5], x.z));
+	s[2] = add(add(mul(m[4], x.x), mul(m[5], x.y)), mul(m[2], x.z));
 	V any = or_(or_(abs_(s[0]), abs_(s[1])), abs_(s[2]));
-	V sh = max_(sub(bitlen(any), splat(FXS_SCALE_BITS)), zero());
-	V e = sub(add(b->si, splat(16)), sh);
-	V over = max_(sub(e, splat(62)), zero());
-	sh = add(sh, over), e = sub(e, over);
-	*rare = m_or(*rare, gt(splat(16), e)); /* e < 1 clamps; e < 16 scales up: both rare */
+	/* sh = max(bitlen - 30, 0); e = si + 16 - sh, at most 62 (sh grows) */
+	V e = min_(sub(b->si16, bitlen32(srli(any, FXS_SCALE_BITS))), splat(62));
+	const shifter hs = shifter_of(sub(b->si16, e));
+	*win = or_(*win, or_(srli(any, 15), sub(e, splat(16))));
 	for (int i = 0; i < 3; ++i)
-		out[i] = shr_half(s[i], sh);
+		out[i] = shr_by(s[i], &hs);
 	V d = add(add(mul(x.x, out[0]), mul(x.y, out[1])), mul(x.z, out[2]));
-	*k = shr_half(d, max_(sub(e, splat(16)), zero()));
+	*k = shr_half(d, sub(e, splat(16)));
+	*win = or_(*win, srli(add(*k, splat((int64_t)1 << 60)), 14));
 	return e;
 }
 
-/* scale1 (solver.h) of m >= 0: the shift and the mantissa; rare when the
- * shift clamps at 1 (m of 61 bits or more) */
-INLINE V scale1_v(V m, V *mant, M *rare)
+/* srow_prepare's masses from k: recip_q32, scale1 of the mass m and, with
+ * `with_soft`, of m ms (fxg_wmul's rounding, exact in uint64 for m < 2^46
+ * and 0 <= ms <= 2^17; the softness makes ms <= 1), written to the row's
+ * fields; k = 0 gives a padding row's (0, shift 62). Returns the lanes
+ * left to the portable code: a saturating reciprocal (k = 2^-32), m of
+ * 2^46 or more, ms outside [0, 2^17], a soft mass of 2^60 or more (its
+ * shift would clamp at 1). The division is scalar on every instruction
+ * set; the scales are made beside it, lane by lane, where a bit length is
+ * one scalar instruction against several vector ones (AVX2, NEON), and on
+ * the lanes where it is one vector instruction (FXS_VEC_CHEAP_BITLEN). */
+#if FXS_VEC_CHEAP_BITLEN
+/* fxs_pack_scale1 (contact_batch.h) on lanes */
+INLINE V scale1_v(V x, V *mant)
 {
-	V s = min_(max_(sub(splat(32 + FXS_SCALE_BITS), bitlen(m)), splat(1)), splat(62));
-	*rare = m_or(*rare, gt(splat(2), s));
-	M up = m_not(gt(splat(32), s));
-	V l = sllv(m, max_(sub(s, splat(32)), zero()));
-	V r = shr_half(m, max_(sub(splat(32), s), zero()));
-	*mant = sel(up, l, r);
-	return s;
+	const V bits = bitlen(x);
+	*mant = srli(add(sllv(x, sub(splat(63), bits)), splat((int64_t)1 << 32)), 33);
+	return sub(splat(32 + FXS_SCALE_BITS), bits);
 }
 
-/* srow_prepare into row fields: rxa, rxb given (twist: the normal) */
+INLINE uint32_t masses_v(V kv, const int32_t *ms, bool with_soft, int32_t *mass, uint8_t *sm, int32_t *softm, uint8_t *ss,
+			 int h)
+{
+	int64_t k[VW];
+	uint64_t q[VW];
+	st64_(k, kv);
+	for (int l = 0; l < VW; ++l)
+		q[l] = fxs_pack_recip(k[l] > 1 ? (uint64_t)k[l] : 2);
+	const V top = splat(((int64_t)1 << 46) - 1);
+	V m = maskz(gt(kv, splat(1)), ld64_((const int64_t *)(const void *)q)), mant;
+	M rare = m_or(eq(kv, splat(1)), ugt(m, top));
+	m = and_(m, top); /* a rare lane's values are not used */
+	V s = scale1_v(m, &mant);
+	st32(mass, mant), st8(sm, s);
+	if (with_soft) {
+		const V f = ld32(ms);
+		const V sv = srli(add(mullo(m, f), splat(0x8000)), 16);
+		rare = m_or(rare, m_or(ugt(f, splat((int64_t)1 << 17)), ugt(sv, splat(((int64_t)1 << 60) - 1))));
+		s = scale1_v(sv, &mant);
+		st32(softm, mant), st8(ss, s);
+	}
+	return m_bits(rare);
+}
+#else
+INLINE uint32_t masses_v(V kv, const int32_t *ms, bool with_soft, int32_t *mass, uint8_t *sm, int32_t *softm, uint8_t *ss,
+			 int h)
+{
+	int64_t k[VW];
+	uint32_t rare = 0;
+	st64_(k, kv);
+	for (int l = 0; l < VW; ++l) {
+		const uint64_t q = fxs_pack_recip(k[l] > 1 ? (uint64_t)k[l] : 2);
+		uint64_t m = k[l] > 1 ? q : 0;
+		rare |= (uint32_t)(k[l] == 1 || m >= (uint64_t)1 << 46) << l;
+		m &= ((uint64_t)1 << 46) - 1; /* a rare lane's values are not used */
+		mass[h + l] = fxs_pack_scale1(m, &sm[h + l]);
+		if (with_soft) {
+			const uint32_t f = (uint32_t)ms[h + l];
+			const uint64_t sv = (m * f + 0x8000) >> 16;
+			rare |= (uint32_t)(f > (uint32_t)1 << 17 || sv >= (uint64_t)1 << 60) << l;
+			softm[h + l] = fxs_pack_scale1(sv, &ss[h + l]);
+		}
+	}
+	return rare;
+}
+#endif
+
+/* srow_prepare into a row's fields: rxa, rxb given (twist: the normal,
+ * no soft mass), the masses written by masses_v (k masked to 0 outside
+ * `live`: padding points' zero masses). Returns the lanes the masses leave
+ * to the portable code. */
 typedef struct vrow {
-	V ia[3], ib[3], mass, softm, sa, sb, sm, ss;
+	V ia[3], ib[3], sa, sb;
 } vrow;
 
-INLINE void srow_v(const pbody *A, const pbody *B, v3 rxa, v3 rxb, bool linear, V mass_scale, vrow *r, M *rare)
+INLINE uint32_t srow_v(const pbody *A, const pbody *B, v3 rxa, v3 rxb, bool linear, M live, vrow *r, V *win,
+		       const int32_t *ms, int32_t *mass, uint8_t *sm, int32_t *softm, uint8_t *ss, int h)
 {
 	V ka, kb;
-	r->sa = response_v(A, rxa, r->ia, &ka, rare);
-	r->sb = response_v(B, rxb, r->ib, &kb, rare);
+	r->sa = response_v(A, rxa, r->ia, &ka, win);
+	r->sb = response_v(B, rxb, r->ib, &kb, win);
 	for (int i = 0; i < 3; ++i)
 		r->ia[i] = sub(zero(), r->ia[i]); /* A takes -p */
 	V k = add(ka, kb);
-	V lim = splat((int64_t)1 << 60);
-	*rare = m_or(*rare, m_or(ugt(abs_(ka), lim), ugt(abs_(kb), lim)));
-	if (linear) {
-		*rare = m_or(*rare, m_or(ugt(A->inv_mass, lim), ugt(B->inv_mass, lim)));
+	if (linear)
 		k = add(k, add(A->inv_mass, B->inv_mass));
-	}
-	/* recip_q32, lane by lane (the division) */
-	int64_t kl[VW];
-	uint64_t ml[VW];
-	uint32_t sat = 0;
-	st64_(kl, k);
-	for (int l = 0; l < VW; ++l) {
-		uint64_t u = (uint64_t)kl[l];
-		if (kl[l] <= 0) {
-			ml[l] = 0;
-			continue;
-		}
-		if (u == 1) { /* saturates: rare */
-			ml[l] = 0, sat |= 1u << l;
-			continue;
-		}
-		uint64_t q = UINT64_MAX / u, rem = UINT64_MAX - q * u + 1;
-		if (rem == u)
-			q += 1, rem = 0;
-		if (rem >= u - rem)
-			q += 1;
-		ml[l] = q;
-	}
-	*rare = m_or(*rare, m_from_bits(sat));
-	V m = ld64_((const int64_t *)(const void *)ml);
-	*rare = m_or(*rare, ugt(m, splat(((int64_t)1 << 46) - 1))); /* the soft product below needs m < 2^46 */
-	r->sm = scale1_v(m, &r->mass, rare);
-	V softv = srli(add(mullo(m, mass_scale), splat(0x8000)), 16);
-	r->ss = scale1_v(softv, &r->softm, rare);
+	return masses_v(maskz(live, k), ms, linear, mass, sm, softm, ss, h);
 }
 
 INLINE void st3a(int32_t f[3][FXS_LANES], const V v[3], int h) { st32(f[0], v[0]), st32(f[1], v[1]), st32(f[2], v[2]); }
@@ -472,53 +510,49 @@ INLINE void st3a(int32_t f[3][FXS_LANES], const V v[3], int h) { st32(f[0], v[0]
 INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms, int h)
 {
 	M rare = m_none();
+	V win = zero();
+	uint32_t rare_bits = 0;
 	pbody A, B;
-	pbody_load(c, bt->a + h, &A);
-	pbody_load(c, bt->b + h, &B);
+	pbody_load(c, bt->a + h, &A, &win);
+	pbody_load(c, bt->b + h, &B, &win);
 	const v3 n = ld3(bt->d[0]);
-	const V npts = ld32(bt->count), ms = ld32(arms->mass_scale);
+	const V npts = ld32(bt->count);
 	for (int p = 0; p < 4; ++p) {
 		const M live = gt(npts, splat(p));
-		M rp = m_none();
-		v3 rxa = cross_v(ld3(arms->ra[p]), n, &rp), rxb = cross_v(ld3(arms->rb[p]), n, &rp);
+		v3 rxa = cross_v(ld3(arms->ra[p]), n, &win), rxb = cross_v(ld3(arms->rb[p]), n, &win);
+		lane_row *o = &bt->n[p];
 		vrow r;
-		srow_v(&A, &B, rxa, rxb, true, ms, &r, &rp);
+		rare_bits |= srow_v(&A, &B, rxa, rxb, true, live, &r, &win, arms->mass_scale, o->mass, o->sm, o->soft_mass,
+				    o->ss, h);
 		V s = add(sub(dot3(n, B.v), dot3(n, A.v)), sub(dot3(B.w, rxb), dot3(A.w, rxa)));
 		V rv = shr_round16(s);
-		rp = m_or(rp, m_or(gt(rv, splat(INT32_MAX)), gt(splat(INT32_MIN), rv)));
-		rare = m_or(rare, m_and(rp, live));
-		/* padding points: a zero row */
-		lane_row *o = &bt->n[p];
+		rare = m_or(rare, m_and(live, m_or(gt(rv, splat(INT32_MAX)), gt(splat(INT32_MIN), rv))));
+		/* padding points: a zero row (zero already but for the shifts;
+		 * the masses: masses_v) */
 		const V s62 = splat(62);
-		st3(o->rxa, ((v3){ maskz(live, rxa.x), maskz(live, rxa.y), maskz(live, rxa.z) }));
-		st3(o->rxb, ((v3){ maskz(live, rxb.x), maskz(live, rxb.y), maskz(live, rxb.z) }));
-		for (int i = 0; i < 3; ++i)
-			r.ia[i] = maskz(live, r.ia[i]), r.ib[i] = maskz(live, r.ib[i]);
-		st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
-		st32(o->mass, maskz(live, r.mass)), st32(o->soft_mass, maskz(live, r.softm));
-		st8(o->sa, sel(live, r.sa, s62)), st8(o->sb, sel(live, r.sb, s62)), st8(o->sm, sel(live, r.sm, s62));
-		st8(o->ss, sel(live, r.ss, s62));
+		st3(o->rxa, rxa), st3(o->rxb, rxb), st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
+		st8(o->sa, sel(live, r.sa, s62)), st8(o->sb, sel(live, r.sb, s62));
 		st32(bt->relative_velocity[p], maskz(live, rv));
 	}
 	const v3 ca = ld3(arms->ca), cb = ld3(arms->cb);
 	for (int t = 0; t < 2; ++t) {
 		const v3 d = ld3(bt->d[1 + t]);
-		v3 rxa = cross_v(ca, d, &rare), rxb = cross_v(cb, d, &rare);
-		vrow r;
-		srow_v(&A, &B, rxa, rxb, true, ms, &r, &rare);
+		v3 rxa = cross_v(ca, d, &win), rxb = cross_v(cb, d, &win);
 		lane_frow *o = &bt->t[t];
+		vrow r;
+		rare_bits |= srow_v(&A, &B, rxa, rxb, true, m_all(), &r, &win, arms->mass_scale, o->mass, o->sm,
+				    o->soft_mass, o->ss, h);
 		st3(o->rxa, rxa), st3(o->rxb, rxb), st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
-		st32(o->mass, r.mass), st8(o->sa, r.sa), st8(o->sb, r.sb), st8(o->sm, r.sm);
-		st32(o->soft_mass, r.softm), st8(o->ss, r.ss);
+		st8(o->sa, r.sa), st8(o->sb, r.sb);
 	}
 	{
 		vrow r;
-		srow_v(&A, &B, n, n, false, splat(FXG_ONE), &r, &rare);
 		lane_trow *o = &bt->tw;
+		rare_bits |= srow_v(&A, &B, n, n, false, m_all(), &r, &win, NULL, o->mass, o->sm, NULL, NULL, h);
 		st3a(o->ia, r.ia, h), st3a(o->ib, r.ib, h);
-		st32(o->mass, r.mass), st8(o->sa, r.sa), st8(o->sb, r.sb), st8(o->sm, r.sm);
+		st8(o->sa, r.sa), st8(o->sb, r.sb);
 	}
-	return m_bits(rare) << h;
+	return (m_bits(m_or(rare, win_rare(win))) | rare_bits) << h;
 }
 
 uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)

@@ -174,10 +174,10 @@ TEST(batch_kernels_agree_on_the_overflow_stage_and_saturation)
 TEST(batch_ball_joint_kernels_agree_while_saturating)
 {
 	int top = fxs_batches_simd_level();
-	if (top == FXS_SIMD_NONE || top == FXS_SIMD_SIMD128)
+	if (top == FXS_SIMD_NONE)
 		printf("  no vector ball-joint kernel on this CPU: the ball joints run the portable kernel only\n");
 	for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
-		if (!fxs_batches_have_level(level) || level == FXS_SIMD_SIMD128) /* SIMD128: contacts only */
+		if (!fxs_batches_have_level(level))
 			continue;
 		fxs_world *w[2];
 		for (int k = 0; k < 2; ++k) {

@@ -727,8 +727,8 @@ static void box_tests_vector_matches_scalar(int level)
 TEST(np_box_tests_vector_matches_scalar)
 {
 	int tested = 0;
-	const int levels[] = { FXS_SIMD_AVX2, FXS_SIMD_AVX512, FXS_SIMD_NEON };
-	for (int i = 0; i < 3; ++i)
+	const int levels[] = { FXS_SIMD_AVX2, FXS_SIMD_AVX512, FXS_SIMD_SIMD128, FXS_SIMD_NEON };
+	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; ++i)
 		if (fxs_batches_have_level(levels[i]))
 			box_tests_vector_matches_scalar(levels[i]), ++tested;
 	if (!tested)

@@ -1,9 +1,9 @@
 /* The iterative contact solver on batches (contact_batch.h): packing, and
  * the portable kernels, lane by lane. The vector kernels
- * (contact_batch_vector.h, for AVX2, AVX-512 and NEON; and
- * contact_batch_simd128.c) compute the same formulas; any change here is
- * made there too (contact_batch_vector.h lists which function mirrors
- * which), and tests/test_batch.c compares them.
+ * (contact_batch_vector.h, for AVX2, AVX-512, NEON and wasm SIMD128)
+ * compute the same formulas; any change here is made there too
+ * (contact_batch_vector.h lists which function mirrors which), and
+ * tests/test_batch.c compares them.
  *
  * The formulas (Box2D v3 / Box3D soft step, solver.c's header): per point
  * the normal row with the current separation to first order, speculative
@@ -345,6 +345,8 @@ static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 		todo = fxs_pack_rows_avx2(c, bt, arms);
 	else if (c->simd == FXS_SIMD_NEON)
 		todo = fxs_pack_rows_neon(c, bt, arms);
+	else if (c->simd == FXS_SIMD_SIMD128)
+		todo = fxs_pack_rows_simd128(c, bt, arms);
 	for (int l = 0; todo && l < FXS_LANES; ++l)
 		if ((todo >> l & 1) && bt->count[l])
 			fxs_pack_rows_lane(c, bt, l, arms);

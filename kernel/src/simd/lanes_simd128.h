@@ -43,7 +43,16 @@ INLINE void st8_(uint8_t *p, V v)
 }
 INLINE V add(V a, V b) { return wasm_i64x2_add(a, b); }
 INLINE V sub(V a, V b) { return wasm_i64x2_sub(a, b); }
-INLINE V mul(V a, V b) { return wasm_i64x2_extmul_low_i32x4(low32(a), low32(b)); }
+/* the compiler's view of a value stops here: it would otherwise turn
+ * extmul of values it knows sign-extended into i64x2.mul, which engines
+ * without a 64-bit multiply make of three 32 x 32 -> 64 ones */
+INLINE V opaque(V x)
+{
+	__asm__(""
+		: "+r"(x));
+	return x;
+}
+INLINE V mul(V a, V b) { return wasm_i64x2_extmul_low_i32x4(opaque(low32(a)), opaque(low32(b))); }
 INLINE V and_(V a, V b) { return wasm_v128_and(a, b); }
 INLINE V or_(V a, V b) { return wasm_v128_or(a, b); }
 INLINE V xor_(V a, V b) { return wasm_v128_xor(a, b); }

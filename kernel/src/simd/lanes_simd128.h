@@ -8,10 +8,8 @@
  *  - shifts by a count per lane (sllv, srlv, srav, shr_by) and bit lengths:
  *    lane by lane in scalar registers (wasm's i64 shifts and clz);
  *  - 64-bit min and max: a compare and a bit select;
- *  - the guard: every value noted is offset into [0, 2^32) (or [0, 2^k))
- *    if in range and the offsets or-ed together, so one test of the high
- *    halves at the end finds any value out of range (three instructions a
- *    value, where extremes would take a compare and a select each).
+ *  - the guard: AVX2's, offsets or-ed (lanes_common.h): three instructions
+ *    a value, where the extremes would take a compare and a select each.
  * Chosen at build time: the layer exists where the compiler targets
  * SIMD128 (emcc -msimd128), and every engine that runs such a build has it.
  * Integer instructions only (`make nofloat` disassembles the wasm build). */
@@ -160,40 +158,12 @@ INLINE void lanes_to_rows6(const V in[6], char *const row[2])
 	wasm_v128_store64_lane(row[1] + 16, p45, 1);
 }
 
-/* The guard: `out` collects, or-ed, each value noted offset so that in
- * range it lies in [0, 2^32) (bit 63 for note_hi): a bit of a high half set
- * at the end is a value out of range. */
-typedef struct guard {
-	V out;
-	int64_t bound2;
-} guard;
-
-INLINE guard guard_new(int64_t bound2)
+/* the guard or-s offsets (lanes_common.h); no lane with a bit of its high
+ * half set */
+#define FXS_VEC_GUARD_OFFSETS 1
+INLINE bool none_high(V x)
 {
-	guard g = { zero(), bound2 };
-	return g;
-}
-INLINE bool guard_ok(const guard *g) { return !m_any(and_(g->out, splat((int64_t)0xFFFFFFFF00000000))); }
-/* x in [INT32_MIN, INT32_MAX]: x + 2^31 in [0, 2^32) */
-INLINE void note(guard *g, V x, M live) { g->out = or_(g->out, and_(live, add(x, splat((int64_t)1 << 31)))); }
-/* x in [-INT32_MAX, INT32_MAX]: x + 2^31 - 1 and x + 2^31 in [0, 2^32) */
-INLINE void note_imp(guard *g, V x, M live)
-{
-	const V t = add(x, splat(((int64_t)1 << 31) - 1));
-	g->out = or_(g->out, and_(live, or_(t, add(t, splat(1)))));
-}
-/* x <= bound2 (|x| < 2^62): x - bound2 - 1 < 0, so its complement's sign
- * bit is clear */
-INLINE void note_hi(guard *g, V x, M live)
-{
-	g->out = or_(g->out, and_(andnot_(sub(x, splat(g->bound2 + 1)), live), splat(INT64_MIN)));
-}
-/* |x| < bound2 = 2^k, 32 <= k <= 61 (a value at the bound costs a rerun):
- * (x + 2^k) >>> (k + 1 - 32) in [0, 2^32) */
-INLINE void note_wide(guard *g, V x, M live)
-{
-	const int k = 63 - __builtin_clzll((uint64_t)g->bound2);
-	g->out = or_(g->out, and_(live, srli(add(x, splat(g->bound2)), k + 1 - 32)));
+	return !m_any(and_(x, splat((int64_t)0xFFFFFFFF00000000)));
 }
 
 #include "simd/lanes_common.h"

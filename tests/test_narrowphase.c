@@ -441,7 +441,7 @@ TEST(np_box_resting_on_box)
 {
 	const double offs[3][3] = { { 0, 0, 0 }, { 300.25, -200.5, 123.125 }, { 30000, 10, -30000 } };
 	fxs_shape floor = mk_box(10, 1, 10), box = mk_box(0.5, 0.5, 0.5);
-	fxs_manifold first;
+	fxs_manifold first = { 0 }; /* set at the first offset; gcc -O3 cannot tell */
 	for (int o = 0; o < 3; ++o) {
 		double ox = offs[o][0], oy = offs[o][1], oz = offs[o][2];
 		fxs_transform xf = mk_xf(ox, oy, oz), xb = mk_xf(ox, oy + 1.5, oz);

@@ -218,10 +218,10 @@ static fix16_t two_sizes_radius(int x, int y) { return x % 3 == 0 ? FXG_RATIO(1,
 TEST(batch_ball_joint_kernels_agree_while_saturating)
 {
 	int top = fxs_batches_simd_level();
-	if (top == FXS_SIMD_NONE || top == FXS_SIMD_SIMD128)
+	if (top == FXS_SIMD_NONE)
 		printf("  no vector ball-joint kernel on this CPU: the ball joints run the portable kernel only\n");
 	for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
-		if (!fxs_batches_have_level(level) || level == FXS_SIMD_SIMD128) /* SIMD128: contacts only */
+		if (!fxs_batches_have_level(level))
 			continue;
 		fxs_world *w[2];
 		for (int k = 0; k < 2; ++k) {

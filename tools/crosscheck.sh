@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Cross-architecture determinism check (`make crosscheck`).
 #
-# Builds the fixstep program for eight targets (x86-64 gcc -O0/-O2/-O3 -march=native,
+# Builds the fixstep program for nine targets (x86-64 gcc -O0/-O2/-O3 -march=native,
 # clang -O2, i686 static, aarch64 and s390x static under qemu-user, wasm32 via Debian's
-# emscripten in node), runs every built-in scene for $STEPS steps (default 600) on each,
+# emscripten in node, portable and with SIMD128: wasm32-simd128), runs every built-in scene for $STEPS steps (default 600) on each,
 # prints one table scene x target -> final hash, and exits non-zero if any cell differs
 # from the x86-64 gcc -O2 cell or any target failed to build or run.
 #
@@ -13,8 +13,9 @@
 #   TARGETS="gcc-O2 s390x" tools/crosscheck.sh    only some targets
 #   STEPS=1000 BUDGET=0 tools/crosscheck.sh        every scene exactly 1000 steps
 #
-# On aarch64 (whose NEON kernels run only under qemu here) the test program is built too and
-# its vector-kernel tests (tests/test_batch.c, np_box_tests_vector) must pass.
+# On aarch64 (whose NEON kernels run only under qemu here) and wasm32-simd128 (the SIMD128
+# kernels, under node) the test program is built too and its vector-kernel tests
+# (tests/test_batch.c, np_box_tests_vector) must pass.
 #
 # Cross sysroots (Debian's libfixmath-dev, libxxhash-dev and libsodium-dev of each
 # architecture, and libfixmath built from Debian's source package with emcc for wasm32)
@@ -33,7 +34,7 @@ STEPS=${STEPS:-600}
 BUDGET=${BUDGET:-5}
 MIN_STEPS=${MIN_STEPS:-30}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-ALL_TARGETS="gcc-O0 gcc-O2 gcc-O3-native clang-O2 i686 aarch64 s390x wasm32"
+ALL_TARGETS="gcc-O0 gcc-O2 gcc-O3-native clang-O2 i686 aarch64 s390x wasm32 wasm32-simd128"
 TARGETS=${TARGETS:-$ALL_TARGETS}
 REF=gcc-O2
 case " $TARGETS " in *" $REF "*) ;; *) REF=${TARGETS%% *} ;; esac
@@ -69,7 +70,7 @@ target_packages() {
         i686) echo gcc-i686-linux-gnu libc6-dev-i386-cross ;;
         aarch64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static ;;
         s390x) echo gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user-static ;;
-        wasm32) echo emscripten node-acorn nodejs libxxhash-dev patch xz-utils ;;
+        wasm32|wasm32-simd128) echo emscripten node-acorn nodejs libxxhash-dev patch xz-utils ;;
         *) die "unknown target '$1' (targets: $ALL_TARGETS)" ;;
     esac
 }
@@ -118,7 +119,7 @@ apt_sources() {
                 dpkg --print-foreign-architectures | grep -qx "$arch" && continue
                 is_root || die "$t needs Debian's $arch libraries; run:  sudo dpkg --add-architecture $arch && sudo apt-get update"
                 say "dpkg --add-architecture $arch"; dpkg --add-architecture "$arch"; APT_CHANGED=1 ;;
-            wasm32)
+            wasm32|wasm32-simd128)
                 [ -f "$X/sysroot/wasm32/.done" ] && continue
                 grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/ && continue
                 is_root || die "wasm32 needs libfixmath's Debian source: add a deb-src line for your Debian archive, then  sudo apt-get update"
@@ -139,7 +140,7 @@ setup() {
         case $t in
             i686|aarch64|s390x) arch=$(deb_arch "$t"); sysroot_done "$t" && continue
                 apt-cache show "libfixmath-dev:$arch" "libsodium-dev:$arch" >/dev/null 2>&1 || stale=1 ;;
-            wasm32) [ -f "$X/sysroot/wasm32/.done" ] && continue
+            wasm32|wasm32-simd128) [ -f "$X/sysroot/wasm32/.done" ] && continue
                 apt-get source -qq --print-uris libfixmath 2>/dev/null | grep -q orig || stale=1 ;;
         esac
     done
@@ -155,7 +156,7 @@ setup() {
     for t in $TARGETS; do
         case $t in
             i686|aarch64|s390x) ensure_sysroot "$t" ;;
-            wasm32) ensure_wasm_sysroot ;;
+            wasm32|wasm32-simd128) ensure_wasm_sysroot ;;
         esac
     done
 }
@@ -226,7 +227,9 @@ ensure_wasm_sysroot() {
 
 # ---------------------------------------------------------------- targets
 # The program file of a target.
-prog() { if [ "$1" = wasm32 ]; then echo "$X/$1/fixstep.js"; else echo "$X/$1/fixstep"; fi; }
+# A target's program, and its test program (wasm: .js files run by node).
+prog() { case $1 in wasm32*) echo "$X/$1/fixstep.js" ;; *) echo "$X/$1/fixstep" ;; esac; }
+tests_prog() { case $1 in wasm32*) echo "$X/$1/fixstep_tests.js" ;; *) echo "$X/$1/fixstep_tests" ;; esac; }
 
 # Runs the program of target $1 with the remaining arguments.
 I686_RUNNER=
@@ -236,7 +239,7 @@ run_on() {
         aarch64) qemu-aarch64-static "$(prog "$t")" "$@" ;;
         s390x) qemu-s390x-static "$(prog "$t")" "$@" ;;
         i686) $I686_RUNNER "$(prog "$t")" "$@" ;;
-        wasm32) node "$(prog "$t")" "$@" ;;
+        wasm32*) node "$(prog "$t")" "$@" ;;
         *) "$(prog "$t")" "$@" ;;
     esac
 }
@@ -256,21 +259,22 @@ build_target() {
             sys=$ROOT/$X/sysroot/$(deb_arch "$t"); trip=$(triplet "$t")
             args+=(CC="$(cross_cc "$t")" AR="${trip/i386/i686}-ar" OPT=-O2
                    CPPFLAGS="-I$sys/usr/include" LDFLAGS="-static -L$sys/usr/lib/$trip") ;;
-        wasm32)
+        wasm32|wasm32-simd128)
             sys=$ROOT/$X/sysroot/wasm32
             args+=(CC=emcc AR=emar OPT=-O2 XXH_INLINE=1 SESSIONS=0 EXE=.js CPPFLAGS="-I$sys/usr/include"
-                   LDFLAGS="-L$sys/usr/lib -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1") ;;
+                   LDFLAGS="-L$sys/usr/lib -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1")
+            [ "$t" = wasm32-simd128 ] && args+=(CFLAGS=-msimd128) ;;
     esac
     local -a goals=("$(prog "$t")")
-    is_vector_test_target "$t" && goals+=("$X/$t/fixstep_tests")
+    is_vector_test_target "$t" && goals+=("$(tests_prog "$t")")
     make --no-print-directory -j"$JOBS" "${args[@]}" "${goals[@]}" >"$X/$t.log" 2>&1
 }
 
-# The targets whose vector kernels no x86 test runs (NEON on aarch64, under qemu): their
-# test program is built too, and its kernel tests (tests/test_batch.c: every scene step by
-# step against the portable kernels, saturating states; test_narrowphase.c: the box-box
-# tests field by field) must pass.
-VECTOR_TEST_TARGETS="aarch64"
+# The targets whose vector kernels no x86 test runs (NEON on aarch64, under qemu; SIMD128 on
+# wasm32-simd128, under node): their test program is built too, and its kernel tests
+# (tests/test_batch.c: every scene step by step against the portable kernels, saturating
+# states; test_narrowphase.c: the box-box tests field by field) must pass.
+VECTOR_TEST_TARGETS="aarch64 wasm32-simd128"
 is_vector_test_target() { case " $VECTOR_TEST_TARGETS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # ---------------------------------------------------------------- main
@@ -392,12 +396,13 @@ done
 # The vector kernels' own tests on the targets that have no native run (see above).
 for t in $TARGETS; do
     is_vector_test_target "$t" && [ "${OK[$t]}" = 1 ] && [ "$MODE" = scenes ] || continue
-    tests=$X/$t/fixstep_tests
+    tests=$(tests_prog "$t")
     for filter in batch_ np_box_tests_vector; do
         rc=0
-        out=$(case $t in aarch64) qemu-aarch64-static "$tests" --quick "$filter" ;; *) "$tests" --quick "$filter" ;; esac 2>&1) || rc=$?
+        out=$(case $t in aarch64) qemu-aarch64-static "$tests" --quick "$filter" ;; wasm32*) node "$tests" --quick "$filter" ;;
+                  *) "$tests" --quick "$filter" ;; esac 2>&1) || rc=$?
         if [ "$rc" = 0 ] && [[ $(tail -n 1 <<<"$out") =~ ^[1-9][0-9]*\ passed,\ 0\ failed$ ]]; then
-            say "$t: vector kernel tests '$filter': $(tail -n 1 <<<"$out") ($(grep -m1 -oE '(NEON|AVX2|AVX-512|neon|avx2|avx512)' <<<"$out" || echo "no vector kernel"))"
+            say "$t: vector kernel tests '$filter': $(tail -n 1 <<<"$out") ($(grep -m1 -oE '(NEON|AVX2|AVX-512|SIMD128|neon|avx2|avx512|simd128)' <<<"$out" || echo "no vector kernel"))"
         else
             say "$t: vector kernel tests '$filter' FAILED:"; tail -n 20 <<<"$out" | sed 's/^/    /' >&2
             fails=$((fails + 1))

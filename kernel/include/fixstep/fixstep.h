@@ -94,9 +94,10 @@ typedef enum fxs_kernels {
 	FXS_KERNELS_AVX2 = 1,     /* x86 with AVX2: contacts, ball joints and box-box separating axes
 				   * four at a time */
 	FXS_KERNELS_AVX512 = 2,   /* x86 with AVX-512 F, VL, DQ, CD: the same, eight at a time */
-	FXS_KERNELS_SIMD128 = 3,  /* WebAssembly built with -msimd128 (chosen at build time): contacts
-				   * two at a time. A level of its own target, not wider than AVX-512:
-				   * a world asking for it elsewhere gets the widest that target has */
+	FXS_KERNELS_SIMD128 = 3,  /* WebAssembly built with -msimd128 (chosen at build time): contacts,
+				   * ball joints and box-box separating axes two at a time. A level of
+				   * its own target, not wider than AVX-512: a world asking for it
+				   * elsewhere gets the widest that target has */
 	FXS_KERNELS_NEON = 4,     /* AArch64 (Advanced SIMD): contacts, ball joints and box-box
 				   * separating axes two at a time; likewise a level of its own target */
 } fxs_kernels;

@@ -386,6 +386,7 @@ uint32_t fxs_box_sat_x8(int k, FXS_BOX_SAT_ARGS)
 	case FXS_KERNELS_AVX2: return fxs_box_sat_x8_avx2(n, a, b, dw, ra, rb, out);
 	case FXS_KERNELS_AVX512: return fxs_box_sat_x8_avx512(n, a, b, dw, ra, rb, out);
 	case FXS_KERNELS_NEON: return fxs_box_sat_x8_neon(n, a, b, dw, ra, rb, out);
+	case FXS_KERNELS_SIMD128: return fxs_box_sat_x8_simd128(n, a, b, dw, ra, rb, out);
 	default: return 0;
 	}
 }

@@ -229,6 +229,7 @@ uint32_t fxs_box_sat_x8(int k, FXS_BOX_SAT_ARGS);
 uint32_t fxs_box_sat_x8_avx2(FXS_BOX_SAT_ARGS);
 uint32_t fxs_box_sat_x8_avx512(FXS_BOX_SAT_ARGS);
 uint32_t fxs_box_sat_x8_neon(FXS_BOX_SAT_ARGS);
+uint32_t fxs_box_sat_x8_simd128(FXS_BOX_SAT_ARGS);
 /* collide_hull.c: convex hulls against spheres, boxes, capsules and hulls */
 void fxs_collide_sphere_hull(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 			     fix16_t speculative, fxs_manifold *m, uint32_t *ovf);

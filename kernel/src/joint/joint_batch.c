@@ -1,6 +1,6 @@
 /* Ball joints in batches (joint_batch.h): packing, the lever arms, and the
  * portable kernels, lane by lane. The vector kernels (joint_batch_vector.h,
- * for AVX2, AVX-512 and NEON) compute the same formulas; a change here is
+ * for AVX2, AVX-512, NEON and wasm SIMD128) compute the same formulas; a change here is
  * made there too (joint_batch_vector.h lists which function mirrors which),
  * and tests/test_batch.c compares them. */
 #include "joint/joint_batch.h"
@@ -356,17 +356,19 @@ static void lever_arms(solver_ctx *c, ball_batch *bt)
 typedef uint32_t (*ball_range_fn)(solver_ctx *, uint32_t, uint32_t);
 static ball_range_fn vector_setup(int simd)
 {
-	return simd == FXS_SIMD_AVX512  ? fxs_ball_setup_avx512
-		: simd == FXS_SIMD_AVX2 ? fxs_ball_setup_avx2
-		: simd == FXS_SIMD_NEON ? fxs_ball_setup_neon
-					: NULL;
+	return simd == FXS_SIMD_AVX512     ? fxs_ball_setup_avx512
+		: simd == FXS_SIMD_AVX2    ? fxs_ball_setup_avx2
+		: simd == FXS_SIMD_NEON    ? fxs_ball_setup_neon
+		: simd == FXS_SIMD_SIMD128 ? fxs_ball_setup_simd128
+					   : NULL;
 }
 static ball_range_fn vector_warm_start(int simd)
 {
-	return simd == FXS_SIMD_AVX512  ? fxs_ball_warm_start_avx512
-		: simd == FXS_SIMD_AVX2 ? fxs_ball_warm_start_avx2
-		: simd == FXS_SIMD_NEON ? fxs_ball_warm_start_neon
-					: NULL;
+	return simd == FXS_SIMD_AVX512     ? fxs_ball_warm_start_avx512
+		: simd == FXS_SIMD_AVX2    ? fxs_ball_warm_start_avx2
+		: simd == FXS_SIMD_NEON    ? fxs_ball_warm_start_neon
+		: simd == FXS_SIMD_SIMD128 ? fxs_ball_warm_start_simd128
+					   : NULL;
 }
 
 uint32_t fxs_ball_setup(solver_ctx *c)
@@ -414,6 +416,8 @@ uint32_t fxs_ball_solve(solver_ctx *c, uint32_t first, uint32_t end, bool use_bi
 		return fxs_ball_solve_avx2(c, first, end, use_bias);
 	if (c->simd == FXS_SIMD_NEON)
 		return fxs_ball_solve_neon(c, first, end, use_bias);
+	if (c->simd == FXS_SIMD_SIMD128)
+		return fxs_ball_solve_simd128(c, first, end, use_bias);
 	uint32_t local = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];

@@ -14,8 +14,8 @@
  * division); every sub-step the warm start, then the biased and the relax
  * passes. The kernels compute the same integer formulas: portable, lane by
  * lane (joint_batch.c), and the vector kernels written once
- * (joint_batch_vector.h) and built for AVX2, AVX-512 and NEON
- * (joint_batch_avx2.c, _avx512.c, _neon.c); tests/test_batch.c compares
+ * (joint_batch_vector.h) and built for AVX2, AVX-512, NEON and wasm SIMD128
+ * (joint_batch_avx2.c, _avx512.c, _neon.c, _simd128.c); tests/test_batch.c compares
  * them. The setup's rare branches (a response or an inverse beyond the
  * stated ranges, where a shift would leave [1, 62]) are recomputed lane by
  * lane by the portable code in all.
@@ -88,5 +88,8 @@ uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool
 uint32_t fxs_ball_setup_neon(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_ball_warm_start_neon(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_ball_solve_neon(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
+uint32_t fxs_ball_setup_simd128(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_ball_warm_start_simd128(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_ball_solve_simd128(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 
 #endif

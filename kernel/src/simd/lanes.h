@@ -1,10 +1,11 @@
-/* The vector kernels' lanes: one API, three instruction sets.
+/* The vector kernels' lanes: one API, four instruction sets.
  *
  * The solver's vector kernels (solve/contact_batch_vector.h,
  * joint/joint_batch_vector.h, collide/collide_box_box_vector.h) are written
  * once against the operations below; each instruction set's translation
- * unit (contact_batch_avx2.c, ..._avx512.c, ..._neon.c) includes its layer
- * (lanes_avx2.h, lanes_avx512.h, lanes_neon.h), then the kernel. So a change
+ * unit (contact_batch_avx2.c, ..._avx512.c, ..._neon.c, ..._simd128.c)
+ * includes its layer (lanes_avx2.h, lanes_avx512.h, lanes_neon.h,
+ * lanes_simd128.h), then the kernel. So a change
  * to a portable formula is carried over once, for every instruction set, and
  * every kernel computes the portable kernel's integer formulas lane for lane.
  * Integer instructions only: `make nofloat` disassembles every object built
@@ -12,7 +13,8 @@
  *
  * A layer defines FXS_VEC_BUILD (1 where the compiler targets the
  * instruction set), and then:
- *   VW                 lanes per vector: 8 (AVX-512), 4 (AVX2), 2 (NEON); a
+ *   VW                 lanes per vector: 8 (AVX-512), 4 (AVX2), 2 (NEON,
+ *                      SIMD128); a
  *                      kernel takes a batch's FXS_LANES lanes VW at a time
  *   V                  VW int64 lanes; M a mask of VW lanes
  *   splat zero add sub and_ or_ xor_ andnot_(a, b) = ~a & b
@@ -47,7 +49,9 @@
  *                      guard_ok(g); a layer may be stricter than a bound by
  *                      one (a value at the bound itself then costs a rerun);
  *                      or FXS_VEC_GUARD_EXTREMES and max_where, min_where
- *                      (masked max and min), and lanes_common.h makes it
+ *                      (masked max and min), or FXS_VEC_GUARD_OFFSETS and
+ *                      none_high(x) (no lane with a bit of its high half
+ *                      set), and lanes_common.h makes it
  * and lanes_common.h adds what is made of these. */
 #ifndef FXS_LANES_H
 #define FXS_LANES_H

@@ -9,7 +9,8 @@
  *    them, not the passes;
  *  - the guard: every value noted is offset into [0, 2^32) (or [0, 2^k)) if
  *    in range, and the offsets are or-ed together, so that one test of the
- *    high bits at the end finds any value out of range. */
+ *    high bits at the end finds any value out of range (lanes_common.h's,
+ *    shared with SIMD128). */
 #ifndef FXS_LANES_AVX2_H
 #define FXS_LANES_AVX2_H
 
@@ -192,40 +193,12 @@ INLINE void lanes_to_rows6(const V in[6], char *const row[4])
 	}
 }
 
-/* The guard: `out` collects, or-ed, each value noted offset so that in
- * range it lies in [0, 2^32) (bit 63 for note_hi): any bit of the high
- * half set at the end is a value out of range. */
-typedef struct guard {
-	V out;
-	int64_t bound2;
-} guard;
-
-INLINE guard guard_new(int64_t bound2)
+/* the guard or-s offsets (lanes_common.h); no lane with a bit of its high
+ * half set: one vptest */
+#define FXS_VEC_GUARD_OFFSETS 1
+INLINE bool none_high(V x)
 {
-	guard g = { zero(), bound2 };
-	return g;
-}
-INLINE bool guard_ok(const guard *g) { return _mm256_testz_si256(g->out, splat((int64_t)0xFFFFFFFF00000000)); }
-/* in [INT32_MIN, INT32_MAX]: x + 2^31 in [0, 2^32) */
-INLINE void note(guard *g, V x, M live) { g->out = or_(g->out, and_(live, add(x, splat((int64_t)1 << 31)))); }
-/* in [-INT32_MAX, INT32_MAX]: x + 2^31 and x + 2^31 - 1 in [0, 2^32) */
-INLINE void note_imp(guard *g, V x, M live)
-{
-	const V t = add(x, splat(((int64_t)1 << 31) - 1));
-	g->out = or_(g->out, and_(live, or_(t, add(t, splat(1)))));
-}
-/* x <= bound2 (|x| < 2^62): x - bound2 - 1 negative, the sign bit of its
- * complement clear */
-INLINE void note_hi(guard *g, V x, M live)
-{
-	g->out = or_(g->out, and_(andnot_(sub(x, splat(g->bound2 + 1)), live), splat(INT64_MIN)));
-}
-/* |x| < bound2 = 2^k, 32 <= k <= 61 (one stricter than the bound: x =
- * bound2 costs a rerun): (x + 2^k) >>> (k + 1 - 32) in [0, 2^32) */
-INLINE void note_wide(guard *g, V x, M live)
-{
-	const int k = 63 - __builtin_clzll((uint64_t)g->bound2);
-	g->out = or_(g->out, and_(live, srli(add(x, splat(g->bound2)), k + 1 - 32)));
+	return _mm256_testz_si256(x, splat((int64_t)0xFFFFFFFF00000000));
 }
 
 #include "simd/lanes_common.h"

@@ -95,6 +95,45 @@ INLINE void note_hi(guard *g, V x, M live) { g->hi2 = max_where(g->hi2, live, x)
 INLINE void note_wide(guard *g, V x, M live) { g->hi2 = max_where(g->hi2, live, x), g->lo2 = min_where(g->lo2, live, x); }
 #endif
 
+#if FXS_VEC_GUARD_OFFSETS
+/* The guard of the layers whose masked max and min cost more (AVX2,
+ * SIMD128): `out` collects, or-ed, each value noted offset so that in range
+ * it lies in [0, 2^32) (bit 63 for note_hi): a bit of a high half set at the
+ * end (none_high, the layer's test) is a value out of range. */
+typedef struct guard {
+	V out;
+	int64_t bound2;
+} guard;
+
+INLINE guard guard_new(int64_t bound2)
+{
+	guard g = { zero(), bound2 };
+	return g;
+}
+INLINE bool guard_ok(const guard *g) { return none_high(g->out); }
+/* in [INT32_MIN, INT32_MAX]: x + 2^31 in [0, 2^32) */
+INLINE void note(guard *g, V x, M live) { g->out = or_(g->out, and_(live, add(x, splat((int64_t)1 << 31)))); }
+/* in [-INT32_MAX, INT32_MAX]: x + 2^31 and x + 2^31 - 1 in [0, 2^32) */
+INLINE void note_imp(guard *g, V x, M live)
+{
+	const V t = add(x, splat(((int64_t)1 << 31) - 1));
+	g->out = or_(g->out, and_(live, or_(t, add(t, splat(1)))));
+}
+/* x <= bound2 (|x| < 2^62): x - bound2 - 1 negative, the sign bit of its
+ * complement clear */
+INLINE void note_hi(guard *g, V x, M live)
+{
+	g->out = or_(g->out, and_(andnot_(sub(x, splat(g->bound2 + 1)), live), splat(INT64_MIN)));
+}
+/* |x| < bound2 = 2^k, 32 <= k <= 61 (one stricter than the bound: x =
+ * bound2 costs a rerun): (x + 2^k) >>> (k + 1 - 32) in [0, 2^32) */
+INLINE void note_wide(guard *g, V x, M live)
+{
+	const int k = 63 - __builtin_clzll((uint64_t)g->bound2);
+	g->out = or_(g->out, and_(live, srli(add(x, splat(g->bound2)), k + 1 - 32)));
+}
+#endif
+
 /* sat32 and imp32 on the exact path; x, its range noted, on the fast one
  * (lanes outside `live` are ones whose result is discarded) */
 INLINE V sat32g(V x, M live, guard *g, bool exact, uint32_t *count)

@@ -1,9 +1,9 @@
 /* The iterative contact solver on batches (contact_batch.h): packing, and
  * the portable kernels, lane by lane. The vector kernels
- * (contact_batch_vector.h, for AVX2, AVX-512 and NEON; and
- * contact_batch_simd128.c) compute the same formulas; any change here is
- * made there too (contact_batch_vector.h lists which function mirrors
- * which), and tests/test_batch.c compares them.
+ * (contact_batch_vector.h, for AVX2, AVX-512, NEON and wasm SIMD128)
+ * compute the same formulas; any change here is made there too
+ * (contact_batch_vector.h lists which function mirrors which), and
+ * tests/test_batch.c compares them.
  *
  * The formulas (Box2D v3 / Box3D soft step, solver.c's header): per point
  * the normal row with the current separation to first order, speculative
@@ -360,6 +360,22 @@ static uint32_t batches_needed(const solver_ctx *c)
 	return nb;
 }
 
+/* SIMD128 (two lanes; shifts by a count per lane made in scalar code)
+ * pays on batches whose contacts have two points or more on average (box
+ * stacks: four), not on single points (spheres on anything), where it
+ * computes the four normal rows of every lane for the portable kernel's
+ * one: the runs of batches where it pays go to it, the others lane by lane
+ * (the same bits either way). Under node, on falling_spheres_500, SIMD128
+ * for every batch took 1.75 times the portable wasm build's time; only
+ * where it pays, 0.99. */
+static bool simd128_pays(const contact_batch *bt)
+{
+	int lanes = 0, points = 0;
+	for (int l = 0; l < FXS_LANES; ++l)
+		lanes += bt->count[l] != 0, points += bt->count[l];
+	return points >= 2 * lanes;
+}
+
 /* a batch's rows, once its lanes are packed: by the vector kernel where
  * there is one (lanes it leaves go to the portable code), else lane by lane */
 static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
@@ -371,6 +387,8 @@ static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 		todo = fxs_pack_rows_avx2(c, bt, arms);
 	else if (c->simd == FXS_SIMD_NEON)
 		todo = fxs_pack_rows_neon(c, bt, arms);
+	else if (c->simd == FXS_SIMD_SIMD128 && simd128_pays(bt))
+		todo = fxs_pack_rows_simd128(c, bt, arms);
 	for (int l = 0; todo && l < FXS_LANES; ++l)
 		if ((todo >> l & 1) && bt->count[l])
 			fxs_pack_rows_lane(c, bt, l, arms);
@@ -641,6 +659,14 @@ int fxs_batches_simd_level(void)
 	return fxs_batches_have_avx2() ? FXS_SIMD_AVX2 : FXS_SIMD_NONE;
 }
 
+/* the end of the run of batches from i that SIMD128 takes (i if none) */
+static uint32_t simd128_run(const solver_ctx *c, uint32_t i, uint32_t end)
+{
+	while (i < end && simd128_pays(&c->batches[i]))
+		++i;
+	return i;
+}
+
 /* The batches of the stages 0..63 go to the vector kernel when there is
  * one; the overflow stage's (one contact each, bodies possibly shared with
  * the next; rare), which come last, always run on the portable kernel. */
@@ -653,11 +679,17 @@ void fxs_batches_warm_start(solver_ctx *c)
 		local += fxs_batches_warm_start_avx512(c, 0, np), i = np;
 	else if (c->simd == FXS_SIMD_AVX2)
 		local += fxs_batches_warm_start_avx2(c, 0, np), i = np;
-	else if (c->simd == FXS_SIMD_SIMD128)
-		local += fxs_batches_warm_start_simd128(c, 0, np), i = np;
 	else if (c->simd == FXS_SIMD_NEON)
 		local += fxs_batches_warm_start_neon(c, 0, np), i = np;
 	for (; i < c->batch_count; ++i) {
+		if (c->simd == FXS_SIMD_SIMD128 && i < np) {
+			uint32_t run = simd128_run(c, i, np);
+			if (run > i) {
+				local += fxs_batches_warm_start_simd128(c, i, run);
+				i = run - 1;
+				continue;
+			}
+		}
 		const contact_batch *bt = &c->batches[i];
 		for (int l = 0; l < FXS_LANES; ++l)
 			if (bt->count[l])
@@ -673,11 +705,17 @@ void fxs_batches_solve(solver_ctx *c, bool use_bias)
 		local += fxs_batches_solve_avx512(c, 0, np, use_bias), i = np;
 	else if (c->simd == FXS_SIMD_AVX2)
 		local += fxs_batches_solve_avx2(c, 0, np, use_bias), i = np;
-	else if (c->simd == FXS_SIMD_SIMD128)
-		local += fxs_batches_solve_simd128(c, 0, np, use_bias), i = np;
 	else if (c->simd == FXS_SIMD_NEON)
 		local += fxs_batches_solve_neon(c, 0, np, use_bias), i = np;
 	for (; i < c->batch_count; ++i) {
+		if (c->simd == FXS_SIMD_SIMD128 && i < np) {
+			uint32_t run = simd128_run(c, i, np);
+			if (run > i) {
+				local += fxs_batches_solve_simd128(c, i, run, use_bias);
+				i = run - 1;
+				continue;
+			}
+		}
 		contact_batch *bt = &c->batches[i];
 		for (int l = 0; l < FXS_LANES; ++l)
 			if (bt->count[l])

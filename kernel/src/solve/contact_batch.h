@@ -15,7 +15,8 @@
  * built for AVX2 (four int64 lanes at a time, contact_batch_avx2.c), AVX-512
  * (all eight, contact_batch_avx512.c) and AArch64 NEON (two,
  * contact_batch_neon.c), chosen at run time where the CPU has them; and in
- * wasm builds with -msimd128, SIMD128 (two, contact_batch_simd128.c). They
+ * wasm builds with -msimd128, SIMD128 (two, contact_batch_simd128.c, chosen
+ * at build time). They
  * give the same bits, which tests/test_batch.c checks scene by scene and
  * `make crosscheck` checks across targets.
  *
@@ -203,6 +204,7 @@ void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms
 uint32_t fxs_pack_rows_avx2(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
 uint32_t fxs_pack_rows_avx512(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
 uint32_t fxs_pack_rows_neon(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
+uint32_t fxs_pack_rows_simd128(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
 
 /* the linear response coefficient (lane_linear above): im d_k / 2^16 rounded half up */
 static inline int32_t lane_linear(int32_t im, int32_t d) { return (int32_t)(((int64_t)im * d + 0x8000) >> 16); }

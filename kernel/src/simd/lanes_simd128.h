@@ -103,6 +103,7 @@ INLINE V bitlen(V x)
 {
 	return wasm_i64x2_make(bitlen1(wasm_u64x2_extract_lane(x, 0)), bitlen1(wasm_u64x2_extract_lane(x, 1)));
 }
+INLINE V bitlen32(V x) { return bitlen(x); }
 INLINE V mullo(V a, V b) { return wasm_i64x2_mul(a, b); }
 
 /* a shift prepared: each lane's count and half unit 2^(s-1) (0 for s = 0),

@@ -26,8 +26,8 @@
  *  - the packing takes the common path for every lane; a lane that would
  *    leave it (a cross product out of range, a response scaled below 2^16,
  *    a sum near int64, an effective mass of 2^-32 or one beyond 2^46, a
- *    saturated approach speed) is left to the portable code, which counts
- *    its own saturations.
+ *    mass scale outside [0, 2^17], a saturated approach speed) is left to
+ *    the portable code, which counts its own saturations.
  * Body velocities are read per batch (each body's first bytes loaded and
  * transposed: cheaper than gathers), kept in registers for its seven rows,
  * and stored back the same way. */

@@ -602,6 +602,20 @@ static fxs_frame next_frame(fxs_session *s, uint32_t to, uint8_t type)
 	return f;
 }
 
+/* a packet of `type` to peer `to` around body[0, blen), sealed into out and
+ * counted as sent; its length, 0 when it does not fit */
+static size_t seal_to(fxs_session *s, uint32_t to, uint8_t type, const uint8_t *body, size_t blen, uint8_t *out,
+		      size_t cap)
+{
+	fxs_frame f = next_frame(s, to, type);
+	size_t n = fxs_packet_seal(&f, body, blen, s->peer[to].tx_key, out, cap);
+	if (n) {
+		++s->st.packets_sent;
+		s->st.bytes_sent += n;
+	}
+	return n;
+}
+
 size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 {
 	if (!s || !out || to >= s->c.peers || to == s->c.local || s->peer[to].tx_seq == UINT32_MAX)
@@ -642,13 +656,7 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 	size_t blen = fxs_data_encode(&d, body, sizeof body);
 	if (!blen || cap < FXS_PKT_FRAME + blen + FXS_PKT_MAC_BYTES)
 		return 0;
-	fxs_frame f = next_frame(s, to, FXS_PKT_DATA);
-	size_t n = fxs_packet_seal(&f, body, blen, s->peer[to].tx_key, out, cap);
-	if (n) {
-		++s->st.packets_sent;
-		s->st.bytes_sent += n;
-	}
-	return n;
+	return seal_to(s, to, FXS_PKT_DATA, body, blen, out, cap);
 }
 
 /* ---- the desync exchange and joins (sync.h, join.h) ---- */
@@ -674,13 +682,7 @@ size_t fxs_session_packet_more(fxs_session *s, uint32_t to, uint8_t *out, size_t
 		blen = fxs_join_body(s, to, &type, body, sizeof body, s->now_ms);
 	if (!blen)
 		return 0;
-	fxs_frame f = next_frame(s, to, type);
-	size_t n = fxs_packet_seal(&f, body, blen, s->peer[to].tx_key, out, cap);
-	if (n) {
-		++s->st.packets_sent;
-		s->st.bytes_sent += n;
-	}
-	return n;
+	return seal_to(s, to, type, body, blen, out, cap);
 }
 
 const char *fxs_session_desync_line(const fxs_session *s) { return s ? fxs_sync_line(s->sync) : ""; }

@@ -8,6 +8,7 @@
  * both sorted by pair, so matching is a merge walk: no hashing, canonical. */
 #include "world/world.h"
 #include "collide/collide_common.h"
+#include "collide/recycle.h"
 #include "geometry/compound.h"
 #include "geometry/shape.h"
 #include "island/island.h"
@@ -129,133 +130,6 @@ static const fxs_rotation *rot_of(update_ctx *u, uint32_t s)
 	return &e->r;
 }
 
-/* ---- contact recycling ----
- *
- * A box or hull pair whose bodies moved little since its manifold was made
- * keeps that manifold (Box3D's contact recycling, after the persistent
- * manifolds of other engines): the points, their feature ids and lever
- * arms, and the normal, as they were made; each point's separation follows
- * the two bodies' material points at it along that normal,
- *   s = s0 + n0 . (d + Rb (a - d0) - Ra a),
- * with a the point's lever arm from a's centre and d0 b's centre less a's
- * when it was made, d now, and Ra, Rb the bodies' turns since then.
- *
- * Why: a manifold made afresh every step moves its lever arms and normal
- * with every tilt of the bodies, and in a stack resting on soft contacts
- * those tilts feed back: the weight above bears on a lever arm that grows
- * with the lean (the P-delta of a column), so that a column of more than
- * 15 unit cubes at the default 30 Hz buckles and falls. With the manifold
- * kept, the lever arms stay those of the pose it was made in while the
- * motion is small: the contacts' springs alone decide, and a column of 20
- * (or 40) stands. It also keeps feature ids (and so warm starts) through
- * the mm-sized slides and tilts at which a fresh clipping changes them, and
- * saves the clipping. A manifold is made afresh when the material points
- * at it may have moved more than RECYCLE_SLOPS linear slops relative to each
- * other (their centres' displacement plus twice each turn's |dq.xyz| times
- * its longest lever arm), when either body turned more than 10 degrees, or
- * when the surfaces slid along each other more than a linear slop since it
- * was made (they are sliding: see the friction anchor below). */
-#define RECYCLE_SLOPS 10
-#define RECYCLE_MAX_TURN 5712 /* the sine of 5 degrees, 0.08716, in Q16.16: |dq.xyz| of a turn of 10 degrees */
-
-static int64_t abs64(int64_t x)
-{
-	return x < 0 ? -x : x;
-}
-static int64_t l1(fxg_vec3 v) { return abs64(v.x) + abs64(v.y) + abs64(v.z); }
-
-/* n / d rounded half away from zero, d > 0 */
-static inline int64_t div_round(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
-
-/* the sum g of np points' values over np (1 to 4), each divisor a constant */
-static int64_t mean_round(int64_t g, int np)
-{
-	switch (np) {
-	case 4:
-		return div_round(g, 4);
-	case 3:
-		return div_round(g, 3);
-	case 2:
-		return div_round(g, 2);
-	default:
-		return g;
-	}
-}
-
-/* the turn from q0 to q (q conj(q0), w >= 0); exactly none when q is q0 */
-static fxg_quat turn_since(fxg_quat q, fxg_quat q0, uint32_t *ovf)
-{
-	if (q.x == q0.x && q.y == q0.y && q.z == q0.z && q.w == q0.w)
-		return fxg_q_identity();
-	fxg_quat d = fxg_q_mul(q, fxg_q_conj(q0), ovf);
-	return d.w < 0 ? fxg_q(-d.x, -d.y, -d.z, -d.w) : d;
-}
-
-/* prev's manifold moved to the bodies' poses xa, xb into c, when they moved
- * little enough (see above); false to make it afresh */
-static bool recycle(fxs_world *w, const fxs_contact *prev, const fxs_transform *xa, const fxs_transform *xb,
-		    fix16_t speculative, fxs_contact *c)
-{
-	uint32_t *ovf = &w->ovf;
-	fxg_quat dqa = turn_since(xa->q, prev->qa0, ovf), dqb = turn_since(xb->q, prev->qb0, ovf);
-	int64_t ta = l1(fxg_v3(dqa.x, dqa.y, dqa.z)), tb = l1(fxg_v3(dqb.x, dqb.y, dqb.z));
-	if (ta > 3 * RECYCLE_MAX_TURN || tb > 3 * RECYCLE_MAX_TURN) /* |v| <= |v|_1 <= 3 |v|_max */
-		return false;
-	fxg_vec3 d = fxg_v3_sub(xb->p, xa->p, ovf);
-	int64_t reach_a = 0, reach_b = 0;
-	for (int k = 0; k < prev->point_count; ++k) {
-		const fxs_contact_point *p = &prev->points[k];
-		fxg_vec3 ab = fxg_v3_sub(p->anchor_a, prev->d0, ovf);
-		int64_t ra = l1(p->anchor_a), rb = l1(ab);
-		reach_a = ra > reach_a ? ra : reach_a;
-		reach_b = rb > reach_b ? rb : reach_b;
-	}
-	/* |components| below 2^31: the products below 2^64 are kept below 2^62 by the turn test */
-	int64_t moved = l1(fxg_v3_sub(d, prev->d0, ovf)) + ((2 * (ta * reach_a + tb * reach_b)) >> 16);
-	if (moved >= (int64_t)RECYCLE_SLOPS * w->def.linear_slop)
-		return false;
-	/* c's fields are read from prev: just written by a block copy, they
-	 * would wait for it (no store forwarding from it) */
-	*c = *prev;
-	const bool turned_a = dqa.x | dqa.y | dqa.z, turned_b = dqb.x | dqb.y | dqb.z;
-	fxg_mat3 ra, rb;
-	if (turned_a)
-		ra = fxg_m3_from_quat(dqa, ovf);
-	if (turned_b)
-		rb = fxg_m3_from_quat(dqb, ovf);
-	bool near = false;
-	int64_t gx = 0, gy = 0, gz = 0;
-	for (int k = 0; k < prev->point_count; ++k) {
-		fxs_contact_point *p = &c->points[k];
-		const fxs_contact_point *q = &prev->points[k];
-		const fxg_vec3 ab = fxg_v3_sub(q->anchor_a, prev->d0, ovf);
-		p->anchor_b = ab;
-		fxg_vec3 ma = turned_a ? fxg_m3_mul_v3(ra, q->anchor_a, ovf) : q->anchor_a;
-		fxg_vec3 mb = turned_b ? fxg_m3_mul_v3(rb, ab, ovf) : ab;
-		/* b's material point less a's (zero when the manifold was made) */
-		fxg_vec3 gap = fxg_v3_add(d, fxg_v3_sub(mb, ma, ovf), ovf);
-		const fix16_t sep = fxg_add(q->base_separation, fxg_v3_dot(prev->normal, gap, ovf), ovf);
-		p->separation = sep;
-		near |= sep <= speculative;
-		gx += gap.x, gy += gap.y, gz += gap.z;
-	}
-	if (!near) {
-		c->point_count = 0; /* every point beyond the speculative distance: no contact, as made afresh */
-		return true;
-	}
-	/* the friction's anchor error (contact_batch.c): the mean gap, whose
-	 * part along the tangents is how far the surfaces slid since the
-	 * manifold was made. Surfaces that slid more than a linear slop are
-	 * sliding, not resting: their manifold is made afresh where they are
-	 * (and with it the anchor), so that friction does not pull them back.
-	 * (mean_round: divisions by a variable count were a tenth of this.) */
-	const int np = prev->point_count;
-	const fxg_vec3 slip = fxg_v3((fix16_t)mean_round(gx, np), (fix16_t)mean_round(gy, np), (fix16_t)mean_round(gz, np));
-	c->slip = slip;
-	fxg_vec3 along = fxg_v3_sub(slip, fxg_v3_scale(fxg_v3_dot(prev->normal, slip, ovf), prev->normal, ovf), ovf);
-	return l1(along) <= w->def.linear_slop;
-}
-
 /* The manifold of one pair of (child) shapes; a contact when it has points,
  * warm-started from last step's contact with the same key (or that
  * contact's manifold, recycled). Keys arrive in increasing order. `rot`:
@@ -263,7 +137,7 @@ static bool recycle(fxs_world *w, const fxs_contact *prev, const fxs_transform *
  * pair not recycled). */
 static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb, const fxs_shape *shape_a,
 		 const fxs_transform *xa, const fxs_shape *shape_b, const fxs_transform *xb, bool rot,
-		 const fxs_box_sat_result *sat, fix16_t speculative)
+		 const fxs_box_sat_result *sat, const fxs_recycle_lanes *rl, int rk, fix16_t speculative)
 {
 	fxs_world *w = u->w;
 	const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
@@ -276,7 +150,9 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 		return;
 	}
 	fxs_contact *c = &w->contacts_next[u->n];
-	if (prev && fxs_contact_recyclable(&ba->shape, &bb->shape) && recycle(w, prev, &ba->xf, &bb->xf, speculative, c)) {
+	if (prev && fxs_contact_recyclable(&ba->shape, &bb->shape) &&
+	    (rl ? fxs_recycle_lane(rl, rk, prev, w->def.linear_slop, speculative, c, &w->ovf)
+		: fxs_recycle(prev, &ba->xf, &bb->xf, w->def.linear_slop, speculative, c, &w->ovf))) {
 		if (c->point_count > 0) {
 			c->friction = mix_friction_of(u, ba->friction, bb->friction);
 			c->restitution = fxg_max(ba->restitution, bb->restitution);
@@ -347,36 +223,77 @@ static void emit_children(update_ctx *u, uint32_t a, uint32_t b, fix16_t specula
 		abox.hi = fxg_v3_add(abox.hi, fxg_v3(speculative, speculative, speculative), &ovf);
 		for (uint32_t j = 0; j < nb; ++j)
 			if (fxs_aabb_overlap(&abox, &bbox[j]))
-				emit(u, a, b, i, j, sa, &ta, cb ? &cb->child[j] : &bb->shape, &tb[j], false, NULL, speculative);
+				emit(u, a, b, i, j, sa, &ta, cb ? &cb->child[j] : &bb->shape, &tb[j], false, NULL, NULL, 0, speculative);
 	}
 }
 
-/* Whether emit will most likely keep the pair's manifold (recycle): it had
- * one last step and its bodies move less than a linear slop a step, counting
- * a radian a second of turn as a metre a second (a pair in a resting stack:
- * all but a few in a thousand recycle). A guess, for speed only: a pair
- * guessed wrong gets the same tests from emit's scalar path. */
-static bool likely_kept(const update_ctx *u, uint32_t *oi, uint32_t a, uint32_t b)
+/* A window of pairs, tested ahead of emit eight at a time by the vector
+ * kernels (the same bits as the scalar code emit would run): first the
+ * arithmetic of the recycling test (recycle.h) for the pairs that had a
+ * manifold last step, then the separating-axis tests of the box pairs that
+ * will not keep theirs (collide_box_box_vector.h). rec_at[k]: pair i0 + k's
+ * lane in rec (group << 3 | lane), or NO_LANE; sat_done[k]: whether sat[k]
+ * holds its box tests. A pair that keeps its manifold by the test's
+ * arithmetic but turns out to have slid (fxs_recycle_lane) gets its box
+ * tests from emit's scalar path: rare, the same bits. */
+#define WINDOW 64
+#define NO_LANE 0xFF
+typedef struct window {
+	fxs_recycle_lanes rec[WINDOW / 8];
+	uint8_t rec_at[WINDOW];
+	bool sat_done[WINDOW];
+	fxs_box_sat_result sat[WINDOW];
+} window;
+
+static void recycle_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_t i1, window *win)
 {
-	const uint64_t k = contact_key(a, b, 0, 0);
-	while (*oi < u->old_count && key_of(&u->old[*oi]) < k)
-		++*oi;
-	if (*oi >= u->old_count || key_of(&u->old[*oi]) != k)
-		return false;
-	const fxs_body *ba = &u->w->bodies[a], *bb = &u->w->bodies[b];
-	const int64_t s = abs64((int64_t)bb->v.x - ba->v.x) + abs64((int64_t)bb->v.y - ba->v.y) +
-		abs64((int64_t)bb->v.z - ba->v.z) + l1(ba->w) + l1(bb->w);
-	return ((s * u->w->def.dt) >> 16) <= u->w->def.linear_slop;
+	const fxs_world *w = u->w;
+	const fxs_contact *prev[8];
+	const fxs_body *ba[8], *bb[8];
+	int n = 0, group = 0;
+	uint32_t oi = u->oi;
+	for (uint32_t i = i0; i <= i1; ++i) {
+		if (n == 8 || (i == i1 && n > 0)) {
+			fxs_recycle_x8(u->kernels, n, prev, ba, bb, w->def.linear_slop, &win->rec[group++]);
+			n = 0;
+		}
+		if (i == i1)
+			break;
+		win->rec_at[i - i0] = NO_LANE;
+		const uint32_t a = pairs[i].a, b = pairs[i].b;
+		const fxs_body *A = &w->bodies[a], *B = &w->bodies[b];
+		if (!fxs_contact_recyclable(&A->shape, &B->shape) || (!fxs_body_active(A) && !fxs_body_active(B)))
+			continue;
+		const uint64_t k = contact_key(a, b, 0, 0);
+		while (oi < u->old_count && key_of(&u->old[oi]) < k)
+			++oi;
+		if (oi >= u->old_count || key_of(&u->old[oi]) != k)
+			continue;
+		prev[n] = &u->old[oi], ba[n] = A, bb[n] = B;
+		win->rec_at[i - i0] = (uint8_t)(group << 3 | n++);
+	}
+	for (uint32_t i = i0; i < i1; ++i) {
+		const uint8_t at = win->rec_at[i - i0];
+		if (at != NO_LANE && !(win->rec[at >> 3].done >> (at & 7) & 1))
+			win->rec_at[i - i0] = NO_LANE;
+	}
 }
 
-/* The separating-axis tests of the box pairs among pairs[i0, i1), eight at a
- * time with the vector kernels (collide_box_box_vector.h, the same bits as
- * the scalar tests emit would make): done[k] says whether sat[k] holds pair
- * i0 + k's. Pairs likely to keep their manifold are left out.
- * A pair's tests take its boxes in the order fxs_collide will. */
-#define SAT_WINDOW 64
-static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_t i1, fxs_box_sat_result *sat,
-		      bool *done)
+/* pair k's recycling lanes and lane *rk, or NULL */
+static const fxs_recycle_lanes *rec_of(const window *win, uint32_t k, int *rk)
+{
+	const uint8_t at = win->rec_at[k];
+	*rk = at & 7;
+	return at == NO_LANE ? NULL : &win->rec[at >> 3];
+}
+
+static bool kept(const window *win, uint32_t k)
+{
+	const uint8_t at = win->rec_at[k];
+	return at != NO_LANE && (win->rec[at >> 3].keep >> (at & 7) & 1);
+}
+
+static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_t i1, window *win)
 {
 	const fxs_world *w = u->w;
 	const fxs_shape *sa[8], *sb[8];
@@ -385,22 +302,21 @@ static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_
 	uint32_t at[8];
 	int n = 0;
 	fxs_box_sat_result out[8];
-	uint32_t oi = u->oi;
 	for (uint32_t i = i0; i <= i1; ++i) {
 		if (n == 8 || (i == i1 && n > 0)) {
 			uint32_t got = fxs_box_sat_x8(u->kernels, n, sa, sb, dw, ra, rb, out);
 			for (int k = 0; k < n; ++k)
 				if (got >> k & 1)
-					sat[at[k] - i0] = out[k], done[at[k] - i0] = true;
+					win->sat[at[k] - i0] = out[k], win->sat_done[at[k] - i0] = true;
 			n = 0;
 		}
 		if (i == i1)
 			break;
-		done[i - i0] = false;
+		win->sat_done[i - i0] = false;
 		uint32_t a = pairs[i].a, b = pairs[i].b;
 		const fxs_body *ba = &w->bodies[a], *bb = &w->bodies[b];
 		if (ba->shape.type != FXS_SHAPE_BOX || bb->shape.type != FXS_SHAPE_BOX ||
-		    (!fxs_body_active(ba) && !fxs_body_active(bb)) || likely_kept(u, &oi, a, b))
+		    (!fxs_body_active(ba) && !fxs_body_active(bb)) || kept(win, i - i0))
 			continue;
 		if (fxs_collide_swaps(&ba->shape, &bb->shape)) {
 			const fxs_body *t = ba;
@@ -422,19 +338,23 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 		return FXS_ERR_NOMEM;
 	update_ctx u = { .w = w, .old = w->contacts, .old_count = w->contact_count, .kernels = FXS_KERNELS_PORTABLE };
 	rot_cache_begin(w, &u);
-	/* box pairs' tests eight at a time, a window ahead (scratch on the stack) */
+	/* the window's tests eight at a time, a window ahead (scratch on the
+	 * stack; the box tests need the rotations' cache) */
 	u.kernels = fxs_world_get_kernels(w);
-	const bool vector_tests = u.rot && (u.kernels == FXS_KERNELS_AVX2 || u.kernels == FXS_KERNELS_AVX512 || u.kernels == FXS_KERNELS_NEON);
-	fxs_box_sat_result sat[SAT_WINDOW];
-	bool sat_done[SAT_WINDOW] = { false };
+	const bool vector_tests = u.kernels == FXS_KERNELS_AVX2 || u.kernels == FXS_KERNELS_AVX512 || u.kernels == FXS_KERNELS_NEON;
+	window win;
 	/* jointed pairs without collide_connected get no contacts: a merge walk
 	 * of the sorted pairs with the sorted filter */
 	uint32_t filter_count, fi = 0;
 	const uint64_t *filter = fxs_joints_filter(w, &filter_count);
 	for (uint32_t i = 0; i < pair_count; ++i) {
 		uint32_t a = pairs[i].a, b = pairs[i].b;
-		if (vector_tests && i % SAT_WINDOW == 0)
-			box_tests(&u, pairs, i, pair_count - i < SAT_WINDOW ? pair_count : i + SAT_WINDOW, sat, sat_done);
+		if (vector_tests && i % WINDOW == 0) {
+			const uint32_t end = pair_count - i < WINDOW ? pair_count : i + WINDOW;
+			recycle_tests(&u, pairs, i, end, &win);
+			if (u.rot)
+				box_tests(&u, pairs, i, end, &win);
+		}
 		if (fi < filter_count) {
 			uint64_t key = ((uint64_t)a << 32) | b;
 			while (fi < filter_count && filter[fi] < key)
@@ -463,13 +383,15 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 			continue;
 		}
 		fix16_t spec = speculative_distance(w, ba, bb);
+		int rk = 0;
+		const fxs_recycle_lanes *rec = vector_tests ? rec_of(&win, i % WINDOW, &rk) : NULL;
 		if (ba->shape.type == FXS_SHAPE_COMPOUND || bb->shape.type == FXS_SHAPE_COMPOUND)
 			emit_children(&u, a, b, spec);
 		else if (ba->shape.type == FXS_SHAPE_BOX && bb->shape.type == FXS_SHAPE_BOX)
 			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, &bb->shape, &bb->xf, true,
-			     vector_tests && sat_done[i % SAT_WINDOW] ? &sat[i % SAT_WINDOW] : NULL, spec);
+			     vector_tests && u.rot && win.sat_done[i % WINDOW] ? &win.sat[i % WINDOW] : NULL, rec, rk, spec);
 		else
-			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, &bb->shape, &bb->xf, false, NULL, spec);
+			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, &bb->shape, &bb->xf, false, NULL, rec, rk, spec);
 		if (u.nomem)
 			return FXS_ERR_NOMEM;
 	}

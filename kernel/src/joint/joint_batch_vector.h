@@ -6,7 +6,7 @@
  * The formulas are joint_batch.c's, lane for lane (contact_batch_vector.h
  * says how they carry over); a change there is made here once. Which
  * portable function each part mirrors:
- *   rotation_of    body_rotation (fxg_m3_from_quat), in range
+ *   rotation_of    body_rotation (fxg_m3_from_quat), in range (lanes_common.h)
  *   lever_arms_v   lever_arms (fxg_m3_mul_v3, fxg_v3_add, fxg_v3_sub)
  *   response       ball_response (its common path)
  *   inverse        sym3_inverse_hot (its common path; the one division per
@@ -53,28 +53,6 @@ INLINE void pose(const solver_ctx *c, const uint32_t *slot, uint32_t live, V r[8
 	for (int l = 0; l < VW; ++l)
 		row[l] = (live >> l & 1) ? base + (size_t)slot[l] * sizeof(fxs_body) : (const char *)(const void *)none;
 	rows_to_lanes(row, r); /* p.x p.y p.z q.x q.y q.z q.w */
-}
-
-/* fxg_m3_from_quat (each entry 1 - 2(...) or 2(...), exact, rounded once,
- * saturated) of quaternions whose components are within 2^17 (every unit
- * one): then nothing can saturate or overflow. The lanes outside, as bits. */
-#define QUAT_MAX ((int64_t)1 << 17)
-INLINE uint32_t rotation_of(const V q[4], V m[9])
-{
-	const V x = q[0], y = q[1], z = q[2], w = q[3];
-	const V xx = mul(x, x), yy = mul(y, y), zz = mul(z, z), xy = mul(x, y), xz = mul(x, z), yz = mul(y, z);
-	const V wx = mul(w, x), wy = mul(w, y), wz = mul(w, z), one = splat((int64_t)1 << 32);
-	m[0] = shr_round16(sub(one, slli(add(yy, zz), 1))), m[1] = shr_round16(slli(add(xy, wz), 1));
-	m[2] = shr_round16(slli(sub(xz, wy), 1));
-	m[3] = shr_round16(slli(sub(xy, wz), 1)), m[4] = shr_round16(sub(one, slli(add(xx, zz), 1)));
-	m[5] = shr_round16(slli(add(yz, wx), 1));
-	m[6] = shr_round16(slli(add(xz, wy), 1)), m[7] = shr_round16(slli(sub(yz, wx), 1));
-	m[8] = shr_round16(sub(one, slli(add(xx, yy), 1)));
-	M out = m_none();
-	UNROLL
-	for (int k = 0; k < 4; ++k)
-		out = m_or(out, gt(abs_(q[k]), splat(QUAT_MAX)));
-	return m_bits(out);
 }
 
 /* The rotations of the lanes' bodies where a quaternion is out of
@@ -501,7 +479,6 @@ uint32_t VKN(fxs_ball_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool u
 }
 
 #undef L
-#undef QUAT_MAX
 
 #else
 

@@ -58,6 +58,28 @@ INLINE V sat32(V x, M live, uint32_t *count)
 /* impulse32 (solver.h): saturated as sat32 and kept off INT32_MIN */
 INLINE V imp32(V x, M live, uint32_t *count) { return max_(sat32(x, live, count), splat(-INT32_MAX)); }
 
+/* fxg_m3_from_quat (each entry 1 - 2(...) or 2(...), exact, rounded once,
+ * saturated) of quaternions whose components are within 2^17 (every unit
+ * one): then nothing can saturate or overflow. The lanes outside, as bits. */
+#define FXS_VEC_QUAT_MAX ((int64_t)1 << 17)
+INLINE uint32_t rotation_of(const V q[4], V m[9])
+{
+	const V x = q[0], y = q[1], z = q[2], w = q[3];
+	const V xx = mul(x, x), yy = mul(y, y), zz = mul(z, z), xy = mul(x, y), xz = mul(x, z), yz = mul(y, z);
+	const V wx = mul(w, x), wy = mul(w, y), wz = mul(w, z), one = splat((int64_t)1 << 32);
+	m[0] = shr_round16(sub(one, slli(add(yy, zz), 1))), m[1] = shr_round16(slli(add(xy, wz), 1));
+	m[2] = shr_round16(slli(sub(xz, wy), 1));
+	m[3] = shr_round16(slli(sub(xy, wz), 1)), m[4] = shr_round16(sub(one, slli(add(xx, zz), 1)));
+	m[5] = shr_round16(slli(add(yz, wx), 1));
+	m[6] = shr_round16(slli(add(xz, wy), 1)), m[7] = shr_round16(slli(sub(yz, wx), 1));
+	m[8] = shr_round16(sub(one, slli(add(xx, yy), 1)));
+	M out = m_none();
+#pragma GCC unroll 4
+	for (int k = 0; k < 4; ++k)
+		out = m_or(out, gt(abs_(q[k]), splat(FXS_VEC_QUAT_MAX)));
+	return m_bits(out);
+}
+
 /* ---- the fast path's guard ----
  * A kernel runs a batch first on a fast path that clamps nothing: it notes
  * the range of every value the portable code saturates, and writes nothing

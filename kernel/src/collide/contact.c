@@ -150,6 +150,14 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 		return;
 	}
 	fxs_contact *c = &w->contacts_next[u->n];
+	/* the lines of the contact eight ahead, for writing: the new list is
+	 * written whole every step and had left the cache (a kept manifold's
+	 * copy waited for them) */
+	if (u->n + 8 < w->contacts_next_cap) {
+		const char *ahead = (const char *)(const void *)&w->contacts_next[u->n + 8];
+		for (size_t o = 0; o < sizeof *c; o += 64)
+			__builtin_prefetch(ahead + o, 1);
+	}
 	if (prev && fxs_contact_recyclable(&ba->shape, &bb->shape) &&
 	    (rl ? fxs_recycle_lane(rl, rk, prev, w->def.linear_slop, speculative, c, &w->ovf)
 		: fxs_recycle(prev, &ba->xf, &bb->xf, w->def.linear_slop, speculative, c, &w->ovf))) {

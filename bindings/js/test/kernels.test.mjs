@@ -27,3 +27,9 @@ test('tests/test_narrowphase.c under node: the SIMD128 box-box axes give the sca
 	assert.match(out, /simd128: [1-9]\d* of \d+ pairs taken by the vector tests, 0 differ/);
 	assert.match(out, /^1 passed, 0 failed$/m);
 });
+
+test('tests/test_narrowphase.c under node: the SIMD128 recycling test gives the scalar contacts', () => {
+	const out = run('np_recycle_vector');
+	assert.match(out, /simd128: [1-9]\d* of \d+ pairs taken by the vector test, [1-9]\d* kept, [1-9]\d* of them slid, 0 differ/);
+	assert.match(out, /^1 passed, 0 failed$/m);
+});

@@ -159,7 +159,7 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 			__builtin_prefetch(ahead + o, 1);
 	}
 	if (prev && fxs_contact_recyclable(&ba->shape, &bb->shape) &&
-	    (rl ? fxs_recycle_lane(rl, rk, prev, w->def.linear_slop, speculative, c, &w->ovf)
+	    (rl ? fxs_recycle_lane(rl, rk, prev, speculative, c)
 		: fxs_recycle(prev, &ba->xf, &bb->xf, w->def.linear_slop, speculative, c, &w->ovf))) {
 		if (c->point_count > 0) {
 			c->friction = mix_friction_of(u, ba->friction, bb->friction);

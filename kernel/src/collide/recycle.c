@@ -60,8 +60,8 @@ static fxg_quat turn_since(fxg_quat q, fxg_quat q0, uint32_t *ovf)
 
 /* The end of the test, for c (prev's manifold) whose points' new
  * separations are sep and whose gaps sum to g: no contact when every point
- * is beyond the speculative distance; else whether the surfaces have not
- * slid. The friction's anchor error (contact_batch.c) is the mean gap,
+ * is beyond the speculative distance (all_beyond); else whether the
+ * surfaces have not slid. The friction's anchor error (contact_batch.c) is the mean gap,
  * whose part along the tangents is how far the surfaces slid since the
  * manifold was made. Surfaces that slid more than a linear slop are
  * sliding, not resting: their manifold is made afresh where they are (and
@@ -69,15 +69,20 @@ static fxg_quat turn_since(fxg_quat q, fxg_quat q0, uint32_t *ovf)
  * (mean_round: divisions by a variable count were a tenth of this.) It
  * reads prev, not c: c was just written by a block copy, and its fields
  * would wait for it (no store forwarding from it). */
+static bool all_beyond(const fix16_t sep[4], int np, fix16_t speculative)
+{
+	bool near = false;
+	for (int k = 0; k < np; ++k)
+		near |= sep[k] <= speculative;
+	return !near;
+}
+
 static bool slid_little(const fxs_contact *prev, const fix16_t sep[4], const int64_t g[3], fix16_t linear_slop,
 			fix16_t speculative, fxs_contact *c, uint32_t *ovf)
 {
 	const int np = prev->point_count;
-	bool near = false;
-	for (int k = 0; k < np; ++k)
-		near |= sep[k] <= speculative;
-	if (!near) {
-		c->point_count = 0; /* every point beyond the speculative distance: no contact, as made afresh */
+	if (all_beyond(sep, np, speculative)) {
+		c->point_count = 0; /* no contact, as made afresh */
 		return true;
 	}
 	const fxg_vec3 slip =
@@ -134,8 +139,8 @@ bool fxs_recycle(const fxs_contact *prev, const fxs_transform *xa, const fxs_tra
 	return slid_little(prev, sep, g, linear_slop, speculative, c, ovf);
 }
 
-bool fxs_recycle_lane(const fxs_recycle_lanes *in, int k, const fxs_contact *prev, fix16_t linear_slop,
-		      fix16_t speculative, fxs_contact *c, uint32_t *ovf)
+bool fxs_recycle_lane(const fxs_recycle_lanes *in, int k, const fxs_contact *prev, fix16_t speculative,
+		      fxs_contact *c)
 {
 	if (!(in->keep >> k & 1))
 		return false;
@@ -146,14 +151,11 @@ bool fxs_recycle_lane(const fxs_recycle_lanes *in, int k, const fxs_contact *pre
 		p->anchor_b = fxg_v3(in->ab[i][0][k], in->ab[i][1][k], in->ab[i][2][k]);
 		p->separation = sep[i] = in->sep[i][k];
 	}
-	(void)linear_slop, (void)ovf; /* the kernels made the slide test, in range */
-	bool near = false;
-	for (int i = 0; i < prev->point_count; ++i)
-		near |= sep[i] <= speculative;
-	if (!near) {
+	if (all_beyond(sep, prev->point_count, speculative)) {
 		c->point_count = 0;
 		return true;
 	}
+	/* slid_little's slip and slide test, made by the kernels */
 	c->slip = fxg_v3(in->slip[0][k], in->slip[1][k], in->slip[2][k]);
 	return in->still >> k & 1;
 }

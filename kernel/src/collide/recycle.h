@@ -38,7 +38,7 @@ typedef struct fxs_recycle_lanes {
 
 /* The pairs: prev[k]'s manifold (1 to 4 points) between bodies a[k] and
  * b[k] (their xf), k < n. */
-#define FXS_RECYCLE_ARGS                                                                                        \
+#define FXS_RECYCLE_ARGS                                                                                 \
 	int n, const fxs_contact *const prev[8], const fxs_body *const a[8], const fxs_body *const b[8], \
 		fix16_t linear_slop, fxs_recycle_lanes *out
 /* with the vector kernels of level k (a FXS_KERNELS_* level); none done
@@ -50,8 +50,8 @@ void fxs_recycle_x8_neon(FXS_RECYCLE_ARGS);
 void fxs_recycle_x8_simd128(FXS_RECYCLE_ARGS);
 
 /* fxs_recycle for lane k of `in`, done by the kernels: the same c and the
- * same answer */
-bool fxs_recycle_lane(const fxs_recycle_lanes *in, int k, const fxs_contact *prev, fix16_t linear_slop,
-		      fix16_t speculative, fxs_contact *c, uint32_t *ovf);
+ * same answer (and nothing to count) */
+bool fxs_recycle_lane(const fxs_recycle_lanes *in, int k, const fxs_contact *prev, fix16_t speculative,
+		      fxs_contact *c);
 
 #endif

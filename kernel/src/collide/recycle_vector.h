@@ -107,9 +107,11 @@ INLINE void recycle_at(const void *const *prev, const void *const *a, const void
 	rows_at(a + h, offsetof(fxs_body, xf) + offsetof(fxs_transform, p), A);
 	rows_at(b + h, offsetof(fxs_body, xf) + offsetof(fxs_transform, p), B);
 	M out_q = m_none();
-	for (int k = 0; k < 4; ++k)
-		out_q = m_or(out_q, m_or(m_or(gt(abs_(P[3 + k]), splat(FXS_VEC_QUAT_MAX)), gt(abs_(Q[k]), splat(FXS_VEC_QUAT_MAX))),
-					 m_or(gt(abs_(A[3 + k]), splat(FXS_VEC_QUAT_MAX)), gt(abs_(B[3 + k]), splat(FXS_VEC_QUAT_MAX)))));
+	const V qmax = splat(FXS_VEC_QUAT_MAX);
+	for (int k = 0; k < 4; ++k) {
+		out_q = m_or(out_q, m_or(gt(abs_(P[3 + k]), qmax), gt(abs_(Q[k]), qmax)));     /* qa0, qb0 */
+		out_q = m_or(out_q, m_or(gt(abs_(A[3 + k]), qmax), gt(abs_(B[3 + k]), qmax))); /* the poses' */
+	}
 	const v3 nrm = { P[0], P[1], P[2] }, d0 = { Q[4], Q[5], Q[6] };
 	const v3 d = { sub(B[0], A[0]), sub(B[1], A[1]), sub(B[2], A[2]) };
 	fine = m_andnot(m_or(m_or(out_q, over3(nrm.x, nrm.y, nrm.z, NORMAL_MAX)),
@@ -129,9 +131,8 @@ INLINE void recycle_at(const void *const *prev, const void *const *a, const void
 	M live[4];
 	for (int k = 0; k < 4; ++k) {
 		V r[8];
-		rows_at(prev + h, offsetof(fxs_contact, points) + (size_t)k * sizeof(fxs_contact_point) +
-					  offsetof(fxs_contact_point, anchor_a),
-			r);
+		const size_t at = offsetof(fxs_contact, points) + (size_t)k * sizeof(fxs_contact_point);
+		rows_at(prev + h, at + offsetof(fxs_contact_point, anchor_a), r);
 		live[k] = gt(np, splat(k));
 		arm[k] = (v3){ r[0], r[1], r[2] }, base[k] = r[3];
 		ab[k] = (v3){ sub(r[0], d0.x), sub(r[1], d0.y), sub(r[2], d0.z) };

@@ -349,7 +349,7 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 	/* the window's tests eight at a time, a window ahead (scratch on the
 	 * stack; the box tests need the rotations' cache) */
 	u.kernels = fxs_world_get_kernels(w);
-	const bool vector_tests = u.kernels == FXS_KERNELS_AVX2 || u.kernels == FXS_KERNELS_AVX512 || u.kernels == FXS_KERNELS_NEON || u.kernels == FXS_KERNELS_SIMD128;
+	const bool vector_tests = u.kernels != FXS_KERNELS_PORTABLE;
 	window win;
 	/* jointed pairs without collide_connected get no contacts: a merge walk
 	 * of the sorted pairs with the sorted filter */

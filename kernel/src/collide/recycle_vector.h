@@ -144,7 +144,7 @@ INLINE void recycle_at(const void *const *prev, const void *const *a, const void
 			    srli(slli(add(mul(ta, reach_a), mul(tb, reach_b)), 1), 16));
 	keep = m_and(keep, gt(splat((int64_t)RECYCLE_SLOPS * linear_slop), moved));
 	/* rotation_of's range (the turn test bounds dq.xyz) */
-	fine = m_andnot(m_and(keep, m_or(gt(abs_(dqa[3]), splat(FXS_VEC_QUAT_MAX)), gt(abs_(dqb[3]), splat(FXS_VEC_QUAT_MAX)))),
+	fine = m_andnot(m_and(keep, m_or(gt(abs_(dqa[3]), qmax), gt(abs_(dqb[3]), qmax))),
 			fine);
 	M still = m_none();
 	if (m_any(m_and(fine, keep))) {

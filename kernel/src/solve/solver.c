@@ -30,6 +30,7 @@
 #include "solve/stage.h"
 #include "solve/solver_direct.h"
 #include "solve/contact_batch.h"
+#include "solve/integrate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -366,25 +367,54 @@ static void integrate_velocities(solver_ctx *c)
 	}
 }
 
+void fxs_integrate_body(fxs_body *b, solver_body *s, fix16_t len, uint32_t *ovf)
+{
+	if (b->locks & FXS_LOCK_LINEAR) /* what the velocity solve gave along a locked axis */
+		s->v = fxs_lock_linear(b->locks, s->v);
+	fxg_vec3 step = fxg_v3(fxg_mul(len, s->v.x, ovf), fxg_mul(len, s->v.y, ovf), fxg_mul(len, s->v.z, ovf));
+	b->xf.p = fxg_v3_add(b->xf.p, step, ovf);
+	s->dp = fxg_v3_add(s->dp, step, ovf);
+	if (s->w.x | s->w.y | s->w.z) {
+		fxs_body_set_q30(b, fxg_q30_integrate(b->q30, s->w, len, ovf));
+		s->dtheta = fxg_v3_mul_add(s->dtheta, len, s->w, ovf);
+	}
+}
+
+uint64_t fxs_integrate_x64(int k, FXS_INTEGRATE_ARGS)
+{
+	switch (k) {
+	case FXS_KERNELS_AVX2: return fxs_integrate_x64_avx2(b, s, n, len);
+	case FXS_KERNELS_AVX512: return fxs_integrate_x64_avx512(b, s, n, len);
+	case FXS_KERNELS_NEON: return fxs_integrate_x64_neon(b, s, n, len);
+	case FXS_KERNELS_SIMD128: return fxs_integrate_x64_simd128(b, s, n, len);
+	default: return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+	}
+}
+
+/* Each moving body by h v and h w. With vector kernels, 64 bodies at a
+ * time: the kernels take the common case (integrate.h), the scalar code
+ * the bodies they leave (in any order: bodies are independent, and the
+ * saturation count a sum). */
 static void integrate_positions(solver_ctx *c)
 {
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
 	fix16_t h = c->h;
+	if (c->simd != FXS_KERNELS_PORTABLE && h > 0 && h <= FXG_ONE) {
+		for (uint32_t i = 0; i < c->body_count; i += 64) {
+			const uint32_t n = c->body_count - i < 64 ? c->body_count - i : 64;
+			for (uint64_t left = fxs_integrate_x64(c->simd, &w->bodies[i], &c->bodies[i], n, h); left; left &= left - 1) {
+				const uint32_t k = i + (uint32_t)__builtin_ctzll(left);
+				if (c->bodies[k].moves)
+					fxs_integrate_body(&w->bodies[k], &c->bodies[k], h, ovf);
+			}
+		}
+		return;
+	}
 	for (uint32_t i = 0; i < c->body_count; ++i) {
 		solver_body *s = &c->bodies[i];
-		if (!s->moves)
-			continue;
-		fxs_body *b = &w->bodies[i];
-		if (b->locks & FXS_LOCK_LINEAR) /* what the velocity solve gave along a locked axis */
-			s->v = fxs_lock_linear(b->locks, s->v);
-		fxg_vec3 step = fxg_v3(fxg_mul(h, s->v.x, ovf), fxg_mul(h, s->v.y, ovf), fxg_mul(h, s->v.z, ovf));
-		b->xf.p = fxg_v3_add(b->xf.p, step, ovf);
-		s->dp = fxg_v3_add(s->dp, step, ovf);
-		if (s->w.x | s->w.y | s->w.z) {
-			fxs_body_set_q30(b, fxg_q30_integrate(b->q30, s->w, h, ovf));
-			s->dtheta = fxg_v3_mul_add(s->dtheta, h, s->w, ovf);
-		}
+		if (s->moves)
+			fxs_integrate_body(&w->bodies[i], s, h, ovf);
 	}
 }
 

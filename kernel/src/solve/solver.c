@@ -592,8 +592,24 @@ fxs_result fxs_solve(fxs_world *w)
 	 * stays. */
 	uint8_t *pressed = c.stage_mask; /* the stages' scratch, free now: a byte per body */
 	memset(pressed, 0, c.body_count);
-	for (uint32_t i = 0; i < w->contact_count; ++i) {
-		const fxs_contact *fc = &w->contacts[i];
+	/* The points' impulses as fxs_batches_store and the boxed LCP left them
+	 * in the world's contacts, read where they are denser: every contact
+	 * with a dynamic body is solved, by the batches (whose lanes hold the
+	 * contact's bodies, and for empty lanes no point) or the boxed LCP;
+	 * the others press no body that could rest here. */
+	for (uint32_t i = 0; i < c.batch_count; ++i) {
+		const contact_batch *bt = &c.batches[i];
+		for (int l = 0; l < FXS_LANES; ++l)
+			for (int k = 0; k < bt->count[l]; ++k)
+				if (bt->impulse[k][l] > 0) {
+					pressed[bt->a[l]] = pressed[bt->b[l]] = 1;
+					break;
+				}
+	}
+	for (uint32_t i = 0; c.contact_direct && i < c.contact_count; ++i) {
+		if (!c.contact_direct[i])
+			continue;
+		const fxs_contact *fc = &w->contacts[c.contacts[i].index];
 		for (int k = 0; k < fc->point_count; ++k)
 			if (fc->points[k].normal_impulse > 0) {
 				pressed[fc->a] = pressed[fc->b] = 1;

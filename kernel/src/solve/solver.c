@@ -325,45 +325,78 @@ static void gyroscopic(const fxs_body *b, solver_body *s, fix16_t h, uint32_t *o
 		      fxg_sat((int64_t)s->w.z - fxg_shr_round(r[2], 16), ovf));
 }
 
-static void integrate_velocities(solver_ctx *c)
+/* one dynamic body's velocities over a sub-step of length h: gravity,
+ * forces, the gyroscopic term, damping, locks */
+static void integrate_velocity(solver_ctx *c, uint32_t i)
 {
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
 	fix16_t h = c->h;
+	solver_body *s = &c->bodies[i];
+	const fxs_body *b = &w->bodies[i];
+	fxg_vec3 g = b->gravity_scale == FXG_ONE ? w->def.gravity : fxg_v3_scale(b->gravity_scale, w->def.gravity, ovf);
+	s->v = fxg_v3_mul_add(s->v, h, g, ovf);
+	if (b->force.x | b->force.y | b->force.z) {
+		fxg_vec3 a = fxg_v3(fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.x, ovf), ovf),
+				    fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.y, ovf), ovf),
+				    fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.z, ovf), ovf));
+		s->v = fxg_v3_mul_add(s->v, h, a, ovf);
+	}
+	if (b->torque.x | b->torque.y | b->torque.z) {
+		wvec3 al = sym_mul(&s->inv_i, b->torque, ovf);
+		fxg_vec3 a = fxg_v3(fxg_wide_to_fix(al.x, ovf), fxg_wide_to_fix(al.y, ovf), fxg_wide_to_fix(al.z, ovf));
+		s->w = fxg_v3_mul_add(s->w, h, a, ovf);
+	}
+	if (b->gyro_on && (s->w.x | s->w.y | s->w.z)) {
+		gyroscopic(b, s, h, ovf);
+		if (b->locks & FXS_LOCK_ANGULAR) /* the locks take the term's part about their axes */
+			s->w = fxs_lock_angular(b->locks, s->w);
+	}
+	/* damping: v / (1 + h c), exact for c == 0 (skipped) */
+	if (b->linear_damping) {
+		fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->linear_damping, ovf), ovf), ovf);
+		s->v = fxg_v3_scale(f, s->v, ovf);
+	}
+	if (b->angular_damping) {
+		fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->angular_damping, ovf), ovf), ovf);
+		s->w = fxg_v3_scale(f, s->w, ovf);
+	}
+	if (b->locks & FXS_LOCK_LINEAR) /* (the angular ones: inv_i has no locked axis left) */
+		s->v = fxs_lock_linear(b->locks, s->v);
+}
+
+/* Each dynamic body's velocities. The first sub-step notes the bodies that
+ * only fall (gravity unscaled; no force, torque, gyroscopic term, damping or
+ * linear lock: integrate_velocity gives them v + h g and nothing else),
+ * in the stages' scratch, which is free during the sub-steps; later
+ * sub-steps give them that without reading their bodies, the same h g
+ * (each component rounded once) for all. */
+static void integrate_velocities(solver_ctx *c)
+{
+	const fxs_world *w = c->w;
+	uint8_t *falls = c->stage_mask;
+	if (c->substep == 0) {
+		for (uint32_t i = 0; i < c->body_count; ++i) {
+			falls[i] = 0;
+			if (!c->bodies[i].dynamic)
+				continue;
+			const fxs_body *b = &w->bodies[i];
+			falls[i] = b->gravity_scale == FXG_ONE && !(b->force.x | b->force.y | b->force.z) &&
+				!(b->torque.x | b->torque.y | b->torque.z) && !b->gyro_on && !b->linear_damping &&
+				!b->angular_damping && !(b->locks & FXS_LOCK_LINEAR);
+			integrate_velocity(c, i);
+		}
+		return;
+	}
+	const fxg_vec3 g = w->def.gravity;
+	const int64_t hg[3] = { fxg_shr_round((int64_t)c->h * g.x, 16), fxg_shr_round((int64_t)c->h * g.y, 16),
+				fxg_shr_round((int64_t)c->h * g.z, 16) };
 	for (uint32_t i = 0; i < c->body_count; ++i) {
 		solver_body *s = &c->bodies[i];
-		if (!s->dynamic)
-			continue;
-		const fxs_body *b = &w->bodies[i];
-		fxg_vec3 g = b->gravity_scale == FXG_ONE ? w->def.gravity : fxg_v3_scale(b->gravity_scale, w->def.gravity, ovf);
-		s->v = fxg_v3_mul_add(s->v, h, g, ovf);
-		if (b->force.x | b->force.y | b->force.z) {
-			fxg_vec3 a = fxg_v3(fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.x, ovf), ovf),
-					    fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.y, ovf), ovf),
-					    fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.z, ovf), ovf));
-			s->v = fxg_v3_mul_add(s->v, h, a, ovf);
-		}
-		if (b->torque.x | b->torque.y | b->torque.z) {
-			wvec3 al = sym_mul(&s->inv_i, b->torque, ovf);
-			fxg_vec3 a = fxg_v3(fxg_wide_to_fix(al.x, ovf), fxg_wide_to_fix(al.y, ovf), fxg_wide_to_fix(al.z, ovf));
-			s->w = fxg_v3_mul_add(s->w, h, a, ovf);
-		}
-		if (b->gyro_on && (s->w.x | s->w.y | s->w.z)) {
-			gyroscopic(b, s, h, ovf);
-			if (b->locks & FXS_LOCK_ANGULAR) /* the locks take the term's part about their axes */
-				s->w = fxs_lock_angular(b->locks, s->w);
-		}
-		/* damping: v / (1 + h c), exact for c == 0 (skipped) */
-		if (b->linear_damping) {
-			fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->linear_damping, ovf), ovf), ovf);
-			s->v = fxg_v3_scale(f, s->v, ovf);
-		}
-		if (b->angular_damping) {
-			fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->angular_damping, ovf), ovf), ovf);
-			s->w = fxg_v3_scale(f, s->w, ovf);
-		}
-		if (b->locks & FXS_LOCK_LINEAR) /* (the angular ones: inv_i has no locked axis left) */
-			s->v = fxs_lock_linear(b->locks, s->v);
+		if (falls[i]) /* fxg_v3_mul_add(s->v, h, g) */
+			s->v = fxg_v3(fxg_sat(s->v.x + hg[0], c->ovf), fxg_sat(s->v.y + hg[1], c->ovf), fxg_sat(s->v.z + hg[2], c->ovf));
+		else if (s->dynamic)
+			integrate_velocity(c, i);
 	}
 }
 

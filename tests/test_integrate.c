@@ -66,6 +66,7 @@ static void integrate_matches_scalar(int level)
 	uint32_t bodies = 0, taken = 0, turned = 0;
 	static fxs_body b[64], b0[64];
 	static solver_body s[64], s0[64];
+	static uint8_t flags[64];
 	for (int round = 0; round < 4000; ++round) {
 		const uint32_t n = 1 + (uint32_t)(test_rng_next(&seed) % 64);
 		const fix16_t lens[] = { 1092, 1093, 4369, 1, FXG_ONE, (fix16_t)(1 + test_rng_next(&seed) % FXG_ONE) };
@@ -90,13 +91,15 @@ static void integrate_matches_scalar(int level)
 			bb->q30 = rnd_q30(&seed);
 			bb->xf.q = r >> 48 & 1 ? fxg_q30_to_q(bb->q30) : fxg_q((int32_t)r, 7, -9, (int32_t)(r >> 20));
 		}
+		for (uint32_t k = 0; k < n; ++k)
+			flags[k] = s[k].moves && !b[k].locks ? FXS_INTEGRATE_PLAIN : 0;
 		memcpy(b0, b, sizeof b);
 		memcpy(s0, s, sizeof s);
 		uint32_t ovf_want = 0, ovf_got = 0;
 		for (uint32_t k = 0; k < n; ++k)
 			if (s0[k].moves)
 				fxs_integrate_body(&b0[k], &s0[k], len, &ovf_want);
-		const uint64_t left = fxs_integrate_x64(level, b, s, n, len);
+		const uint64_t left = fxs_integrate_x64(level, b, s, flags, n, len);
 		CHECK(n == 64 || left >> n == 0);
 		for (uint32_t k = 0; k < n; ++k) {
 			if (!s[k].moves)

@@ -14,13 +14,16 @@
  * *ovf. */
 void fxs_integrate_body(fxs_body *b, solver_body *s, fix16_t len, uint32_t *ovf);
 
-/* The bodies b[0..n) with their solver bodies s[0..n), n <= 64, a sub-step
- * of length 0 < len <= 2^16 (1 s): the kernels integrate the bodies they
- * can and return the bits of the others (bit k for body k), which
- * fxs_integrate_body must then do. Where they take a body, the result is
- * fxs_integrate_body's and it would count no saturation; bodies that do not
- * move are left as they are. */
-#define FXS_INTEGRATE_ARGS fxs_body *b, solver_body *s, uint32_t n, fix16_t len
+/* flags[k] & FXS_INTEGRATE_PLAIN: body k moves and has no locks */
+#define FXS_INTEGRATE_PLAIN 2
+
+/* The bodies b[0..n) with their solver bodies s[0..n) and flags[0..n),
+ * n <= 64, a sub-step of length 0 < len <= 2^16 (1 s): the kernels
+ * integrate plain bodies they can and return the bits of the others (bit k
+ * for body k), which fxs_integrate_body must then do if they move. Where
+ * they take a body, the result is fxs_integrate_body's and it would count
+ * no saturation; the others are left as they are. */
+#define FXS_INTEGRATE_ARGS fxs_body *b, solver_body *s, const uint8_t *flags, uint32_t n, fix16_t len
 /* with the vector kernels of level k (a FXS_KERNELS_* level); all bodies
  * left where the build has no such kernels */
 uint64_t fxs_integrate_x64(int k, FXS_INTEGRATE_ARGS);

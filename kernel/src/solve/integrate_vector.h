@@ -7,7 +7,8 @@
  * fxg_q30_integrate's small-eps normalisation and fxg_q30_to_q (a change
  * there is made here once).
  *
- * Ranges: a lane is taken when its body moves, has no locks and its angular
+ * Ranges: a lane is taken when its body is plain (moves, no locks: its
+ * flags, integrate.h) and its angular
  * velocity's components are below 2^29 raw (8192 rad/s), and then when the
  * new position, displacement and rotation fit int32 and the turned
  * quaternion takes the small-eps normalisation. With 0 < len <= 2^16 every
@@ -46,23 +47,22 @@ _Static_assert(offsetof(solver_body, w) == 12 && offsetof(solver_body, dp) == 24
 /* x outside int32 */
 INLINE M out32(V x) { return m_or(gt(x, splat(INT32_MAX)), gt(splat(INT32_MIN), x)); }
 
-/* bodies h..h+VW; the bits of the moving ones not taken */
-INLINE uint64_t integrate_at(fxs_body *b, solver_body *s, int h, fix16_t len)
+/* bodies h..h+VW; the bits of those not taken */
+INLINE uint64_t integrate_at(fxs_body *b, solver_body *s, const uint8_t *flags, int h, fix16_t len)
 {
-	uint32_t plain = 0, moving = 0;
+	uint32_t plain = 0;
 	const char *bl[VW], *sl[VW];
 	char *bp[VW], *bq[VW], *sd[VW];
 #pragma GCC unroll 8
 	for (int l = 0; l < VW; ++l) {
 		fxs_body *bb = &b[h + l];
 		solver_body *ss = &s[h + l];
-		moving |= (uint32_t)(ss->moves != 0) << l;
-		plain |= (uint32_t)(ss->moves != 0 && bb->locks == 0) << l;
+		plain |= (uint32_t)(flags[h + l] / FXS_INTEGRATE_PLAIN & 1) << l;
 		bp[l] = (char *)bb + BODY_P, bq[l] = (char *)bb + BODY_QZ, sd[l] = (char *)&ss->dp;
 		bl[l] = (const char *)bb + BODY_P, sl[l] = (const char *)ss;
 	}
 	if (!plain)
-		return moving;
+		return (1u << VW) - 1;
 	V S0[8], S1[8], B0[8], B1[8];
 	rows_to_lanes(sl, S0); /* v, w, dp.x, dp.y */
 	for (int l = 0; l < VW; ++l)
@@ -129,7 +129,7 @@ INLINE uint64_t integrate_at(fxs_body *b, solver_body *s, int h, fix16_t len)
 		lanes_to_rows6(r1, bq);
 		lanes_to_rows6(r2, sd);
 	}
-	return moving & ~m_bits(fine);
+	return ((1u << VW) - 1) & ~m_bits(fine);
 }
 
 uint64_t VKN(fxs_integrate_x64)(FXS_INTEGRATE_ARGS)
@@ -137,7 +137,7 @@ uint64_t VKN(fxs_integrate_x64)(FXS_INTEGRATE_ARGS)
 	uint64_t left = 0;
 	uint32_t h = 0;
 	for (; h + VW <= n; h += VW)
-		left |= integrate_at(b, s, (int)h, len) << h;
+		left |= integrate_at(b, s, flags, (int)h, len) << h;
 	if (h < n)
 		left |= (~(uint64_t)0 >> (64 - (n - h))) << h; /* the last few: the scalar code */
 	return left;
@@ -152,7 +152,7 @@ uint64_t VKN(fxs_integrate_x64)(FXS_INTEGRATE_ARGS)
 
 uint64_t VKN(fxs_integrate_x64)(FXS_INTEGRATE_ARGS)
 {
-	(void)b, (void)s, (void)len;
+	(void)b, (void)s, (void)flags, (void)len;
 	return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
 }
 

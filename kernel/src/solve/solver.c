@@ -365,25 +365,34 @@ static void integrate_velocity(solver_ctx *c, uint32_t i)
 		s->v = fxs_lock_linear(b->locks, s->v);
 }
 
-/* Each dynamic body's velocities. The first sub-step notes the bodies that
- * only fall (gravity unscaled; no force, torque, gyroscopic term, damping or
- * linear lock: integrate_velocity gives them v + h g and nothing else),
- * in the stages' scratch, which is free during the sub-steps; later
- * sub-steps give them that without reading their bodies, the same h g
- * (each component rounded once) for all. */
+/* integrate_velocities' and integrate_positions' notes on a body for the
+ * step (solver_ctx.stage_mask: the stages' scratch, free during the
+ * sub-steps), besides FXS_INTEGRATE_PLAIN: it only falls (dynamic, gravity
+ * unscaled; no force, torque, gyroscopic term, damping or linear lock:
+ * integrate_velocity gives it v + h g and nothing else) */
+#define FALLS 1
+
+/* Each dynamic body's velocities. The first sub-step makes the notes;
+ * later sub-steps give the bodies that only fall v + h g without reading
+ * them, the same h g (each component rounded once) for all. */
 static void integrate_velocities(solver_ctx *c)
 {
 	const fxs_world *w = c->w;
-	uint8_t *falls = c->stage_mask;
+	uint8_t *notes = c->stage_mask;
 	if (c->substep == 0) {
 		for (uint32_t i = 0; i < c->body_count; ++i) {
-			falls[i] = 0;
-			if (!c->bodies[i].dynamic)
+			const solver_body *s = &c->bodies[i];
+			notes[i] = 0;
+			if (!s->moves)
 				continue;
 			const fxs_body *b = &w->bodies[i];
-			falls[i] = b->gravity_scale == FXG_ONE && !(b->force.x | b->force.y | b->force.z) &&
-				!(b->torque.x | b->torque.y | b->torque.z) && !b->gyro_on && !b->linear_damping &&
-				!b->angular_damping && !(b->locks & FXS_LOCK_LINEAR);
+			notes[i] = b->locks ? 0 : FXS_INTEGRATE_PLAIN;
+			if (!s->dynamic)
+				continue;
+			if (b->gravity_scale == FXG_ONE && !(b->force.x | b->force.y | b->force.z) &&
+			    !(b->torque.x | b->torque.y | b->torque.z) && !b->gyro_on && !b->linear_damping &&
+			    !b->angular_damping && !(b->locks & FXS_LOCK_LINEAR))
+				notes[i] |= FALLS;
 			integrate_velocity(c, i);
 		}
 		return;
@@ -393,7 +402,7 @@ static void integrate_velocities(solver_ctx *c)
 				fxg_shr_round((int64_t)c->h * g.z, 16) };
 	for (uint32_t i = 0; i < c->body_count; ++i) {
 		solver_body *s = &c->bodies[i];
-		if (falls[i]) /* fxg_v3_mul_add(s->v, h, g) */
+		if (notes[i] & FALLS) /* fxg_v3_mul_add(s->v, h, g) */
 			s->v = fxg_v3(fxg_sat(s->v.x + hg[0], c->ovf), fxg_sat(s->v.y + hg[1], c->ovf), fxg_sat(s->v.z + hg[2], c->ovf));
 		else if (s->dynamic)
 			integrate_velocity(c, i);
@@ -416,27 +425,29 @@ void fxs_integrate_body(fxs_body *b, solver_body *s, fix16_t len, uint32_t *ovf)
 uint64_t fxs_integrate_x64(int k, FXS_INTEGRATE_ARGS)
 {
 	switch (k) {
-	case FXS_KERNELS_AVX2: return fxs_integrate_x64_avx2(b, s, n, len);
-	case FXS_KERNELS_AVX512: return fxs_integrate_x64_avx512(b, s, n, len);
-	case FXS_KERNELS_NEON: return fxs_integrate_x64_neon(b, s, n, len);
-	case FXS_KERNELS_SIMD128: return fxs_integrate_x64_simd128(b, s, n, len);
+	case FXS_KERNELS_AVX2: return fxs_integrate_x64_avx2(b, s, flags, n, len);
+	case FXS_KERNELS_AVX512: return fxs_integrate_x64_avx512(b, s, flags, n, len);
+	case FXS_KERNELS_NEON: return fxs_integrate_x64_neon(b, s, flags, n, len);
+	case FXS_KERNELS_SIMD128: return fxs_integrate_x64_simd128(b, s, flags, n, len);
 	default: return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
 	}
 }
 
 /* Each moving body by h v and h w. With vector kernels, 64 bodies at a
- * time: the kernels take the common case (integrate.h), the scalar code
- * the bodies they leave (in any order: bodies are independent, and the
+ * time: the kernels take the common case among the plain bodies (the
+ * notes, integrate_velocities; integrate.h), the scalar code the moving
+ * bodies they leave (in any order: bodies are independent, and the
  * saturation count a sum). */
 static void integrate_positions(solver_ctx *c)
 {
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
 	fix16_t h = c->h;
+	const uint8_t *notes = c->stage_mask;
 	if (c->simd != FXS_KERNELS_PORTABLE && h > 0 && h <= FXG_ONE) {
 		for (uint32_t i = 0; i < c->body_count; i += 64) {
 			const uint32_t n = c->body_count - i < 64 ? c->body_count - i : 64;
-			for (uint64_t left = fxs_integrate_x64(c->simd, &w->bodies[i], &c->bodies[i], n, h); left; left &= left - 1) {
+			for (uint64_t left = fxs_integrate_x64(c->simd, &w->bodies[i], &c->bodies[i], notes + i, n, h); left; left &= left - 1) {
 				const uint32_t k = i + (uint32_t)__builtin_ctzll(left);
 				if (c->bodies[k].moves)
 					fxs_integrate_body(&w->bodies[k], &c->bodies[k], h, ovf);

@@ -365,12 +365,16 @@ static void integrate_velocity(solver_ctx *c, uint32_t i)
 		s->v = fxs_lock_linear(b->locks, s->v);
 }
 
-/* integrate_velocities' and integrate_positions' notes on a body for the
- * step (solver_ctx.stage_mask: the stages' scratch, free during the
- * sub-steps), besides FXS_INTEGRATE_PLAIN: it only falls (dynamic, gravity
- * unscaled; no force, torque, gyroscopic term, damping or linear lock:
- * integrate_velocity gives it v + h g and nothing else) */
+/* A byte of notes a body for the step, made by the first sub-step's
+ * integrate_velocities (solver_ctx.stage_mask: the stages' scratch, free
+ * from the sub-steps on) and read by integrate_positions and the velocities'
+ * write-back: FXS_INTEGRATE_PLAIN (it moves and has no locks), and whether
+ * it only falls (dynamic, gravity unscaled; no force, torque, gyroscopic
+ * term, damping or linear lock: integrate_velocity gives it v + h g and
+ * nothing else) */
 #define FALLS 1
+/* (after the solve) a contact presses it */
+#define PRESSED 4
 
 /* Each dynamic body's velocities. The first sub-step makes the notes;
  * later sub-steps give the bodies that only fall v + h g without reading
@@ -634,8 +638,7 @@ fxs_result fxs_solve(fxs_world *w)
 	 * slide or roll leaves it within a step (gravity alone adds 2730 raw a
 	 * sub-step); one on a slope within 0.1 degree of its friction angle
 	 * stays. */
-	uint8_t *pressed = c.stage_mask; /* the stages' scratch, free now: a byte per body */
-	memset(pressed, 0, c.body_count);
+	uint8_t *notes = c.stage_mask; /* integrate_velocities' notes, and PRESSED */
 	/* The points' impulses as fxs_batches_store and the boxed LCP left them
 	 * in the world's contacts, read where they are denser: every contact
 	 * with a dynamic body is solved, by the batches (whose lanes hold the
@@ -646,7 +649,7 @@ fxs_result fxs_solve(fxs_world *w)
 		for (int l = 0; l < FXS_LANES; ++l)
 			for (int k = 0; k < bt->count[l]; ++k)
 				if (bt->impulse[k][l] > 0) {
-					pressed[bt->a[l]] = pressed[bt->b[l]] = 1;
+					notes[bt->a[l]] |= PRESSED, notes[bt->b[l]] |= PRESSED;
 					break;
 				}
 	}
@@ -656,7 +659,7 @@ fxs_result fxs_solve(fxs_world *w)
 		const fxs_contact *fc = &w->contacts[c.contacts[i].index];
 		for (int k = 0; k < fc->point_count; ++k)
 			if (fc->points[k].normal_impulse > 0) {
-				pressed[fc->a] = pressed[fc->b] = 1;
+				notes[fc->a] |= PRESSED, notes[fc->b] |= PRESSED;
 				break;
 			}
 	}
@@ -668,11 +671,11 @@ fxs_result fxs_solve(fxs_world *w)
 		b->v = s->v;
 		b->w = s->w;
 		const uint32_t r = FXS_REST_SPEED;
-		if (s->dynamic && pressed[i] && (uint32_t)s->v.x + r <= 2 * r && (uint32_t)s->v.y + r <= 2 * r &&
+		if (s->dynamic && (notes[i] & PRESSED) && (uint32_t)s->v.x + r <= 2 * r && (uint32_t)s->v.y + r <= 2 * r &&
 		    (uint32_t)s->v.z + r <= 2 * r && (uint32_t)s->w.x + r <= 2 * r && (uint32_t)s->w.y + r <= 2 * r &&
 		    (uint32_t)s->w.z + r <= 2 * r)
 			b->v = b->w = fxg_v3_zero();
-		if (b->locks) /* after the relax iterations and the restitution */
+		if (!(notes[i] & FXS_INTEGRATE_PLAIN) && b->locks) /* after the relax iterations and the restitution */
 			b->v = fxs_lock_linear(b->locks, b->v), b->w = fxs_lock_angular(b->locks, b->w);
 	}
 	fxs_direct_free(&c);

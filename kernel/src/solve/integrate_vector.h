@@ -7,11 +7,11 @@
  * fxg_q30_integrate's small-eps normalisation and fxg_q30_to_q (a change
  * there is made here once).
  *
- * Ranges: a lane is taken when its body is plain (moves, no locks: its
- * flags, integrate.h) and its angular
- * velocity's components are below 2^29 raw (8192 rad/s), and then when the
- * new position, displacement and rotation fit int32 and the turned
- * quaternion takes the small-eps normalisation. With 0 < len <= 2^16 every
+ * Ranges: a lane is taken when its body is plain (it moves and has no
+ * locks: its flags, integrate.h) and its angular velocity's components are
+ * below 2^29 raw (8192 rad/s), and then when the new position, displacement
+ * and rotation fit int32 and the turned quaternion takes the small-eps
+ * normalisation. With 0 < len <= 2^16 every
  * product is of two int32 and exact; |len v| / 2^16 <= |v| (no step
  * saturates); each sum of three products of |w| < 2^29 and |q| <= 2^31 is
  * below 3 2^60 < 2^62 (no fxg_add64 overflows, nothing is clamped to

@@ -63,20 +63,17 @@ INLINE uint64_t integrate_at(fxs_body *b, solver_body *s, const uint8_t *flags, 
 	}
 	if (!plain)
 		return (1u << VW) - 1;
-	V S0[8], S1[8], B0[8], B1[8];
+	V S0[8], S1[8], B0[8];
 	rows_to_lanes(sl, S0); /* v, w, dp.x, dp.y */
 	for (int l = 0; l < VW; ++l)
 		sl[l] = sd[l];
 	rows_to_lanes(sl, S1); /* dp, dtheta, ... */
 	rows_to_lanes(bl, B0); /* p, q, q30.x */
-	for (int l = 0; l < VW; ++l)
-		bl[l] += 12;
-	rows_to_lanes(bl, B1); /* q, q30 */
 	const V H = splat(len);
 	M fine = m_from_bits(plain);
 	/* position and displacement: p + fxg_mul(len, v), dp + the same */
-	V p[3], dp[3], dth[3];
-	const V *v = S0, *w = S0 + 3, *q = B1, *c = B1 + 4;
+	V p[3], dp[3];
+	const V *v = S0, *w = S0 + 3;
 	M out = m_none();
 #pragma GCC unroll 3
 	for (int k = 0; k < 3; ++k) {
@@ -84,49 +81,62 @@ INLINE uint64_t integrate_at(fxs_body *b, solver_body *s, const uint8_t *flags, 
 		p[k] = add(B0[k], step), dp[k] = add(S1[k], step);
 		out = m_or(out, m_or(out32(p[k]), out32(dp[k])));
 	}
-	/* the turn, where w != 0 */
-	const M turns = m_not(eq(or_(or_(w[0], w[1]), w[2]), zero()));
-	M rot_out = m_none();
+	fine = m_andnot(out, fine);
+	/* the turn, where w != 0; when no lane turns (often, in a scene at
+	 * rest), nothing of it is read or written */
+	M rot = m_and(fine, m_not(eq(or_(or_(w[0], w[1]), w[2]), zero())));
+	V dth[3] = { S1[3], S1[4], S1[5] };
+	if (m_any(rot)) {
+		V B1[8];
+		for (int l = 0; l < VW; ++l)
+			bl[l] += 12;
+		rows_to_lanes(bl, B1); /* q, q30 */
+		const V *q = B1, *c = B1 + 4;
+		M rot_out = m_none();
 #pragma GCC unroll 3
-	for (int k = 0; k < 3; ++k) {
-		dth[k] = add(S1[3 + k], shr_round16(mul(H, w[k])));
-		rot_out = m_or(rot_out, m_or(out32(dth[k]), gt(abs_(w[k]), splat(W_MAX))));
-	}
-	/* fxg_q30_integrate: s = (w, 0) * q exact, q + (len / 2) s rounded */
-	const V qx = c[0], qy = c[1], qz = c[2], qw = c[3];
-	const V sq[4] = { sub(add(mul(w[0], qw), mul(w[1], qz)), mul(w[2], qy)),
-			  sub(add(mul(w[1], qw), mul(w[2], qx)), mul(w[0], qz)),
-			  sub(add(mul(w[2], qw), mul(w[0], qy)), mul(w[1], qx)),
-			  sub(sub(sub(zero(), mul(w[0], qx)), mul(w[1], qy)), mul(w[2], qz)) };
-	V u[4];
-	V any = zero(), n2 = zero();
+		for (int k = 0; k < 3; ++k) {
+			dth[k] = add(S1[3 + k], shr_round16(mul(H, w[k])));
+			rot_out = m_or(rot_out, m_or(out32(dth[k]), gt(abs_(w[k]), splat(W_MAX))));
+		}
+		/* fxg_q30_integrate: s = (w, 0) * q exact, q + (len / 2) s rounded */
+		const V qx = c[0], qy = c[1], qz = c[2], qw = c[3];
+		const V sq[4] = { sub(add(mul(w[0], qw), mul(w[1], qz)), mul(w[2], qy)),
+				  sub(add(mul(w[1], qw), mul(w[2], qx)), mul(w[0], qz)),
+				  sub(add(mul(w[2], qw), mul(w[0], qy)), mul(w[1], qx)),
+				  sub(sub(sub(zero(), mul(w[0], qx)), mul(w[1], qy)), mul(w[2], qz)) };
+		V u[4];
+		V any = zero(), n2 = zero();
 #pragma GCC unroll 4
-	for (int k = 0; k < 4; ++k) {
-		u[k] = add(c[k], SHR_ROUND(mullo(shr_round16(sq[k]), H), 17));
-		any = or_(any, abs_(u[k]));
-		n2 = add(n2, mul(u[k], u[k])); /* (bits of the uint64 sum where any < 2^31) */
-	}
-	/* the small-eps normalisation: |u| < 2^31, |eps 2^60| <= 2^42 */
-	const V e = sub(n2, splat((int64_t)1 << 60)), lim = splat(((int64_t)1 << 42) + 1);
-	rot_out = m_or(rot_out, m_or(gt(any, splat(INT32_MAX)), m_not(m_and(gt(lim, e), gt(e, sub(zero(), lim))))));
-	const V e46 = SHR_ROUND(e, 14);
-	V o[4], oq[4];
+		for (int k = 0; k < 4; ++k) {
+			u[k] = add(c[k], SHR_ROUND(mullo(shr_round16(sq[k]), H), 17));
+			any = or_(any, abs_(u[k]));
+			n2 = add(n2, mul(u[k], u[k])); /* (bits of the uint64 sum where any < 2^31) */
+		}
+		/* the small-eps normalisation: |u| < 2^31, |eps 2^60| <= 2^42 */
+		const V e = sub(n2, splat((int64_t)1 << 60)), lim = splat(((int64_t)1 << 42) + 1);
+		rot_out = m_or(rot_out, m_or(gt(any, splat(INT32_MAX)), m_not(m_and(gt(lim, e), gt(e, sub(zero(), lim))))));
+		fine = m_andnot(m_and(rot, rot_out), fine);
+		rot = m_and(rot, fine);
+		const V e46 = SHR_ROUND(e, 14);
+		V o[4], oq[4];
 #pragma GCC unroll 4
-	for (int k = 0; k < 4; ++k) {
-		o[k] = sub(u[k], SHR_ROUND(mul(u[k], e46), 47));
-		oq[k] = SHR_ROUND(o[k], 14); /* fxg_q30_to_q */
-	}
-	fine = m_andnot(m_or(out, m_and(turns, rot_out)), fine);
-	if (m_any(fine)) {
-		const M rot = m_and(fine, turns);
-		const V r0[6] = { sel(fine, p[0], B0[0]), sel(fine, p[1], B0[1]), sel(fine, p[2], B0[2]),
-				  sel(rot, oq[0], q[0]), sel(rot, oq[1], q[1]), sel(rot, oq[2], q[2]) };
-		const V r1[6] = { r0[5], sel(rot, oq[3], q[3]), sel(rot, o[0], c[0]), sel(rot, o[1], c[1]), sel(rot, o[2], c[2]),
-				  sel(rot, o[3], c[3]) };
-		const V r2[6] = { sel(fine, dp[0], S1[0]), sel(fine, dp[1], S1[1]), sel(fine, dp[2], S1[2]),
-				  sel(rot, dth[0], S1[3]), sel(rot, dth[1], S1[4]), sel(rot, dth[2], S1[5]) };
-		lanes_to_rows6(r0, bp);
+		for (int k = 0; k < 4; ++k) {
+			o[k] = sub(u[k], SHR_ROUND(mul(u[k], e46), 47));
+			oq[k] = sel(rot, SHR_ROUND(o[k], 14), q[k]); /* fxg_q30_to_q */
+			o[k] = sel(rot, o[k], c[k]);
+		}
+		/* B0's q, for the store below */
+		B0[3] = oq[0], B0[4] = oq[1], B0[5] = oq[2];
+		const V r1[6] = { oq[2], oq[3], o[0], o[1], o[2], o[3] };
 		lanes_to_rows6(r1, bq);
+#pragma GCC unroll 3
+		for (int k = 0; k < 3; ++k)
+			dth[k] = sel(rot, dth[k], S1[3 + k]);
+	}
+	if (m_any(fine)) {
+		const V r0[6] = { sel(fine, p[0], B0[0]), sel(fine, p[1], B0[1]), sel(fine, p[2], B0[2]), B0[3], B0[4], B0[5] };
+		const V r2[6] = { sel(fine, dp[0], S1[0]), sel(fine, dp[1], S1[1]), sel(fine, dp[2], S1[2]), dth[0], dth[1], dth[2] };
+		lanes_to_rows6(r0, bp);
 		lanes_to_rows6(r2, sd);
 	}
 	return ((1u << VW) - 1) & ~m_bits(fine);

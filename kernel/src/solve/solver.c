@@ -30,6 +30,7 @@
 #include "solve/stage.h"
 #include "solve/solver_direct.h"
 #include "solve/contact_batch.h"
+#include "solve/integrate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -324,67 +325,144 @@ static void gyroscopic(const fxs_body *b, solver_body *s, fix16_t h, uint32_t *o
 		      fxg_sat((int64_t)s->w.z - fxg_shr_round(r[2], 16), ovf));
 }
 
-static void integrate_velocities(solver_ctx *c)
+/* one dynamic body's velocities over a sub-step of length h: gravity,
+ * forces, the gyroscopic term, damping, locks */
+static void integrate_velocity(solver_ctx *c, uint32_t i)
 {
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
 	fix16_t h = c->h;
+	solver_body *s = &c->bodies[i];
+	const fxs_body *b = &w->bodies[i];
+	fxg_vec3 g = b->gravity_scale == FXG_ONE ? w->def.gravity : fxg_v3_scale(b->gravity_scale, w->def.gravity, ovf);
+	s->v = fxg_v3_mul_add(s->v, h, g, ovf);
+	if (b->force.x | b->force.y | b->force.z) {
+		fxg_vec3 a = fxg_v3(fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.x, ovf), ovf),
+				    fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.y, ovf), ovf),
+				    fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.z, ovf), ovf));
+		s->v = fxg_v3_mul_add(s->v, h, a, ovf);
+	}
+	if (b->torque.x | b->torque.y | b->torque.z) {
+		wvec3 al = sym_mul(&s->inv_i, b->torque, ovf);
+		fxg_vec3 a = fxg_v3(fxg_wide_to_fix(al.x, ovf), fxg_wide_to_fix(al.y, ovf), fxg_wide_to_fix(al.z, ovf));
+		s->w = fxg_v3_mul_add(s->w, h, a, ovf);
+	}
+	if (b->gyro_on && (s->w.x | s->w.y | s->w.z)) {
+		gyroscopic(b, s, h, ovf);
+		if (b->locks & FXS_LOCK_ANGULAR) /* the locks take the term's part about their axes */
+			s->w = fxs_lock_angular(b->locks, s->w);
+	}
+	/* damping: v / (1 + h c), exact for c == 0 (skipped) */
+	if (b->linear_damping) {
+		fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->linear_damping, ovf), ovf), ovf);
+		s->v = fxg_v3_scale(f, s->v, ovf);
+	}
+	if (b->angular_damping) {
+		fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->angular_damping, ovf), ovf), ovf);
+		s->w = fxg_v3_scale(f, s->w, ovf);
+	}
+	if (b->locks & FXS_LOCK_LINEAR) /* (the angular ones: inv_i has no locked axis left) */
+		s->v = fxs_lock_linear(b->locks, s->v);
+}
+
+/* A byte of notes a body for the step, made by the first sub-step's
+ * integrate_velocities (solver_ctx.stage_mask: the stages' scratch, free
+ * from the sub-steps on) and read by integrate_positions and the velocities'
+ * write-back: FXS_INTEGRATE_PLAIN (it moves and has no locks), and whether
+ * it only falls (dynamic, gravity unscaled; no force, torque, gyroscopic
+ * term, damping or linear lock: integrate_velocity gives it v + h g and
+ * nothing else) */
+#define FALLS 1
+/* (after the solve) a contact presses it */
+#define PRESSED 4
+
+/* Each dynamic body's velocities. The first sub-step makes the notes;
+ * later sub-steps give the bodies that only fall v + h g without reading
+ * them, the same h g (each component rounded once) for all. */
+static void integrate_velocities(solver_ctx *c)
+{
+	const fxs_world *w = c->w;
+	uint8_t *notes = c->stage_mask;
+	if (c->substep == 0) {
+		for (uint32_t i = 0; i < c->body_count; ++i) {
+			const solver_body *s = &c->bodies[i];
+			notes[i] = 0;
+			if (!s->moves)
+				continue;
+			const fxs_body *b = &w->bodies[i];
+			notes[i] = b->locks ? 0 : FXS_INTEGRATE_PLAIN;
+			if (!s->dynamic)
+				continue;
+			if (b->gravity_scale == FXG_ONE && !(b->force.x | b->force.y | b->force.z) &&
+			    !(b->torque.x | b->torque.y | b->torque.z) && !b->gyro_on && !b->linear_damping &&
+			    !b->angular_damping && !(b->locks & FXS_LOCK_LINEAR))
+				notes[i] |= FALLS;
+			integrate_velocity(c, i);
+		}
+		return;
+	}
+	const fxg_vec3 g = w->def.gravity;
+	const int64_t hg[3] = { fxg_shr_round((int64_t)c->h * g.x, 16), fxg_shr_round((int64_t)c->h * g.y, 16),
+				fxg_shr_round((int64_t)c->h * g.z, 16) };
 	for (uint32_t i = 0; i < c->body_count; ++i) {
 		solver_body *s = &c->bodies[i];
-		if (!s->dynamic)
-			continue;
-		const fxs_body *b = &w->bodies[i];
-		fxg_vec3 g = b->gravity_scale == FXG_ONE ? w->def.gravity : fxg_v3_scale(b->gravity_scale, w->def.gravity, ovf);
-		s->v = fxg_v3_mul_add(s->v, h, g, ovf);
-		if (b->force.x | b->force.y | b->force.z) {
-			fxg_vec3 a = fxg_v3(fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.x, ovf), ovf),
-					    fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.y, ovf), ovf),
-					    fxg_wide_to_fix(fxg_wmul(s->inv_mass, b->force.z, ovf), ovf));
-			s->v = fxg_v3_mul_add(s->v, h, a, ovf);
-		}
-		if (b->torque.x | b->torque.y | b->torque.z) {
-			wvec3 al = sym_mul(&s->inv_i, b->torque, ovf);
-			fxg_vec3 a = fxg_v3(fxg_wide_to_fix(al.x, ovf), fxg_wide_to_fix(al.y, ovf), fxg_wide_to_fix(al.z, ovf));
-			s->w = fxg_v3_mul_add(s->w, h, a, ovf);
-		}
-		if (b->gyro_on && (s->w.x | s->w.y | s->w.z)) {
-			gyroscopic(b, s, h, ovf);
-			if (b->locks & FXS_LOCK_ANGULAR) /* the locks take the term's part about their axes */
-				s->w = fxs_lock_angular(b->locks, s->w);
-		}
-		/* damping: v / (1 + h c), exact for c == 0 (skipped) */
-		if (b->linear_damping) {
-			fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->linear_damping, ovf), ovf), ovf);
-			s->v = fxg_v3_scale(f, s->v, ovf);
-		}
-		if (b->angular_damping) {
-			fix16_t f = fxg_div(FXG_ONE, fxg_add(FXG_ONE, fxg_mul(h, b->angular_damping, ovf), ovf), ovf);
-			s->w = fxg_v3_scale(f, s->w, ovf);
-		}
-		if (b->locks & FXS_LOCK_LINEAR) /* (the angular ones: inv_i has no locked axis left) */
-			s->v = fxs_lock_linear(b->locks, s->v);
+		if (notes[i] & FALLS) /* fxg_v3_mul_add(s->v, h, g) */
+			s->v = fxg_v3(fxg_sat(s->v.x + hg[0], c->ovf), fxg_sat(s->v.y + hg[1], c->ovf), fxg_sat(s->v.z + hg[2], c->ovf));
+		else if (s->dynamic)
+			integrate_velocity(c, i);
 	}
 }
 
+void fxs_integrate_body(fxs_body *b, solver_body *s, fix16_t len, uint32_t *ovf)
+{
+	if (b->locks & FXS_LOCK_LINEAR) /* what the velocity solve gave along a locked axis */
+		s->v = fxs_lock_linear(b->locks, s->v);
+	fxg_vec3 step = fxg_v3(fxg_mul(len, s->v.x, ovf), fxg_mul(len, s->v.y, ovf), fxg_mul(len, s->v.z, ovf));
+	b->xf.p = fxg_v3_add(b->xf.p, step, ovf);
+	s->dp = fxg_v3_add(s->dp, step, ovf);
+	if (s->w.x | s->w.y | s->w.z) {
+		fxs_body_set_q30(b, fxg_q30_integrate(b->q30, s->w, len, ovf));
+		s->dtheta = fxg_v3_mul_add(s->dtheta, len, s->w, ovf);
+	}
+}
+
+uint64_t fxs_integrate_x64(int k, FXS_INTEGRATE_ARGS)
+{
+	switch (k) {
+	case FXS_KERNELS_AVX2: return fxs_integrate_x64_avx2(b, s, flags, n, len);
+	case FXS_KERNELS_AVX512: return fxs_integrate_x64_avx512(b, s, flags, n, len);
+	case FXS_KERNELS_NEON: return fxs_integrate_x64_neon(b, s, flags, n, len);
+	case FXS_KERNELS_SIMD128: return fxs_integrate_x64_simd128(b, s, flags, n, len);
+	default: return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+	}
+}
+
+/* Each moving body by h v and h w. With vector kernels, 64 bodies at a
+ * time: the kernels take the common case among the plain bodies (the
+ * notes, integrate_velocities; integrate.h), the scalar code the moving
+ * bodies they leave (in any order: bodies are independent, and the
+ * saturation count a sum). */
 static void integrate_positions(solver_ctx *c)
 {
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
 	fix16_t h = c->h;
+	const uint8_t *notes = c->stage_mask;
+	if (c->simd != FXS_KERNELS_PORTABLE && h > 0 && h <= FXG_ONE) {
+		for (uint32_t i = 0; i < c->body_count; i += 64) {
+			const uint32_t n = c->body_count - i < 64 ? c->body_count - i : 64;
+			for (uint64_t left = fxs_integrate_x64(c->simd, &w->bodies[i], &c->bodies[i], notes + i, n, h); left; left &= left - 1) {
+				const uint32_t k = i + (uint32_t)__builtin_ctzll(left);
+				if (c->bodies[k].moves)
+					fxs_integrate_body(&w->bodies[k], &c->bodies[k], h, ovf);
+			}
+		}
+		return;
+	}
 	for (uint32_t i = 0; i < c->body_count; ++i) {
 		solver_body *s = &c->bodies[i];
-		if (!s->moves)
-			continue;
-		fxs_body *b = &w->bodies[i];
-		if (b->locks & FXS_LOCK_LINEAR) /* what the velocity solve gave along a locked axis */
-			s->v = fxs_lock_linear(b->locks, s->v);
-		fxg_vec3 step = fxg_v3(fxg_mul(h, s->v.x, ovf), fxg_mul(h, s->v.y, ovf), fxg_mul(h, s->v.z, ovf));
-		b->xf.p = fxg_v3_add(b->xf.p, step, ovf);
-		s->dp = fxg_v3_add(s->dp, step, ovf);
-		if (s->w.x | s->w.y | s->w.z) {
-			fxs_body_set_q30(b, fxg_q30_integrate(b->q30, s->w, h, ovf));
-			s->dtheta = fxg_v3_mul_add(s->dtheta, h, s->w, ovf);
-		}
+		if (s->moves)
+			fxs_integrate_body(&w->bodies[i], s, h, ovf);
 	}
 }
 
@@ -560,13 +638,28 @@ fxs_result fxs_solve(fxs_world *w)
 	 * slide or roll leaves it within a step (gravity alone adds 2730 raw a
 	 * sub-step); one on a slope within 0.1 degree of its friction angle
 	 * stays. */
-	uint8_t *pressed = c.stage_mask; /* the stages' scratch, free now: a byte per body */
-	memset(pressed, 0, c.body_count);
-	for (uint32_t i = 0; i < w->contact_count; ++i) {
-		const fxs_contact *fc = &w->contacts[i];
+	uint8_t *notes = c.stage_mask; /* integrate_velocities' notes, and PRESSED */
+	/* The points' impulses as fxs_batches_store and the boxed LCP left them
+	 * in the world's contacts, read where they are denser: every contact
+	 * with a dynamic body is solved, by the batches (whose lanes hold the
+	 * contact's bodies, and for empty lanes no point) or the boxed LCP;
+	 * the others press no body that could rest here. */
+	for (uint32_t i = 0; i < c.batch_count; ++i) {
+		const contact_batch *bt = &c.batches[i];
+		for (int l = 0; l < FXS_LANES; ++l)
+			for (int k = 0; k < bt->count[l]; ++k)
+				if (bt->impulse[k][l] > 0) {
+					notes[bt->a[l]] |= PRESSED, notes[bt->b[l]] |= PRESSED;
+					break;
+				}
+	}
+	for (uint32_t i = 0; c.contact_direct && i < c.contact_count; ++i) {
+		if (!c.contact_direct[i])
+			continue;
+		const fxs_contact *fc = &w->contacts[c.contacts[i].index];
 		for (int k = 0; k < fc->point_count; ++k)
 			if (fc->points[k].normal_impulse > 0) {
-				pressed[fc->a] = pressed[fc->b] = 1;
+				notes[fc->a] |= PRESSED, notes[fc->b] |= PRESSED;
 				break;
 			}
 	}
@@ -578,11 +671,11 @@ fxs_result fxs_solve(fxs_world *w)
 		b->v = s->v;
 		b->w = s->w;
 		const uint32_t r = FXS_REST_SPEED;
-		if (s->dynamic && pressed[i] && (uint32_t)s->v.x + r <= 2 * r && (uint32_t)s->v.y + r <= 2 * r &&
+		if (s->dynamic && (notes[i] & PRESSED) && (uint32_t)s->v.x + r <= 2 * r && (uint32_t)s->v.y + r <= 2 * r &&
 		    (uint32_t)s->v.z + r <= 2 * r && (uint32_t)s->w.x + r <= 2 * r && (uint32_t)s->w.y + r <= 2 * r &&
 		    (uint32_t)s->w.z + r <= 2 * r)
 			b->v = b->w = fxg_v3_zero();
-		if (b->locks) /* after the relax iterations and the restitution */
+		if (!(notes[i] & FXS_INTEGRATE_PLAIN) && b->locks) /* after the relax iterations and the restitution */
 			b->v = fxs_lock_linear(b->locks, b->v), b->w = fxs_lock_angular(b->locks, b->w);
 	}
 	fxs_direct_free(&c);

@@ -15,7 +15,7 @@
 #
 # On aarch64 (whose NEON kernels run only under qemu here) and wasm32-simd128 (the SIMD128
 # kernels, under node) the test program is built too and its vector-kernel tests
-# (tests/test_batch.c, np_box_tests_vector) must pass.
+# (tests/test_batch.c, np_box_tests_vector, np_recycle_vector, integrate_vector) must pass.
 #
 # Cross sysroots (Debian's libfixmath-dev, libxxhash-dev and libsodium-dev of each
 # architecture, and libfixmath built from Debian's source package with emcc for wasm32)
@@ -397,7 +397,7 @@ done
 for t in $TARGETS; do
     is_vector_test_target "$t" && [ "${OK[$t]}" = 1 ] && [ "$MODE" = scenes ] || continue
     tests=$(tests_prog "$t")
-    for filter in batch_ np_box_tests_vector; do
+    for filter in batch_ np_box_tests_vector np_recycle_vector integrate_vector; do
         rc=0
         out=$(case $t in aarch64) qemu-aarch64-static "$tests" --quick "$filter" ;; wasm32*) node "$tests" --quick "$filter" ;;
                   *) "$tests" --quick "$filter" ;; esac 2>&1) || rc=$?

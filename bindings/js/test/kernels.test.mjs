@@ -33,3 +33,9 @@ test('tests/test_narrowphase.c under node: the SIMD128 recycling test gives the 
 	assert.match(out, /simd128: [1-9]\d* of \d+ pairs taken by the vector test, [1-9]\d* kept, [1-9]\d* of them slid, 0 differ/);
 	assert.match(out, /^1 passed, 0 failed$/m);
 });
+
+test('tests/test_integrate.c under node: the SIMD128 position integration gives the scalar bodies', () => {
+	const out = run('integrate_vector');
+	assert.match(out, /simd128: [1-9]\d* of \d+ moving bodies taken by the vector kernel, [1-9]\d* of them turning/);
+	assert.match(out, /^1 passed, 0 failed$/m);
+});

@@ -119,9 +119,10 @@ $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o $(BUILD)/obj/session/%.o: LIBCF = -fvisibility=hidden $(PIC)
 $(call obj,$(REPLAY_SRC)): LIBCF = -fvisibility=hidden $(PIC)
 # The vector kernels (kernel/src/*/*_avx2.c, *_avx512.c, *_neon.c: contacts,
-# ball joints, box-box separating axes, contact recycling, each written once
-# in a *_vector.h on the lanes of kernel/src/simd/lanes.h; and the state hash's XXH3 update,
-# xxHash's own AVX2 and AVX-512 code): AVX2 and AVX-512 on x86, chosen at run
+# ball joints, box-box separating axes, contact recycling, position
+# integration, each written once in a *_vector.h on the lanes of
+# kernel/src/simd/lanes.h; and the state hash's XXH3 update, xxHash's own AVX2
+# and AVX-512 code): AVX2 and AVX-512 on x86, chosen at run
 # time, NEON on aarch64, the same bits as the portable kernels. Elsewhere they
 # build to stubs. Integer only: `make nofloat` checks their objects by
 # disassembly instead of -mgeneral-regs-only, which would forbid the vector

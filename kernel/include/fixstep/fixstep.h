@@ -82,8 +82,9 @@ uint64_t fxs_world_rehash(fxs_world *w);
 fxs_step_stats fxs_world_get_stats(const fxs_world *w);
 uint64_t fxs_world_get_step(const fxs_world *w);
 
-/* The solver's kernels (and the box-box separating-axis tests'). The vector
- * kernels compute the portable kernel's integer formulas and give the same
+/* The solver's kernels (and the narrowphase's box-box separating-axis
+ * tests and contact recycling test, and the position integration's). The
+ * vector kernels compute the portable kernel's integer formulas and give the same
  * bits (tests/test_batch.c, tests/test_narrowphase.c, `make crosscheck`), so
  * the choice changes only the speed, never the state. A
  * world starts with the widest its CPU and build have; a narrower one is for
@@ -91,15 +92,15 @@ uint64_t fxs_world_get_step(const fxs_world *w);
  * disagree. */
 typedef enum fxs_kernels {
 	FXS_KERNELS_PORTABLE = 0, /* C, lane by lane: every target */
-	FXS_KERNELS_AVX2 = 1,     /* x86 with AVX2: contacts, ball joints and box-box separating axes
-				   * four at a time */
+	FXS_KERNELS_AVX2 = 1,     /* x86 with AVX2: contacts, ball joints, box-box separating axes,
+				   * contact recycling and position integration four at a time */
 	FXS_KERNELS_AVX512 = 2,   /* x86 with AVX-512 F, VL, DQ, CD: the same, eight at a time */
-	FXS_KERNELS_SIMD128 = 3,  /* WebAssembly built with -msimd128 (chosen at build time): contacts,
-				   * ball joints and box-box separating axes two at a time. A level of
+	FXS_KERNELS_SIMD128 = 3,  /* WebAssembly built with -msimd128 (chosen at build time): the
+				   * same two at a time. A level of
 				   * its own target, not wider than AVX-512: a world asking for it
 				   * elsewhere gets the widest that target has */
-	FXS_KERNELS_NEON = 4,     /* AArch64 (Advanced SIMD): contacts, ball joints and box-box
-				   * separating axes two at a time; likewise a level of its own target */
+	FXS_KERNELS_NEON = 4,     /* AArch64 (Advanced SIMD): the same two at a time; likewise a level
+				   * of its own target */
 } fxs_kernels;
 /* Use kernels no wider than k; returns the ones that will run (no wider
  * than what the CPU and the build have). */

@@ -6,6 +6,7 @@
 #include "solve/contact_batch.h"
 #include "solve/integrate.h"
 #include "test.h"
+#include "vector_levels.h"
 
 /* a value in [-m, m], m < 2^62 */
 static int64_t rnd_in(uint64_t *seed, int64_t m) { return (int64_t)(test_rng_next(seed) % (uint64_t)(2 * m + 1)) - m; }
@@ -127,11 +128,5 @@ static void integrate_matches_scalar(int level)
 
 TEST(integrate_vector_matches_scalar)
 {
-	int tested = 0;
-	const int levels[] = { FXS_SIMD_AVX2, FXS_SIMD_AVX512, FXS_SIMD_SIMD128, FXS_SIMD_NEON };
-	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; ++i)
-		if (fxs_batches_have_level(levels[i]))
-			integrate_matches_scalar(levels[i]), ++tested;
-	if (!tested)
-		printf("  no vector kernels on this CPU: the vector tests do not run here\n");
+	test_each_vector_level(integrate_matches_scalar);
 }

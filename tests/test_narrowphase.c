@@ -27,6 +27,7 @@
 #include "collide/narrowphase.h"
 #include "collide/recycle.h"
 #include "test.h"
+#include "vector_levels.h"
 
 #define NP_BAND_ROUND 0.0003
 #define NP_BAND_BOX 0.0003
@@ -727,13 +728,7 @@ static void box_tests_vector_matches_scalar(int level)
 
 TEST(np_box_tests_vector_matches_scalar)
 {
-	int tested = 0;
-	const int levels[] = { FXS_SIMD_AVX2, FXS_SIMD_AVX512, FXS_SIMD_SIMD128, FXS_SIMD_NEON };
-	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; ++i)
-		if (fxs_batches_have_level(levels[i]))
-			box_tests_vector_matches_scalar(levels[i]), ++tested;
-	if (!tested)
-		printf("  no vector kernels on this CPU: the vector tests do not run here\n");
+	test_each_vector_level(box_tests_vector_matches_scalar);
 }
 
 /* The recycling test's arithmetic several pairs at a time (the vector
@@ -833,11 +828,5 @@ static void recycle_vector_matches_scalar(int level)
 
 TEST(np_recycle_vector_matches_scalar)
 {
-	int tested = 0;
-	const int levels[] = { FXS_SIMD_AVX2, FXS_SIMD_AVX512, FXS_SIMD_SIMD128, FXS_SIMD_NEON };
-	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; ++i)
-		if (fxs_batches_have_level(levels[i]))
-			recycle_vector_matches_scalar(levels[i]), ++tested;
-	if (!tested)
-		printf("  no vector kernels on this CPU: the vector tests do not run here\n");
+	test_each_vector_level(recycle_vector_matches_scalar);
 }

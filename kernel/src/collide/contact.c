@@ -297,8 +297,9 @@ static const fxs_recycle_lanes *rec_of(const window *win, uint32_t k, int *rk)
 
 static bool kept(const window *win, uint32_t k)
 {
-	const uint8_t at = win->rec_at[k];
-	return at != NO_LANE && (win->rec[at >> 3].keep >> (at & 7) & 1);
+	int rk;
+	const fxs_recycle_lanes *r = rec_of(win, k, &rk);
+	return r && (r->keep >> rk & 1);
 }
 
 static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_t i1, window *win)

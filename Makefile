@@ -118,22 +118,22 @@ endif
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o $(BUILD)/obj/session/%.o: LIBCF = -fvisibility=hidden $(PIC)
 $(call obj,$(REPLAY_SRC)): LIBCF = -fvisibility=hidden $(PIC)
-# The vector kernels (kernel/src/*/*_avx2.c, *_avx512.c, *_neon.c: contacts,
-# ball joints, box-box separating axes, contact recycling, position
-# integration, each written once in a *_vector.h on the lanes of
-# kernel/src/simd/lanes.h; and the state hash's XXH3 update, xxHash's own AVX2
-# and AVX-512 code): AVX2 and AVX-512 on x86, chosen at run
-# time, NEON on aarch64, the same bits as the portable kernels. Elsewhere they
-# build to stubs. Integer only: `make nofloat` checks their objects by
+# The vector kernels: one translation unit per instruction set
+# (kernel/src/simd/kernels_avx2.c, _avx512.c, _neon.c, _simd128.c), each
+# compiling every stage's *_vector.h on its lanes into one table
+# (kernel/src/simd/kernels.h); kernel/src/simd/cpu.c chooses at run time.
+# AVX2 and AVX-512 on x86, NEON on aarch64, SIMD128 in wasm builds made with
+# -msimd128; elsewhere a unit builds to a NULL table. The same bits as the
+# portable code. Integer only: `make nofloat` checks their objects by
 # disassembly instead of -mgeneral-regs-only, which would forbid the vector
 # registers.
 ifneq ($(filter x86_64% i386% i486% i586% i686%,$(TARGET_MACHINE)),)
 AVX2_CFLAGS ?= -mavx2
 AVX512_CFLAGS ?= -mavx2 -mavx512f -mavx512vl -mavx512dq -mavx512cd
 endif
-VEC_AVX2_SRC   := $(sort $(wildcard kernel/src/*/*_avx2.c))
-VEC_AVX512_SRC := $(sort $(wildcard kernel/src/*/*_avx512.c))
-VEC_NEON_SRC   := $(sort $(wildcard kernel/src/*/*_neon.c))
+VEC_AVX2_SRC   := kernel/src/simd/kernels_avx2.c
+VEC_AVX512_SRC := kernel/src/simd/kernels_avx512.c
+VEC_NEON_SRC   := kernel/src/simd/kernels_neon.c
 VEC_KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS))
 $(call obj,$(VEC_AVX2_SRC)): KCF = $(VEC_KCF) $(AVX2_CFLAGS)
 $(call obj,$(VEC_AVX512_SRC)): KCF = $(VEC_KCF) $(AVX512_CFLAGS)

@@ -20,6 +20,9 @@ typedef struct fxg_sym3w {
 } fxg_sym3w;
 
 /* Rotation matrix of unit q; each entry rounded once from exact int64 sums. */
+/* column k (0, 1, 2) of m */
+static inline fxg_vec3 fxg_m3_col(const fxg_mat3 *m, int k) { return k == 0 ? m->cx : (k == 1 ? m->cy : m->cz); }
+
 static inline fxg_mat3 fxg_m3_from_quat(fxg_quat q, uint32_t *ovf)
 {
 	typedef int64_t L;

@@ -107,6 +107,23 @@ static inline int64_t fxg_shr_round(int64_t v, int s)
 	return (v + half - (v < 0)) >> s;
 }
 
+/* n / d rounded half away from zero, as fxg_shr_round rounds: d > 0 and
+ * |n| + d / 2 < 2^63. */
+static inline int64_t fxg_div_round64(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
+
+/* a b / 2^16 rounded half away from zero (fxg_shr_round): the product of
+ * two Q16.16 values held in int64, for |a b| < 2^63 - 2^15; no saturation. */
+static inline int64_t fxg_mul_round64(int64_t a, int64_t b) { return fxg_shr_round(a * b, 16); }
+
+/* |v| for v > INT64_MIN. */
+static inline int64_t fxg_abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* |v| as uint64_t, exact for every v, INT64_MIN included. */
+static inline uint64_t fxg_uabs64(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
+
+/* v clamped to [lo, hi] (lo <= hi). */
+static inline int64_t fxg_clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
 static inline fix16_t fxg_add(fix16_t a, fix16_t b, uint32_t *ovf)
 {
 	return fxg_sat((int64_t)a + b, ovf);

@@ -168,6 +168,16 @@ static inline fxg_vec3 fxg_v3_max(fxg_vec3 a, fxg_vec3 b)
 
 static inline fix16_t fxg_v3_comp(fxg_vec3 a, int axis) { return axis == 0 ? a.x : (axis == 1 ? a.y : a.z); }
 
+static inline void fxg_v3_set_comp(fxg_vec3 *a, int axis, fix16_t x)
+{
+	if (axis == 0)
+		a->x = x;
+	else if (axis == 1)
+		a->y = x;
+	else
+		a->z = x;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -47,8 +47,6 @@ static uint64_t u128_div64(u128 n, uint64_t d, bool *fits)
 	return q;
 }
 
-static uint64_t uabs64(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
-
 /* Apply a sign to a magnitude and saturate to int64. */
 static int64_t signed_sat(uint64_t mag, bool neg, bool fits, uint32_t *ovf)
 {
@@ -72,7 +70,7 @@ fxg_wide fxg_wmul_wide(fxg_wide a, fxg_wide b, uint32_t *ovf)
 	return (int64_t)r;
 #endif
 	bool neg = (a < 0) != (b < 0);
-	u128 p = u128_mul(uabs64(a), uabs64(b));
+	u128 p = u128_mul(fxg_uabs64(a), fxg_uabs64(b));
 	/* round half up on the signed value: for the magnitude that is half away
 	 * from zero when positive and half toward zero when negative. */
 	uint64_t half = (uint64_t)1 << 31;
@@ -91,7 +89,7 @@ fxg_wide fxg_wide_div(fxg_wide a, fxg_wide b, uint32_t *ovf)
 		return a > 0 ? INT64_MAX : (a < 0 ? INT64_MIN : 0);
 	}
 	bool neg = (a < 0) != (b < 0);
-	uint64_t ua = uabs64(a), ub = uabs64(b);
+	uint64_t ua = fxg_uabs64(a), ub = fxg_uabs64(b);
 #ifdef FXG_HAVE_I128
 	fxg_u128 n2 = ((fxg_u128)ua << 33) + ub; /* 2 ua 2^32 + ub < 2^98 */
 	fxg_u128 q2 = n2 / ((fxg_u128)ub << 1);  /* round(ua 2^32 / ub), ties away from zero */

@@ -18,14 +18,15 @@
 #include "fixstep/joint.h"
 #include "scenes/scenes.h"
 #include "test.h"
+#include "vector_levels.h"
 #include "world/world.h"
 
 /* the first step at which a world solved with kernel `level` differs from
  * one solved with the portable kernel, or -1; the sum of overflows seen */
-static int64_t first_difference(fxs_world *a, fxs_world *b, int level, uint32_t steps, uint64_t *overflows)
+static int64_t first_difference(fxs_world *a, fxs_world *b, fxs_kernels level, uint32_t steps, uint64_t *overflows)
 {
-	a->simd = level;
-	b->simd = FXS_SIMD_NONE;
+	fxs_world_set_kernels(a, level);
+	fxs_world_set_kernels(b, FXS_KERNELS_PORTABLE);
 	*overflows = 0;
 	for (uint32_t s = 1; s <= steps; ++s) {
 		fxs_world_step(a);
@@ -37,7 +38,7 @@ static int64_t first_difference(fxs_world *a, fxs_world *b, int level, uint32_t 
 	return -1;
 }
 
-static int64_t scene_difference(const fxs_scene *sc, int level, uint32_t steps)
+static int64_t scene_difference(const fxs_scene *sc, fxs_kernels level, uint32_t steps)
 {
 	fxs_world *a = sc->create(), *b = sc->create();
 	uint64_t ovf;
@@ -47,19 +48,19 @@ static int64_t scene_difference(const fxs_scene *sc, int level, uint32_t steps)
 	return d;
 }
 
-static const char *level_name(int level)
+static const char *level_name(fxs_kernels level)
 {
-	return level == FXS_SIMD_NEON ? "NEON" : level == FXS_SIMD_SIMD128 ? "SIMD128"
-		: level == FXS_SIMD_AVX512                                 ? "AVX-512"
-									   : "AVX2";
+	return level == FXS_KERNELS_NEON ? "NEON" : level == FXS_KERNELS_SIMD128 ? "SIMD128"
+		: level == FXS_KERNELS_AVX512                                    ? "AVX-512"
+										 : "AVX2";
 }
 
 /* the widest kernel level at most k that this CPU and build have */
-static int available_at_most(int k)
+static fxs_kernels available_at_most(int k)
 {
-	while (k > FXS_SIMD_NONE && !fxs_batches_have_level(k))
+	while (k > FXS_KERNELS_PORTABLE && !fxs_kernels_available((fxs_kernels)k))
 		--k;
-	return k;
+	return (fxs_kernels)k;
 }
 
 /* a world that never sleeps, so that every step solves every contact */
@@ -70,16 +71,12 @@ static fxs_world *awake_world(void)
 	return fxs_world_create(&def);
 }
 
-TEST(batch_kernels_agree_on_every_scene)
+static void scenes_agree(const fxs_kernel_table *k)
 {
-	int top = fxs_batches_simd_level();
-	if (top == FXS_SIMD_NONE)
-		printf("  no vector kernel on this CPU: only the portable kernel runs here (the crosscheck compares targets)\n");
+	const fxs_kernels level = k->level;
 	uint32_t n;
 	const fxs_scene *scenes = fxs_scenes(&n);
-	for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
-		if (!fxs_batches_have_level(level))
-			continue;
+	{
 		for (uint32_t i = 0; i < n; ++i) {
 			const fxs_scene *sc = &scenes[i];
 			/* the big benchmark scenes for a few steps, the rest longer */
@@ -94,6 +91,11 @@ TEST(batch_kernels_agree_on_every_scene)
 		}
 		printf("  %s: the same bits as the portable kernel on all %u scenes\n", level_name(level), n);
 	}
+}
+
+TEST(batch_kernels_agree_on_every_scene)
+{
+	test_each_vector_level(scenes_agree);
 }
 
 static fxs_body_id add_body(fxs_world *w, int type, int shape, fxg_vec3 p, fxg_vec3 h, fix16_t r)
@@ -115,13 +117,11 @@ static fxs_body_id add_body(fxs_world *w, int type, int shape, fxg_vec3 p, fxg_v
  * on the ground alone, as fast: their contacts are all in the vector
  * kernels' batches, which must saturate there (their fast path clamps
  * nothing and reruns a batch that left its range). */
-TEST(batch_kernels_agree_on_the_overflow_stage_and_saturation)
+static void overflow_stage_and_saturation_agree(const fxs_kernel_table *kt)
 {
-	int top = fxs_batches_simd_level();
+	const fxs_kernels level = kt->level;
 	for (int pass = 0; pass < 3; ++pass) {
-		for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
-			if (!fxs_batches_have_level(level))
-				continue;
+		{
 			fxs_world *w[2];
 			for (int k = 0; k < 2; ++k) {
 				w[k] = awake_world();
@@ -166,6 +166,11 @@ TEST(batch_kernels_agree_on_the_overflow_stage_and_saturation)
 			fxs_world_destroy(w[1]);
 		}
 	}
+}
+
+TEST(batch_kernels_agree_on_the_overflow_stage_and_saturation)
+{
+	test_each_vector_level(overflow_stage_and_saturation_agree);
 }
 
 /* The ball joints of joint_grid's layout between the n x n bodies
@@ -215,14 +220,10 @@ static fix16_t two_sizes_radius(int x, int y) { return x % 3 == 0 ? FXG_RATIO(1,
  * impulses, the accumulated impulses, the velocities and the rotation
  * matrices saturate; the kernels agree step by step, overflow counts
  * included. */
-TEST(batch_ball_joint_kernels_agree_while_saturating)
+static void ball_joints_agree_while_saturating(const fxs_kernel_table *kt)
 {
-	int top = fxs_batches_simd_level();
-	if (top == FXS_SIMD_NONE)
-		printf("  no vector ball-joint kernel on this CPU: the ball joints run the portable kernel only\n");
-	for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
-		if (!fxs_batches_have_level(level))
-			continue;
+	const fxs_kernels level = kt->level;
+	{
 		fxs_world *w[2];
 		for (int k = 0; k < 2; ++k) {
 			enum { N = 12 };
@@ -252,6 +253,11 @@ TEST(batch_ball_joint_kernels_agree_while_saturating)
 	}
 }
 
+TEST(batch_ball_joint_kernels_agree_while_saturating)
+{
+	test_each_vector_level(ball_joints_agree_while_saturating);
+}
+
 /* A grid of ball-jointed spheres of two sizes, column by column (every
  * third column 0.1 m, the others 0.4 m, density 1000): a joint's K is
  * about its bodies' inverse masses, 0.0075 kg^-1 between two large
@@ -259,12 +265,12 @@ TEST(batch_ball_joint_kernels_agree_while_saturating)
  * setup a batch's lanes scale K up (below 2^30 in Q32.32) and down (above)
  * side by side, the case where it takes both scalings and a select. No
  * lane saturates; the kernels agree step by step. */
-TEST(batch_ball_joint_kernels_agree_on_mixed_sizes)
+static void ball_joints_agree_on_mixed_sizes(const fxs_kernel_table *kt)
 {
-	int top = fxs_batches_simd_level();
-	for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
-		if (!fxs_batches_have_level(level) || level == FXS_SIMD_SIMD128) /* SIMD128: contacts only */
-			continue;
+	const fxs_kernels level = kt->level;
+	if (level == FXS_KERNELS_SIMD128) /* SIMD128: contacts only */
+		return;
+	{
 		fxs_world *w[2];
 		for (int k = 0; k < 2; ++k) {
 			enum { N = 10 };
@@ -284,15 +290,20 @@ TEST(batch_ball_joint_kernels_agree_on_mixed_sizes)
 	}
 }
 
+TEST(batch_ball_joint_kernels_agree_on_mixed_sizes)
+{
+	test_each_vector_level(ball_joints_agree_on_mixed_sizes);
+}
+
 /* A step of two sub-step lengths (1/60 s in 8 sub-steps: 4 of 137 raw, 4
  * of 136), where the solver trades each contact's and ball joint's
  * softness for the other length's after the long sub-steps: a pyramid of
  * boxes beside hanging chains of ball-jointed spheres (in batches), the
  * same bits on every kernel. */
-TEST(batch_kernels_agree_with_two_substep_lengths)
+static void two_substep_lengths_agree(const fxs_kernel_table *kt)
 {
-	int top = fxs_batches_simd_level();
-	for (int level = FXS_SIMD_AVX2; level <= top; ++level) {
+	const fxs_kernels level = kt->level;
+	{
 		fxs_world *w[2];
 		for (int k = 0; k < 2; ++k) {
 			fxs_world_def def = fxs_default_world_def();
@@ -329,12 +340,17 @@ TEST(batch_kernels_agree_with_two_substep_lengths)
 	}
 }
 
+TEST(batch_kernels_agree_with_two_substep_lengths)
+{
+	test_each_vector_level(two_substep_lengths_agree);
+}
+
 /* The kernels chosen through the public API (fxs_world_set_kernels, the
  * CLI's --kernels): never wider than the machine has, and the same hash
  * whichever runs, on a scene with contacts and one with ball joints. */
 TEST(batch_kernels_chosen_through_the_api)
 {
-	int top = fxs_batches_simd_level();
+	const fxs_kernels top = fxs_world_get_kernels(NULL);
 	const char *names[] = { "box_stack", "joint_grid_10" };
 	for (int s = 0; s < 2; ++s) {
 		const fxs_scene *sc = fxs_scene_find(names[s]);
@@ -343,8 +359,8 @@ TEST(batch_kernels_chosen_through_the_api)
 		for (int k = FXS_KERNELS_PORTABLE; k <= FXS_KERNELS_NEON; ++k) {
 			fxs_world *w = sc->create();
 			fxs_kernels got = fxs_world_set_kernels(w, (fxs_kernels)k);
-			CHECKF((int)got == available_at_most(k), "asked for %s, got %s with %d available", fxs_kernels_name((fxs_kernels)k),
-			       fxs_kernels_name(got), top);
+			CHECKF(got == available_at_most(k), "asked for %s, got %s with %s available", fxs_kernels_name((fxs_kernels)k),
+			       fxs_kernels_name(got), fxs_kernels_name(top));
 			CHECK(fxs_world_get_kernels(w) == got);
 			/* a rollback keeps the choice: it is the world's, not its state's */
 			size_t len = fxs_world_snapshot_size(w);
@@ -380,11 +396,11 @@ TEST(batch_state_hash_same_on_every_update_path)
 	for (int i = 0; i < 5; ++i)
 		fxs_world_step(w);
 	CHECK(fxs_world_snapshot_size(w) > 8 * 16384);
-	w->simd = FXS_SIMD_NONE;
+	fxs_world_set_kernels(w, FXS_KERNELS_PORTABLE);
 	const uint64_t portable = fxs_world_rehash(w);
-	for (int k = FXS_SIMD_NONE + 1; k <= FXS_SIMD_NEON; ++k) {
-		w->simd = k;
-		CHECKF(fxs_world_rehash(w) == portable, "%s: the state hash differs", level_name(available_at_most(k)));
+	for (int k = FXS_KERNELS_AVX2; k <= FXS_KERNELS_NEON; ++k) {
+		fxs_world_set_kernels(w, (fxs_kernels)k);
+		CHECKF(fxs_world_rehash(w) == portable, "%s: the state hash differs", fxs_kernels_name(fxs_world_get_kernels(w)));
 	}
 	fxs_world_destroy(w);
 }
@@ -454,9 +470,9 @@ static void pack_body(solver_body *b, uint64_t *s)
  * rare case (cross products and relative speeds out of range, a
  * saturating reciprocal, masses of 2^46, responses whose shift clamps,
  * soft mass scales out of their range). */
-TEST(packing_kernels_agree_field_by_field)
+static void packing_agrees_field_by_field(const fxs_kernel_table *kt)
 {
-	const int levels[] = { FXS_SIMD_AVX2, FXS_SIMD_AVX512, FXS_SIMD_NEON };
+	const fxs_kernels level = kt->level;
 	const uint32_t nbody = 16;
 	solver_body *bodies = aligned_alloc(64, sizeof(solver_body) * (nbody + 1));
 	contact_batch *ref = aligned_alloc(64, sizeof *ref), *vec = aligned_alloc(64, sizeof *vec);
@@ -464,10 +480,7 @@ TEST(packing_kernels_agree_field_by_field)
 	uint64_t seed = 21;
 	const int rounds = test_quick ? 3000 : 30000;
 	uint32_t rare_lanes = 0, lanes = 0;
-	for (int li = 0; li < 3; ++li) {
-		const int level = levels[li];
-		if (!fxs_batches_have_level(level))
-			continue;
+	{
 		for (int round = 0; round < rounds; ++round) {
 			for (uint32_t i = 0; i < nbody; ++i)
 				pack_body(&bodies[i], &seed);
@@ -513,9 +526,7 @@ TEST(packing_kernels_agree_field_by_field)
 			for (int l = 0; l < FXS_LANES; ++l)
 				fxs_pack_rows_lane(&c, ref, l, &arms);
 			c.ovf = &ovf_vec;
-			uint32_t todo = level == FXS_SIMD_AVX2 ? fxs_pack_rows_avx2(&c, vec, &arms)
-				: level == FXS_SIMD_AVX512     ? fxs_pack_rows_avx512(&c, vec, &arms)
-							       : fxs_pack_rows_neon(&c, vec, &arms);
+			uint32_t todo = kt->pack_rows(&c, vec, &arms);
 			for (int l = 0; l < FXS_LANES; ++l) {
 				lanes += vec->count[l] > 0;
 				if (todo >> l & 1 && vec->count[l])
@@ -541,6 +552,11 @@ TEST(packing_kernels_agree_field_by_field)
 	free(bodies);
 	free(ref);
 	free(vec);
+}
+
+TEST(packing_kernels_agree_field_by_field)
+{
+	test_each_vector_level(packing_agrees_field_by_field);
 }
 
 /* The packing's one-lane reciprocal and scale (contact_batch.h) against

@@ -61,7 +61,7 @@ static fxg_quat30 rnd_q30(uint64_t *seed)
 	return q;
 }
 
-static void integrate_matches_scalar(int level)
+static void integrate_matches_scalar(const fxs_kernel_table *kt)
 {
 	uint64_t seed = 2121;
 	uint32_t bodies = 0, taken = 0, turned = 0;
@@ -100,7 +100,7 @@ static void integrate_matches_scalar(int level)
 		for (uint32_t k = 0; k < n; ++k)
 			if (s0[k].moves)
 				fxs_integrate_body(&b0[k], &s0[k], len, &ovf_want);
-		const uint64_t left = fxs_integrate_x64(level, b, s, flags, n, len);
+		const uint64_t left = kt->integrate_x64(b, s, flags, n, len);
 		CHECK(n == 64 || left >> n == 0);
 		for (uint32_t k = 0; k < n; ++k) {
 			if (!s[k].moves)
@@ -122,7 +122,7 @@ static void integrate_matches_scalar(int level)
 		CHECKF(ovf_want == ovf_got, "round %d: %u saturations, the scalar code %u", round, ovf_got, ovf_want);
 	}
 	printf("  %s: %u of %u moving bodies taken by the vector kernel, %u of them turning\n",
-	       fxs_kernels_name((fxs_kernels)level), taken, bodies, turned);
+	       fxs_kernels_name(kt->level), taken, bodies, turned);
 	CHECK(taken > bodies / 4 && turned > taken / 3);
 }
 

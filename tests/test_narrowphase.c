@@ -653,7 +653,7 @@ TEST(np_equal_boxes_keep_ids_under_jitter)
  * out of range (made from a quaternion of norm 3) is left to the scalar
  * code; one with in-range entries that are no rotation, far apart (a face
  * separation beyond int32), must be left to it or agree. */
-static void box_tests_vector_matches_scalar(int level)
+static void box_tests_vector_matches_scalar(const fxs_kernel_table *kt)
 {
 	uint64_t seed = 77;
 	uint32_t lanes = 0, taken = 0, mismatches = 0, special = 0;
@@ -700,7 +700,7 @@ static void box_tests_vector_matches_scalar(int level)
 			pa[k] = &sa[k], pb[k] = &sb[k], pra[k] = &ra[k], prb[k] = &rb[k];
 		}
 		fxs_box_sat_result out[8];
-		uint32_t done = fxs_box_sat_x8(level, n, pa, pb, dw, pra, prb, out);
+		uint32_t done = kt->box_sat_x8(n, pa, pb, dw, pra, prb, out);
 		CHECK(done >> n == 0);
 		for (int k = 0; k < n; ++k) {
 			++lanes;
@@ -721,7 +721,7 @@ static void box_tests_vector_matches_scalar(int level)
 			CHECKF(same, "round %d lane %d: vector and scalar tests differ", round, k);
 		}
 	}
-	printf("  %s: %u of %u pairs taken by the vector tests, %u differ\n", fxs_kernels_name((fxs_kernels)level), taken,
+	printf("  %s: %u of %u pairs taken by the vector tests, %u differ\n", fxs_kernels_name(kt->level), taken,
 	       lanes, mismatches);
 	CHECK(taken + special >= lanes); /* all but the two kinds of special lanes */
 }
@@ -741,7 +741,7 @@ TEST(np_box_tests_vector_matches_scalar)
  * a slop. Out-of-range lanes must be left to the scalar code or agree:
  * quaternions of norm 3, arms of 300 m, a separation at INT32_MAX, a
  * 5-point count. */
-static void recycle_vector_matches_scalar(int level)
+static void recycle_vector_matches_scalar(const fxs_kernel_table *kt)
 {
 	uint64_t seed = 99;
 	uint32_t lanes = 0, taken = 0, kept = 0, slid = 0, mismatches = 0;
@@ -795,7 +795,7 @@ static void recycle_vector_matches_scalar(int level)
 			pp[k] = c, pa[k] = &ba[k], pb[k] = &bb[k];
 		}
 		fxs_recycle_lanes out;
-		fxs_recycle_x8(level, n, pp, pa, pb, slop, &out);
+		kt->recycle_x8(n, pp, pa, pb, slop, &out);
 		CHECK(out.done >> n == 0 && (out.keep & ~out.done) == 0);
 		for (int k = 0; k < n; ++k) {
 			++lanes;
@@ -822,7 +822,7 @@ static void recycle_vector_matches_scalar(int level)
 		}
 	}
 	printf("  %s: %u of %u pairs taken by the vector test, %u kept, %u of them slid, %u differ\n",
-	       fxs_kernels_name((fxs_kernels)level), taken, lanes, kept, slid, mismatches);
+	       fxs_kernels_name(kt->level), taken, lanes, kept, slid, mismatches);
 	CHECK(taken > lanes * 9 / 10 && kept > taken / 4 && kept < taken * 9 / 10 && slid > kept / 20 && slid < kept - kept / 20);
 }
 

@@ -213,7 +213,7 @@ static fxg_vec3 resolve(mover *mv, fxg_vec3 p)
 		if (n.y > 0 && n.y >= mv->c->max_slope_cos) {
 			/* up by depth / n.y: the penetration along n is undone (a
 			 * vertical face is a wall even at max_slope_cos 0) */
-			int64_t up = np_div_round((int64_t)depth * 65536, n.y);
+			int64_t up = fxg_div_round64((int64_t)depth * 65536, n.y);
 			p.y = fxg_sat((int64_t)p.y + up + 1, &mv->w->ovf);
 			mv->ground_hit = true;
 			mv->ground_slot = slot;
@@ -229,7 +229,7 @@ static fxg_vec3 resolve(mover *mv, fxg_vec3 p)
 					mv->ceiling_hit = true;
 				continue;
 			}
-			int64_t s = np_div_round((int64_t)depth * 65536, hl) + 1;
+			int64_t s = fxg_div_round64((int64_t)depth * 65536, hl) + 1;
 			if (s > mv->c->radius)
 				s = mv->c->radius;
 			p = fxg_v3_add(p, fxg_v3(fxg_mul(hu.x, (fix16_t)s, &ovf), 0, fxg_mul(hu.z, (fix16_t)s, &ovf)), &mv->w->ovf);

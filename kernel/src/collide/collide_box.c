@@ -19,24 +19,6 @@
  * A face index is axis << 1 | (normal negative). */
 #include "collide/collide_common.h"
 
-static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
-
-static fix16_t comp(fxg_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
-
-static void set_comp(fxg_vec3 *v, int k, fix16_t x)
-{
-	if (k == 0)
-		v->x = x;
-	else if (k == 1)
-		v->y = x;
-	else
-		v->z = x;
-}
-
-static fxg_vec3 mat_col(const fxg_mat3 *r, int k) { return k == 0 ? r->cx : (k == 1 ? r->cy : r->cz); }
-
-/* Q16.16 * Q16.16 -> Q16.16 rounded (values in range, no saturation). */
-static int64_t mulr(int64_t a, int64_t b) { return fxg_shr_round(a * b, 16); }
 
 /* ------------------------------------------------------------------ sphere-box */
 
@@ -61,20 +43,20 @@ void fxs_collide_sphere_box(const fxs_shape *a, const fxs_transform *xa, const f
 		int best = 0;
 		int64_t best_depth = INT64_MAX;
 		for (int k = 0; k < 3; ++k) {
-			int64_t ck = comp(c, k);
-			int64_t depth = (int64_t)comp(h, k) - np_abs64(ck);
+			int64_t ck = fxg_v3_comp(c, k);
+			int64_t depth = (int64_t)fxg_v3_comp(h, k) - fxg_abs64(ck);
 			if (depth < best_depth) {
 				best_depth = depth;
 				best = k;
 			}
 		}
-		fix16_t sg = comp(c, best) >= 0 ? FXG_ONE : -FXG_ONE;
+		fix16_t sg = fxg_v3_comp(c, best) >= 0 ? FXG_ONE : -FXG_ONE;
 		nl = fxg_v3_zero();
-		set_comp(&nl, best, sg);
+		fxg_v3_set_comp(&nl, best, sg);
 		pbox = c;
-		set_comp(&pbox, best, sg > 0 ? comp(h, best) : -comp(h, best));
+		fxg_v3_set_comp(&pbox, best, sg > 0 ? fxg_v3_comp(h, best) : -fxg_v3_comp(h, best));
 		sep = -best_depth - r;
-		nw = sg > 0 ? mat_col(&rb, best) : np_neg(mat_col(&rb, best));
+		nw = sg > 0 ? fxg_m3_col(&rb, best) : np_neg(fxg_m3_col(&rb, best));
 	} else {
 		fix16_t dist;
 		nl = np_normalize(np_sub(c, q), &dist);
@@ -97,7 +79,7 @@ static int64_t seg_box_d2(fxg_vec3 c, fxg_vec3 u, fix16_t s, fxg_vec3 h)
 	fxg_vec3 x = np_madd(c, s, u);
 	int64_t d2 = 0;
 	for (int k = 0; k < 3; ++k) {
-		int64_t xk = comp(x, k), hk = comp(h, k);
+		int64_t xk = fxg_v3_comp(x, k), hk = fxg_v3_comp(h, k);
 		int64_t e = xk > hk ? xk - hk : (xk < -hk ? xk + hk : 0);
 		d2 += e * e;
 	}
@@ -115,14 +97,14 @@ static fix16_t seg_box_closest(fxg_vec3 c, fxg_vec3 u, fix16_t hh, fxg_vec3 h, i
 	int nb = 0;
 	br[nb++] = -hh;
 	for (int k = 0; k < 3; ++k) {
-		int64_t uk = comp(u, k), ck = comp(c, k), hk = comp(h, k);
+		int64_t uk = fxg_v3_comp(u, k), ck = fxg_v3_comp(c, k), hk = fxg_v3_comp(h, k);
 		if (uk == 0)
 			continue;
 		for (int sg = -1; sg <= 1; sg += 2) {
 			int64_t num = sg * hk - ck; /* s = num / uk */
-			if (np_abs64(num) >= (int64_t)hh * np_abs64(uk) / 65536)
+			if (fxg_abs64(num) >= (int64_t)hh * fxg_abs64(uk) / 65536)
 				continue; /* outside (-hh, hh) (conservative) */
-			int64_t s = np_div_round(num * 65536, uk);
+			int64_t s = fxg_div_round64(num * 65536, uk);
 			if (s > -hh && s < hh)
 				br[nb++] = (fix16_t)s;
 		}
@@ -147,15 +129,15 @@ static fix16_t seg_box_closest(fxg_vec3 c, fxg_vec3 u, fix16_t hh, fxg_vec3 h, i
 			fxg_vec3 x = np_madd(c, mid, u);
 			int64_t num = 0, den = 0;
 			for (int k = 0; k < 3; ++k) {
-				int64_t xk = comp(x, k), hk = comp(h, k), uk = comp(u, k);
-				int64_t o = xk > hk ? comp(c, k) - hk : (xk < -hk ? comp(c, k) + hk : 0);
+				int64_t xk = fxg_v3_comp(x, k), hk = fxg_v3_comp(h, k), uk = fxg_v3_comp(u, k);
+				int64_t o = xk > hk ? fxg_v3_comp(c, k) - hk : (xk < -hk ? fxg_v3_comp(c, k) + hk : 0);
 				if (o == 0 && xk <= hk && xk >= -hk)
 					continue;
 				num += o * uk;
 				den += uk * uk;
 			}
 			if (den > 0)
-				cand[nc++] = (fix16_t)clamp64(np_div_round(-num * 65536, den), lo, hi);
+				cand[nc++] = (fix16_t)fxg_clamp64(fxg_div_round64(-num * 65536, den), lo, hi);
 			else
 				cand[nc++] = mid;
 		}
@@ -181,10 +163,10 @@ static void capsule_face(fxg_vec3 c, fxg_vec3 u, fix16_t hh, fix16_t r, fxg_vec3
 	for (int j = 0; j < 3; ++j) {
 		if (j == k)
 			continue;
-		int64_t uj = comp(u, j), cj = comp(c, j), hj = comp(h, j);
+		int64_t uj = fxg_v3_comp(u, j), cj = fxg_v3_comp(c, j), hj = fxg_v3_comp(h, j);
 		if (uj == 0)
 			continue;
-		int64_t s1 = np_div_round((-hj - cj) * 65536, uj), s2 = np_div_round((hj - cj) * 65536, uj);
+		int64_t s1 = fxg_div_round64((-hj - cj) * 65536, uj), s2 = fxg_div_round64((hj - cj) * 65536, uj);
 		if (s1 > s2) {
 			int64_t t = s1;
 			s1 = s2;
@@ -194,22 +176,22 @@ static void capsule_face(fxg_vec3 c, fxg_vec3 u, fix16_t hh, fix16_t r, fxg_vec3
 		hi = hi < s2 ? hi : s2;
 	}
 	if (lo > hi) /* the segment misses the face prism (rounding, or a tilted deep hit) */
-		lo = hi = clamp64((lo + hi) >> 1, -hh, hh);
+		lo = hi = fxg_clamp64((lo + hi) >> 1, -hh, hh);
 	int n = hi - lo > 256 ? 2 : 1;
 	int fidx = k * 2 + (sg < 0);
 	fxg_vec3 nl = fxg_v3_zero();
-	set_comp(&nl, k, sg > 0 ? FXG_ONE : -FXG_ONE);
-	fxg_vec3 col = mat_col(ra, k);
+	fxg_v3_set_comp(&nl, k, sg > 0 ? FXG_ONE : -FXG_ONE);
+	fxg_vec3 col = fxg_m3_col(ra, k);
 	m->normal = sg > 0 ? col : np_neg(col);
 	for (int e = 0; e < n; ++e) {
 		fix16_t s = (fix16_t)(n == 1 ? (lo + hi) >> 1 : (e == 0 ? lo : hi));
 		fxg_vec3 x = np_madd(c, s, u);
-		int64_t xk = comp(x, k), hk = comp(h, k);
+		int64_t xk = fxg_v3_comp(x, k), hk = fxg_v3_comp(h, k);
 		int64_t sep = (sg > 0 ? xk - hk : -xk - hk) - r;
 		if (sep > speculative)
 			continue;
 		fxg_vec3 pbox = fxg_v3(fxg_clamp(x.x, -h.x, h.x), fxg_clamp(x.y, -h.y, h.y), fxg_clamp(x.z, -h.z, h.z));
-		set_comp(&pbox, k, sg > 0 ? (fix16_t)hk : (fix16_t)-hk);
+		fxg_v3_set_comp(&pbox, k, sg > 0 ? (fix16_t)hk : (fix16_t)-hk);
 		fxg_vec3 pcap = np_madd(x, -r, nl);
 		np_add_point(m, np_to_world(xa->p, ra, np_mid(pbox, pcap), ovf), (fix16_t)sep,
 			     0x100u | (uint32_t)fidx << 1 | (uint32_t)e);
@@ -240,7 +222,7 @@ void fxs_collide_box_capsule(const fxs_shape *a, const fxs_transform *xa, const 
 		fxg_vec3 nl = np_normalize(np_sub(x, q), &dist);
 		int outside = 0, k = 0;
 		for (int j = 0; j < 3; ++j)
-			if (comp(x, j) != comp(q, j)) {
+			if (fxg_v3_comp(x, j) != fxg_v3_comp(q, j)) {
 				++outside;
 				k = j;
 			}
@@ -249,7 +231,7 @@ void fxs_collide_box_capsule(const fxs_shape *a, const fxs_transform *xa, const 
 		if (sep > speculative)
 			return;
 		if (outside == 1) {
-			capsule_face(c, u, hh, r, h, k, comp(x, k) > 0 ? 1 : -1, speculative, xa, &ra, m, ovf);
+			capsule_face(c, u, hh, r, h, k, fxg_v3_comp(x, k) > 0 ? 1 : -1, speculative, xa, &ra, m, ovf);
 			return;
 		}
 		fxg_vec3 pcap = np_madd(x, -r, nl);
@@ -262,7 +244,7 @@ void fxs_collide_box_capsule(const fxs_shape *a, const fxs_transform *xa, const 
 	int64_t face_sep = INT64_MIN;
 	int face_k = 0;
 	for (int k = 0; k < 3; ++k) {
-		int64_t sk = np_abs64(comp(c, k)) - comp(h, k) - mulr(hh, np_abs64(comp(u, k)));
+		int64_t sk = fxg_abs64(fxg_v3_comp(c, k)) - fxg_v3_comp(h, k) - fxg_mul_round64(hh, fxg_abs64(fxg_v3_comp(u, k)));
 		if (sk > face_sep) {
 			face_sep = sk;
 			face_k = k;
@@ -278,15 +260,15 @@ void fxs_collide_box_capsule(const fxs_shape *a, const fxs_transform *xa, const 
 		if (len2 < ((int64_t)1 << 20)) /* sin < 1/64: the face axes cover it */
 			continue;
 		fix16_t len = (fix16_t)fxg_isqrt64_round((uint64_t)len2);
-		int64_t num = np_abs64(np_dot_w(c, n)) - ((int64_t)h.x * np_abs64(n.x) + (int64_t)h.y * np_abs64(n.y) + (int64_t)h.z * np_abs64(n.z));
-		int64_t sk = np_div_round(num, len);
+		int64_t num = fxg_abs64(np_dot_w(c, n)) - ((int64_t)h.x * fxg_abs64(n.x) + (int64_t)h.y * fxg_abs64(n.y) + (int64_t)h.z * fxg_abs64(n.z));
+		int64_t sk = fxg_div_round64(num, len);
 		if (sk > edge_sep) {
 			edge_sep = sk;
 			edge_k = k;
 			edge_n = n;
 		}
 	}
-	if (edge_k >= 0 && edge_sep > mulr(FXS_NP_REL_EDGE, face_sep) + FXS_NP_ABS_TOL) {
+	if (edge_k >= 0 && edge_sep > fxg_mul_round64(FXS_NP_REL_EDGE, face_sep) + FXS_NP_ABS_TOL) {
 		int64_t sep = edge_sep - r;
 		fix16_t len;
 		fxg_vec3 nl = np_normalize(edge_n, &len);
@@ -297,19 +279,19 @@ void fxs_collide_box_capsule(const fxs_shape *a, const fxs_transform *xa, const 
 			return;
 		/* the box edge along e_k on the side of nl */
 		fxg_vec3 pe = fxg_v3(nl.x >= 0 ? h.x : -h.x, nl.y >= 0 ? h.y : -h.y, nl.z >= 0 ? h.z : -h.z);
-		set_comp(&pe, edge_k, 0);
+		fxg_v3_set_comp(&pe, edge_k, 0);
 		fxg_vec3 ek = fxg_v3_zero();
-		set_comp(&ek, edge_k, FXG_ONE);
+		fxg_v3_set_comp(&ek, edge_k, FXG_ONE);
 		fix16_t se, sc;
-		np_segments_closest(np_sub(pe, c), ek, comp(h, edge_k), u, hh, &se, &sc);
+		np_segments_closest(np_sub(pe, c), ek, fxg_v3_comp(h, edge_k), u, hh, &se, &sc);
 		fxg_vec3 xe = np_madd(pe, se, ek);
 		fxg_vec3 xc = np_madd(np_madd(c, sc, u), -r, nl);
 		np_add_point(m, np_to_world(xa->p, &ra, np_mid(xe, xc), ovf), (fix16_t)sep, 0x200u | (uint32_t)edge_k);
 		return;
 	}
 	if (face_sep - r > speculative) {
-		m->normal = comp(c, face_k) >= 0 ? mat_col(&ra, face_k) : np_neg(mat_col(&ra, face_k));
+		m->normal = fxg_v3_comp(c, face_k) >= 0 ? fxg_m3_col(&ra, face_k) : np_neg(fxg_m3_col(&ra, face_k));
 		return;
 	}
-	capsule_face(c, u, hh, r, h, face_k, comp(c, face_k) >= 0 ? 1 : -1, speculative, xa, &ra, m, ovf);
+	capsule_face(c, u, hh, r, h, face_k, fxg_v3_comp(c, face_k) >= 0 ? 1 : -1, speculative, xa, &ra, m, ovf);
 }

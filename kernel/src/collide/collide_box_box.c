@@ -43,22 +43,6 @@ typedef struct {
 
 typedef np_candidate candidate;
 
-static fix16_t comp(fxg_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
-
-static void set_comp(fxg_vec3 *v, int k, fix16_t x)
-{
-	if (k == 0)
-		v->x = x;
-	else if (k == 1)
-		v->y = x;
-	else
-		v->z = x;
-}
-
-static fxg_vec3 mat_col(const fxg_mat3 *r, int k) { return k == 0 ? r->cx : (k == 1 ? r->cy : r->cz); }
-
-static int64_t mulr(int64_t a, int64_t b) { return fxg_shr_round(a * b, 16); }
-
 /* Box-local features in 6 bits: 0x10 | vertex (bit k: negative on axis k),
  * 0x20 | edge (axis << 2 | the signs of the other two axes, lower axis
  * first), 0x30 | face (axis << 1 | negative). sg[k] is the side on axis k
@@ -98,7 +82,7 @@ static inline __attribute__((always_inline)) int clip_polygon(const poly_vertex 
 			int64_t num = (int64_t)h - va, den = vb - va;
 			for (int q = 0; q < 3; ++q)
 				out[cnt].p[q] = q == k ? (fix16_t)(sg * (int64_t)h)
-						       : a->p[q] + (fix16_t)np_div_round(((int64_t)b->p[q] - a->p[q]) * num, den);
+						       : a->p[q] + (fix16_t)fxg_div_round64(((int64_t)b->p[q] - a->p[q]) * num, den);
 			out[cnt].out_line = ina ? line : a->out_line;
 			++cnt;
 		}
@@ -142,7 +126,7 @@ int fxs_np_reduce(const np_candidate *c, int n, int *pick)
 	for (int i = 0; i < n; ++i) {
 		if (i == i1 || i == i2)
 			continue;
-		int64_t a = np_abs64(area2(&c[i1], &c[i2], &c[i]));
+		int64_t a = fxg_abs64(area2(&c[i1], &c[i2], &c[i]));
 		if (a > best || (a == best && c[i].id < c[i3].id)) {
 			best = a;
 			i3 = i;
@@ -190,11 +174,11 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 	/* incident face: the one most anti-parallel to the reference normal */
 	int j = 0;
 	for (int k = 1; k < 3; ++k)
-		if (np_abs64(comp(inc[k], i)) > np_abs64(comp(inc[j], i)))
+		if (fxg_abs64(fxg_v3_comp(inc[k], i)) > fxg_abs64(fxg_v3_comp(inc[j], i)))
 			j = k;
-	int sigma = (s * (int64_t)comp(inc[j], i)) > 0 ? -1 : 1;
+	int sigma = (s * (int64_t)fxg_v3_comp(inc[j], i)) > 0 ? -1 : 1;
 	int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-	int64_t hj = comp(hinc, j), h1 = comp(hinc, j1), h2 = comp(hinc, j2);
+	int64_t hj = fxg_v3_comp(hinc, j), h1 = fxg_v3_comp(hinc, j1), h2 = fxg_v3_comp(hinc, j2);
 	/* corners (+,+), (-,+), (-,-), (+,-) over (j1, j2): counter-clockwise
 	 * about axis j; edge e runs from corner e to corner e + 1 */
 	static const int sg1[4] = { 1, -1, -1, 1 }, sg2[4] = { 1, 1, -1, -1 };
@@ -204,15 +188,15 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 	for (int e = 0; e < 4; ++e) {
 		for (int q = 0; q < 3; ++q) {
 			int k = perm[q];
-			int64_t sum = sigma * hj * comp(inc[j], k) + sg1[e] * h1 * comp(inc[j1], k) +
-				sg2[e] * h2 * comp(inc[j2], k);
-			buf[0][e].p[q] = comp(dinc, k) + np_w2f(sum);
+			int64_t sum = sigma * hj * fxg_v3_comp(inc[j], k) + sg1[e] * h1 * fxg_v3_comp(inc[j1], k) +
+				sg2[e] * h2 * fxg_v3_comp(inc[j2], k);
+			buf[0][e].p[q] = fxg_v3_comp(dinc, k) + np_w2f(sum);
 		}
 		buf[0][e].out_line = (uint8_t)e;
 	}
 	/* the side planes (i1, +), (i2, +), (i1, -), (i2, -): components 0 and 1 */
 	const int planes[4][2] = { { i1, 1 }, { i2, 1 }, { i1, -1 }, { i2, -1 } };
-	const fix16_t side1 = comp(href, i1) + CLIP_MARGIN, side2 = comp(href, i2) + CLIP_MARGIN;
+	const fix16_t side1 = fxg_v3_comp(href, i1) + CLIP_MARGIN, side2 = fxg_v3_comp(href, i2) + CLIP_MARGIN;
 	int n = clip_polygon(buf[0], 4, buf[1], 0, 1, side1, 4);
 	if (n > 0)
 		n = clip_polygon(buf[1], n, buf[0], 1, 1, side2, 5);
@@ -226,7 +210,7 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 	int i1_ = i1, i2_ = i2;
 	candidate cand[MAX_CAND];
 	int nc = 0;
-	int64_t hi = comp(href, i);
+	int64_t hi = fxg_v3_comp(href, i);
 	for (int k = 0; k < n; ++k) {
 		const poly_vertex *v = &buf[cur][k];
 		int64_t x = v->p[2];
@@ -268,9 +252,9 @@ static void face_contact(fxg_vec3 href, fxg_vec3 hinc, fxg_vec3 dinc, const fxg_
 			finc = box_face(j, sigma);
 		}
 		candidate *c = &cand[nc++];
-		set_comp(&c->p, i1, v->p[0]);
-		set_comp(&c->p, i2, v->p[1]);
-		set_comp(&c->p, i, (fix16_t)fxg_shr_round(x + s * hi, 1));
+		fxg_v3_set_comp(&c->p, i1, v->p[0]);
+		fxg_v3_set_comp(&c->p, i2, v->p[1]);
+		fxg_v3_set_comp(&c->p, i, (fix16_t)fxg_shr_round(x + s * hi, 1));
 		c->u = v->p[0];
 		c->v = v->p[1];
 		c->sep = sep;
@@ -309,7 +293,7 @@ void fxs_box_sat(const fxs_shape *a, const fxs_shape *b, fxg_vec3 dw, const fxg_
 	fix16_t C[3][3], Q[3][3]; /* C[i][j] = a_i . b_j, Q = |C| */
 	for (int i = 0; i < 3; ++i)
 		for (int j = 0; j < 3; ++j) {
-			C[i][j] = np_dot(mat_col(&ra, i), mat_col(&rb, j));
+			C[i][j] = np_dot(fxg_m3_col(&ra, i), fxg_m3_col(&rb, j));
 			Q[i][j] = C[i][j] < 0 ? -C[i][j] : C[i][j];
 		}
 	int64_t ha[3] = { a->half_extents.x, a->half_extents.y, a->half_extents.z };
@@ -321,7 +305,7 @@ void fxs_box_sat(const fxs_shape *a, const fxs_shape *b, fxg_vec3 dw, const fxg_
 	int ia = 0, jb = 0, ei = -1, ej = -1;
 	int64_t db[3]; /* d in B's frame, Q32.32 */
 	for (int i = 0; i < 3; ++i) {
-		int64_t s = np_abs64(dd[i]) * 65536 - ha[i] * 65536 - (hb[0] * Q[i][0] + hb[1] * Q[i][1] + hb[2] * Q[i][2]);
+		int64_t s = fxg_abs64(dd[i]) * 65536 - ha[i] * 65536 - (hb[0] * Q[i][0] + hb[1] * Q[i][1] + hb[2] * Q[i][2]);
 		s = np_w2f(s);
 		if (s > sep_a) {
 			sep_a = s;
@@ -330,7 +314,7 @@ void fxs_box_sat(const fxs_shape *a, const fxs_shape *b, fxg_vec3 dw, const fxg_
 	}
 	for (int j = 0; j < 3; ++j) {
 		db[j] = dd[0] * C[0][j] + dd[1] * C[1][j] + dd[2] * C[2][j];
-		int64_t s = np_abs64(db[j]) - hb[j] * 65536 - (ha[0] * Q[0][j] + ha[1] * Q[1][j] + ha[2] * Q[2][j]);
+		int64_t s = fxg_abs64(db[j]) - hb[j] * 65536 - (ha[0] * Q[0][j] + ha[1] * Q[1][j] + ha[2] * Q[2][j]);
 		s = np_w2f(s);
 		if (s > sep_b) {
 			sep_b = s;
@@ -346,7 +330,7 @@ void fxs_box_sat(const fxs_shape *a, const fxs_shape *b, fxg_vec3 dw, const fxg_
 	 * num / 2 (in raw units num / 2^17; rounding is monotonic): such an axis
 	 * is skipped without its square root and division. Results unchanged. */
 	const int64_t face_first = sep_a > sep_b ? sep_a : sep_b;
-	const int64_t edge_thresh = mulr(FXS_NP_REL_EDGE, face_first) + FXS_NP_ABS_TOL;
+	const int64_t edge_thresh = fxg_mul_round64(FXS_NP_REL_EDGE, face_first) + FXS_NP_ABS_TOL;
 	const int64_t matters = face_first < edge_thresh ? face_first : edge_thresh;
 	for (int i = 0; i < 3; ++i) {
 		int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
@@ -358,14 +342,14 @@ void fxs_box_sat(const fxs_shape *a, const fxs_shape *b, fxg_vec3 dw, const fxg_
 			int64_t proj = dd[i2] * C[i1][j] - dd[i1] * C[i2][j];
 			int64_t rA = ha[i1] * Q[i2][j] + ha[i2] * Q[i1][j];
 			int64_t rB = hb[j1] * Q[i][j2] + hb[j2] * Q[i][j1];
-			int64_t num = np_abs64(proj) - rA - rB;
+			int64_t num = fxg_abs64(proj) - rA - rB;
 			if (num <= 0) {
-				int64_t bound = np_div_round(num, (int64_t)1 << 17);
+				int64_t bound = fxg_div_round64(num, (int64_t)1 << 17);
 				if (bound <= sep_e || bound <= matters)
 					continue;
 			}
 			int64_t len = (int64_t)fxg_isqrt64_round((uint64_t)len2);
-			int64_t s = np_div_round(num, len);
+			int64_t s = fxg_div_round64(num, len);
 			if (s > sep_e) {
 				sep_e = s;
 				ei = i;
@@ -378,17 +362,6 @@ void fxs_box_sat(const fxs_shape *a, const fxs_shape *b, fxg_vec3 dw, const fxg_
 	memcpy(r->db, db, sizeof db);
 	r->sep_a = sep_a, r->sep_b = sep_b, r->sep_e = sep_e;
 	r->ia = (int8_t)ia, r->jb = (int8_t)jb, r->ei = (int8_t)ei, r->ej = (int8_t)ej;
-}
-
-uint32_t fxs_box_sat_x8(int k, FXS_BOX_SAT_ARGS)
-{
-	switch (k) {
-	case FXS_KERNELS_AVX2: return fxs_box_sat_x8_avx2(n, a, b, dw, ra, rb, out);
-	case FXS_KERNELS_AVX512: return fxs_box_sat_x8_avx512(n, a, b, dw, ra, rb, out);
-	case FXS_KERNELS_NEON: return fxs_box_sat_x8_neon(n, a, b, dw, ra, rb, out);
-	case FXS_KERNELS_SIMD128: return fxs_box_sat_x8_simd128(n, a, b, dw, ra, rb, out);
-	default: return 0;
-	}
 }
 
 /* The rest, from the separating axes to the manifold. */
@@ -409,18 +382,18 @@ static void box_finish(const fxs_shape *a, const fxs_transform *xa, const fxg_ma
 	int64_t best = sep_a > sep_b ? sep_a : sep_b;
 	if (sep_e > best)
 		best = sep_e;
-	m->normal = dd[ia] >= 0 ? mat_col(&ra, ia) : np_neg(mat_col(&ra, ia));
+	m->normal = dd[ia] >= 0 ? fxg_m3_col(&ra, ia) : np_neg(fxg_m3_col(&ra, ia));
 	if (best > speculative)
 		return;
 
 	int64_t face_best = sep_a > sep_b ? sep_a : sep_b;
-	if (ei >= 0 && sep_e > mulr(FXS_NP_REL_EDGE, face_best) + FXS_NP_ABS_TOL) {
+	if (ei >= 0 && sep_e > fxg_mul_round64(FXS_NP_REL_EDGE, face_best) + FXS_NP_ABS_TOL) {
 		/* edge-edge: one point between the two closest edges */
 		int i = ei, j = ej, i1 = (i + 1) % 3, i2 = (i + 2) % 3;
 		fxg_vec3 bj = fxg_v3(C[0][j], C[1][j], C[2][j]);
 		fxg_vec3 n = fxg_v3_zero();
-		set_comp(&n, i1, -C[i2][j]);
-		set_comp(&n, i2, C[i1][j]);
+		fxg_v3_set_comp(&n, i1, -C[i2][j]);
+		fxg_v3_set_comp(&n, i2, C[i1][j]);
 		fix16_t nlen;
 		fxg_vec3 nl = np_normalize(n, &nlen);
 		if (np_dot_w(d, n) < 0)
@@ -429,9 +402,9 @@ static void box_finish(const fxs_shape *a, const fxs_transform *xa, const fxg_ma
 		/* A's edge along e_i on the side of nl; B's along b_j on the side of -nl */
 		fxg_vec3 pa = fxg_v3(nl.x >= 0 ? (fix16_t)ha[0] : (fix16_t)-ha[0], nl.y >= 0 ? (fix16_t)ha[1] : (fix16_t)-ha[1],
 				     nl.z >= 0 ? (fix16_t)ha[2] : (fix16_t)-ha[2]);
-		set_comp(&pa, i, 0);
+		fxg_v3_set_comp(&pa, i, 0);
 		int sga[3], sgb[3];
-		sga[i] = 0, sga[i1] = comp(nl, i1) < 0 ? -1 : 1, sga[i2] = comp(nl, i2) < 0 ? -1 : 1;
+		sga[i] = 0, sga[i1] = fxg_v3_comp(nl, i1) < 0 ? -1 : 1, sga[i2] = fxg_v3_comp(nl, i2) < 0 ? -1 : 1;
 		uint32_t edge_a = box_edge(i, sga);
 		int64_t off[3] = { 0, 0, 0 };
 		sgb[j] = 0;
@@ -447,7 +420,7 @@ static void box_finish(const fxs_shape *a, const fxs_transform *xa, const fxg_ma
 		}
 		fxg_vec3 pb = fxg_v3(d.x + np_w2f(off[0]), d.y + np_w2f(off[1]), d.z + np_w2f(off[2]));
 		fxg_vec3 ui = fxg_v3_zero();
-		set_comp(&ui, i, FXG_ONE);
+		fxg_v3_set_comp(&ui, i, FXG_ONE);
 		fix16_t s, t;
 		np_segments_closest(np_sub(pa, pb), ui, (fix16_t)ha[i], bj, (fix16_t)hb[j], &s, &t);
 		fxg_vec3 xa_ = np_madd(pa, s, ui), xb_ = np_madd(pb, t, bj);
@@ -455,14 +428,14 @@ static void box_finish(const fxs_shape *a, const fxs_transform *xa, const fxg_ma
 		return;
 	}
 
-	if (sep_b > mulr(FXS_NP_REL_FACE, sep_a) + FXS_NP_ABS_TOL) {
+	if (sep_b > fxg_mul_round64(FXS_NP_REL_FACE, sep_a) + FXS_NP_ABS_TOL) {
 		/* reference face on B: A seen from B's frame */
 		fxg_vec3 inc[3];
 		for (int i = 0; i < 3; ++i)
 			inc[i] = fxg_v3(C[i][0], C[i][1], C[i][2]);
 		fxg_vec3 dinc = fxg_v3(-np_w2f(db[0]), -np_w2f(db[1]), -np_w2f(db[2]));
-		int s = comp(dinc, jb) >= 0 ? 1 : -1;
-		fxg_vec3 col = mat_col(&rb, jb);
+		int s = fxg_v3_comp(dinc, jb) >= 0 ? 1 : -1;
+		fxg_vec3 col = fxg_m3_col(&rb, jb);
 		m->normal = s > 0 ? np_neg(col) : col;
 		face_contact(b->half_extents, a->half_extents, dinc, inc, jb, s, 1, speculative, xb, &rb, m, ovf);
 		return;
@@ -471,7 +444,7 @@ static void box_finish(const fxs_shape *a, const fxs_transform *xa, const fxg_ma
 	fxg_vec3 inc[3];
 	for (int j = 0; j < 3; ++j)
 		inc[j] = fxg_v3(C[0][j], C[1][j], C[2][j]);
-	fxg_vec3 col = mat_col(&ra, ia);
+	fxg_vec3 col = fxg_m3_col(&ra, ia);
 	m->normal = s > 0 ? col : np_neg(col);
 	face_contact(a->half_extents, b->half_extents, d, inc, ia, s, 0, speculative, xa, &ra, m, ovf);
 }

@@ -1,7 +1,7 @@
 /* The box-box separating-axis tests (fxs_box_sat, collide_box_box.c) for up
  * to eight pairs at once, written once on the lanes of simd/lanes.h and
- * compiled for each instruction set (collide_box_box_avx2.c, _avx512.c,
- * _neon.c include their layer, define VK, then this): one int64 lane per
+ * compiled for each instruction set (simd/kernels_avx2.c, _avx512.c,
+ * _neon.c, _simd128.c include their layer, define VK, then this): one int64 lane per
  * pair, the same integer formulas in the same order, so the same bits. It
  * mirrors fxs_box_sat whole (fxg_m3_tmul_v3, np_dot, np_w2f, mulr,
  * np_div_round; a change there is made here once). In a resting stack every
@@ -17,11 +17,6 @@
  * edge axes that need a square root (those that may beat the best so far)
  * are taken lane by lane with the scalar formula. */
 
-#define VK_(name, suffix) name##_##suffix
-#define VK_NAME(name, suffix) VK_(name, suffix)
-#define VKN(name) VK_NAME(name, VK)
-
-#if FXS_VEC_BUILD
 #define EDGE_MIN_LEN2 ((int64_t)1 << 20) /* collide_box_box.c's */
 #define ROT_MAX (((int64_t)1 << 16) + ((int64_t)1 << 10))
 
@@ -30,7 +25,7 @@ typedef struct sat_lanes {
 	_Alignas(64) int32_t RA[3][3][8], RB[3][3][8], HA[3][8], HB[3][8], DW[3][8];
 } sat_lanes;
 
-/* np_div_round(num, 2^17) for num <= 0: -((-num + 2^16) >> 17) */
+/* fxg_div_round64(num, 2^17) for num <= 0: -((-num + 2^16) >> 17) */
 INLINE V div_2_17_neg(V num) { return sub(zero(), sra62(add(sub(zero(), num), splat((int64_t)1 << 16)), 17)); }
 
 /* pairs h..h+VW (of n): the lanes done, as bits */
@@ -114,7 +109,7 @@ INLINE uint32_t sat_lanes_at(const sat_lanes *in, int n, fxs_box_sat_result out[
 			_Alignas(64) int64_t numl[VW], len2l[VW], sl[VW];
 			st64_(numl, num), st64_(len2l, len2);
 			for (int k = 0; k < VW; ++k)
-				sl[k] = (needl >> k & 1) ? np_div_round(numl[k], (int64_t)fxg_isqrt64_round((uint64_t)len2l[k])) : 0;
+				sl[k] = (needl >> k & 1) ? fxg_div_round64(numl[k], (int64_t)fxg_isqrt64_round((uint64_t)len2l[k])) : 0;
 			V s = ld64_(sl);
 			M up = m_and(need, gt(s, sep_e));
 			sep_e = sel(up, s, sep_e), ei = sel(up, splat(i), ei), ej = sel(up, splat(j), ej);
@@ -146,7 +141,7 @@ INLINE uint32_t sat_lanes_at(const sat_lanes *in, int n, fxs_box_sat_result out[
 	return done << h;
 }
 
-uint32_t VKN(fxs_box_sat_x8)(FXS_BOX_SAT_ARGS)
+static uint32_t VKN(fxs_box_sat_x8)(FXS_BOX_SAT_ARGS)
 {
 	sat_lanes in;
 	for (int k = 0; k < 8; ++k) {
@@ -169,13 +164,3 @@ uint32_t VKN(fxs_box_sat_x8)(FXS_BOX_SAT_ARGS)
 
 #undef EDGE_MIN_LEN2
 #undef ROT_MAX
-
-#else
-
-uint32_t VKN(fxs_box_sat_x8)(FXS_BOX_SAT_ARGS)
-{
-	(void)n, (void)a, (void)b, (void)dw, (void)ra, (void)rb, (void)out;
-	return 0;
-}
-
-#endif

@@ -26,14 +26,6 @@
 #define FXS_NP_REL_FACE ((int64_t)64225) /* 0.98 in Q16.16 */
 #define FXS_NP_ABS_TOL ((fix16_t)128)    /* 1/512 m ~ 2 mm */
 
-/* round(n / d) for d > 0, half away from zero; |n| < 2^62. */
-static inline int64_t np_div_round(int64_t n, int64_t d)
-{
-	return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d);
-}
-
-static inline int64_t np_abs64(int64_t v) { return v < 0 ? -v : v; }
-
 /* Exact dot of two Q16.16 vectors as Q32.32 (inputs in the stated range). */
 static inline int64_t np_dot_w(fxg_vec3 a, fxg_vec3 b)
 {
@@ -106,16 +98,16 @@ static inline fxg_vec3 np_normalize(fxg_vec3 v, fix16_t *len_out)
 	while (k < 15 && (l2 << (2 * k + 2)) < ((uint64_t)1 << 62) && (l2 << (2 * k + 2)) >> (2 * k + 2) == l2)
 		++k;
 	int64_t len = (int64_t)fxg_isqrt64_round(l2 << (2 * k)); /* |v| * 2^k, raw */
-	return fxg_v3((fix16_t)np_div_round((int64_t)v.x * ((int64_t)1 << (16 + k)), len),
-		      (fix16_t)np_div_round((int64_t)v.y * ((int64_t)1 << (16 + k)), len),
-		      (fix16_t)np_div_round((int64_t)v.z * ((int64_t)1 << (16 + k)), len));
+	return fxg_v3((fix16_t)fxg_div_round64((int64_t)v.x * ((int64_t)1 << (16 + k)), len),
+		      (fix16_t)fxg_div_round64((int64_t)v.y * ((int64_t)1 << (16 + k)), len),
+		      (fix16_t)fxg_div_round64((int64_t)v.z * ((int64_t)1 << (16 + k)), len));
 }
 
 /* Relative position b - a, false when a component exceeds FXS_NP_MAX_REL. */
 static inline bool np_rel(fxg_vec3 a, fxg_vec3 b, fxg_vec3 *out)
 {
 	int64_t x = (int64_t)b.x - a.x, y = (int64_t)b.y - a.y, z = (int64_t)b.z - a.z;
-	if (np_abs64(x) > FXS_NP_MAX_REL || np_abs64(y) > FXS_NP_MAX_REL || np_abs64(z) > FXS_NP_MAX_REL)
+	if (fxg_abs64(x) > FXS_NP_MAX_REL || fxg_abs64(y) > FXS_NP_MAX_REL || fxg_abs64(z) > FXS_NP_MAX_REL)
 		return false;
 	*out = fxg_v3((fix16_t)x, (fix16_t)y, (fix16_t)z);
 	return true;
@@ -150,7 +142,7 @@ static inline void np_segments_closest(fxg_vec3 r, fxg_vec3 u1, fix16_t h1, fxg_
 	int64_t s = 0;
 	if (denom > ((int64_t)1 << 12)) {
 		int64_t num = (int64_t)b * f - (int64_t)c * 65536; /* Q32.32, |num| < 2^46 */
-		s = np_div_round(num * 65536, denom);
+		s = fxg_div_round64(num * 65536, denom);
 		s = s < -h1 ? -h1 : (s > h1 ? h1 : s);
 	}
 	int64_t t = f + np_w2f((int64_t)b * s);
@@ -215,21 +207,17 @@ void fxs_collide_boxes_sat(const fxs_shape *a, const fxs_transform *xa, const fx
 			   const fxs_transform *xb, const fxs_rotation *rot_b, const fxs_box_sat_result *sat,
 			   fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
 
-/* fxs_box_sat for n <= 8 pairs at once with the vector kernels `k` (a
- * FXS_KERNELS_* level; collide_box_box_vector.h, the same bits): pair k is
+/* fxs_box_sat for n <= 8 pairs at once with the vector kernels (the
+ * table's box_sat_x8, simd/kernels.h; collide_box_box_vector.h, the same
+ * bits): pair k is
  * boxes a[k], b[k] with dw[k] = pB - pA inside np_rel's range and rotations
  * ra[k], rb[k]. Returns the mask of the pairs it did (bit k: out[k]
  * written), those whose values are in the range where nothing can saturate
- * (so it counts nothing, as fxs_box_sat would not); none where the build
- * has no such kernels. The caller runs fxs_box_sat for the others. */
+ * (so it counts nothing, as fxs_box_sat would not). The caller runs
+ * fxs_box_sat for the others. */
 #define FXS_BOX_SAT_ARGS                                                                                                    \
 	int n, const fxs_shape *const a[8], const fxs_shape *const b[8], const fxg_vec3 dw[8], const fxg_mat3 *const ra[8], \
 		const fxg_mat3 *const rb[8], fxs_box_sat_result out[8]
-uint32_t fxs_box_sat_x8(int k, FXS_BOX_SAT_ARGS);
-uint32_t fxs_box_sat_x8_avx2(FXS_BOX_SAT_ARGS);
-uint32_t fxs_box_sat_x8_avx512(FXS_BOX_SAT_ARGS);
-uint32_t fxs_box_sat_x8_neon(FXS_BOX_SAT_ARGS);
-uint32_t fxs_box_sat_x8_simd128(FXS_BOX_SAT_ARGS);
 /* collide_hull.c: convex hulls against spheres, boxes, capsules and hulls */
 void fxs_collide_sphere_hull(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 			     fix16_t speculative, fxs_manifold *m, uint32_t *ovf);

@@ -37,8 +37,6 @@
 #define MAX_POLY (2 * FXS_HULL_MAX_VERTS + 4)
 #define SIDE_LINE 64 /* out_line >= this: a side plane of the reference face */
 
-static int64_t mulr(int64_t a, int64_t b) { return fxg_shr_round(a * b, 16); }
-
 
 /* A polytope placed in the working frame. */
 typedef struct placed {
@@ -125,7 +123,7 @@ static int clip(const pvert *in, int n, pvert *out, fxg_vec3 s, int64_t h, uint8
 /* in-plane coordinates for the reduction: drop the normal's largest axis */
 static void plane_uv(fxg_vec3 n, fxg_vec3 p, fix16_t *u, fix16_t *v)
 {
-	int64_t ax = np_abs64(n.x), ay = np_abs64(n.y), az = np_abs64(n.z);
+	int64_t ax = fxg_abs64(n.x), ay = fxg_abs64(n.y), az = fxg_abs64(n.z);
 	if (ax >= ay && ax >= az)
 		*u = p.y, *v = p.z;
 	else if (ay >= az)
@@ -298,7 +296,7 @@ static void collide_polytopes(const fxs_hull_geom *ga, const fxs_transform *xa, 
 	if (sep_e > speculative)
 		return;
 	int64_t face_best = sep_a > sep_b ? sep_a : sep_b;
-	if (ea_best >= 0 && sep_e > mulr(FXS_NP_REL_EDGE, face_best) + FXS_NP_ABS_TOL) {
+	if (ea_best >= 0 && sep_e > fxg_mul_round64(FXS_NP_REL_EDGE, face_best) + FXS_NP_ABS_TOL) {
 		fxg_vec3 a0 = A.v[ga->edge_v[ea_best][0]], a1 = A.v[ga->edge_v[ea_best][1]];
 		fxg_vec3 b0 = B.v[gb->edge_v[eb_best][0]], b1 = B.v[gb->edge_v[eb_best][1]];
 		fxg_vec3 ca = np_mid(a0, a1), cb = np_mid(b0, b1);
@@ -311,7 +309,7 @@ static void collide_polytopes(const fxs_hull_geom *ga, const fxs_transform *xa, 
 			     1u << 30 | (uint32_t)ea_best << 8 | (uint32_t)eb_best);
 		return;
 	}
-	if (sep_b > mulr(FXS_NP_REL_FACE, sep_a) + FXS_NP_ABS_TOL) {
+	if (sep_b > fxg_mul_round64(FXS_NP_REL_FACE, sep_a) + FXS_NP_ABS_TOL) {
 		m->normal = np_neg(fxg_m3_mul_v3(rb, gb->n[fb], ovf)); /* one rotation */
 		face_contact(&B, fb, &A, 1, speculative, xa, &ra, m, ovf);
 		/* the points sit midway along B's normal: same as along -n */
@@ -352,7 +350,7 @@ static int64_t seg_dist2(fxg_vec3 x, fxg_vec3 a, fxg_vec3 b, fxg_vec3 *q)
 {
 	fxg_vec3 e = np_sub(b, a);
 	int64_t den = np_dot_w(e, e) >> 16;
-	int64_t t = den > 0 ? np_div_round(np_dot_w(np_sub(x, a), e), den) : 0;
+	int64_t t = den > 0 ? fxg_div_round64(np_dot_w(np_sub(x, a), e), den) : 0;
 	t = t < 0 ? 0 : (t > FXG_ONE ? FXG_ONE : t);
 	*q = np_madd(a, (fix16_t)t, e);
 	fxg_vec3 d = np_sub(x, *q);
@@ -607,7 +605,7 @@ void fxs_collide_capsule_hull(const fxs_shape *a, const fxs_transform *xa, const
 	/* the core overlaps the hull: the axis of least penetration */
 	sep_f -= r;
 	sep_e = be >= 0 ? sep_e - r : INT64_MIN;
-	bool use_edge = be >= 0 && sep_e > mulr(FXS_NP_REL_EDGE, sep_f) + FXS_NP_ABS_TOL;
+	bool use_edge = be >= 0 && sep_e > fxg_mul_round64(FXS_NP_REL_EDGE, sep_f) + FXS_NP_ABS_TOL;
 	if (!use_edge) {
 		m->normal = np_neg(fxg_m3_mul_v3(rb, g->n[bf], ovf));
 		capsule_face_points(g, bf, s0, s1, r, speculative, xb, &rb, m, ovf);

@@ -54,7 +54,7 @@ static fix16_t tri_distance(const fxs_mesh *me, const fxs_mesh_face *f, fxg_vec3
 			continue;
 		inside = false;
 		int64_t den = np_dot_w(e, e) >> 16; /* Q16.16 |e|^2 */
-		int64_t t = den > 0 ? np_div_round(np_dot_w(ax, e), den) : 0;
+		int64_t t = den > 0 ? fxg_div_round64(np_dot_w(ax, e), den) : 0;
 		t = t < 0 ? 0 : (t > FXG_ONE ? FXG_ONE : t);
 		fxg_vec3 dq = np_sub(x, np_madd(a, (fix16_t)t, e));
 		int64_t len = (int64_t)fxg_isqrt64_round((uint64_t)np_dot_w(dq, dq)); /* np_normalize's length */
@@ -439,9 +439,9 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 	 * it, the largest triangle, the most area outside it: as the convex
 	 * pairs), in the plane across the reference normal */
 	np_candidate cand[FXS_MESH_KEEP];
-	int ax = np_abs64(k.ref.n.x) >= np_abs64(k.ref.n.y) && np_abs64(k.ref.n.x) >= np_abs64(k.ref.n.z)
+	int ax = fxg_abs64(k.ref.n.x) >= fxg_abs64(k.ref.n.y) && fxg_abs64(k.ref.n.x) >= fxg_abs64(k.ref.n.z)
 		? 0
-		: (np_abs64(k.ref.n.y) >= np_abs64(k.ref.n.z) ? 1 : 2);
+		: (fxg_abs64(k.ref.n.y) >= fxg_abs64(k.ref.n.z) ? 1 : 2);
 	for (int i = 0; i < k.nk; ++i) {
 		fxg_vec3 p = k.keep[i].point;
 		cand[i].p = p;

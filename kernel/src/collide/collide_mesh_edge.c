@@ -134,8 +134,6 @@ static void ready_edges(fxs_mesh_query *q)
 	q->edges_ready = true;
 }
 
-static int64_t mulr(int64_t a, int64_t b) { return fxg_shr_round(a * b, 16); }
-
 /* An overlap along an edge axis (sep < 0) is the contact unless one of the
  * edge's faces separates better (the separating-axis rule with the convex
  * pairs' preference for faces, collide_common.h: the shape's support below
@@ -154,7 +152,7 @@ static bool face_beats(const fxs_mesh_query *q, const fxs_mesh_sink *k, const me
 		lo = d < lo ? d : lo;
 	}
 	fix16_t hit_sep;
-	return sep <= mulr(FXS_NP_REL_EDGE, np_w2f(lo) - q->r) + FXS_NP_ABS_TOL && fxs_mesh_sink_face_sep(k, n, &hit_sep);
+	return sep <= fxg_mul_round64(FXS_NP_REL_EDGE, np_w2f(lo) - q->r) + FXS_NP_ABS_TOL && fxs_mesh_sink_face_sep(k, n, &hit_sep);
 }
 
 /* neither of the edge's faces beats the edge axis */
@@ -231,7 +229,7 @@ static void edge_on_faces(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_
 	cl->n = 0;
 	fxg_vec3 dm = np_sub(e->mid, q->c);
 	for (int a = 0; a < q->nf; ++a) {
-		if (np_abs64(np_dot_w(q->n[a], e->eu)) > PARALLEL_TOL)
+		if (fxg_abs64(np_dot_w(q->n[a], e->eu)) > PARALLEL_TOL)
 			continue;
 		fxg_vec3 nn = np_neg(q->n[a]);
 		if (!in_cone(e, nn, CONE_TOL))
@@ -249,7 +247,7 @@ static void edge_on_faces(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_
 				empty = lim < 0;
 				continue;
 			}
-			int64_t tb = np_div_round(lim * 65536, sl);
+			int64_t tb = fxg_div_round64(lim * 65536, sl);
 			if (sl > 0 && tb < hi)
 				hi = tb, cut_hi = b;
 			else if (sl < 0 && tb > lo)
@@ -297,10 +295,10 @@ static void rim_hit(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge *
 	int64_t d0 = np_w2f(np_dot_w(w, np_sub(x0, e->mid))), d1 = np_w2f(np_dot_w(w, np_sub(x1, e->mid)));
 	if ((d0 > 0) == (d1 > 0) || d0 == d1)
 		return;
-	int64_t t = np_div_round(d0 * 65536, d0 - d1); /* in [0, 1] */
+	int64_t t = fxg_div_round64(d0 * 65536, d0 - d1); /* in [0, 1] */
 	fxg_vec3 p = np_madd(x0, (fix16_t)t, np_sub(x1, x0));
 	fxg_vec3 dp = np_sub(p, e->mid);
-	if (np_abs64(np_dot(e->eu, dp)) >= e->half)
+	if (fxg_abs64(np_dot(e->eu, dp)) >= e->half)
 		return;
 	int64_t sep = np_dot(nfc, dp);
 	if (sep > q->speculative || sep < -(int64_t)e->depth)
@@ -340,11 +338,11 @@ static void edge_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge
 			continue;
 		fxg_vec3 na = q->n[fa], nb = q->n[fb];
 		/* the shape edge lying on one of the mesh edge's faces */
-		if (np_abs64(np_dot_w(q->eu[j], e->nf)) <= PARALLEL_TOL && in_shape_cone(na, nb, np_neg(e->nf))) {
+		if (fxg_abs64(np_dot_w(q->eu[j], e->nf)) <= PARALLEL_TOL && in_shape_cone(na, nb, np_neg(e->nf))) {
 			rim_hit(q, k, e, j, e->nf, e->wf, e->ng);
 			continue;
 		}
-		if (e->real_g && np_abs64(np_dot_w(q->eu[j], e->ng)) <= PARALLEL_TOL && in_shape_cone(na, nb, np_neg(e->ng))) {
+		if (e->real_g && fxg_abs64(np_dot_w(q->eu[j], e->ng)) <= PARALLEL_TOL && in_shape_cone(na, nb, np_neg(e->ng))) {
 			rim_hit(q, k, e, j, e->ng, e->wg, e->nf);
 			continue;
 		}
@@ -437,7 +435,7 @@ static bool edge_near(const fxs_mesh_query *q, fxg_vec3 a, fxg_vec3 b)
 	int64_t ee = np_dot_w(e, e) >> 16, t = np_w2f(np_dot_w(d, e)); /* Q16.16 (ee >= 0) */
 	fxg_vec3 x = d;
 	if (t > 0 && ee > 0)
-		x = t >= ee ? np_sub(q->c, b) : np_madd(d, (fix16_t)-np_div_round(t * 65536, ee), e);
+		x = t >= ee ? np_sub(q->c, b) : np_madd(d, (fix16_t)-fxg_div_round64(t * 65536, ee), e);
 	return np_dot_w(x, x) <= reach * reach;
 }
 

@@ -95,7 +95,7 @@ void fxs_collide_capsules(const fxs_shape *a, const fxs_transform *xa, const fxs
 			fix16_t qs[2] = { lo, hi };
 			for (int k = 0; k < 2; ++k) {
 				/* the point of B's core whose projection on u1 is qs[k] */
-				int64_t tk = np_div_round(((int64_t)qs[k] - c2) * 65536, b12);
+				int64_t tk = fxg_div_round64(((int64_t)qs[k] - c2) * 65536, b12);
 				tk = tk < -h2 ? -h2 : (tk > h2 ? h2 : tk);
 				fxg_vec3 pa_core = fxg_v3_scale(qs[k], u1, ovf);
 				fxg_vec3 pb_core = np_madd(d, (fix16_t)tk, u2);

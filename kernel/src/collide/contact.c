@@ -13,6 +13,7 @@
 #include "geometry/shape.h"
 #include "island/island.h"
 #include "joint/joint.h"
+#include "simd/kernels.h"
 #include "solve/stage.h"
 
 #include <stdlib.h>
@@ -74,7 +75,7 @@ typedef struct update_ctx {
 	bool nomem;
 	rot_entry *rot; /* NULL: every pair makes its own (no memory for the cache) */
 	uint32_t gen;
-	int kernels; /* the world's (fxs_world_get_kernels): the box tests' vector kernels */
+	const fxs_kernel_table *kernels; /* the world's (fxs_world_get_kernels), NULL: the portable tests */
 	/* the last friction mix made (mixed): its two frictions, its value and
 	 * the saturations it counted; most pairs of a scene mix the same two */
 	fix16_t mix_a, mix_b, mix;
@@ -262,7 +263,7 @@ static void recycle_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uin
 	uint32_t oi = u->oi;
 	for (uint32_t i = i0; i <= i1; ++i) {
 		if (n == 8 || (i == i1 && n > 0)) {
-			fxs_recycle_x8(u->kernels, n, prev, ba, bb, w->def.linear_slop, &win->rec[group++]);
+			u->kernels->recycle_x8(n, prev, ba, bb, w->def.linear_slop, &win->rec[group++]);
 			n = 0;
 		}
 		if (i == i1)
@@ -313,7 +314,7 @@ static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_
 	fxs_box_sat_result out[8];
 	for (uint32_t i = i0; i <= i1; ++i) {
 		if (n == 8 || (i == i1 && n > 0)) {
-			uint32_t got = fxs_box_sat_x8(u->kernels, n, sa, sb, dw, ra, rb, out);
+			uint32_t got = u->kernels->box_sat_x8(n, sa, sb, dw, ra, rb, out);
 			for (int k = 0; k < n; ++k)
 				if (got >> k & 1)
 					win->sat[at[k] - i0] = out[k], win->sat_done[at[k] - i0] = true;
@@ -345,12 +346,12 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 {
 	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count))
 		return FXS_ERR_NOMEM;
-	update_ctx u = { .w = w, .old = w->contacts, .old_count = w->contact_count, .kernels = FXS_KERNELS_PORTABLE };
+	update_ctx u = { .w = w, .old = w->contacts, .old_count = w->contact_count };
 	rot_cache_begin(w, &u);
 	/* the window's tests eight at a time, a window ahead (scratch on the
 	 * stack; the box tests need the rotations' cache) */
-	u.kernels = fxs_world_get_kernels(w);
-	const bool vector_tests = u.kernels != FXS_KERNELS_PORTABLE;
+	u.kernels = fxs_kernel_table_get(fxs_world_get_kernels(w));
+	const bool vector_tests = u.kernels != NULL;
 	window win;
 	/* jointed pairs without collide_connected get no contacts: a merge walk
 	 * of the sorted pairs with the sorted filter */

@@ -31,19 +31,16 @@
  * finishes it for one of them, with the same bits. */
 #include "collide/recycle.h"
 
-/* n / d rounded half away from zero, d > 0 */
-static inline int64_t div_round(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
-
 /* the sum g of np points' values over np (1 to 4), each divisor a constant */
 static int64_t mean_round(int64_t g, int np)
 {
 	switch (np) {
 	case 4:
-		return div_round(g, 4);
+		return fxg_div_round64(g, 4);
 	case 3:
-		return div_round(g, 3);
+		return fxg_div_round64(g, 3);
 	case 2:
-		return div_round(g, 2);
+		return fxg_div_round64(g, 2);
 	default:
 		return g;
 	}
@@ -158,15 +155,4 @@ bool fxs_recycle_lane(const fxs_recycle_lanes *in, int k, const fxs_contact *pre
 	/* slid_little's slip and slide test, made by the kernels */
 	c->slip = fxg_v3(in->slip[0][k], in->slip[1][k], in->slip[2][k]);
 	return in->still >> k & 1;
-}
-
-void fxs_recycle_x8(int k, FXS_RECYCLE_ARGS)
-{
-	switch (k) {
-	case FXS_KERNELS_AVX2: fxs_recycle_x8_avx2(n, prev, a, b, linear_slop, out); return;
-	case FXS_KERNELS_AVX512: fxs_recycle_x8_avx512(n, prev, a, b, linear_slop, out); return;
-	case FXS_KERNELS_NEON: fxs_recycle_x8_neon(n, prev, a, b, linear_slop, out); return;
-	case FXS_KERNELS_SIMD128: fxs_recycle_x8_simd128(n, prev, a, b, linear_slop, out); return;
-	default: out->done = out->keep = out->still = 0; return;
-	}
 }

@@ -8,8 +8,7 @@
 #include "world/world.h"
 
 /* |x| and |v|_1, for the test's bounds */
-static inline int64_t fxs_abs64(int64_t x) { return x < 0 ? -x : x; }
-static inline int64_t fxs_l1(fxg_vec3 v) { return fxs_abs64(v.x) + fxs_abs64(v.y) + fxs_abs64(v.z); }
+static inline int64_t fxs_l1(fxg_vec3 v) { return fxg_abs64(v.x) + fxg_abs64(v.y) + fxg_abs64(v.z); }
 
 /* A manifold is made afresh when the material points at it may have moved
  * more than RECYCLE_SLOPS linear slops, or when a body turned more than 10
@@ -41,13 +40,7 @@ typedef struct fxs_recycle_lanes {
 #define FXS_RECYCLE_ARGS                                                                                 \
 	int n, const fxs_contact *const prev[8], const fxs_body *const a[8], const fxs_body *const b[8], \
 		fix16_t linear_slop, fxs_recycle_lanes *out
-/* with the vector kernels of level k (a FXS_KERNELS_* level); none done
- * where the build has no such kernels */
-void fxs_recycle_x8(int k, FXS_RECYCLE_ARGS);
-void fxs_recycle_x8_avx2(FXS_RECYCLE_ARGS);
-void fxs_recycle_x8_avx512(FXS_RECYCLE_ARGS);
-void fxs_recycle_x8_neon(FXS_RECYCLE_ARGS);
-void fxs_recycle_x8_simd128(FXS_RECYCLE_ARGS);
+/* (done by the vector kernels: the table's recycle_x8, simd/kernels.h) */
 
 /* fxs_recycle for lane k of `in`, done by the kernels: the same c and the
  * same answer (and nothing to count) */

@@ -1,7 +1,7 @@
 /* The arithmetic of the recycling test (fxs_recycle, recycle.c) for up to
  * eight pairs at once, written once on the lanes of simd/lanes.h and
- * compiled for each instruction set (recycle_avx2.c, _avx512.c, _neon.c,
- * _simd128.c include their layer, define VK, then this): one int64 lane per
+ * compiled for each instruction set (simd/kernels_avx2.c, _avx512.c,
+ * _neon.c, _simd128.c include their layer, define VK, then this): one int64 lane per
  * pair, the same integer formulas, so the same bits. It mirrors fxs_recycle
  * up to the separations (turn_since, fxg_q_mul, fxg_m3_from_quat,
  * fxg_m3_mul_v3, fxg_v3_dot; a change there is made here once); the rest,
@@ -18,11 +18,6 @@
  * dot products with the normal within 2^30. Other lanes are left to
  * fxs_recycle. */
 
-#define VK_(name, suffix) name##_##suffix
-#define VK_NAME(name, suffix) VK_(name, suffix)
-#define VKN(name) VK_NAME(name, VK)
-
-#if FXS_VEC_BUILD
 #include <stddef.h>
 
 #define ARM_MAX ((int64_t)1 << 24)
@@ -176,7 +171,7 @@ INLINE void recycle_at(const void *const *prev, const void *const *a, const void
 	out->still |= m_bits(m_and(m_and(fine, keep), still)) << h;
 }
 
-void VKN(fxs_recycle_x8)(FXS_RECYCLE_ARGS)
+static void VKN(fxs_recycle_x8)(FXS_RECYCLE_ARGS)
 {
 	const void *p[8], *pa[8], *pb[8];
 	int32_t count[8];
@@ -192,13 +187,3 @@ void VKN(fxs_recycle_x8)(FXS_RECYCLE_ARGS)
 
 #undef ARM_MAX
 #undef NORMAL_MAX
-
-#else
-
-void VKN(fxs_recycle_x8)(FXS_RECYCLE_ARGS)
-{
-	(void)n, (void)prev, (void)a, (void)b, (void)linear_slop;
-	out->done = out->keep = out->still = 0;
-}
-
-#endif

@@ -27,11 +27,11 @@
 /* Unit vector along an int64 vector (components below 2^62). */
 static fxg_vec3 unit_wide(int64_t x, int64_t y, int64_t z)
 {
-	int64_t mx = np_abs64(x);
-	if (np_abs64(y) > mx)
-		mx = np_abs64(y);
-	if (np_abs64(z) > mx)
-		mx = np_abs64(z);
+	int64_t mx = fxg_abs64(x);
+	if (fxg_abs64(y) > mx)
+		mx = fxg_abs64(y);
+	if (fxg_abs64(z) > mx)
+		mx = fxg_abs64(z);
 	if (mx == 0)
 		return fxg_v3_zero();
 	int sh = 0;
@@ -273,8 +273,8 @@ fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t 
 		return NULL;
 	for (uint32_t i = 0; i < nverts; ++i) {
 		fxg_vec3 v = verts[i];
-		if (np_abs64(v.x) > FXS_MESH_MAX_COORD || np_abs64(v.y) > FXS_MESH_MAX_COORD ||
-		    np_abs64(v.z) > FXS_MESH_MAX_COORD)
+		if (fxg_abs64(v.x) > FXS_MESH_MAX_COORD || fxg_abs64(v.y) > FXS_MESH_MAX_COORD ||
+		    fxg_abs64(v.z) > FXS_MESH_MAX_COORD)
 			return NULL;
 	}
 	fxs_mesh *me = calloc(1, sizeof *me);
@@ -306,7 +306,7 @@ fxs_mesh *fxs_mesh_build(const fxg_vec3 *verts, uint32_t nverts, const uint32_t 
 		int64_t c[3];
 		cross_w(np_sub(verts[f->v[1]], verts[f->v[0]]), np_sub(verts[f->v[2]], verts[f->v[0]]), c);
 		/* |c| is twice the area (Q32.32): reject slivers under 2^-16 m^2 */
-		if (np_abs64(c[0]) + np_abs64(c[1]) + np_abs64(c[2]) < ((int64_t)1 << 16))
+		if (fxg_abs64(c[0]) + fxg_abs64(c[1]) + fxg_abs64(c[2]) < ((int64_t)1 << 16))
 			goto fail;
 		f->n = unit_wide(c[0], c[1], c[2]);
 		f->o = np_dot_w(f->n, verts[f->v[0]]);

@@ -5,6 +5,7 @@
  * and tests/test_batch.c compares them. */
 #include "joint/joint_batch.h"
 #include "solve/stage.h"
+#include "simd/kernels.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ static uint8_t ball_response(const solver_body *b, fxg_vec3 r, int32_t n[9], int
 	}
 	uint64_t any = 0;
 	for (int i = 0; i < 9; ++i)
-		any |= uabs64(e[i]);
+		any |= fxg_uabs64(e[i]);
 	/* e is in units of 2^-(si + 16) */
 	int sh = bit_length(any) - FXS_SCALE_BITS;
 	sh = sh < 1 ? 1 : sh; /* a shift of at least 1 (the rounding below needs one) */
@@ -87,7 +88,7 @@ static uint8_t sym3_inverse_hot(const int64_t K[6], int32_t out[6], uint32_t *ov
 {
 	uint64_t any = 0;
 	for (int i = 0; i < 6; ++i)
-		any |= uabs64(K[i]);
+		any |= fxg_uabs64(K[i]);
 	int t = bit_length(any) - FXS_SCALE_BITS; /* k = K 2^-t, a = t - 32 */
 	int64_t k[6];
 	for (int i = 0; i < 6; ++i)
@@ -97,7 +98,7 @@ static uint8_t sym3_inverse_hot(const int64_t K[6], int32_t out[6], uint32_t *ov
 			 xz * yz - xy * zz, xy * yz - xz * yy, xy * xz - xx * yz };
 	any = 0;
 	for (int i = 0; i < 6; ++i)
-		any |= uabs64(c[i]);
+		any |= fxg_uabs64(c[i]);
 	int u = bit_length(any) - FXS_SCALE_BITS;
 	u = u < 0 ? 0 : u;
 	for (int i = 0; i < 6; ++i)
@@ -116,7 +117,7 @@ static uint8_t sym3_inverse_hot(const int64_t K[6], int32_t out[6], uint32_t *ov
 	any = 0;
 	for (int i = 0; i < 6; ++i) {
 		q[i] = c[i] * r; /* below 2^63: |c| <= 2^30, r <= 2^32 */
-		any |= uabs64(q[i]);
+		any |= fxg_uabs64(q[i]);
 	}
 	int w = bit_length(any) - FXS_SCALE_BITS;
 	w = w < 0 ? 0 : w;
@@ -352,31 +353,11 @@ static void lever_arms(solver_ctx *c, ball_batch *bt)
 	}
 }
 
-/* the vector kernels, or NULL: the portable code runs */
-typedef uint32_t (*ball_range_fn)(solver_ctx *, uint32_t, uint32_t);
-static ball_range_fn vector_setup(int simd)
-{
-	return simd == FXS_SIMD_AVX512     ? fxs_ball_setup_avx512
-		: simd == FXS_SIMD_AVX2    ? fxs_ball_setup_avx2
-		: simd == FXS_SIMD_NEON    ? fxs_ball_setup_neon
-		: simd == FXS_SIMD_SIMD128 ? fxs_ball_setup_simd128
-					   : NULL;
-}
-static ball_range_fn vector_warm_start(int simd)
-{
-	return simd == FXS_SIMD_AVX512     ? fxs_ball_warm_start_avx512
-		: simd == FXS_SIMD_AVX2    ? fxs_ball_warm_start_avx2
-		: simd == FXS_SIMD_NEON    ? fxs_ball_warm_start_neon
-		: simd == FXS_SIMD_SIMD128 ? fxs_ball_warm_start_simd128
-					   : NULL;
-}
-
 uint32_t fxs_ball_setup(solver_ctx *c)
 {
 	const uint32_t first = 0, end = c->ball_batch_count;
-	ball_range_fn vector = vector_setup(c->simd);
-	if (vector) /* it makes the rotations too */
-		return vector(c, first, end);
+	if (c->kernels) /* they make the rotations too */
+		return c->kernels->ball_setup(c, first, end);
 	for (uint32_t i = first; i < end; ++i)
 		lever_arms(c, &c->ball_batches[i]);
 	uint32_t local = 0;
@@ -391,9 +372,8 @@ uint32_t fxs_ball_setup(solver_ctx *c)
 
 uint32_t fxs_ball_warm_start(solver_ctx *c, uint32_t first, uint32_t end)
 {
-	ball_range_fn vector = vector_warm_start(c->simd);
-	if (vector)
-		return vector(c, first, end);
+	if (c->kernels)
+		return c->kernels->ball_warm_start(c, first, end);
 	uint32_t local = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
@@ -410,14 +390,8 @@ uint32_t fxs_ball_warm_start(solver_ctx *c, uint32_t first, uint32_t end)
 
 uint32_t fxs_ball_solve(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
-	if (c->simd == FXS_SIMD_AVX512)
-		return fxs_ball_solve_avx512(c, first, end, use_bias);
-	if (c->simd == FXS_SIMD_AVX2)
-		return fxs_ball_solve_avx2(c, first, end, use_bias);
-	if (c->simd == FXS_SIMD_NEON)
-		return fxs_ball_solve_neon(c, first, end, use_bias);
-	if (c->simd == FXS_SIMD_SIMD128)
-		return fxs_ball_solve_simd128(c, first, end, use_bias);
+	if (c->kernels)
+		return c->kernels->ball_solve(c, first, end, use_bias);
 	uint32_t local = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];

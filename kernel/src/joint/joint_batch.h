@@ -15,8 +15,8 @@
  * passes. The kernels compute the same integer formulas: portable, lane by
  * lane (joint_batch.c), and the vector kernels written once
  * (joint_batch_vector.h) and built for AVX2, AVX-512, NEON and wasm SIMD128
- * (joint_batch_avx2.c, _avx512.c, _neon.c, _simd128.c); tests/test_batch.c compares
- * them. The setup's rare branches (a response or an inverse beyond the
+ * into simd/kernels.h's tables (the setup makes the rotations);
+ * tests/test_batch.c compares them. The setup's rare branches (a response or an inverse beyond the
  * stated ranges, where a shift would leave [1, 62]) are recomputed lane by
  * lane by the portable code in all.
  *
@@ -77,19 +77,5 @@ void fxs_ball_store(solver_ctx *c);
 const fxg_mat3 *fxs_ball_body_rotation(solver_ctx *c, uint32_t s);
 /* the setup of lane l alone, portable (the vector kernel's rare lanes) */
 void fxs_ball_setup_lane(solver_ctx *c, ball_batch *bt, int l, uint32_t *ovf);
-
-/* the vector kernels (joint_batch_vector.h); the setup makes the rotations */
-uint32_t fxs_ball_setup_avx2(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_ball_warm_start_avx2(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_ball_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
-uint32_t fxs_ball_setup_avx512(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_ball_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_ball_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
-uint32_t fxs_ball_setup_neon(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_ball_warm_start_neon(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_ball_solve_neon(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
-uint32_t fxs_ball_setup_simd128(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_ball_warm_start_simd128(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_ball_solve_simd128(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 
 #endif

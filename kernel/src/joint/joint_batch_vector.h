@@ -1,7 +1,7 @@
 /* Ball joints in batches (joint_batch.h): the vector kernels, written once
  * on the lanes of simd/lanes.h and compiled for each instruction set
- * (joint_batch_avx2.c, joint_batch_avx512.c, joint_batch_neon.c include
- * their layer, define VK, then this).
+ * (simd/kernels_avx2.c, _avx512.c, _neon.c, _simd128.c include their
+ * layer, define VK, then this, and put its entry points in their table).
  *
  * The formulas are joint_batch.c's, lane for lane (contact_batch_vector.h
  * says how they carry over); a change there is made here once. Which
@@ -20,11 +20,6 @@
  * (sums of three 30 x 31-bit products) are exact (srav); the others go by
  * sra62 and shr_by (cheaper on AVX2), each with its bound said. */
 
-#define VK_(name, suffix) name##_##suffix
-#define VK_NAME(name, suffix) VK_(name, suffix)
-#define VKN(name) VK_NAME(name, VK)
-
-#if FXS_VEC_BUILD
 #include <stddef.h>
 
 #define L FXS_BALL_LANES
@@ -369,7 +364,7 @@ INLINE void setup(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 			fxs_ball_setup_lane(c, bt, h + l, count);
 }
 
-uint32_t VKN(fxs_ball_setup)(solver_ctx *c, uint32_t first, uint32_t end)
+static uint32_t VKN(fxs_ball_setup)(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i)
@@ -378,7 +373,7 @@ uint32_t VKN(fxs_ball_setup)(solver_ctx *c, uint32_t first, uint32_t end)
 	return count;
 }
 
-uint32_t VKN(fxs_ball_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
+static uint32_t VKN(fxs_ball_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i)
@@ -473,31 +468,9 @@ INLINE uint32_t ball_solve_batches(solver_ctx *c, uint32_t first, uint32_t end, 
 	return count;
 }
 
-uint32_t VKN(fxs_ball_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+static uint32_t VKN(fxs_ball_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
 	return use_bias ? ball_solve_batches(c, first, end, true) : ball_solve_batches(c, first, end, false);
 }
 
 #undef L
-
-#else
-
-uint32_t VKN(fxs_ball_setup)(solver_ctx *c, uint32_t first, uint32_t end)
-{
-	(void)c, (void)first, (void)end;
-	return 0;
-}
-
-uint32_t VKN(fxs_ball_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
-{
-	(void)c, (void)first, (void)end;
-	return 0;
-}
-
-uint32_t VKN(fxs_ball_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
-{
-	(void)c, (void)first, (void)end, (void)use_bias;
-	return 0;
-}
-
-#endif

@@ -83,7 +83,7 @@ static bool ray_ball(fxg_vec3 m, fxg_vec3 u, fix16_t len, fix16_t rad, fix16_t *
 	if (h2 < 0)
 		return false;
 	/* half chord along u: sqrt(h2) / |u| */
-	int64_t half = np_div_round(isqrt_fix(h2) * 65536, isqrt_fix(a));
+	int64_t half = fxg_div_round64(isqrt_fix(h2) * 65536, isqrt_fix(a));
 	int64_t tt = -b - half;
 	if (tt < 0)
 		tt = 0;
@@ -131,8 +131,8 @@ static bool cast_box(const fxs_shape *s, const fxs_transform *xf, const ray *r, 
 				return false;
 			continue;
 		}
-		int64_t t1 = np_div_round((-he[i] - p[i]) * 65536, u[i]);
-		int64_t t2 = np_div_round((he[i] - p[i]) * 65536, u[i]);
+		int64_t t1 = fxg_div_round64((-he[i] - p[i]) * 65536, u[i]);
+		int64_t t2 = fxg_div_round64((he[i] - p[i]) * 65536, u[i]);
 		if (t1 > t2) {
 			int64_t x = t1;
 			t1 = t2;
@@ -184,12 +184,12 @@ static bool cast_capsule(const fxs_shape *s, const fxs_transform *xf, const ray 
 	int64_t s2 = (int64_t)ul.x * ul.x + (int64_t)ul.z * ul.z; /* Q32.32 */
 	if (s2 >= ((int64_t)1 << 16)) {                           /* s >= 2^-8 */
 		int64_t sl = isqrt_fix(s2);                       /* Q16.16 */
-		fxg_vec3 w = fxg_v3((fix16_t)np_div_round((int64_t)ul.x * 65536, sl), 0,
-				    (fix16_t)np_div_round((int64_t)ul.z * 65536, sl));
+		fxg_vec3 w = fxg_v3((fix16_t)fxg_div_round64((int64_t)ul.x * 65536, sl), 0,
+				    (fix16_t)fxg_div_round64((int64_t)ul.z * 65536, sl));
 		fxg_vec3 p2 = fxg_v3(pl.x, 0, pl.z);
 		fix16_t d2;
 		if (ray_ball(p2, w, FXS_QUERY_MAX_LENGTH, rad, &d2)) {
-			int64_t t = np_div_round((int64_t)d2 * 65536, sl);
+			int64_t t = fxg_div_round64((int64_t)d2 * 65536, sl);
 			int64_t y = pl.y + fxg_shr_round(t * ul.y, 16);
 			if (t <= r->len && y <= hh && y >= -hh && (!have || t < best.t)) {
 				have = true;
@@ -237,7 +237,7 @@ static bool cast_mesh(const fxs_shape *s, const fxs_transform *xf, const ray *r,
 		int64_t dp = np_dot_w(f->n, pl) - f->o; /* height over the plane, Q32.32 */
 		if (dp < 0)
 			continue;
-		int64_t t = np_div_round(fxg_shr_round(dp, 16) * 65536, -fxg_shr_round(den, 16));
+		int64_t t = fxg_div_round64(fxg_shr_round(dp, 16) * 65536, -fxg_shr_round(den, 16));
 		if (t > r->len || (have && t >= best_t))
 			continue;
 		fxg_vec3 q = np_madd(pl, (fix16_t)t, ul);
@@ -283,7 +283,7 @@ static bool cast_hull(const fxs_shape *s, const fxs_transform *xf, const ray *r,
 			continue;
 		}
 		/* t = num / den metres, Q16.16: |num| < 2^47, so num * 2^16 fits */
-		int64_t t = np_div_round(num * 65536, den);
+		int64_t t = fxg_div_round64(num * 65536, den);
 		if (den < 0) {
 			if (t > tnear) {
 				tnear = t;
@@ -344,7 +344,7 @@ static bool cast_local(const fxs_shape *s, const fxs_transform *xf, const ray *r
 static void fill_hit(const ray *r, const local_hit *lh, fxs_cast_hit *hit)
 {
 	hit->distance = lh->t;
-	hit->fraction = (fix16_t)np_div_round((int64_t)lh->t * 65536, r->len);
+	hit->fraction = (fix16_t)fxg_div_round64((int64_t)lh->t * 65536, r->len);
 	hit->point = np_madd(r->p0, lh->t, r->u);
 	hit->normal = lh->n;
 }
@@ -504,7 +504,7 @@ bool fxs_world_shape_cast_filtered(const fxs_world *w, const fxs_shape *shape, f
 		return false;
 	hit->body = fxs_world_body_at(w, best_slot);
 	hit->distance = best_t;
-	hit->fraction = (fix16_t)np_div_round((int64_t)best_t * 65536, r.len);
+	hit->fraction = (fix16_t)fxg_div_round64((int64_t)best_t * 65536, r.len);
 	hit->point = best_pt.point;
 	hit->normal = best_n;
 	return true;

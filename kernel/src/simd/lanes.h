@@ -1,9 +1,10 @@
 /* The vector kernels' lanes: one API, four instruction sets.
  *
- * The solver's vector kernels (solve/contact_batch_vector.h,
- * joint/joint_batch_vector.h, collide/collide_box_box_vector.h) are written
- * once against the operations below; each instruction set's translation
- * unit (contact_batch_avx2.c, ..._avx512.c, ..._neon.c, ..._simd128.c)
+ * The vector kernels (solve/contact_batch_vector.h,
+ * joint/joint_batch_vector.h, collide/collide_box_box_vector.h,
+ * collide/recycle_vector.h, solve/integrate_vector.h) are written once
+ * against the operations below; each instruction set's translation
+ * unit (simd/kernels_avx2.c, _avx512.c, _neon.c, _simd128.c; kernels.h)
  * includes its layer (lanes_avx2.h, lanes_avx512.h, lanes_neon.h,
  * lanes_simd128.h), then the kernel. So a change
  * to a portable formula is carried over once, for every instruction set, and

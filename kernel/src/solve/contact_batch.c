@@ -14,6 +14,7 @@
  * saturated and counted. */
 #include "solve/contact_batch.h"
 #include "solve/stage.h"
+#include "simd/kernels.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +36,6 @@ static inline int64_t mul_q16w(int64_t x, int32_t f)
 
 /* an impulse as the int32 the products take, in [-INT32_MAX, INT32_MAX] */
 static inline int32_t lane_impulse(int64_t P, uint32_t *ovf) { return impulse32(P, ovf); }
-
-/* n / d rounded half away from zero, d > 0 */
-static inline int64_t np_div(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
 
 /* lane l of a per-lane vector field (a macro: C17 will not pass a
  * non-const array of arrays as const) */
@@ -72,7 +70,7 @@ static void set_lane_row(lane_row *r, int l, const srow *s)
 	r->soft_mass[l] = s->soft_mass, r->ss[l] = s->ss;
 }
 
-static void set_lane_frow(lane_frow *r, int l, const srow *s)
+static void set_lane_frow(lane_row *r, int l, const srow *s)
 {
 	set_lane_v3(r->rxa, l, s->rxa);
 	set_lane_v3(r->rxb, l, s->rxb);
@@ -91,7 +89,7 @@ static srow get_lane_row(const lane_row *r, int l)
 	return s;
 }
 
-static srow get_lane_frow(const lane_frow *r, int l)
+static srow get_lane_frow(const lane_row *r, int l)
 {
 	srow s;
 	s.rxa = lane_v3(r->rxa, l), s.rxb = lane_v3(r->rxb, l);
@@ -164,7 +162,7 @@ static void zero_row(lane_row *r, int l)
 	r->soft_mass[l] = 0, r->ss[l] = 62;
 }
 
-static void zero_frow(lane_frow *r, int l)
+static void zero_frow(lane_row *r, int l)
 {
 	for (int k = 0; k < 3; ++k)
 		r->rxa[k][l] = r->rxb[k][l] = 0;
@@ -278,22 +276,17 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 	/* the means; a constant divisor for the usual counts (no idiv) */
 	fxg_vec3 ca, cb;
 	if (np == 4) {
-		ca = fxg_v3((fix16_t)np_div(ax, 4), (fix16_t)np_div(ay, 4), (fix16_t)np_div(az, 4));
-		cb = fxg_v3((fix16_t)np_div(bx, 4), (fix16_t)np_div(by, 4), (fix16_t)np_div(bz, 4));
+		ca = fxg_v3((fix16_t)fxg_div_round64(ax, 4), (fix16_t)fxg_div_round64(ay, 4), (fix16_t)fxg_div_round64(az, 4));
+		cb = fxg_v3((fix16_t)fxg_div_round64(bx, 4), (fix16_t)fxg_div_round64(by, 4), (fix16_t)fxg_div_round64(bz, 4));
 	} else {
-		ca = fxg_v3((fix16_t)np_div(ax, np), (fix16_t)np_div(ay, np), (fix16_t)np_div(az, np));
-		cb = fxg_v3((fix16_t)np_div(bx, np), (fix16_t)np_div(by, np), (fix16_t)np_div(bz, np));
+		ca = fxg_v3((fix16_t)fxg_div_round64(ax, np), (fix16_t)fxg_div_round64(ay, np), (fix16_t)fxg_div_round64(az, np));
+		cb = fxg_v3((fix16_t)fxg_div_round64(bx, np), (fix16_t)fxg_div_round64(by, np), (fix16_t)fxg_div_round64(bz, np));
 	}
 	uint64_t last_l2 = UINT64_MAX, len = 0;
 	for (int p = 0; p < np; ++p) {
-		/* |point - centre|, rounded (components clamped to 2^14 m so that
-		 * the sum fits 64 bits), then to FXS_LEVER_MAX; the corners of a
-		 * face are often all as far: one root for them */
-		fxg_vec3 r = fxg_v3_sub(fc->points[p].anchor_a, ca, ovf);
-		const int64_t cap = (int64_t)1 << 30;
-		int64_t x = fxg_max(-cap, fxg_min(cap, r.x)), y = fxg_max(-cap, fxg_min(cap, r.y)),
-			z = fxg_max(-cap, fxg_min(cap, r.z));
-		uint64_t l2 = (uint64_t)(x * x) + (uint64_t)(y * y) + (uint64_t)(z * z);
+		/* |point - centre|, rounded, then to FXS_LEVER_MAX; the corners
+		 * of a face are often all as far: one root for them */
+		const uint64_t l2 = friction_lever2(fxg_v3_sub(fc->points[p].anchor_a, ca, ovf));
 		if (l2 != last_l2)
 			len = fxg_isqrt64_round(l2), last_l2 = l2;
 		bt->lever[p][l] = len > (uint64_t)FXS_LEVER_MAX ? FXS_LEVER_MAX : (int32_t)len;
@@ -302,10 +295,7 @@ static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, l
 	set_lane_v3(arms->cb, l, cb);
 	for (int t = 0; t < 2; ++t) {
 		/* last step's friction vector, projected on this step's tangents */
-		bt->ti[t][l] = clamp_count(fxg_add64(fxg_add64(wmul_fast(fc->friction_impulse[0], d[1 + t].x, ovf),
-							       wmul_fast(fc->friction_impulse[1], d[1 + t].y, ovf), ovf),
-						     wmul_fast(fc->friction_impulse[2], d[1 + t].z, ovf), ovf),
-					   FXS_FRICTION_IMPULSE_MAX, ovf);
+		bt->ti[t][l] = clamp_count(friction_along(fc->friction_impulse, d[1 + t], ovf), FXS_FRICTION_IMPULSE_MAX, ovf);
 	}
 	bt->twi[l] = clamp_count(fc->twist_impulse, FXS_FRICTION_IMPULSE_MAX, ovf);
 	/* the friction anchor's error along the tangents (contact.c) */
@@ -364,11 +354,11 @@ static uint32_t batches_needed(const solver_ctx *c)
  * pays on batches whose contacts have two points or more on average (box
  * stacks: four), not on single points (spheres on anything), where it
  * computes the four normal rows of every lane for the portable kernel's
- * one: the runs of batches where it pays go to it, the others lane by lane
- * (the same bits either way). Under node, on falling_spheres_500, SIMD128
- * for every batch took 1.75 times the portable wasm build's time; only
- * where it pays, 0.99. */
-static bool simd128_pays(const contact_batch *bt)
+ * one: its table says dense_batches_only, and the runs of such batches go
+ * to it, the others lane by lane (the same bits either way). Under node, on
+ * falling_spheres_500, SIMD128 for every batch took 1.75 times the
+ * portable wasm build's time; only where it pays, 0.99. */
+static bool dense(const contact_batch *bt)
 {
 	int lanes = 0, points = 0;
 	for (int l = 0; l < FXS_LANES; ++l)
@@ -376,19 +366,19 @@ static bool simd128_pays(const contact_batch *bt)
 	return points >= 2 * lanes;
 }
 
+/* whether the vector kernels k (NULL: none) take batch bt */
+static bool vector_takes(const fxs_kernel_table *k, const contact_batch *bt)
+{
+	return k && (!k->dense_batches_only || dense(bt));
+}
+
 /* a batch's rows, once its lanes are packed: by the vector kernel where
  * there is one (lanes it leaves go to the portable code), else lane by lane */
 static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 {
 	uint32_t todo = 0xFF;
-	if (c->simd == FXS_SIMD_AVX512)
-		todo = fxs_pack_rows_avx512(c, bt, arms);
-	else if (c->simd == FXS_SIMD_AVX2)
-		todo = fxs_pack_rows_avx2(c, bt, arms);
-	else if (c->simd == FXS_SIMD_NEON)
-		todo = fxs_pack_rows_neon(c, bt, arms);
-	else if (c->simd == FXS_SIMD_SIMD128 && simd128_pays(bt))
-		todo = fxs_pack_rows_simd128(c, bt, arms);
+	if (vector_takes(c->kernels, bt))
+		todo = c->kernels->pack_rows(c, bt, arms);
 	for (int l = 0; todo && l < FXS_LANES; ++l)
 		if ((todo >> l & 1) && bt->count[l])
 			fxs_pack_rows_lane(c, bt, l, arms);
@@ -405,7 +395,7 @@ static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 			bt->alt_ss[p][l] = r->sm[l];
 		}
 		for (int t = 0; t < 2; ++t) {
-			const lane_frow *r = &bt->t[t];
+			const lane_row *r = &bt->t[t];
 			bt->alt_fsoft_mass[t][l] = (int32_t)(((int64_t)r->mass[l] * ms + 0x8000) >> 16);
 			bt->alt_fss[t][l] = r->sm[l];
 		}
@@ -636,33 +626,13 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 	A->v = va, A->w = wa, B->v = vb, B->w = wb;
 }
 
-bool fxs_batches_have_level(int level)
+/* the end of the run of batches from i (< end) that the vector kernels k
+ * take (i if none) */
+static uint32_t vector_run(const fxs_kernel_table *k, const solver_ctx *c, uint32_t i, uint32_t end)
 {
-	switch (level) {
-	case FXS_SIMD_NONE: return true;
-	case FXS_SIMD_AVX2: return fxs_batches_have_avx2();
-	case FXS_SIMD_AVX512: return fxs_batches_have_avx512();
-	case FXS_SIMD_SIMD128: return fxs_batches_have_simd128();
-	case FXS_SIMD_NEON: return fxs_batches_have_neon();
-	default: return false;
-	}
-}
-
-int fxs_batches_simd_level(void)
-{
-	if (fxs_batches_have_neon())
-		return FXS_SIMD_NEON;
-	if (fxs_batches_have_simd128())
-		return FXS_SIMD_SIMD128;
-	if (fxs_batches_have_avx512())
-		return FXS_SIMD_AVX512;
-	return fxs_batches_have_avx2() ? FXS_SIMD_AVX2 : FXS_SIMD_NONE;
-}
-
-/* the end of the run of batches from i that SIMD128 takes (i if none) */
-static uint32_t simd128_run(const solver_ctx *c, uint32_t i, uint32_t end)
-{
-	while (i < end && simd128_pays(&c->batches[i]))
+	if (!k->dense_batches_only)
+		return end;
+	while (i < end && dense(&c->batches[i]))
 		++i;
 	return i;
 }
@@ -674,18 +644,14 @@ void fxs_batches_warm_start(solver_ctx *c)
 {
 	/* a local counter: a uint32_t * may alias the int32 velocities, which
 	 * would force a reload after every saturation check */
-	uint32_t local = 0, i = 0, np = c->parallel_batch_count;
-	if (c->simd == FXS_SIMD_AVX512)
-		local += fxs_batches_warm_start_avx512(c, 0, np), i = np;
-	else if (c->simd == FXS_SIMD_AVX2)
-		local += fxs_batches_warm_start_avx2(c, 0, np), i = np;
-	else if (c->simd == FXS_SIMD_NEON)
-		local += fxs_batches_warm_start_neon(c, 0, np), i = np;
-	for (; i < c->batch_count; ++i) {
-		if (c->simd == FXS_SIMD_SIMD128 && i < np) {
-			uint32_t run = simd128_run(c, i, np);
+	uint32_t local = 0;
+	const uint32_t np = c->parallel_batch_count;
+	const fxs_kernel_table *k = c->kernels;
+	for (uint32_t i = 0; i < c->batch_count; ++i) {
+		if (k && i < np) {
+			uint32_t run = vector_run(k, c, i, np);
 			if (run > i) {
-				local += fxs_batches_warm_start_simd128(c, i, run);
+				local += k->batches_warm_start(c, i, run);
 				i = run - 1;
 				continue;
 			}
@@ -700,18 +666,14 @@ void fxs_batches_warm_start(solver_ctx *c)
 
 void fxs_batches_solve(solver_ctx *c, bool use_bias)
 {
-	uint32_t local = 0, i = 0, np = c->parallel_batch_count;
-	if (c->simd == FXS_SIMD_AVX512)
-		local += fxs_batches_solve_avx512(c, 0, np, use_bias), i = np;
-	else if (c->simd == FXS_SIMD_AVX2)
-		local += fxs_batches_solve_avx2(c, 0, np, use_bias), i = np;
-	else if (c->simd == FXS_SIMD_NEON)
-		local += fxs_batches_solve_neon(c, 0, np, use_bias), i = np;
-	for (; i < c->batch_count; ++i) {
-		if (c->simd == FXS_SIMD_SIMD128 && i < np) {
-			uint32_t run = simd128_run(c, i, np);
+	uint32_t local = 0;
+	const uint32_t np = c->parallel_batch_count;
+	const fxs_kernel_table *k = c->kernels;
+	for (uint32_t i = 0; i < c->batch_count; ++i) {
+		if (k && i < np) {
+			uint32_t run = vector_run(k, c, i, np);
 			if (run > i) {
-				local += fxs_batches_solve_simd128(c, i, run, use_bias);
+				local += k->batches_solve(c, i, run, use_bias);
 				i = run - 1;
 				continue;
 			}
@@ -822,9 +784,7 @@ void fxs_batches_store(solver_ctx *c, bool approach)
 			}
 			const fxg_vec3 t0 = lane_v3(bt->d[1], l), t1 = lane_v3(bt->d[2], l);
 			const int64_t a = bt->ti[0][l], b = bt->ti[1][l];
-			wc->friction_impulse[0] = fxg_add64(fxg_wmul(a, t0.x, ovf), fxg_wmul(b, t1.x, ovf), ovf);
-			wc->friction_impulse[1] = fxg_add64(fxg_wmul(a, t0.y, ovf), fxg_wmul(b, t1.y, ovf), ovf);
-			wc->friction_impulse[2] = fxg_add64(fxg_wmul(a, t0.z, ovf), fxg_wmul(b, t1.z, ovf), ovf);
+			friction_from_tangents(wc->friction_impulse, a, t0, b, t1, ovf);
 			wc->twist_impulse = bt->twi[l];
 		}
 	}

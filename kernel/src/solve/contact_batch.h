@@ -12,11 +12,10 @@
  * The kernels that solve the batches compute the same integer formulas: a
  * portable one, lane by lane (contact_batch.c), and the vector kernels,
  * written once (contact_batch_vector.h) on the lanes of simd/lanes.h and
- * built for AVX2 (four int64 lanes at a time, contact_batch_avx2.c), AVX-512
- * (all eight, contact_batch_avx512.c) and AArch64 NEON (two,
- * contact_batch_neon.c), chosen at run time where the CPU has them; and in
- * wasm builds with -msimd128, SIMD128 (two, contact_batch_simd128.c, chosen
- * at build time). They
+ * built for AVX2 (four int64 lanes at a time), AVX-512 (all eight) and
+ * AArch64 NEON (two), chosen at run time where the CPU has them; and in
+ * wasm builds with -msimd128, SIMD128 (two, chosen at build time): the
+ * tables of simd/kernels.h. They
  * give the same bits, which tests/test_batch.c checks scene by scene and
  * `make crosscheck` checks across targets.
  *
@@ -43,8 +42,10 @@
 #define FXS_FRICTION_IMPULSE_MAX ((int64_t)1 << 50)
 
 /* One row per lane (see srow in solver.h), A's responses negated: a normal
- * row; a friction row (soft in the biased pass, as its anchor pulls); the
- * twist row (rigid; its Jacobians are the normal). Separate types so that a pass reads no unused field;
+ * or friction row (lane_row; a friction row is soft in the biased pass, as
+ * its anchor pulls), and the twist row (lane_trow: rigid, its Jacobians are
+ * the normal, so it has no lever arms or soft mass). Two types so that a
+ * pass reads no unused field;
  * what the warm start reads (the responses and their shifts) first, so
  * that it fetches fewer lines (fxs_batches_prefetch below). */
 typedef struct lane_row {
@@ -54,14 +55,6 @@ typedef struct lane_row {
 	int32_t mass[FXS_LANES], soft_mass[FXS_LANES];
 	uint8_t sm[FXS_LANES], ss[FXS_LANES];
 } lane_row;
-
-typedef struct lane_frow {
-	int32_t ia[3][FXS_LANES], ib[3][FXS_LANES];
-	uint8_t sa[FXS_LANES], sb[FXS_LANES];
-	int32_t rxa[3][FXS_LANES], rxb[3][FXS_LANES];
-	int32_t mass[FXS_LANES], soft_mass[FXS_LANES];
-	uint8_t sm[FXS_LANES], ss[FXS_LANES];
-} lane_frow;
 
 typedef struct lane_trow {
 	int32_t ia[3][FXS_LANES], ib[3][FXS_LANES];
@@ -90,7 +83,7 @@ typedef struct contact_batch {
 	int64_t ti[2][FXS_LANES], twi[FXS_LANES];               /* accumulated friction and twist */
 	int32_t slip[2][FXS_LANES];                             /* the friction anchor's error along the tangents, m */
 	lane_row n[4];                                          /* normal rows per point */
-	lane_frow t[2];                                         /* friction rows at the centre */
+	lane_row t[2];                                         /* friction rows at the centre */
 	lane_trow tw;                                           /* twist row */
 	/* cold */
 	uint32_t index[FXS_LANES]; /* world contact, or FXS_LANE_EMPTY */
@@ -152,8 +145,8 @@ static inline void fxs_batches_prefetch(const solver_ctx *c, uint32_t i, uint32_
 				for (size_t o = 0; o < offsetof(lane_row, rxa); o += 64)
 					FXS_PREFETCH_L2(p + offsetof(contact_batch, n) + (size_t)k * sizeof(lane_row) + o);
 			for (int t = 0; t < 2; ++t)
-				for (size_t o = 0; o < offsetof(lane_frow, rxa); o += 64)
-					FXS_PREFETCH_L2(p + offsetof(contact_batch, t) + (size_t)t * sizeof(lane_frow) + o);
+				for (size_t o = 0; o < offsetof(lane_row, rxa); o += 64)
+					FXS_PREFETCH_L2(p + offsetof(contact_batch, t) + (size_t)t * sizeof(lane_row) + o);
 			for (size_t o = offsetof(contact_batch, tw); o < offsetof(contact_batch, index); o += 64)
 				FXS_PREFETCH_L2(p + o);
 		}
@@ -199,13 +192,6 @@ static inline uint64_t fxs_pack_recip(uint64_t k)
 /* the rows of lane l from its arms, portable (the vector packing's rare
  * lanes) */
 void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms *arms);
-/* every lane's rows, vector (contact_batch_vector.h): the lanes it leaves
- * to fxs_pack_rows_lane (a saturation or a shift out of range), as a mask */
-uint32_t fxs_pack_rows_avx2(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
-uint32_t fxs_pack_rows_avx512(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
-uint32_t fxs_pack_rows_neon(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
-uint32_t fxs_pack_rows_simd128(solver_ctx *c, contact_batch *bt, const lane_arms *arms);
-
 /* the linear response coefficient (lane_linear above): im d_k / 2^16 rounded half up */
 static inline int32_t lane_linear(int32_t im, int32_t d) { return (int32_t)(((int64_t)im * d + 0x8000) >> 16); }
 
@@ -226,26 +212,5 @@ void fxs_batches_swap_softness(solver_ctx *c);
  * elsewhere) and max_normal_impulse = 1 when its impulse grew this step,
  * else 0. */
 void fxs_batches_store(solver_ctx *c, bool approach);
-
-/* The vector kernels (contact_batch_vector.h), for batches [first, end);
- * they return their overflow count. Which one runs is chosen per step from
- * what the CPU has (solver_ctx.simd). */
-int fxs_batches_simd_level(void);
-uint32_t fxs_batches_warm_start_avx2(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_batches_solve_avx2(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
-bool fxs_batches_have_avx2(void);
-uint32_t fxs_batches_warm_start_avx512(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_batches_solve_avx512(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
-bool fxs_batches_have_avx512(void);
-uint32_t fxs_batches_warm_start_neon(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_batches_solve_neon(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
-bool fxs_batches_have_neon(void);
-/* WebAssembly SIMD128, two lanes (contact_batch_simd128.c): in builds made
- * with -msimd128, chosen at build time */
-uint32_t fxs_batches_warm_start_simd128(solver_ctx *c, uint32_t first, uint32_t end);
-uint32_t fxs_batches_solve_simd128(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
-bool fxs_batches_have_simd128(void);
-/* whether this CPU and build have kernel level `level` (FXS_SIMD_*) */
-bool fxs_batches_have_level(int level);
 
 #endif

@@ -1,7 +1,7 @@
 /* The contact solver's vector kernels (contact_batch.h), written once on the
  * lanes of simd/lanes.h and compiled for each instruction set:
- * contact_batch_avx2.c, contact_batch_avx512.c, contact_batch_neon.c include
- * their layer, define VK (the suffix of the names they export), then this.
+ * simd/kernels_avx2.c, _avx512.c, _neon.c and _simd128.c include their
+ * layer, define VK (the suffix of the kernels' names), then this.
  *
  * The formulas are contact_batch.c's, lane for lane, so the bits are the
  * same; a change there is made here once. Which portable function each
@@ -32,11 +32,6 @@
  * transposed: cheaper than gathers), kept in registers for its seven rows,
  * and stored back the same way. */
 
-#define VK_(name, suffix) name##_##suffix
-#define VK_NAME(name, suffix) VK_(name, suffix)
-#define VKN(name) VK_NAME(name, VK)
-
-#if FXS_VEC_BUILD
 
 /* smul: (m y + 2^(s-1)) >> s, |m y| <= 2^61 */
 INLINE V smul_v(V m, V y, const shifter *h) { return shr_by(mul(m, y), h); }
@@ -166,7 +161,7 @@ static __attribute__((noinline, cold)) void warm_batch_exact(solver_ctx *c, cons
 	warm_batch(c, bt, true, count, h);
 }
 
-uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
+static uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
@@ -257,7 +252,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	const V mu = ld32(bt->friction);
 	const V lim = mul_q16_v(total, mu), nlim = sub(zero(), lim);
 	for (int t = 0; t < 2; ++t) {
-		const lane_frow *r = &bt->t[t];
+		const lane_row *r = &bt->t[t];
 		const v3 d = ld3(bt->d[1 + t]), rxa = ld3(r->rxa), rxb = ld3(r->rxb);
 		V vt = add(sub(dot3(d, s.vb), dot3(d, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
 		vt = sat32g(shr_round16(vt), m_all(), &g, exact, count);
@@ -327,7 +322,7 @@ INLINE uint32_t solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool 
 	return count;
 }
 
-uint32_t VKN(fxs_batches_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+static uint32_t VKN(fxs_batches_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
 	return use_bias ? solve_batches(c, first, end, true) : solve_batches(c, first, end, false);
 }
@@ -538,7 +533,7 @@ INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arm
 	for (int t = 0; t < 2; ++t) {
 		const v3 d = ld3(bt->d[1 + t]);
 		v3 rxa = cross_v(ca, d, &win), rxb = cross_v(cb, d, &win);
-		lane_frow *o = &bt->t[t];
+		lane_row *o = &bt->t[t];
 		vrow r;
 		rare_bits |= srow_v(&A, &B, rxa, rxb, true, m_all(), &r, &win, arms->mass_scale, o->mass, o->sm,
 				    o->soft_mass, o->ss, h);
@@ -555,33 +550,10 @@ INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arm
 	return (m_bits(m_or(rare, win_rare(win))) | rare_bits) << h;
 }
 
-uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
+static uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 {
 	uint32_t rare = 0;
 	for (int h = 0; h < FXS_LANES; h += VW)
 		rare |= pack_rows(c, bt, arms, h);
 	return rare;
 }
-
-#else
-
-/* not in this build: the portable kernel does everything */
-uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
-{
-	(void)c, (void)bt, (void)arms;
-	return (1u << FXS_LANES) - 1;
-}
-
-uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
-{
-	(void)c, (void)first, (void)end;
-	return 0;
-}
-
-uint32_t VKN(fxs_batches_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
-{
-	(void)c, (void)first, (void)end, (void)use_bias;
-	return 0;
-}
-
-#endif

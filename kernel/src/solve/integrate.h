@@ -24,12 +24,6 @@ void fxs_integrate_body(fxs_body *b, solver_body *s, fix16_t len, uint32_t *ovf)
  * they take a body, the result is fxs_integrate_body's and it would count
  * no saturation; the others are left as they are. */
 #define FXS_INTEGRATE_ARGS fxs_body *b, solver_body *s, const uint8_t *flags, uint32_t n, fix16_t len
-/* with the vector kernels of level k (a FXS_KERNELS_* level); all bodies
- * left where the build has no such kernels */
-uint64_t fxs_integrate_x64(int k, FXS_INTEGRATE_ARGS);
-uint64_t fxs_integrate_x64_avx2(FXS_INTEGRATE_ARGS);
-uint64_t fxs_integrate_x64_avx512(FXS_INTEGRATE_ARGS);
-uint64_t fxs_integrate_x64_neon(FXS_INTEGRATE_ARGS);
-uint64_t fxs_integrate_x64_simd128(FXS_INTEGRATE_ARGS);
+/* (done by the vector kernels: the table's integrate_x64, simd/kernels.h) */
 
 #endif

@@ -1,6 +1,6 @@
 /* The bodies' position integration (fxs_integrate_body, solver.c) for VW
  * bodies at a time, written once on the lanes of simd/lanes.h and compiled
- * for each instruction set (integrate_avx2.c, _avx512.c, _neon.c,
+ * for each instruction set (simd/kernels_avx2.c, _avx512.c, _neon.c,
  * _simd128.c include their layer, define VK, then this): one int64 lane per
  * body, the same integer formulas, so the same bits. It mirrors
  * fxs_integrate_body with fxg_mul, fxg_v3_add, fxg_v3_mul_add,
@@ -22,11 +22,6 @@
  * keeps its orientation and rotation, as there. Other lanes are left to
  * fxs_integrate_body. */
 
-#define VK_(name, suffix) name##_##suffix
-#define VK_NAME(name, suffix) VK_(name, suffix)
-#define VKN(name) VK_NAME(name, VK)
-
-#if FXS_VEC_BUILD
 #include <stddef.h>
 
 #define W_MAX (((int64_t)1 << 29) - 1)
@@ -142,7 +137,7 @@ INLINE uint64_t integrate_at(fxs_body *b, solver_body *s, const uint8_t *flags, 
 	return ((1u << VW) - 1) & ~m_bits(fine);
 }
 
-uint64_t VKN(fxs_integrate_x64)(FXS_INTEGRATE_ARGS)
+static uint64_t VKN(fxs_integrate_x64)(FXS_INTEGRATE_ARGS)
 {
 	uint64_t left = 0;
 	uint32_t h = 0;
@@ -157,13 +152,3 @@ uint64_t VKN(fxs_integrate_x64)(FXS_INTEGRATE_ARGS)
 #undef BODY_P
 #undef BODY_QZ
 #undef SHR_ROUND
-
-#else
-
-uint64_t VKN(fxs_integrate_x64)(FXS_INTEGRATE_ARGS)
-{
-	(void)b, (void)s, (void)flags, (void)len;
-	return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
-}
-
-#endif

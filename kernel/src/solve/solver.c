@@ -31,6 +31,7 @@
 #include "solve/solver_direct.h"
 #include "solve/contact_batch.h"
 #include "solve/integrate.h"
+#include "simd/kernels.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +39,6 @@
 /* the speed (m/s and rad/s, raw) below which a pressed body is at rest: 2^-12 */
 #define FXS_REST_SPEED 16
 
-
-/* n / d rounded half away from zero, d > 0 */
-static inline int64_t np_div(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
 
 /* the twist row: angular, about the unit normal n (rxa = rxb = n) */
 static void prepare_twist_row(const solver_body *A, const solver_body *B, fxg_vec3 n, solver_row *r, uint32_t *ovf)
@@ -140,8 +138,8 @@ static void prepare_bodies(solver_ctx *c)
 		if (b->locks)
 			lock_body(s, b->locks);
 		const fxg_sym3w *m = &s->inv_i;
-		s->si = scale_shift(bit_length(uabs64(m->xx) | uabs64(m->yy) | uabs64(m->zz) | uabs64(m->xy) |
-					       uabs64(m->xz) | uabs64(m->yz)));
+		s->si = scale_shift(bit_length(fxg_uabs64(m->xx) | fxg_uabs64(m->yy) | fxg_uabs64(m->zz) | fxg_uabs64(m->xy) |
+					       fxg_uabs64(m->xz) | fxg_uabs64(m->yz)));
 		const fxg_wide e[6] = { m->xx, m->yy, m->zz, m->xy, m->xz, m->yz };
 		for (int k = 0; k < 6; ++k)
 			s->ii[k] = scale_to(e[k], s->si, c->ovf);
@@ -206,25 +204,17 @@ static void prepare_contacts(solver_ctx *c)
 			bx += fp->anchor_b.x, by += fp->anchor_b.y, bz += fp->anchor_b.z;
 		}
 		int64_t np = fc->point_count;
-		fxg_vec3 ra = fxg_v3((fix16_t)np_div(ax, np), (fix16_t)np_div(ay, np), (fix16_t)np_div(az, np));
-		fxg_vec3 rb = fxg_v3((fix16_t)np_div(bx, np), (fix16_t)np_div(by, np), (fix16_t)np_div(bz, np));
+		fxg_vec3 ra = fxg_v3((fix16_t)fxg_div_round64(ax, np), (fix16_t)fxg_div_round64(ay, np), (fix16_t)fxg_div_round64(az, np));
+		fxg_vec3 rb = fxg_v3((fix16_t)fxg_div_round64(bx, np), (fix16_t)fxg_div_round64(by, np), (fix16_t)fxg_div_round64(bz, np));
 		for (int k2 = 0; k2 < fc->point_count; ++k2) {
 			/* |point - centre|, rounded (components clamped to 2^14 m, far
 			 * beyond any manifold's spread, so the sum fits 64 bits) */
-			fxg_vec3 r = fxg_v3_sub(fc->points[k2].anchor_a, ra, ovf);
-			const int64_t cap = (int64_t)1 << 30;
-			int64_t x = fxg_max(-cap, fxg_min(cap, r.x)), y = fxg_max(-cap, fxg_min(cap, r.y)),
-				z = fxg_max(-cap, fxg_min(cap, r.z));
-			uint64_t l2 = (uint64_t)(x * x) + (uint64_t)(y * y) + (uint64_t)(z * z);
-			sc->p[k2].lever = (fix16_t)fxg_isqrt64_round(l2);
+			sc->p[k2].lever = (fix16_t)fxg_isqrt64_round(friction_lever2(fxg_v3_sub(fc->points[k2].anchor_a, ra, ovf)));
 		}
 		for (int t = 0; t < 2; ++t) {
 			prepare_row(A, B, ra, rb, sc->d[1 + t], FXG_ONE, &sc->tangent[t], ovf);
 			/* last step's friction vector, projected on this step's tangents */
-			const fxg_vec3 d = sc->d[1 + t];
-			sc->tangent_impulse[t] = fxg_add64(fxg_add64(fxg_wmul(fc->friction_impulse[0], d.x, ovf),
-								     fxg_wmul(fc->friction_impulse[1], d.y, ovf), ovf),
-							   fxg_wmul(fc->friction_impulse[2], d.z, ovf), ovf);
+			sc->tangent_impulse[t] = friction_along(fc->friction_impulse, sc->d[1 + t], ovf);
 		}
 		prepare_twist_row(A, B, sc->d[0], &sc->twist, ovf);
 		sc->twist_impulse = fc->twist_impulse;
@@ -426,17 +416,6 @@ void fxs_integrate_body(fxs_body *b, solver_body *s, fix16_t len, uint32_t *ovf)
 	}
 }
 
-uint64_t fxs_integrate_x64(int k, FXS_INTEGRATE_ARGS)
-{
-	switch (k) {
-	case FXS_KERNELS_AVX2: return fxs_integrate_x64_avx2(b, s, flags, n, len);
-	case FXS_KERNELS_AVX512: return fxs_integrate_x64_avx512(b, s, flags, n, len);
-	case FXS_KERNELS_NEON: return fxs_integrate_x64_neon(b, s, flags, n, len);
-	case FXS_KERNELS_SIMD128: return fxs_integrate_x64_simd128(b, s, flags, n, len);
-	default: return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
-	}
-}
-
 /* Each moving body by h v and h w. With vector kernels, 64 bodies at a
  * time: the kernels take the common case among the plain bodies (the
  * notes, integrate_velocities; integrate.h), the scalar code the moving
@@ -448,10 +427,10 @@ static void integrate_positions(solver_ctx *c)
 	uint32_t *ovf = c->ovf;
 	fix16_t h = c->h;
 	const uint8_t *notes = c->stage_mask;
-	if (c->simd != FXS_KERNELS_PORTABLE && h > 0 && h <= FXG_ONE) {
+	if (c->kernels && h > 0 && h <= FXG_ONE) {
 		for (uint32_t i = 0; i < c->body_count; i += 64) {
 			const uint32_t n = c->body_count - i < 64 ? c->body_count - i : 64;
-			for (uint64_t left = fxs_integrate_x64(c->simd, &w->bodies[i], &c->bodies[i], notes + i, n, h); left; left &= left - 1) {
+			for (uint64_t left = c->kernels->integrate_x64(&w->bodies[i], &c->bodies[i], notes + i, n, h); left; left &= left - 1) {
 				const uint32_t k = i + (uint32_t)__builtin_ctzll(left);
 				if (c->bodies[k].moves)
 					fxs_integrate_body(&w->bodies[k], &c->bodies[k], h, ovf);
@@ -554,7 +533,7 @@ fxs_result fxs_solve(fxs_world *w)
 	c.stage_index = (uint32_t *)(base + off_index);
 	c.stage_order = c.stage_index + staged;
 	c.contact_order = (uint32_t *)(base + off_order);
-	c.simd = (int)fxs_world_get_kernels(w);
+	c.kernels = fxs_kernel_table_get(fxs_world_get_kernels(w));
 	/* the sub-step lengths (fxs_substep_length): q, and q + 1 for the first r */
 	const fix16_t q = fxs_substep_length(w->def.dt, w->def.substeps, w->def.substeps - 1);
 	c.long_substeps = w->def.dt - q * w->def.substeps;
@@ -620,10 +599,7 @@ fxs_result fxs_solve(fxs_world *w)
 			continue;
 		const solver_contact *sc = &c.contacts[i];
 		fxs_contact *fc = &w->contacts[sc->index];
-		const fxg_vec3 t0 = sc->d[1], t1 = sc->d[2];
-		fc->friction_impulse[0] = fxg_add64(fxg_wmul(sc->tangent_impulse[0], t0.x, c.ovf), fxg_wmul(sc->tangent_impulse[1], t1.x, c.ovf), c.ovf);
-		fc->friction_impulse[1] = fxg_add64(fxg_wmul(sc->tangent_impulse[0], t0.y, c.ovf), fxg_wmul(sc->tangent_impulse[1], t1.y, c.ovf), c.ovf);
-		fc->friction_impulse[2] = fxg_add64(fxg_wmul(sc->tangent_impulse[0], t0.z, c.ovf), fxg_wmul(sc->tangent_impulse[1], t1.z, c.ovf), c.ovf);
+		friction_from_tangents(fc->friction_impulse, sc->tangent_impulse[0], sc->d[1], sc->tangent_impulse[1], sc->d[2], c.ovf);
 		fc->twist_impulse = sc->twist_impulse;
 	}
 

@@ -79,13 +79,6 @@ static inline fix16_t fxs_substep_length(fix16_t dt, int32_t n, int32_t k)
 	return k < dt - q * n ? q + 1 : q;
 }
 
-/* the vector kernels a solve may use (contact_batch.h, joint_batch.h) */
-enum { FXS_SIMD_NONE = 0,
-       FXS_SIMD_AVX2 = 1,
-       FXS_SIMD_AVX512 = 2,
-       FXS_SIMD_SIMD128 = 3,  /* wasm; not wider than AVX-512, only another target's */
-       FXS_SIMD_NEON = 4 };   /* aarch64; likewise */
-
 typedef struct solver_ctx {
 	fxs_world *w;
 	solver_body *bodies;
@@ -134,8 +127,9 @@ typedef struct solver_ctx {
 	struct contact_batch *batches;
 	uint32_t batch_count;
 	uint32_t parallel_batch_count; /* the batches before the overflow stage's (which come last) */
-	int simd;                      /* the vector kernels to solve the batches with (contact_batch.h; same bits),
-	           * never above fxs_batches_simd_level(): what both the CPU and the build have */
+	/* the vector kernels (simd/kernels.h) of the world's level, NULL: the
+	 * portable code; the same bits whichever runs */
+	const struct fxs_kernel_table *kernels;
 } solver_ctx;
 
 /* ---- small vector helpers on int64 ---- */
@@ -241,11 +235,6 @@ static inline void apply(solver_body *A, solver_body *B, fxg_vec3 d, const solve
 
 #define FXS_SCALE_BITS 30
 
-static inline uint64_t uabs64(int64_t x)
-{
-	return x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-}
-
 /* the shift for a group whose largest magnitude has `bits` bits (Q32.32) */
 static inline uint8_t scale_shift(int bits)
 {
@@ -280,7 +269,7 @@ static inline int32_t scale_to(int64_t x, int s, uint32_t *ovf)
 
 static inline uint8_t scale1(fxg_wide x, int32_t *m, uint32_t *ovf)
 {
-	uint8_t s = scale_shift(bit_length(uabs64(x)));
+	uint8_t s = scale_shift(bit_length(fxg_uabs64(x)));
 	*m = scale_to(x, s, ovf);
 	return s;
 }
@@ -313,6 +302,36 @@ static inline int64_t wmul_fast(int64_t w, fix16_t f, uint32_t *ovf)
 	return fxg_wmul(w, f, ovf);
 }
 
+/* ---- the manifold's friction (Box3D's central friction, solver.c) ----
+ * A contact keeps its friction impulse from step to step as a world
+ * vector (fxs_contact.friction_impulse), so that it carries over when the
+ * tangent basis turns: projected on the step's tangents when it is
+ * prepared, and made again from the two tangent impulses when it is
+ * stored. Both solvers (the batches and the boxed LCP) use these. */
+
+/* f (a world vector of int64 Q16.16 impulses) along the unit tangent d */
+static inline int64_t friction_along(const fxg_wide f[3], fxg_vec3 d, uint32_t *ovf)
+{
+	return fxg_add64(fxg_add64(wmul_fast(f[0], d.x, ovf), wmul_fast(f[1], d.y, ovf), ovf), wmul_fast(f[2], d.z, ovf), ovf);
+}
+
+/* f = a t0 + b t1: the world vector of the impulses a, b along t0, t1 */
+static inline void friction_from_tangents(fxg_wide f[3], int64_t a, fxg_vec3 t0, int64_t b, fxg_vec3 t1, uint32_t *ovf)
+{
+	f[0] = fxg_add64(fxg_wmul(a, t0.x, ovf), fxg_wmul(b, t1.x, ovf), ovf);
+	f[1] = fxg_add64(fxg_wmul(a, t0.y, ovf), fxg_wmul(b, t1.y, ovf), ovf);
+	f[2] = fxg_add64(fxg_wmul(a, t0.z, ovf), fxg_wmul(b, t1.z, ovf), ovf);
+}
+
+/* |r|^2 of a point's lever arm from the friction centre, raw units, its
+ * components clamped to 2^14 m so that the sum fits 64 bits */
+static inline uint64_t friction_lever2(fxg_vec3 r)
+{
+	const int64_t cap = (int64_t)1 << 30;
+	const int64_t x = fxg_clamp64(r.x, -cap, cap), y = fxg_clamp64(r.y, -cap, cap), z = fxg_clamp64(r.z, -cap, cap);
+	return (uint64_t)(x * x) + (uint64_t)(y * y) + (uint64_t)(z * z);
+}
+
 /* x / 2^k rounded half up, for k >= 0, without overflow */
 static inline int64_t shr_half_up(int64_t x, int k) { return k ? (x >> k) + ((x >> (k - 1)) & 1) : x; }
 
@@ -335,7 +354,7 @@ static inline uint8_t inertia_response(const solver_body *b, fxg_vec3 x, int32_t
 			 (int64_t)m[3] * x.x + (int64_t)m[1] * x.y + (int64_t)m[5] * x.z,
 			 (int64_t)m[4] * x.x + (int64_t)m[5] * x.y + (int64_t)m[2] * x.z };
 	/* s is the response in units of 2^-(si + 16) */
-	int sh = bit_length(uabs64(s[0]) | uabs64(s[1]) | uabs64(s[2])) - FXS_SCALE_BITS;
+	int sh = bit_length(fxg_uabs64(s[0]) | fxg_uabs64(s[1]) | fxg_uabs64(s[2])) - FXS_SCALE_BITS;
 	sh = sh < 0 ? 0 : sh;
 	int e = b->si + 16 - sh;
 	if (e > 62)

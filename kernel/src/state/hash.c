@@ -5,6 +5,7 @@
 #include "state/hash.h"
 #include "state/state.h"
 #include "state/game_state.h"
+#include "simd/kernels.h"
 
 #include <stdlib.h>
 #include <xxhash.h>
@@ -20,12 +21,9 @@ static uint64_t hash_state(const fxs_world *w, XXH3_state_t *st, uint8_t *chunk)
 {
 	if (!st || !chunk || XXH3_64bits_reset(st) != XXH_OK)
 		return 0;
-	const fxs_kernels k = fxs_world_get_kernels(w);
+	const fxs_kernel_table *k = fxs_kernel_table_get(fxs_world_get_kernels(w));
 	fxs_writer wr;
-	fxs_writer_init_stream(&wr, chunk, HASH_CHUNK,
-			       k == FXS_KERNELS_AVX512 ? fxs_hash_update_avx512 : k == FXS_KERNELS_AVX2 ? fxs_hash_update_avx2
-													: hash_flush,
-			       st);
+	fxs_writer_init_stream(&wr, chunk, HASH_CHUNK, k && k->hash_update ? k->hash_update : hash_flush, st);
 	fxs_state_write(w, &wr);
 	fxs_writer_flush(&wr);
 	return (uint64_t)XXH3_64bits_digest(st);

@@ -1,12 +1,15 @@
-/* The state hash's XXH3 streaming update on AVX2 and AVX-512 (hash_vector.h),
- * for hash.c to use when the world's kernels are those: the same hash as
- * libxxhash's update, faster. */
+/* The state hash (hash.c): XXH3-64 over the canonical serialisation
+ * (state.c), computed at the end of every step. */
 #ifndef FXS_HASH_H
 #define FXS_HASH_H
 
-#include <stddef.h>
+#include "fixstep/fixstep.h"
 
-void fxs_hash_update_avx2(void *state, const void *p, size_t n);
-void fxs_hash_update_avx512(void *state, const void *p, size_t n);
+#include <stdbool.h>
+
+/* w->hash from w's state (w->hash_valid false when out of memory) */
+void fxs_world_update_hash(fxs_world *w);
+/* The hash's buffers, taken before a step changes anything. */
+bool fxs_world_hash_reserve(fxs_world *w);
 
 #endif

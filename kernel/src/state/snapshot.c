@@ -119,7 +119,7 @@ fxs_result fxs_world_snapshot_restore(fxs_world *w, const void *buf, size_t len)
 	fxs_world old = *w;
 	*w = *tmp;
 	*tmp = old;
-	w->simd = old.simd; /* the kernels chosen for this world (fxs_world_set_kernels): not state */
+	w->kernels = old.kernels; /* the kernels chosen for this world (fxs_world_set_kernels): not state */
 	w->call_log = old.call_log, tmp->call_log = NULL; /* nor is its call log */
 	fxs_world_destroy(tmp);
 	fxs_world_update_hash(w);

@@ -1,7 +1,7 @@
 /* The world: creation from a definition, slots, statistics. */
 #include "world/world.h"
 #include "world/call_log.h"
-#include "solve/contact_batch.h"
+#include "simd/kernels.h"
 #include "character/character.h"
 #include "geometry/compound.h"
 #include "geometry/hull.h"
@@ -136,7 +136,7 @@ fxs_world *fxs_world_create(const fxs_world_def *def)
 	if (!w)
 		return NULL;
 	w->def = *def;
-	w->simd = FXS_KERNELS_NEON; /* the widest the CPU and build have (fxs_world_get_kernels) */
+	w->kernels = FXS_KERNELS_NEON; /* the widest the CPU and build have (fxs_world_get_kernels) */
 	w->bp = fxs_bp_create();
 	if (!w->bp) {
 		free(w);
@@ -314,38 +314,19 @@ fxs_step_stats fxs_world_get_stats(const fxs_world *w)
 }
 uint64_t fxs_world_get_step(const fxs_world *w) { return w ? w->stats.step : 0; }
 
-_Static_assert((int)FXS_KERNELS_PORTABLE == (int)FXS_SIMD_NONE && (int)FXS_KERNELS_AVX2 == (int)FXS_SIMD_AVX2 &&
-		       (int)FXS_KERNELS_AVX512 == (int)FXS_SIMD_AVX512 && (int)FXS_KERNELS_SIMD128 == (int)FXS_SIMD_SIMD128 &&
-		       (int)FXS_KERNELS_NEON == (int)FXS_SIMD_NEON,
-	       "the public kernel levels are the solver's (solver.h)");
-
 fxs_kernels fxs_world_get_kernels(const fxs_world *w)
 {
-	/* the widest level at most w->simd that this CPU and build have (a
-	 * target has some of the levels only: x86 AVX2 and AVX-512, wasm SIMD128, aarch64 NEON);
-	 * no world: the widest there is */
-	int k = w ? w->simd : FXS_SIMD_NEON;
-	while (k > FXS_SIMD_NONE && !fxs_batches_have_level(k))
-		--k;
-	return (fxs_kernels)k;
+	return fxs_kernels_at_most(w ? w->kernels : FXS_KERNELS_NEON); /* no world: the widest there is */
 }
 
 fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k)
 {
 	if (!w)
 		return fxs_world_get_kernels(w);
-	w->simd = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_NEON ? FXS_KERNELS_NEON
-											 : (int)k;
+	w->kernels = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_NEON ? FXS_KERNELS_NEON : k;
 	return fxs_world_get_kernels(w);
 }
 
-const char *fxs_kernels_name(fxs_kernels k)
-{
-	return k == FXS_KERNELS_NEON ? "neon" : k == FXS_KERNELS_SIMD128 ? "simd128"
-		: k == FXS_KERNELS_AVX512                                ? "avx512"
-		: k == FXS_KERNELS_AVX2                                  ? "avx2"
-									 : "portable";
-}
 uint32_t fxs_world_slot_count(const fxs_world *w) { return w ? w->slot_count : 0; }
 uint32_t fxs_world_body_count(const fxs_world *w) { return w ? w->body_count : 0; }
 

@@ -177,10 +177,10 @@ struct fxs_world {
 	size_t ball_scratch_size;
 	void *rot_cache; /* contact.c: the bodies' rotations, each made once a step */
 	uint32_t rot_cache_cap, rot_gen;
-	/* the widest vector kernels the contact solver may use where the CPU has
-	 * them (contact_batch.h, FXS_SIMD_*): the same bits whichever runs, so
-	 * not state, and kept by a snapshot restore (fxs_world_set_kernels) */
-	int simd;
+	/* the widest vector kernels the step may use where the CPU has them
+	 * (fxs_world_set_kernels; simd/kernels.h): the same bits whichever
+	 * runs, so not state, and kept by a snapshot restore */
+	fxs_kernels kernels;
 	/* Out of memory part-way through a step: a stage that could not get its
 	 * memory sets step_nomem (fxs_world_nomem) and goes on safely but not as
 	 * other machines would; the step then marks the world failed, and steps

@@ -1,0 +1,42 @@
+/* The vector kernels for AArch64 Advanced SIMD (NEON; two int64 lanes
+ * a vector): each stage's *_vector.h compiled on
+ * simd/lanes_neon.h, and their table (kernels.h). Built where the compiler
+ * targets that instruction set only; elsewhere the table is NULL. Integer
+ * instructions only (`make nofloat` disassembles this object). */
+#include "simd/kernels.h"
+#include "simd/lanes_neon.h"
+
+#if FXS_VEC_BUILD
+#include "solve/contact_batch.h"
+#include "joint/joint_batch.h"
+#include "collide/collide_common.h"
+#include "collide/recycle.h"
+#include "solve/integrate.h"
+#include "geometry/shape.h"
+
+#define VK neon
+#include "solve/contact_batch_vector.h"
+#include "joint/joint_batch_vector.h"
+#include "collide/collide_box_box_vector.h"
+#include "collide/recycle_vector.h"
+#include "solve/integrate_vector.h"
+
+static const fxs_kernel_table table = {
+	.level = FXS_KERNELS_NEON,
+	.batches_warm_start = fxs_batches_warm_start_neon,
+	.batches_solve = fxs_batches_solve_neon,
+	.pack_rows = fxs_pack_rows_neon,
+	.dense_batches_only = false,
+	.ball_setup = fxs_ball_setup_neon,
+	.ball_warm_start = fxs_ball_warm_start_neon,
+	.ball_solve = fxs_ball_solve_neon,
+	.box_sat_x8 = fxs_box_sat_x8_neon,
+	.recycle_x8 = fxs_recycle_x8_neon,
+	.integrate_x64 = fxs_integrate_x64_neon,
+	.hash_update = NULL,
+};
+
+const fxs_kernel_table *fxs_kernel_table_neon(void) { return &table; }
+#else
+const fxs_kernel_table *fxs_kernel_table_neon(void) { return NULL; }
+#endif

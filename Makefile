@@ -166,6 +166,7 @@ $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
 TEST_ARGS ?=
 test: all $(TESTS)
 	FIXSTEP_PROG=$(PROG) $(TESTS) $(TEST_ARGS)
+	@bash tools/check_includes.sh
 	@if [ "$(SHARED)" = 1 ]; then bash tools/check_exports.sh $(SO) $(LIB); fi
 	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
 	else echo "(the JavaScript package's tests need node: make test-js)"; fi

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fixstep/fixstep.h"
+#include "collide/contact.h"
 #include "fixstep/query.h"
 #include "test.h"
 #include "world/world.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fixstep/fixstep.h"
+#include "collide/contact.h"
 #include "world/world.h"
 #include "test.h"
 

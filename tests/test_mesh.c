@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fixstep/fixstep.h"
+#include "collide/contact.h"
 #include "geometry/mesh.h"
 #include "collide/narrowphase.h"
 #include "test.h"

@@ -1,6 +1,8 @@
 /* Stages (seed 000's object check table): no written body twice in a stage,
  * the seed's worked assignment, last step's stages kept, the solve order. */
 #include "test.h"
+#include "collide/narrowphase.h"
+#include "collide/contact.h"
 #include "solve/stage.h"
 #include "world/world.h"
 #include "scenes/scenes.h"

@@ -8,6 +8,7 @@
 #include "collide/collide_common.h"
 #include "geometry/hull.h"
 #include "geometry/mesh.h"
+#include "geometry/aabb.h"
 
 /* One contact candidate. */
 typedef struct fxs_mesh_hit {

@@ -7,6 +7,8 @@
  * impulses (warm starting). The old and new lists are
  * both sorted by pair, so matching is a merge walk: no hashing, canonical. */
 #include "world/world.h"
+#include "world/events.h"
+#include "collide/contact.h"
 #include "collide/collide_common.h"
 #include "collide/recycle.h"
 #include "geometry/compound.h"

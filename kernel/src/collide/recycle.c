@@ -30,6 +30,7 @@
  * keeps its manifold and the test was a seventh of a step; fxs_recycle_lane
  * finishes it for one of them, with the same bits. */
 #include "collide/recycle.h"
+#include "collide/contact.h"
 
 /* the sum g of np points' values over np (1 to 4), each divisor a constant */
 static int64_t mean_round(int64_t g, int np)

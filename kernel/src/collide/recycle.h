@@ -5,7 +5,7 @@
 #ifndef FXS_RECYCLE_H
 #define FXS_RECYCLE_H
 
-#include "world/world.h"
+#include "collide/contact.h"
 
 /* |x| and |v|_1, for the test's bounds */
 static inline int64_t fxs_l1(fxg_vec3 v) { return fxg_abs64(v.x) + fxg_abs64(v.y) + fxg_abs64(v.z); }

@@ -19,6 +19,7 @@
  * fxs_recycle. */
 
 #include <stddef.h>
+#include "collide/contact.h"
 
 #define ARM_MAX ((int64_t)1 << 24)
 #define NORMAL_MAX (((int64_t)1 << 16) + ((int64_t)1 << 8))

@@ -1,4 +1,6 @@
 #include "geometry/compound.h"
+#include "collide/contact.h"
+#include "state/serialize.h"
 #include "world/call_log.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 #include "geometry/hull.h"
+#include "state/serialize.h"
 #include "world/call_log.h"
 
 #include <stdlib.h>

@@ -31,7 +31,8 @@
 #ifndef FXS_MESH_H
 #define FXS_MESH_H
 
-#include "world/world.h"
+#include "fixstep/fixstep.h"
+#include "state/serialize.h"
 
 #define FXS_MESH_NO_FACE UINT32_MAX
 #define FXS_MESH_MAX_TRIS (1u << 24) /* feature id = tri << 4 | feature */

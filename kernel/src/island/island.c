@@ -7,6 +7,7 @@
  * by union-find over the sorted contact list, and its id is its smallest body
  * slot: the same components give the same ids whatever the order. */
 #include "island/island.h"
+#include "collide/contact.h"
 #include "joint/joint.h"
 
 #include <stdlib.h>

@@ -4,6 +4,7 @@
 #define FXS_ISLAND_H
 
 #include "world/world.h"
+#include "collide/contact.h"
 
 /* island[s] = the smallest slot of s's island (s itself when alone), for
  * every live non-static slot; UINT32_MAX for static and dead slots.

@@ -4,6 +4,7 @@
 #define FXS_JOINT_INTERNAL_H
 
 #include "world/world.h"
+#include "state/serialize.h"
 #include "solve/solver.h"
 
 #define FXS_JOINT_MAX_ROWS 8

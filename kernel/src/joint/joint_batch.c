@@ -242,7 +242,7 @@ bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot)
 	/* at most one partial batch per stage besides the full ones */
 	size_t need = ((size_t)n / L + FXS_STAGE_OVERFLOW + 1) * sizeof(ball_batch);
 	fxs_world *w = c->w;
-	uint8_t *base = fxs_scratch_lines(&w->ball_scratch, &w->ball_scratch_size, need);
+	uint8_t *base = fxs_scratch_aligned(&w->ball_scratch, &w->ball_scratch_size, need);
 	if (!base)
 		return false;
 	c->ball_batches = (ball_batch *)(void *)base;

@@ -1,6 +1,6 @@
 /* The vector kernels: one table of entry points per instruction set.
  *
- * Each stage that has vector kernels writes them once, on the lanes of
+ * Each phase of the step that has vector kernels writes them once, on the lanes of
  * simd/lanes.h, in a *_vector.h beside its portable code:
  *   solve/contact_batch_vector.h   the contact batches' warm start, solve, packing
  *   joint/joint_batch_vector.h     the ball joints' setup, warm start, solve
@@ -15,9 +15,9 @@
  * bits are the same.
  *
  * simd/cpu.c owns the choice: which instruction sets this CPU and build
- * have, and the table of a level. A stage holds the table pointer it was
+ * have, and the table of a level. A phase holds the table pointer it was
  * given (NULL: the portable code) and calls through it; a NULL entry means
- * that stage has no kernel for that instruction set. */
+ * that phase has no kernel for that instruction set. */
 #ifndef FXS_SIMD_KERNELS_H
 #define FXS_SIMD_KERNELS_H
 

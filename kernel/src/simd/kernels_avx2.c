@@ -1,4 +1,4 @@
-/* The vector kernels for AVX2 (four int64 lanes a vector): each stage's *_vector.h compiled on
+/* The vector kernels for AVX2 (four int64 lanes a vector): each phase's *_vector.h compiled on
  * simd/lanes_avx2.h, and their table (kernels.h). Built where the compiler
  * targets that instruction set only; elsewhere the table is NULL. Integer
  * instructions only (`make nofloat` disassembles this object). */

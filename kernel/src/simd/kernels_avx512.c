@@ -1,5 +1,5 @@
 /* The vector kernels for AVX-512 F, VL, DQ, CD (eight int64 lanes a
- * vector): each stage's *_vector.h compiled on
+ * vector): each phase's *_vector.h compiled on
  * simd/lanes_avx512.h, and their table (kernels.h). Built where the compiler
  * targets that instruction set only; elsewhere the table is NULL. Integer
  * instructions only (`make nofloat` disassembles this object). */

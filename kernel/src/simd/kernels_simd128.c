@@ -1,5 +1,5 @@
 /* The vector kernels for WebAssembly SIMD128 (two int64 lanes a vector):
- * each stage's *_vector.h compiled on simd/lanes_simd128.h, and their table
+ * each phase's *_vector.h compiled on simd/lanes_simd128.h, and their table
  * (kernels.h). Built in wasm builds made with -msimd128 (`make js`), chosen
  * at build time: every engine that runs such a build has SIMD128; elsewhere
  * the table is NULL. Integer instructions only (`make nofloat` disassembles

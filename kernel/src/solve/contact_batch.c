@@ -13,6 +13,7 @@
  * int64 within the bounds of contact_batch.h; every narrowing to int32 is
  * saturated and counted. */
 #include "solve/contact_batch.h"
+#include "collide/contact.h"
 #include "solve/stage.h"
 #include "simd/kernels.h"
 
@@ -407,7 +408,7 @@ bool fxs_batches_prepare(solver_ctx *c)
 	fxs_world *w = c->w;
 	const uint32_t total = batches_needed(c);
 	size_t need = (size_t)total * sizeof(contact_batch);
-	uint8_t *base = fxs_scratch_lines(&w->batch_scratch, &w->batch_scratch_size, need);
+	uint8_t *base = fxs_scratch_aligned(&w->batch_scratch, &w->batch_scratch_size, need);
 	if (!base)
 		return false;
 	c->batches = (contact_batch *)(void *)base;
@@ -502,10 +503,10 @@ static inline void lane_apply(fxg_vec3 *va, fxg_vec3 *wa, fxg_vec3 *vb, fxg_vec3
 	const int32_t dx = bt->d[dir][0][l], dy = bt->d[dir][1][l], dz = bt->d[dir][2][l];
 	const int32_t la[3] = { lane_linear(ima, dx), lane_linear(ima, dy), lane_linear(ima, dz) };
 	const int32_t lb[3] = { lane_linear(imb, dx), lane_linear(imb, dy), lane_linear(imb, dz) };
-	sadd3(va, la, bt->sla[l], p, ovf);
-	sadd3(wa, r->ia, r->sa, p, ovf);
-	sadd3(vb, lb, bt->slb[l], p, ovf);
-	sadd3(wb, r->ib, r->sb, p, ovf);
+	scaled_add3(va, la, bt->sla[l], p, ovf);
+	scaled_add3(wa, r->ia, r->sa, p, ovf);
+	scaled_add3(vb, lb, bt->slb[l], p, ovf);
+	scaled_add3(wb, r->ib, r->sb, p, ovf);
 }
 
 static void warm_start_lane(solver_ctx *c, const contact_batch *bt, int l, uint32_t *ovf)
@@ -527,8 +528,8 @@ static void warm_start_lane(solver_ctx *c, const contact_batch *bt, int l, uint3
 	if (bt->twi[l]) {
 		srow r = get_lane_trow(&bt->tw, l, lane_v3(bt->d[0], l));
 		int32_t p = lane_impulse(bt->twi[l], ovf);
-		sadd3(&wa, r.ia, r.sa, p, ovf);
-		sadd3(&wb, r.ib, r.sb, p, ovf);
+		scaled_add3(&wa, r.ia, r.sa, p, ovf);
+		scaled_add3(&wb, r.ib, r.sb, p, ovf);
 	}
 	A->v = va, A->w = wa, B->v = vb, B->w = wb;
 }
@@ -566,7 +567,7 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 		}
 		fix16_t vn = speed_of(n, va, wa, vb, wb, &r, ovf);
 		int64_t old = bt->impulse[k][l];
-		int64_t nw = old - smul(mass, fxg_sat(vn + bias, ovf), sm) - mul_q16(old, scale);
+		int64_t nw = old - scaled_mul(mass, fxg_sat(vn + bias, ovf), sm) - mul_q16(old, scale);
 		if (nw > FXS_NORMAL_IMPULSE_MAX)
 			nw = FXS_NORMAL_IMPULSE_MAX, ++*ovf;
 		nw = nw < 0 ? 0 : nw;
@@ -600,9 +601,9 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 		int64_t nw;
 		if (use_bias) {
 			fix16_t y = fxg_sat((int64_t)vt + fxg_mul(bias_rate, bt->slip[t][l], ovf), ovf);
-			nw = old - smul(r.soft_mass, y, r.ss) - mul_q16w(old, impulse_scale);
+			nw = old - scaled_mul(r.soft_mass, y, r.ss) - mul_q16w(old, impulse_scale);
 		} else {
-			nw = old - smul(r.mass, vt, r.sm);
+			nw = old - scaled_mul(r.mass, vt, r.sm);
 		}
 		nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
 		bt->ti[t][l] = nw;
@@ -614,13 +615,13 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 		const srow r = get_lane_trow(&bt->tw, l, n);
 		fix16_t wn = fxg_sat(fxg_shr_round(dot_raw(wb, r.rxb) - dot_raw(wa, r.rxa), 16), ovf);
 		int64_t old = bt->twi[l];
-		int64_t nw = old - smul(r.mass, wn, r.sm);
+		int64_t nw = old - scaled_mul(r.mass, wn, r.sm);
 		nw = nw < -tlim ? -tlim : (nw > tlim ? tlim : nw);
 		bt->twi[l] = nw;
 		if (nw != old) {
 			int32_t p = lane_impulse(nw - old, ovf);
-			sadd3(&wa, r.ia, r.sa, p, ovf);
-			sadd3(&wb, r.ib, r.sb, p, ovf);
+			scaled_add3(&wa, r.ia, r.sa, p, ovf);
+			scaled_add3(&wb, r.ib, r.sb, p, ovf);
 		}
 	}
 	A->v = va, A->w = wa, B->v = vb, B->w = wb;
@@ -739,7 +740,7 @@ void fxs_batches_restitution(solver_ctx *c)
 				fix16_t vn = speed_of(n, A->v, A->w, B->v, B->w, &r, ovf);
 				fix16_t target = restitution_speed(bt->restitution[l], rv, bt->impact_separation[k][l], an, c->h, ovf);
 				int64_t old = bt->impulse[k][l];
-				int64_t nw = old - smul(r.mass, fxg_sat((int64_t)vn - target, ovf), r.sm);
+				int64_t nw = old - scaled_mul(r.mass, fxg_sat((int64_t)vn - target, ovf), r.sm);
 				if (nw > FXS_NORMAL_IMPULSE_MAX)
 					nw = FXS_NORMAL_IMPULSE_MAX, ++*ovf;
 				nw = nw < 0 ? 0 : nw;

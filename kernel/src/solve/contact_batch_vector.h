@@ -6,8 +6,8 @@
  * The formulas are contact_batch.c's, lane for lane, so the bits are the
  * same; a change there is made here once. Which portable function each
  * part mirrors:
- *   warm_batch      warm_start_lane (lane_apply, sadd3)
- *   solve_batch     solve_lane (speed_of, lane_apply, sadd3, smul, mul_q16,
+ *   warm_batch      warm_start_lane (lane_apply, scaled_add3)
+ *   solve_batch     solve_lane (speed_of, lane_apply, scaled_add3, scaled_mul, mul_q16,
  *                   mul_q16w)
  *   pack_rows       fxs_pack_rows_lane (cross, srow_prepare of solver.h:
  *                   inertia_response, recip_q32, scale1)
@@ -33,8 +33,8 @@
  * and stored back the same way. */
 
 
-/* smul: (m y + 2^(s-1)) >> s, |m y| <= 2^61 */
-INLINE V smul_v(V m, V y, const shifter *h) { return shr_by(mul(m, y), h); }
+/* scaled_mul: (m y + 2^(s-1)) >> s, |m y| <= 2^61 */
+INLINE V scaled_mul_v(V m, V y, const shifter *h) { return shr_by(mul(m, y), h); }
 
 /* mul_q16 (contact_batch.c): (x f + 2^15) >> 16 for 0 <= x < 2^47, 0 <= f < 2^31 */
 INLINE V mul_q16_v(V x, V f)
@@ -55,17 +55,17 @@ INLINE V mul_q16w_v(V x, V f)
 
 /* v += (m p + 2^(s-1)) >> s per component, m a row's angular responses
  * (add3 of the portable kernel) */
-INLINE void sadd3_v(v3 *v, const int32_t m[3][FXS_LANES], const shifter *hs, V p, guard *g, bool exact,
+INLINE void scaled_add3_v(v3 *v, const int32_t m[3][FXS_LANES], const shifter *hs, V p, guard *g, bool exact,
 		    uint32_t *count, int h)
 {
-	sat3(v, add(v->x, smul_v(ld32(m[0]), p, hs)), add(v->y, smul_v(ld32(m[1]), p, hs)),
-	     add(v->z, smul_v(ld32(m[2]), p, hs)), g, exact, count);
+	sat3(v, add(v->x, scaled_mul_v(ld32(m[0]), p, hs)), add(v->y, scaled_mul_v(ld32(m[1]), p, hs)),
+	     add(v->z, scaled_mul_v(ld32(m[2]), p, hs)), g, exact, count);
 }
 
 /* v += (l p + 2^(s-1)) >> s per component, l linear responses */
 INLINE void slin3_v(v3 *v, v3 l, const shifter *hs, V p, guard *g, bool exact, uint32_t *count)
 {
-	sat3(v, add(v->x, smul_v(l.x, p, hs)), add(v->y, smul_v(l.y, p, hs)), add(v->z, smul_v(l.z, p, hs)), g, exact,
+	sat3(v, add(v->x, scaled_mul_v(l.x, p, hs)), add(v->y, scaled_mul_v(l.y, p, hs)), add(v->z, scaled_mul_v(l.z, p, hs)), g, exact,
 	     count);
 }
 
@@ -118,9 +118,9 @@ INLINE void apply_v_(bodies *s, const linear_resp *L, v3 la, v3 lb, const int32_
 {
 	shifter ha = shifter_at(sa, h), hb = shifter_at(sb, h);
 	slin3_v(&s->va, la, &L->ha, p, g, exact, count);
-	sadd3_v(&s->wa, ia, &ha, p, g, exact, count, h);
+	scaled_add3_v(&s->wa, ia, &ha, p, g, exact, count, h);
 	slin3_v(&s->vb, lb, &L->hb, p, g, exact, count);
-	sadd3_v(&s->wb, ib, &hb, p, g, exact, count, h);
+	scaled_add3_v(&s->wb, ib, &hb, p, g, exact, count, h);
 }
 
 /* lanes with more than k points */
@@ -145,8 +145,8 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 			imp32g(ld64(bt->ti[t]), m_all(), &g, exact, count), &g, exact, count);
 	shifter ha = shifter_at(bt->tw.sa, h), hb = shifter_at(bt->tw.sb, h);
 	V p = imp32g(ld64(bt->twi), m_all(), &g, exact, count);
-	sadd3_v(&s.wa, bt->tw.ia, &ha, p, &g, exact, count, h);
-	sadd3_v(&s.wb, bt->tw.ib, &hb, p, &g, exact, count, h);
+	scaled_add3_v(&s.wa, bt->tw.ia, &ha, p, &g, exact, count, h);
+	scaled_add3_v(&s.wb, bt->tw.ib, &hb, p, &g, exact, count, h);
 	if (!exact && !guard_ok(&g))
 		return false;
 	bodies_store(&s);
@@ -230,7 +230,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		vn = sat32g(shr_round16(vn), live[k], &g, exact, count);
 		V y = sat32g(add(vn, pbias[k]), live[k], &g, exact, count);
 		V old = ld64(bt->impulse[k]);
-		V nw = sub(sub(old, smul_v(pmass[k], y, &phm[k])), pq[k]);
+		V nw = sub(sub(old, scaled_mul_v(pmass[k], y, &phm[k])), pq[k]);
 		if (exact) {
 			V capped = min_(nw, splat(FXS_NORMAL_IMPULSE_MAX));
 			count_out(nw, capped, live[k], count);
@@ -262,10 +262,10 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 			V b = sat32g(shr_round16(mul(ld32(bt->bias_rate), ld32(bt->slip[t]))), m_all(), &g, exact, count);
 			V y = sat32g(add(vt, b), m_all(), &g, exact, count);
 			shifter hs = shifter_at(r->ss, h);
-			nw = sub(sub(old, smul_v(ld32(r->soft_mass), y, &hs)), mul_q16w_v(old, ld32(bt->impulse_scale)));
+			nw = sub(sub(old, scaled_mul_v(ld32(r->soft_mass), y, &hs)), mul_q16w_v(old, ld32(bt->impulse_scale)));
 		} else {
 			shifter hm = shifter_at(r->sm, h);
-			nw = sub(old, smul_v(ld32(r->mass), vt, &hm));
+			nw = sub(old, scaled_mul_v(ld32(r->mass), vt, &hm));
 		}
 		nw = max_(min_(nw, lim), nlim);
 		ti[t] = nw;
@@ -280,12 +280,12 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	V wn = sub(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
 	wn = sat32g(shr_round16(wn), runs, &g, exact, count);
 	shifter hm = shifter_at(r->sm, h);
-	V twi = sub(old, smul_v(ld32(r->mass), wn, &hm));
+	V twi = sub(old, scaled_mul_v(ld32(r->mass), wn, &hm));
 	twi = max_(min_(twi, tlim), ntlim);
 	V p = imp32g(sub(twi, old), m_all(), &g, exact, count);
 	shifter ha = shifter_at(r->sa, h), hb = shifter_at(r->sb, h);
-	sadd3_v(&s.wa, r->ia, &ha, p, &g, exact, count, h);
-	sadd3_v(&s.wb, r->ib, &hb, p, &g, exact, count, h);
+	scaled_add3_v(&s.wa, r->ia, &ha, p, &g, exact, count, h);
+	scaled_add3_v(&s.wb, r->ib, &hb, p, &g, exact, count, h);
 	if (!exact && !guard_ok(&g))
 		return false;
 	for (int k = 0; k < 4; ++k) {

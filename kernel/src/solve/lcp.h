@@ -6,6 +6,7 @@
 #define FXS_LCP_H
 
 #include "fxg.h"
+#include "solve/lcp_stats.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -45,14 +46,6 @@ uint32_t fxs_ldlt_factor(fxg_wide *a, int m, fxg_wide *t, uint32_t *ovf);
 /* x := A^-1 x with A = L D L^T from fxs_ldlt_factor. */
 void fxs_ldlt_solve(const fxg_wide *a, int m, fxg_wide *x, uint32_t *ovf);
 
-typedef struct fxs_lcp_stats {
-	uint32_t solves;    /* boxed LCPs solved */
-	uint32_t passes;    /* bound re-estimation passes */
-	uint32_t pivots;    /* index-set changes */
-	uint32_t factors;   /* factorisations */
-	uint32_t fallbacks; /* passes that hit the pivot cap */
-	uint32_t floored;   /* floored pivots */
-} fxs_lcp_stats;
 
 /* The boxed LCP: find x with
  *     w = A x - b,   lo_i <= off_i + x_i <= hi_i,

@@ -502,6 +502,85 @@ static void store_approach_direct(solver_ctx *c)
 	}
 }
 
+/* The boxed LCP's friction state, back into its contacts as world vectors
+ * (the batches' is stored by fxs_batches_store). */
+static void store_direct_friction(solver_ctx *c)
+{
+	for (uint32_t i = 0; c->direct && i < c->contact_count; ++i) {
+		if (!c->contact_direct[i])
+			continue;
+		const solver_contact *sc = &c->contacts[i];
+		fxs_contact *fc = &c->w->contacts[sc->index];
+		friction_from_tangents(fc->friction_impulse, sc->tangent_impulse[0], sc->d[1], sc->tangent_impulse[1], sc->d[2], c->ovf);
+		fc->twist_impulse = sc->twist_impulse;
+	}
+}
+
+/* Rest: a dynamic body pressed by a contact (a point with a normal
+ * impulse) whose every velocity component after the solve is within
+ * FXS_REST_SPEED of zero is at rest, and keeps exactly zero velocity.
+ * What is left there is the iterative solver's own residue (a cube on
+ * the floor kept about 8 raw of angular velocity, 1e-4 rad/s, step
+ * after step: each impulse it gets is rounded once, and one pass does
+ * not reach the exact solution), too small to move anything (h |v| is a
+ * tenth of an LSB a sub-step) but never zero. A body that starts to
+ * slide or roll leaves it within a step (gravity alone adds 2730 raw a
+ * sub-step); one on a slope within 0.1 degree of its friction angle
+ * stays. note_pressed_bodies marks the pressed bodies (PRESSED in the
+ * integrate_velocities notes); store_velocities gives the bodies their
+ * velocities, zero for those at rest. */
+static void note_pressed_bodies(solver_ctx *c)
+{
+	uint8_t *notes = c->stage_mask; /* integrate_velocities' notes, and PRESSED */
+	/* The points' impulses as fxs_batches_store and the boxed LCP left them
+	 * in the world's contacts, read where they are denser: every contact
+	 * with a dynamic body is solved, by the batches (whose lanes hold the
+	 * contact's bodies, and for empty lanes no point) or the boxed LCP;
+	 * the others press no body that could rest here. */
+	for (uint32_t i = 0; i < c->batch_count; ++i) {
+		const contact_batch *bt = &c->batches[i];
+		for (int l = 0; l < FXS_LANES; ++l)
+			for (int k = 0; k < bt->count[l]; ++k)
+				if (bt->impulse[k][l] > 0) {
+					notes[bt->a[l]] |= PRESSED, notes[bt->b[l]] |= PRESSED;
+					break;
+				}
+	}
+	for (uint32_t i = 0; c->contact_direct && i < c->contact_count; ++i) {
+		if (!c->contact_direct[i])
+			continue;
+		const fxs_contact *fc = &c->w->contacts[c->contacts[i].index];
+		for (int k = 0; k < fc->point_count; ++k)
+			if (fc->points[k].normal_impulse > 0) {
+				notes[fc->a] |= PRESSED, notes[fc->b] |= PRESSED;
+				break;
+			}
+	}
+}
+
+/* The solved velocities back into the moving bodies: zero for a pressed
+ * body at rest (above), the locked axes zeroed after the relax iterations
+ * and the restitution. */
+static void store_velocities(solver_ctx *c)
+{
+	const uint8_t *notes = c->stage_mask;
+	for (uint32_t i = 0; i < c->body_count; ++i) {
+		const solver_body *s = &c->bodies[i];
+		if (!s->moves)
+			continue;
+		fxs_body *b = &c->w->bodies[i];
+		b->v = s->v;
+		b->w = s->w;
+		const uint32_t r = FXS_REST_SPEED;
+		if (s->dynamic && (notes[i] & PRESSED) && (uint32_t)s->v.x + r <= 2 * r && (uint32_t)s->v.y + r <= 2 * r &&
+		    (uint32_t)s->v.z + r <= 2 * r && (uint32_t)s->w.x + r <= 2 * r && (uint32_t)s->w.y + r <= 2 * r &&
+		    (uint32_t)s->w.z + r <= 2 * r)
+			b->v = b->w = fxg_v3_zero();
+		if (!(notes[i] & FXS_INTEGRATE_PLAIN) && b->locks) /* after the relax iterations and the restitution */
+			b->v = fxs_lock_linear(b->locks, b->v), b->w = fxs_lock_angular(b->locks, b->w);
+	}
+}
+
 fxs_result fxs_solve(fxs_world *w)
 {
 	solver_ctx c;
@@ -522,7 +601,7 @@ fxs_result fxs_solve(fxs_world *w)
 	size_t off_index = (off_items + (size_t)staged * sizeof(fxs_stage_item) + 7) & ~(size_t)7;
 	size_t off_order = off_index + 2 * (size_t)staged * sizeof(uint32_t);
 	size_t need = off_order + (size_t)c.contact_count * sizeof(uint32_t);
-	uint8_t *base = fxs_scratch_lines(&w->solver_scratch, &w->solver_scratch_size, need);
+	uint8_t *base = fxs_scratch_aligned(&w->solver_scratch, &w->solver_scratch_size, need);
 	if (!base)
 		return FXS_ERR_NOMEM;
 	c.bodies = (solver_body *)base;
@@ -593,67 +672,9 @@ fxs_result fxs_solve(fxs_world *w)
 		store_approach_direct(&c);
 	fxs_direct_finish(&c);
 	fxs_joints_store(&c);
-	/* the boxed LCP's friction state, back as a world vector */
-	for (uint32_t i = 0; c.direct && i < c.contact_count; ++i) {
-		if (!c.contact_direct[i])
-			continue;
-		const solver_contact *sc = &c.contacts[i];
-		fxs_contact *fc = &w->contacts[sc->index];
-		friction_from_tangents(fc->friction_impulse, sc->tangent_impulse[0], sc->d[1], sc->tangent_impulse[1], sc->d[2], c.ovf);
-		fc->twist_impulse = sc->twist_impulse;
-	}
-
-	/* Rest: a dynamic body pressed by a contact (a point with a normal
-	 * impulse) whose every velocity component after the solve is within
-	 * FXS_REST_SPEED of zero is at rest, and keeps exactly zero velocity.
-	 * What is left there is the iterative solver's own residue (a cube on
-	 * the floor kept about 8 raw of angular velocity, 1e-4 rad/s, step
-	 * after step: each impulse it gets is rounded once, and one pass does
-	 * not reach the exact solution), too small to move anything (h |v| is a
-	 * tenth of an LSB a sub-step) but never zero. A body that starts to
-	 * slide or roll leaves it within a step (gravity alone adds 2730 raw a
-	 * sub-step); one on a slope within 0.1 degree of its friction angle
-	 * stays. */
-	uint8_t *notes = c.stage_mask; /* integrate_velocities' notes, and PRESSED */
-	/* The points' impulses as fxs_batches_store and the boxed LCP left them
-	 * in the world's contacts, read where they are denser: every contact
-	 * with a dynamic body is solved, by the batches (whose lanes hold the
-	 * contact's bodies, and for empty lanes no point) or the boxed LCP;
-	 * the others press no body that could rest here. */
-	for (uint32_t i = 0; i < c.batch_count; ++i) {
-		const contact_batch *bt = &c.batches[i];
-		for (int l = 0; l < FXS_LANES; ++l)
-			for (int k = 0; k < bt->count[l]; ++k)
-				if (bt->impulse[k][l] > 0) {
-					notes[bt->a[l]] |= PRESSED, notes[bt->b[l]] |= PRESSED;
-					break;
-				}
-	}
-	for (uint32_t i = 0; c.contact_direct && i < c.contact_count; ++i) {
-		if (!c.contact_direct[i])
-			continue;
-		const fxs_contact *fc = &w->contacts[c.contacts[i].index];
-		for (int k = 0; k < fc->point_count; ++k)
-			if (fc->points[k].normal_impulse > 0) {
-				notes[fc->a] |= PRESSED, notes[fc->b] |= PRESSED;
-				break;
-			}
-	}
-	for (uint32_t i = 0; i < c.body_count; ++i) {
-		const solver_body *s = &c.bodies[i];
-		if (!s->moves)
-			continue;
-		fxs_body *b = &w->bodies[i];
-		b->v = s->v;
-		b->w = s->w;
-		const uint32_t r = FXS_REST_SPEED;
-		if (s->dynamic && (notes[i] & PRESSED) && (uint32_t)s->v.x + r <= 2 * r && (uint32_t)s->v.y + r <= 2 * r &&
-		    (uint32_t)s->v.z + r <= 2 * r && (uint32_t)s->w.x + r <= 2 * r && (uint32_t)s->w.y + r <= 2 * r &&
-		    (uint32_t)s->w.z + r <= 2 * r)
-			b->v = b->w = fxg_v3_zero();
-		if (!(notes[i] & FXS_INTEGRATE_PLAIN) && b->locks) /* after the relax iterations and the restitution */
-			b->v = fxs_lock_linear(b->locks, b->v), b->w = fxs_lock_angular(b->locks, b->w);
-	}
+	store_direct_friction(&c);
+	note_pressed_bodies(&c);
+	store_velocities(&c);
 	fxs_direct_free(&c);
 	return FXS_OK;
 }

@@ -6,6 +6,7 @@
 #define FXS_SOLVER_H
 
 #include "world/world.h"
+#include "collide/narrowphase.h"
 
 #include <stdlib.h>
 
@@ -132,12 +133,16 @@ typedef struct solver_ctx {
 	const struct fxs_kernel_table *kernels;
 } solver_ctx;
 
+/* The step's solve (solver.c): the soft-step solver over the contact list
+ * and the joints, sub-step by sub-step; integrates the bodies. */
+fxs_result fxs_solve(fxs_world *w);
+
 /* ---- small vector helpers on int64 ---- */
 
 /* The start, on a 64-byte line, of a world-owned scratch buffer grown to
  * hold `need` bytes from there (the solver's and the batches' scratch);
  * NULL when out of memory, the buffer then unchanged. */
-static inline uint8_t *fxs_scratch_lines(void **buf, size_t *size, size_t need)
+static inline uint8_t *fxs_scratch_aligned(void **buf, size_t *size, size_t need)
 {
 	need += 64;
 	if (need > *size) {
@@ -275,10 +280,10 @@ static inline uint8_t scale1(fxg_wide x, int32_t *m, uint32_t *ovf)
 }
 
 /* m y / 2^s, rounded half up (|m| <= 2^30, s in [1, 62]) */
-static inline int64_t smul(int32_t m, int32_t y, int s) { return ((int64_t)m * y + ((int64_t)1 << (s - 1))) >> s; }
+static inline int64_t scaled_mul(int32_t m, int32_t y, int s) { return ((int64_t)m * y + ((int64_t)1 << (s - 1))) >> s; }
 
 /* v += m p / 2^s, componentwise */
-static inline void sadd3(fxg_vec3 *v, const int32_t m[3], int s, int32_t p, uint32_t *ovf)
+static inline void scaled_add3(fxg_vec3 *v, const int32_t m[3], int s, int32_t p, uint32_t *ovf)
 {
 	const int64_t r = (int64_t)1 << (s - 1);
 	add3(v, ((int64_t)m[0] * p + r) >> s, ((int64_t)m[1] * p + r) >> s, ((int64_t)m[2] * p + r) >> s, ovf);

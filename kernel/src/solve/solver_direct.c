@@ -22,6 +22,9 @@
  * chain costs about 0.17 ms per step, 8 factorisations of 60 x 60). Soft constraints as the iterative solver: the exact impulse is scaled
  * by the joint's mass_scale and relaxed by impulse_scale when biased. */
 #include "solve/solver_direct.h"
+#include "joint/joint.h"
+#include "collide/contact.h"
+#include "collide/contact.h"
 #include "solve/lcp.h"
 
 #include <stdlib.h>

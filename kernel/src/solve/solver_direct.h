@@ -2,7 +2,7 @@
 #ifndef FXS_SOLVER_DIRECT_H
 #define FXS_SOLVER_DIRECT_H
 
-#include "joint/joint.h"
+#include "solve/solver.h"
 
 /* Solve every eligible island's ball joints exactly for this pass (biased or
  * relax) and mark them in handled[] (one byte per c->joints entry): the

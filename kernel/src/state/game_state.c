@@ -19,6 +19,8 @@
  *   (an id is u32 index1, u32 generation; children are u32)
  * All little-endian; the reader checks every field. */
 #include "state/game_state.h"
+#include "collide/narrowphase.h"
+#include "state/serialize.h"
 
 #include <string.h>
 

@@ -4,6 +4,7 @@
 #define FXS_GAME_STATE_H
 
 #include "world/world.h"
+#include "state/serialize.h"
 
 void fxs_game_write(const fxs_world *w, fxs_writer *wr);
 /* After every other section; false on a corrupt section (r->err may say

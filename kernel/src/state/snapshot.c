@@ -11,6 +11,7 @@
  *   24+n    8     XXH3-64 of bytes 0 .. 24+n (header and payload)
  * All integers little-endian. */
 #include "state/state.h"
+#include "state/hash.h"
 #include "state/game_state.h"
 #include "world/call_log.h"
 

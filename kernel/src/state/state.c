@@ -1,4 +1,6 @@
 #include "state/state.h"
+#include "collide/contact.h"
+#include "broadphase/broadphase.h"
 #include "solve/stage.h"
 #include "geometry/shape.h"
 #include "joint/joint.h"

@@ -4,6 +4,7 @@
 #define FXS_STATE_H
 
 #include "world/world.h"
+#include "state/serialize.h"
 
 /* Version of the state layout; bump it whenever a field is added. */
 #define FXS_STATE_VERSION 7u
@@ -23,6 +24,8 @@
 #define FXS_STATE_IMPULSE_MAX ((int64_t)1 << 47)
 
 void fxs_state_write(const fxs_world *w, fxs_writer *wr);
+/* one body's record of the state (its slot's part of the BODIES section) */
+void fxs_serialize_body(const fxs_body *b, fxs_writer *wr);
 /* Clamp the world's accumulated impulses to FXS_STATE_IMPULSE_MAX (the
  * step's end: what it leaves for the next step and the snapshot). */
 void fxs_state_bound_impulses(fxs_world *w);

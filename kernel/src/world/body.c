@@ -2,6 +2,7 @@
  * function of the sequence of creates and destroys), generation-checked ids,
  * mass properties from the shape, accessors. */
 #include "world/world.h"
+#include "collide/contact.h"
 #include "world/call_log.h"
 #include "geometry/shape.h"
 #include "geometry/compound.h"

@@ -3,6 +3,7 @@
  * Read-only and allocation-free; integer only like the rest of the kernel
  * (the renderer converts what it is given). */
 #include "fixstep/debug_draw.h"
+#include "collide/contact.h"
 
 #include "world/world.h"
 #include "geometry/compound.h"

@@ -10,6 +10,7 @@
  * events depend on them. A sensor or visitor destroyed or disabled since
  * simply is not found again, and its overlaps end with the ids they had. */
 #include "world/world.h"
+#include "broadphase/broadphase.h"
 #include "query/overlap.h"
 
 #include <string.h>

@@ -1,8 +1,15 @@
-/* One step: characters -> bounds -> broadphase -> wake islands -> narrowphase (contacts)
- * -> solve (sub-steps integrate velocities and positions) -> sleep islands
- * -> clear forces -> hash.
- * Each stage walks its data in canonical order (slots, sorted pairs). */
+/* One step, phase by phase: events begin -> characters -> bounds ->
+ * broadphase -> wake islands -> narrowphase (contacts) -> contact events ->
+ * solve (sub-steps integrate velocities and positions) -> hit events ->
+ * sleep islands -> sensors -> clear forces -> hash.
+ * Each phase walks its data in canonical order (slots, sorted pairs). A
+ * "stage" in the solver is something else: a colour of the constraint
+ * graph (solve/stage.h). */
 #include "world/world.h"
+#include "world/events.h"
+#include "state/hash.h"
+#include "solve/solver.h"
+#include "collide/contact.h"
 #include "island/island.h"
 #include "state/state.h"
 #include "character/character.h"
@@ -84,7 +91,7 @@ static void update_bounds(fxs_world *w)
  * What the state at the step's start sizes (the bounds, the islands, the
  * hash's buffers) is taken before anything changes: without it the step
  * returns FXS_ERR_NOMEM and the world is as it was. What only the step finds
- * out (pairs, contacts, constraint rows) is taken part-way: a stage that
+ * out (pairs, contacts, constraint rows) is taken part-way: a phase that
  * cannot get it goes on safely, but not as a machine with the memory would,
  * so the world is marked failed and refuses steps and snapshot saves until a
  * snapshot is restored into it. Never a state that silently differs. */
@@ -99,7 +106,7 @@ fxs_result fxs_world_step(fxs_world *w)
 	w->ovf = 0;
 	w->step_nomem = false;
 	fxs_events_begin_step(w); /* the last step's events are replaced by this one's */
-	fxs_characters_update(w); /* stage 1: character moves (their inputs were set before the step) */
+	fxs_characters_update(w); /* character moves (their inputs were set before the step) */
 	update_bounds(w);
 	uint32_t pair_count = 0;
 	const fxs_pair *pairs = NULL;

@@ -1,5 +1,6 @@
 /* The world: creation from a definition, slots, statistics. */
 #include "world/world.h"
+#include "broadphase/broadphase.h"
 #include "world/call_log.h"
 #include "simd/kernels.h"
 #include "character/character.h"

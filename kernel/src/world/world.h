@@ -6,13 +6,14 @@
 #include "fixstep/fixstep.h"
 #include "fixstep/events.h"
 #include "geometry/aabb.h"
-#include "broadphase/broadphase.h"
-#include "collide/narrowphase.h"
-#include "state/serialize.h"
-#include "solve/lcp.h"
+#include "solve/lcp_stats.h"
+
+/* the other stages' data, which the world holds by pointer */
+typedef struct fxs_contact fxs_contact; /* collide/contact.h */
+typedef struct fxs_broadphase fxs_broadphase; /* broadphase/broadphase.h */
 
 typedef struct fxs_body {
-	/* --- state: snapshotted and hashed (see hash.c for the order) --- */
+	/* --- state: snapshotted and hashed (state/state.c writes it, in this order) --- */
 	uint32_t generation; /* bumped on destroy; ids carry it */
 	uint8_t alive;
 	uint8_t type;  /* fxs_body_type */
@@ -95,45 +96,6 @@ typedef struct fxs_sensor_overlap {
 	type *name;           \
 	uint32_t name##_count, name##_cap
 
-/* One contact point's persistent state: the feature id it was matched by and
- * the accumulated normal impulse that warm-starts the next step; for a
- * contact the narrowphase recycles (contact.c), the point as it was made. */
-typedef struct fxs_contact_point {
-	uint32_t id;
-	fxg_wide normal_impulse; /* N s, Q16.16 held in int64 */
-	/* a recycled contact's (else derived this step): the lever arm from
-	 * a's centre (world frame) and the separation when the point was made */
-	fxg_vec3 anchor_a;
-	fix16_t base_separation;
-	/* derived this step */
-	fxg_vec3 anchor_b; /* the lever arm from b's centre: anchor_a - d0 */
-	fix16_t separation;
-	fix16_t relative_velocity; /* normal approach speed before solving, for restitution */
-	fxg_wide max_normal_impulse;
-} fxs_contact_point;
-
-typedef struct fxs_contact {
-	uint32_t a, b;        /* body slots, a < b */
-	uint8_t sub_a, sub_b; /* the children of compound bodies (0 for other shapes); sorted by (a, b, sub_a, sub_b) */
-	int32_t point_count;
-	uint8_t stage; /* solver stage (stage.h), kept from step to step; FXS_STAGE_NONE when new */
-	fxs_contact_point points[FXS_MAX_MANIFOLD_POINTS];
-	/* the manifold's friction, applied at the centre of its points (solver.c):
-	 * a world vector, so that it carries over when the tangent basis turns,
-	 * and the twist about the normal; N s and N m s, Q16.16 held in int64 */
-	fxg_wide friction_impulse[3];
-	fxg_wide twist_impulse;
-	/* a recycled contact's (else derived this step): the normal, and the
-	 * bodies' orientations and b's centre less a's when the manifold was
-	 * made (contact.c) */
-	fxg_vec3 normal;
-	fxg_quat qa0, qb0;
-	fxg_vec3 d0;
-	/* derived this step */
-	fix16_t friction, restitution;
-	fxg_vec3 slip; /* a recycled manifold's material points' mean gap since it was made: the friction's anchor error */
-} fxs_contact;
-
 struct fxs_world {
 	fxs_world_def def;
 	fxs_body *bodies;
@@ -181,7 +143,7 @@ struct fxs_world {
 	 * (fxs_world_set_kernels; simd/kernels.h): the same bits whichever
 	 * runs, so not state, and kept by a snapshot restore */
 	fxs_kernels kernels;
-	/* Out of memory part-way through a step: a stage that could not get its
+	/* Out of memory part-way through a step: a phase that could not get its
 	 * memory sets step_nomem (fxs_world_nomem) and goes on safely but not as
 	 * other machines would; the step then marks the world failed, and steps
 	 * and snapshot saves refuse until a snapshot is restored into it. */
@@ -237,35 +199,10 @@ bool fxs_world_reserve_slots(fxs_world *w, uint32_t n);
 fxs_result fxs_world_fail(fxs_world *w, fxs_result r, const char *fmt, ...);
 static inline void fxs_world_ok(fxs_world *w) { w->last_error = FXS_OK, w->last_error_message[0] = 0; }
 static inline void fxs_world_touch(fxs_world *w) { w->hash_valid = false; }
-/* A stage of the step could not get memory (see step_nomem). */
+/* A phase of the step could not get memory (see step_nomem). */
 static inline void fxs_world_nomem(fxs_world *w) { w->step_nomem = true; }
 
-/* contact.c: rebuild the contact list from this step's pairs (narrowphase +
- * matching the previous list's points by feature id for warm starting, or
- * recycling a manifold whose bodies hardly moved). */
-fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count);
-/* Remove every contact that involves slot s (a body destroyed, disabled or
- * re-typed), in contact order; those with contact events get an end event
- * after the next step (end_pending). */
-void fxs_contacts_remove_body(fxs_world *w, uint32_t s);
-/* Whether a contact between these shapes is recycled (box and hull pairs):
- * its manifold then is state (state.c writes it). */
-static inline bool fxs_contact_recyclable(const fxs_shape *a, const fxs_shape *b)
-{
-	return (a->type == FXS_SHAPE_BOX || a->type == FXS_SHAPE_HULL) &&
-		(b->type == FXS_SHAPE_BOX || b->type == FXS_SHAPE_HULL);
-}
-/* Where point k of contact c is in the world: a's centre plus the point's
- * lever arm (the narrowphase's point when the manifold is made this step;
- * a recycled one's moves with a's centre), for events and debug draw. */
-static inline fxg_vec3 fxs_contact_point_at(const fxs_world *w, const fxs_contact *c, int k, uint32_t *ovf)
-{
-	return fxg_v3_add(w->bodies[c->a].xf.p, c->points[k].anchor_a, ovf);
-}
-/* The same for the contacts of slot s that its filter now forbids. */
-void fxs_contacts_remove_filtered(fxs_world *w, uint32_t s);
-
-/* filter.c: whether two bodies' shapes may touch (filters, sensors; the
+/* body.c: whether two bodies' shapes may touch (filters, sensors; the
  * joints' filter is apart) */
 bool fxs_filter_is_default(const fxs_filter *f);
 static inline bool fxs_filters_collide(const fxs_filter *a, const fxs_filter *b)
@@ -282,15 +219,6 @@ static inline bool fxs_bodies_touch(const fxs_body *a, const fxs_body *b)
 	return !((a->game | b->game) & FXS_BODY_SENSOR) && fxs_filters_collide(&a->filter, &b->filter);
 }
 
-/* events.c: the step's contact events (old list vs new, after the
- * narrowphase), its hit events (after the solve), and the start of a step */
-void fxs_events_begin_step(fxs_world *w);
-void fxs_events_contacts(fxs_world *w, const fxs_contact *old, uint32_t old_count);
-void fxs_events_hits(fxs_world *w);
-/* The end event of contact c (its bodies' ids now). */
-fxs_contact_end_event fxs_events_end_of(const fxs_world *w, const fxs_contact *c);
-/* sensor.c: overlaps at the end of the step, and their events */
-void fxs_sensors_update(fxs_world *w);
 /* a body's id from its slot (alive) */
 static inline fxs_body_id fxs_slot_id(const fxs_world *w, uint32_t s)
 {
@@ -298,13 +226,5 @@ static inline fxs_body_id fxs_slot_id(const fxs_world *w, uint32_t s)
 	return id;
 }
 
-/* solver.c: the soft-step solver over the contact list; integrates the bodies. */
-fxs_result fxs_solve(fxs_world *w);
-
-/* state.c / hash.c */
-void fxs_serialize_body(const fxs_body *b, fxs_writer *wr);
-void fxs_world_update_hash(fxs_world *w);
-/* The hash's buffers, taken before a step changes anything. */
-bool fxs_world_hash_reserve(fxs_world *w);
 
 #endif

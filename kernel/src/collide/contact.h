@@ -1,0 +1,77 @@
+/* The persistent contacts: the world's list of touching pairs, sorted by
+ * (a, b, sub_a, sub_b), rebuilt every step by contact.c from the
+ * broadphase's pairs (the narrowphase, or a recycled manifold), their
+ * points' impulses warm-starting the solver. State: snapshotted and hashed
+ * (state.c). */
+#ifndef FXS_CONTACT_H
+#define FXS_CONTACT_H
+
+#include "world/world.h"
+#include "broadphase/broadphase.h"
+#include "collide/narrowphase.h"
+
+/* One contact point's persistent state: the feature id it was matched by and
+ * the accumulated normal impulse that warm-starts the next step; for a
+ * contact the narrowphase recycles (contact.c), the point as it was made. */
+typedef struct fxs_contact_point {
+	uint32_t id;
+	fxg_wide normal_impulse; /* N s, Q16.16 held in int64 */
+	/* a recycled contact's (else derived this step): the lever arm from
+	 * a's centre (world frame) and the separation when the point was made */
+	fxg_vec3 anchor_a;
+	fix16_t base_separation;
+	/* derived this step */
+	fxg_vec3 anchor_b; /* the lever arm from b's centre: anchor_a - d0 */
+	fix16_t separation;
+	fix16_t relative_velocity; /* normal approach speed before solving, for restitution */
+	fxg_wide max_normal_impulse;
+} fxs_contact_point;
+
+typedef struct fxs_contact {
+	uint32_t a, b;        /* body slots, a < b */
+	uint8_t sub_a, sub_b; /* the children of compound bodies (0 for other shapes); sorted by (a, b, sub_a, sub_b) */
+	int32_t point_count;
+	uint8_t stage; /* solver stage (stage.h), kept from step to step; FXS_STAGE_NONE when new */
+	fxs_contact_point points[FXS_MAX_MANIFOLD_POINTS];
+	/* the manifold's friction, applied at the centre of its points (solver.c):
+	 * a world vector, so that it carries over when the tangent basis turns,
+	 * and the twist about the normal; N s and N m s, Q16.16 held in int64 */
+	fxg_wide friction_impulse[3];
+	fxg_wide twist_impulse;
+	/* a recycled contact's (else derived this step): the normal, and the
+	 * bodies' orientations and b's centre less a's when the manifold was
+	 * made (contact.c) */
+	fxg_vec3 normal;
+	fxg_quat qa0, qb0;
+	fxg_vec3 d0;
+	/* derived this step */
+	fix16_t friction, restitution;
+	fxg_vec3 slip; /* a recycled manifold's material points' mean gap since it was made: the friction's anchor error */
+} fxs_contact;
+
+/* contact.c: rebuild the contact list from this step's pairs (narrowphase +
+ * matching the previous list's points by feature id for warm starting, or
+ * recycling a manifold whose bodies hardly moved). */
+fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count);
+/* Remove every contact that involves slot s (a body destroyed, disabled or
+ * re-typed), in contact order; those with contact events get an end event
+ * after the next step (end_pending). */
+void fxs_contacts_remove_body(fxs_world *w, uint32_t s);
+/* Whether a contact between these shapes is recycled (box and hull pairs):
+ * its manifold then is state (state.c writes it). */
+static inline bool fxs_contact_recyclable(const fxs_shape *a, const fxs_shape *b)
+{
+	return (a->type == FXS_SHAPE_BOX || a->type == FXS_SHAPE_HULL) &&
+		(b->type == FXS_SHAPE_BOX || b->type == FXS_SHAPE_HULL);
+}
+/* Where point k of contact c is in the world: a's centre plus the point's
+ * lever arm (the narrowphase's point when the manifold is made this step;
+ * a recycled one's moves with a's centre), for events and debug draw. */
+static inline fxg_vec3 fxs_contact_point_at(const fxs_world *w, const fxs_contact *c, int k, uint32_t *ovf)
+{
+	return fxg_v3_add(w->bodies[c->a].xf.p, c->points[k].anchor_a, ovf);
+}
+/* The same for the contacts of slot s that its filter now forbids. */
+void fxs_contacts_remove_filtered(fxs_world *w, uint32_t s);
+
+#endif

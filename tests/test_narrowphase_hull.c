@@ -31,22 +31,12 @@
 #include "geometry/hull.h"
 #include "collide/narrowphase.h"
 #include "test.h"
+#include "narrowphase_util.h"
 
 #define BAND 0.0003
 #define DEPTH_ABS_ROUND 0.0005
 #define DEPTH_ABS_POLY 0.004
 #define DEPTH_REL 0.12
-
-static fix16_t F(double x) { return (fix16_t)llround(x * 65536.0); }
-static double D(fix16_t x) { return (double)x / 65536.0; }
-static double urand(uint64_t *s) { return (double)(test_rng_next(s) >> 11) * (1.0 / 9007199254740992.0); }
-static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static void cross3(const double *a, const double *b, double *o)
-{
-	o[0] = a[1] * b[2] - a[2] * b[1];
-	o[1] = a[2] * b[0] - a[0] * b[2];
-	o[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* a polytope in world coordinates, double */
 typedef struct dpoly {
@@ -159,8 +149,6 @@ static double sat_poly(const dpoly *a, const dpoly *b, int b_is_segment)
 		}
 	return best;
 }
-
-static double clampd(double v, double lo, double hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 /* distance from x to the polytope surface, negative inside */
 static double point_poly(const dpoly *p, const double *x)
@@ -312,18 +300,6 @@ static void make_pool(void)
 	done = 1;
 }
 
-static fxg_quat rand_quat(uint64_t *s)
-{
-	double q[4], n;
-	do {
-		for (int k = 0; k < 4; ++k)
-			q[k] = 2 * urand(s) - 1;
-		n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-	} while (n < 0.1 || n > 1);
-	uint32_t ovf = 0;
-	return fxg_q_normalize(fxg_q(F(q[0] / n), F(q[1] / n), F(q[2] / n), F(q[3] / n)), &ovf);
-}
-
 static fxs_shape rand_shape(uint64_t *s, int type)
 {
 	fxs_shape sh;
@@ -384,34 +360,6 @@ static void rand_pair(uint64_t *s, int ta, int tb, fxs_shape *a, fxs_transform *
 		else
 			hi = mid;
 	}
-}
-
-static double min_sep(const fxs_manifold *m)
-{
-	double s = INFINITY;
-	for (int i = 0; i < m->point_count; ++i)
-		if (D(m->points[i].separation) < s)
-			s = D(m->points[i].separation);
-	return s;
-}
-
-static int mirror_ok(const fxs_manifold *m, const fxs_manifold *r)
-{
-	if (m->point_count != r->point_count || m->normal.x != -r->normal.x || m->normal.y != -r->normal.y ||
-	    m->normal.z != -r->normal.z)
-		return 0;
-	for (int i = 0; i < m->point_count; ++i)
-		if (!fxg_v3_eq(m->points[i].point, r->points[i].point) ||
-		    m->points[i].separation != r->points[i].separation ||
-		    m->points[i].feature_id != r->points[i].feature_id)
-			return 0;
-	return 1;
-}
-
-static int64_t unit_err_lsb(fxg_vec3 n)
-{
-	double l = sqrt(D(n.x) * D(n.x) + D(n.y) * D(n.y) + D(n.z) * D(n.z));
-	return (int64_t)llround(fabs(l - 1) * 65536);
 }
 
 static const int pair_types[4][2] = { { FXS_SHAPE_SPHERE, FXS_SHAPE_HULL },

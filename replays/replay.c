@@ -37,6 +37,8 @@ const char *fxs_replay_status_string(fxs_replay_status s)
 	case FXS_REPLAY_NOMEM: return "out of memory";
 	case FXS_REPLAY_BAD_START: return "not the expected start";
 	case FXS_REPLAY_DIVERGED: return "diverged";
+	case FXS_REPLAY_REFUSED: return "not accepted by the verifier";
+	case FXS_REPLAY_NO_HANDLER: return "no input handler";
 	}
 	return "unknown error";
 }

@@ -371,6 +371,23 @@ static bool read_chunk(fxs_replay_reader *r, uint64_t pos)
 			     r->chunk_count, plen, FXS_REPLAY_MAX_CHUNK_BYTES);
 		return false;
 	}
+	/* Where the header fixes the payload's size (inputs without per-tick
+	 * states: ticks x the record), a chunk of another size is refused
+	 * before its payload is read: a lying length costs nothing. */
+	if (r->mode == FXS_REPLAY_MODE_INPUTS && !(r->flags & FXS_REPLAY_FLAG_DETAIL)) {
+		if (ticks < 1 || ticks > r->chunk_ticks) {
+			fail(r, FXS_REPLAY_CORRUPT, pos + 16, "corrupt: chunk %u has %u ticks (1..%u)", r->chunk_count, ticks,
+			     r->chunk_ticks);
+			return false;
+		}
+		uint64_t want = (uint64_t)ticks * tick_record_size(r->players, r->input_size);
+		if (plen != want) {
+			fail(r, FXS_REPLAY_CORRUPT, pos + 20,
+			     "corrupt: chunk %u says %u payload bytes, and its %u ticks of %u players x %u bytes take %llu",
+			     r->chunk_count, plen, ticks, r->players, r->input_size, (unsigned long long)want);
+			return false;
+		}
+	}
 	got = read_grow(r, &r->chunk, &r->chunk_cap, CHUNK_HEAD, (size_t)plen + 8);
 	if (got == SIZE_MAX || r->status != FXS_REPLAY_OK)
 		return false;

@@ -158,3 +158,40 @@ TEST(replay_accept_allowed_calls)
 	remove(f);
 }
 
+/* Sizes known before reading: a no-detail inputs replay whose one chunk
+ * says 1 GiB (a sparse file, every byte of it there) is refused from the
+ * chunk's head, its payload never read. */
+TEST(replay_chunk_size_fixed_by_the_header_is_checked_first)
+{
+	const char *h = temp("nodetail"), *f = temp("sparse");
+	fxs_record_options ro = { .scene = fxs_scene_find("drop"), .steps = 10, .seed = 3 };
+	char err[256];
+	CHECKF(fxs_replay_record(h, &ro, NULL, err, sizeof err) == FXS_REPLAY_OK, "%s", err);
+	fxs_replay_reader r;
+	CHECK(fxs_replay_open(&r, h) == FXS_REPLAY_OK);
+	size_t hs = r.header_size;
+	fxs_replay_close(&r);
+	FILE *in = fopen(h, "rb"), *out = fopen(f, "wb");
+	CHECK(in && out);
+	uint8_t head[24];
+	for (size_t k = 0; k < hs; ++k)
+		fputc(fgetc(in), out);
+	CHECK(fread(head, 1, sizeof head, in) == sizeof head);
+	fclose(in);
+	uint32_t plen = (1u << 30) - 8; /* legal for the format, not for 10 ticks of inputs */
+	for (int k = 0; k < 4; ++k)
+		head[20 + k] = (uint8_t)(plen >> (8 * k));
+	CHECK(fwrite(head, 1, sizeof head, out) == sizeof head && fclose(out) == 0);
+	CHECK(truncate(f, (off_t)(hs + sizeof head + plen + 8)) == 0);
+	uint64_t t0 = test_now_ns();
+	CHECK(fxs_replay_open(&r, f) == FXS_REPLAY_OK);
+	fxs_replay_tick t;
+	CHECK(!fxs_replay_next(&r, &t));
+	CHECKF(r.status == FXS_REPLAY_CORRUPT && strstr(r.error, "payload bytes"), "%s", r.error);
+	CHECKF(r.pos <= hs + sizeof head, "read %llu bytes", (unsigned long long)r.pos);
+	CHECK(r.chunk_cap < (1u << 20));
+	fxs_replay_close(&r);
+	printf("      a 1 GiB chunk of a no-detail replay refused in %.3f ms\n", (double)(test_now_ns() - t0) / 1e6);
+	remove(h);
+	remove(f);
+}

@@ -167,6 +167,8 @@ TEST_ARGS ?=
 test: all $(TESTS)
 	FIXSTEP_PROG=$(PROG) $(TESTS) $(TEST_ARGS)
 	@if [ "$(SHARED)" = 1 ]; then bash tools/check_exports.sh $(SO) $(LIB); fi
+	@# the hostile-call test covers every exported function (regenerated from the headers' AST)
+	@if [ "$(BUILD)" = build ] && command -v clang >/dev/null; then python3 tools/gen_api_calls.py --check; fi
 	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
 	else echo "(the JavaScript package's tests need node: make test-js)"; fi
 

@@ -13,6 +13,7 @@
 #include "fixstep/sphere_walls.h"
 #include "fixstep/types.h"
 #include "fixstep/replay.h"
+#include "fixstep/verifyd_game.h"
 #include "fixstep/session.h"
 #include "fxg.h"
 #include "fxg_mat3.h"

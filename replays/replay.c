@@ -123,7 +123,8 @@ static size_t src_read(fxs_replay_reader *r, uint8_t *buf, size_t n)
 			fail(r, FXS_REPLAY_IO, r->pos + got, "cannot read the file: %s", strerror(errno));
 	} else {
 		got = r->mem_len - r->mem_pos < n ? r->mem_len - r->mem_pos : n;
-		memcpy(buf, r->mem + r->mem_pos, got);
+		if (got)
+			memcpy(buf, r->mem + r->mem_pos, got);
 		r->mem_pos += got;
 	}
 	r->pos += got;

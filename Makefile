@@ -63,7 +63,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJ   := $(call obj,$(GLUE_SRC) $(KERNEL_SRC) $(REPLAY_SRC) $(SESSION_SRC))
 TOOL_OBJ  := $(call obj,$(REPLAY_RUN_SRC) $(SCENE_SRC))
 CLI_OBJ   := $(call obj,$(CLI_SRC))
-TEST_OBJ  := $(call obj,$(TEST_SRC) tools/cli/scene_session.c)
+TEST_OBJ  := $(call obj,$(TEST_SRC) tools/cli/scene_session.c examples/verifyd_game/game.c)
 
 LIB  := $(BUILD)/libfixstep.a
 # The shared library, on ELF targets: soname libfixstep.so.MAJOR; it exports the
@@ -77,6 +77,12 @@ SHARED ?= $(if $(filter %-linux-gnu %-linux-gnueabihf,$(TARGET_MACHINE)),1,0)
 SO := $(BUILD)/libfixstep.so.$(VERSION)
 PIC := $(if $(filter 1,$(SHARED)),-fPIC,)
 PROG := $(BUILD)/fixstep$(EXE)
+# The verification service (tools/verifyd, docs/verifyd.md) on Redis Streams, with
+# Debian's libhiredis-dev, and its example game library: built natively when
+# hiredis is installed; VERIFYD=0 (cross and wasm builds: automatic) skips them.
+VERIFYD ?= $(if $(and $(wildcard /usr/include/hiredis/hiredis.h),$(filter 1,$(SHARED)),$(filter $(shell uname -m)-%,$(TARGET_MACHINE))),1,0)
+VERIFYD_PROG := $(BUILD)/fixstep-verifyd
+EXAMPLE_GAME := $(BUILD)/libfixstep_example_game.so
 TESTS := $(BUILD)/fixstep_tests$(EXE)
 LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
 # The session layer (session/) authenticates its packets with Debian's
@@ -93,7 +99,7 @@ endif
 ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
-all: deps $(LIB) $(if $(filter 1,$(SHARED)),$(SO)) $(PROG)
+all: deps $(LIB) $(if $(filter 1,$(SHARED)),$(SO)) $(PROG) $(if $(filter 1,$(VERIFYD)),$(VERIFYD_PROG) $(EXAMPLE_GAME))
 
 # The kernel's only dependencies are Debian's libfixmath-dev and libxxhash-dev;
 # the sessions of the program and the tests also need libsodium-dev.
@@ -155,6 +161,15 @@ $(SO): $(LIB_OBJ)
 $(PROG): $(CLI_OBJ) $(TOOL_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOL_OBJ) $(LIB) $(LIBS) $(SODIUM_LIBS) -lm
 
+# The worker exports the library's API (--export-dynamic) to the game
+# libraries it loads, which are linked without libfixstep: the whole library.
+$(VERIFYD_PROG): $(call obj,tools/verifyd/verifyd.c) $(TOOL_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -Wl,--export-dynamic -o $@ $(call obj,tools/verifyd/verifyd.c) $(TOOL_OBJ) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LIBS) $(SODIUM_LIBS) -lhiredis -lm
+
+$(EXAMPLE_GAME): examples/verifyd_game/game.c replays/include/fixstep/verifyd_game.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -fPIC -shared -o $@ $<
+
 # The tests' allocations go through tests/test_nomem.c, which can make any of
 # them fail (out-of-memory in a step); they pass through otherwise.
 TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
@@ -165,9 +180,12 @@ $(TESTS): $(TEST_OBJ) $(TOOL_OBJ) $(LIB)
 # tests (tests/test_cli.c) run the program this build made.
 TEST_ARGS ?=
 test: all $(TESTS)
-	FIXSTEP_PROG=$(PROG) $(TESTS) $(TEST_ARGS)
+	FIXSTEP_PROG=$(PROG) FIXSTEP_VERIFYD=$(if $(filter 1,$(VERIFYD)),$(VERIFYD_PROG)) FIXSTEP_EXAMPLE_GAME=$(EXAMPLE_GAME) \
+	  $(TESTS) $(TEST_ARGS)
 	@bash tools/check_includes.sh
 	@if [ "$(SHARED)" = 1 ]; then bash tools/check_exports.sh $(SO) $(LIB); fi
+	@# the hostile-call test covers every exported function (regenerated from the headers' AST)
+	@if [ "$(BUILD)" = build ] && command -v clang >/dev/null; then python3 tools/gen_api_calls.py --check; fi
 	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
 	else echo "(the JavaScript package's tests need node: make test-js)"; fi
 

@@ -17,6 +17,9 @@ static fxg_wide wmul_q32(fxg_wide d, int64_t p, uint32_t *ovf)
 
 fxg_sym3w fxg_s3w_rotate_diag(fxg_mat3 r, fxg_wide dx, fxg_wide dy, fxg_wide dz, uint32_t *ovf)
 {
+	uint32_t no_ovf = 0; /* NULL: the caller does not count overflows */
+	if (!ovf)
+		ovf = &no_ovf;
 	/* row i of R is (cx.i, cy.i, cz.i); entry (i,j) = sum_k R_ik R_jk d_k.
 	 * R_ik R_jk is kept exact (Q32.32): rounding it to Q16.16 first would
 	 * cost |d_max| 2^-17 per entry, which buries the small principal values
@@ -37,6 +40,13 @@ fxg_sym3w fxg_s3w_rotate_diag(fxg_mat3 r, fxg_wide dx, fxg_wide dy, fxg_wide dz,
 
 fxg_sym3w fxg_s3w_rotate(fxg_mat3 r, const fxg_sym3w *m, uint32_t *ovf)
 {
+	uint32_t no_ovf = 0; /* NULL: the caller does not count overflows */
+	if (!ovf)
+		ovf = &no_ovf;
+	if (!m) { /* no matrix: zero, counted as an overflow */
+		++*ovf;
+		return (fxg_sym3w){ 0, 0, 0, 0, 0, 0 };
+	}
 	/* entry (i,j) = sum_k,l R_ik M_kl R_jl, each R_ik R_jl exact (as above) */
 	fix16_t R[3][3] = { { r.cx.x, r.cy.x, r.cz.x }, { r.cx.y, r.cy.y, r.cz.y }, { r.cx.z, r.cy.z, r.cz.z } };
 	fxg_wide M[3][3] = { { m->xx, m->xy, m->xz }, { m->xy, m->yy, m->yz }, { m->xz, m->yz, m->zz } };
@@ -78,6 +88,11 @@ static int64_t scale_pow2(int64_t v, int s, uint32_t *ovf)
 
 bool fxg_s3w_inverse(const fxg_sym3w *m, fxg_sym3w *out, uint32_t *ovf)
 {
+	uint32_t no_ovf = 0; /* NULL: the caller does not count overflows */
+	if (!ovf)
+		ovf = &no_ovf;
+	if (!m || !out) /* nothing to invert, or nowhere to put it */
+		return false;
 	static const fxg_sym3w zero = { 0, 0, 0, 0, 0, 0 };
 	fxg_wide a[6] = { m->xx, m->yy, m->zz, m->xy, m->xz, m->yz };
 	uint64_t mx = 0;

@@ -61,6 +61,9 @@ static int64_t signed_sat(uint64_t mag, bool neg, bool fits, uint32_t *ovf)
 
 fxg_wide fxg_wmul_wide(fxg_wide a, fxg_wide b, uint32_t *ovf)
 {
+	uint32_t no_ovf = 0; /* NULL: the caller does not count overflows */
+	if (!ovf)
+		ovf = &no_ovf;
 #ifdef FXG_HAVE_I128
 	fxg_i128 r = ((fxg_i128)a * b + ((fxg_i128)1 << 31)) >> 32; /* floor(a b / 2^32 + 1/2) */
 	if (r > INT64_MAX || r < INT64_MIN) {
@@ -84,6 +87,9 @@ fxg_wide fxg_wmul_wide(fxg_wide a, fxg_wide b, uint32_t *ovf)
 
 fxg_wide fxg_wide_div(fxg_wide a, fxg_wide b, uint32_t *ovf)
 {
+	uint32_t no_ovf = 0; /* NULL: the caller does not count overflows */
+	if (!ovf)
+		ovf = &no_ovf;
 	if (b == 0) {
 		++*ovf;
 		return a > 0 ? INT64_MAX : (a < 0 ? INT64_MIN : 0);
@@ -112,6 +118,9 @@ fxg_wide fxg_wide_div(fxg_wide a, fxg_wide b, uint32_t *ovf)
 
 fxg_wide fxg_wide_recip(fxg_wide w, uint32_t *ovf)
 {
+	uint32_t no_ovf = 0; /* NULL: the caller does not count overflows */
+	if (!ovf)
+		ovf = &no_ovf;
 	if (w == 0) {
 		++*ovf;
 		return INT64_MAX;

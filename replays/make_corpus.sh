@@ -69,7 +69,7 @@ done
 # the API-call demo, with its per-tick state (verify names the body and the calls)
 n=120
 "$PROG" record --calls --steps "$n" -o "$OUT/calls_demo.fxr" >/dev/null
-h=$("$PROG" verify "$OUT/calls_demo.fxr" --quiet | tail -n 1 | awk '{print $2}')
+h=$("$PROG" verify "$OUT/calls_demo.fxr" --quiet --mode calls | tail -n 1 | awk '{print $2}')
 printf '%s %s %s %s %s\n' calls_demo calls_demo.fxr "$n" 0 "$h" >>"$tmp"
 printf 'corpus: %-20s %4s ticks  %8s bytes  %s\n' calls_demo "$n" "$(wc -c <"$OUT/calls_demo.fxr")" "$h"
 mv "$tmp" "$OUT/MANIFEST"

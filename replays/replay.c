@@ -37,6 +37,8 @@ const char *fxs_replay_status_string(fxs_replay_status s)
 	case FXS_REPLAY_NOMEM: return "out of memory";
 	case FXS_REPLAY_BAD_START: return "not the expected start";
 	case FXS_REPLAY_DIVERGED: return "diverged";
+	case FXS_REPLAY_REFUSED: return "not accepted by the verifier";
+	case FXS_REPLAY_NO_HANDLER: return "no input handler";
 	}
 	return "unknown error";
 }
@@ -121,7 +123,8 @@ static size_t src_read(fxs_replay_reader *r, uint8_t *buf, size_t n)
 			fail(r, FXS_REPLAY_IO, r->pos + got, "cannot read the file: %s", strerror(errno));
 	} else {
 		got = r->mem_len - r->mem_pos < n ? r->mem_len - r->mem_pos : n;
-		memcpy(buf, r->mem + r->mem_pos, got);
+		if (got)
+			memcpy(buf, r->mem + r->mem_pos, got);
 		r->mem_pos += got;
 	}
 	r->pos += got;
@@ -270,7 +273,11 @@ static void reader_init(fxs_replay_reader *r)
 
 fxs_replay_status fxs_replay_open(fxs_replay_reader *r, const char *path)
 {
+	if (!r)
+		return FXS_REPLAY_IO;
 	reader_init(r);
+	if (!path)
+		return fail(r, FXS_REPLAY_IO, 0, "cannot open the file: no path");
 	r->f = fopen(path, "rb");
 	if (!r->f)
 		return fail(r, FXS_REPLAY_IO, 0, "cannot open the file: %s", strerror(errno));
@@ -284,7 +291,11 @@ fxs_replay_status fxs_replay_open(fxs_replay_reader *r, const char *path)
 
 fxs_replay_status fxs_replay_open_memory(fxs_replay_reader *r, const void *buf, size_t len)
 {
+	if (!r)
+		return FXS_REPLAY_IO;
 	reader_init(r);
+	if (!buf && len)
+		return fail(r, FXS_REPLAY_IO, 0, "no buffer");
 	r->mem = buf;
 	r->mem_len = len;
 	r->file_size = len;
@@ -293,6 +304,8 @@ fxs_replay_status fxs_replay_open_memory(fxs_replay_reader *r, const void *buf, 
 
 void fxs_replay_close(fxs_replay_reader *r)
 {
+	if (!r)
+		return;
 	if (r->f)
 		fclose(r->f);
 	free(r->header);
@@ -368,6 +381,23 @@ static bool read_chunk(fxs_replay_reader *r, uint64_t pos)
 			fail(r, FXS_REPLAY_CORRUPT, pos + 20, "corrupt: chunk %u of %u bytes (the format's limit is %zu)",
 			     r->chunk_count, plen, FXS_REPLAY_MAX_CHUNK_BYTES);
 		return false;
+	}
+	/* Where the header fixes the payload's size (inputs without per-tick
+	 * states: ticks x the record), a chunk of another size is refused
+	 * before its payload is read: a lying length costs nothing. */
+	if (r->mode == FXS_REPLAY_MODE_INPUTS && !(r->flags & FXS_REPLAY_FLAG_DETAIL)) {
+		if (ticks < 1 || ticks > r->chunk_ticks) {
+			fail(r, FXS_REPLAY_CORRUPT, pos + 16, "corrupt: chunk %u has %u ticks (1..%u)", r->chunk_count, ticks,
+			     r->chunk_ticks);
+			return false;
+		}
+		uint64_t want = (uint64_t)ticks * tick_record_size(r->players, r->input_size);
+		if (plen != want) {
+			fail(r, FXS_REPLAY_CORRUPT, pos + 20,
+			     "corrupt: chunk %u says %u payload bytes, and its %u ticks of %u players x %u bytes take %llu",
+			     r->chunk_count, plen, ticks, r->players, r->input_size, (unsigned long long)want);
+			return false;
+		}
 	}
 	got = read_grow(r, &r->chunk, &r->chunk_cap, CHUNK_HEAD, (size_t)plen + 8);
 	if (got == SIZE_MAX || r->status != FXS_REPLAY_OK)
@@ -532,6 +562,12 @@ static bool take_tick(fxs_replay_reader *r, fxs_replay_tick *t)
 
 bool fxs_replay_next(fxs_replay_reader *r, fxs_replay_tick *t)
 {
+	if (!r)
+		return false;
+	if (!t) {
+		fail(r, FXS_REPLAY_IO, r->pos, "fxs_replay_next: no tick to fill");
+		return false;
+	}
 	if (!r->header_valid || r->status != FXS_REPLAY_OK || r->complete)
 		return false;
 	while (r->cur_next == r->cur.ticks) {
@@ -609,7 +645,11 @@ static fxs_replay_status mem_fail(fxs_replay *r, fxs_replay_status s, const char
 
 fxs_replay_status fxs_replay_parse(fxs_replay *r, const void *buf, size_t len)
 {
+	if (!r)
+		return FXS_REPLAY_IO;
 	memset(r, 0, sizeof *r);
+	if (!buf && len)
+		return mem_fail(r, FXS_REPLAY_IO, "no buffer");
 	r->data = malloc(len ? len : 1);
 	if (!r->data)
 		return mem_fail(r, FXS_REPLAY_NOMEM, "out of memory");
@@ -654,8 +694,10 @@ fxs_replay_status fxs_replay_parse(fxs_replay *r, const void *buf, size_t len)
 
 fxs_replay_status fxs_replay_load(fxs_replay *r, const char *path)
 {
+	if (!r)
+		return FXS_REPLAY_IO;
 	memset(r, 0, sizeof *r);
-	FILE *f = fopen(path, "rb");
+	FILE *f = path ? fopen(path, "rb") : NULL;
 	if (!f)
 		return mem_fail(r, FXS_REPLAY_IO, "cannot open the file");
 	size_t cap = 1 << 16, n = 0;
@@ -691,16 +733,25 @@ fxs_replay_status fxs_replay_load(fxs_replay *r, const char *path)
 
 void fxs_replay_free(fxs_replay *r)
 {
+	if (!r)
+		return;
 	free(r->data);
 	free(r->chunks);
 	free(r->tick_off);
 	memset(r, 0, sizeof *r);
 }
 
-bool fxs_replay_header_ok(const fxs_replay *r) { return r->header_valid; }
+bool fxs_replay_header_ok(const fxs_replay *r) { return r && r->header_valid; }
 
 void fxs_replay_tick_inputs(const fxs_replay *r, uint64_t i, fxs_input out[FXS_MAX_PLAYERS])
 {
+	if (!out)
+		return;
+	if (!r || i >= r->tick_count) { /* no such tick: neutral inputs */
+		for (uint32_t k = 0; k < FXS_MAX_PLAYERS; ++k)
+			out[k] = fxs_input_neutral();
+		return;
+	}
 	const uint8_t *p = r->data + r->tick_off[i];
 	bool fx = r->mode == FXS_REPLAY_MODE_INPUTS && r->input_size == FXS_INPUT_SIZE;
 	for (uint32_t k = 0; k < FXS_MAX_PLAYERS; ++k)
@@ -709,11 +760,13 @@ void fxs_replay_tick_inputs(const fxs_replay *r, uint64_t i, fxs_input out[FXS_M
 
 uint64_t fxs_replay_tick_hash(const fxs_replay *r, uint64_t i)
 {
+	if (!r || i >= r->tick_count)
+		return 0;
 	const uint8_t *p = r->data + r->tick_off[i];
 	return rd64(p + record_size(r->mode, r->players, r->input_size, p) - 8);
 }
 
-uint64_t fxs_replay_tick_number(const fxs_replay *r, uint64_t i) { return r->start_tick + i + 1; }
+uint64_t fxs_replay_tick_number(const fxs_replay *r, uint64_t i) { return r ? r->start_tick + i + 1 : 0; }
 
 bool fxs_replay_get_tick(const fxs_replay *r, uint64_t i, fxs_replay_tick *t)
 {
@@ -779,6 +832,8 @@ static bool get_varint(const uint8_t *p, size_t n, size_t *pos, uint32_t *v)
 bool fxs_delta_encode(const uint8_t *prev, size_t prev_len, const uint8_t *cur, size_t cur_len, uint8_t **out,
 		      size_t *out_len, size_t *out_cap)
 {
+	if (!out || !out_len || !out_cap || (!cur && cur_len) || (!prev && prev_len))
+		return false;
 	*out_len = 0;
 	if (cur_len > UINT32_MAX || !put_varint(out, out_len, out_cap, (uint32_t)cur_len))
 		return false;
@@ -814,6 +869,8 @@ bool fxs_delta_encode(const uint8_t *prev, size_t prev_len, const uint8_t *cur, 
 fxs_replay_status fxs_delta_decode(const uint8_t *prev, size_t prev_len, const uint8_t *delta, size_t delta_len,
 				   uint8_t **out, size_t *out_len, size_t *out_cap)
 {
+	if (!out || !out_len || !out_cap || (!delta && delta_len) || (!prev && prev_len))
+		return FXS_REPLAY_IO;
 	size_t pos = 0;
 	uint32_t n;
 	/* the new snapshot can only be longer than the old one by bytes the
@@ -845,7 +902,11 @@ fxs_replay_status fxs_delta_decode(const uint8_t *prev, size_t prev_len, const u
 
 fxs_replay_status fxs_replay_detail_init(const fxs_replay *r, fxs_replay_detail *d)
 {
+	if (!d)
+		return FXS_REPLAY_IO;
 	memset(d, 0, sizeof *d);
+	if (!r || !r->header_valid)
+		return FXS_REPLAY_IO;
 	if (!(r->flags & FXS_REPLAY_FLAG_DETAIL))
 		return FXS_REPLAY_CORRUPT;
 	if (!grow(&d->snap, &d->cap, r->snapshot_len ? r->snapshot_len : 1))
@@ -857,6 +918,8 @@ fxs_replay_status fxs_replay_detail_init(const fxs_replay *r, fxs_replay_detail 
 
 fxs_replay_status fxs_replay_detail_next(const fxs_replay *r, fxs_replay_detail *d)
 {
+	if (!r || !d || !d->snap)
+		return FXS_REPLAY_IO;
 	if (d->applied >= r->tick_count)
 		return FXS_REPLAY_CORRUPT;
 	size_t p = r->tick_off[d->applied];
@@ -879,6 +942,8 @@ fxs_replay_status fxs_replay_detail_next(const fxs_replay *r, fxs_replay_detail 
 
 void fxs_replay_detail_free(fxs_replay_detail *d)
 {
+	if (!d)
+		return;
 	free(d->snap);
 	free(d->tmp);
 	memset(d, 0, sizeof *d);
@@ -931,6 +996,8 @@ static fxs_replay_status writer_open(fxs_replay_writer *rw, const char *path, co
 				     uint32_t mode, uint32_t players, uint32_t input_size, uint32_t chunk_ticks,
 				     uint32_t flags)
 {
+	if (!rw)
+		return FXS_REPLAY_IO;
 	memset(rw, 0, sizeof *rw);
 	if (chunk_ticks == 0)
 		chunk_ticks = FXS_REPLAY_DEFAULT_CHUNK_TICKS;
@@ -1003,6 +1070,8 @@ fxs_replay_status fxs_replay_writer_open(fxs_replay_writer *rw, const char *path
 fxs_replay_status fxs_replay_writer_open_calls(fxs_replay_writer *rw, const char *path, const char *name, fxs_world *w,
 					       uint32_t chunk_ticks, uint32_t flags)
 {
+	if (!rw)
+		return FXS_REPLAY_IO;
 	fxs_replay_status s = writer_open(rw, path, name, w, FXS_REPLAY_MODE_CALLS, 0, 0, chunk_ticks, flags);
 	if (s != FXS_REPLAY_OK)
 		return s;
@@ -1046,6 +1115,8 @@ static fxs_replay_status flush_chunk(fxs_replay_writer *rw)
 
 fxs_replay_status fxs_replay_writer_tick(fxs_replay_writer *rw, const uint8_t *inputs, const fxs_world *w)
 {
+	if (!rw || !rw->f)
+		return FXS_REPLAY_IO;
 	if (rw->failed)
 		return FXS_REPLAY_IO;
 	if (!w || (rw->mode == FXS_REPLAY_MODE_INPUTS && !inputs) ||
@@ -1123,6 +1194,8 @@ static void writer_release(fxs_replay_writer *rw)
 fxs_replay_status fxs_replay_writer_tick_inputs(fxs_replay_writer *rw, const fxs_input *inputs, const fxs_world *w)
 {
 	uint8_t b[FXS_MAX_PLAYERS * FXS_INPUT_SIZE];
+	if (!rw || !rw->f)
+		return FXS_REPLAY_IO;
 	if (rw->failed)
 		return FXS_REPLAY_IO;
 	if (!inputs || rw->input_size != FXS_INPUT_SIZE || rw->players > FXS_MAX_PLAYERS)
@@ -1134,6 +1207,10 @@ fxs_replay_status fxs_replay_writer_tick_inputs(fxs_replay_writer *rw, const fxs
 
 fxs_replay_status fxs_replay_writer_close(fxs_replay_writer *rw)
 {
+	if (!rw)
+		return FXS_REPLAY_IO;
+	if (!rw->f && !rw->failed) /* never opened, or closed already */
+		return FXS_REPLAY_IO;
 	fxs_replay_status s = rw->failed ? FXS_REPLAY_IO : flush_chunk(rw);
 	if (s == FXS_REPLAY_OK) {
 		uint8_t end[END_SIZE];
@@ -1156,6 +1233,8 @@ fxs_replay_status fxs_replay_writer_close(fxs_replay_writer *rw)
 
 void fxs_replay_writer_abandon(fxs_replay_writer *rw)
 {
+	if (!rw)
+		return;
 	if (rw->f)
 		fclose(rw->f);
 	rw->f = NULL;
@@ -1166,7 +1245,7 @@ void fxs_replay_writer_abandon(fxs_replay_writer *rw)
 
 void fxs_replay_fix_checksums(uint8_t *buf, size_t len)
 {
-	if (len < HEADER_FIXED_V2 || memcmp(buf, MAGIC, 8) != 0)
+	if (!buf || len < HEADER_FIXED_V2 || memcmp(buf, MAGIC, 8) != 0)
 		return;
 	const size_t HEADER_FIXED = rd32(buf + 8) == 1 ? HEADER_FIXED_V1 : HEADER_FIXED_V2;
 	uint32_t name_len = rd32(buf + HEADER_FIXED - 4);

@@ -473,8 +473,10 @@ uint32_t fxs_replay_tick_calls_on_body(const fxs_replay_tick *t, int64_t body, c
 {
 	uint32_t found = 0;
 	size_t pos = 0, used = 0;
-	if (n)
-		buf[0] = 0;
+	char sink[1];
+	if (!buf || !n) /* the count only */
+		buf = sink, n = sizeof sink;
+	buf[0] = 0;
 	if (!t || !t->calls || body < 0 || body >= UINT32_MAX)
 		return 0;
 	for (uint32_t k = 0; k < t->call_count; ++k) {

@@ -487,7 +487,7 @@ fxs_world *fxs_replay_start_world(const char *scene, const uint8_t *snapshot, si
 	if (!fxs_scene_start_hash(found->name, &golden))
 		return refuse(status, FXS_REPLAY_BAD_START, err, errlen,
 			      "not the expected start: scene '%s' has no golden start in this build", found->name);
-	fxs_replay_expect by_hash = { NULL, 0, true, golden };
+	fxs_replay_expect by_hash = { .has_hash = true, .hash = golden };
 	fxs_world *w = fxs_replay_start_checked(snapshot, len, start_tick, mode, &by_hash, status, err, errlen);
 	if (!w) {
 		if (*status != FXS_REPLAY_BAD_START)
@@ -524,7 +524,7 @@ fxs_world *fxs_replay_start_world(const char *scene, const uint8_t *snapshot, si
 			      ": the program is inconsistent (tools/scenes/scene_starts.c)",
 			      found->name, h, golden);
 	}
-	fxs_replay_expect exact = { own, slen, false, 0 };
+	fxs_replay_expect exact = { .snapshot = own, .snapshot_len = slen };
 	w = fxs_replay_start_checked(snapshot, len, start_tick, mode, &exact, status, err, errlen);
 	free(own);
 	return w;
@@ -549,9 +549,9 @@ fxs_world *fxs_replay_reader_start(const fxs_replay_reader *r, const fxs_replay_
 	fxs_replay_status dummy;
 	if (r->mode == FXS_REPLAY_MODE_INPUTS && (r->input_size != FXS_INPUT_SIZE || r->players > FXS_MAX_PLAYERS)) {
 		*sc = NULL;
-		return refuse(status ? status : &dummy, FXS_REPLAY_CORRUPT, err, errlen,
-			      "a game's replay (%u players of %u-byte inputs): this program has no input handler for "
-			      "them (the game verifies it with its own, fxs_replay_verify)",
+		return refuse(status ? status : &dummy, FXS_REPLAY_NO_HANDLER, err, errlen,
+			      "no input handler: a game's replay (%u players of %u-byte inputs), and this program has "
+			      "none for them (the game verifies it with its own, fxs_replay_verify)",
 			      r->players, r->input_size);
 	}
 	return fxs_replay_start_world(r->scene, fxs_replay_reader_snapshot(r), r->snapshot_len, r->start_tick, r->mode,

@@ -98,7 +98,9 @@ fxs_replay_status fxs_calls_demo_record(const char *path, uint32_t steps, uint32
  * otherwise: FXS_REPLAY_BAD_START for a start that is not the expected one
  * (naming the first body and field that differ when it can),
  * FXS_REPLAY_CORRUPT for an unknown scene or a snapshot that does not
- * restore, FXS_REPLAY_NOMEM. */
+ * restore, FXS_REPLAY_NOMEM (the reader's: FXS_REPLAY_NO_HANDLER for a
+ * game's inputs, which no scene handles). The kind of replay is the
+ * caller's to check (fxs_replay_accepts). */
 fxs_world *fxs_replay_start_world(const char *scene, const uint8_t *snapshot, size_t len, uint64_t start_tick,
 				  uint32_t mode, const fxs_replay_expect *expect, const fxs_scene **sc,
 				  fxs_replay_status *status, char *err, size_t errlen);

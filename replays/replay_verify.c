@@ -81,6 +81,8 @@ fxs_world *fxs_replay_start_checked(const uint8_t *snapshot, size_t len, uint64_
 	fxs_replay_status dummy;
 	if (!status)
 		status = &dummy;
+	if (!err)
+		errlen = 0;
 	fxs_result e;
 	fxs_world *w = snapshot ? fxs_world_create_from_snapshot(snapshot, len, &e) : NULL;
 	if (!w)
@@ -129,15 +131,109 @@ fxs_world *fxs_replay_start_checked(const uint8_t *snapshot, size_t len, uint64_
 	return w;
 }
 
+/* ---- what the verifier accepts ---- */
+
+static fxs_replay_status refuse(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return FXS_REPLAY_REFUSED;
+}
+
+static const char *mode_name(uint32_t mode)
+{
+	return mode == FXS_REPLAY_MODE_INPUTS ? "inputs" : mode == FXS_REPLAY_MODE_CALLS ? "API calls" : "unknown";
+}
+
+fxs_replay_status fxs_replay_accepts(uint32_t mode, uint32_t input_size, uint32_t players,
+				     const fxs_replay_expect *expect, char *err, size_t errlen)
+{
+	static const fxs_replay_expect none;
+	const fxs_replay_expect *e = expect ? expect : &none;
+	uint32_t modes = e->modes ? e->modes : FXS_REPLAY_ACCEPT_INPUTS;
+	if (mode == FXS_REPLAY_MODE_CALLS && !(modes & FXS_REPLAY_ACCEPT_CALLS))
+		return refuse(err, errlen,
+			      "not accepted: a replay of API calls, and this verifier accepts %s only (a calls replay "
+			      "can make any call, a snapshot restore among them: it verifies only where the verifier "
+			      "asks for calls and lists the ones it allows)",
+			      mode_name(FXS_REPLAY_MODE_INPUTS));
+	if (mode == FXS_REPLAY_MODE_INPUTS && !(modes & FXS_REPLAY_ACCEPT_INPUTS))
+		return refuse(err, errlen, "not accepted: a replay of inputs, and this verifier accepts %s only",
+			      mode_name(FXS_REPLAY_MODE_CALLS));
+	if (mode != FXS_REPLAY_MODE_INPUTS && mode != FXS_REPLAY_MODE_CALLS)
+		return refuse(err, errlen, "not accepted: unknown mode %u", mode);
+	if (mode == FXS_REPLAY_MODE_INPUTS) {
+		uint32_t size = e->input_size ? e->input_size : FXS_INPUT_SIZE;
+		if (input_size != size)
+			return refuse(err, errlen,
+				      "not accepted: input size %u bytes per player, and this verifier's game has %u",
+				      input_size, size);
+		if (e->players && players != e->players)
+			return refuse(err, errlen, "not accepted: %u players, and this verifier's game has %u", players,
+				      e->players);
+		if (players < 1 || players > FXS_REPLAY_MAX_PLAYERS)
+			return refuse(err, errlen, "not accepted: %u players", players);
+	}
+	if (err && errlen)
+		err[0] = 0;
+	return FXS_REPLAY_OK;
+}
+
+static bool call_allowed(const fxs_replay_expect *e, const char *name)
+{
+	for (uint32_t i = 0; name && e->allowed_calls && i < e->allowed_call_count; ++i) {
+		const char *a = e->allowed_calls[i];
+		if (a && (strcmp(a, "*") == 0 || strcmp(a, name) == 0))
+			return true;
+	}
+	return false;
+}
+
+fxs_replay_status fxs_replay_tick_allowed(const fxs_replay_tick *t, const fxs_replay_expect *expect, char *err,
+					  size_t errlen)
+{
+	if (!t) {
+		if (err && errlen)
+			snprintf(err, errlen, "no tick");
+		return FXS_REPLAY_IO;
+	}
+	if (t->mode != FXS_REPLAY_MODE_CALLS)
+		return FXS_REPLAY_OK;
+	static const fxs_replay_expect none;
+	const fxs_replay_expect *e = expect ? expect : &none;
+	if (!((e->modes ? e->modes : FXS_REPLAY_ACCEPT_INPUTS) & FXS_REPLAY_ACCEPT_CALLS))
+		return refuse(err, errlen, "tick %" PRIu64 ": not accepted: API calls, and this verifier accepts inputs only",
+			      t->number);
+	uint32_t op;
+	for (uint32_t k = 0; fxs_replay_tick_call(t, k, &op, NULL); ++k) {
+		const char *name = fxs_replay_call_name(op);
+		if (!call_allowed(e, name))
+			return refuse(err, errlen, "tick %" PRIu64 ": call %u (%s) is not one this verifier allows",
+				      t->number, k, name ? name : "unknown");
+	}
+	return FXS_REPLAY_OK;
+}
+
 fxs_world *fxs_replay_reader_world(const fxs_replay_reader *r, const fxs_replay_expect *expect,
 				   fxs_replay_status *status, char *err, size_t errlen)
 {
+	fxs_replay_status dummy;
+	if (!status)
+		status = &dummy;
+	if (!err)
+		errlen = 0;
 	if (!r || !r->header_valid) {
-		if (status)
-			*status = r ? r->status : FXS_REPLAY_IO;
-		snprintf(err, errlen, "no replay header");
+		*status = r && r->status != FXS_REPLAY_OK ? r->status : FXS_REPLAY_IO;
+		if (err && errlen)
+			snprintf(err, errlen, "no replay header");
 		return NULL;
 	}
+	if ((*status = fxs_replay_accepts(r->mode, r->input_size, r->players, expect, err, errlen)) != FXS_REPLAY_OK)
+		return NULL;
 	return fxs_replay_start_checked(fxs_replay_reader_snapshot(r), r->snapshot_len, r->start_tick, r->mode, expect,
 					status, err, errlen);
 }
@@ -145,6 +241,9 @@ fxs_world *fxs_replay_reader_world(const fxs_replay_reader *r, const fxs_replay_
 uint32_t fxs_replay_tick_suspect_calls(const fxs_replay_tick *t, const fxs_world *e, const fxs_world *g, char *buf,
 				       size_t n)
 {
+	char sink[1];
+	if (!buf || !n) /* the count only */
+		buf = sink, n = sizeof sink;
 	uint32_t found = 0, slots = e && g ? fxs_world_slot_count(e) : 0;
 	size_t used = 0;
 	if (n)
@@ -204,16 +303,24 @@ static fxs_replay_status verify_reader(fxs_replay_reader *r, const fxs_replay_ex
 {
 	if (r->status != FXS_REPLAY_OK)
 		return vfail(o, r->status, "%s", r->error);
-	if (r->mode == FXS_REPLAY_MODE_INPUTS && !apply)
-		return vfail(o, FXS_REPLAY_BAD_START, "an inputs replay needs the game's apply callback");
 	fxs_replay_status st;
 	char err[256];
+	if ((st = fxs_replay_accepts(r->mode, r->input_size, r->players, expect, err, sizeof err)) != FXS_REPLAY_OK)
+		return vfail(o, st, "%s", err);
+	if (r->mode == FXS_REPLAY_MODE_INPUTS && !apply)
+		return vfail(o, FXS_REPLAY_NO_HANDLER,
+			     "no input handler: an inputs replay needs the game's apply callback (a valid replay, not "
+			     "verified here)");
 	fxs_world *w = fxs_replay_reader_world(r, expect, &st, err, sizeof err);
 	if (!w)
 		return vfail(o, st, "%s", err);
 	o->final_hash = fxs_world_hash(w);
 	fxs_replay_tick t;
 	while (fxs_replay_next(r, &t)) {
+		if ((st = fxs_replay_tick_allowed(&t, expect, err, sizeof err)) != FXS_REPLAY_OK) {
+			fxs_world_destroy(w);
+			return vfail(o, st, "%s", err);
+		}
 		fxs_result e = fxs_replay_tick_apply(w, &t, apply, ctx);
 		if (e != FXS_OK) {
 			fxs_world_destroy(w);
@@ -323,8 +430,14 @@ static bool diff_v3(fxs_state_diff *d, int64_t body, const char *name, fxg_vec3 
 
 bool fxs_world_first_difference(const fxs_world *e, const fxs_world *g, fxs_state_diff *d)
 {
+	if (!d)
+		return false;
 	memset(d, 0, sizeof *d);
 	d->body = -1;
+	if (!e || !g) { /* nothing to compare: said so, not a difference */
+		snprintf(d->field, sizeof d->field, "no world");
+		return false;
+	}
 	if (diff_u64(d, -1, "slot count", fxs_world_slot_count(e), fxs_world_slot_count(g), false))
 		return true;
 	uint32_t slots = fxs_world_slot_count(e);
@@ -385,7 +498,11 @@ bool fxs_snapshot_first_difference(const void *e, size_t elen, const void *g, si
 
 void fxs_state_diff_format(const fxs_state_diff *d, char *buf, size_t n)
 {
-	if (d->body >= 0)
+	if (!buf || !n)
+		return;
+	if (!d)
+		snprintf(buf, n, "no difference given");
+	else if (d->body >= 0)
 		snprintf(buf, n, "body %" PRId64 " field %s (expected %s, got %s)", d->body, d->field, d->expected, d->got);
 	else
 		snprintf(buf, n, "%s (expected %s, got %s)", d->field, d->expected, d->got);

@@ -6,6 +6,7 @@
  * default) and checks its exit status and what it says. */
 #define _POSIX_C_SOURCE 200809L
 #include "test.h"
+#include "replay_forge.h"
 #include "replay_run.h"
 
 #include <errno.h>
@@ -211,6 +212,48 @@ TEST(cli_verify_refuses_a_forged_start)
 	CHECKF(rc == 2 && HAS("16 hex digits"), "a bad --start-hash: exit %d: %.400s", rc, out);
 }
 
+/* The forgery of issue 31: a replay of API calls from shapes' real start,
+ * labelled shapes, whose tick 1 restores a doctored state. It used to
+ * verify (exit 0) plainly, with --start-hash and with --start. */
+TEST(cli_verify_refuses_a_calls_forgery)
+{
+	NEED_PROG();
+	char out[4096];
+	const char *f = tmp("calls_forged.fxr"), *e = tmp("calls_empty.fxr"), *g = tmp("game.fxr");
+	CHECK(forge_restore_replay(f, "shapes", 5, 30));
+	CHECK(forge_calls_as_scene(e, "shapes", 10));
+	CHECK(forge_game_replay(g, 3, 5, 10, NULL, NULL));
+	int rc = RUN("@ run shapes --steps 0 --snapshot %s", tmp("shapes.snap"));
+	char hash[17] = "";
+	CHECK(rc == 0 && sscanf(strstr(out, "hash ") + 5, "%16s", hash) == 1);
+	rc = RUN("@ verify %s", f);
+	CHECKF(rc == 5 && HAS("not accepted") && HAS("API calls"), "exit %d: %.400s", rc, out);
+	rc = RUN("@ verify %s --start-hash %s", f, hash);
+	CHECKF(rc == 5 && HAS("not accepted"), "--start-hash: exit %d: %.400s", rc, out);
+	rc = RUN("@ verify %s --start %s", f, tmp("shapes.snap"));
+	CHECKF(rc == 5 && HAS("not accepted"), "--start: exit %d: %.400s", rc, out);
+	/* asked for calls, but not the restore */
+	rc = RUN("@ verify %s --start-hash %s --mode calls --allow-calls fxs_body_apply_force,fxs_body_apply_torque", f,
+		 hash);
+	CHECKF(rc == 5 && HAS("tick 1: call 0 (fxs_world_snapshot_restore) is not one this verifier allows"),
+	       "--allow-calls: exit %d: %.400s", rc, out);
+	/* a replay of calls from an empty world, labelled as the scene */
+	rc = RUN("@ verify %s", e);
+	CHECKF(rc == 5 && HAS("not accepted"), "calls as a scene: exit %d: %.400s", rc, out);
+	rc = RUN("@ verify %s --mode calls --quiet", e);
+	CHECKF(rc == 0 && HAS("hash "), "--mode calls: exit %d: %.400s", rc, out);
+	rc = RUN("@ verify %s --allow-calls fxs_body_create", e);
+	CHECKF(rc == 2 && HAS("needs --mode calls"), "--allow-calls alone: exit %d: %.400s", rc, out);
+	/* an inputs replay asked as calls; the corpus's calls replay asked for */
+	rc = RUN("@ verify replays/corpus/shapes.fxr --mode calls");
+	CHECKF(rc == 5 && HAS("not accepted"), "inputs as calls: exit %d: %.400s", rc, out);
+	rc = RUN("@ verify replays/corpus/calls_demo.fxr --mode calls --quiet");
+	CHECKF(rc == 0, "calls_demo: exit %d: %.400s", rc, out);
+	/* a game's own inputs: valid, but no handler here (not "invalid": 6, not 2) */
+	rc = RUN("@ verify %s", g);
+	CHECKF(rc == 6 && HAS("no input handler"), "a game's replay: exit %d: %.400s", rc, out);
+}
+
 /* shapes' replay relabelled as other scenes (the default input handler is
  * shared, so it used to verify as any of them). */
 TEST(cli_verify_refuses_a_renamed_scene)
@@ -371,7 +414,8 @@ TEST(cli_out_of_memory_reading_exits_3)
 	NEED_PROG();
 	char out[4096];
 	const char *a = tmp("oom.fxr");
-	CHECK(write_replay(a, "drop", "drop", 4, 0, NULL));
+	/* with per-tick states, so the payload's size does not follow from the header */
+	CHECK(write_replay(a, "drop", "drop", 4, FXS_REPLAY_FLAG_DETAIL, NULL));
 	fxs_replay r;
 	CHECK(fxs_replay_load(&r, a) == FXS_REPLAY_OK);
 	size_t head = r.header_size;

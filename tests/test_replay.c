@@ -71,7 +71,7 @@ static int64_t resimulate(const fxs_replay *r)
 {
 	char err[256];
 	const fxs_scene *sc;
-	fxs_replay_expect own = { r->data + r->snapshot_off, r->snapshot_len, false, 0 };
+	fxs_replay_expect own = { .snapshot = r->data + r->snapshot_off, .snapshot_len = r->snapshot_len };
 	fxs_world *w = fxs_replay_start(r, &own, &sc, err, sizeof err);
 	if (!w)
 		return -2;
@@ -486,20 +486,29 @@ TEST(replay_game_inputs_of_any_size_verify_from_a_trusted_start)
 	game g = { 0 };
 	fxs_world *w = game_world(g.ids);
 	fxs_world_destroy(w);
-	fxs_replay_expect expect = { start, start_len, false, 0 };
+	fxs_replay_expect expect = { .snapshot = start,
+				     .snapshot_len = start_len,
+				     .modes = FXS_REPLAY_ACCEPT_INPUTS,
+				     .input_size = GAME_INPUT,
+				     .players = GAME_PLAYERS };
 	fxs_replay_verify_result v;
 	CHECKF(fxs_replay_verify(path, &expect, game_apply, &g, &v) == FXS_REPLAY_OK, "%s", v.message);
 	CHECK(v.ticks == 90 && v.final_hash == final && g.applied == 90);
 	/* by its start hash too */
 	fxs_world *sw = fxs_world_create_from_snapshot(start, start_len, NULL);
-	fxs_replay_expect by_hash = { NULL, 0, true, fxs_world_hash(sw) };
+	fxs_replay_expect by_hash = { .has_hash = true, .hash = fxs_world_hash(sw), .input_size = GAME_INPUT };
 	fxs_world_destroy(sw);
 	CHECK(fxs_replay_verify(path, &by_hash, game_apply, &g, &v) == FXS_REPLAY_OK);
 	/* no trusted start: an inputs replay proves nothing */
-	CHECK(fxs_replay_verify(path, NULL, game_apply, &g, &v) == FXS_REPLAY_BAD_START);
+	fxs_replay_expect no_start = { .input_size = GAME_INPUT };
+	CHECK(fxs_replay_verify(path, &no_start, game_apply, &g, &v) == FXS_REPLAY_BAD_START);
 	CHECK(strstr(v.message, "not the expected start") != NULL);
-	/* no callback */
-	CHECK(fxs_replay_verify(path, &expect, NULL, NULL, &v) == FXS_REPLAY_BAD_START);
+	/* no expectation at all: fxs_input records only, so not this game's 3-byte inputs */
+	g.applied = 0;
+	CHECK(fxs_replay_verify(path, NULL, game_apply, &g, &v) == FXS_REPLAY_REFUSED && g.applied == 0);
+	CHECKF(strstr(v.message, "input size 3") != NULL, "%s", v.message);
+	/* no callback: a valid replay, not verified here (not "invalid") */
+	CHECK(fxs_replay_verify(path, &expect, NULL, NULL, &v) == FXS_REPLAY_NO_HANDLER);
 
 	/* one input byte of tick 40 changed (checksums fixed): diverges at tick 40, names the body */
 	size_t n;
@@ -552,6 +561,12 @@ TEST(replay_call_log_changes_no_hash)
 	remove(path);
 }
 
+/* A verifier that accepts API calls, every one of them. */
+static const char *const every_call[] = { "*" };
+static const fxs_replay_expect calls_ok = { .modes = FXS_REPLAY_ACCEPT_CALLS,
+					    .allowed_calls = every_call,
+					    .allowed_call_count = 1 };
+
 /* Record the demo; its bytes (the file removed). */
 static uint8_t *demo_bytes(uint32_t steps, uint32_t flags, uint64_t *final, size_t *n)
 {
@@ -587,7 +602,7 @@ TEST(replay_calls_of_a_program_without_inputs_verify)
 	CHECK(b);
 	fxs_replay_verify_result v;
 	/* from an empty world: no start to give */
-	CHECKF(fxs_replay_verify_memory(b, n, NULL, NULL, NULL, &v) == FXS_REPLAY_OK, "%s", v.message);
+	CHECKF(fxs_replay_verify_memory(b, n, &calls_ok, NULL, NULL, &v) == FXS_REPLAY_OK, "%s", v.message);
 	CHECK(v.ticks == 120 && v.final_hash == final);
 	fxs_replay p;
 	CHECK(fxs_replay_parse(&p, b, n) == FXS_REPLAY_OK && p.mode == FXS_REPLAY_MODE_CALLS && p.players == 0);
@@ -629,7 +644,7 @@ TEST(replay_a_changed_call_is_reported_at_its_tick)
 	b[off + 8 + 8 + 2] ^= 0x10; /* op, length, body id, then impulse.x's third byte */
 	fxs_replay_fix_checksums(b, n);
 	fxs_replay_verify_result v;
-	CHECK(fxs_replay_verify_memory(b, n, NULL, NULL, NULL, &v) == FXS_REPLAY_DIVERGED);
+	CHECK(fxs_replay_verify_memory(b, n, &calls_ok, NULL, NULL, &v) == FXS_REPLAY_DIVERGED);
 	/* the impulse on body 3 moves body 2 within the step: the first body that differs is 2, the call is named */
 	CHECKF(v.tick == 45 && strstr(v.message, "tick 45: call 0 (fxs_body_apply_linear_impulse) on body 3; body 2 field p."),
 	       "%s", v.message);
@@ -654,7 +669,7 @@ TEST(replay_hostile_call_records_get_their_status)
 	CHECK(fxs_replay_parse(&p, b, n) == FXS_REPLAY_CORRUPT && strstr(p.error, "unknown op 200"));
 	CHECKF(p.error_offset == off, "%zu vs %zu", p.error_offset, off);
 	fxs_replay_free(&p);
-	CHECK(fxs_replay_verify_memory(b, n, NULL, NULL, NULL, &v) == FXS_REPLAY_CORRUPT);
+	CHECK(fxs_replay_verify_memory(b, n, &calls_ok, NULL, NULL, &v) == FXS_REPLAY_CORRUPT);
 	b[off] = keep;
 	/* an argument length past the record */
 	b[off + 6] = 0x7f;
@@ -671,10 +686,10 @@ TEST(replay_hostile_call_records_get_their_status)
 	fxs_replay_free(&p);
 	b[off + 8 + 1 + FXS_CALL_BODY_DEF_SIZE_TEST - 1] = bk;
 	fxs_replay_fix_checksums(b, n);
-	CHECK(fxs_replay_verify_memory(b, n, NULL, NULL, NULL, &v) == FXS_REPLAY_OK);
+	CHECK(fxs_replay_verify_memory(b, n, &calls_ok, NULL, NULL, &v) == FXS_REPLAY_OK);
 	/* truncated at every 97th byte: TRUNCATED (or BAD_MAGIC for nothing), never a crash */
 	for (size_t cut = 0; cut < n; cut += 97) {
-		fxs_replay_status s = fxs_replay_verify_memory(b, cut, NULL, NULL, NULL, &v);
+		fxs_replay_status s = fxs_replay_verify_memory(b, cut, &calls_ok, NULL, NULL, &v);
 		CHECKF(s == FXS_REPLAY_TRUNCATED || (cut < 8 && s == FXS_REPLAY_BAD_MAGIC), "cut %zu: %d %s", cut, s,
 		       v.message);
 	}

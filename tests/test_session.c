@@ -1103,7 +1103,7 @@ TEST(session_write_replay)
 			fxs_session_write_replay(r.s[p], w, cli_scene_apply, (void *)(uintptr_t)sc, path, "pendulum", &final, err, sizeof err);
 		fxs_world_destroy(w);
 		CHECKF(st == FXS_REPLAY_OK && final == fxs_session_hash(r.s[p], 150), "%s", err);
-		fxs_replay_expect e = { NULL, 0, true, start };
+		fxs_replay_expect e = { .has_hash = true, .hash = start };
 		fxs_replay_verify_result vr;
 		CHECKF(fxs_replay_verify(path, &e, scene_apply_result, (void *)(uintptr_t)sc, &vr) == FXS_REPLAY_OK &&
 			       vr.ticks == 150 && vr.final_hash == final,

@@ -169,7 +169,12 @@ static int record(const fxs_session *s, uint32_t players, const char *path)
 		fxs_world_destroy(fresh.world);
 		return 1;
 	}
-	fxs_replay_expect start = { NULL, 0, true, fxs_world_hash(fresh.world) };
+	/* the start, and the kind of replay this game makes: its inputs, its size, its players */
+	fxs_replay_expect start = { .has_hash = true,
+				    .hash = fxs_world_hash(fresh.world),
+				    .modes = FXS_REPLAY_ACCEPT_INPUTS,
+				    .input_size = INPUT_BYTES,
+				    .players = players };
 	uint64_t final = 0;
 	fxs_replay_status st =
 		fxs_session_write_replay(s, fresh.world, apply_inputs, &fresh, path, "marbles", &final, err, sizeof err);

@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const fxs_scene *sc;
 	/* the file's own start, whatever it is: the reader and the world under
 	 * mutated snapshots are what this fuzzes (verify refuses such starts) */
-	fxs_replay_expect own = { r.data + r.snapshot_off, r.snapshot_len, false, 0 };
+	fxs_replay_expect own = { .snapshot = r.data + r.snapshot_off, .snapshot_len = r.snapshot_len };
 	fxs_world *w = fxs_replay_start(&r, &own, &sc, err, sizeof err);
 	if (w) {
 		/* a few ticks of small worlds: the inputs reach the scene's handler,

@@ -12,6 +12,7 @@
 #include "fixstep/session.h"
 #include "fixstep/sphere_walls.h"
 #include "fixstep/types.h"
+#include "fixstep/verifyd_game.h"
 #include "fxg.h"
 
 int main(void)

@@ -13,6 +13,7 @@
 #include "fixstep/session.h"
 #include "fixstep/sphere_walls.h"
 #include "fixstep/types.h"
+#include "fixstep/verifyd_game.h"
 #include "fxg.h"
 
 #include <cstdio>

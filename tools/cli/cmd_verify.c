@@ -15,16 +15,25 @@
 /* Exit statuses of verify and diff (docs/replays.md): 0 ok, 1 diverged, 2 not a
  * valid replay (or bad arguments), 3 this machine ran out of memory (nothing is
  * said about the replay), 4 a valid replay that does not start from the start
- * it must have. */
+ * it must have, 5 a valid replay of a kind the verifier does not accept (its
+ * mode, or a call not allowed), 6 a valid replay this program has no input
+ * handler for (a game's own inputs). */
 #define EXIT_DIVERGED 1
 #define EXIT_BAD_FILE 2
 #define EXIT_NOMEM 3
 #define EXIT_BAD_START 4
+#define EXIT_REFUSED 5
+#define EXIT_NO_HANDLER 6
 
 static int exit_of(fxs_replay_status s)
 {
-	return s == FXS_REPLAY_NOMEM ? EXIT_NOMEM : s == FXS_REPLAY_BAD_START ? EXIT_BAD_START
-									      : EXIT_BAD_FILE;
+	switch (s) {
+	case FXS_REPLAY_NOMEM: return EXIT_NOMEM;
+	case FXS_REPLAY_BAD_START: return EXIT_BAD_START;
+	case FXS_REPLAY_REFUSED: return EXIT_REFUSED;
+	case FXS_REPLAY_NO_HANDLER: return EXIT_NO_HANDLER;
+	default: return EXIT_BAD_FILE;
+	}
 }
 
 static int report(const char *path, fxs_replay_status s, const char *why)
@@ -212,12 +221,14 @@ typedef struct verify_options {
 	bool allow_truncated, quiet;
 	int kernels; /* -1: the widest */
 	start_options start;
+	const char *calls[64]; /* --allow-calls, or "*" */
+	char *calls_arg;       /* their text (owned) */
 } verify_options;
 
 static int verify_usage(void)
 {
-	printf("usage: fixstep verify FILE [--start-hash H | --start SNAPSHOT] [--allow-truncated] [--quiet]\n"
-	       "                      [--kernels K]\n\n"
+	printf("usage: fixstep verify FILE [--start-hash H | --start SNAPSHOT] [--mode inputs|calls]\n"
+	       "                      [--allow-calls NAME,...] [--allow-truncated] [--quiet] [--kernels K]\n\n"
 	       "Re-simulates a replay from its start with its inputs and checks the state\n"
 	       "hash after every tick, reading it chunk by chunk (any length, in the memory\n"
 	       "of one chunk and the world). The start must be the one the replay claims:\n"
@@ -234,6 +245,14 @@ static int verify_usage(void)
 	       "          then exits 0 when they all match.\n"
 	       "  exit 3  this machine ran out of memory (nothing is said about the replay)\n"
 	       "  exit 4  a valid replay, but not from the start it must have\n"
+	       "  exit 5  a valid replay of a kind not accepted: API calls without --mode calls,\n"
+	       "          inputs with --mode calls, or a call not on --allow-calls\n"
+	       "  exit 6  a valid replay of a game's own inputs: this program has no input\n"
+	       "          handler for them (the game verifies it with its own)\n"
+	       "--mode: what the replay must record: inputs (the default: the scenes' players)\n"
+	       "or calls (every mutating API call, which can set any state: a replay of calls\n"
+	       "verifies only when asked for). --allow-calls: with --mode calls, the calls\n"
+	       "allowed, by function name (default: every call).\n"
 	       "--quiet: only the result lines, no 'ok' line and no progress bar (which shows\n"
 	       "when stdout is a terminal). --kernels portable, avx2, avx512 or neon: the\n"
 	       "solver kernels to use at most, default the widest this machine has (the same\n"
@@ -255,6 +274,22 @@ static int verify_parse(int argc, char **argv, verify_options *o)
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
 				return cli_usage_error("--kernels needs portable, avx2, avx512, simd128 or neon");
+		} else if (strcmp(a, "--mode") == 0) {
+			if (++i >= argc || (strcmp(argv[i], "inputs") != 0 && strcmp(argv[i], "calls") != 0))
+				return cli_usage_error("--mode needs inputs or calls");
+			o->start.expect.modes = strcmp(argv[i], "calls") == 0 ? FXS_REPLAY_ACCEPT_CALLS : FXS_REPLAY_ACCEPT_INPUTS;
+		} else if (strcmp(a, "--allow-calls") == 0) {
+			if (++i >= argc || o->calls_arg)
+				return cli_usage_error("--allow-calls needs one list of call names, separated by commas");
+			if (!(o->calls_arg = strdup(argv[i])))
+				return cli_usage_error("out of memory");
+			uint32_t n = 0;
+			for (char *save = NULL, *c = strtok_r(o->calls_arg, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+				if (n == sizeof o->calls / sizeof o->calls[0])
+					return cli_usage_error("--allow-calls: at most %zu names", sizeof o->calls / sizeof o->calls[0]);
+				o->calls[n++] = c;
+			}
+			o->start.expect.allowed_call_count = n;
 		} else if (strcmp(a, "--start-hash") == 0 || strcmp(a, "--start") == 0) {
 			if (++i >= argc)
 				return cli_usage_error("%s needs a value", a);
@@ -268,6 +303,12 @@ static int verify_parse(int argc, char **argv, verify_options *o)
 	}
 	if (!o->path)
 		return cli_usage_error("verify needs a replay file");
+	if (o->calls_arg && o->start.expect.modes != FXS_REPLAY_ACCEPT_CALLS)
+		return cli_usage_error("--allow-calls needs --mode calls");
+	if (!o->calls_arg) /* --mode calls alone: every call */
+		o->calls[0] = "*", o->start.expect.allowed_call_count = 1;
+	o->start.expect.allowed_calls = o->calls;
+	o->start.expect.input_size = FXS_INPUT_SIZE;
 	return load_start(&o->start);
 }
 
@@ -344,13 +385,26 @@ int cmd_verify(int argc, char **argv)
 	int status = verify_parse(argc, argv, &o);
 	if (status != CLI_GO || (status = open_replay(o.path, &r))) {
 		free(o.start.snapshot);
+		free(o.calls_arg);
 		return status;
 	}
 	kernel_note(o.path, &r);
 	const fxs_scene *sc;
-	fxs_world *w = start(o.path, &r, &o.start.expect, &sc, &status);
+	fxs_world *w = NULL;
+	char why[512];
+	/* the kind first (the mode asked for), before the start and any tick: a
+	 * game's own inputs are not refused for their size but for want of a
+	 * handler (fxs_replay_reader_start) */
+	fxs_replay_status kind = fxs_replay_accepts(r.mode, r.mode == FXS_REPLAY_MODE_INPUTS ? FXS_INPUT_SIZE : 0,
+						    r.players > FXS_MAX_PLAYERS ? 1 : r.players, &o.start.expect, why,
+						    sizeof why);
+	if (kind != FXS_REPLAY_OK)
+		status = report(o.path, kind, why);
+	else
+		w = start(o.path, &r, &o.start.expect, &sc, &status);
 	free(o.start.snapshot);
 	if (!w) {
+		free(o.calls_arg);
 		fxs_replay_close(&r);
 		return status;
 	}
@@ -360,7 +414,10 @@ int cmd_verify(int argc, char **argv)
 	fxs_replay_tick t;
 	status = -1;
 	while (status < 0 && fxs_replay_next(&r, &t)) {
-		if (fxs_replay_step_tick(sc, w, &t, r.players) != FXS_OK) {
+		if ((kind = fxs_replay_tick_allowed(&t, &o.start.expect, why, sizeof why)) != FXS_REPLAY_OK) {
+			progress_end(&pr);
+			status = report(o.path, kind, why);
+		} else if (fxs_replay_step_tick(sc, w, &t, r.players) != FXS_OK) {
 			progress_end(&pr);
 			fprintf(stderr, "fixstep: %s: out of memory re-simulating step %" PRIu64 ": not verified\n", o.path,
 				t.number);
@@ -376,6 +433,7 @@ int cmd_verify(int argc, char **argv)
 		status = verify_report_ok(&o, &r, w);
 	fxs_world_destroy(w);
 	fxs_replay_close(&r);
+	free(o.calls_arg);
 	return status;
 }
 
@@ -533,7 +591,7 @@ static fxs_world *resimulated(const char *path, uint64_t i, fxs_replay_status *s
 		fxs_replay_close(&r);
 		return NULL;
 	}
-	fxs_replay_expect own = { fxs_replay_reader_snapshot(&r), r.snapshot_len, false, 0 };
+	fxs_replay_expect own = { .snapshot = fxs_replay_reader_snapshot(&r), .snapshot_len = r.snapshot_len };
 	const fxs_scene *sc;
 	fxs_world *w = fxs_replay_reader_start(&r, &own, &sc, st, err, n);
 	fxs_replay_tick t;
@@ -867,7 +925,7 @@ int cmd_replay(int argc, char **argv)
 		return status;
 	}
 	const fxs_scene *sc;
-	fxs_replay_expect own = { fxs_replay_reader_snapshot(&r), r.snapshot_len, false, 0 };
+	fxs_replay_expect own = { .snapshot = fxs_replay_reader_snapshot(&r), .snapshot_len = r.snapshot_len };
 	fxs_world *w = start(o.path, &r, &own, &sc, &status);
 	if (!w) {
 		fxs_replay_close(&r);

@@ -352,6 +352,9 @@ function inputsArg(inputs, players) {
 
 /* ---- World ---- */
 class World {
+	/* the most steps one step(n) call makes */
+	static MAX_STEPS = 65536;
+
 	constructor(ptr, token) {
 		if (token !== WORLD_TOKEN) throw new TypeError('fixstep: use World.create(), World.restore() or createScene()');
 		own(this, 'world', ptr);
@@ -402,9 +405,13 @@ class World {
 		return d;
 	}
 
-	/* n steps of def.dt. Throws FixstepError (code 3) when memory ran out
-	 * (fxs_world_step: the world is then unusable until restore()). */
+	/* n steps of def.dt: n an integer in [0, World.MAX_STEPS] (65536, 18
+	 * minutes at 60 Hz per call), else a RangeError before any step. Throws
+	 * FixstepError (code 3) when memory ran out (fxs_world_step: the world is
+	 * then unusable until restore()). */
 	step(n = 1) {
+		if (!Number.isInteger(n) || n < 0 || n > World.MAX_STEPS)
+			throw new RangeError(`fixstep: step(${n}): the steps must be an integer in [0, ${World.MAX_STEPS}]`);
 		const p = this.ptr;
 		for (let i = 0; i < n; ++i) {
 			const r = M._fxjs_world_step(p);

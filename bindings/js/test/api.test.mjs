@@ -282,3 +282,13 @@ test('CommonJS require gives the same API', async () => {
 	assert.equal(w.hash(), v.hash());
 	w.free(), v.free();
 });
+
+test('step(n) takes an integer count in [0, World.MAX_STEPS]; anything else is a RangeError before any step', () => {
+	const w = fx.World.create();
+	for (const bad of [Infinity, -Infinity, NaN, -1, 1.5, 1e8, fx.World.MAX_STEPS + 1, '3', null])
+		assert.throws(() => w.step(bad), RangeError, String(bad));
+	assert.equal(w.stepCount, 0);
+	w.step(0).step().step(2);
+	assert.equal(w.stepCount, 3);
+	w.free();
+});

@@ -116,6 +116,8 @@ export class FixstepError extends Error {
 }
 
 export class World {
+	/** the most steps one step(n) call makes (65536) */
+	static readonly MAX_STEPS: number;
 	private constructor();
 	/**
 	 * A definition out of range throws a FixstepError whose `field` names the
@@ -131,6 +133,7 @@ export class World {
 	[Symbol.dispose](): void;
 	readonly freed: boolean;
 	readonly def: WorldDefOut;
+	/** n: an integer in [0, World.MAX_STEPS]; a RangeError otherwise */
 	step(n?: number): this;
 	/** XXH3-64 of the canonical state, 16 lowercase hex digits, as `fixstep run` prints it. */
 	hash(): string;

@@ -65,7 +65,10 @@ typedef enum fxs_replay_status {
 	FXS_REPLAY_IO,        /* cannot read or write the file */
 	FXS_REPLAY_NOMEM,
 	FXS_REPLAY_BAD_START, /* a valid replay, but not from the start it must have (fxs_replay_expect) */
-	FXS_REPLAY_DIVERGED   /* a valid replay whose re-simulation differs from its recorded hashes */
+	FXS_REPLAY_DIVERGED,  /* a valid replay whose re-simulation differs from its recorded hashes */
+	FXS_REPLAY_REFUSED,   /* a valid replay of a kind the verifier does not accept (fxs_replay_expect: its
+				 mode, input size, player count, or a call not on the verifier's list) */
+	FXS_REPLAY_NO_HANDLER /* a valid inputs replay, but the verifier has no input handler (apply callback) for it */
 } fxs_replay_status;
 
 const char *fxs_replay_status_string(fxs_replay_status s);
@@ -296,23 +299,66 @@ fxs_replay_status fxs_delta_decode(const uint8_t *prev, size_t prev_len, const u
 
 /* ---- re-simulation, from a start the verifier trusts ---- */
 
-/* What a replay's start must be. A replay proves a run only from a start
- * the verifier knows: the file's own snapshot is untrusted like the rest.
- * snapshot: exactly this snapshot's state (a game server's start); else
- * has_hash: the start's state hash (fxs_world_hash) must be `hash`; else
- * (all zero, or NULL) a CALLS replay must start from an empty world
- * (fxs_replay_writer_open_calls), and any other replay is refused (the
- * fixstep program supplies its built-in scenes' starts). */
+/* Which modes a verifier accepts (fxs_replay_expect.modes). */
+#define FXS_REPLAY_ACCEPT_INPUTS 1u /* FXS_REPLAY_MODE_INPUTS, through the game's apply callback */
+#define FXS_REPLAY_ACCEPT_CALLS 2u  /* FXS_REPLAY_MODE_CALLS, only the calls on allowed_calls */
+
+/* What a verifier accepts (docs/replays.md, "What a verifier pins"). A
+ * replay proves a run only from a start the verifier knows, through the
+ * verifier's own way of applying what each tick records: the file is
+ * untrusted, its header's mode, sizes and snapshot included.
+ *
+ * The start: snapshot: exactly this snapshot's state (a game server's
+ * start); else has_hash: the start's state hash (fxs_world_hash) must be
+ * `hash`; else a CALLS replay must start from an empty world
+ * (fxs_replay_writer_open_calls), and any other replay is refused.
+ *
+ * The kind, checked from the header before anything is simulated or any
+ * callback runs (FXS_REPLAY_REFUSED, naming what differs):
+ *   modes       FXS_REPLAY_ACCEPT_* bits; 0 means INPUTS only. A CALLS replay
+ *               re-runs recorded API calls (a snapshot restore among them can
+ *               set any state), so it verifies only for a verifier that asks
+ *               for it, and then only the calls it allows.
+ *   input_size  the game's bytes per player per tick; 0 means FXS_INPUT_SIZE
+ *               (fxs_input records). The apply callback reads exactly
+ *               players x input_size bytes.
+ *   players     the game's player count; 0 means any (1..FXS_REPLAY_MAX_PLAYERS:
+ *               the callback must then honour its players argument).
+ *   allowed_calls, allowed_call_count: CALLS: the calls allowed, by their
+ *               function names (fxs_replay_call_name: "fxs_body_apply_force",
+ *               ...); an entry "*" allows every call. Each tick's calls are
+ *               checked before any of them is made; none listed: no call.
+ * All zero (or NULL) is safe: inputs of fxs_input records only, from a
+ * start that must then be given, and no CALLS replay. Initialisers of the
+ * first four fields ({ snap, len, false, 0 }) keep their meaning. */
 typedef struct fxs_replay_expect {
 	const void *snapshot;
 	size_t snapshot_len;
 	bool has_hash;
 	uint64_t hash;
+	uint32_t modes;
+	uint32_t input_size;
+	uint32_t players;
+	const char *const *allowed_calls;
+	uint32_t allowed_call_count;
 } fxs_replay_expect;
 
+/* Whether a replay of this header (mode, input_size, players as the reader
+ * has them) is of a kind expect accepts: FXS_REPLAY_OK, or
+ * FXS_REPLAY_REFUSED with the reason in err (may be NULL). */
+fxs_replay_status fxs_replay_accepts(uint32_t mode, uint32_t input_size, uint32_t players,
+				     const fxs_replay_expect *expect, char *err, size_t errlen);
+/* Whether every call of a CALLS tick is one expect allows: FXS_REPLAY_OK
+ * (an INPUTS tick: always), or FXS_REPLAY_REFUSED naming the first call
+ * that is not ("tick T: call K (NAME) is not allowed"); FXS_REPLAY_IO for
+ * a NULL tick. */
+fxs_replay_status fxs_replay_tick_allowed(const fxs_replay_tick *t, const fxs_replay_expect *expect, char *err,
+					  size_t errlen);
+
 /* The world at a replay's start (its header's snapshot and start step),
- * checked against expect: NULL with *status (may be NULL) and a message
- * otherwise: FXS_REPLAY_BAD_START for a start that is not the expected one
+ * checked against expect (fxs_replay_reader_world: its kind too, with
+ * fxs_replay_accepts): NULL with *status (may be NULL) and a message
+ * otherwise: FXS_REPLAY_REFUSED for a kind expect does not accept, FXS_REPLAY_BAD_START for a start that is not the expected one
  * (naming the first body and field that differ when it can),
  * FXS_REPLAY_CORRUPT for a snapshot that does not restore, NOMEM. */
 fxs_world *fxs_replay_start_checked(const uint8_t *snapshot, size_t len, uint64_t start_tick, uint32_t mode,
@@ -382,10 +428,13 @@ typedef struct fxs_replay_verify_result {
 } fxs_replay_verify_result;
 
 /* Verify the replay at path from a start the caller trusts (expect), with
- * the game's apply callback (INPUTS mode; unused for CALLS): re-simulate
- * every tick and compare its hash; at a difference, name the first body
- * and field when the replay has its per-tick state (DETAIL). In bounded
- * memory (the reader streams). Returns out->status. */
+ * the game's apply callback (INPUTS mode; unused for CALLS): refuse a kind
+ * expect does not accept (FXS_REPLAY_REFUSED) or an inputs replay without
+ * a callback (FXS_REPLAY_NO_HANDLER) before anything runs, then check the
+ * start, re-simulate every tick (a CALLS tick's calls checked against the
+ * allowed ones first) and compare its hash; at a difference, name the
+ * first body and field when the replay has its per-tick state (DETAIL). In
+ * bounded memory (the reader streams). Returns out->status. */
 fxs_replay_status fxs_replay_verify(const char *path, const fxs_replay_expect *expect, fxs_replay_apply_fn apply,
 				    void *ctx, fxs_replay_verify_result *out);
 /* The same from a buffer. */

@@ -687,12 +687,27 @@ size_t fxs_session_packet_more(fxs_session *s, uint32_t to, uint8_t *out, size_t
 
 const char *fxs_session_desync_line(const fxs_session *s) { return s ? fxs_sync_line(s->sync) : ""; }
 
+/* The caller's milliseconds on the session's clock (never before its start). */
+static uint64_t session_ms(const fxs_session *s, uint64_t caller_ms)
+{
+	if (!s->caller_clock || caller_ms < s->caller0)
+		return s->now_ms;
+	return s->session0 + (caller_ms - s->caller0);
+}
+
 void fxs_session_set_time(fxs_session *s, uint64_t now_ms)
 {
-	if (s && (!s->caller_clock || now_ms > s->now_ms)) {
-		s->now_ms = now_ms;
+	if (!s)
+		return;
+	if (!s->caller_clock) { /* the caller's clock starts here, wherever it stands */
 		s->caller_clock = true;
+		s->caller0 = now_ms;
+		s->session0 = s->now_ms;
+		return;
 	}
+	uint64_t t = session_ms(s, now_ms);
+	if (t > s->now_ms)
+		s->now_ms = t;
 }
 
 bool fxs_session_join_get(const fxs_session *s, fxs_session_join_status *st)
@@ -761,11 +776,15 @@ uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_m
 		return 0;
 	if (!tick_ms)
 		tick_ms = 1;
+	/* every timer on the session's clock: it starts at the first call */
+	fxs_session_set_time(s, now_ms);
+	uint64_t now = s->now_ms;
 	if (!s->pumping) {
 		s->pumping = true;
-		s->pump_start = s->next_send = now_ms;
+		s->pace0 = (int64_t)now;
+		s->next_send = now;
 		for (uint32_t q = 0; q < s->c.peers; ++q)
-			s->peer[q].heard_ms = now_ms;
+			s->peer[q].heard_ms = now;
 	}
 	uint8_t buf[FXS_SESSION_PACKET_MAX + 1]; /* one more: a longer datagram is oversized */
 	size_t n;
@@ -775,36 +794,38 @@ uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_m
 	for (uint32_t q = 0; q < s->c.peers; ++q) {
 		peer_state *p = &s->peer[q];
 		if (p->packets != p->pumped)
-			p->pumped = p->packets, p->heard_ms = now_ms;
+			p->pumped = p->packets, p->heard_ms = now;
 	}
-	fxs_session_set_time(s, now_ms);
-	uint64_t due = now_ms >= s->pump_start ? (now_ms - s->pump_start) / tick_ms + 1 : 0;
-	/* a joiner catches up with the state it got, then keeps the pace from there */
+	/* a joiner catches up with the state it got, then keeps the pace from
+	 * there: tick cur + 1 due now (pace0 may be before the clock's start) */
 	fxs_session_join_status js;
 	fxs_join_status(s, &js);
+	if (js.return_tick && !s->join_paced)
+		s->pace0 = (int64_t)now - (int64_t)(s->cur * tick_ms), s->join_paced = true;
+	int64_t since = (int64_t)now - s->pace0;
+	uint64_t due = since >= 0 ? (uint64_t)since / tick_ms + 1 : 0;
 	if (js.loaded && !js.return_tick)
 		due = s->cur + 2;
-	else if (js.return_tick && !s->join_paced)
-		s->pump_start = now_ms - s->cur * tick_ms, s->join_paced = true;
 	uint32_t step = due > s->cur ? (due - s->cur > 2 ? 2 : (uint32_t)(due - s->cur)) : 0;
 	uint32_t done = fxs_session_advance(s, step);
-	if (now_ms >= s->next_send) {
+	if (now >= s->next_send) {
 		for (uint32_t q = 0; q < s->c.peers; ++q) {
 			if ((n = fxs_session_packet(s, q, buf, sizeof buf)) > 0)
 				t->send(t->ctx, q, buf, n);
 			while ((n = fxs_session_packet_more(s, q, buf, sizeof buf)) > 0)
 				t->send(t->ctx, q, buf, n);
 		}
-		s->next_send = now_ms + tick_ms;
+		s->next_send = now + tick_ms;
 	}
 	return done;
 }
 
 uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms)
 {
-	if (!s || peer >= s->c.peers || !s->pumping || now_ms < s->peer[peer].heard_ms)
+	if (!s || peer >= s->c.peers || !s->pumping)
 		return 0;
-	return now_ms - s->peer[peer].heard_ms;
+	uint64_t now = session_ms(s, now_ms);
+	return now > s->peer[peer].heard_ms ? now - s->peer[peer].heard_ms : 0;
 }
 
 int fxs_session_silent_peer(const fxs_session *s, uint64_t now_ms, uint32_t timeout_ms)

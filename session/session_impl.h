@@ -61,14 +61,21 @@ struct fxs_session {
 	fxs_session_stats st;
 	fxs_session_desync ds;
 	bool nomem;   /* a callback failed: no further ticks */
-	bool pumping; /* fxs_session_pump: its clock started at pump_start */
-	uint64_t pump_start, next_send;
+	bool pumping; /* fxs_session_pump: tick t is due at pace0 + (t - 1) x tick_ms */
+	int64_t pace0; /* (session ms; below 0 when a joiner's state is older than its clock) */
+	uint64_t next_send;
 	struct fxs_sync *sync; /* packets beyond data: the desync exchange (sync.h) */
 	bool first_mismatch[FXS_SESSION_MAX_PEERS];
 	struct fxs_join *join; /* late join and reconnect (join.h) */
-	uint64_t now_ms;       /* the caller's clock, or 16 ms per advance call */
+	/* The session's clock (ms): 0 at creation, 16 ms per advance call
+	 * until the caller gives its own; from the first fxs_session_set_time
+	 * or pump, the caller's milliseconds since that call (added to what the
+	 * session's clock held then). Every timer is on this clock, so the
+	 * caller's may start anywhere (an opaque, monotonic number). */
+	uint64_t now_ms;
 	bool caller_clock;
-	bool join_paced; /* the pump's clock moved to a joiner's state */
+	uint64_t caller0, session0; /* the caller's clock and ours at its first call */
+	bool join_paced;            /* the pump's pace moved to a joiner's state */
 };
 
 /* session.c's own steps, for join.c */

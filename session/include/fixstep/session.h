@@ -224,8 +224,12 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
  * it returns 0, and send each. cap >= FXS_SESSION_PACKET_MAX. */
 size_t fxs_session_packet_more(fxs_session *s, uint32_t to, uint8_t *out, size_t cap);
 
-/* The caller's clock (ms, never decreasing), for the absence timeout and
- * the transfers' resends; without it every advance call counts 16 ms. */
+/* The caller's clock (ms), for the absence timeout and the transfers'
+ * resends; without it every advance call counts 16 ms. The milliseconds
+ * are opaque: only their differences count, from the first call on (the
+ * first fxs_session_set_time or fxs_session_pump), so a clock may start
+ * anywhere and peers' clocks may differ by hours. A value below the
+ * greatest seen is taken as that one (time never goes back). */
 void fxs_session_set_time(fxs_session *s, uint64_t now_ms);
 
 /* A join, as this peer sees it. */
@@ -369,14 +373,15 @@ uint16_t fxs_udp_port(const fxs_udp *u);
 
 /* ---- driving a session in real time ---- */
 
-/* One pass of a game's loop, on the caller's clock (ms, monotonic): every
- * datagram waiting on t goes to fxs_session_receive; then the ticks due
- * (one every tick_ms since the first call, at most 2 a pass to catch up)
- * are simulated; then, once per tick_ms, a packet goes to every peer.
- * Returns the ticks simulated. */
+/* One pass of a game's loop, on the caller's clock (ms, monotonic, any
+ * origin: as fxs_session_set_time, which it calls): every datagram waiting
+ * on t goes to fxs_session_receive; then the ticks due (one every tick_ms
+ * since the first call, at most 2 a pass to catch up) are simulated; then,
+ * once per tick_ms, a packet goes to every peer. Every timer (absence,
+ * resends, pacing) starts at the first call. Returns the ticks simulated. */
 uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_ms, uint32_t tick_ms);
 /* ms since the last packet accepted from `peer` (since the first pump when
- * none yet), on the pump's clock. */
+ * none yet); now_ms on the caller's clock, as given to the pump. */
 uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms);
 /* The first player peer (not us, not done) silent for more than
  * timeout_ms, or -1. Spectators are not waited for; with absent_ms set,

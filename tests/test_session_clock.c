@@ -1,0 +1,213 @@
+/* Sessions on real clocks: two processes over loopback UDP, each driven by
+ * fxs_session_pump on its own CLOCK_MONOTONIC milliseconds (one offset by
+ * hours; a restarted peer's clock starts at 0, younger than the session),
+ * absent_ms = 500. Started together they end on one hash with no absence
+ * and no desync; with peer 1 killed by its pid near tick 100 and restarted
+ * with join, both end on one hash, and the test prints how long each
+ * stalled. Each peer is a forked child; what it ends with comes back
+ * through a shared page. */
+#define _DEFAULT_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/scene_session.h"
+#include "fixstep/session.h"
+#include "test.h"
+
+#define CK_TICKS 300u
+#define CK_TICK_MS 8u
+#define HOURS_MS (5ull * 3600u * 1000u)
+
+static const uint8_t clock_key[FXS_SESSION_KEY_BYTES] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3,
+							  2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5 };
+static uint64_t clock_seed = 11;
+
+/* What a peer's process tells the test (a shared page). */
+typedef struct peer_report {
+	volatile uint64_t tick; /* live: the tick it simulated */
+	uint64_t confirmed, hash, desync_tick, rollbacks, longest_stall_ms, load_ms, state_tick, return_tick,
+		frames_ahead_max;
+	uint32_t absences;
+	int finished, complete, loaded;
+} peer_report;
+
+typedef struct clock_run {
+	char addr[2][64];
+	const char *addrs[2];
+	peer_report *rep; /* [3]: peer 0, peer 1, peer 1 restarted */
+} clock_run;
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* One peer's process: plays the session on clock mono_ms() + offset (or
+ * from 0 at its start when `young`), reports into *rep, exits. */
+static void run_peer(const clock_run *r, uint32_t p, bool join, uint64_t offset, bool young, peer_report *rep)
+{
+	char err[200];
+	cli_scene_game g;
+	fxs_udp *u = fxs_udp_open(r->addrs[p], r->addrs, 2, NULL, err, sizeof err);
+	if (!u || !cli_scene_game_open(&g, fxs_scene_find("school"), 0))
+		_exit(2);
+	fxs_session_config c = fxs_session_default_config();
+	c.game = g.cb;
+	c.input = cli_scene_script_input;
+	c.input_ctx = &clock_seed;
+	c.local = p;
+	c.session_id = 31;
+	c.mode = FXS_SESSION_ROLLBACK;
+	c.input_delay = 2;
+	c.ticks = CK_TICKS;
+	c.absent_ms = 500;
+	c.join = join;
+	memcpy(c.key, clock_key, sizeof c.key);
+	fxs_session *s = fxs_session_create(&c, err, sizeof err);
+	if (!s)
+		_exit(3);
+	fxs_transport t = fxs_udp_transport(u);
+	uint64_t start = mono_ms(), base = young ? start : 0;
+	uint64_t last_tick = 0, last_change = start, complete_at = 0;
+	for (;;) {
+		uint64_t wall = mono_ms(), now = wall - base + offset;
+		fxs_session_pump(s, &t, now, CK_TICK_MS);
+		uint64_t tick = fxs_session_tick(s);
+		fxs_session_join_status js;
+		fxs_session_join_get(s, &js);
+		if (js.loaded && !rep->loaded)
+			rep->loaded = 1, rep->load_ms = wall - start;
+		if (tick != last_tick || tick >= CK_TICKS || (join && !js.loaded)) {
+			last_tick = tick;
+			last_change = wall;
+		} else if (wall - last_change > rep->longest_stall_ms) {
+			rep->longest_stall_ms = wall - last_change;
+		}
+		rep->tick = tick;
+		if (fxs_session_complete(s) && !complete_at)
+			complete_at = wall;
+		if (fxs_session_all_done(s) || (complete_at && wall - complete_at > 500) || wall - start > 20000 ||
+		    fxs_session_out_of_memory(s))
+			break;
+		struct timespec nap = { 0, 1000000 };
+		nanosleep(&nap, NULL);
+	}
+	fxs_session_pump(s, &t, mono_ms() - base + offset + CK_TICK_MS, CK_TICK_MS);
+	fxs_session_join_status js;
+	fxs_session_join_get(s, &js);
+	rep->confirmed = fxs_session_confirmed(s);
+	rep->hash = fxs_session_hash(s, fxs_session_tick(s));
+	rep->desync_tick = fxs_session_desync_get(s)->tick;
+	rep->rollbacks = fxs_session_stats_get(s)->rollbacks;
+	rep->absences = js.absences;
+	rep->state_tick = js.state_tick;
+	rep->return_tick = js.return_tick;
+	rep->complete = fxs_session_complete(s);
+	rep->finished = 1;
+	fxs_session_destroy(s);
+	fxs_udp_close(u);
+	cli_scene_game_close(&g);
+	_exit(0);
+}
+
+static pid_t spawn(const clock_run *r, uint32_t p, bool join, uint64_t offset, bool young, peer_report *rep)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0)
+		run_peer(r, p, join, offset, young, rep);
+	return pid;
+}
+
+/* Two free ports on 127.0.0.1 (bound once here, then by the peers). */
+static bool clock_run_open(clock_run *r, int salt)
+{
+	memset(r, 0, sizeof *r);
+	char err[160];
+	for (int attempt = 0; attempt < 20; ++attempt) {
+		uint32_t base = 21000 + (uint32_t)((getpid() * 13 + salt * 977 + attempt * 211) % 4000) * 2;
+		for (int k = 0; k < 2; ++k) {
+			snprintf(r->addr[k], sizeof r->addr[k], "127.0.0.1:%u", base + (uint32_t)k);
+			r->addrs[k] = r->addr[k];
+		}
+		fxs_udp *a = fxs_udp_open(r->addrs[0], r->addrs, 2, NULL, err, sizeof err);
+		fxs_udp *b = a ? fxs_udp_open(r->addrs[1], r->addrs, 2, NULL, err, sizeof err) : NULL;
+		fxs_udp_close(a);
+		fxs_udp_close(b);
+		if (b)
+			break;
+	}
+	r->rep = mmap(NULL, 3 * sizeof *r->rep, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r->rep == MAP_FAILED)
+		return false;
+	memset(r->rep, 0, 3 * sizeof *r->rep);
+	return true;
+}
+
+static void print_peer(const char *who, const peer_report *p)
+{
+	printf("    %s: tick %" PRIu64 " confirmed %" PRIu64 " hash %016" PRIx64 " absences %u desync %" PRIu64
+	       " rollbacks %" PRIu64 ", longest stall %" PRIu64 " ms",
+	       who, p->tick, p->confirmed, p->hash, p->absences, p->desync_tick, p->rollbacks, p->longest_stall_ms);
+	if (p->loaded)
+		printf(", loaded the state of tick %" PRIu64 " %" PRIu64 " ms after its start, own inputs from %" PRIu64,
+		       p->state_tick, p->load_ms, p->return_tick);
+	printf("\n");
+}
+
+TEST(session_real_clocks_two_processes)
+{
+	clock_run r;
+	CHECK(clock_run_open(&r, 1));
+	pid_t a = spawn(&r, 0, false, 0, false, &r.rep[0]);
+	pid_t b = spawn(&r, 1, false, HOURS_MS, false, &r.rep[1]);
+	int st;
+	waitpid(a, &st, 0);
+	waitpid(b, &st, 0);
+	print_peer("peer 0 (CLOCK_MONOTONIC)", &r.rep[0]);
+	print_peer("peer 1 (CLOCK_MONOTONIC + 5 h)", &r.rep[1]);
+	CHECK(r.rep[0].finished && r.rep[1].finished && r.rep[0].complete && r.rep[1].complete);
+	CHECK(r.rep[0].tick == CK_TICKS && r.rep[1].tick == CK_TICKS && r.rep[0].hash == r.rep[1].hash);
+	CHECK(r.rep[0].absences == 0 && r.rep[1].absences == 0);
+	CHECK(r.rep[0].desync_tick == 0 && r.rep[1].desync_tick == 0);
+	munmap(r.rep, 3 * sizeof *r.rep);
+}
+
+TEST(session_real_clocks_kill_and_rejoin)
+{
+	clock_run r;
+	CHECK(clock_run_open(&r, 2));
+	pid_t a = spawn(&r, 0, false, 0, false, &r.rep[0]);
+	pid_t b = spawn(&r, 1, false, HOURS_MS, false, &r.rep[1]);
+	uint64_t t0 = mono_ms();
+	while (r.rep[1].tick < 100 && mono_ms() - t0 < 10000) {
+		struct timespec nap = { 0, 500000 };
+		nanosleep(&nap, NULL);
+	}
+	uint64_t killed_at = r.rep[1].tick;
+	kill(b, SIGKILL);
+	int st;
+	waitpid(b, &st, 0);
+	/* restarted at once, on a clock that starts at 0 (younger than the session) */
+	pid_t c = spawn(&r, 1, true, 0, true, &r.rep[2]);
+	waitpid(a, &st, 0);
+	waitpid(c, &st, 0);
+	printf("    peer 1 killed at tick %" PRIu64 "\n", killed_at);
+	print_peer("peer 0 (CLOCK_MONOTONIC)", &r.rep[0]);
+	print_peer("peer 1 restarted (its clock from 0)", &r.rep[2]);
+	CHECK(killed_at >= 100 && killed_at < CK_TICKS);
+	CHECK(r.rep[0].finished && r.rep[2].finished && r.rep[0].complete && r.rep[2].complete && r.rep[2].loaded);
+	CHECK(r.rep[0].tick == CK_TICKS && r.rep[2].tick == CK_TICKS && r.rep[0].hash == r.rep[2].hash);
+	CHECK(r.rep[0].desync_tick == 0 && r.rep[2].desync_tick == 0);
+	munmap(r.rep, 3 * sizeof *r.rep);
+}

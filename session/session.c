@@ -11,6 +11,7 @@
 #include "session/join.h"
 #include "session/session_impl.h"
 #include "session/sync.h"
+#include "session/timesync.h"
 
 static bool spectator(const fxs_session *s, uint32_t k) { return s->peer[k].count == 0; }
 static uint8_t *inp_at(const fxs_session *s, uint8_t *base, uint64_t t, uint32_t player)
@@ -531,6 +532,7 @@ static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, si
 		p->their_hash_ack = d.hash_ack;
 	if (d.flags & FXS_PKT_FLAG_DONE)
 		p->done = true;
+	fxs_ts_heard(s, q, &d);
 	return FXS_DROP_NONE;
 }
 
@@ -630,6 +632,7 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 	d.tick = (uint32_t)s->cur;
 	d.input_ack = (uint32_t)them->contig;
 	d.hash_ack = (uint32_t)them->rcontig;
+	fxs_ts_fill(s, to, &d);
 	if (me->count) {
 		/* every input the peer has not acknowledged, oldest first (redundancy) */
 		uint64_t first = them->their_input_ack + 1, last = me->contig;
@@ -808,6 +811,16 @@ uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_m
 		due = s->cur + 2;
 	uint32_t step = due > s->cur ? (due - s->cur > 2 ? 2 : (uint32_t)(due - s->cur)) : 0;
 	uint32_t done = fxs_session_advance(s, step);
+	if (!js.loaded || js.return_tick) {
+		/* a tick that could not be simulated (waiting for inputs) is not
+		 * owed: the pace slips with the stall instead of bursting after it */
+		if (done < step && s->cur < s->c.ticks)
+			s->pace0 = (int64_t)now - (int64_t)(s->cur * tick_ms);
+		/* time sync: wait out half of our lead over the others */
+		uint32_t wait = fxs_ts_take_wait(s);
+		s->pace0 += (int64_t)wait * tick_ms;
+		s->ts_waited_ticks += wait;
+	}
 	if (now >= s->next_send) {
 		for (uint32_t q = 0; q < s->c.peers; ++q) {
 			if ((n = fxs_session_packet(s, q, buf, sizeof buf)) > 0)
@@ -818,6 +831,30 @@ uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_m
 		s->next_send = now + tick_ms;
 	}
 	return done;
+}
+
+int32_t fxs_session_frames_ahead(const fxs_session *s)
+{
+	if (!s)
+		return 0;
+	int32_t a = fxs_ts_ahead16(s);
+	return a >= 0 ? (a + 8) / 16 : -((8 - a) / 16);
+}
+
+uint32_t fxs_session_skip_ticks(fxs_session *s)
+{
+	if (!s || fxs_session_complete(s))
+		return 0;
+	uint32_t w = fxs_ts_take_wait(s);
+	s->ts_waited_ticks += w;
+	return w;
+}
+
+uint64_t fxs_session_ticks_waited(const fxs_session *s) { return s ? s->ts_waited_ticks : 0; }
+
+uint32_t fxs_session_rtt_ms(const fxs_session *s, uint32_t peer)
+{
+	return s && peer < s->c.peers && s->peer[peer].ts_trips ? s->peer[peer].ts_rtt : 0;
 }
 
 uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms)

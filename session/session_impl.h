@@ -35,6 +35,13 @@ typedef struct peer_state {
 	uint64_t pumped, heard_ms; /* packets when the pump last looked, and then */
 	/* the keys of both directions with it (protocol.h) */
 	uint8_t tx_key[FXS_PKT_KEY_BYTES], rx_key[FXS_PKT_KEY_BYTES];
+	/* time sync (timesync.h): our lead over it and its over us (1/16
+	 * ticks), its last ping and when it came, the round trip */
+	int64_t ts_lead16, ts_their16;
+	bool ts_have_lead, ts_have_their, ts_have_ping;
+	uint16_t ts_ping;
+	uint64_t ts_ping_at;
+	uint32_t ts_rtt, ts_trips;
 	/* sequence numbers */
 	uint32_t tx_seq, rx_max;
 	uint64_t rx_window; /* bit i: rx_max - i seen */
@@ -76,6 +83,8 @@ struct fxs_session {
 	bool caller_clock;
 	uint64_t caller0, session0; /* the caller's clock and ours at its first call */
 	bool join_paced;            /* the pump's pace moved to a joiner's state */
+	uint64_t ts_waited_at;      /* the tick of the last time sync wait (0: none) */
+	uint64_t ts_waited_ticks;   /* ticks waited out in all */
 };
 
 /* session.c's own steps, for join.c */

@@ -353,6 +353,7 @@ TEST(session_packet_round_trip_and_bounds)
 	p.d.n_hashes = 2;
 	p.d.input_first = 5;
 	p.d.hashes[1] = 0x0123456789abcdefull;
+	p.d.lead = -40, p.d.ping = 0xfedc, p.d.pong = 7, p.d.pong_age = 0xffff; /* time sync's */
 	for (int i = 0; i < 30; ++i)
 		p.in[i] = (uint8_t)(i * 7 + 1);
 	p.d.in = p.in;
@@ -361,12 +362,13 @@ TEST(session_packet_round_trip_and_bounds)
 	fxs_packet_key(test_key, 0, 1, other);
 	CHECK(memcmp(key, other, sizeof key) != 0); /* each direction its own key */
 	size_t n = seal_packet(&p, NULL, buf, sizeof buf);
-	CHECK(n == 22 + 25 + 30 + 16 + 32);
+	CHECK(n == 22 + 33 + 30 + 16 + 32);
 	fxs_frame f;
 	const uint8_t *body;
 	CHECK(fxs_packet_frame(buf, n, &f) == FXS_DROP_NONE && f.from == 1 && f.to == 0 && f.type == FXS_PKT_DATA);
 	CHECK(open_packet(buf, n, &q));
 	CHECK(q.d.hashes[1] == p.d.hashes[1] && memcmp(q.in, p.in, 30) == 0 && q.d.input_first == 5 && q.f.seq == 9);
+	CHECK(q.d.lead == -40 && q.d.ping == 0xfedc && q.d.pong == 7 && q.d.pong_age == 0xffff);
 	CHECK(fxs_packet_open(buf, n, other, &f, &body) == FXS_DROP_MAC);
 	for (size_t k = 0; k < n; ++k)
 		CHECK(fxs_packet_frame(buf, k, &f) == FXS_DROP_TRUNCATED);
@@ -379,13 +381,13 @@ TEST(session_packet_round_trip_and_bounds)
 	}
 	/* a body whose counts disagree with its length, and the type byte */
 	uint8_t raw[64] = { 0 };
-	raw[3] = 1; /* one tick of 0 players x 0 bytes, no checksums: 25 bytes */
+	raw[3] = 1; /* one tick of 0 players x 0 bytes, no checksums: 33 bytes */
 	fxs_data d;
-	CHECK(fxs_data_decode(raw, 25, &d) == FXS_DROP_NONE && fxs_data_decode(raw, 26, &d) == FXS_DROP_COUNT);
+	CHECK(fxs_data_decode(raw, 33, &d) == FXS_DROP_NONE && fxs_data_decode(raw, 34, &d) == FXS_DROP_COUNT);
 	raw[1] = 1, raw[2] = 4;
-	CHECK(fxs_data_decode(raw, 25, &d) == FXS_DROP_COUNT && fxs_data_decode(raw, 29, &d) == FXS_DROP_NONE);
+	CHECK(fxs_data_decode(raw, 33, &d) == FXS_DROP_COUNT && fxs_data_decode(raw, 37, &d) == FXS_DROP_NONE);
 	raw[4] = FXS_PKT_MAX_HASHES + 1;
-	CHECK(fxs_data_decode(raw, 29 + 8 * (FXS_PKT_MAX_HASHES + 1), &d) == FXS_DROP_COUNT);
+	CHECK(fxs_data_decode(raw, 37 + 8 * (FXS_PKT_MAX_HASHES + 1), &d) == FXS_DROP_COUNT);
 	n = seal_packet(&p, NULL, buf, sizeof buf);
 	buf[5] = 0;
 	CHECK(fxs_packet_frame(buf, n, &f) == FXS_DROP_TYPE);

@@ -33,8 +33,7 @@ static uint64_t clock_seed = 11;
 /* What a peer's process tells the test (a shared page). */
 typedef struct peer_report {
 	volatile uint64_t tick; /* live: the tick it simulated */
-	uint64_t confirmed, hash, desync_tick, rollbacks, longest_stall_ms, load_ms, state_tick, return_tick,
-		frames_ahead_max;
+	uint64_t confirmed, hash, desync_tick, rollbacks, longest_stall_ms, load_ms, state_tick, return_tick;
 	uint32_t absences;
 	int finished, complete, loaded;
 } peer_report;
@@ -210,4 +209,83 @@ TEST(session_real_clocks_kill_and_rejoin)
 	CHECK(r.rep[0].tick == CK_TICKS && r.rep[2].tick == CK_TICKS && r.rep[0].hash == r.rep[2].hash);
 	CHECK(r.rep[0].desync_tick == 0 && r.rep[2].desync_tick == 0);
 	munmap(r.rep, 3 * sizeof *r.rep);
+}
+
+/* Time sync: two peers on the simulated network (10 ms each way), peer 1
+ * starting 300 ms after peer 0, both on fxs_session_pump with one virtual
+ * clock: once settled, their ticks at one instant differ by at most the
+ * stated bound (2), and the earlier peer's rollbacks per tick fall. */
+TEST(session_time_sync_peers_started_apart)
+{
+	enum { TICKS = 700,
+	       TICK_MS = 16,
+	       LATE_MS = 300 };
+	fxs_impair imp = { 0, 0, 10, 0, 5 };
+	fxs_simnet *net = fxs_simnet_create(2, &imp);
+	cli_scene_game g[2];
+	fxs_session *s[2];
+	char err[160];
+	for (uint32_t p = 0; p < 2; ++p) {
+		CHECK(cli_scene_game_open(&g[p], fxs_scene_find("school"), 0));
+		fxs_session_config c = fxs_session_default_config();
+		c.game = g[p].cb;
+		c.input = cli_scene_script_input;
+		c.input_ctx = &clock_seed;
+		c.local = p;
+		c.mode = FXS_SESSION_ROLLBACK;
+		c.input_delay = 1;
+		c.ticks = TICKS;
+		memcpy(c.key, clock_key, sizeof c.key);
+		s[p] = fxs_session_create(&c, err, sizeof err);
+		CHECKF(s[p], "%s", err);
+	}
+	fxs_transport t[2] = { fxs_simnet_endpoint(net, 0), fxs_simnet_endpoint(net, 1) };
+	uint64_t rb_early = 0, ticks_early = 0, rb_mark = 0, tick_mark = 0, settled_ms = 4000;
+	int64_t worst = 0, first_diff = 0;
+	int32_t ahead_early = 0, ahead_late = 0;
+	uint64_t ms;
+	for (ms = 0; ms < 60000 && !(fxs_session_all_done(s[0]) && fxs_session_all_done(s[1])); ++ms) {
+		fxs_session_pump(s[0], &t[0], ms + 1000000, TICK_MS); /* clocks of any origin */
+		if (ms >= LATE_MS)
+			fxs_session_pump(s[1], &t[1], ms - LATE_MS, TICK_MS);
+		fxs_simnet_advance(net, 1);
+		int64_t diff = (int64_t)fxs_session_tick(s[0]) - (int64_t)fxs_session_tick(s[1]);
+		if (ms == LATE_MS + 200) {
+			first_diff = diff;
+			ahead_early = fxs_session_frames_ahead(s[0]);
+		}
+		if (ms == LATE_MS + 1500) { /* the first 1.5 s together */
+			rb_early = fxs_session_stats_get(s[0])->rollbacks;
+			ticks_early = fxs_session_tick(s[0]);
+		}
+		if (ms == settled_ms) {
+			rb_mark = fxs_session_stats_get(s[0])->rollbacks;
+			tick_mark = fxs_session_tick(s[0]);
+			ahead_late = fxs_session_frames_ahead(s[0]);
+		}
+		if (ms > settled_ms && fxs_session_tick(s[0]) < TICKS && fxs_session_tick(s[1]) < TICKS) {
+			int64_t a = diff < 0 ? -diff : diff;
+			if (a > worst)
+				worst = a;
+		}
+	}
+	uint64_t rb_end = fxs_session_stats_get(s[0])->rollbacks, tick_end = fxs_session_tick(s[0]);
+	double before = ticks_early ? (double)rb_early / (double)ticks_early : 0,
+	       after = tick_end > tick_mark ? (double)(rb_end - rb_mark) / (double)(tick_end - tick_mark) : 0;
+	printf("    peer 0 ahead by %" PRId64 " ticks 200 ms after peer 1 started (frames_ahead %d); after %" PRIu64
+	       " ms: frames_ahead %d, the widest gap at one instant %" PRId64 " ticks (bound 2)\n",
+	       first_diff, ahead_early, settled_ms, ahead_late, worst);
+	printf("    peer 0's rollbacks per tick: %.2f in its first %" PRIu64 " ticks, %.2f in its last %" PRIu64
+	       "; ticks waited: peer 0 %" PRIu64 ", peer 1 %" PRIu64 "; round trip %u ms\n",
+	       before, ticks_early, after, tick_end - tick_mark, fxs_session_ticks_waited(s[0]),
+	       fxs_session_ticks_waited(s[1]), fxs_session_rtt_ms(s[0], 1));
+	CHECK(fxs_session_tick(s[0]) == TICKS && fxs_session_hash(s[0], TICKS) == fxs_session_hash(s[1], TICKS));
+	CHECK(worst <= 2 && first_diff > 2);
+	CHECK(after < before);
+	CHECK(fxs_session_rtt_ms(s[0], 1) >= 20 && fxs_session_rtt_ms(s[0], 1) <= 40);
+	for (uint32_t p = 0; p < 2; ++p) {
+		fxs_session_destroy(s[p]);
+		cli_scene_game_close(&g[p]);
+	}
+	fxs_simnet_destroy(net);
 }

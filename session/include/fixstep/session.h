@@ -35,8 +35,9 @@
  *  - FXS_SESSION_MAX_PLAYERS 64 players in all.
  *  - input_size x (players of one peer) <= FXS_SESSION_MAX_TICK_INPUT (124)
  *    bytes: a packet is at most FXS_SESSION_PACKET_MAX (1200) bytes, which
- *    fits the IPv6 minimum MTU (1280) with its headers; 79 of them are the
- *    frame and the MAC and up to 128 are confirmed checksums, which leaves
+ *    fits the IPv6 minimum MTU (1280) with its headers; 87 of them are the
+ *    frame, the MAC and the time sync's fields, and up to 120 are confirmed
+ *    checksums, which leaves
  *    993 for inputs; a packet must hold at least FXS_SESSION_MIN_REDUNDANCY
  *    (8) ticks of its sender's inputs, so that a lost packet costs nothing
  *    once the next arrives: 993 / 8 = 124.
@@ -380,6 +381,27 @@ uint16_t fxs_udp_port(const fxs_udp *u);
  * once per tick_ms, a packet goes to every peer. Every timer (absence,
  * resends, pacing) starts at the first call. Returns the ticks simulated. */
 uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_ms, uint32_t tick_ms);
+/* Time sync (docs/sessions.md, "Time sync"). Every data packet carries the
+ * sender's tick and its own measurement of its lead over the receiver;
+ * half of (our lead over q - q's lead over us) is how many ticks we run
+ * ahead of q at one instant, whatever the (symmetric) latency. The
+ * session's advantage is the most it runs ahead of any present player
+ * peer (0 before any measurement, and for a spectator).
+ * fxs_session_frames_ahead: that advantage, in ticks (negative: behind).
+ * fxs_session_skip_ticks: for a game with its own loop, ticks to simulate
+ * nothing now (let the others catch up): half the advantage, rounded, once
+ * it reaches 1.5 ticks, at most once every 32 ticks (0 in between), and
+ * counted in fxs_session_ticks_waited. fxs_session_pump does this itself
+ * (it delays its pace by that many ticks). The bound it keeps: once
+ * settled, two peers' ticks at one instant differ by at most 2 (1.5 ticks
+ * of threshold plus the measurement's rounding), plus half the difference
+ * between the two directions' one-way delays.
+ * fxs_session_rtt_ms: the averaged round trip to `peer` (0: none yet). */
+int32_t fxs_session_frames_ahead(const fxs_session *s);
+uint32_t fxs_session_skip_ticks(fxs_session *s);
+uint64_t fxs_session_ticks_waited(const fxs_session *s);
+uint32_t fxs_session_rtt_ms(const fxs_session *s, uint32_t peer);
+
 /* ms since the last packet accepted from `peer` (since the first pump when
  * none yet); now_ms on the caller's clock, as given to the pump. */
 uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms);

@@ -104,6 +104,7 @@ static void freeze(fxs_session *s, uint32_t j, uint32_t e)
 	x->epoch = e;
 	x->phase = P_FROZEN;
 	x->frozen_c = s->peer[j].contig;
+	fxs_sess_event(s, FXS_SESSION_EVENT_ABSENT, j, x->frozen_c + 1);
 	/* j's inputs past the contiguous ones are forgotten: the reports' M
 	 * counts contiguous ones only, and what comes after M is the host's */
 	for (uint64_t t = x->frozen_c + 1; t < s->n; ++t)
@@ -148,6 +149,7 @@ static void back(fxs_session *s, uint32_t j, uint64_t R, uint64_t C, bool host)
 	x->phase = P_BACK;
 	x->R = R;
 	x->C = C;
+	fxs_sess_event(s, FXS_SESSION_EVENT_REJOINED, j, R);
 	x->last_heard = s->join->now;
 	mark_hashes_before(s, j, C);
 }
@@ -279,8 +281,10 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 			uint8_t *b;
 			size_t len;
 			if ((b = fxs_xfer_recv_take(&y->rx, &len, NULL, NULL)) != NULL) {
-				if (!load_blob(s, b, len))
+				if (!load_blob(s, b, len)) {
 					y->dropped = true; /* a state that does not load: nothing to go on with */
+					fxs_sess_event(s, FXS_SESSION_EVENT_DISCONNECTED, me, s->cur);
+				}
 				free(b);
 			}
 			if (!y->loaded && h != UINT32_MAX && (!y->last_req || now - y->last_req >= REQ_MS)) {
@@ -488,8 +492,10 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		if (len != 6 || q != host)
 			return len != 6 ? FXS_DROP_COUNT : FXS_DROP_PEER;
 		if (j == me) {
-			if (!y->joining)
+			if (!y->joining && !y->dropped) {
 				y->dropped = true; /* declared absent while alive: only a restart brings us back */
+				fxs_sess_event(s, FXS_SESSION_EVENT_DISCONNECTED, me, s->cur);
+			}
 			return FXS_DROP_NONE;
 		}
 		if (e > x->epoch)
@@ -580,6 +586,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		if (j == me) {
 			if (y->loaded && e == y->epoch && !y->R) {
 				y->R = R;
+				fxs_sess_event(s, FXS_SESSION_EVENT_JOINED, me, R)->state_tick = y->base;
 				if (s->local_gen < R - 1)
 					s->local_gen = R - 1;
 			}

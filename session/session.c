@@ -250,6 +250,8 @@ static void set_input(fxs_session *s, uint32_t k, uint64_t t, const uint8_t *in)
 	}
 }
 
+static void connection_events(fxs_session *s);
+
 static void gen_local(fxs_session *s)
 {
 	peer_state *me = &s->peer[s->c.local];
@@ -382,6 +384,8 @@ static void compare_hashes(fxs_session *s)
 				continue; /* (before a join's state: not ours to compare) */
 			if (!s->ds.tick || t < s->ds.tick)
 				record_desync(s, t, q);
+			if (!s->first_mismatch[q])
+				fxs_sess_event(s, FXS_SESSION_EVENT_DESYNC, q, t);
 			if (!s->first_mismatch[q]) { /* name it with q, over the protocol */
 				const snap_slot *r = snap_get(s, t);
 				s->first_mismatch[q] = true;
@@ -426,6 +430,7 @@ uint32_t fxs_session_advance(fxs_session *s, uint32_t max_ticks)
 		s->now_ms += FXS_SYNC_FRAME_MS;
 	fxs_sync_set_time(s->sync, s->now_ms);
 	fxs_join_frame(s, s->now_ms);
+	connection_events(s);
 	do_rollback(s);
 	update_confirmed(s);
 	while (done < max_ticks) {
@@ -532,7 +537,15 @@ static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, si
 		p->their_hash_ack = d.hash_ack;
 	if (d.flags & FXS_PKT_FLAG_DONE)
 		p->done = true;
+	uint32_t trips = p->ts_trips;
 	fxs_ts_heard(s, q, &d);
+	if (p->ts_trips != trips && trips < FXS_TS_SYNCED_TRIPS) {
+		fxs_session_event_type ty = p->ts_trips >= FXS_TS_SYNCED_TRIPS ? FXS_SESSION_EVENT_SYNCHRONIZED
+										 : FXS_SESSION_EVENT_SYNCHRONIZING;
+		fxs_session_event *e = fxs_sess_event(s, ty, q, s->cur);
+		e->progress = p->ts_trips;
+		e->total = FXS_TS_SYNCED_TRIPS;
+	}
 	return FXS_DROP_NONE;
 }
 
@@ -585,6 +598,12 @@ fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int
 	/* authentic, new, within reach and consistent: only now does it count */
 	seq_record(s, f.from, f.seq);
 	fxs_join_heard(s, f.from);
+	peer_state *p = &s->peer[f.from];
+	p->rx_ms = s->now_ms;
+	if (p->interrupted) {
+		p->interrupted = false;
+		fxs_sess_event(s, FXS_SESSION_EVENT_RESUMED, f.from, s->cur);
+	}
 	++s->st.packets_accepted;
 	++s->peer[f.from].packets;
 	return FXS_DROP_NONE;
@@ -660,6 +679,56 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 	if (!blen || cap < FXS_PKT_FRAME + blen + FXS_PKT_MAC_BYTES)
 		return 0;
 	return seal_to(s, to, FXS_PKT_DATA, body, blen, out, cap);
+}
+
+/* ---- events (events.h) ---- */
+
+fxs_session_event *fxs_sess_event(fxs_session *s, fxs_session_event_type type, uint32_t peer, uint64_t tick)
+{
+	fxs_session_event e;
+	memset(&e, 0, sizeof e);
+	e.type = type;
+	e.peer = peer;
+	e.tick = tick;
+	e.line = "";
+	fxs_session_event *q = fxs_events_push(&s->events, &e);
+	s->st.events_lost = s->events.lost;
+	return q;
+}
+
+bool fxs_session_event_poll(fxs_session *s, fxs_session_event *ev)
+{
+	return s && ev && fxs_events_pop(&s->events, ev);
+}
+
+static uint64_t interrupt_ms(const fxs_session *s)
+{
+	uint64_t ms = s->c.interrupt_ms ? s->c.interrupt_ms : 250u;
+	if (!s->c.interrupt_ms && s->c.absent_ms && s->c.absent_ms / 2 < ms)
+		ms = s->c.absent_ms / 2;
+	return ms;
+}
+
+/* Once per advance: silences, and a desync's name once it is known. */
+static void connection_events(fxs_session *s)
+{
+	for (uint32_t q = 0; q < s->c.peers; ++q) {
+		peer_state *p = &s->peer[q];
+		if (q == s->c.local || !p->count || p->done || p->interrupted || fxs_join_absent(s, q))
+			continue;
+		if (s->now_ms - p->rx_ms >= interrupt_ms(s) && !fxs_session_complete(s)) {
+			p->interrupted = true;
+			fxs_sess_event(s, FXS_SESSION_EVENT_INTERRUPTED, q, s->cur);
+		}
+	}
+	for (uint32_t q = 0; q < s->c.peers; ++q) {
+		uint64_t t = 0;
+		const char *line = s->desync_named_told[q] ? "" : fxs_sync_line_with(s->sync, q, &t);
+		if (line[0]) {
+			s->desync_named_told[q] = true;
+			fxs_sess_event(s, FXS_SESSION_EVENT_DESYNC_NAMED, q, t)->line = line;
+		}
+	}
 }
 
 /* ---- the desync exchange and joins (sync.h, join.h) ---- */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "fixstep/session.h"
+#include "session/events.h"
 #include "session/protocol.h"
 
 struct fxs_sync;
@@ -42,6 +43,9 @@ typedef struct peer_state {
 	uint16_t ts_ping;
 	uint64_t ts_ping_at;
 	uint32_t ts_rtt, ts_trips;
+	/* events: when it was last heard (the session's clock), silent now */
+	uint64_t rx_ms;
+	bool interrupted;
 	/* sequence numbers */
 	uint32_t tx_seq, rx_max;
 	uint64_t rx_window; /* bit i: rx_max - i seen */
@@ -85,7 +89,12 @@ struct fxs_session {
 	bool join_paced;            /* the pump's pace moved to a joiner's state */
 	uint64_t ts_waited_at;      /* the tick of the last time sync wait (0: none) */
 	uint64_t ts_waited_ticks;   /* ticks waited out in all */
+	fxs_event_queue events;
+	bool desync_named_told[FXS_SESSION_MAX_PEERS];
 };
+
+/* an event into the queue (events.h): its queued copy */
+fxs_session_event *fxs_sess_event(fxs_session *s, fxs_session_event_type type, uint32_t peer, uint64_t tick);
 
 /* session.c's own steps, for join.c */
 void fxs_sess_set_input(fxs_session *s, uint32_t k, uint64_t t, const uint8_t *in);

@@ -36,6 +36,8 @@ typedef struct peer_report {
 	uint64_t confirmed, hash, desync_tick, rollbacks, longest_stall_ms, load_ms, state_tick, return_tick;
 	uint32_t absences;
 	int finished, complete, loaded;
+	uint32_t events[16];  /* drained after each pump, by type */
+	uint64_t joined_tick; /* JOINED's tick */
 } peer_report;
 
 typedef struct clock_run {
@@ -81,6 +83,13 @@ static void run_peer(const clock_run *r, uint32_t p, bool join, uint64_t offset,
 	for (;;) {
 		uint64_t wall = mono_ms(), now = wall - base + offset;
 		fxs_session_pump(s, &t, now, CK_TICK_MS);
+		fxs_session_event e;
+		while (fxs_session_event_poll(s, &e)) {
+			if ((unsigned)e.type < 16)
+				++rep->events[e.type];
+			if (e.type == FXS_SESSION_EVENT_JOINED)
+				rep->joined_tick = e.tick;
+		}
 		uint64_t tick = fxs_session_tick(s);
 		fxs_session_join_status js;
 		fxs_session_join_get(s, &js);
@@ -161,6 +170,10 @@ static void print_peer(const char *who, const peer_report *p)
 	if (p->loaded)
 		printf(", loaded the state of tick %" PRIu64 " %" PRIu64 " ms after its start, own inputs from %" PRIu64,
 		       p->state_tick, p->load_ms, p->return_tick);
+	printf("\n      events:");
+	for (int k = 1; k < 16; ++k)
+		if (p->events[k])
+			printf(" %s x%u", fxs_session_event_name((fxs_session_event_type)k), p->events[k]);
 	printf("\n");
 }
 
@@ -179,6 +192,11 @@ TEST(session_real_clocks_two_processes)
 	CHECK(r.rep[0].tick == CK_TICKS && r.rep[1].tick == CK_TICKS && r.rep[0].hash == r.rep[1].hash);
 	CHECK(r.rep[0].absences == 0 && r.rep[1].absences == 0);
 	CHECK(r.rep[0].desync_tick == 0 && r.rep[1].desync_tick == 0);
+	for (int k = 0; k < 2; ++k) /* the events: synchronized once, nothing else went wrong */
+		CHECK(r.rep[k].events[FXS_SESSION_EVENT_SYNCHRONIZING] == 4 &&
+		      r.rep[k].events[FXS_SESSION_EVENT_SYNCHRONIZED] == 1 && !r.rep[k].events[FXS_SESSION_EVENT_ABSENT] &&
+		      !r.rep[k].events[FXS_SESSION_EVENT_INTERRUPTED] && !r.rep[k].events[FXS_SESSION_EVENT_DESYNC] &&
+		      !r.rep[k].events[FXS_SESSION_EVENT_DISCONNECTED]);
 	munmap(r.rep, 3 * sizeof *r.rep);
 }
 
@@ -208,6 +226,12 @@ TEST(session_real_clocks_kill_and_rejoin)
 	CHECK(r.rep[0].finished && r.rep[2].finished && r.rep[0].complete && r.rep[2].complete && r.rep[2].loaded);
 	CHECK(r.rep[0].tick == CK_TICKS && r.rep[2].tick == CK_TICKS && r.rep[0].hash == r.rep[2].hash);
 	CHECK(r.rep[0].desync_tick == 0 && r.rep[2].desync_tick == 0);
+	/* the events: peer 0 saw peer 1 go quiet, declared absent and back; the
+	 * restarted peer 1 synchronized and joined at its return tick */
+	CHECK(r.rep[0].events[FXS_SESSION_EVENT_INTERRUPTED] >= 1 && r.rep[0].events[FXS_SESSION_EVENT_ABSENT] >= 1 &&
+	      r.rep[0].events[FXS_SESSION_EVENT_REJOINED] >= 1 && !r.rep[0].events[FXS_SESSION_EVENT_DESYNC]);
+	CHECK(r.rep[2].events[FXS_SESSION_EVENT_SYNCHRONIZED] == 1 && r.rep[2].events[FXS_SESSION_EVENT_JOINED] == 1 &&
+	      r.rep[2].joined_tick == r.rep[2].return_tick);
 	munmap(r.rep, 3 * sizeof *r.rep);
 }
 
@@ -283,6 +307,19 @@ TEST(session_time_sync_peers_started_apart)
 	CHECK(worst <= 2 && first_diff > 2);
 	CHECK(after < before);
 	CHECK(fxs_session_rtt_ms(s[0], 1) >= 20 && fxs_session_rtt_ms(s[0], 1) <= 40);
+	/* peer 0 heard nothing from peer 1 for its first 300 ms: interrupted, then resumed */
+	fxs_session_event e;
+	uint32_t seen[16] = { 0 };
+	while (fxs_session_event_poll(s[0], &e))
+		if ((unsigned)e.type < 16 && (e.peer == 1 || !e.peer))
+			++seen[e.type];
+	CHECK(seen[FXS_SESSION_EVENT_INTERRUPTED] == 1 && seen[FXS_SESSION_EVENT_RESUMED] == 1 &&
+	      seen[FXS_SESSION_EVENT_SYNCHRONIZED] == 1);
+	CHECK(!fxs_session_event_poll(NULL, &e) && !fxs_session_event_poll(s[0], NULL) &&
+	      strcmp(fxs_session_event_name(FXS_SESSION_EVENT_DESYNC_NAMED), "desync_named") == 0 &&
+	      strcmp(fxs_session_event_name((fxs_session_event_type)99), "?") == 0 &&
+	      fxs_session_frames_ahead(NULL) == 0 && fxs_session_skip_ticks(NULL) == 0 &&
+	      fxs_session_rtt_ms(s[0], 7) == 0);
 	for (uint32_t p = 0; p < 2; ++p) {
 		fxs_session_destroy(s[p]);
 		cli_scene_game_close(&g[p]);

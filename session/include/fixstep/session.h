@@ -162,6 +162,9 @@ typedef struct fxs_session_config {
 	 * from the tick the host gives it. */
 	uint32_t absent_ms;
 	bool join;
+	/* A player peer silent this long is reported INTERRUPTED (events);
+	 * 0: 250 ms, or absent_ms / 2 when that is less. */
+	uint32_t interrupt_ms;
 } fxs_session_config;
 
 /* Why a packet was dropped. */
@@ -197,6 +200,7 @@ typedef struct fxs_session_stats {
 	uint64_t dropped[FXS_DROP_REASONS];
 	uint64_t dropped_total;
 	uint64_t stalls; /* advance calls that could not simulate */
+	uint64_t events_lost; /* events dropped from a full queue (never drained) */
 } fxs_session_stats;
 
 typedef struct fxs_session fxs_session;
@@ -381,6 +385,53 @@ uint16_t fxs_udp_port(const fxs_udp *u);
  * once per tick_ms, a packet goes to every peer. Every timer (absence,
  * resends, pacing) starts at the first call. Returns the ticks simulated. */
 uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_ms, uint32_t tick_ms);
+/* ---- connection events ---- */
+
+/* What happened to the session's connections, in order: drain them with
+ * fxs_session_event_poll after each pump (or advance). The queue holds the
+ * latest 128; older ones not drained are dropped (stats.events_lost). */
+typedef enum fxs_session_event_type {
+	FXS_SESSION_EVENT_NONE = 0,
+	/* peer: a round trip with it measured; progress of total (5) */
+	FXS_SESSION_EVENT_SYNCHRONIZING,
+	/* peer: enough round trips: its clock and time sync are measured */
+	FXS_SESSION_EVENT_SYNCHRONIZED,
+	/* peer: a player peer silent for interrupt_ms (the session may stall on it) */
+	FXS_SESSION_EVENT_INTERRUPTED,
+	/* peer: heard from again after an interruption */
+	FXS_SESSION_EVENT_RESUMED,
+	/* peer: declared absent (absent_ms): its inputs are neutral from tick until it rejoins */
+	FXS_SESSION_EVENT_ABSENT,
+	/* peer = us: the others declared us absent (or a join's state did not
+	 * load): this session goes on without us; restart and join to come back */
+	FXS_SESSION_EVENT_DISCONNECTED,
+	/* peer = us: our join is done: the state of state_tick loaded, our own
+	 * inputs count from tick */
+	FXS_SESSION_EVENT_JOINED,
+	/* peer: it came back (a late join or a restart): its own inputs from tick */
+	FXS_SESSION_EVENT_REJOINED,
+	/* peer: its checksum of confirmed tick `tick` differs from ours */
+	FXS_SESSION_EVENT_DESYNC,
+	/* the desync with peer named with it (one event a peer): tick, and
+	 * line in the words of fxs_session_desync_line, which holds the lowest
+	 * tick's of these lines */
+	FXS_SESSION_EVENT_DESYNC_NAMED
+} fxs_session_event_type;
+
+typedef struct fxs_session_event {
+	fxs_session_event_type type;
+	uint32_t peer;
+	uint64_t tick;
+	uint32_t progress, total; /* SYNCHRONIZING */
+	uint64_t state_tick;      /* JOINED */
+	const char *line;         /* DESYNC_NAMED: the session's (valid while it lives); else "" */
+} fxs_session_event;
+/* The next event into *ev: false (and nothing written) when there is none
+ * or s or ev is NULL. */
+bool fxs_session_event_poll(fxs_session *s, fxs_session_event *ev);
+/* "synchronizing", "desync", ...; "?" out of range. */
+const char *fxs_session_event_name(fxs_session_event_type t);
+
 /* Time sync (docs/sessions.md, "Time sync"). Every data packet carries the
  * sender's tick and its own measurement of its lead over the receiver;
  * half of (our lead over q - q's lead over us) is how many ticks we run

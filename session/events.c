@@ -28,7 +28,7 @@ bool fxs_events_pop(fxs_event_queue *q, fxs_session_event *e)
 
 static const char *const names[] = { "none",   "synchronizing", "synchronized", "interrupted",
 				     "resumed", "absent",       "disconnected", "joined",
-				     "rejoined", "desync",      "desync_named" };
+				     "rejoined", "desync",      "join_refused", "desync_named" };
 
 const char *fxs_session_event_name(fxs_session_event_type t)
 {

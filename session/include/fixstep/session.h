@@ -245,6 +245,15 @@ typedef struct fxs_session_join_status {
 	uint64_t state_tick;  /* the confirmed tick up to which it got the state and inputs */
 	uint64_t return_tick; /* its own inputs count from this tick */
 	uint32_t absences;    /* absences this peer declared as a host */
+	/* A join proves itself (docs/sessions.md, "What a join proves"):
+	 * offers of the host's refused (each then asked for again), the last
+	 * one's reason ("join refused (state_hash): ..."; reasons malformed,
+	 * state_unreadable, snapshot_step, state_hash, inputs,
+	 * beyond_confirmed), and the peers other than the host that vouched
+	 * for the state loaded. */
+	uint32_t refusals;
+	char refused[200];
+	uint32_t vouchers;
 } fxs_session_join_status;
 /* false for a NULL session. */
 bool fxs_session_join_get(const fxs_session *s, fxs_session_join_status *st);
@@ -412,6 +421,9 @@ typedef enum fxs_session_event_type {
 	FXS_SESSION_EVENT_REJOINED,
 	/* peer: its checksum of confirmed tick `tick` differs from ours */
 	FXS_SESSION_EVENT_DESYNC,
+	/* peer = our host: the state it offered for our join did not prove
+	 * itself: line holds why (as join status' refused); we ask again */
+	FXS_SESSION_EVENT_JOIN_REFUSED,
 	/* the desync with peer named with it (one event a peer): tick, and
 	 * line in the words of fxs_session_desync_line, which holds the lowest
 	 * tick's of these lines */
@@ -424,7 +436,7 @@ typedef struct fxs_session_event {
 	uint64_t tick;
 	uint32_t progress, total; /* SYNCHRONIZING */
 	uint64_t state_tick;      /* JOINED */
-	const char *line;         /* DESYNC_NAMED: the session's (valid while it lives); else "" */
+	const char *line; /* DESYNC_NAMED, JOIN_REFUSED: the session's (valid while it lives); else "" */
 } fxs_session_event;
 /* The next event into *ev: false (and nothing written) when there is none
  * or s or ev is NULL. */

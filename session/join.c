@@ -613,6 +613,9 @@ static fxs_drop take_inputs(fxs_session *s, uint32_t j, uint64_t first, uint64_t
 			    uint64_t lo, uint64_t hi)
 {
 	peer_state *p = &s->peer[j];
+	uint64_t limit = fxs_sess_input_limit(s); /* (the input window, as for data packets) */
+	if (hi > limit)
+		hi = limit;
 	for (uint64_t i = 0; i < n; ++i) {
 		uint64_t t = first + i;
 		if (t >= lo && t <= hi && p->have[t] &&

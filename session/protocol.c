@@ -22,6 +22,7 @@ static const char *const drop_names[FXS_DROP_REASONS] = {
 	"out_of_range",
 	"conflict",
 	"out_of_window",
+	"too_far_ahead",
 };
 
 const char *fxs_drop_name(fxs_drop d)

@@ -478,6 +478,16 @@ static void seq_record(fxs_session *s, uint32_t q, uint32_t seq)
 	}
 }
 
+uint64_t fxs_sess_input_limit(const fxs_session *s)
+{
+	uint64_t base = s->cur;
+	if (s->conf > base)
+		base = s->conf;
+	if (s->local_gen > base)
+		base = s->local_gen;
+	return base + FXS_SESSION_INPUT_WINDOW;
+}
+
 /* Every check of a data body from peer q, before anything changes. */
 static fxs_drop data_check(const fxs_session *s, uint32_t q, const fxs_data *d)
 {
@@ -490,17 +500,22 @@ static fxs_drop data_check(const fxs_session *s, uint32_t q, const fxs_data *d)
 	    (d->n_hashes && (d->hash_first < 1 || (uint64_t)d->hash_first + d->n_hashes - 1 > s->c.ticks)) ||
 	    d->input_ack > s->c.ticks || d->hash_ack > s->c.ticks || d->tick > s->c.ticks)
 		return FXS_DROP_RANGE;
+	/* inputs or checksums that start beyond the input window: nobody honest
+	 * sends them (their memory is what a flood of them would cost) */
+	uint64_t limit = fxs_sess_input_limit(s);
+	if ((d->n_ticks && d->input_first > limit) || (d->n_hashes && d->hash_first > limit))
+		return FXS_DROP_AHEAD;
 	/* an input or checksum contradicting one we hold: the whole packet goes */
 	size_t len = (size_t)p->count * s->isz;
 	for (uint32_t i = 0; i < d->n_ticks; ++i) {
 		uint64_t t = (uint64_t)d->input_first + i;
-		if (p->have[t] && fxs_join_take_input(s, q, t) &&
+		if (t <= limit && p->have[t] && fxs_join_take_input(s, q, t) &&
 		    memcmp(inp_at(s, s->inp, t, p->first), d->in + i * len, len) != 0)
 			return FXS_DROP_CONFLICT;
 	}
 	for (uint32_t i = 0; i < d->n_hashes; ++i) {
 		uint64_t t = (uint64_t)d->hash_first + i;
-		if (p->rhave[t] && fxs_join_take_hash(s, q, t) && p->rhash[t] != d->hashes[i])
+		if (t <= limit && p->rhave[t] && fxs_join_take_hash(s, q, t) && p->rhash[t] != d->hashes[i])
 			return FXS_DROP_CONFLICT;
 	}
 	return FXS_DROP_NONE;
@@ -517,13 +532,20 @@ static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, si
 		return r;
 	peer_state *p = &s->peer[q];
 	size_t blk = (size_t)p->count * s->isz;
+	uint64_t limit = fxs_sess_input_limit(s);
 	for (uint32_t i = 0; i < d.n_ticks; ++i) {
 		uint64_t t = (uint64_t)d.input_first + i;
-		if (!p->have[t] && fxs_join_take_input(s, q, t))
+		if (t > limit)
+			++s->st.ahead_dropped; /* (the tail of a packet: it comes again) */
+		else if (!p->have[t] && fxs_join_take_input(s, q, t))
 			set_input(s, q, t, d.in + i * blk);
 	}
 	for (uint32_t i = 0; i < d.n_hashes; ++i) {
 		uint64_t t = (uint64_t)d.hash_first + i;
+		if (t > limit) {
+			++s->st.ahead_dropped;
+			continue;
+		}
 		if (!fxs_join_take_hash(s, q, t))
 			continue; /* before the state a join brought */
 		p->rhash[t] = d.hashes[i];

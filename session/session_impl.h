@@ -103,5 +103,7 @@ bool fxs_sess_snap_save(fxs_session *s, uint64_t tick);
 const snap_slot *fxs_sess_snap_get(const fxs_session *s, uint64_t tick);
 uint8_t *fxs_sess_inp_at(const fxs_session *s, uint8_t *base, uint64_t t, uint32_t player);
 void fxs_sess_update_confirmed(fxs_session *s);
+/* the furthest tick a peer's inputs or checksums are taken for now (the input window) */
+uint64_t fxs_sess_input_limit(const fxs_session *s);
 
 #endif

@@ -5,6 +5,8 @@
  * The scenes are the session library's client through the program's
  * adapter (tools/cli/scene_session.c). */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1005,6 +1007,87 @@ TEST(session_opaque_state_big_inputs)
 	CHECKF(fxs_synctest(&cb, 9, 40, TICKS, 8, toy_input, NULL, &res, err, sizeof err), "%s", err);
 	CHECK(res.final_hash == toy_checksum(&off) && res.snapshot_bytes == 16);
 	simrun_close(&r);
+}
+
+/* Resident memory of this process (bytes), from /proc; 0 when unknown. */
+static uint64_t resident_bytes(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long pages = 0, res = 0;
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu %lu", &pages, &res) != 2)
+		res = 0;
+	fclose(f);
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* A session of 2^30 ticks under 40,000 sealed data packets of peer 1's,
+ * each with 32 ticks of inputs and 15 checksums spread far ahead: every
+ * one is dropped as too far ahead (counted), and the process's resident
+ * memory stays within the stated bound (the input window: a few pages per
+ * array), where it grew by 326 MB before. Then genuine traffic still goes. */
+TEST(session_far_ahead_inputs_bounded)
+{
+	cli_scene_game g[2];
+	fxs_session *s[2];
+	char err[160];
+	for (uint32_t p = 0; p < 2; ++p) {
+		CHECK(cli_scene_game_open(&g[p], fxs_scene_find("pendulum"), 0));
+		fxs_session_config c = fxs_session_default_config();
+		c.game = g[p].cb;
+		c.local = p;
+		c.session_id = 0xabcd;
+		c.ticks = FXS_SESSION_MAX_TICKS; /* (reserved, not resident: the pages come as they are written) */
+		c.input_size = 4;
+		c.seq_window = 100000; /* (so that the input window alone stands against the flood) */
+		memcpy(c.key, test_key, sizeof c.key);
+		s[p] = fxs_session_create(&c, err, sizeof err);
+		CHECKF(s[p], "%s", err);
+	}
+	tpkt pk;
+	memset(&pk, 0, sizeof pk);
+	pk.f.type = FXS_PKT_DATA;
+	pk.f.from = 1;
+	pk.f.to = 0;
+	pk.f.session = 0xabcd;
+	pk.d.players = 1;
+	pk.d.input_size = 4;
+	pk.d.n_ticks = 32;
+	pk.d.n_hashes = FXS_PKT_MAX_HASHES;
+	pk.d.in = pk.in;
+	uint8_t buf[FXS_PKT_MAX + 1];
+	uint64_t before = resident_bytes();
+	const uint32_t N = 40000;
+	uint32_t ahead = 0;
+	for (uint32_t i = 0; i < N; ++i) {
+		pk.f.seq = i + 1;
+		/* a new page of every array each time: 26,000 ticks apart */
+		pk.d.input_first = 1000u + i * 26000u;
+		pk.d.hash_first = 2000u + i * 26000u;
+		memset(pk.in, (int)(i & 0xff), 32 * 4);
+		size_t n = seal_packet(&pk, NULL, buf, sizeof buf);
+		ahead += fxs_session_receive(s[0], buf, n, 1) == FXS_DROP_AHEAD;
+	}
+	uint64_t after = resident_bytes();
+	const fxs_session_stats *st = fxs_session_stats_get(s[0]);
+	printf("    40,000 far-ahead packets: %u dropped as too_far_ahead; resident memory %.1f MB before, %.1f MB after\n",
+	       ahead, (double)before / 1e6, (double)after / 1e6);
+	CHECK(ahead == N && st->dropped[FXS_DROP_AHEAD] == N && strcmp(fxs_drop_name(FXS_DROP_AHEAD), "too_far_ahead") == 0);
+	/* the bound: 128 ticks of one peer's inputs and checksums, a few pages per array; 1 MB of slack for the process */
+	CHECKF(before && after < before + (1u << 20), "grew by %" PRIu64 " bytes", after - before);
+	/* the tail of a packet past the window: the rest is taken, the tail counted */
+	pk.f.seq = N + 1;
+	pk.d.n_hashes = 0;
+	pk.d.input_first = FXS_SESSION_INPUT_WINDOW - 10; /* ticks 118..149: 22 beyond 128 (our local inputs start at 0) */
+	size_t n = seal_packet(&pk, NULL, buf, sizeof buf);
+	uint64_t tail0 = st->ahead_dropped;
+	CHECK(fxs_session_receive(s[0], buf, n, 1) == FXS_DROP_NONE);
+	CHECKF(st->ahead_dropped - tail0 >= 20 && st->ahead_dropped - tail0 <= 22, "%" PRIu64, st->ahead_dropped - tail0);
+	for (uint32_t p = 0; p < 2; ++p) {
+		fxs_session_destroy(s[p]);
+		cli_scene_game_close(&g[p]);
+	}
 }
 
 /* fxs_session_pump drives two peers on the simulated clock to the end;

@@ -41,9 +41,15 @@
  *    993 for inputs; a packet must hold at least FXS_SESSION_MIN_REDUNDANCY
  *    (8) ticks of its sender's inputs, so that a lost packet costs nothing
  *    once the next arrives: 993 / 8 = 124.
- *  - Memory: the session keeps every tick's inputs and checksums, ticks x
- *    (players x input_size + 8 + 10 x peers) bytes (4 peers of one 12-byte
- *    player: 96 bytes a tick, 21 MB an hour at 60 Hz), and 64 saved states. */
+ *  - Memory: the session keeps every tick's inputs and checksums up to
+ *    where it has got, (players x input_size + 8 + 10 x peers) bytes a
+ *    tick (4 peers of one 12-byte player: 96 bytes a tick, 21 MB an hour at
+ *    60 Hz; the arrays are reserved for `ticks` ticks, and the system gives
+ *    their pages only as they are written), and 64 saved states. What
+ *    another peer's packets can make it hold beyond its own progress is
+ *    bounded by the input window: FXS_SESSION_INPUT_WINDOW (128) ticks of
+ *    that peer's inputs and checksums (128 x (its players x input_size +
+ *    10) bytes, in at most a few pages per array), whatever `ticks` is. */
 #ifndef FIXSTEP_SESSION_H
 #define FIXSTEP_SESSION_H
 
@@ -69,6 +75,14 @@ FXG_EXPORT_BEGIN
 #define FXS_SESSION_MAX_ROLLBACK 15u
 #define FXS_SESSION_SEQ_WINDOW 4096u /* default seq_window */
 #define FXS_SESSION_KEY_BYTES 32u
+/* Inputs and checksums are taken for ticks up to this many past the
+ * furthest of our simulated tick, confirmed tick and local inputs; further
+ * ones are dropped (FXS_DROP_AHEAD, or counted in stats.ahead_dropped when
+ * only a packet's tail reaches there) and sent again once in reach. No
+ * honest peer gets there: it runs at most max_rollback (15) ticks past what
+ * it confirmed, which needs our inputs, and takes its own inputs at most
+ * input_delay (60) + 1 ticks ahead. */
+#define FXS_SESSION_INPUT_WINDOW 128u
 
 typedef enum fxs_session_mode { FXS_SESSION_LOCKSTEP = 0,
 				FXS_SESSION_ROLLBACK = 1 } fxs_session_mode;
@@ -185,6 +199,7 @@ typedef enum fxs_drop {
 	FXS_DROP_RANGE,     /* ticks outside the session */
 	FXS_DROP_CONFLICT,  /* an input that contradicts one already received */
 	FXS_DROP_WINDOW,    /* a sequence number further ahead than the peer can have sent */
+	FXS_DROP_AHEAD,     /* inputs or checksums from beyond the input window (FXS_SESSION_INPUT_WINDOW) */
 	FXS_DROP_REASONS
 } fxs_drop;
 /* "truncated", "bad_mac", ...; "?" out of range. */
@@ -201,6 +216,7 @@ typedef struct fxs_session_stats {
 	uint64_t dropped_total;
 	uint64_t stalls; /* advance calls that could not simulate */
 	uint64_t events_lost; /* events dropped from a full queue (never drained) */
+	uint64_t ahead_dropped; /* ticks of a peer's inputs or checksums beyond the input window, not taken */
 } fxs_session_stats;
 
 typedef struct fxs_session fxs_session;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "session/protocol.h"
 #include "session/join.h"
@@ -93,11 +94,30 @@ static const char *config_problem(const fxs_session_config *c, uint32_t *players
 		return "local must be one of the peers";
 	if (c->ticks < 1 || c->ticks > FXS_SESSION_MAX_TICKS)
 		return "ticks must be 1..2^30";
-	if (c->max_rollback > FXS_SESSION_MAX_ROLLBACK || c->input_delay > 60)
-		return "max_rollback must be 0..15 and input_delay 0..60";
+	if (c->mode != FXS_SESSION_LOCKSTEP && c->mode != FXS_SESSION_ROLLBACK)
+		return "mode must be FXS_SESSION_LOCKSTEP (0) or FXS_SESSION_ROLLBACK (1)";
+	if (c->max_rollback > FXS_SESSION_MAX_ROLLBACK)
+		return "max_rollback must be 0..15 (0: 8)";
+	if (c->input_delay > 60)
+		return "input_delay must be 0..60";
 	const fxs_session_callbacks *g = &c->game;
 	if (!g->state_size || !g->save || !g->load || !g->advance || !g->checksum)
 		return "the game's callbacks (state_size, save, load, advance, checksum) are all needed";
+	if (g->format != FXS_SESSION_STATE_OPAQUE && g->format != FXS_SESSION_STATE_WORLD)
+		return "game.format must be FXS_SESSION_STATE_OPAQUE (0) or FXS_SESSION_STATE_WORLD (1)";
+	if (c->input_size > FXS_SESSION_MAX_TICK_INPUT)
+		return "input_size must be 0..124 (0: 12)";
+	if (c->seq_window && (c->seq_window < 64 || c->seq_window > (1u << 30)))
+		return "seq_window must be 0 (4096) or 64..2^30";
+	if (c->absent_ms && (c->absent_ms < 100 || c->absent_ms > 3600000u))
+		return "absent_ms must be 0 (never) or 100..3600000 (an hour)";
+	if (c->interrupt_ms && (c->interrupt_ms < 10 || (c->absent_ms && c->interrupt_ms >= c->absent_ms)))
+		return "interrupt_ms must be 0 (250) or 10.. and below absent_ms";
+	if (c->desync_dir) {
+		struct stat sb;
+		if (!c->desync_dir[0] || stat(c->desync_dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+			return "desync_dir must be NULL or a directory that exists";
+	}
 	uint32_t isz = c->input_size ? c->input_size : 12, total = 0, any = 0;
 	for (uint32_t k = 0; k < c->peers; ++k)
 		any |= c->players[k];
@@ -109,6 +129,11 @@ static const char *config_problem(const fxs_session_config *c, uint32_t *players
 	}
 	if (total < 1 || total > FXS_SESSION_MAX_PLAYERS)
 		return "1..64 players in all (spectators own none)";
+	uint32_t player_peers = 0;
+	for (uint32_t k = 0; k < c->peers; ++k)
+		player_peers += (any ? c->players[k] : 1) != 0;
+	if (c->join && (any ? c->players[c->local] : 1) && player_peers < 2)
+		return "join needs another player peer (the host it joins through)";
 	*players = total;
 	return NULL;
 }

@@ -857,6 +857,18 @@ TEST(session_spectator_never_stalls_players)
 	simrun_close(&r);
 }
 
+static void set_mode_77(fxs_session_config *c) { c->mode = (fxs_session_mode)77; }
+static void set_format_9(fxs_session_config *c) { c->game.format = (fxs_session_state_format)9; }
+static void set_rollback_16(fxs_session_config *c) { c->max_rollback = 16; }
+static void set_delay_61(fxs_session_config *c) { c->input_delay = 61; }
+static void set_input_size_125(fxs_session_config *c) { c->input_size = 125; }
+static void set_seq_window_5(fxs_session_config *c) { c->seq_window = 5; }
+static void set_absent_50(fxs_session_config *c) { c->absent_ms = 50; }
+static void set_interrupt_over(fxs_session_config *c) { c->absent_ms = 500, c->interrupt_ms = 500; }
+static void set_desync_dir_missing(fxs_session_config *c) { c->desync_dir = "/nonexistent/fixstep-desyncs"; }
+static void set_join_alone(fxs_session_config *c) { c->join = true, c->players[0] = 1, c->players[1] = 0; }
+static void set_ticks_0(fxs_session_config *c) { c->ticks = 0; }
+
 /* Configurations that cannot make a session, each with its reason. */
 TEST(session_config_refused_with_reason)
 {
@@ -892,6 +904,36 @@ TEST(session_config_refused_with_reason)
 	c.game = g.cb;
 	c.local = 2;
 	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "local"));
+	/* every field, each with its reason */
+	c = fxs_session_default_config();
+	memcpy(c.key, test_key, sizeof c.key);
+	c.game = g.cb;
+	struct {
+		void (*set)(fxs_session_config *);
+		const char *why;
+	} bad[] = {
+		{ set_mode_77, "mode must be" },          { set_format_9, "game.format" },
+		{ set_rollback_16, "max_rollback" },      { set_delay_61, "input_delay" },
+		{ set_input_size_125, "input_size" },     { set_seq_window_5, "seq_window" },
+		{ set_absent_50, "absent_ms" },           { set_interrupt_over, "interrupt_ms" },
+		{ set_desync_dir_missing, "desync_dir" }, { set_join_alone, "join needs another player" },
+		{ set_ticks_0, "ticks" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+		fxs_session_config b = c;
+		bad[i].set(&b);
+		err[0] = 0;
+		fxs_session *x = fxs_session_create(&b, err, sizeof err);
+		CHECKF(!x && strstr(err, bad[i].why), "case %zu: '%s'", i, err);
+		fxs_session_destroy(x);
+	}
+	c.desync_dir = "/tmp";
+	c.absent_ms = 500;
+	c.interrupt_ms = 100;
+	c.seq_window = 64;
+	s = fxs_session_create(&c, err, sizeof err);
+	CHECKF(s, "%s", err);
+	fxs_session_destroy(s);
 	CHECK(!fxs_session_create(NULL, err, sizeof err) && !fxs_session_create(NULL, NULL, 0));
 	/* NULL sessions everywhere */
 	CHECK(fxs_session_advance(NULL, 5) == 0 && fxs_session_packet(NULL, 1, (uint8_t *)err, sizeof err) == 0 &&

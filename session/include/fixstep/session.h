@@ -124,9 +124,6 @@ typedef struct fxs_session_world {
 	fxs_world *world; /* the game's; the session never destroys it */
 	fxs_session_apply_fn apply_inputs;
 	void *ctx;
-	/* A desync on purpose (tests, demos): after tick perturb_tick (0: never)
-	 * the first dynamic body moves by 1 LSB along x. */
-	uint64_t perturb_tick;
 } fxs_session_world;
 /* Callbacks over *gw (which must outlive the session): save / load are the
  * world's snapshots, checksum is fxs_world_hash, advance calls apply_inputs
@@ -163,13 +160,14 @@ typedef struct fxs_session_config {
 	uint8_t key[FXS_SESSION_KEY_BYTES];
 	const uint8_t (*pair_keys)[FXS_SESSION_KEY_BYTES];
 	/* the largest jump forward in a peer's sequence numbers that is
-	 * accepted (0: FXS_SESSION_SEQ_WINDOW); further is out_of_window */
+	 * accepted (0: FXS_SESSION_SEQ_WINDOW; else 64..2^30); further is
+	 * out_of_window */
 	uint32_t seq_window;
 	/* Late join and reconnect (docs/sessions.md, "Late join and
 	 * reconnect"). absent_ms: a player peer that its host (the lowest
 	 * other player peer) has heard nothing from for this long is declared
 	 * absent, and its inputs are neutral (zero bytes) until it rejoins; 0:
-	 * never (the session waits for it). Every peer of a session must have
+	 * never (the session waits for it); else 100..3600000. Every peer of a session must have
 	 * the same. join: this peer joins a session in progress (late, or
 	 * after a restart): it asks its host for the state of a confirmed
 	 * tick, simulates nothing before it has it, and takes its own inputs
@@ -177,7 +175,8 @@ typedef struct fxs_session_config {
 	uint32_t absent_ms;
 	bool join;
 	/* A player peer silent this long is reported INTERRUPTED (events);
-	 * 0: 250 ms, or absent_ms / 2 when that is less. */
+	 * 0: 250 ms, or absent_ms / 2 when that is less; else at least 10 and
+	 * below absent_ms. */
 	uint32_t interrupt_ms;
 } fxs_session_config;
 
@@ -225,8 +224,10 @@ typedef struct fxs_session fxs_session;
  * lockstep, rollback window 8, no key (which must be set). */
 fxs_session_config fxs_session_default_config(void);
 
-/* NULL with why in err (when err is not NULL) on a bad configuration (a
- * missing key or callback too) or no memory. */
+/* NULL with why in err (when err is not NULL) on a bad configuration or
+ * no memory: every field is checked, each with its reason ("mode must be
+ * FXS_SESSION_LOCKSTEP (0) or FXS_SESSION_ROLLBACK (1)", "desync_dir must
+ * be NULL or a directory that exists", a missing key or callback, ...). */
 fxs_session *fxs_session_create(const fxs_session_config *c, char *err, size_t errlen);
 void fxs_session_destroy(fxs_session *s); /* NULL: nothing */
 

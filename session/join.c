@@ -1,6 +1,7 @@
 /* Late join and reconnect (join.h). */
 #include "session/join.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #define RESEND_MS 64u          /* roster messages again after this */
 #define REQ_MS 250u            /* a joiner asks again after this */
 #define CATCHUP_BACK 30u       /* a join's state is this many ticks before the host's confirmed tick */
+#define VOUCH_WAIT_MS 2000u    /* a peer that has not vouched for a join's state by then is not waited for */
 
 enum { P_PRESENT = 0,
        P_FROZEN,
@@ -22,13 +24,17 @@ enum { OP_ABSENT = 1,
        OP_PROXY,
        OP_JOIN_REQ,
        OP_READY,
-       OP_JOINED };
+       OP_JOINED,
+       OP_VOUCH_REQ,
+       OP_VOUCH };
 enum { DUE_ABSENT = 1,
        DUE_REPORT = 2,
        DUE_PROXY = 4,
        DUE_JOINED = 8,
        DUE_REQ = 16,
-       DUE_READY = 32 };
+       DUE_READY = 32,
+       DUE_VOUCH_REQ = 64,
+       DUE_VOUCH = 128 };
 
 /* What this peer knows of peer j as an absentee. */
 typedef struct jpeer {
@@ -43,6 +49,9 @@ typedef struct jpeer {
 	bool wants, ready;
 	fxs_xfer_sender tx;
 	uint64_t last_sent[FXS_SESSION_MAX_PEERS]; /* per destination: when roster news went */
+	uint64_t vouch_T, vouch_C; /* j joins: the ticks it asked us to vouch for */
+	/* we join: what peer j said of the state we were offered */
+	uint8_t vouched; /* 0: nothing yet, 1: its confirmed checksums match */
 } jpeer;
 
 struct fxs_join {
@@ -55,6 +64,14 @@ struct fxs_join {
 	uint64_t base, M, R, last_req, last_ready;
 	fxs_xfer_receiver rx;
 	uint32_t absences; /* declared by us as a host */
+	/* we join: the state offered, held until the other peers vouch for it */
+	uint8_t *offer;
+	size_t offer_len;
+	uint64_t offer_T, offer_C, offer_hT, offer_hC, offer_at, last_vouch_req;
+	uint32_t refusals, vouchers;
+	char refused[200];
+	fxs_join_tamper_fn tamper; /* tests: the host's blob, changed (a cheating host) */
+	void *tamper_ctx;
 };
 
 static uint32_t host_of(const fxs_session *s, uint32_t j)
@@ -82,6 +99,7 @@ void fxs_join_destroy(fxs_join *y)
 	for (uint32_t k = 0; k < FXS_SESSION_MAX_PEERS; ++k)
 		fxs_xfer_send_reset(&y->p[k].tx);
 	fxs_xfer_recv_free(&y->rx);
+	free(y->offer);
 	free(y);
 }
 
@@ -104,6 +122,7 @@ static void freeze(fxs_session *s, uint32_t j, uint32_t e)
 	x->epoch = e;
 	x->phase = P_FROZEN;
 	x->frozen_c = s->peer[j].contig;
+	fxs_sess_event(s, FXS_SESSION_EVENT_ABSENT, j, x->frozen_c + 1);
 	/* j's inputs past the contiguous ones are forgotten: the reports' M
 	 * counts contiguous ones only, and what comes after M is the host's */
 	for (uint64_t t = x->frozen_c + 1; t < s->n; ++t)
@@ -148,6 +167,7 @@ static void back(fxs_session *s, uint32_t j, uint64_t R, uint64_t C, bool host)
 	x->phase = P_BACK;
 	x->R = R;
 	x->C = C;
+	fxs_sess_event(s, FXS_SESSION_EVENT_REJOINED, j, R);
 	x->last_heard = s->join->now;
 	mark_hashes_before(s, j, C);
 }
@@ -205,7 +225,9 @@ static bool start_blob(fxs_session *s, uint32_t j)
 	memcpy(b + 36, r->buf, r->len);
 	for (uint64_t t = T + 1; t <= C; ++t)
 		memcpy(b + 36 + r->len + (size_t)(t - T - 1) * s->tick_in, fxs_sess_inp_at(s, s->inp, t, 0), s->tick_in);
-	bool ok = fxs_xfer_send_start(&x->tx, JOIN_PURPOSE, x->epoch, b, len);
+	if (s->join->tamper)
+		s->join->tamper(s->join->tamper_ctx, &b, &len);
+	bool ok = b && fxs_xfer_send_start(&x->tx, JOIN_PURPOSE, x->epoch, b, len);
 	free(b);
 	return ok;
 }
@@ -268,6 +290,157 @@ static bool load_blob(fxs_session *s, const uint8_t *b, size_t len)
 	return true;
 }
 
+/* ---- a join that proves itself: the joiner's side ---- */
+
+/* The offered state is not taken: why (a name and the facts), and we ask again. */
+static void refuse(fxs_session *s, const char *reason, const char *fmt, unsigned long long a, unsigned long long b,
+		   unsigned long long c)
+{
+	fxs_join *y = s->join;
+	char facts[150];
+	snprintf(facts, sizeof facts, fmt, a, b, c);
+	snprintf(y->refused, sizeof y->refused, "join refused (%s): %s", reason, facts);
+	++y->refusals;
+	free(y->offer);
+	y->offer = NULL;
+	y->last_req = 0; /* ask the host again at once */
+	for (uint32_t k = 0; k < s->c.peers; ++k)
+		y->p[k].vouched = 0;
+	fxs_sess_event(s, FXS_SESSION_EVENT_JOIN_REFUSED, host_of(s, s->c.local), y->offer_T)->line = y->refused;
+}
+
+/* A world state's own step (false: not a world's snapshot). */
+static bool snapshot_step(const uint8_t *b, size_t len, uint64_t *step)
+{
+	fxs_result e;
+	fxs_world *w = fxs_world_create_from_snapshot(b, len, &e);
+	if (!w)
+		return false;
+	*step = fxs_world_get_step(w);
+	fxs_world_destroy(w);
+	return true;
+}
+
+/* The host's blob came: what the state and inputs say for themselves (its
+ * form, its step, the checksums of T and C once simulated), kept until the
+ * other peers vouch for those checksums. */
+static void offer_blob(fxs_session *s, uint8_t *b, size_t len)
+{
+	fxs_join *y = s->join;
+	uint64_t T = len >= 36 ? get64(b + 8) : 0, C = len >= 36 ? get64(b + 16) : 0, M = len >= 36 ? get64(b + 24) : 0,
+		 sl = len >= 36 ? get32(b + 32) : 0;
+	y->offer_T = T;
+	if (len < 36 || get32(b) != JOIN_MAGIC || T > C || C > s->c.ticks || M > s->c.ticks || sl == 0 ||
+	    sl > len - 36 || (len - 36 - sl) != (C - T) * (uint64_t)s->tick_in) {
+		free(b);
+		refuse(s, "malformed", "its ticks (state %llu, inputs to %llu) or lengths do not fit the session%.0llu",
+		       T, C, 0);
+		return;
+	}
+	const uint8_t *state = b + 36, *in = b + 36 + sl;
+	/* a world's state: its own step must be its tick (counted from our
+	 * own start's step) */
+	const snap_slot *start = fxs_sess_snap_get(s, 0);
+	uint64_t step, step0;
+	if (s->c.game.format == FXS_SESSION_STATE_WORLD && start) {
+		if (!snapshot_step(state, sl, &step) || !snapshot_step(start->buf, start->len, &step0)) {
+			free(b);
+			refuse(s, "state_unreadable", "the state of tick %llu is not a world's snapshot%.0llu%.0llu", T, 0, 0);
+			return;
+		}
+		if (step != step0 + T) {
+			free(b);
+			refuse(s, "snapshot_step", "the state labelled tick %llu is the world after step %llu, not %llu", T,
+			       step, step0 + T);
+			return;
+		}
+	}
+	/* its checksum, and the one its inputs lead to */
+	if (!s->c.game.load(s->c.game.ctx, state, sl)) {
+		free(b);
+		refuse(s, "state_unreadable", "the game cannot load the state of tick %llu%.0llu%.0llu", T, 0, 0);
+		return;
+	}
+	y->offer_hT = s->c.game.checksum(s->c.game.ctx);
+	for (uint64_t t = T + 1; t <= C; ++t)
+		if (!s->c.game.advance(s->c.game.ctx, t, in + (size_t)(t - T - 1) * s->tick_in, s->players)) {
+			free(b);
+			s->nomem = true;
+			return;
+		}
+	y->offer_hC = s->c.game.checksum(s->c.game.ctx);
+	free(y->offer);
+	y->offer = b;
+	y->offer_len = len;
+	y->offer_C = C;
+	y->offer_at = y->now;
+	y->last_vouch_req = 0;
+	y->vouchers = 0;
+	for (uint32_t k = 0; k < s->c.peers; ++k)
+		y->p[k].vouched = 0;
+}
+
+/* Peer k's word on the offer (its tick, confirmed tick and checksums of T and C). */
+static void vouch_heard(fxs_session *s, uint32_t k, uint64_t T, uint64_t C, uint64_t kcur, uint64_t kconf,
+			uint64_t hT, uint64_t hC)
+{
+	fxs_join *y = s->join;
+	if (!y->offer || T != y->offer_T || C != y->offer_C || y->p[k].vouched || k == host_of(s, s->c.local))
+		return;
+	if (kconf >= C) {
+		if (hT != y->offer_hT)
+			refuse(s, "state_hash", "peer %llu confirmed another checksum for tick %llu than the state's "
+			       "(%016llx)", k, T, y->offer_hT);
+		else if (hC != y->offer_hC)
+			refuse(s, "inputs", "the inputs up to tick %llu lead to %016llx, not to the checksum peer %llu "
+			       "confirmed", C, y->offer_hC, k);
+		else
+			y->p[k].vouched = 1, ++y->vouchers;
+		return;
+	}
+	/* the host confirmed C only with k's inputs up to C, which k takes one
+	 * tick and input_delay ahead of its simulation */
+	if (kcur + 1u + s->c.input_delay < C)
+		refuse(s, "beyond_confirmed", "the state comes with inputs up to tick %llu, but peer %llu has simulated "
+		       "only %llu ticks", C, k, kcur);
+}
+
+/* The offer proven (every other player peer vouched, or the ones that did
+ * not answer within VOUCH_WAIT_MS are not waited for): taken. */
+static void offer_frame(fxs_session *s)
+{
+	fxs_join *y = s->join;
+	uint32_t me = s->c.local, h = host_of(s, me);
+	bool all = true;
+	for (uint32_t k = 0; k < s->c.peers; ++k)
+		if (k != me && k != h && s->peer[k].count && !y->p[k].vouched)
+			all = false;
+	if (!all && y->now - y->offer_at < VOUCH_WAIT_MS) {
+		if (!y->last_vouch_req || y->now - y->last_vouch_req >= REQ_MS) {
+			for (uint32_t k = 0; k < s->c.peers; ++k) /* (the host's word is the offer itself) */
+				if (k != me && k != h && s->peer[k].count && !y->p[k].vouched)
+					y->due[k][me] |= DUE_VOUCH_REQ;
+			y->last_vouch_req = y->now;
+		}
+		return;
+	}
+	uint8_t *b = y->offer;
+	y->offer = NULL;
+	if (!load_blob(s, b, y->offer_len)) {
+		y->dropped = true; /* a state that does not load: nothing to go on with */
+		fxs_sess_event(s, FXS_SESSION_EVENT_DISCONNECTED, me, s->cur);
+	}
+	free(b);
+}
+
+void fxs_join_set_tamper(fxs_session *s, fxs_join_tamper_fn fn, void *ctx)
+{
+	if (s) {
+		s->join->tamper = fn;
+		s->join->tamper_ctx = ctx;
+	}
+}
+
 void fxs_join_frame(fxs_session *s, uint64_t now)
 {
 	fxs_join *y = s->join;
@@ -278,12 +451,11 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 		if (!y->loaded) {
 			uint8_t *b;
 			size_t len;
-			if ((b = fxs_xfer_recv_take(&y->rx, &len, NULL, NULL)) != NULL) {
-				if (!load_blob(s, b, len))
-					y->dropped = true; /* a state that does not load: nothing to go on with */
-				free(b);
-			}
-			if (!y->loaded && h != UINT32_MAX && (!y->last_req || now - y->last_req >= REQ_MS)) {
+			if (!y->offer && (b = fxs_xfer_recv_take(&y->rx, &len, NULL, NULL)) != NULL)
+				offer_blob(s, b, len);
+			if (y->offer)
+				offer_frame(s);
+			if (!y->loaded && !y->offer && h != UINT32_MAX && (!y->last_req || now - y->last_req >= REQ_MS)) {
 				s->join->due[h][me] |= DUE_REQ;
 				y->last_req = now;
 			}
@@ -441,6 +613,9 @@ static fxs_drop take_inputs(fxs_session *s, uint32_t j, uint64_t first, uint64_t
 			    uint64_t lo, uint64_t hi)
 {
 	peer_state *p = &s->peer[j];
+	uint64_t limit = fxs_sess_input_limit(s); /* (the input window, as for data packets) */
+	if (hi > limit)
+		hi = limit;
 	for (uint64_t i = 0; i < n; ++i) {
 		uint64_t t = first + i;
 		if (t >= lo && t <= hi && p->have[t] &&
@@ -488,8 +663,10 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		if (len != 6 || q != host)
 			return len != 6 ? FXS_DROP_COUNT : FXS_DROP_PEER;
 		if (j == me) {
-			if (!y->joining)
+			if (!y->joining && !y->dropped) {
 				y->dropped = true; /* declared absent while alive: only a restart brings us back */
+				fxs_sess_event(s, FXS_SESSION_EVENT_DISCONNECTED, me, s->cur);
+			}
 			return FXS_DROP_NONE;
 		}
 		if (e > x->epoch)
@@ -545,9 +722,31 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			return FXS_DROP_NONE; /* not yet: it comes again */
 		return take_inputs(s, j, first, n, body + 11, blk, x->M + 1, x->R ? x->R - 1 : s->c.ticks);
 	}
+	case OP_VOUCH_REQ: /* j joins and asks us what we confirmed of its offer */
+		if (len != 14 || q != j || j == me)
+			return len != 14 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		if (get32(body + 6) > get32(body + 10) || get32(body + 10) > s->c.ticks)
+			return FXS_DROP_RANGE;
+		x->vouch_T = get32(body + 6);
+		x->vouch_C = get32(body + 10);
+		y->due[j][j] |= DUE_VOUCH;
+		return FXS_DROP_NONE;
+	case OP_VOUCH: /* peer q's word on the state we were offered */
+		if (len != 38 || j != me || q == me)
+			return len != 38 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		if (get32(body + 6) > get32(body + 10) || get32(body + 10) > s->c.ticks || get32(body + 14) > s->c.ticks ||
+		    get32(body + 18) > s->c.ticks)
+			return FXS_DROP_RANGE;
+		if (y->joining && !y->loaded)
+			vouch_heard(s, q, get32(body + 6), get32(body + 10), get32(body + 14), get32(body + 18),
+				    get64(body + 22), get64(body + 30));
+		return FXS_DROP_NONE;
 	case OP_JOIN_REQ:
 		if (len != 6 || q != j || host != me)
 			return len != 6 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		/* asked again after a transfer that ended: the joiner refused it */
+		if (x->phase != P_BACK && (x->tx.state == FXS_XFER_SENT || x->tx.state == FXS_XFER_FAILED))
+			fxs_xfer_send_reset(&x->tx);
 		if (x->phase == P_PRESENT && s->c.absent_ms && now - x->last_heard < s->c.absent_ms / 2 &&
 		    x->last_heard)
 			return FXS_DROP_NONE; /* a late copy of a request j made before it came back */
@@ -580,6 +779,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		if (j == me) {
 			if (y->loaded && e == y->epoch && !y->R) {
 				y->R = R;
+				fxs_sess_event(s, FXS_SESSION_EVENT_JOINED, me, R)->state_tick = y->base;
 				if (s->local_gen < R - 1)
 					s->local_gen = R - 1;
 			}
@@ -617,6 +817,27 @@ size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, s
 		jpeer *x = &y->p[j];
 		out[1] = (uint8_t)j;
 		put32(out + 2, j == me ? y->epoch : x->epoch);
+		if ((*d & DUE_VOUCH_REQ) && j == me) {
+			*d &= (uint8_t)~DUE_VOUCH_REQ;
+			if (!y->offer)
+				continue;
+			out[0] = OP_VOUCH_REQ;
+			put32(out + 6, y->offer_T);
+			put32(out + 10, y->offer_C);
+			return 14;
+		}
+		if ((*d & DUE_VOUCH) && j == to) { /* to joins: our word on its offer */
+			*d &= (uint8_t)~DUE_VOUCH;
+			out[0] = OP_VOUCH;
+			put32(out + 6, x->vouch_T);
+			put32(out + 10, x->vouch_C);
+			put32(out + 14, s->cur);
+			put32(out + 18, s->conf);
+			bool known = s->conf >= x->vouch_C;
+			put64(out + 22, known ? s->hash[x->vouch_T] : 0);
+			put64(out + 30, known ? s->hash[x->vouch_C] : 0);
+			return 38;
+		}
 		if (*d & DUE_REQ) {
 			*d &= (uint8_t)~DUE_REQ;
 			out[0] = OP_JOIN_REQ;
@@ -709,4 +930,7 @@ void fxs_join_status(const fxs_session *s, fxs_session_join_status *st)
 	st->return_tick = y->R;
 	st->dropped = y->dropped;
 	st->absences = y->absences;
+	st->refusals = y->refusals;
+	st->vouchers = y->vouchers;
+	snprintf(st->refused, sizeof st->refused, "%s", y->refused);
 }

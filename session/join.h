@@ -20,7 +20,19 @@
  * Stalls: while j is absent, the others wait for j's inputs only until the
  * absence is declared and the reports are in (absent_ms plus about two
  * round trips); while j loads and catches up they run on proxies; at R
- * they wait for j's input of R (about one round trip after READY). */
+ * they wait for j's input of R (about one round trip after READY).
+ *
+ * What j takes on its host's word: nothing it cannot check. The blob's
+ * state must be a world whose step is T (for a world's state), and j asks
+ * every other player peer (VOUCH_REQ) for its confirmed checksums of T and
+ * C: each must equal the state's (loaded) and the one the blob's inputs
+ * T+1..C lead to (simulated), and no peer may have simulated fewer than
+ * C - 1 - input_delay ticks (the host cannot have confirmed C before). Any
+ * contradiction refuses the blob with its reason (join status, event
+ * JOIN_REFUSED) and j asks again; a peer that has not answered within
+ * VOUCH_WAIT_MS (2 s) is not waited for (it may be gone). With pair keys
+ * the host cannot speak for the vouchers. Past C, every input comes from
+ * its owner's own packets (or, for an absent peer, the host's proxies). */
 #ifndef FXS_SESSION_JOIN_H
 #define FXS_SESSION_JOIN_H
 
@@ -62,5 +74,9 @@ bool fxs_join_absent(const fxs_session *s, uint32_t q);
 /* Nothing of a join in progress here. */
 bool fxs_join_idle(const fxs_session *s);
 void fxs_join_status(const fxs_session *s, fxs_session_join_status *st);
+/* Tests: the host passes every join blob it makes through fn (a cheating
+ * host); *blob is malloc'd, fn may replace it (NULL: nothing sent). */
+typedef void (*fxs_join_tamper_fn)(void *ctx, uint8_t **blob, size_t *len);
+void fxs_join_set_tamper(fxs_session *s, fxs_join_tamper_fn fn, void *ctx);
 
 #endif

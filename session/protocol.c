@@ -22,6 +22,7 @@ static const char *const drop_names[FXS_DROP_REASONS] = {
 	"out_of_range",
 	"conflict",
 	"out_of_window",
+	"too_far_ahead",
 };
 
 const char *fxs_drop_name(fxs_drop d)
@@ -125,6 +126,10 @@ size_t fxs_data_encode(const fxs_data *d, uint8_t *out, size_t cap)
 	put32(out + 13, d->hash_first);
 	put32(out + 17, d->hash_ack);
 	put32(out + 21, d->tick);
+	put16(out + 25, (uint16_t)d->lead);
+	put16(out + 27, d->ping);
+	put16(out + 29, d->pong);
+	put16(out + 31, d->pong_age);
 	size_t o = FXS_PKT_DATA_HEAD, in = (size_t)d->n_ticks * d->players * d->input_size;
 	if (in)
 		memcpy(out + o, d->in, in);
@@ -151,6 +156,10 @@ fxs_drop fxs_data_decode(const uint8_t *body, size_t len, fxs_data *d)
 	d->hash_first = get32(body + 13);
 	d->hash_ack = get32(body + 17);
 	d->tick = get32(body + 21);
+	d->lead = (int16_t)(uint16_t)get16(body + 25);
+	d->ping = (uint16_t)get16(body + 27);
+	d->pong = (uint16_t)get16(body + 29);
+	d->pong_age = (uint16_t)get16(body + 31);
 	size_t o = FXS_PKT_DATA_HEAD;
 	d->in = body + o;
 	o += (size_t)d->n_ticks * d->players * d->input_size;

@@ -1,8 +1,8 @@
-/* The session's wire format, version 3: one datagram per packet,
+/* The session's wire format, version 4: one datagram per packet,
  * little-endian, no padding. Every packet type shares one frame and one MAC:
  *   off size field
  *   0   4    magic     "FXSP"
- *   4   1    version   3
+ *   4   1    version   4
  *   5   1    type      1 = data; 2..15 transfers (session/xfer.*)
  *   6   1    from      sender's peer id
  *   7   1    to        receiver's peer id
@@ -28,8 +28,12 @@
  *   9   4    input_ack    highest tick up to which the sender holds all of `to`'s inputs
  *   13  4    hash_first   tick of the first confirmed-tick checksum
  *   17  4    hash_ack     highest tick up to which the sender holds all of `to`'s checksums
- *   21  4    tick         the sender's simulated tick (information)
- *   25  n_ticks x players x input_size   input blocks, redundant: every unacked tick
+ *   21  4    tick         the sender's simulated tick (time sync: timesync.h)
+ *   25  2    lead         the sender's lead over `to` as it measures it, 1/16 ticks (signed)
+ *   27  2    ping         the sender's clock (ms, low 16 bits) as it sends
+ *   29  2    pong         the last ping the sender received from `to`
+ *   31  2    pong_age     ms the sender held that ping (0xffff: none yet)
+ *   33  n_ticks x players x input_size   input blocks, redundant: every unacked tick
  *   ..  8 x n_hashes      checksums of confirmed ticks hash_first..
  * The body is malformed (bad_count) unless body_len is exactly that.
  *
@@ -48,7 +52,7 @@
 #include "fixstep/session.h"
 
 #define FXS_PKT_MAGIC 0x50535846u /* "FXSP" */
-#define FXS_PKT_VERSION 3u
+#define FXS_PKT_VERSION 4u
 #define FXS_PKT_DATA 1u
 #define FXS_PKT_TYPE_MAX 15u /* types 2..15: the transfers' */
 #define FXS_PKT_FRAME 22u
@@ -56,8 +60,8 @@
 #define FXS_PKT_KEY_BYTES 32u /* crypto_auth_KEYBYTES, and the session key's size */
 #define FXS_PKT_MAX FXS_SESSION_PACKET_MAX
 #define FXS_PKT_BODY_MAX (FXS_PKT_MAX - FXS_PKT_FRAME - FXS_PKT_MAC_BYTES)
-#define FXS_PKT_DATA_HEAD 25u
-#define FXS_PKT_MAX_HASHES 16u
+#define FXS_PKT_DATA_HEAD 33u
+#define FXS_PKT_MAX_HASHES 15u
 #define FXS_PKT_MAX_TICKS 32u
 /* bytes of a data body left for inputs with the most checksums */
 #define FXS_PKT_INPUT_BYTES (FXS_PKT_BODY_MAX - FXS_PKT_DATA_HEAD - 8u * FXS_PKT_MAX_HASHES)
@@ -78,6 +82,8 @@ typedef struct fxs_frame {
 typedef struct fxs_data {
 	uint8_t flags, players, input_size, n_ticks, n_hashes;
 	uint32_t input_first, input_ack, hash_first, hash_ack, tick;
+	int16_t lead;
+	uint16_t ping, pong, pong_age;
 	const uint8_t *in;
 	uint64_t hashes[FXS_PKT_MAX_HASHES];
 } fxs_data;

@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "session/protocol.h"
 #include "session/join.h"
 #include "session/session_impl.h"
 #include "session/sync.h"
+#include "session/timesync.h"
 
 static bool spectator(const fxs_session *s, uint32_t k) { return s->peer[k].count == 0; }
 static uint8_t *inp_at(const fxs_session *s, uint8_t *base, uint64_t t, uint32_t player)
@@ -92,11 +94,30 @@ static const char *config_problem(const fxs_session_config *c, uint32_t *players
 		return "local must be one of the peers";
 	if (c->ticks < 1 || c->ticks > FXS_SESSION_MAX_TICKS)
 		return "ticks must be 1..2^30";
-	if (c->max_rollback > FXS_SESSION_MAX_ROLLBACK || c->input_delay > 60)
-		return "max_rollback must be 0..15 and input_delay 0..60";
+	if (c->mode != FXS_SESSION_LOCKSTEP && c->mode != FXS_SESSION_ROLLBACK)
+		return "mode must be FXS_SESSION_LOCKSTEP (0) or FXS_SESSION_ROLLBACK (1)";
+	if (c->max_rollback > FXS_SESSION_MAX_ROLLBACK)
+		return "max_rollback must be 0..15 (0: 8)";
+	if (c->input_delay > 60)
+		return "input_delay must be 0..60";
 	const fxs_session_callbacks *g = &c->game;
 	if (!g->state_size || !g->save || !g->load || !g->advance || !g->checksum)
 		return "the game's callbacks (state_size, save, load, advance, checksum) are all needed";
+	if (g->format != FXS_SESSION_STATE_OPAQUE && g->format != FXS_SESSION_STATE_WORLD)
+		return "game.format must be FXS_SESSION_STATE_OPAQUE (0) or FXS_SESSION_STATE_WORLD (1)";
+	if (c->input_size > FXS_SESSION_MAX_TICK_INPUT)
+		return "input_size must be 0..124 (0: 12)";
+	if (c->seq_window && (c->seq_window < 64 || c->seq_window > (1u << 30)))
+		return "seq_window must be 0 (4096) or 64..2^30";
+	if (c->absent_ms && (c->absent_ms < 100 || c->absent_ms > 3600000u))
+		return "absent_ms must be 0 (never) or 100..3600000 (an hour)";
+	if (c->interrupt_ms && (c->interrupt_ms < 10 || (c->absent_ms && c->interrupt_ms >= c->absent_ms)))
+		return "interrupt_ms must be 0 (250) or 10.. and below absent_ms";
+	if (c->desync_dir) {
+		struct stat sb;
+		if (!c->desync_dir[0] || stat(c->desync_dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+			return "desync_dir must be NULL or a directory that exists";
+	}
 	uint32_t isz = c->input_size ? c->input_size : 12, total = 0, any = 0;
 	for (uint32_t k = 0; k < c->peers; ++k)
 		any |= c->players[k];
@@ -108,6 +129,11 @@ static const char *config_problem(const fxs_session_config *c, uint32_t *players
 	}
 	if (total < 1 || total > FXS_SESSION_MAX_PLAYERS)
 		return "1..64 players in all (spectators own none)";
+	uint32_t player_peers = 0;
+	for (uint32_t k = 0; k < c->peers; ++k)
+		player_peers += (any ? c->players[k] : 1) != 0;
+	if (c->join && (any ? c->players[c->local] : 1) && player_peers < 2)
+		return "join needs another player peer (the host it joins through)";
 	*players = total;
 	return NULL;
 }
@@ -249,6 +275,8 @@ static void set_input(fxs_session *s, uint32_t k, uint64_t t, const uint8_t *in)
 	}
 }
 
+static void connection_events(fxs_session *s);
+
 static void gen_local(fxs_session *s)
 {
 	peer_state *me = &s->peer[s->c.local];
@@ -381,6 +409,8 @@ static void compare_hashes(fxs_session *s)
 				continue; /* (before a join's state: not ours to compare) */
 			if (!s->ds.tick || t < s->ds.tick)
 				record_desync(s, t, q);
+			if (!s->first_mismatch[q])
+				fxs_sess_event(s, FXS_SESSION_EVENT_DESYNC, q, t);
 			if (!s->first_mismatch[q]) { /* name it with q, over the protocol */
 				const snap_slot *r = snap_get(s, t);
 				s->first_mismatch[q] = true;
@@ -425,6 +455,7 @@ uint32_t fxs_session_advance(fxs_session *s, uint32_t max_ticks)
 		s->now_ms += FXS_SYNC_FRAME_MS;
 	fxs_sync_set_time(s->sync, s->now_ms);
 	fxs_join_frame(s, s->now_ms);
+	connection_events(s);
 	do_rollback(s);
 	update_confirmed(s);
 	while (done < max_ticks) {
@@ -472,6 +503,16 @@ static void seq_record(fxs_session *s, uint32_t q, uint32_t seq)
 	}
 }
 
+uint64_t fxs_sess_input_limit(const fxs_session *s)
+{
+	uint64_t base = s->cur;
+	if (s->conf > base)
+		base = s->conf;
+	if (s->local_gen > base)
+		base = s->local_gen;
+	return base + FXS_SESSION_INPUT_WINDOW;
+}
+
 /* Every check of a data body from peer q, before anything changes. */
 static fxs_drop data_check(const fxs_session *s, uint32_t q, const fxs_data *d)
 {
@@ -484,17 +525,22 @@ static fxs_drop data_check(const fxs_session *s, uint32_t q, const fxs_data *d)
 	    (d->n_hashes && (d->hash_first < 1 || (uint64_t)d->hash_first + d->n_hashes - 1 > s->c.ticks)) ||
 	    d->input_ack > s->c.ticks || d->hash_ack > s->c.ticks || d->tick > s->c.ticks)
 		return FXS_DROP_RANGE;
+	/* inputs or checksums that start beyond the input window: nobody honest
+	 * sends them (their memory is what a flood of them would cost) */
+	uint64_t limit = fxs_sess_input_limit(s);
+	if ((d->n_ticks && d->input_first > limit) || (d->n_hashes && d->hash_first > limit))
+		return FXS_DROP_AHEAD;
 	/* an input or checksum contradicting one we hold: the whole packet goes */
 	size_t len = (size_t)p->count * s->isz;
 	for (uint32_t i = 0; i < d->n_ticks; ++i) {
 		uint64_t t = (uint64_t)d->input_first + i;
-		if (p->have[t] && fxs_join_take_input(s, q, t) &&
+		if (t <= limit && p->have[t] && fxs_join_take_input(s, q, t) &&
 		    memcmp(inp_at(s, s->inp, t, p->first), d->in + i * len, len) != 0)
 			return FXS_DROP_CONFLICT;
 	}
 	for (uint32_t i = 0; i < d->n_hashes; ++i) {
 		uint64_t t = (uint64_t)d->hash_first + i;
-		if (p->rhave[t] && fxs_join_take_hash(s, q, t) && p->rhash[t] != d->hashes[i])
+		if (t <= limit && p->rhave[t] && fxs_join_take_hash(s, q, t) && p->rhash[t] != d->hashes[i])
 			return FXS_DROP_CONFLICT;
 	}
 	return FXS_DROP_NONE;
@@ -511,13 +557,20 @@ static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, si
 		return r;
 	peer_state *p = &s->peer[q];
 	size_t blk = (size_t)p->count * s->isz;
+	uint64_t limit = fxs_sess_input_limit(s);
 	for (uint32_t i = 0; i < d.n_ticks; ++i) {
 		uint64_t t = (uint64_t)d.input_first + i;
-		if (!p->have[t] && fxs_join_take_input(s, q, t))
+		if (t > limit)
+			++s->st.ahead_dropped; /* (the tail of a packet: it comes again) */
+		else if (!p->have[t] && fxs_join_take_input(s, q, t))
 			set_input(s, q, t, d.in + i * blk);
 	}
 	for (uint32_t i = 0; i < d.n_hashes; ++i) {
 		uint64_t t = (uint64_t)d.hash_first + i;
+		if (t > limit) {
+			++s->st.ahead_dropped;
+			continue;
+		}
 		if (!fxs_join_take_hash(s, q, t))
 			continue; /* before the state a join brought */
 		p->rhash[t] = d.hashes[i];
@@ -531,6 +584,15 @@ static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, si
 		p->their_hash_ack = d.hash_ack;
 	if (d.flags & FXS_PKT_FLAG_DONE)
 		p->done = true;
+	uint32_t trips = p->ts_trips;
+	fxs_ts_heard(s, q, &d);
+	if (p->ts_trips != trips && trips < FXS_TS_SYNCED_TRIPS) {
+		fxs_session_event_type ty = p->ts_trips >= FXS_TS_SYNCED_TRIPS ? FXS_SESSION_EVENT_SYNCHRONIZED
+										 : FXS_SESSION_EVENT_SYNCHRONIZING;
+		fxs_session_event *e = fxs_sess_event(s, ty, q, s->cur);
+		e->progress = p->ts_trips;
+		e->total = FXS_TS_SYNCED_TRIPS;
+	}
 	return FXS_DROP_NONE;
 }
 
@@ -583,6 +645,12 @@ fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int
 	/* authentic, new, within reach and consistent: only now does it count */
 	seq_record(s, f.from, f.seq);
 	fxs_join_heard(s, f.from);
+	peer_state *p = &s->peer[f.from];
+	p->rx_ms = s->now_ms;
+	if (p->interrupted) {
+		p->interrupted = false;
+		fxs_sess_event(s, FXS_SESSION_EVENT_RESUMED, f.from, s->cur);
+	}
 	++s->st.packets_accepted;
 	++s->peer[f.from].packets;
 	return FXS_DROP_NONE;
@@ -630,6 +698,7 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 	d.tick = (uint32_t)s->cur;
 	d.input_ack = (uint32_t)them->contig;
 	d.hash_ack = (uint32_t)them->rcontig;
+	fxs_ts_fill(s, to, &d);
 	if (me->count) {
 		/* every input the peer has not acknowledged, oldest first (redundancy) */
 		uint64_t first = them->their_input_ack + 1, last = me->contig;
@@ -657,6 +726,56 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 	if (!blen || cap < FXS_PKT_FRAME + blen + FXS_PKT_MAC_BYTES)
 		return 0;
 	return seal_to(s, to, FXS_PKT_DATA, body, blen, out, cap);
+}
+
+/* ---- events (events.h) ---- */
+
+fxs_session_event *fxs_sess_event(fxs_session *s, fxs_session_event_type type, uint32_t peer, uint64_t tick)
+{
+	fxs_session_event e;
+	memset(&e, 0, sizeof e);
+	e.type = type;
+	e.peer = peer;
+	e.tick = tick;
+	e.line = "";
+	fxs_session_event *q = fxs_events_push(&s->events, &e);
+	s->st.events_lost = s->events.lost;
+	return q;
+}
+
+bool fxs_session_event_poll(fxs_session *s, fxs_session_event *ev)
+{
+	return s && ev && fxs_events_pop(&s->events, ev);
+}
+
+static uint64_t interrupt_ms(const fxs_session *s)
+{
+	uint64_t ms = s->c.interrupt_ms ? s->c.interrupt_ms : 250u;
+	if (!s->c.interrupt_ms && s->c.absent_ms && s->c.absent_ms / 2 < ms)
+		ms = s->c.absent_ms / 2;
+	return ms;
+}
+
+/* Once per advance: silences, and a desync's name once it is known. */
+static void connection_events(fxs_session *s)
+{
+	for (uint32_t q = 0; q < s->c.peers; ++q) {
+		peer_state *p = &s->peer[q];
+		if (q == s->c.local || !p->count || p->done || p->interrupted || fxs_join_absent(s, q))
+			continue;
+		if (s->now_ms - p->rx_ms >= interrupt_ms(s) && !fxs_session_complete(s)) {
+			p->interrupted = true;
+			fxs_sess_event(s, FXS_SESSION_EVENT_INTERRUPTED, q, s->cur);
+		}
+	}
+	for (uint32_t q = 0; q < s->c.peers; ++q) {
+		uint64_t t = 0;
+		const char *line = s->desync_named_told[q] ? "" : fxs_sync_line_with(s->sync, q, &t);
+		if (line[0]) {
+			s->desync_named_told[q] = true;
+			fxs_sess_event(s, FXS_SESSION_EVENT_DESYNC_NAMED, q, t)->line = line;
+		}
+	}
 }
 
 /* ---- the desync exchange and joins (sync.h, join.h) ---- */
@@ -687,12 +806,27 @@ size_t fxs_session_packet_more(fxs_session *s, uint32_t to, uint8_t *out, size_t
 
 const char *fxs_session_desync_line(const fxs_session *s) { return s ? fxs_sync_line(s->sync) : ""; }
 
+/* The caller's milliseconds on the session's clock (never before its start). */
+static uint64_t session_ms(const fxs_session *s, uint64_t caller_ms)
+{
+	if (!s->caller_clock || caller_ms < s->caller0)
+		return s->now_ms;
+	return s->session0 + (caller_ms - s->caller0);
+}
+
 void fxs_session_set_time(fxs_session *s, uint64_t now_ms)
 {
-	if (s && (!s->caller_clock || now_ms > s->now_ms)) {
-		s->now_ms = now_ms;
+	if (!s)
+		return;
+	if (!s->caller_clock) { /* the caller's clock starts here, wherever it stands */
 		s->caller_clock = true;
+		s->caller0 = now_ms;
+		s->session0 = s->now_ms;
+		return;
 	}
+	uint64_t t = session_ms(s, now_ms);
+	if (t > s->now_ms)
+		s->now_ms = t;
 }
 
 bool fxs_session_join_get(const fxs_session *s, fxs_session_join_status *st)
@@ -761,11 +895,15 @@ uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_m
 		return 0;
 	if (!tick_ms)
 		tick_ms = 1;
+	/* every timer on the session's clock: it starts at the first call */
+	fxs_session_set_time(s, now_ms);
+	uint64_t now = s->now_ms;
 	if (!s->pumping) {
 		s->pumping = true;
-		s->pump_start = s->next_send = now_ms;
+		s->pace0 = (int64_t)now;
+		s->next_send = now;
 		for (uint32_t q = 0; q < s->c.peers; ++q)
-			s->peer[q].heard_ms = now_ms;
+			s->peer[q].heard_ms = now;
 	}
 	uint8_t buf[FXS_SESSION_PACKET_MAX + 1]; /* one more: a longer datagram is oversized */
 	size_t n;
@@ -775,36 +913,72 @@ uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_m
 	for (uint32_t q = 0; q < s->c.peers; ++q) {
 		peer_state *p = &s->peer[q];
 		if (p->packets != p->pumped)
-			p->pumped = p->packets, p->heard_ms = now_ms;
+			p->pumped = p->packets, p->heard_ms = now;
 	}
-	fxs_session_set_time(s, now_ms);
-	uint64_t due = now_ms >= s->pump_start ? (now_ms - s->pump_start) / tick_ms + 1 : 0;
-	/* a joiner catches up with the state it got, then keeps the pace from there */
+	/* a joiner catches up with the state it got, then keeps the pace from
+	 * there: tick cur + 1 due now (pace0 may be before the clock's start) */
 	fxs_session_join_status js;
 	fxs_join_status(s, &js);
+	if (js.return_tick && !s->join_paced)
+		s->pace0 = (int64_t)now - (int64_t)(s->cur * tick_ms), s->join_paced = true;
+	int64_t since = (int64_t)now - s->pace0;
+	uint64_t due = since >= 0 ? (uint64_t)since / tick_ms + 1 : 0;
 	if (js.loaded && !js.return_tick)
 		due = s->cur + 2;
-	else if (js.return_tick && !s->join_paced)
-		s->pump_start = now_ms - s->cur * tick_ms, s->join_paced = true;
 	uint32_t step = due > s->cur ? (due - s->cur > 2 ? 2 : (uint32_t)(due - s->cur)) : 0;
 	uint32_t done = fxs_session_advance(s, step);
-	if (now_ms >= s->next_send) {
+	if (!js.loaded || js.return_tick) {
+		/* a tick that could not be simulated (waiting for inputs) is not
+		 * owed: the pace slips with the stall instead of bursting after it */
+		if (done < step && s->cur < s->c.ticks)
+			s->pace0 = (int64_t)now - (int64_t)(s->cur * tick_ms);
+		/* time sync: wait out half of our lead over the others */
+		uint32_t wait = fxs_ts_take_wait(s);
+		s->pace0 += (int64_t)wait * tick_ms;
+		s->ts_waited_ticks += wait;
+	}
+	if (now >= s->next_send) {
 		for (uint32_t q = 0; q < s->c.peers; ++q) {
 			if ((n = fxs_session_packet(s, q, buf, sizeof buf)) > 0)
 				t->send(t->ctx, q, buf, n);
 			while ((n = fxs_session_packet_more(s, q, buf, sizeof buf)) > 0)
 				t->send(t->ctx, q, buf, n);
 		}
-		s->next_send = now_ms + tick_ms;
+		s->next_send = now + tick_ms;
 	}
 	return done;
 }
 
+int32_t fxs_session_frames_ahead(const fxs_session *s)
+{
+	if (!s)
+		return 0;
+	int32_t a = fxs_ts_ahead16(s);
+	return a >= 0 ? (a + 8) / 16 : -((8 - a) / 16);
+}
+
+uint32_t fxs_session_skip_ticks(fxs_session *s)
+{
+	if (!s || fxs_session_complete(s))
+		return 0;
+	uint32_t w = fxs_ts_take_wait(s);
+	s->ts_waited_ticks += w;
+	return w;
+}
+
+uint64_t fxs_session_ticks_waited(const fxs_session *s) { return s ? s->ts_waited_ticks : 0; }
+
+uint32_t fxs_session_rtt_ms(const fxs_session *s, uint32_t peer)
+{
+	return s && peer < s->c.peers && s->peer[peer].ts_trips ? s->peer[peer].ts_rtt : 0;
+}
+
 uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms)
 {
-	if (!s || peer >= s->c.peers || !s->pumping || now_ms < s->peer[peer].heard_ms)
+	if (!s || peer >= s->c.peers || !s->pumping)
 		return 0;
-	return now_ms - s->peer[peer].heard_ms;
+	uint64_t now = session_ms(s, now_ms);
+	return now > s->peer[peer].heard_ms ? now - s->peer[peer].heard_ms : 0;
 }
 
 int fxs_session_silent_peer(const fxs_session *s, uint64_t now_ms, uint32_t timeout_ms)

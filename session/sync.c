@@ -124,6 +124,14 @@ bool fxs_sync_idle(const fxs_sync *y)
 
 const char *fxs_sync_line(const fxs_sync *y) { return y ? y->line : ""; }
 
+const char *fxs_sync_line_with(const fxs_sync *y, uint32_t q, uint64_t *tick)
+{
+	if (!y || q >= y->peers || !y->dx[q] || !y->dx[q]->named)
+		return "";
+	*tick = y->dx[q]->tick;
+	return y->dx[q]->line;
+}
+
 const char *fxs_sync_problem(const fxs_sync *y)
 {
 	for (uint32_t q = 0; y && q < y->peers; ++q)

@@ -36,6 +36,8 @@ size_t fxs_sync_body(fxs_sync *y, uint32_t to, uint8_t *type, uint8_t *out, size
 bool fxs_sync_idle(const fxs_sync *y);
 /* The first desync named with a peer ("desync at tick T: ..."), "" when none. */
 const char *fxs_sync_line(const fxs_sync *y);
+/* The desync named with peer q (its tick into *tick), "" when not (yet). */
+const char *fxs_sync_line_with(const fxs_sync *y, uint32_t q, uint64_t *tick);
 /* Why an exchange could not name its desync ("" when none did). */
 const char *fxs_sync_problem(const fxs_sync *y);
 

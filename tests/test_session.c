@@ -5,6 +5,8 @@
  * The scenes are the session library's client through the program's
  * adapter (tools/cli/scene_session.c). */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -353,6 +355,7 @@ TEST(session_packet_round_trip_and_bounds)
 	p.d.n_hashes = 2;
 	p.d.input_first = 5;
 	p.d.hashes[1] = 0x0123456789abcdefull;
+	p.d.lead = -40, p.d.ping = 0xfedc, p.d.pong = 7, p.d.pong_age = 0xffff; /* time sync's */
 	for (int i = 0; i < 30; ++i)
 		p.in[i] = (uint8_t)(i * 7 + 1);
 	p.d.in = p.in;
@@ -361,12 +364,13 @@ TEST(session_packet_round_trip_and_bounds)
 	fxs_packet_key(test_key, 0, 1, other);
 	CHECK(memcmp(key, other, sizeof key) != 0); /* each direction its own key */
 	size_t n = seal_packet(&p, NULL, buf, sizeof buf);
-	CHECK(n == 22 + 25 + 30 + 16 + 32);
+	CHECK(n == 22 + 33 + 30 + 16 + 32);
 	fxs_frame f;
 	const uint8_t *body;
 	CHECK(fxs_packet_frame(buf, n, &f) == FXS_DROP_NONE && f.from == 1 && f.to == 0 && f.type == FXS_PKT_DATA);
 	CHECK(open_packet(buf, n, &q));
 	CHECK(q.d.hashes[1] == p.d.hashes[1] && memcmp(q.in, p.in, 30) == 0 && q.d.input_first == 5 && q.f.seq == 9);
+	CHECK(q.d.lead == -40 && q.d.ping == 0xfedc && q.d.pong == 7 && q.d.pong_age == 0xffff);
 	CHECK(fxs_packet_open(buf, n, other, &f, &body) == FXS_DROP_MAC);
 	for (size_t k = 0; k < n; ++k)
 		CHECK(fxs_packet_frame(buf, k, &f) == FXS_DROP_TRUNCATED);
@@ -379,13 +383,13 @@ TEST(session_packet_round_trip_and_bounds)
 	}
 	/* a body whose counts disagree with its length, and the type byte */
 	uint8_t raw[64] = { 0 };
-	raw[3] = 1; /* one tick of 0 players x 0 bytes, no checksums: 25 bytes */
+	raw[3] = 1; /* one tick of 0 players x 0 bytes, no checksums: 33 bytes */
 	fxs_data d;
-	CHECK(fxs_data_decode(raw, 25, &d) == FXS_DROP_NONE && fxs_data_decode(raw, 26, &d) == FXS_DROP_COUNT);
+	CHECK(fxs_data_decode(raw, 33, &d) == FXS_DROP_NONE && fxs_data_decode(raw, 34, &d) == FXS_DROP_COUNT);
 	raw[1] = 1, raw[2] = 4;
-	CHECK(fxs_data_decode(raw, 25, &d) == FXS_DROP_COUNT && fxs_data_decode(raw, 29, &d) == FXS_DROP_NONE);
+	CHECK(fxs_data_decode(raw, 33, &d) == FXS_DROP_COUNT && fxs_data_decode(raw, 37, &d) == FXS_DROP_NONE);
 	raw[4] = FXS_PKT_MAX_HASHES + 1;
-	CHECK(fxs_data_decode(raw, 29 + 8 * (FXS_PKT_MAX_HASHES + 1), &d) == FXS_DROP_COUNT);
+	CHECK(fxs_data_decode(raw, 37 + 8 * (FXS_PKT_MAX_HASHES + 1), &d) == FXS_DROP_COUNT);
 	n = seal_packet(&p, NULL, buf, sizeof buf);
 	buf[5] = 0;
 	CHECK(fxs_packet_frame(buf, n, &f) == FXS_DROP_TYPE);
@@ -853,6 +857,18 @@ TEST(session_spectator_never_stalls_players)
 	simrun_close(&r);
 }
 
+static void set_mode_77(fxs_session_config *c) { c->mode = (fxs_session_mode)77; }
+static void set_format_9(fxs_session_config *c) { c->game.format = (fxs_session_state_format)9; }
+static void set_rollback_16(fxs_session_config *c) { c->max_rollback = 16; }
+static void set_delay_61(fxs_session_config *c) { c->input_delay = 61; }
+static void set_input_size_125(fxs_session_config *c) { c->input_size = 125; }
+static void set_seq_window_5(fxs_session_config *c) { c->seq_window = 5; }
+static void set_absent_50(fxs_session_config *c) { c->absent_ms = 50; }
+static void set_interrupt_over(fxs_session_config *c) { c->absent_ms = 500, c->interrupt_ms = 500; }
+static void set_desync_dir_missing(fxs_session_config *c) { c->desync_dir = "/nonexistent/fixstep-desyncs"; }
+static void set_join_alone(fxs_session_config *c) { c->join = true, c->players[0] = 1, c->players[1] = 0; }
+static void set_ticks_0(fxs_session_config *c) { c->ticks = 0; }
+
 /* Configurations that cannot make a session, each with its reason. */
 TEST(session_config_refused_with_reason)
 {
@@ -888,6 +904,36 @@ TEST(session_config_refused_with_reason)
 	c.game = g.cb;
 	c.local = 2;
 	CHECK(!fxs_session_create(&c, err, sizeof err) && strstr(err, "local"));
+	/* every field, each with its reason */
+	c = fxs_session_default_config();
+	memcpy(c.key, test_key, sizeof c.key);
+	c.game = g.cb;
+	struct {
+		void (*set)(fxs_session_config *);
+		const char *why;
+	} bad[] = {
+		{ set_mode_77, "mode must be" },          { set_format_9, "game.format" },
+		{ set_rollback_16, "max_rollback" },      { set_delay_61, "input_delay" },
+		{ set_input_size_125, "input_size" },     { set_seq_window_5, "seq_window" },
+		{ set_absent_50, "absent_ms" },           { set_interrupt_over, "interrupt_ms" },
+		{ set_desync_dir_missing, "desync_dir" }, { set_join_alone, "join needs another player" },
+		{ set_ticks_0, "ticks" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+		fxs_session_config b = c;
+		bad[i].set(&b);
+		err[0] = 0;
+		fxs_session *x = fxs_session_create(&b, err, sizeof err);
+		CHECKF(!x && strstr(err, bad[i].why), "case %zu: '%s'", i, err);
+		fxs_session_destroy(x);
+	}
+	c.desync_dir = "/tmp";
+	c.absent_ms = 500;
+	c.interrupt_ms = 100;
+	c.seq_window = 64;
+	s = fxs_session_create(&c, err, sizeof err);
+	CHECKF(s, "%s", err);
+	fxs_session_destroy(s);
 	CHECK(!fxs_session_create(NULL, err, sizeof err) && !fxs_session_create(NULL, NULL, 0));
 	/* NULL sessions everywhere */
 	CHECK(fxs_session_advance(NULL, 5) == 0 && fxs_session_packet(NULL, 1, (uint8_t *)err, sizeof err) == 0 &&
@@ -1003,6 +1049,87 @@ TEST(session_opaque_state_big_inputs)
 	CHECKF(fxs_synctest(&cb, 9, 40, TICKS, 8, toy_input, NULL, &res, err, sizeof err), "%s", err);
 	CHECK(res.final_hash == toy_checksum(&off) && res.snapshot_bytes == 16);
 	simrun_close(&r);
+}
+
+/* Resident memory of this process (bytes), from /proc; 0 when unknown. */
+static uint64_t resident_bytes(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long pages = 0, res = 0;
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu %lu", &pages, &res) != 2)
+		res = 0;
+	fclose(f);
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* A session of 2^30 ticks under 40,000 sealed data packets of peer 1's,
+ * each with 32 ticks of inputs and 15 checksums spread far ahead: every
+ * one is dropped as too far ahead (counted), and the process's resident
+ * memory stays within the stated bound (the input window: a few pages per
+ * array), where it grew by 326 MB before. Then genuine traffic still goes. */
+TEST(session_far_ahead_inputs_bounded)
+{
+	cli_scene_game g[2];
+	fxs_session *s[2];
+	char err[160];
+	for (uint32_t p = 0; p < 2; ++p) {
+		CHECK(cli_scene_game_open(&g[p], fxs_scene_find("pendulum"), 0));
+		fxs_session_config c = fxs_session_default_config();
+		c.game = g[p].cb;
+		c.local = p;
+		c.session_id = 0xabcd;
+		c.ticks = FXS_SESSION_MAX_TICKS; /* (reserved, not resident: the pages come as they are written) */
+		c.input_size = 4;
+		c.seq_window = 100000; /* (so that the input window alone stands against the flood) */
+		memcpy(c.key, test_key, sizeof c.key);
+		s[p] = fxs_session_create(&c, err, sizeof err);
+		CHECKF(s[p], "%s", err);
+	}
+	tpkt pk;
+	memset(&pk, 0, sizeof pk);
+	pk.f.type = FXS_PKT_DATA;
+	pk.f.from = 1;
+	pk.f.to = 0;
+	pk.f.session = 0xabcd;
+	pk.d.players = 1;
+	pk.d.input_size = 4;
+	pk.d.n_ticks = 32;
+	pk.d.n_hashes = FXS_PKT_MAX_HASHES;
+	pk.d.in = pk.in;
+	uint8_t buf[FXS_PKT_MAX + 1];
+	uint64_t before = resident_bytes();
+	const uint32_t N = 40000;
+	uint32_t ahead = 0;
+	for (uint32_t i = 0; i < N; ++i) {
+		pk.f.seq = i + 1;
+		/* a new page of every array each time: 26,000 ticks apart */
+		pk.d.input_first = 1000u + i * 26000u;
+		pk.d.hash_first = 2000u + i * 26000u;
+		memset(pk.in, (int)(i & 0xff), 32 * 4);
+		size_t n = seal_packet(&pk, NULL, buf, sizeof buf);
+		ahead += fxs_session_receive(s[0], buf, n, 1) == FXS_DROP_AHEAD;
+	}
+	uint64_t after = resident_bytes();
+	const fxs_session_stats *st = fxs_session_stats_get(s[0]);
+	printf("    40,000 far-ahead packets: %u dropped as too_far_ahead; resident memory %.1f MB before, %.1f MB after\n",
+	       ahead, (double)before / 1e6, (double)after / 1e6);
+	CHECK(ahead == N && st->dropped[FXS_DROP_AHEAD] == N && strcmp(fxs_drop_name(FXS_DROP_AHEAD), "too_far_ahead") == 0);
+	/* the bound: 128 ticks of one peer's inputs and checksums, a few pages per array; 1 MB of slack for the process */
+	CHECKF(before && after < before + (1u << 20), "grew by %" PRIu64 " bytes", after - before);
+	/* the tail of a packet past the window: the rest is taken, the tail counted */
+	pk.f.seq = N + 1;
+	pk.d.n_hashes = 0;
+	pk.d.input_first = FXS_SESSION_INPUT_WINDOW - 10; /* ticks 118..149: 22 beyond 128 (our local inputs start at 0) */
+	size_t n = seal_packet(&pk, NULL, buf, sizeof buf);
+	uint64_t tail0 = st->ahead_dropped;
+	CHECK(fxs_session_receive(s[0], buf, n, 1) == FXS_DROP_NONE);
+	CHECKF(st->ahead_dropped - tail0 >= 20 && st->ahead_dropped - tail0 <= 22, "%" PRIu64, st->ahead_dropped - tail0);
+	for (uint32_t p = 0; p < 2; ++p) {
+		fxs_session_destroy(s[p]);
+		cli_scene_game_close(&g[p]);
+	}
 }
 
 /* fxs_session_pump drives two peers on the simulated clock to the end;

@@ -82,8 +82,21 @@ static void world_desync(fxs_session_mode mode)
 	bool done = false;
 	uint64_t f;
 	uint64_t named_at = 0, seen_at = 0;
+	/* the events: each peer's first DESYNC (tick, peer) and its DESYNC_NAMED line */
+	uint64_t ev_tick[SP] = { 0 };
+	uint32_t ev_peer[SP] = { 0 };
+	const char *ev_line[SP] = { 0 };
 	for (f = 0; f < 3000 && !done; ++f) {
 		done = frame_all(s, SP, net, f);
+		fxs_session_event e;
+		for (uint32_t p = 0; p < SP; ++p)
+			while (fxs_session_event_poll(s[p], &e)) {
+				if (e.type == FXS_SESSION_EVENT_DESYNC && !ev_tick[p])
+					ev_tick[p] = e.tick, ev_peer[p] = e.peer;
+				if (e.type == FXS_SESSION_EVENT_DESYNC_NAMED &&
+				    strcmp(e.line, fxs_session_desync_line(s[p])) == 0 && e.tick == T)
+					ev_line[p] = e.line; /* (one event per peer it is named with) */
+			}
 		bool all_named = true;
 		for (uint32_t p = 0; p < SP; ++p)
 			all_named = all_named && fxs_session_desync_line(s[p])[0];
@@ -111,6 +124,12 @@ static void world_desync(fxs_session_mode mode)
 		if (!body_field[0])
 			snprintf(body_field, sizeof body_field, "%s", mine);
 		same = same && strcmp(mine, body_field) == 0;
+		/* the events said the same: tick T, with peer 2 (peer 2: with another) */
+		same = same && ev_tick[p] == T && (p == 2 ? ev_peer[p] != 2 : ev_peer[p] == 2) && ev_line[p] &&
+			strcmp(ev_line[p], line) == 0;
+		if (!same)
+			printf("      peer %u's events: desync tick %" PRIu64 " peer %u, line '%s'\n", p, ev_tick[p],
+			       ev_peer[p], ev_line[p] ? ev_line[p] : "(none)");
 	}
 	printf("    %s: %s (all 4 peers; seen by peer 0 at frame %" PRIu64 ", named by all %" PRIu64
 	       " frames later)\n",

@@ -62,6 +62,8 @@ typedef struct game {
 	uint32_t players;
 	uint32_t marble_slot[MAX_PLAYERS]; /* the marbles' body slots (stable across snapshots) */
 	uint64_t seed;
+	uint64_t perturb;                   /* --perturb: after this tick, marble 0 moves by 1 LSB (a desync) */
+	fxs_session_callbacks world_cb;     /* the session's ready callbacks over the world */
 } game;
 
 static fxs_body_id static_box(fxs_world *w, fix16_t x, fix16_t y, fix16_t z, fix16_t hx, fix16_t hy, fix16_t hz)
@@ -127,6 +129,42 @@ static void apply_inputs(fxs_world *w, uint64_t tick, const uint8_t *inputs, uin
 			v.y += FXG_I(4);
 		fxs_body_set_linear_velocity(w, id, v);
 	}
+}
+
+/* The session's callbacks: the world's, with --perturb's desync on purpose
+ * after its tick. */
+static size_t game_state_size(void *ctx)
+{
+	game *g = ctx;
+	return g->world_cb.state_size(g->world_cb.ctx);
+}
+static bool game_save(void *ctx, uint8_t *buf, size_t cap, size_t *len)
+{
+	game *g = ctx;
+	return g->world_cb.save(g->world_cb.ctx, buf, cap, len);
+}
+static bool game_load(void *ctx, const uint8_t *buf, size_t len)
+{
+	game *g = ctx;
+	return g->world_cb.load(g->world_cb.ctx, buf, len);
+}
+static uint64_t game_checksum(void *ctx)
+{
+	game *g = ctx;
+	return g->world_cb.checksum(g->world_cb.ctx);
+}
+static bool game_advance(void *ctx, uint64_t tick, const uint8_t *inputs, uint32_t players)
+{
+	game *g = ctx;
+	if (!g->world_cb.advance(g->world_cb.ctx, tick, inputs, players))
+		return false;
+	if (g->perturb == tick && g->players) {
+		fxs_body_id id = fxs_world_body_at(g->world, g->marble_slot[0]);
+		fxg_vec3 pos = fxs_body_get_position(g->world, id);
+		pos.x += 1;
+		fxs_body_set_transform(g->world, id, pos, fxs_body_get_rotation(g->world, id));
+	}
+	return true;
 }
 
 /* A player's stick: towards the next player's marble, with a jump now and
@@ -364,7 +402,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "marbles: the world cannot be made\n");
 		return 1;
 	}
-	fxs_session_world gw = { g.world, apply_inputs, &g, o.perturb };
+	fxs_session_world gw = { g.world, apply_inputs, &g };
+	g.perturb = o.perturb;
+	g.world_cb = fxs_session_world_callbacks(&gw);
 	fxs_session_config c = fxs_session_default_config();
 	c.peers = o.peers;
 	c.local = o.local;
@@ -373,7 +413,8 @@ int main(int argc, char **argv)
 	c.input_size = INPUT_BYTES;
 	c.mode = FXS_SESSION_ROLLBACK;
 	c.ticks = o.ticks;
-	c.game = fxs_session_world_callbacks(&gw);
+	c.game = (fxs_session_callbacks){ &g, game_state_size, game_save, game_load, game_advance, game_checksum,
+					  FXS_SESSION_STATE_WORLD };
 	c.input = local_input;
 	c.input_ctx = &g;
 	c.desync_dir = o.desync_dir;

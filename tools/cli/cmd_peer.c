@@ -435,6 +435,8 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 				pace0 = now - cur * o->tick_ms, rebased = true;
 		}
 		fxs_session_advance(s, due > cur ? (due - cur > 2 ? 2 : (uint32_t)(due - cur)) : 0);
+		/* time sync: a peer that runs ahead of the others waits for them */
+		pace0 += (uint64_t)fxs_session_skip_ticks(s) * o->tick_ms;
 		if (now >= next_send) {
 			send_packets(s, &t, o->np);
 			next_send = now + o->tick_ms;

@@ -18,7 +18,9 @@ void cli_scene_script_input(void *ctx, uint64_t tick, uint32_t player, uint8_t *
 /* A scene's world with the session's callbacks over it. */
 typedef struct cli_scene_game {
 	fxs_session_world gw;
-	fxs_session_callbacks cb;
+	fxs_session_callbacks cb; /* the world's callbacks, advance with the perturbation */
+	fxs_session_callbacks world_cb;
+	uint64_t perturb_tick; /* a desync on purpose: after this tick (0: never) the first dynamic body moves 1 LSB */
 } cli_scene_game;
 /* false (and nothing to free) when the world cannot be made. */
 bool cli_scene_game_open(cli_scene_game *g, const fxs_scene *sc, uint64_t perturb_tick);

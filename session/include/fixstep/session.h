@@ -35,14 +35,21 @@
  *  - FXS_SESSION_MAX_PLAYERS 64 players in all.
  *  - input_size x (players of one peer) <= FXS_SESSION_MAX_TICK_INPUT (124)
  *    bytes: a packet is at most FXS_SESSION_PACKET_MAX (1200) bytes, which
- *    fits the IPv6 minimum MTU (1280) with its headers; 79 of them are the
- *    frame and the MAC and up to 128 are confirmed checksums, which leaves
+ *    fits the IPv6 minimum MTU (1280) with its headers; 87 of them are the
+ *    frame, the MAC and the time sync's fields, and up to 120 are confirmed
+ *    checksums, which leaves
  *    993 for inputs; a packet must hold at least FXS_SESSION_MIN_REDUNDANCY
  *    (8) ticks of its sender's inputs, so that a lost packet costs nothing
  *    once the next arrives: 993 / 8 = 124.
- *  - Memory: the session keeps every tick's inputs and checksums, ticks x
- *    (players x input_size + 8 + 10 x peers) bytes (4 peers of one 12-byte
- *    player: 96 bytes a tick, 21 MB an hour at 60 Hz), and 64 saved states. */
+ *  - Memory: the session keeps every tick's inputs and checksums up to
+ *    where it has got, (players x input_size + 8 + 10 x peers) bytes a
+ *    tick (4 peers of one 12-byte player: 96 bytes a tick, 21 MB an hour at
+ *    60 Hz; the arrays are reserved for `ticks` ticks, and the system gives
+ *    their pages only as they are written), and 64 saved states. What
+ *    another peer's packets can make it hold beyond its own progress is
+ *    bounded by the input window: FXS_SESSION_INPUT_WINDOW (128) ticks of
+ *    that peer's inputs and checksums (128 x (its players x input_size +
+ *    10) bytes, in at most a few pages per array), whatever `ticks` is. */
 #ifndef FIXSTEP_SESSION_H
 #define FIXSTEP_SESSION_H
 
@@ -68,6 +75,14 @@ FXG_EXPORT_BEGIN
 #define FXS_SESSION_MAX_ROLLBACK 15u
 #define FXS_SESSION_SEQ_WINDOW 4096u /* default seq_window */
 #define FXS_SESSION_KEY_BYTES 32u
+/* Inputs and checksums are taken for ticks up to this many past the
+ * furthest of our simulated tick, confirmed tick and local inputs; further
+ * ones are dropped (FXS_DROP_AHEAD, or counted in stats.ahead_dropped when
+ * only a packet's tail reaches there) and sent again once in reach. No
+ * honest peer gets there: it runs at most max_rollback (15) ticks past what
+ * it confirmed, which needs our inputs, and takes its own inputs at most
+ * input_delay (60) + 1 ticks ahead. */
+#define FXS_SESSION_INPUT_WINDOW 128u
 
 typedef enum fxs_session_mode { FXS_SESSION_LOCKSTEP = 0,
 				FXS_SESSION_ROLLBACK = 1 } fxs_session_mode;
@@ -109,9 +124,6 @@ typedef struct fxs_session_world {
 	fxs_world *world; /* the game's; the session never destroys it */
 	fxs_session_apply_fn apply_inputs;
 	void *ctx;
-	/* A desync on purpose (tests, demos): after tick perturb_tick (0: never)
-	 * the first dynamic body moves by 1 LSB along x. */
-	uint64_t perturb_tick;
 } fxs_session_world;
 /* Callbacks over *gw (which must outlive the session): save / load are the
  * world's snapshots, checksum is fxs_world_hash, advance calls apply_inputs
@@ -148,19 +160,24 @@ typedef struct fxs_session_config {
 	uint8_t key[FXS_SESSION_KEY_BYTES];
 	const uint8_t (*pair_keys)[FXS_SESSION_KEY_BYTES];
 	/* the largest jump forward in a peer's sequence numbers that is
-	 * accepted (0: FXS_SESSION_SEQ_WINDOW); further is out_of_window */
+	 * accepted (0: FXS_SESSION_SEQ_WINDOW; else 64..2^30); further is
+	 * out_of_window */
 	uint32_t seq_window;
 	/* Late join and reconnect (docs/sessions.md, "Late join and
 	 * reconnect"). absent_ms: a player peer that its host (the lowest
 	 * other player peer) has heard nothing from for this long is declared
 	 * absent, and its inputs are neutral (zero bytes) until it rejoins; 0:
-	 * never (the session waits for it). Every peer of a session must have
+	 * never (the session waits for it); else 100..3600000. Every peer of a session must have
 	 * the same. join: this peer joins a session in progress (late, or
 	 * after a restart): it asks its host for the state of a confirmed
 	 * tick, simulates nothing before it has it, and takes its own inputs
 	 * from the tick the host gives it. */
 	uint32_t absent_ms;
 	bool join;
+	/* A player peer silent this long is reported INTERRUPTED (events);
+	 * 0: 250 ms, or absent_ms / 2 when that is less; else at least 10 and
+	 * below absent_ms. */
+	uint32_t interrupt_ms;
 } fxs_session_config;
 
 /* Why a packet was dropped. */
@@ -181,6 +198,7 @@ typedef enum fxs_drop {
 	FXS_DROP_RANGE,     /* ticks outside the session */
 	FXS_DROP_CONFLICT,  /* an input that contradicts one already received */
 	FXS_DROP_WINDOW,    /* a sequence number further ahead than the peer can have sent */
+	FXS_DROP_AHEAD,     /* inputs or checksums from beyond the input window (FXS_SESSION_INPUT_WINDOW) */
 	FXS_DROP_REASONS
 } fxs_drop;
 /* "truncated", "bad_mac", ...; "?" out of range. */
@@ -196,6 +214,8 @@ typedef struct fxs_session_stats {
 	uint64_t dropped[FXS_DROP_REASONS];
 	uint64_t dropped_total;
 	uint64_t stalls; /* advance calls that could not simulate */
+	uint64_t events_lost; /* events dropped from a full queue (never drained) */
+	uint64_t ahead_dropped; /* ticks of a peer's inputs or checksums beyond the input window, not taken */
 } fxs_session_stats;
 
 typedef struct fxs_session fxs_session;
@@ -204,8 +224,10 @@ typedef struct fxs_session fxs_session;
  * lockstep, rollback window 8, no key (which must be set). */
 fxs_session_config fxs_session_default_config(void);
 
-/* NULL with why in err (when err is not NULL) on a bad configuration (a
- * missing key or callback too) or no memory. */
+/* NULL with why in err (when err is not NULL) on a bad configuration or
+ * no memory: every field is checked, each with its reason ("mode must be
+ * FXS_SESSION_LOCKSTEP (0) or FXS_SESSION_ROLLBACK (1)", "desync_dir must
+ * be NULL or a directory that exists", a missing key or callback, ...). */
 fxs_session *fxs_session_create(const fxs_session_config *c, char *err, size_t errlen);
 void fxs_session_destroy(fxs_session *s); /* NULL: nothing */
 
@@ -224,8 +246,12 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
  * it returns 0, and send each. cap >= FXS_SESSION_PACKET_MAX. */
 size_t fxs_session_packet_more(fxs_session *s, uint32_t to, uint8_t *out, size_t cap);
 
-/* The caller's clock (ms, never decreasing), for the absence timeout and
- * the transfers' resends; without it every advance call counts 16 ms. */
+/* The caller's clock (ms), for the absence timeout and the transfers'
+ * resends; without it every advance call counts 16 ms. The milliseconds
+ * are opaque: only their differences count, from the first call on (the
+ * first fxs_session_set_time or fxs_session_pump), so a clock may start
+ * anywhere and peers' clocks may differ by hours. A value below the
+ * greatest seen is taken as that one (time never goes back). */
 void fxs_session_set_time(fxs_session *s, uint64_t now_ms);
 
 /* A join, as this peer sees it. */
@@ -236,6 +262,15 @@ typedef struct fxs_session_join_status {
 	uint64_t state_tick;  /* the confirmed tick up to which it got the state and inputs */
 	uint64_t return_tick; /* its own inputs count from this tick */
 	uint32_t absences;    /* absences this peer declared as a host */
+	/* A join proves itself (docs/sessions.md, "What a join proves"):
+	 * offers of the host's refused (each then asked for again), the last
+	 * one's reason ("join refused (state_hash): ..."; reasons malformed,
+	 * state_unreadable, snapshot_step, state_hash, inputs,
+	 * beyond_confirmed), and the peers other than the host that vouched
+	 * for the state loaded. */
+	uint32_t refusals;
+	char refused[200];
+	uint32_t vouchers;
 } fxs_session_join_status;
 /* false for a NULL session. */
 bool fxs_session_join_get(const fxs_session *s, fxs_session_join_status *st);
@@ -369,14 +404,86 @@ uint16_t fxs_udp_port(const fxs_udp *u);
 
 /* ---- driving a session in real time ---- */
 
-/* One pass of a game's loop, on the caller's clock (ms, monotonic): every
- * datagram waiting on t goes to fxs_session_receive; then the ticks due
- * (one every tick_ms since the first call, at most 2 a pass to catch up)
- * are simulated; then, once per tick_ms, a packet goes to every peer.
- * Returns the ticks simulated. */
+/* One pass of a game's loop, on the caller's clock (ms, monotonic, any
+ * origin: as fxs_session_set_time, which it calls): every datagram waiting
+ * on t goes to fxs_session_receive; then the ticks due (one every tick_ms
+ * since the first call, at most 2 a pass to catch up) are simulated; then,
+ * once per tick_ms, a packet goes to every peer. Every timer (absence,
+ * resends, pacing) starts at the first call. Returns the ticks simulated. */
 uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_ms, uint32_t tick_ms);
+/* ---- connection events ---- */
+
+/* What happened to the session's connections, in order: drain them with
+ * fxs_session_event_poll after each pump (or advance). The queue holds the
+ * latest 128; older ones not drained are dropped (stats.events_lost). */
+typedef enum fxs_session_event_type {
+	FXS_SESSION_EVENT_NONE = 0,
+	/* peer: a round trip with it measured; progress of total (5) */
+	FXS_SESSION_EVENT_SYNCHRONIZING,
+	/* peer: enough round trips: its clock and time sync are measured */
+	FXS_SESSION_EVENT_SYNCHRONIZED,
+	/* peer: a player peer silent for interrupt_ms (the session may stall on it) */
+	FXS_SESSION_EVENT_INTERRUPTED,
+	/* peer: heard from again after an interruption */
+	FXS_SESSION_EVENT_RESUMED,
+	/* peer: declared absent (absent_ms): its inputs are neutral from tick until it rejoins */
+	FXS_SESSION_EVENT_ABSENT,
+	/* peer = us: the others declared us absent (or a join's state did not
+	 * load): this session goes on without us; restart and join to come back */
+	FXS_SESSION_EVENT_DISCONNECTED,
+	/* peer = us: our join is done: the state of state_tick loaded, our own
+	 * inputs count from tick */
+	FXS_SESSION_EVENT_JOINED,
+	/* peer: it came back (a late join or a restart): its own inputs from tick */
+	FXS_SESSION_EVENT_REJOINED,
+	/* peer: its checksum of confirmed tick `tick` differs from ours */
+	FXS_SESSION_EVENT_DESYNC,
+	/* peer = our host: the state it offered for our join did not prove
+	 * itself: line holds why (as join status' refused); we ask again */
+	FXS_SESSION_EVENT_JOIN_REFUSED,
+	/* the desync with peer named with it (one event a peer): tick, and
+	 * line in the words of fxs_session_desync_line, which holds the lowest
+	 * tick's of these lines */
+	FXS_SESSION_EVENT_DESYNC_NAMED
+} fxs_session_event_type;
+
+typedef struct fxs_session_event {
+	fxs_session_event_type type;
+	uint32_t peer;
+	uint64_t tick;
+	uint32_t progress, total; /* SYNCHRONIZING */
+	uint64_t state_tick;      /* JOINED */
+	const char *line; /* DESYNC_NAMED, JOIN_REFUSED: the session's (valid while it lives); else "" */
+} fxs_session_event;
+/* The next event into *ev: false (and nothing written) when there is none
+ * or s or ev is NULL. */
+bool fxs_session_event_poll(fxs_session *s, fxs_session_event *ev);
+/* "synchronizing", "desync", ...; "?" out of range. */
+const char *fxs_session_event_name(fxs_session_event_type t);
+
+/* Time sync (docs/sessions.md, "Time sync"). Every data packet carries the
+ * sender's tick and its own measurement of its lead over the receiver;
+ * half of (our lead over q - q's lead over us) is how many ticks we run
+ * ahead of q at one instant, whatever the (symmetric) latency. The
+ * session's advantage is the most it runs ahead of any present player
+ * peer (0 before any measurement, and for a spectator).
+ * fxs_session_frames_ahead: that advantage, in ticks (negative: behind).
+ * fxs_session_skip_ticks: for a game with its own loop, ticks to simulate
+ * nothing now (let the others catch up): half the advantage, rounded, once
+ * it reaches 1.5 ticks, at most once every 32 ticks (0 in between), and
+ * counted in fxs_session_ticks_waited. fxs_session_pump does this itself
+ * (it delays its pace by that many ticks). The bound it keeps: once
+ * settled, two peers' ticks at one instant differ by at most 2 (1.5 ticks
+ * of threshold plus the measurement's rounding), plus half the difference
+ * between the two directions' one-way delays.
+ * fxs_session_rtt_ms: the averaged round trip to `peer` (0: none yet). */
+int32_t fxs_session_frames_ahead(const fxs_session *s);
+uint32_t fxs_session_skip_ticks(fxs_session *s);
+uint64_t fxs_session_ticks_waited(const fxs_session *s);
+uint32_t fxs_session_rtt_ms(const fxs_session *s, uint32_t peer);
+
 /* ms since the last packet accepted from `peer` (since the first pump when
- * none yet), on the pump's clock. */
+ * none yet); now_ms on the caller's clock, as given to the pump. */
 uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms);
 /* The first player peer (not us, not done) silent for more than
  * timeout_ms, or -1. Spectators are not waited for; with absent_ms set,

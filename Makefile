@@ -274,6 +274,9 @@ install: all
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/
 	for pc in fixstep fixstep-static; do sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/$$pc.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc; done
+	@# the license and the notices of libfixmath, xxHash and libsodium, which the libraries carry
+	install -d $(DESTDIR)$(PREFIX)/share/doc/fixstep
+	install -m 644 LICENSE THIRD_PARTY_NOTICES $(DESTDIR)$(PREFIX)/share/doc/fixstep/
 
 # For clangd and other editors: every compile command of the build, as run.
 compile_commands.json:

@@ -5,6 +5,18 @@
 // outside [-32768, 32768). `{ raw }` passes a Q16.16 integer exactly, and
 // every getter has a raw (Int32Array) form.
 
+// `Symbol.dispose` (for `using`) belongs to TypeScript's esnext.disposable lib
+// (and es2025+), which targets es2020 and es2022 do not load by default: it is
+// declared here the same way, so that these types compile with the default lib
+// and merge with the lib's declaration where a project loads it. At run time
+// the classes have [Symbol.dispose] where the engine defines the symbol
+// (node 20+, current browsers); `dispose()` works everywhere.
+declare global {
+	interface SymbolConstructor {
+		readonly dispose: unique symbol;
+	}
+}
+
 /** A number in SI units, or an exact Q16.16 value. */
 export type Num = number | { raw: number };
 export type Vec3In = [Num, Num, Num] | { x: Num; y: Num; z: Num } | ArrayLike<number>;

@@ -169,6 +169,13 @@ test: all $(TESTS)
 	@if [ "$(SHARED)" = 1 ]; then bash tools/check_exports.sh $(SO) $(LIB); fi
 	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
 	else echo "(the JavaScript package's tests need node: make test-js)"; fi
+	@if [ "$(BUILD)" = build ] && [ "$(SHARED)" = 1 ]; then $(MAKE) --no-print-directory test-csharp; fi
+
+# The C# binding (bindings/csharp) under Mono: its tests and the arena example
+# against libfixstep.so; says it skipped when mcs or mono is missing.
+.PHONY: test-csharp
+test-csharp: all
+	BUILD=$(BUILD) bash bindings/csharp/build.sh
 
 # The main job: build, run a built-in scene with its hashes, and prove the
 # run reproduces (a second run and a snapshot round trip end on the same hash).

@@ -167,9 +167,9 @@ TEST_ARGS ?=
 test: all $(TESTS)
 	FIXSTEP_PROG=$(PROG) $(TESTS) $(TEST_ARGS)
 	@if [ "$(SHARED)" = 1 ]; then bash tools/check_exports.sh $(SO) $(LIB); fi
-	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
+	+@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
 	else echo "(the JavaScript package's tests need node: make test-js)"; fi
-	@if [ "$(BUILD)" = build ] && [ "$(SHARED)" = 1 ]; then $(MAKE) --no-print-directory test-csharp; fi
+	+@if [ "$(BUILD)" = build ] && [ "$(SHARED)" = 1 ]; then $(MAKE) --no-print-directory test-csharp; fi
 
 # The C# binding (bindings/csharp) under Mono: its tests and the arena example
 # against libfixstep.so; says it skipped when mcs or mono is missing.
@@ -299,12 +299,14 @@ clean:
 # `make test-js` runs its tests under node (part of `make test` when node is
 # there), `make bench-js` measures it against Rapier and Jolt from npm.
 .PHONY: js test-js bench-js
+# (+: the scripts' own make calls share this make's job server, with no
+# "jobserver unavailable" warning)
 js:
-	bash bindings/js/build.sh
+	+bash bindings/js/build.sh
 
 # Needs the native program too: the tests compare the JS API's hashes with it.
 test-js: all
-	bash bindings/js/test/run.sh
+	+bash bindings/js/test/run.sh
 
 bench-js: js
 	bash bindings/js/bench/run.sh

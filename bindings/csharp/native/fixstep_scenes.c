@@ -10,6 +10,7 @@
 #include "fixstep/fixstep.h"
 #include "fixstep/query.h"
 #include "fixstep/replay.h"
+#include "fixstep/session.h"
 #include "scenes/arena.h"
 #include "scenes/scenes.h"
 
@@ -107,5 +108,10 @@ EXPORT size_t fxcs_layouts(char *buf, size_t cap)
 	S(fxs_replay_writer); F(fxs_replay_writer, calls_world); F(fxs_replay_writer, header_checksum); F(fxs_replay_writer, chunk_index);
 	F(fxs_replay_writer, payload); F(fxs_replay_writer, prev); F(fxs_replay_writer, failed); F(fxs_replay_writer, error);
 	S(fxs_state_diff); F(fxs_state_diff, body); F(fxs_state_diff, field); F(fxs_state_diff, got);
+	S(fxs_session_callbacks); F(fxs_session_callbacks, format);
+	S(fxs_session_world); F(fxs_session_world, perturb_tick);
+	S(fxs_session_config); F(fxs_session_config, input_size); F(fxs_session_config, mode); F(fxs_session_config, game);
+	F(fxs_session_config, input); F(fxs_session_config, desync_dir); F(fxs_session_config, key); F(fxs_session_config, pair_keys);
+	F(fxs_session_config, seq_window); F(fxs_session_config, absent_ms); F(fxs_session_config, join);
 	return n;
 }

@@ -69,6 +69,7 @@ static class Tests
         { "fxs_contact_events", "NativeContactEvents" }, { "fxs_sensor_events", "NativeSensorEvents" }, { "fxs_contact_data", "ContactData" },
         { "fxs_debug_draw", "NativeDebugDraw" }, { "fxs_replay_expect", "NativeReplayExpect" }, { "fxs_replay_verify_result", "NativeVerifyResult" },
         { "fxs_replay_writer", "NativeReplayWriter" }, { "fxs_state_diff", "NativeStateDiff" },
+        { "fxs_session_config", "NativeSessionConfig" }, { "fxs_session_callbacks", "NativeSessionCallbacks" }, { "fxs_session_world", "NativeSessionWorld" },
     };
     static readonly Dictionary<string, string> FieldOf = new Dictionary<string, string>
     {
@@ -495,6 +496,97 @@ static class Tests
         public override void Capsule(FixVec3 a, FixVec3 b, Fix r, uint c) { ++Calls; throw new Exception("boom"); }
     }
 
+    // ---- sessions: two peers in one process, the transport a queue ----
+    static void SessionGame(World w, ulong tick, byte[] inputs, int players)
+    {
+        Body[] bodies = w.Bodies;
+        for (int p = 0; p < players; ++p)
+            bodies[1 + p].ApplyLinearImpulse(new FixVec3((Fix)10 * (sbyte)inputs[3 * p], (inputs[3 * p + 2] & 1) != 0 ? (Fix)1500 : Fix.Zero, (Fix)10 * (sbyte)inputs[3 * p + 1]), bodies[1 + p].Position);
+    }
+    static void SessionInputOf(ulong tick, int player, byte[] o)
+    {
+        o[0] = (byte)((tick * 7 + (ulong)player * 3) % 41 - 20);
+        o[1] = (byte)((tick * 5 + (ulong)player) % 37 - 18);
+        o[2] = (byte)(tick % 45 == (ulong)(player * 9) ? 1 : 0);
+    }
+    static void Sessions()
+    {
+        var key = new byte[32];
+        for (int i = 0; i < 32; ++i) key[i] = (byte)(i * 37 + 11);
+        const int ticks = 120;
+        ulong offline;
+        using (var w = NewGame())
+        {
+            var inputs = new byte[6];
+            for (ulong t = 1; t <= ticks; ++t)
+            {
+                var a = new byte[3]; var b = new byte[3];
+                SessionInputOf(t, 0, a); SessionInputOf(t, 1, b);
+                Array.Copy(a, 0, inputs, 0, 3); Array.Copy(b, 0, inputs, 3, 3);
+                SessionGame(w, t, inputs, 2);
+                w.Step();
+            }
+            offline = w.Hash;
+        }
+        foreach (SessionMode mode in new[] { SessionMode.Lockstep, SessionMode.Rollback })
+        {
+            var worlds = new[] { NewGame(), NewGame() };
+            var sessions = new Session[2];
+            try
+            {
+                for (int k = 0; k < 2; ++k)
+                {
+                    var c = new SessionConfig { Peers = 2, Local = k, InputSize = 3, Mode = mode, Ticks = ticks, Key = key, SessionId = 7 };
+                    sessions[k] = new Session(c, worlds[k], SessionGame, (tick, player, o) => SessionInputOf(tick, player, o));
+                }
+                // the transport: each packet arrives one round later
+                var inFlight = new List<KeyValuePair<int, byte[]>>();
+                int rounds = 0, forged = 0;
+                for (; rounds < 5000 && !(sessions[0].Complete && sessions[1].Complete); ++rounds)
+                {
+                    var arriving = inFlight;
+                    inFlight = new List<KeyValuePair<int, byte[]>>();
+                    foreach (var kv in arriving)
+                    {
+                        SessionDrop d = sessions[kv.Key].Receive(kv.Value, 1 - kv.Key);
+                        Check(d == SessionDrop.None, mode + ": a packet dropped: " + d);
+                    }
+                    for (int k = 0; k < 2; ++k)
+                    {
+                        sessions[k].SetTime((ulong)rounds * 16);
+                        sessions[k].Advance(1);
+                        foreach (var p in sessions[k].Packets(1 - k))
+                        {
+                            inFlight.Add(new KeyValuePair<int, byte[]>(1 - k, p));
+                            if (rounds == 10 && forged++ == 0)
+                            {
+                                var f = (byte[])p.Clone();
+                                f[f.Length - 1] ^= 1;
+                                Equal(SessionDrop.Mac, sessions[1 - k].Receive(f, k), mode + ": a forged packet");
+                            }
+                        }
+                    }
+                }
+                Check(sessions[0].Complete && sessions[1].Complete, mode + ": both peers complete (" + rounds + " rounds)");
+                Equal((ulong)ticks, sessions[0].Tick, mode + ": ticks");
+                Equal(worlds[0].Hash, worlds[1].Hash, mode + ": both peers end on one hash");
+                Equal(offline, worlds[0].Hash, mode + ": the hash of the same inputs played offline");
+                Equal("", sessions[0].Desync, mode + ": no desync");
+                if (mode == SessionMode.Rollback) Check(sessions[0].Rollbacks > 0, "rollback: the late inputs rolled the simulation back (" + sessions[0].Rollbacks + ")");
+            }
+            finally
+            {
+                foreach (var x in sessions) if (x != null) x.Dispose();
+                foreach (var w in worlds) w.Dispose();
+            }
+        }
+        // a bad configuration says why
+        using (var w = NewGame())
+            Throws<FixstepException>(() => new Session(new SessionConfig { Peers = 2, Local = 5, Key = key }, w, SessionGame, null), "a session whose local peer is not a peer", "local");
+        using (var w = NewGame())
+            Throws<FixstepException>(() => new Session(new SessionConfig { Key = new byte[32] }, w, SessionGame, null), "an all-zero key", "key");
+    }
+
     static int Main(string[] args)
     {
         if (args.Length < 2) { Console.WriteLine("usage: tests.exe ROOT FIXSTEP_PROGRAM"); return 2; }
@@ -508,6 +600,7 @@ static class Tests
         Run("a game's own replay recorded and verified from C#", OwnGame);
         Run("bodies, joints, queries, events, bad input", Features);
         Run("debug draw and the arena", Draw);
+        Run("sessions: two peers over a C# transport, lockstep and rollback", Sessions);
         Console.WriteLine(passed + " passed, " + failed + " failed (the C# binding)");
         return failed == 0 ? 0 : 1;
     }

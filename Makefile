@@ -186,8 +186,15 @@ test: all $(TESTS)
 	@if [ "$(SHARED)" = 1 ]; then bash tools/check_exports.sh $(SO) $(LIB); fi
 	@# the hostile-call test covers every exported function (regenerated from the headers' AST)
 	@if [ "$(BUILD)" = build ] && command -v clang >/dev/null; then python3 tools/gen_api_calls.py --check; fi
-	@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
+	+@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
 	else echo "(the JavaScript package's tests need node: make test-js)"; fi
+	+@if [ "$(BUILD)" = build ] && [ "$(SHARED)" = 1 ]; then $(MAKE) --no-print-directory test-csharp; fi
+
+# The C# binding (bindings/csharp) under Mono: its tests and the arena example
+# against libfixstep.so; says it skipped when mcs or mono is missing.
+.PHONY: test-csharp
+test-csharp: all
+	BUILD=$(BUILD) bash bindings/csharp/build.sh
 
 # The main job: build, run a built-in scene with its hashes, and prove the
 # run reproduces (a second run and a snapshot round trip end on the same hash).
@@ -293,6 +300,9 @@ install: all
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/
 	for pc in fixstep fixstep-static; do sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/$$pc.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc; done
+	@# the license and the notices of libfixmath, xxHash and libsodium, which the libraries carry
+	install -d $(DESTDIR)$(PREFIX)/share/doc/fixstep
+	install -m 644 LICENSE THIRD_PARTY_NOTICES $(DESTDIR)$(PREFIX)/share/doc/fixstep/
 
 # For clangd and other editors: every compile command of the build, as run.
 compile_commands.json:
@@ -308,12 +318,14 @@ clean:
 # `make test-js` runs its tests under node (part of `make test` when node is
 # there), `make bench-js` measures it against Rapier and Jolt from npm.
 .PHONY: js test-js bench-js
+# (+: the scripts' own make calls share this make's job server, with no
+# "jobserver unavailable" warning)
 js:
-	bash bindings/js/build.sh
+	+bash bindings/js/build.sh
 
 # Needs the native program too: the tests compare the JS API's hashes with it.
 test-js: all
-	bash bindings/js/test/run.sh
+	+bash bindings/js/test/run.sh
 
 bench-js: js
 	bash bindings/js/bench/run.sh

@@ -15,6 +15,14 @@ done
 PREFIX=$(mktemp -d)
 trap 'rm -rf "$PREFIX"' EXIT
 make --no-print-directory -s install PREFIX="$PREFIX" >/dev/null
+# the license and the third-party notices go with the libraries
+for f in LICENSE THIRD_PARTY_NOTICES; do
+    if ! cmp -s "$f" "$PREFIX/share/doc/fixstep/$f"; then
+        echo "examples: FAILED: make install did not install $f in share/doc/fixstep" >&2; exit 1
+    fi
+done
+grep -q '^libfixmath$' "$PREFIX/share/doc/fixstep/THIRD_PARTY_NOTICES" && grep -q '^xxHash' "$PREFIX/share/doc/fixstep/THIRD_PARTY_NOTICES" \
+    || { echo "examples: FAILED: the installed notices lack libfixmath or xxHash" >&2; exit 1; }
 export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
 CFLAGS_FXS=$(pkg-config --cflags fixstep)
 OUT=$BUILD/examples

@@ -457,6 +457,29 @@ TEST(cli_record_says_why_it_cannot_write)
 	CHECKF(rc == 2 && HAS("-o needs a file name"), "-o '': exit %d: %.400s", rc, out);
 }
 
+/* verify, diff and record draw a progress bar on a terminal only (forced
+ * here with FIXSTEP_PROGRESS=1), finished at 100% and erased; in a pipe,
+ * nothing of it. */
+TEST(cli_long_commands_show_progress_on_a_terminal_only)
+{
+	NEED_PROG();
+	char out[8192];
+	const char *f = tmp("progress.fxr");
+	struct {
+		const char *cmd, *bar;
+	} cases[] = { { "@ record drop --steps 120 --random-inputs 1 -o %s", "recording [########################################] 120 ticks 100%" },
+		      { "@ verify %s", "verifying [########################################] 120 ticks 100%" },
+		      { "@ diff %s %s", "comparing [########################################] 120 ticks 100%" } };
+	for (int k = 0; k < 3; ++k) {
+		char cmd[512];
+		snprintf(cmd, sizeof cmd, cases[k].cmd, f, f);
+		int rc = RUN("FIXSTEP_PROGRESS=1 %s", cmd);
+		CHECKF(rc == 0 && HAS(cases[k].bar) && HAS("\r\033[K"), "%.60s: exit %d: %.300s", cases[k].cmd, rc, out);
+		rc = RUN("%s", cmd);
+		CHECKF(rc == 0 && !strchr(out, '\r') && !HAS("ticks 100%"), "%.60s in a pipe: exit %d: %.300s", cases[k].cmd, rc, out);
+	}
+}
+
 TEST(cli_record_checks_its_arguments)
 {
 	NEED_PROG();

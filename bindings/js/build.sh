@@ -42,6 +42,12 @@ for variant in simd128 portable; do
     make --no-print-directory BUILD="$b" CC=emcc AR=emar OPT=-O3 XXH_INLINE=1 DEPS_CHECK=0 \
         CPPFLAGS="-I$SYS/usr/include" CFLAGS="$flags" "$b/libfixstep.a" $objs >"$b.log" 2>&1 \
         || { say "compiling $variant failed:"; tail -n 30 "$b.log" >&2; exit 1; }
+    # linked again only when an object or the library changed: a `make js` with
+    # nothing to do takes seconds, not the two links' minute
+    # shellcheck disable=SC2086
+    if [ -f "$b/fixstep_wasm.js" ] && [ -z "$(find $objs "$b/libfixstep.a" -newer "$b/fixstep_wasm.js" | head -n 1)" ]; then
+        continue
+    fi
     # shellcheck disable=SC2086
     emcc -O3 $flags $objs "$b/libfixstep.a" -L"$SYS/usr/lib" -llibfixmath -o "$b/fixstep_wasm.js" \
         -sMODULARIZE=1 -sEXPORT_NAME=createFixstepWasm -sSINGLE_FILE=1 -sENVIRONMENT=web \

@@ -1,6 +1,7 @@
 /* fixstep record | log */
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "replay_run.h"
 
 #include <errno.h>
@@ -242,10 +243,18 @@ static int record_inputs(record_args *ra, fxs_input_script *script)
 
 /* Records the replay: 0 with its final hash and size (-1 if it cannot be
  * read back), or 1 after the error. */
+static void record_progress(uint64_t tick, void *ctx) { cli_progress_update(ctx, tick, tick); }
+
 static int record_run(const record_args *ra, uint64_t *final, long *size)
 {
 	char err[256];
-	if (fxs_replay_record(ra->out, &ra->o, final, err, sizeof err) != FXS_REPLAY_OK) {
+	cli_progress pr; /* by ticks recorded */
+	fxs_record_options o = ra->o;
+	cli_progress_init(&pr, "recording", o.steps, false);
+	o.on_tick = record_progress, o.ctx = &pr;
+	fxs_replay_status st = fxs_replay_record(ra->out, &o, final, err, sizeof err);
+	cli_progress_end(&pr);
+	if (st != FXS_REPLAY_OK) {
 		fprintf(stderr, "fixstep: %s\n", err);
 		return 1;
 	}

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "replay_run.h"
 
 #include <errno.h>
@@ -71,55 +72,6 @@ static fxs_world *recorded_world(const uint8_t *state, size_t len, uint64_t tick
 		snprintf(err, n, "corrupt: the recorded state of tick %" PRIu64 " does not restore (%s)", tick,
 			 fxs_result_string(e));
 	return w;
-}
-
-/* ---- progress bar (only when stdout is a terminal), by bytes read ---- */
-
-typedef struct progress {
-	bool on;
-	uint64_t total, last_ns;
-	bool drawn;
-} progress;
-
-static void progress_init(progress *p, uint64_t total, bool quiet)
-{
-#ifdef __EMSCRIPTEN__
-	/* emscripten's isatty says yes for a pipe too: never draw under node */
-	p->on = false;
-	(void)quiet;
-#else
-	p->on = !quiet && isatty(STDOUT_FILENO) && total > 0;
-#endif
-	p->total = total;
-	p->last_ns = cli_now_ns();
-	p->drawn = false;
-}
-
-static void progress_update(progress *p, uint64_t done, uint64_t ticks)
-{
-	if (!p->on)
-		return;
-	uint64_t now = cli_now_ns();
-	if (now - p->last_ns < 100000000ull && done != p->total)
-		return;
-	p->last_ns = now;
-	if (done > p->total)
-		done = p->total;
-	int width = 40, fill = (int)((done * (uint64_t)width) / p->total);
-	printf("\rverifying [");
-	for (int i = 0; i < width; ++i)
-		putchar(i < fill ? '#' : '.');
-	printf("] %" PRIu64 " ticks %3u%%", ticks, (unsigned)(done * 100 / p->total));
-	fflush(stdout);
-	p->drawn = true;
-}
-
-static void progress_end(progress *p)
-{
-	if (p->on && p->drawn) {
-		printf("\r\033[K");
-		fflush(stdout);
-	}
 }
 
 /* ---- what the start must be (verify --start-hash / --start) ---- */
@@ -409,26 +361,28 @@ int cmd_verify(int argc, char **argv)
 		return status;
 	}
 	cli_use_kernels(w, o.kernels);
-	progress pr;
-	progress_init(&pr, r.file_size, o.quiet);
+	cli_progress pr;
+	cli_progress_init(&pr, "verifying", r.file_size, o.quiet);
 	fxs_replay_tick t;
 	status = -1;
 	while (status < 0 && fxs_replay_next(&r, &t)) {
 		if ((kind = fxs_replay_tick_allowed(&t, &o.start.expect, why, sizeof why)) != FXS_REPLAY_OK) {
-			progress_end(&pr);
+			cli_progress_end(&pr);
 			status = report(o.path, kind, why);
 		} else if (fxs_replay_step_tick(sc, w, &t, r.players) != FXS_OK) {
-			progress_end(&pr);
+			cli_progress_end(&pr);
 			fprintf(stderr, "fixstep: %s: out of memory re-simulating step %" PRIu64 ": not verified\n", o.path,
 				t.number);
 			status = EXIT_NOMEM;
 		} else if (fxs_world_hash(w) != t.hash) {
-			progress_end(&pr);
+			cli_progress_end(&pr);
 			status = verify_divergence(o.path, &t, w);
 		}
-		progress_update(&pr, r.pos, r.tick_count);
+		cli_progress_update(&pr, r.pos, r.tick_count);
 	}
-	progress_end(&pr);
+	if (status < 0) /* read to its end: the bar full before it goes */
+		cli_progress_update(&pr, pr.total, r.tick_count);
+	cli_progress_end(&pr);
 	if (status < 0)
 		status = verify_report_ok(&o, &r, w);
 	fxs_world_destroy(w);
@@ -539,12 +493,15 @@ static bool diff_scan_files(fxs_replay_reader *r, diff_scan *s)
 	bool ha = true, hb = true;
 	memset(s, 0, sizeof *s);
 	s->player = -1, s->call = -1;
+	cli_progress pr; /* by the bytes of both files */
+	cli_progress_init(&pr, "comparing", r[0].file_size + r[1].file_size, false);
 	for (;;) {
 		ha = ha && fxs_replay_next(&r[0], &ta);
 		hb = hb && fxs_replay_next(&r[1], &tb);
 		if (!ha || !hb)
 			break;
 		s->n++;
+		cli_progress_update(&pr, r[0].pos + r[1].pos, s->n);
 		if (s->states_part)
 			continue;
 		uint32_t ops[2] = { 0, 0 };
@@ -565,8 +522,10 @@ static bool diff_scan_files(fxs_replay_reader *r, diff_scan *s)
 			s->state_hash[0] = ta.hash, s->state_hash[1] = tb.hash;
 			const fxs_replay_tick *t[2] = { &ta, &tb };
 			for (int k = 0; k < 2; ++k)
-				if (t[k]->state && !(s->state[k] = copy_bytes(t[k]->state, t[k]->state_len)))
+				if (t[k]->state && !(s->state[k] = copy_bytes(t[k]->state, t[k]->state_len))) {
+					cli_progress_end(&pr);
 					return false;
+				}
 				else
 					s->state_len[k] = t[k]->state_len;
 		}
@@ -576,6 +535,8 @@ static bool diff_scan_files(fxs_replay_reader *r, diff_scan *s)
 		;
 	while (hb && fxs_replay_next(&r[1], &tb))
 		;
+	cli_progress_update(&pr, pr.total, s->n);
+	cli_progress_end(&pr);
 	s->ticks[0] = r[0].tick_count, s->ticks[1] = r[1].tick_count;
 	return true;
 }

@@ -1066,7 +1066,7 @@ class Replay {
 		if (token !== WORLD_TOKEN) throw new TypeError('fixstep: use Replay.parse()');
 		own(this, 'replay', ptr);
 		M._fxjs_replay_info(ptr, OUT);
-		const o = out(16);
+		const o = out(18);
 		this.status = o[0];
 		this.statusText = cstr(M._fxjs_replay_status_string(o[0]));
 		this.headerOk = o[1] !== 0;
@@ -1083,6 +1083,9 @@ class Replay {
 		this.finalHash = this.complete ? hex64(o[13], o[14]) : null;
 		this.scene = cstr(M._fxjs_replay_scene(ptr));
 		this.error = o[0] === 0 ? null : cstr(M._fxjs_replay_error(ptr));
+		/* bytes per player per tick: 12 for Input records, else the game's own (0 in calls mode) */
+		this.inputSize = o[16];
+		this.mode = o[17] === 1 ? 'calls' : 'inputs';
 	}
 
 	/* Reads a replay file's bytes (untrusted: every field is checked). A
@@ -1143,11 +1146,27 @@ class Replay {
 	 * world's step count after it), its inputs. */
 	tickHash(i) { const o = this._tick(i); return hex64(o[0], o[1]); }
 	tickNumber(i) { const o = this._tick(i); return num64(o[2], o[3]); }
+	/* The tick's Input records (a replay whose inputSize is 12; other
+	 * sizes: tickInputBytes). */
 	tickInputs(i) {
 		this._tick(i);
+		if (this.inputSize !== INPUT_SIZE) throw new TypeError(`fixstep: this replay's inputs are ${this.inputSize} bytes a player, not Input records: use tickInputBytes`);
 		const p = ARGS + 256;
 		M._fxjs_replay_tick_inputs(this.ptr, i, p);
 		return decodeInputs(hu8().slice(p, p + INPUT_SIZE * this.players), this.players);
+	}
+	/* Tick index i's input bytes as recorded: players x inputSize (empty in calls mode). */
+	tickInputBytes(i) {
+		this._tick(i);
+		const n = M._fxjs_replay_tick_bytes(this.ptr, i, 0, 0);
+		const p = M._malloc(Math.max(1, n));
+		if (!p) throw new FixstepError('fixstep: out of memory', 3);
+		try {
+			M._fxjs_replay_tick_bytes(this.ptr, i, p, n);
+			return fromHeap(p, n);
+		} finally {
+			M._free(p);
+		}
 	}
 	/* The world at the replay's start (its initial snapshot). */
 	start() {
@@ -1175,22 +1194,29 @@ class Replay {
 	 * the player's word): {status: 'ok' | 'diverged' | 'invalid' | 'nomem' |
 	 * 'badStart', ticks, step, expected, got, body, field, message}. With
 	 * options.applyInputs(world, inputs, tick) a JavaScript input handler
-	 * drives the world (a replay of a world built in JavaScript), from the
-	 * start whose hash is options.startHash (required: the game's server
-	 * knows it); else the built-in scene's handler does, from the scene's
-	 * own start (or options.startHash). options.kernels: 'portable' or the
-	 * widest (default). */
+	 * drives the world (a replay of a world built in JavaScript; Input
+	 * records), or options.applyInputBytes(world, bytes, tick) with the
+	 * game's own input bytes of any size (players x inputSize, as
+	 * tickInputBytes gives them), from the start the game's server knows:
+	 * options.startHash (its state hash) or options.startSnapshot (exactly
+	 * that state, as C's fxs_replay_expect.snapshot); else the built-in
+	 * scene's handler does, from the scene's own start (or one of those).
+	 * options.kernels: 'portable' or the widest (default). */
 	verify(options = {}) {
-		keysOf(options, ['kernels', 'allowTruncated', 'applyInputs', 'startHash'], 'verify');
+		keysOf(options, ['kernels', 'allowTruncated', 'applyInputs', 'applyInputBytes', 'startHash', 'startSnapshot'], 'verify');
 		const start = options.startHash === undefined ? null : startHashWords(options.startHash);
-		if (options.applyInputs) {
-			if (!start) throw new TypeError('fixstep: verify: applyInputs needs startHash, the hash of the start your game knows (a replay\'s own start proves nothing)');
-			return this._verifyJs(options, hex64(start[0], start[1]));
+		const snap = options.startSnapshot === undefined ? null : options.startSnapshot;
+		if (snap !== null && !(snap instanceof Uint8Array)) throw new TypeError('fixstep: verify: startSnapshot must be a Uint8Array (world.snapshot())');
+		if (options.applyInputs && options.applyInputBytes) throw new TypeError('fixstep: verify: applyInputs (Input records) or applyInputBytes (bytes), not both');
+		if (options.applyInputs || options.applyInputBytes) {
+			if (!start && !snap) throw new TypeError(`fixstep: verify: ${options.applyInputs ? 'applyInputs' : 'applyInputBytes'} needs startHash or startSnapshot, the start your game knows (a replay's own start proves nothing)`);
+			return this._verifyJs(options, start ? hex64(start[0], start[1]) : null, snap);
 		}
 		const cap = 1024, msg = M._malloc(cap);
+		const [sp, sn] = snap ? toHeap(snap) : [0, 0];
 		try {
 			const k = options.kernels === undefined ? -1 : enumIndex(KERNELS, options.kernels, 'kernels');
-			const st = M._fxjs_replay_verify(this.ptr, k, bool(options.allowTruncated), start ? 1 : 0, args(start || [0, 0]), OUT, msg, cap);
+			const st = M._fxjs_replay_verify(this.ptr, k, bool(options.allowTruncated), start ? 1 : 0, args(start || [0, 0]), sp, sn, OUT, msg, cap);
 			const o = out(9).slice();
 			const r = { status: ['ok', 'diverged', 'invalid', 'nomem', 'badStart'][st], ticks: num64(o[0], o[1]), message: cstr(msg) };
 			if (st === 0) r.hash = hex64(o[6], o[7]);
@@ -1198,17 +1224,34 @@ class Replay {
 			return r;
 		} finally {
 			M._free(msg);
+			if (sp) M._free(sp);
 		}
 	}
-	_verifyJs(options, startHash) {
+	_verifyJs(options, startHash, startSnapshot) {
 		const w = this.start();
 		try {
-			if (w.hash() !== startHash)
+			if (startHash !== null && w.hash() !== startHash)
 				return { status: 'badStart', ticks: 0, message: `not the expected start: the replay starts from state hash ${w.hash()}, expected ${startHash}` };
+			if (startSnapshot) {
+				let known;
+				try {
+					known = World.restore(startSnapshot);
+				} catch (e) {
+					return { status: 'badStart', ticks: 0, message: `not the expected start: the start snapshot does not restore: ${e.message}` };
+				}
+				try {
+					const d = known.firstDifference(w);
+					if (d || known.hash() !== w.hash())
+						return { status: 'badStart', ticks: 0, message: `not the expected start: ${d ? d.text : `state hash ${w.hash()}, expected ${known.hash()}`}` };
+				} finally {
+					known.free();
+				}
+			}
 			if (options.kernels !== undefined) w.kernels = options.kernels;
 			for (let i = 0; i < this.tickCount; ++i) {
 				const tick = this.tickNumber(i);
-				options.applyInputs(w, this.tickInputs(i), tick);
+				if (options.applyInputBytes) options.applyInputBytes(w, this.tickInputBytes(i), tick);
+				else options.applyInputs(w, this.tickInputs(i), tick);
 				w.step();
 				const want = this.tickHash(i), got = w.hash();
 				if (want === got) continue;
@@ -1253,14 +1296,21 @@ function parseDiff(message) {
 /* Records a world driven from JavaScript: after each step, tick(inputs)
  * with the inputs applied before it; finish() returns the file's bytes.
  * options: scene (the name written into the file; a built-in scene's name
- * lets `fixstep verify` re-simulate it), players (1..16), detail (default
- * true), chunkTicks. */
+ * lets `fixstep verify` re-simulate it), players (1..16 Input records, or
+ * 1..64 with inputSize), inputSize (bytes per player per tick, 1..256: the
+ * game's own input bytes, given to tick() as a Uint8Array of players x
+ * inputSize; default 12, Input records), detail (default true), chunkTicks. */
 class Recorder {
 	constructor(world, options = {}) {
 		need();
-		keysOf(options, ['scene', 'players', 'detail', 'chunkTicks'], 'Recorder');
+		keysOf(options, ['scene', 'players', 'inputSize', 'detail', 'chunkTicks'], 'Recorder');
 		this.world = world;
 		this.players = options.players === undefined ? 1 : options.players;
+		this.inputSize = options.inputSize === undefined ? INPUT_SIZE : options.inputSize;
+		if (!Number.isInteger(this.inputSize) || this.inputSize < 1 || this.inputSize > 256)
+			throw new RangeError(`fixstep: Recorder: inputSize must be 1..256 bytes, not ${options.inputSize}`);
+		if (!Number.isInteger(this.players) || this.players < 1 || this.players > 64)
+			throw new RangeError(`fixstep: Recorder: players must be 1..64, not ${options.players}`);
 		const name = String(options.scene || 'js');
 		const enc = new TextEncoder().encode(name);
 		if (enc.length > 63) throw new RangeError('fixstep: Recorder: the scene name is longer than 63 bytes');
@@ -1268,15 +1318,30 @@ class Recorder {
 		hu8().set(enc, np);
 		hu8()[np + enc.length] = 0;
 		try {
-			const p = M._fxjs_writer_open(world.ptr, np, this.players, options.chunkTicks || 0, options.detail === false ? 0 : REPLAY_FLAG_DETAIL);
+			const p = M._fxjs_writer_open(world.ptr, np, this.players, this.inputSize, options.chunkTicks || 0, options.detail === false ? 0 : REPLAY_FLAG_DETAIL);
 			if (!p) throw new FixstepError(`fixstep: Recorder: ${cstr(M._fxjs_last_error())}`, 6);
 			own(this, 'writer', p);
 		} finally {
 			M._free(np);
 		}
 	}
+	/* inputs: the game's bytes (a Uint8Array of players x inputSize), or
+	 * Input records when inputSize is 12 */
 	tick(inputs = []) {
-		if (!M._fxjs_writer_tick(live(this, 'recorder'), inputsArg(inputs, this.players), this.world.ptr))
+		const rec = live(this, 'recorder');
+		if (inputs instanceof Uint8Array) {
+			const want = this.players * this.inputSize;
+			if (inputs.length !== want) throw new RangeError(`fixstep: Recorder: a tick's inputs are ${want} bytes (players x inputSize), not ${inputs.length}`);
+			const [p] = toHeap(inputs);
+			try {
+				if (!M._fxjs_writer_tick(rec, p, this.world.ptr)) throw new FixstepError(`fixstep: Recorder: ${cstr(M._fxjs_last_error())}`, 6);
+			} finally {
+				M._free(p);
+			}
+			return this;
+		}
+		if (this.inputSize !== INPUT_SIZE) throw new TypeError(`fixstep: Recorder: with inputSize ${this.inputSize}, tick() takes a Uint8Array of the game's input bytes`);
+		if (!M._fxjs_writer_tick(rec, inputsArg(inputs, this.players), this.world.ptr))
 			throw new FixstepError(`fixstep: Recorder: ${cstr(M._fxjs_last_error())}`, 6);
 		return this;
 	}

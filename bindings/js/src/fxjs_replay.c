@@ -105,7 +105,7 @@ FXJS_EXPORT void fxjs_replay_free(fxjs_replay *x)
 
 /* status, header ok, format version, kernel version, flags, players,
  * chunk ticks, chunk count, start tick (lo, hi), tick count (lo, hi),
- * complete, final hash (lo, hi), error offset */
+ * complete, final hash (lo, hi), error offset, input size, mode */
 FXJS_EXPORT void fxjs_replay_info(const fxjs_replay *x, int32_t *o)
 {
 	const fxs_replay *r = &x->r;
@@ -117,6 +117,7 @@ FXJS_EXPORT void fxjs_replay_info(const fxjs_replay *x, int32_t *o)
 	o[12] = r->complete;
 	fxjs_put64(o + 13, r->end_final_hash);
 	o[15] = (int32_t)r->error_offset;
+	o[16] = (int32_t)r->input_size, o[17] = (int32_t)r->mode;
 }
 
 FXJS_EXPORT const char *fxjs_replay_scene(const fxjs_replay *x) { return x->r.scene; }
@@ -137,6 +138,18 @@ FXJS_EXPORT void fxjs_replay_tick_inputs(const fxjs_replay *x, int32_t i, uint8_
 	fxs_replay_tick_inputs(&x->r, (uint64_t)i, in);
 	for (uint32_t p = 0; p < x->r.players && p < FXS_MAX_PLAYERS; ++p)
 		fxs_input_write(&in[p], out + FXS_INPUT_SIZE * p);
+}
+
+/* The tick's input bytes as recorded (players x the replay's input size,
+ * any size): their count, copied into out when it holds them (cap). */
+FXJS_EXPORT int32_t fxjs_replay_tick_bytes(const fxjs_replay *x, int32_t i, uint8_t *out, int32_t cap)
+{
+	fxs_replay_tick t;
+	if (i < 0 || !fxs_replay_get_tick(&x->r, (uint64_t)i, &t) || !t.input)
+		return 0;
+	if (out && (size_t)cap >= t.input_len)
+		memcpy(out, t.input, t.input_len);
+	return (int32_t)t.input_len;
 }
 
 static char g_err[256];
@@ -229,7 +242,8 @@ FXJS_EXPORT int32_t fxjs_world_first_difference(const fxs_world *expected, const
  * hi), got hash (lo, hi), body slot (-1: not a body or not known); msg:
  * the line verify prints. kernels < 0: the widest. */
 FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t allow_truncated, int32_t has_start,
-				       const int32_t *start, int32_t *out, char *msg, int32_t cap)
+				       const int32_t *start, const uint8_t *snapshot, int32_t snapshot_len, int32_t *out,
+				       char *msg, int32_t cap)
 {
 	const fxs_replay *r = &x->r;
 	memset(out, 0, 9 * sizeof *out);
@@ -243,6 +257,8 @@ FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t 
 	fxs_replay_expect expect = { 0 };
 	if (has_start)
 		expect.has_hash = true, expect.hash = (uint64_t)(uint32_t)start[0] | (uint64_t)(uint32_t)start[1] << 32;
+	if (snapshot && snapshot_len > 0) /* exactly this start state, as fxs_replay_expect says */
+		expect.snapshot = snapshot, expect.snapshot_len = (size_t)snapshot_len;
 	fxs_replay_status why;
 	fxs_world *w = fxs_replay_start_world(r->scene, r->data + r->snapshot_off, r->snapshot_len, r->start_tick, r->mode, &expect,
 					      &sc, &why, msg, (size_t)cap);
@@ -377,8 +393,8 @@ typedef struct fxjs_writer {
 	char path[32];
 } fxjs_writer;
 
-FXJS_EXPORT fxjs_writer *fxjs_writer_open(const fxs_world *world, const char *scene, int32_t players, int32_t chunk_ticks,
-					  int32_t flags)
+FXJS_EXPORT fxjs_writer *fxjs_writer_open(const fxs_world *world, const char *scene, int32_t players, int32_t input_size,
+					  int32_t chunk_ticks, int32_t flags)
 {
 	static uint32_t serial;
 	fxjs_writer *x = calloc(1, sizeof *x);
@@ -387,12 +403,17 @@ FXJS_EXPORT fxjs_writer *fxjs_writer_open(const fxs_world *world, const char *sc
 		return NULL;
 	}
 	snprintf(x->path, sizeof x->path, "/fxjs_w%u.fxr", ++serial);
-	if (players < 1 || players > FXS_MAX_PLAYERS) {
-		snprintf(g_err, sizeof g_err, "players must be 1..%d", FXS_MAX_PLAYERS);
+	if (players < 1 || players > (int32_t)FXS_REPLAY_MAX_PLAYERS) {
+		snprintf(g_err, sizeof g_err, "players must be 1..%u", FXS_REPLAY_MAX_PLAYERS);
 		free(x);
 		return NULL;
 	}
-	if (fxs_replay_writer_open(&x->w, x->path, scene, world, (uint32_t)players, FXS_INPUT_SIZE,
+	if (input_size < 1 || input_size > (int32_t)FXS_REPLAY_MAX_INPUT_SIZE) {
+		snprintf(g_err, sizeof g_err, "inputSize must be 1..%u bytes", FXS_REPLAY_MAX_INPUT_SIZE);
+		free(x);
+		return NULL;
+	}
+	if (fxs_replay_writer_open(&x->w, x->path, scene, world, (uint32_t)players, (uint32_t)input_size,
 				   (uint32_t)(chunk_ticks < 0 ? 0 : chunk_ticks), (uint32_t)flags) != FXS_REPLAY_OK) {
 		snprintf(g_err, sizeof g_err, "%s", x->w.error);
 		fxs_replay_writer_abandon(&x->w);
@@ -405,7 +426,7 @@ FXJS_EXPORT fxjs_writer *fxjs_writer_open(const fxs_world *world, const char *sc
 
 FXJS_EXPORT int32_t fxjs_writer_tick(fxjs_writer *x, const uint8_t *inputs, const fxs_world *world)
 {
-	/* the inputs are already the replay's 12-byte records */
+	/* players x the replay's input size bytes, as the game's handler reads them */
 	if (fxs_replay_writer_tick(&x->w, inputs, world) != FXS_REPLAY_OK) {
 		snprintf(g_err, sizeof g_err, "%s", x->w.error);
 		return 0;

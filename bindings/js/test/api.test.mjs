@@ -271,6 +271,82 @@ test('a built-in scene verifies only from its own start', () => {
 	r.free();
 });
 
+test('a game records its own input bytes (any size) and verifies them from a start hash or snapshot', () => {
+	const make = () => {
+		const w = groundWorld();
+		for (let p = 0; p < 3; ++p) w.createBody({ position: [3 * p, 0.5, 0], shape: { type: 'sphere', radius: 0.5 } });
+		return w;
+	};
+	// 5 bytes a player: x and z pushes (int8), a jump flag, two unused
+	const apply = (w, bytes) => {
+		const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+		for (let p = 0; p < 3; ++p) {
+			const b = w.bodyAt(1 + p);
+			b.applyImpulse([dv.getInt8(5 * p) * 10, bytes[5 * p + 2] & 1 ? 2000 : 0, dv.getInt8(5 * p + 1) * 10]);
+		}
+	};
+	const tickBytes = (t) => Uint8Array.from({ length: 15 }, (_, i) => (t * 13 + i * 7) % 256);
+	const w = make();
+	const startHash = w.hash(), startSnapshot = w.snapshot();
+	const rec = new Recorder(w, { scene: 'js_marbles', players: 3, inputSize: 5 });
+	assert.throws(() => rec.tick(new Uint8Array(12)), /15 bytes \(players x inputSize\), not 12/);
+	assert.throws(() => rec.tick([{ buttons: 1 }]), /takes a Uint8Array/);
+	for (let t = 1; t <= 50; ++t) {
+		const b = tickBytes(t);
+		apply(w, b);
+		w.step();
+		rec.tick(b);
+	}
+	const r = Replay.parse(rec.finish());
+	assert.equal(r.inputSize, 5);
+	assert.equal(r.players, 3);
+	assert.equal(r.mode, 'inputs');
+	assert.deepEqual(r.tickInputBytes(6), tickBytes(7));
+	assert.throws(() => r.tickInputs(0), /use tickInputBytes/);
+	assert.throws(() => r.verify({ applyInputBytes: apply }), /needs startHash or startSnapshot/);
+	for (const start of [{ startHash }, { startSnapshot }]) {
+		const ok = r.verify({ applyInputBytes: apply, ...start });
+		assert.equal(ok.status, 'ok', ok.message);
+		assert.equal(ok.ticks, 50);
+		assert.equal(ok.hash, w.hash());
+	}
+	const bad = r.verify({ startSnapshot, applyInputBytes: (w2, b, tick) => { if (tick === 30) b[0] ^= 1; apply(w2, b); } });
+	assert.equal(bad.status, 'diverged', bad.message);
+	assert.equal(bad.step, 30);
+	assert.equal(bad.body, 1, bad.message);
+	// another start snapshot (one ball moved): refused before a step, naming the body and field
+	const moved = make();
+	moved.bodyAt(2).setTransform([3, 0.75, 0]);
+	const other = r.verify({ applyInputBytes: apply, startSnapshot: moved.snapshot() });
+	assert.equal(other.status, 'badStart', other.message);
+	assert.match(other.message, /not the expected start: body 2 field p\.y/);
+	assert.equal(r.verify({ applyInputBytes: apply, startSnapshot: new Uint8Array([1, 2, 3]) }).status, 'badStart');
+	assert.throws(() => r.verify({ applyInputBytes: apply, applyInputs: apply, startHash }), /not both/);
+	assert.throws(() => new Recorder(w, { inputSize: 257 }), /inputSize must be 1\.\.256/);
+	assert.throws(() => new Recorder(w, { players: 65, inputSize: 1 }), /players must be 1\.\.64/);
+	// 64 players of one byte, the format's widest
+	const wide = new Recorder(w, { players: 64, inputSize: 1 });
+	w.step();
+	wide.tick(new Uint8Array(64).fill(7));
+	const r64 = Replay.parse(wide.finish());
+	assert.deepEqual(r64.tickInputBytes(0), new Uint8Array(64).fill(7));
+	r64.free();
+	for (const x of [r, w, moved]) x.free();
+});
+
+test('a built-in scene verifies from a start snapshot, as C does', () => {
+	const rec = Replay.record({ scene: 'drop', steps: 20 });
+	const r = Replay.parse(rec.bytes);
+	const s = createScene('drop');
+	assert.equal(r.verify({ startSnapshot: s.snapshot() }).status, 'ok');
+	s.bodyAt(1).setTransform([0, 7, 0]);
+	const v = r.verify({ startSnapshot: s.snapshot() });
+	assert.equal(v.status, 'badStart', v.message);
+	assert.match(v.message, /not the expected start/);
+	s.free();
+	r.free();
+});
+
 test('CommonJS require gives the same API', async () => {
 	const require = createRequire(import.meta.url);
 	const cjs = require('../dist/fixstep.cjs');

@@ -4,17 +4,24 @@
 // tick and hash on the page must equal the native `fixstep run`; the
 // screenshot must show drawn bodies (its pixels are decoded and counted).
 // The desync inspector, given a replay recorded with --tamper-input, must
-// name the tick, body and field that `fixstep verify` names. Skipped (with
-// the reason) when Chromium or puppeteer-core is not installed.
+// name the tick, body and field that `fixstep verify` names. A game's own
+// replay (a world built in JavaScript, 5-byte inputs, per-tick states) plays
+// to its last tick from its recorded states with no handler, and with the
+// game's handler registered the inspector names its tampered tick as the
+// JS API's verify does. Also: the counts at tick 0, the scene list while a
+// replay is loaded, the inspector's lines within the panel, the school's
+// camera not against a wall, and the arena's two teams in two colours.
+// Skipped (with the reason) when Chromium or puppeteer-core is not installed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { createServer } from 'node:net';
 import { pkgDir, repo, native, nativeStatus, lastHash } from './helpers.mjs';
+import * as fx from '../dist/fixstep.mjs';
 
 const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 let puppeteer = null;
@@ -74,11 +81,56 @@ function greenPixels(png) {
 	return n;
 }
 
+// Pixels of a hue band (degrees), saturated and bright: a team's colour.
+function huePixels(png, lo, hi) {
+	let n = 0;
+	for (let i = 0; i < png.px.length; i += png.ch) {
+		const r = png.px[i] / 255, g = png.px[i + 1] / 255, b = png.px[i + 2] / 255, mx = Math.max(r, g, b), mn = Math.min(r, g, b);
+		if (mx < 0.35 || mx - mn < 0.35 * mx) continue;
+		const d = mx - mn, h = 60 * (mx === r ? ((g - b) / d + 6) % 6 : mx === g ? (b - r) / d + 2 : (r - g) / d + 4);
+		if (h >= lo && h <= hi) ++n;
+	}
+	return n;
+}
+
+// A game of its own (not a built-in scene): three balls pushed by 5-byte
+// inputs (x and z pushes as int8, a jump flag), written in JavaScript.
+function gameWorld() {
+	const w = fx.World.create();
+	w.createBody({ type: 'static', position: [0, -1, 0], shape: { type: 'box', halfExtents: [20, 1, 20] } });
+	for (let p = 0; p < 3; ++p) w.createBody({ position: [3 * p - 3, 0.5, 0], shape: { type: 'sphere', radius: 0.5 } });
+	return w;
+}
+function gameApply(w, bytes) {
+	for (let p = 0; p < 3; ++p) {
+		const x = (bytes[5 * p] << 24) >> 24, z = (bytes[5 * p + 1] << 24) >> 24;
+		w.bodyAt(1 + p).applyImpulse([x * 4, bytes[5 * p + 2] & 1 ? 1500 : 0, z * 4]);
+	}
+}
+// 150 ticks recorded with per-tick states; at tick `tamper` the file gets
+// other bytes than the ones that ran (as a cheat would write).
+function gameReplay(tamper) {
+	const w = gameWorld(), rec = new fx.Recorder(w, { scene: 'newcomer_game', players: 3, inputSize: 5 });
+	const startHash = w.hash();
+	for (let t = 1; t <= 150; ++t) {
+		const b = Uint8Array.from({ length: 15 }, (_, i) => ((t * 29 + i * 53) % 97) - 48 & 255);
+		gameApply(w, b);
+		w.step();
+		if (t === tamper) b[0] ^= 0x20;
+		rec.tick(b);
+	}
+	const bytes = rec.finish();
+	w.free();
+	return { bytes, startHash };
+}
+
 const freePort = () => new Promise((res, rej) => {
 	const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }).on('error', rej);
 });
 
-test('the viewer and the desync inspector in headless Chromium', { skip, timeout: 240000 }, async (t) => {
+if (!skip) await fx.init();
+
+test('the viewer and the desync inspector in headless Chromium', { skip, timeout: 360000 }, async (t) => {
 	const port = await freePort();
 	const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', join(pkgDir, 'dist/viewer')], { stdio: 'ignore' });
 	const profile = mkdtempSync(join(tmpdir(), 'fixstep-chromium-'));
@@ -106,6 +158,10 @@ test('the viewer and the desync inspector in headless Chromium', { skip, timeout
 			await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
 			await page.select('#scene', 'pyramid_20');
 			await page.click('#load');
+			// at tick 0: the bodies there, not the (absent) last step's count
+			const w0 = fx.createScene('pyramid_20'), n0 = w0.bodyCount;
+			w0.free();
+			assert.equal(await page.$eval('#counts', (e) => e.textContent), `${n0} bodies, contacts after the first step`);
 			await page.click('#show-contacts');
 			await page.$eval('#goto', (e) => { e.value = '120'; });
 			await page.click('#go');
@@ -139,6 +195,10 @@ test('the viewer and the desync inspector in headless Chromium', { skip, timeout
 			const png = decodePng(readFileSync(file)), green = greenPixels(png), frac = colouredFraction(png, 1);
 			console.log(`  arena: tick 120 hash ${hash} (native ${want}); ${green} sensor-green pixels, ${(100 * frac).toFixed(1)}% coloured; ${file}`);
 			assert.ok(green > 50, 'the capture zone is drawn in the sensor colour');
+			// the two teams in two colours: blue (team 0) and yellow (team 1), their players and bullets
+			const blue = huePixels(png, 205, 225), yellow = huePixels(png, 46, 60);
+			console.log(`  arena: team 0 ${blue} blue pixels, team 1 ${yellow} yellow pixels`);
+			assert.ok(blue > 100 && yellow > 100, `each team in its colour: ${blue} blue, ${yellow} yellow pixels`);
 			await page.click('#show-sensors');
 			await new Promise((r) => setTimeout(r, 300));
 			await page.screenshot({ path: join(shots, 'arena-nosensors.png') });
@@ -178,6 +238,99 @@ test('the viewer and the desync inspector in headless Chromium', { skip, timeout
 				for (let i = 0; i < png.px.length; i += png.ch) if (png.px[i] > 180 && png.px[i + 1] < 90 && png.px[i + 2] < 90) ++red;
 				console.log(`  inspector: "${r.text}" (fixstep verify: "${line}"); ${red} red pixels; ${shot}`);
 				assert.ok(red > 50, 'the diverging body is highlighted');
+				assert.deepEqual(errors, []);
+			} finally {
+				rmSync(dir, { recursive: true, force: true });
+			}
+		});
+
+		await t.test('the school opens with a clear line of sight, not against a wall', async () => {
+			await page.select('#scene', 'school');
+			await page.click('#load');
+			await page.waitForFunction(() => document.body.dataset.cameraClear !== undefined);
+			assert.equal(await page.evaluate(() => document.body.dataset.cameraClear), '1', 'a view no static body blocks');
+			await new Promise((r) => setTimeout(r, 300));
+			const file = join(shots, 'school.png');
+			await page.screenshot({ path: file });
+			const frac = colouredFraction(decodePng(readFileSync(file)), 1);
+			console.log(`  school: ${(100 * frac).toFixed(1)}% coloured pixels; ${file}`);
+			assert.ok(frac > 0.002, 'bodies in view, not one grey wall');
+			assert.deepEqual(errors, []);
+		});
+
+		await t.test('a game\'s own replay: played from its states, then inspected with its handler', async () => {
+			const dir = mkdtempSync(join(tmpdir(), 'fixstep-game-'));
+			try {
+				const { bytes, startHash } = gameReplay(40);
+				const file = join(dir, 'newcomer_game.fxr');
+				writeFileSync(file, bytes);
+				const r = fx.Replay.parse(bytes), n = r.tickCount, last = r.tickHash(n - 1);
+				const want = r.verify({ applyInputBytes: gameApply, startHash });
+				r.free();
+				assert.equal(want.status, 'diverged');
+				assert.equal(want.step, 40);
+				// no handler: it plays from its recorded states to its last tick
+				await (await page.$('#file')).uploadFile(file);
+				await page.waitForFunction(() => document.body.dataset.play === 'states', { timeout: 60000 });
+				assert.match(await page.$eval('#source', (e) => e.textContent), /newcomer_game.*played from its recorded states/);
+				// the scene list no longer names the last scene
+				assert.equal(await page.$eval('#scene', (e) => e.options[e.selectedIndex].textContent), '(replay: newcomer_game.fxr)');
+				await page.click('#play');
+				await page.waitForFunction((k) => document.getElementById('tick').textContent === String(k), { timeout: 60000 }, n);
+				assert.equal(await page.$eval('#hash', (e) => e.textContent), last, 'the last tick\'s recorded hash');
+				assert.equal(await page.$eval('#play', (e) => e.textContent), 'play', 'it stopped at the end');
+				// the inspector without the handler says what it can
+				await page.evaluate(() => { delete document.body.dataset.inspected; });
+				await (await page.$('#inspect-a')).uploadFile(file);
+				await page.click('#inspect');
+				await page.waitForSelector('body[data-inspected="1"]', { timeout: 60000 });
+				assert.match(await page.$eval('#report', (e) => e.textContent), /no input handler for 'newcomer_game'.*150 recorded states match/);
+				// the game registers its handler: the inspector re-simulates and names the tampered tick
+				await page.evaluate((src) => window.fixstepViewer.registerGame('newcomer_game', { applyInputBytes: (0, eval)(`(${src})`) }), gameApply.toString());
+				await page.evaluate(() => { delete document.body.dataset.inspected; });
+				await page.click('#inspect');
+				await page.waitForSelector('body[data-inspected="1"]', { timeout: 60000 });
+				const got = await page.$eval('#report', (e) => ({ text: e.firstChild ? e.firstChild.textContent : '', ...e.dataset }));
+				assert.equal(got.text, want.message, 'the message the JS API\'s verify gives');
+				assert.equal(got.step, '40');
+				assert.equal(got.body, String(want.body));
+				assert.equal(await page.$eval('#tick', (e) => e.textContent), '40');
+				assert.equal(await page.evaluate(() => document.body.dataset.play), 'game');
+				await new Promise((r2) => setTimeout(r2, 300));
+				const shot = join(shots, 'game-inspector.png');
+				await page.screenshot({ path: shot });
+				console.log(`  a game's replay: ${n} ticks played from its states (hash ${last}); inspector: "${got.text}"; ${shot}`);
+				assert.deepEqual(errors, []);
+			} finally {
+				rmSync(dir, { recursive: true, force: true });
+			}
+		});
+
+		await t.test('two replays whose inputs part: the inspector\'s lines stay inside the panel', async () => {
+			const dir = mkdtempSync(join(tmpdir(), 'fixstep-two-'));
+			try {
+				const a = join(dir, 'a.fxr'), b = join(dir, 'b.fxr');
+				writeFileSync(a, fx.Replay.record({ scene: 'box_stack', steps: 120, perturbTick: 60 }).bytes);
+				writeFileSync(b, fx.Replay.record({ scene: 'box_stack', steps: 120 }).bytes);
+				await page.evaluate(() => { delete document.body.dataset.inspected; });
+				await (await page.$('#inspect-a')).uploadFile(a);
+				await (await page.$('#inspect-b')).uploadFile(b);
+				await page.click('#inspect');
+				await page.waitForSelector('body[data-inspected="1"]', { timeout: 60000 });
+				const text = await page.$eval('#report', (e) => e.textContent);
+				assert.match(text, /inputs part at step 60: player 0/);
+				const fit = await page.evaluate(() => {
+					const panel = document.getElementById('panel').getBoundingClientRect(), rep = document.getElementById('report');
+					let right = rep.getBoundingClientRect().right;
+					for (const el of rep.querySelectorAll('*')) right = Math.max(right, el.getBoundingClientRect().right);
+					return { right, panel: panel.right, scroll: rep.scrollWidth, client: rep.clientWidth };
+				});
+				assert.ok(fit.right <= fit.panel && fit.scroll <= fit.client, `the report reaches x ${fit.right} (${fit.scroll} px wide in ${fit.client}), the panel ends at ${fit.panel}`);
+				await page.screenshot({ path: join(shots, 'inspector-two.png') });
+				// loading a scene again: the list names it
+				await page.select('#scene', 'drop');
+				await page.click('#load');
+				assert.equal(await page.$eval('#scene', (e) => e.options[e.selectedIndex].textContent), 'drop');
 				assert.deepEqual(errors, []);
 			} finally {
 				rmSync(dir, { recursive: true, force: true });

@@ -19,6 +19,16 @@ test('npm pack, npm install the tarball in an empty folder, run the pyramid exam
 		npm(['pack', pkgDir, '--pack-destination', dir, '--silent'], dir);
 		const tgz = readdirSync(dir).filter((f) => /^fixstep-.*\.tgz$/.test(f));
 		assert.equal(tgz.length, 1, `npm pack made ${tgz}`);
+		// a license a studio can ship on, and the notices of what the wasm contains
+		const listed = execFileSync('tar', ['-tzf', join(dir, tgz[0])], { encoding: 'utf8' }).split('\n');
+		assert.ok(listed.includes('package/LICENSE'), `LICENSE not in the tarball: ${listed.join(' ')}`);
+		assert.ok(listed.includes('package/THIRD_PARTY_NOTICES'), 'THIRD_PARTY_NOTICES not in the tarball');
+		const packed = JSON.parse(execFileSync('tar', ['-xzOf', join(dir, tgz[0]), 'package/package.json'], { encoding: 'utf8' }));
+		assert.equal(packed.license, 'MIT');
+		const notices = execFileSync('tar', ['-xzOf', join(dir, tgz[0]), 'package/THIRD_PARTY_NOTICES'], { encoding: 'utf8' });
+		assert.match(notices, /^libfixmath$/m);
+		assert.match(notices, /^xxHash/m);
+		assert.match(execFileSync('tar', ['-xzOf', join(dir, tgz[0]), 'package/LICENSE'], { encoding: 'utf8' }), /^MIT License/);
 		const app = join(dir, 'app');
 		execFileSync('mkdir', [app]);
 		npm(['install', join('..', tgz[0]), '--offline', '--no-audit', '--no-fund', '--silent'], app);

@@ -5,6 +5,18 @@
 // outside [-32768, 32768). `{ raw }` passes a Q16.16 integer exactly, and
 // every getter has a raw (Int32Array) form.
 
+// `Symbol.dispose` (for `using`) belongs to TypeScript's esnext.disposable lib
+// (and es2025+), which targets es2020 and es2022 do not load by default: it is
+// declared here the same way, so that these types compile with the default lib
+// and merge with the lib's declaration where a project loads it. At run time
+// the classes have [Symbol.dispose] where the engine defines the symbol
+// (node 20+, current browsers); `dispose()` works everywhere.
+declare global {
+	interface SymbolConstructor {
+		readonly dispose: unique symbol;
+	}
+}
+
 /** A number in SI units, or an exact Q16.16 value. */
 export type Num = number | { raw: number };
 export type Vec3In = [Num, Num, Num] | { x: Num; y: Num; z: Num } | ArrayLike<number>;
@@ -329,22 +341,39 @@ export class Replay {
 	readonly complete: boolean;
 	readonly finalHash: string | null;
 	readonly kernelVersion: string;
+	/** bytes per player per tick: 12 for Input records, else the game's own; 0 in calls mode */
+	readonly inputSize: number;
+	readonly mode: 'inputs' | 'calls';
 	free(): void;
 	dispose(): void;
 	[Symbol.dispose](): void;
 	tickHash(i: number): string;
 	tickNumber(i: number): number;
+	/** Input records (a replay whose inputSize is 12; else a TypeError: use tickInputBytes) */
 	tickInputs(i: number): Required<Input>[];
+	/** the tick's input bytes as recorded: players x inputSize */
+	tickInputBytes(i: number): Uint8Array;
 	start(): World;
 	step(world: World, i: number): World;
 	recordedWorld(i: number): World;
-	/** from a known start: the scene's own, or startHash (required with applyInputs) */
-	verify(options?: { kernels?: Kernels; allowTruncated?: boolean; startHash?: string; applyInputs?: (world: World, inputs: Required<Input>[], tick: number) => void }): VerifyResult;
+	/**
+	 * From a known start: the scene's own, startHash, or startSnapshot (exactly that state); one of
+	 * the last two is required with applyInputs (Input records) or applyInputBytes (the game's own bytes).
+	 */
+	verify(options?: {
+		kernels?: Kernels; allowTruncated?: boolean; startHash?: string; startSnapshot?: Uint8Array;
+		applyInputs?: (world: World, inputs: Required<Input>[], tick: number) => void;
+		applyInputBytes?: (world: World, bytes: Uint8Array, tick: number) => void;
+	}): VerifyResult;
 }
 
 export class Recorder {
-	constructor(world: World, options?: { scene?: string; players?: number; detail?: boolean; chunkTicks?: number });
-	tick(inputs?: Input[]): this;
+	/** inputSize: bytes per player per tick, 1..256 (default 12: Input records); players 1..64 */
+	constructor(world: World, options?: { scene?: string; players?: number; inputSize?: number; detail?: boolean; chunkTicks?: number });
+	readonly players: number;
+	readonly inputSize: number;
+	/** Input records (inputSize 12), or the game's bytes: players x inputSize */
+	tick(inputs?: Input[] | Uint8Array): this;
 	finish(): Uint8Array;
 	free(): void;
 	dispose(): void;

@@ -17,6 +17,8 @@ const KEYFRAME_EVERY = 30; /* ticks between the snapshots a scrub back restores 
 const view = {
 	world: null, replay: null, scene: null, source: '', tick: 0, last: 0, keyframes: new Map(),
 	playing: false, highlight: -1,
+	game: null, /* the registered game of the scene or replay shown (games below), or null */
+	play: null, /* how the replay shown plays (playMode) */
 };
 
 /* ---- three.js ---- */
@@ -171,6 +173,9 @@ const RED = new THREE.Color(0xff2a2a), tmpC = new THREE.Color();
 function bodyColour(slot, kind) {
 	if (slot === view.highlight) return RED;
 	const C = fx.DEBUG_COLORS, dim = view.highlight >= 0 ? 0.35 : 1, jitter = ((slot * 0.61803398875) % 1 + 1) % 1;
+	/* a game's own colours (its teams...), where it gives one */
+	const own = view.game && view.game.colour && kind !== C.static ? view.game.colour(view.world.bodyAt(slot)) : null;
+	if (own !== null && own !== undefined) return tmpC.set(own).multiplyScalar(dim * (kind === C.sleeping ? 0.6 : 1));
 	if (kind === C.dynamic || kind === C.sleeping) tmpC.setHSL(0.02 + 0.09 * jitter, kind === C.dynamic ? 0.75 : 0.35, kind === C.dynamic ? 0.45 + 0.15 * jitter : 0.36);
 	else if (kind === C.static) tmpC.set(0x6d737d);
 	else tmpC.set(kind);
@@ -233,28 +238,62 @@ function updateDebug(d) {
 	}
 	const s = view.world.stats(), e = view.world.contactEvents(), se = view.world.sensorEvents();
 	const events = e.begin.length + e.end.length + e.hit.length + se.begin.length + se.end.length;
-	$('counts').textContent = `${s.bodyCount} bodies, ${s.contactPointCount} contact points` +
+	/* the bodies there now (the step's counters are the last step's: none before the first) */
+	$('counts').textContent = `${view.world.bodyCount} bodies, ` + (s.step > 0 ? `${s.contactPointCount} contact points` : 'contacts after the first step') +
 		(events ? `; events: contact ${e.begin.length}/${e.end.length}/${e.hit.length} (begin/end/hit), sensor ${se.begin.length}/${se.end.length}` : '');
 }
 
+/* The camera onto what moves: the dynamic bodies (else everything), from
+ * the first of a few views whose line of sight to them no static body
+ * blocks; when every view is blocked (the school: its boxes are spread over
+ * two floors inside walls), onto the characters (kinematic bodies) the
+ * same way, and else from inside, in front of the nearest wall. */
+const VIEWS = [[0.55, 0.45, 1], [-0.55, 0.45, 1], [0.55, 0.45, -1], [-0.55, 0.45, -1], [0.4, 1.2, 0.8], [0.15, 1, 0.25]];
 function fitCamera() {
 	const a = view.world.aabbs(), p = view.world.poses();
-	const box = new THREE.Box3(), all = new THREE.Box3();
+	const dyn = new THREE.Box3(), kin = new THREE.Box3(), all = new THREE.Box3();
 	for (let s = 0; 6 * s < a.length; ++s) {
 		if (!p[9 * s]) continue;
 		const b = new THREE.Box3(new THREE.Vector3(a[6 * s] * FX, a[6 * s + 1] * FX, a[6 * s + 2] * FX), new THREE.Vector3(a[6 * s + 3] * FX, a[6 * s + 4] * FX, a[6 * s + 5] * FX));
 		all.union(b);
-		if (p[9 * s] === 3) box.union(b);
+		if (p[9 * s] === 3) dyn.union(b);
+		if (p[9 * s] === 2) kin.union(b);
 	}
-	const b = box.isEmpty() ? all : box;
-	if (b.isEmpty()) return;
-	const c = b.getCenter(new THREE.Vector3()), r = Math.max(1, b.getSize(new THREE.Vector3()).length() / 2);
-	controls.target.copy(c);
-	camera.position.copy(c).add(new THREE.Vector3(0.55, 0.45, 1).normalize().multiplyScalar(r * 3.2));
-	camera.near = r / 200;
-	camera.far = r * 200;
-	camera.updateProjectionMatrix();
-	controls.update();
+	const blocked = (from, to) => {
+		const hit = view.world.rayCast([from.x, from.y, from.z], [to.x, to.y, to.z]);
+		return hit && hit.body && hit.body.type === 'static';
+	};
+	const place = (c, r, d, dist) => {
+		controls.target.copy(c);
+		camera.position.copy(c).add(d.clone().multiplyScalar(dist));
+		camera.near = r / 200;
+		camera.far = Math.max(r, all.isEmpty() ? r : all.getSize(new THREE.Vector3()).length()) * 200;
+		camera.updateProjectionMatrix();
+		controls.update();
+	};
+	const boxes = [dyn.isEmpty() ? all : dyn, kin].filter((b) => !b.isEmpty());
+	if (!boxes.length) return;
+	for (const b of boxes) {
+		const c = b.getCenter(new THREE.Vector3()), r = Math.max(1, b.getSize(new THREE.Vector3()).length() / 2);
+		for (const v of VIEWS) {
+			const d = new THREE.Vector3(...v).normalize();
+			if (blocked(c.clone().add(d.clone().multiplyScalar(r * 3.2)), c)) continue;
+			place(c, r, d, r * 3.2);
+			document.body.dataset.cameraClear = '1';
+			return;
+		}
+	}
+	/* every view blocked: from inside, as far back as the walls let it */
+	const b = boxes[boxes.length - 1], c = b.getCenter(new THREE.Vector3()), r = Math.max(1, b.getSize(new THREE.Vector3()).length() / 2);
+	let best = null, far = 0;
+	for (const v of VIEWS) {
+		const d = new THREE.Vector3(...v).normalize(), to = c.clone().add(d.clone().multiplyScalar(r * 3.2));
+		const hit = view.world.rayCast([c.x, c.y, c.z], [to.x, to.y, to.z]);
+		const dist = hit ? hit.distance * 0.9 : r * 3.2;
+		if (dist > far) far = dist, best = d;
+	}
+	place(c, r, best, far);
+	document.body.dataset.cameraClear = far >= 2 ? '1' : '0';
 }
 
 /* the camera onto one body (the inspector's), from where it looked */
@@ -299,8 +338,17 @@ function setWorld(world, source, last) {
 
 function stepOnce() {
 	if (view.replay) {
-		if (view.tick >= view.replay.tickCount) return false;
-		view.replay.step(view.world, view.tick);
+		const r = view.replay, i = view.tick;
+		if (i >= r.tickCount || !view.play) return false;
+		if (view.play === 'game') {
+			const g = view.game;
+			if (g.applyInputBytes) g.applyInputBytes(view.world, r.tickInputBytes(i), r.tickNumber(i));
+			else g.applyInputs(view.world, r.tickInputs(i), r.tickNumber(i));
+			view.world.step();
+		} else if (view.play === 'states') {
+			const rec = r.recordedWorld(i);
+			try { view.world.restore(rec.snapshot()); } finally { rec.free(); }
+		} else r.step(view.world, i);
 	} else if (view.scene.scripted) {
 		view.world.playScene(view.scene.name);
 	} else {
@@ -316,7 +364,7 @@ function stepOnce() {
  * keyframe at or before t and stepping from there. */
 function seek(t) {
 	t = Math.max(0, Math.floor(t));
-	if (view.replay) t = Math.min(t, view.replay.tickCount);
+	if (view.replay) t = Math.min(t, view.play ? view.replay.tickCount : 0);
 	if (t < view.tick) {
 		let k = 0;
 		for (const kt of view.keyframes.keys()) if (kt <= t && kt > k) k = kt;
@@ -332,17 +380,41 @@ function loadScene(name) {
 	view.replay = null;
 	const info = fx.scenes().find((s) => s.name === name);
 	view.scene = info;
+	view.game = games.get(name) || null;
+	$('scene').value = name;
+	$('replay-option').hidden = true;
 	/* a scene with scripted players plays them, as fixstep events and fixstep draw do */
 	setWorld(fx.createScene(name), `scene ${name}${info.scripted ? ' (its scripted players)' : ''}: ${info.description}`, info.defaultSteps);
 }
+
+/* How a replay plays: 'game' (a handler the page registered for its
+ * scene name), 'scene' (a built-in scene's handler, or its recorded API
+ * calls), 'states' (no handler: its recorded per-tick states, DETAIL), or
+ * null (none of them: it shows its start only). */
+function playMode(r) {
+	const g = games.get(r.scene);
+	if (g && (g.applyInputs || g.applyInputBytes) && r.mode === 'inputs') return 'game';
+	if (r.mode === 'calls' || fx.scenes().some((s) => s.name === r.scene)) return 'scene';
+	return r.detail ? 'states' : null;
+}
+const PLAYED = { game: 'its game\'s input handler', scene: 'the scene\'s input handler', states: 'its recorded states (no input handler)' };
 
 function loadReplay(bytes, label) {
 	const r = fx.Replay.parse(bytes);
 	view.replay && view.replay.free();
 	view.replay = r;
 	view.scene = null;
+	view.game = games.get(r.scene) || null;
+	view.play = playMode(r);
+	/* the scene list says a replay is loaded, not the last scene chosen */
+	const opt = $('replay-option');
+	opt.textContent = `(replay: ${label})`;
+	opt.hidden = false;
+	$('scene').value = '';
 	const state = r.status === 0 ? `${r.tickCount} ticks` : `${r.tickCount} ticks (${r.error})`;
-	setWorld(r.start(), `replay ${label}: ${r.scene}, ${r.players} player${r.players === 1 ? '' : 's'}, ${state}`, r.tickCount);
+	const how = view.play ? `played from ${PLAYED[view.play]}` : `no input handler for '${r.scene}' and no recorded states: its start only (fixstepViewer.registerGame)`;
+	setWorld(r.start(), `replay ${label}: ${r.scene}, ${r.players} player${r.players === 1 ? '' : 's'}, ${state}; ${how}`, view.play ? r.tickCount : 0);
+	document.body.dataset.play = view.play || 'none';
 }
 
 /* ---- the desync inspector ---- */
@@ -387,11 +459,21 @@ function report(r) {
 function inspect(bytesA, nameA, bytesB, nameB) {
 	if (!bytesB) {
 		const r = fx.Replay.parse(bytesA);
-		const v = r.verify();
+		const mode = playMode(r), g = games.get(r.scene);
+		let v;
+		if (mode === 'game') {
+			/* the viewer trusts the file's own start: it looks for where the run parts, it proves nothing */
+			const s0 = r.start(), startHash = s0.hash();
+			s0.free();
+			v = r.verify(g.applyInputBytes ? { applyInputBytes: g.applyInputBytes, startHash } : { applyInputs: g.applyInputs, startHash });
+		} else if (mode === 'states') {
+			v = { status: 'states', message: `no input handler for '${r.scene}' (fixstepViewer.registerGame): its ${r.tickCount} recorded states match their recorded hashes; re-simulating them needs the game's handler` };
+		} else v = r.verify();
 		r.free();
 		loadReplay(bytesA, nameA);
 		if (v.status !== 'diverged') {
 			report({ message: v.status === 'ok' ? `${nameA}: every tick matches (${v.message})` : `${nameA}: ${v.message}` });
+			document.body.dataset.verdict = v.status;
 			return;
 		}
 		const i = v.step - view.replay.startTick;
@@ -403,6 +485,7 @@ function inspect(bytesA, nameA, bytesB, nameB) {
 			rec.free();
 		}
 		report({ ...v, labels: ['expected (recorded)', 'got (re-simulated)'] });
+		document.body.dataset.verdict = v.status;
 		if (v.body >= 0) focusOn(v.body);
 		show();
 		return;
@@ -415,11 +498,14 @@ function inspect(bytesA, nameA, bytesB, nameB) {
 		}
 		const n = Math.min(a.tickCount, b.tickCount);
 		let i = 0, lines = [];
+		const size = a.inputSize;
 		for (; i < n; ++i) {
-			const ia = a.tickInputs(i), ib = b.tickInputs(i);
-			const p = ia.findIndex((x, k) => JSON.stringify(x) !== JSON.stringify(ib[k]));
+			const ia = a.tickInputBytes(i), ib = b.tickInputBytes(i);
+			let p = -1;
+			for (let k = 0; k < a.players && p < 0 && size === b.inputSize; ++k)
+				for (let j = 0; j < size; ++j) if (ia[k * size + j] !== ib[k * size + j]) { p = k; break; }
 			if (p < 0 && a.tickHash(i) === b.tickHash(i)) continue;
-			if (p >= 0) lines.push(`inputs part at step ${a.tickNumber(i)}: player ${p}`, `  A: ${JSON.stringify(ia[p])}`, `  B: ${JSON.stringify(ib[p])}`);
+			if (p >= 0) lines.push(`inputs part at step ${a.tickNumber(i)}: player ${p}`, `  A: ${inputText(a, i, p)}`, `  B: ${inputText(b, i, p)}`);
 			while (i < n && a.tickHash(i) === b.tickHash(i)) ++i;
 			break;
 		}
@@ -445,12 +531,48 @@ function inspect(bytesA, nameA, bytesB, nameB) {
 		a.free(), b.free();
 	}
 }
+/* Player p's inputs at tick i, short: the Input record's fields that are
+ * set, or the game's bytes in hex. */
+function inputText(r, i, p) {
+	if (r.inputSize === fx.INPUT_SIZE) {
+		const x = r.tickInputs(i)[p];
+		return Object.entries(x).filter(([, v]) => v !== 0).map(([k, v]) => `${k} ${v}`).join(', ') || 'neutral';
+	}
+	return [...r.tickInputBytes(i).subarray(p * r.inputSize, (p + 1) * r.inputSize)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+}
 function stateAfter(r, i) {
 	if (r.detail) return r.recordedWorld(i);
-	const w = r.start();
-	for (let k = 0; k <= i; ++k) r.step(w, k);
+	const w = r.start(), g = games.get(r.scene), mode = playMode(r);
+	for (let k = 0; k <= i; ++k) {
+		if (mode === 'game') {
+			if (g.applyInputBytes) g.applyInputBytes(w, r.tickInputBytes(k), r.tickNumber(k));
+			else g.applyInputs(w, r.tickInputs(k), r.tickNumber(k));
+			w.step();
+		} else r.step(w, k);
+	}
 	return w;
 }
+
+/* ---- games: what the page knows of a replay's game ----
+ * fixstepViewer.registerGame(name, {applyInputs(world, inputs, tick) |
+ * applyInputBytes(world, bytes, tick), colour(body) -> 0xRRGGBB | null}):
+ * replays whose scene name is `name` play and are inspected with the
+ * game's own input handler (Input records, or its bytes of any size), and
+ * its bodies drawn in its colours. The arena's teams are registered here. */
+const games = new Map();
+function registerGame(name, game) {
+	if (typeof name !== 'string' || !name) throw new TypeError('fixstepViewer.registerGame: a scene name');
+	const keys = ['applyInputs', 'applyInputBytes', 'colour'];
+	for (const k of Object.keys(game || {})) if (!keys.includes(k)) throw new TypeError(`fixstepViewer.registerGame: unknown ${k} (${keys.join(', ')})`);
+	if (game.applyInputs && game.applyInputBytes) throw new TypeError('fixstepViewer.registerGame: applyInputs or applyInputBytes, not both');
+	games.set(name, { ...game });
+}
+const ARENA_TEAMS = [0x3d8bff, 0xffe14d]; /* blue, yellow: apart from the dynamic orange and the inspector's red */
+registerGame('arena', {
+	/* players (tag 1) and bullets (2): their team's colour (user data bit 8); the bases are static, grey */
+	colour: (b) => (b && (b.userData & 255) >= 1 && (b.userData & 255) <= 3 ? ARENA_TEAMS[(b.userData >> 8) & 1] : null),
+});
+window.fixstepViewer = { registerGame };
 
 /* ---- UI ---- */
 function fail(e) {
@@ -484,7 +606,7 @@ async function main() {
 	await fx.init();
 	$('version').textContent = `${fx.version()} (${fx.buildKernels().at(-1)})`;
 	for (const s of fx.scenes()) $('scene').add(new Option(`${s.name}`, s.name));
-	$('load').onclick = guard(() => loadScene($('scene').value));
+	$('load').onclick = guard(() => { if ($('scene').value) loadScene($('scene').value); });
 	$('play').onclick = () => setPlaying(!view.playing);
 	$('step').onclick = guard(() => { setPlaying(false); seek(view.tick + 1); });
 	$('back').onclick = guard(() => { setPlaying(false); seek(view.tick - 1); });

@@ -427,4 +427,6 @@ SLOW_TEST(verifyd_loses_no_job_when_workers_and_redis_die)
 	CHECK(test_quick || (nkill >= 1 && claimed >= 1));
 }
 
+#else
+typedef int verifyd_test_needs_processes; /* no processes under node: nothing to test */
 #endif

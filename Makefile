@@ -298,6 +298,7 @@ install: all
 	  ln -sf libfixstep.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libfixstep.so; fi
 	install -m 644 kernel/include/fixstep/*.h authoring/include/fixstep/*.h replays/include/fixstep/*.h session/include/fixstep/*.h fixmath_glue/*.h $(DESTDIR)$(PREFIX)/include/fixstep/
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/
+	if [ "$(VERIFYD)" = 1 ]; then install -m 755 $(VERIFYD_PROG) $(DESTDIR)$(PREFIX)/bin/; fi
 	for pc in fixstep fixstep-static; do sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/$$pc.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc; done
 	@# the license and the notices of libfixmath, xxHash and libsodium, which the libraries carry

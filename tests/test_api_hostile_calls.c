@@ -940,6 +940,7 @@ static void call_fxs_delta_encode(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_drop_name(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -949,6 +950,7 @@ static void call_fxs_drop_name(int variant, uint64_t seed)
 	(void)fxs_drop_name(a0);
 	fxs_world_destroy(w);
 }
+#endif
 
 static void call_fxs_filter_should_collide(int variant, uint64_t seed)
 {
@@ -1504,6 +1506,7 @@ static void call_fxs_sensor_get_overlaps(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_advance(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1513,7 +1516,9 @@ static void call_fxs_session_advance(int variant, uint64_t seed)
 	(void)fxs_session_advance(NULL, a1);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_all_done(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1521,7 +1526,9 @@ static void call_fxs_session_all_done(int variant, uint64_t seed)
 	(void)fxs_session_all_done(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_complete(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1529,7 +1536,9 @@ static void call_fxs_session_complete(int variant, uint64_t seed)
 	(void)fxs_session_complete(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_confirmed(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1537,7 +1546,9 @@ static void call_fxs_session_confirmed(int variant, uint64_t seed)
 	(void)fxs_session_confirmed(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_create(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1547,7 +1558,9 @@ static void call_fxs_session_create(int variant, uint64_t seed)
 	(void)fxs_session_create(NULL, NULL, a2);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_default_config(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1555,7 +1568,9 @@ static void call_fxs_session_default_config(int variant, uint64_t seed)
 	(void)fxs_session_default_config();
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_destroy(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1563,7 +1578,9 @@ static void call_fxs_session_destroy(int variant, uint64_t seed)
 	fxs_session_destroy(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_desync_get(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1571,7 +1588,9 @@ static void call_fxs_session_desync_get(int variant, uint64_t seed)
 	(void)fxs_session_desync_get(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_desync_line(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1579,7 +1598,9 @@ static void call_fxs_session_desync_line(int variant, uint64_t seed)
 	(void)fxs_session_desync_line(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_first_player(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1589,7 +1610,9 @@ static void call_fxs_session_first_player(int variant, uint64_t seed)
 	(void)fxs_session_first_player(NULL, a1);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_hash(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1599,7 +1622,9 @@ static void call_fxs_session_hash(int variant, uint64_t seed)
 	(void)fxs_session_hash(NULL, a1);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_input_size(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1607,7 +1632,9 @@ static void call_fxs_session_input_size(int variant, uint64_t seed)
 	(void)fxs_session_input_size(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_inputs(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1619,7 +1646,9 @@ static void call_fxs_session_inputs(int variant, uint64_t seed)
 	(void)fxs_session_inputs(NULL, a1, NULL, a3);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_join_get(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1627,7 +1656,9 @@ static void call_fxs_session_join_get(int variant, uint64_t seed)
 	(void)fxs_session_join_get(NULL, NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_out_of_memory(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1635,7 +1666,9 @@ static void call_fxs_session_out_of_memory(int variant, uint64_t seed)
 	(void)fxs_session_out_of_memory(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_packet(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1647,7 +1680,9 @@ static void call_fxs_session_packet(int variant, uint64_t seed)
 	(void)fxs_session_packet(NULL, a1, NULL, a3);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_packet_more(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1659,7 +1694,9 @@ static void call_fxs_session_packet_more(int variant, uint64_t seed)
 	(void)fxs_session_packet_more(NULL, a1, NULL, a3);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_peer_done(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1669,7 +1706,9 @@ static void call_fxs_session_peer_done(int variant, uint64_t seed)
 	(void)fxs_session_peer_done(NULL, a1);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_peer_packets(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1679,7 +1718,9 @@ static void call_fxs_session_peer_packets(int variant, uint64_t seed)
 	(void)fxs_session_peer_packets(NULL, a1);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_peer_players(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1689,7 +1730,9 @@ static void call_fxs_session_peer_players(int variant, uint64_t seed)
 	(void)fxs_session_peer_players(NULL, a1);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_peer_silence(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1701,7 +1744,9 @@ static void call_fxs_session_peer_silence(int variant, uint64_t seed)
 	(void)fxs_session_peer_silence(NULL, a1, a2);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_players(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1709,7 +1754,9 @@ static void call_fxs_session_players(int variant, uint64_t seed)
 	(void)fxs_session_players(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_pump(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1721,7 +1768,9 @@ static void call_fxs_session_pump(int variant, uint64_t seed)
 	(void)fxs_session_pump(NULL, NULL, a2, a3);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_receive(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1733,7 +1782,9 @@ static void call_fxs_session_receive(int variant, uint64_t seed)
 	(void)fxs_session_receive(NULL, NULL, a2, a3);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_set_time(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1743,7 +1794,9 @@ static void call_fxs_session_set_time(int variant, uint64_t seed)
 	fxs_session_set_time(NULL, a1);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_silent_peer(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1755,7 +1808,9 @@ static void call_fxs_session_silent_peer(int variant, uint64_t seed)
 	(void)fxs_session_silent_peer(NULL, a1, a2);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_stats_get(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1763,7 +1818,9 @@ static void call_fxs_session_stats_get(int variant, uint64_t seed)
 	(void)fxs_session_stats_get(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_tick(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1771,6 +1828,7 @@ static void call_fxs_session_tick(int variant, uint64_t seed)
 	(void)fxs_session_tick(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
 static void call_fxs_session_world_callbacks(int variant, uint64_t seed)
 {
@@ -1780,6 +1838,7 @@ static void call_fxs_session_world_callbacks(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_write_replay(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1789,6 +1848,7 @@ static void call_fxs_session_write_replay(int variant, uint64_t seed)
 	(void)fxs_session_write_replay(NULL, w, NULL, NULL, NULL, NULL, NULL, NULL, a8);
 	fxs_world_destroy(w);
 }
+#endif
 
 static void call_fxs_shape_ray_cast(int variant, uint64_t seed)
 {
@@ -1802,6 +1862,7 @@ static void call_fxs_shape_ray_cast(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_simnet_advance(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1811,7 +1872,9 @@ static void call_fxs_simnet_advance(int variant, uint64_t seed)
 	fxs_simnet_advance(NULL, a1);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_simnet_create(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1821,7 +1884,9 @@ static void call_fxs_simnet_create(int variant, uint64_t seed)
 	(void)fxs_simnet_create(a0, NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_simnet_destroy(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1829,7 +1894,9 @@ static void call_fxs_simnet_destroy(int variant, uint64_t seed)
 	fxs_simnet_destroy(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_simnet_endpoint(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1839,7 +1906,9 @@ static void call_fxs_simnet_endpoint(int variant, uint64_t seed)
 	(void)fxs_simnet_endpoint(NULL, a1);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_simnet_inject(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1853,7 +1922,9 @@ static void call_fxs_simnet_inject(int variant, uint64_t seed)
 	fxs_simnet_inject(NULL, a1, a2, NULL, a4);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_simnet_stats_get(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1861,6 +1932,7 @@ static void call_fxs_simnet_stats_get(int variant, uint64_t seed)
 	(void)fxs_simnet_stats_get(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
 static void call_fxs_snapshot_first_difference(int variant, uint64_t seed)
 {
@@ -1930,6 +2002,7 @@ static void call_fxs_synctest(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_udp_close(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1937,7 +2010,9 @@ static void call_fxs_udp_close(int variant, uint64_t seed)
 	fxs_udp_close(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_udp_flush(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1945,7 +2020,9 @@ static void call_fxs_udp_flush(int variant, uint64_t seed)
 	fxs_udp_flush(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_udp_open(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1957,7 +2034,9 @@ static void call_fxs_udp_open(int variant, uint64_t seed)
 	(void)fxs_udp_open(NULL, NULL, a2, NULL, NULL, a5);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_udp_port(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1965,7 +2044,9 @@ static void call_fxs_udp_port(int variant, uint64_t seed)
 	(void)fxs_udp_port(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_udp_transport(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1973,6 +2054,7 @@ static void call_fxs_udp_transport(int variant, uint64_t seed)
 	(void)fxs_udp_transport(NULL);
 	fxs_world_destroy(w);
 }
+#endif
 
 static void call_fxs_version(int variant, uint64_t seed)
 {
@@ -2560,7 +2642,9 @@ static const struct {
 	{ "fxs_default_world_def", call_fxs_default_world_def },
 	{ "fxs_delta_decode", call_fxs_delta_decode },
 	{ "fxs_delta_encode", call_fxs_delta_encode },
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_drop_name", call_fxs_drop_name },
+#endif
 	{ "fxs_filter_should_collide", call_fxs_filter_should_collide },
 	{ "fxs_hull_get_vertices", call_fxs_hull_get_vertices },
 	{ "fxs_hull_shape", call_fxs_hull_shape },
@@ -2617,54 +2701,134 @@ static const struct {
 	{ "fxs_replay_writer_tick_inputs", call_fxs_replay_writer_tick_inputs },
 	{ "fxs_result_string", call_fxs_result_string },
 	{ "fxs_sensor_get_overlaps", call_fxs_sensor_get_overlaps },
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_advance", call_fxs_session_advance },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_all_done", call_fxs_session_all_done },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_complete", call_fxs_session_complete },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_confirmed", call_fxs_session_confirmed },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_create", call_fxs_session_create },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_default_config", call_fxs_session_default_config },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_destroy", call_fxs_session_destroy },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_desync_get", call_fxs_session_desync_get },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_desync_line", call_fxs_session_desync_line },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_first_player", call_fxs_session_first_player },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_hash", call_fxs_session_hash },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_input_size", call_fxs_session_input_size },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_inputs", call_fxs_session_inputs },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_join_get", call_fxs_session_join_get },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_out_of_memory", call_fxs_session_out_of_memory },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_packet", call_fxs_session_packet },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_packet_more", call_fxs_session_packet_more },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_peer_done", call_fxs_session_peer_done },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_peer_packets", call_fxs_session_peer_packets },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_peer_players", call_fxs_session_peer_players },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_peer_silence", call_fxs_session_peer_silence },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_players", call_fxs_session_players },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_pump", call_fxs_session_pump },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_receive", call_fxs_session_receive },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_set_time", call_fxs_session_set_time },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_silent_peer", call_fxs_session_silent_peer },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_stats_get", call_fxs_session_stats_get },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_tick", call_fxs_session_tick },
+#endif
 	{ "fxs_session_world_callbacks", call_fxs_session_world_callbacks },
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_write_replay", call_fxs_session_write_replay },
+#endif
 	{ "fxs_shape_ray_cast", call_fxs_shape_ray_cast },
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_simnet_advance", call_fxs_simnet_advance },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_simnet_create", call_fxs_simnet_create },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_simnet_destroy", call_fxs_simnet_destroy },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_simnet_endpoint", call_fxs_simnet_endpoint },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_simnet_inject", call_fxs_simnet_inject },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_simnet_stats_get", call_fxs_simnet_stats_get },
+#endif
 	{ "fxs_snapshot_first_difference", call_fxs_snapshot_first_difference },
 	{ "fxs_snapshot_version", call_fxs_snapshot_version },
 	{ "fxs_snapshot_version_oldest", call_fxs_snapshot_version_oldest },
 	{ "fxs_sphere_walls_build", call_fxs_sphere_walls_build },
 	{ "fxs_state_diff_format", call_fxs_state_diff_format },
 	{ "fxs_synctest", call_fxs_synctest },
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_udp_close", call_fxs_udp_close },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_udp_flush", call_fxs_udp_flush },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_udp_open", call_fxs_udp_open },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_udp_port", call_fxs_udp_port },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_udp_transport", call_fxs_udp_transport },
+#endif
 	{ "fxs_version", call_fxs_version },
 	{ "fxs_version_string", call_fxs_version_string },
 	{ "fxs_world_body_at", call_fxs_world_body_at },

@@ -331,7 +331,7 @@ SLOW_TEST(verifyd_loses_no_job_when_workers_and_redis_die)
 		CHECKF(0, "recording the replays failed");
 	}
 	/* throughput with 1 and 2 workers */
-	int nb = test_quick ? 30 : 60;
+	int nb = test_quick ? 30 : 120;
 	double r1 = throughput("bench1", nb, 1), r2 = throughput("bench2", nb, 2);
 	printf("      %d honest replays (300 ticks of shapes): %.1f verified/s with 1 worker, %.1f with 2\n", nb, r1, r2);
 
@@ -427,4 +427,6 @@ SLOW_TEST(verifyd_loses_no_job_when_workers_and_redis_die)
 	CHECK(test_quick || (nkill >= 1 && claimed >= 1));
 }
 
+#else
+typedef int verifyd_test_needs_processes; /* no processes under node: nothing to test */
 #endif

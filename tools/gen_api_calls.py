@@ -19,6 +19,7 @@ running this again:
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -68,6 +69,18 @@ def declarations():
             params.append((q, dq))
         out.append((n, ret, params))
     return sorted(out)
+
+
+def networked():
+    """The functions of the networked sessions, which SESSIONS=0 builds (wasm)
+    leave out: those defined in session/ outside synctest.c and world_game.c."""
+    names = set()
+    d = os.path.join(ROOT, "session")
+    for f in sorted(os.listdir(d)):
+        if f.endswith(".c") and f not in ("synctest.c", "world_game.c"):
+            text = open(os.path.join(d, f)).read()
+            names.update(re.findall(r"^(?!static)[A-Za-z_][\w \t\*]*?\b(fx[sg]_\w+)\s*\(", text, re.M))
+    return names
 
 
 def is_pointer(q, dq):
@@ -127,8 +140,11 @@ def generate():
     w("}")
     w("")
     names = []
+    net = networked()
     for n, ret, params in decls:
         names.append(n)
+        if n in net:
+            w("#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */")
         w("static void call_%s(int variant, uint64_t seed)" % n)
         w("{")
         w("\tfxs_world *w = hostile_world(variant);")
@@ -151,6 +167,8 @@ def generate():
             w("\tw = NULL; /* destroyed by the call */")
         w("\tfxs_world_destroy(w);")
         w("}")
+        if n in net:
+            w("#endif")
         w("")
     w("typedef void (*hostile_fn)(int, uint64_t);")
     w("static const struct {")
@@ -158,7 +176,11 @@ def generate():
     w("\thostile_fn fn;")
     w("} hostile[] = {")
     for n in names:
+        if n in net:
+            w("#ifndef FXS_NO_SESSIONS")
         w("\t{ \"%s\", call_%s }," % (n, n))
+        if n in net:
+            w("#endif")
     w("};")
     w("")
     w("TEST(api_every_exported_function_survives_null_and_garbage)")

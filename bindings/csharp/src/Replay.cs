@@ -21,7 +21,8 @@ namespace Fixstep
 
     /// <summary>A game's deterministic input handler: apply one tick's inputs (players x the
     /// replay's input size bytes, untrusted: every byte pattern must be handled) to the world before
-    /// the step of number tick. Throw to stop the re-simulation.</summary>
+    /// the step of number tick. Throw to stop the re-simulation. The world is valid during the call
+    /// only (a replay's verifier owns it).</summary>
     public delegate void ApplyInputs(World world, ulong tick, byte[] inputs, int players);
 
     /// <summary>What a replay's start must be: a replay proves a run only from a start the verifier
@@ -199,6 +200,7 @@ namespace Fixstep
             public ApplyInputs Apply;
             public int InputSize;
             public Exception Failure;
+            public World Borrowed; /* the verifier's world, wrapped once */
         }
 
         [MonoPInvokeCallback(typeof(ApplyFn))]
@@ -209,7 +211,8 @@ namespace Fixstep
             {
                 var bytes = new byte[(long)players * c.InputSize];
                 if (bytes.Length > 0) Marshal.Copy(inputs, bytes, 0, bytes.Length);
-                c.Apply(World.Borrow(world), tick, bytes, (int)players);
+                if (c.Borrowed == null || c.Borrowed.NativePointer != world) c.Borrowed = World.Borrow(world);
+                c.Apply(c.Borrowed, tick, bytes, (int)players);
                 return Result.Ok;
             }
             catch (Exception e)
@@ -260,6 +263,8 @@ namespace Fixstep
             {
                 ch.Free();
                 if (sh.IsAllocated) sh.Free();
+                /* the verifier's world is gone: a handler that kept it gets ObjectDisposedException, not a crash */
+                if (c.Borrowed != null) c.Borrowed.Handle.SetHandleAsInvalid();
             }
         }
 

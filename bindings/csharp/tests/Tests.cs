@@ -316,6 +316,10 @@ static class Tests
             Equal(ReplayStatus.Diverged, d.Status, "a different handler diverges");
             Equal(40UL, d.Tick, "the divergent tick");
             Check(d.Message.Contains("body 1"), "the message names the body: " + d.Message);
+            // the verifier's world, kept by a handler past the verification: disposed, not a dangling pointer
+            World kept = null;
+            Replay.Verify(path, ReplayStart.FromHash(start), (w, tick, inputs, players) => { kept = w; GameInputs(w, tick, inputs, players); });
+            Throws<ObjectDisposedException>(() => { ulong x = kept.Hash; }, "a verifier's world used after the verification");
             // a handler that throws stops the verification and says so
             ApplyInputs thrower = (w, tick, inputs, players) => { if (tick == 7) throw new InvalidOperationException("no such move"); GameInputs(w, tick, inputs, players); };
             var e = Replay.Verify(path, ReplayStart.FromHash(start), thrower);

@@ -2,11 +2,12 @@
 // in an empty folder (offline: the package has no dependency), and the
 // 20-line example that builds a pyramid, steps 200 times and prints the hash
 // that the native `fixstep run large_pyramid_b20 --steps 200` prints. Also
-// the CommonJS entry and the SIMD128 build from the installed package.
+// the CommonJS entry and the SIMD128 build from the installed package, and
+// its types under tsc --strict (targets es2020 and es2022, the default lib).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pkgDir, native, lastHash } from './helpers.mjs';
@@ -45,6 +46,21 @@ test('npm pack, npm install the tarball in an empty folder, run the pyramid exam
 		assert.equal(b, a);
 		assert.equal(ka, 'portable');
 		assert.equal(kb, 'portable,simd128');
+		// TypeScript in the empty folder, on the installed package's types: --strict, the default lib
+		const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
+		if (existsSync(tsc)) {
+			writeFileSync(join(app, 'app.ts'), "import { init, World } from 'fixstep';\n" +
+				'export async function run(): Promise<string> { await init(); const w = World.create(); w.step(); const h = w.hash(); w.dispose(); return h; }\n');
+			for (const target of ['es2020', 'es2022']) {
+				let out = '';
+				try {
+					execFileSync(process.execPath, [tsc, '--strict', '--noEmit', '--target', target, '--module', 'esnext', '--moduleResolution', 'bundler', 'app.ts'], { cwd: app, encoding: 'utf8' });
+				} catch (e) {
+					out = String(e.stdout) || String(e);
+				}
+				assert.equal(out, '', `tsc --strict --target ${target} on the installed package`);
+			}
+		}
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

@@ -20,7 +20,8 @@ PEERS="127.0.0.1:$BASE,127.0.0.1:$((BASE + 1)),127.0.0.1:$((BASE + 2)),127.0.0.1
 KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 OPTS="--ticks $TICKS --tick-ms $TICK_MS --mode rollback --input-delay 2 --absent-ms 500 --loss 0.05 --jitter 60 --key $KEY"
 DIR=$(mktemp -d /tmp/fixstep_soak.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$DIR"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null' EXIT
+LIMIT=$((MIN * 60 + 120)) # the last processes are stopped this long after the last restart
 declare -a PID RUN
 start() { # peer, join (on/off)
 	local k=$1 j=$2
@@ -40,7 +41,13 @@ for ((m = 1; m < MIN; ++m)); do
 	start "$victim" on
 	victim=$((victim % 3 + 1))
 done
-for k in 0 1 2 3; do wait "${PID[$k]}"; done
+# the last processes: given LIMIT seconds from here, then stopped by their pids
+deadline=$((SECONDS + LIMIT))
+for k in 0 1 2 3; do
+	while kill -0 "${PID[$k]}" 2>/dev/null && ((SECONDS < deadline)); do sleep 1; done
+	kill -KILL "${PID[$k]}" 2>/dev/null
+	wait "${PID[$k]}" 2>/dev/null
+done
 rc=0
 first=""
 for k in 0 1 2 3; do
@@ -55,5 +62,10 @@ for k in 0 1 2 3; do
 	[ -n "$first" ] || first=$hash
 	if [ -z "$hash" ] || [ "$hash" != "$first" ] || [ "$status" != ok ]; then rc=1; tail -n 5 "$f"; fi
 done
-[ $rc = 0 ] && echo "soak: every peer ends on $first" || echo "soak: FAILED: the peers do not end on one hash"
+if [ $rc = 0 ]; then
+	echo "soak: every peer ends on $first"
+	rm -rf "$DIR"
+else
+	echo "soak: FAILED: the peers do not end on one hash (the outputs are in $DIR)"
+fi
 exit $rc

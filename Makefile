@@ -93,7 +93,7 @@ else
 SODIUM_LIBS ?= -lsodium
 endif
 
-.PHONY: all test demo deps install crosscheck nofloat werror sanitize bench bench-bullet bench-box3d clean corpus fuzz compile_commands.json cxx-check examples
+.PHONY: all test demo deps install crosscheck nofloat werror sanitize bench bench-bullet bench-box3d clean corpus fuzz compile_commands.json cxx-check examples soak
 # Compile in parallel on every core unless told otherwise (make -j1 still wins);
 # sub-makes share the top one's job server.
 ifeq ($(MAKELEVEL),0)
@@ -249,6 +249,13 @@ sanitize:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize OPT="-O1 -g" \
 	  CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test TEST_ARGS=--quick
+
+# The sessions' soak (tools/soak.sh; not in make test): 4 peers over loopback
+# UDP for SOAK_MINUTES (10) minutes, 5% loss, 60 ms jitter, a peer killed and
+# rejoining every minute; every peer must end on one hash.
+SOAK_MINUTES ?= 10
+soak: all
+	bash tools/soak.sh $(SOAK_MINUTES) $(PROG)
 
 # Regenerate the golden replay corpus (replays/corpus) from the committed code.
 corpus:

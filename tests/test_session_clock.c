@@ -23,7 +23,13 @@
 #include "test.h"
 
 #define CK_TICKS 300u
+/* (a sanitizer's build simulates several times slower: a longer tick keeps
+ * the run about real time there, where a joiner must catch up) */
+#if defined(__SANITIZE_ADDRESS__)
+#define CK_TICK_MS 16u
+#else
 #define CK_TICK_MS 8u
+#endif
 #define HOURS_MS (5ull * 3600u * 1000u)
 
 static const uint8_t clock_key[FXS_SESSION_KEY_BYTES] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3,
@@ -192,11 +198,13 @@ TEST(session_real_clocks_two_processes)
 	CHECK(r.rep[0].tick == CK_TICKS && r.rep[1].tick == CK_TICKS && r.rep[0].hash == r.rep[1].hash);
 	CHECK(r.rep[0].absences == 0 && r.rep[1].absences == 0);
 	CHECK(r.rep[0].desync_tick == 0 && r.rep[1].desync_tick == 0);
-	for (int k = 0; k < 2; ++k) /* the events: synchronized once, nothing else went wrong */
+	/* the events: synchronized once, nothing went wrong (an interruption,
+	 * when one process starts slowly, is resumed) */
+	for (int k = 0; k < 2; ++k)
 		CHECK(r.rep[k].events[FXS_SESSION_EVENT_SYNCHRONIZING] == 4 &&
 		      r.rep[k].events[FXS_SESSION_EVENT_SYNCHRONIZED] == 1 && !r.rep[k].events[FXS_SESSION_EVENT_ABSENT] &&
-		      !r.rep[k].events[FXS_SESSION_EVENT_INTERRUPTED] && !r.rep[k].events[FXS_SESSION_EVENT_DESYNC] &&
-		      !r.rep[k].events[FXS_SESSION_EVENT_DISCONNECTED]);
+		      r.rep[k].events[FXS_SESSION_EVENT_INTERRUPTED] == r.rep[k].events[FXS_SESSION_EVENT_RESUMED] &&
+		      !r.rep[k].events[FXS_SESSION_EVENT_DESYNC] && !r.rep[k].events[FXS_SESSION_EVENT_DISCONNECTED]);
 	munmap(r.rep, 3 * sizeof *r.rep);
 }
 

@@ -399,12 +399,16 @@ static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s, cli_scene_ga
 	return 0;
 }
 
+/* The connection events of the session, by type (printed at the end). */
+static uint32_t peer_events[16];
+
 /* Plays the session, one tick every tick_ms, until every peer is done (or
  * a second after we are), a peer falls silent, or memory runs out; then a
  * last round of packets so the others hold our acknowledgements. The peer
  * that fell silent, or -1. */
 static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 {
+	memset(peer_events, 0, sizeof peer_events);
 	fxs_transport t = fxs_udp_transport(u);
 	uint64_t start = now_ms(), next_send = start, complete_at = 0;
 	uint64_t last_heard[FXS_SESSION_MAX_PEERS], seen[FXS_SESSION_MAX_PEERS] = { 0 };
@@ -437,6 +441,10 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 		fxs_session_advance(s, due > cur ? (due - cur > 2 ? 2 : (uint32_t)(due - cur)) : 0);
 		/* time sync: a peer that runs ahead of the others waits for them */
 		pace0 += (uint64_t)fxs_session_skip_ticks(s) * o->tick_ms;
+		fxs_session_event ev;
+		while (fxs_session_event_poll(s, &ev))
+			if ((unsigned)ev.type < sizeof peer_events / sizeof peer_events[0])
+				++peer_events[ev.type];
 		if (now >= next_send) {
 			send_packets(s, &t, o->np);
 			next_send = now + o->tick_ms;
@@ -528,6 +536,11 @@ static void peer_report_result(const peer_options *o, const fxs_session *s, cons
 	       st->mispredictions, st->packets_sent, st->bytes_sent, st->packets_received, dropped,
 	       fxs_session_hash(s, fxs_session_tick(s)), d->tick, d->peer, d->snap_file[0] ? d->snap_file : "-", rec_ok,
 	       e->vanished);
+	printf("events:");
+	for (int k = 1; k < 16; ++k)
+		if (peer_events[k])
+			printf(" %s=%u", fxs_session_event_name((fxs_session_event_type)k), peer_events[k]);
+	printf(" (stalls=%" PRIu64 " waited=%" PRIu64 ")\n", st->stalls, fxs_session_ticks_waited(s));
 	if (dropped) {
 		printf("dropped:");
 		for (int r = 1; r < FXS_DROP_REASONS; ++r)

@@ -76,7 +76,7 @@ struct fxs_join {
 
 static uint32_t host_of(const fxs_session *s, uint32_t j)
 {
-	for (uint32_t k = 0; k < s->c.peers; ++k)
+	for (uint32_t k = 0; k < s->config.peers; ++k)
 		if (k != j && s->peer[k].count)
 			return k;
 	return UINT32_MAX;
@@ -87,7 +87,7 @@ fxs_join *fxs_join_create(fxs_session *s)
 	fxs_join *y = calloc(1, sizeof *y);
 	if (!y)
 		return NULL;
-	y->joining = s->c.join && s->peer[s->c.local].count;
+	y->joining = s->config.join && s->peer[s->config.local].count;
 	fxs_xfer_recv_init(&y->rx, 0, JOIN_PURPOSE, 0);
 	return y;
 }
@@ -106,8 +106,8 @@ void fxs_join_destroy(fxs_join *y)
 /* every peer but j and us */
 static void due_all(fxs_session *s, uint32_t j, uint8_t what)
 {
-	for (uint32_t k = 0; k < s->c.peers; ++k)
-		if (k != j && k != s->c.local)
+	for (uint32_t k = 0; k < s->config.peers; ++k)
+		if (k != j && k != s->config.local)
 			s->join->due[k][j] |= what;
 }
 
@@ -127,9 +127,9 @@ static void freeze(fxs_session *s, uint32_t j, uint32_t e)
 	 * counts contiguous ones only, and what comes after M is the host's */
 	for (uint64_t t = x->frozen_c + 1; t < s->n; ++t)
 		s->peer[j].have[t] = 0;
-	x->rep_have[s->c.local] = 1;
-	x->rep_frozen[s->c.local] = x->frozen_c;
-	x->A = s->cur + 3u + 2u * s->c.input_delay + s->c.max_rollback; /* past anything the old j can have sent */
+	x->rep_have[s->config.local] = 1;
+	x->rep_frozen[s->config.local] = x->frozen_c;
+	x->A = s->simulated + 3u + 2u * s->config.input_delay + s->config.max_rollback; /* past anything the old j can have sent */
 	due_all(s, j, DUE_REPORT);
 }
 
@@ -137,7 +137,7 @@ static bool reports_in(const fxs_session *s, uint32_t j, uint64_t *M)
 {
 	const jpeer *x = &s->join->p[j];
 	uint64_t m = 0;
-	for (uint32_t k = 0; k < s->c.peers; ++k) {
+	for (uint32_t k = 0; k < s->config.peers; ++k) {
 		if (k == j || !s->peer[k].count)
 			continue;
 		if (!x->rep_have[k])
@@ -160,10 +160,9 @@ static void mark_hashes_before(fxs_session *s, uint32_t q, uint64_t C)
 }
 
 /* j is back from tick R (its state came at C): its inputs from R are its own. */
-static void back(fxs_session *s, uint32_t j, uint64_t R, uint64_t C, bool host)
+static void mark_rejoined(fxs_session *s, uint32_t j, uint64_t R, uint64_t C)
 {
 	jpeer *x = &s->join->p[j];
-	(void)host;
 	x->phase = P_BACK;
 	x->R = R;
 	x->C = C;
@@ -176,11 +175,11 @@ static void back(fxs_session *s, uint32_t j, uint64_t R, uint64_t C, bool host)
 static void make_proxies(fxs_session *s, uint32_t j)
 {
 	jpeer *x = &s->join->p[j];
-	uint64_t limit = s->local_gen > s->cur ? s->local_gen : s->cur + 1;
+	uint64_t limit = s->local_gen > s->simulated ? s->local_gen : s->simulated + 1;
 	if (x->R && limit > x->R - 1)
 		limit = x->R - 1;
-	if (limit > s->c.ticks)
-		limit = s->c.ticks;
+	if (limit > s->config.ticks)
+		limit = s->config.ticks;
 	uint8_t zero[FXS_SESSION_MAX_TICK_INPUT * 2] = { 0 };
 	uint8_t *z = zero;
 	size_t blk = (size_t)s->peer[j].count * s->isz;
@@ -199,7 +198,7 @@ static void make_proxies(fxs_session *s, uint32_t j)
 static bool start_blob(fxs_session *s, uint32_t j)
 {
 	jpeer *x = &s->join->p[j];
-	uint64_t C = s->conf, T = C > CATCHUP_BACK ? C - CATCHUP_BACK : 0;
+	uint64_t C = s->confirmed, T = C > CATCHUP_BACK ? C - CATCHUP_BACK : 0;
 	/* j's own inputs up to M (the last it sent before it went) reach it
 	 * only in the state: the proxies it gets start past M */
 	if (C < x->M)
@@ -239,13 +238,13 @@ static bool load_blob(fxs_session *s, const uint8_t *b, size_t len)
 	if (len < 36 || get32(b) != JOIN_MAGIC)
 		return false;
 	uint64_t e = get32(b + 4), T = get64(b + 8), C = get64(b + 16), M = get64(b + 24), sl = get32(b + 32);
-	if (T > C || C > s->c.ticks || M > s->c.ticks || sl == 0 || sl > len - 36 ||
+	if (T > C || C > s->config.ticks || M > s->config.ticks || sl == 0 || sl > len - 36 ||
 	    (len - 36 - sl) != (C - T) * (uint64_t)s->tick_in)
 		return false;
-	if (!s->c.game.load(s->c.game.ctx, b + 36, sl))
+	if (!s->config.game.load(s->config.game.ctx, b + 36, sl))
 		return false;
 	const uint8_t *in = b + 36 + sl;
-	for (uint32_t k = 0; k < s->c.peers; ++k) {
+	for (uint32_t k = 0; k < s->config.peers; ++k) {
 		peer_state *p = &s->peer[k];
 		if (!p->count)
 			continue;
@@ -261,18 +260,18 @@ static bool load_blob(fxs_session *s, const uint8_t *b, size_t len)
 		while (p->contig + 1 < s->n && p->have[p->contig + 1])
 			++p->contig;
 	}
-	s->cur = T;
-	s->hash[T] = s->c.game.checksum(s->c.game.ctx);
+	s->simulated = T;
+	s->hash[T] = s->config.game.checksum(s->config.game.ctx);
 	fxs_sess_snap_save(s, T);
 	for (uint64_t t = T + 1; t <= C && !s->nomem; ++t) {
 		fxs_sess_simulate(s, t);
-		s->cur = t;
+		s->simulated = t;
 	}
-	s->conf = C;
+	s->confirmed = C;
 	s->local_gen = C;
 	s->rollback_to = UINT64_MAX;
-	for (uint32_t k = 0; k < s->c.peers; ++k) {
-		if (k == s->c.local)
+	for (uint32_t k = 0; k < s->config.peers; ++k) {
+		if (k == s->config.local)
 			continue;
 		peer_state *p = &s->peer[k];
 		mark_hashes_before(s, k, C);
@@ -304,9 +303,9 @@ static void refuse(fxs_session *s, const char *reason, const char *fmt, unsigned
 	free(y->offer);
 	y->offer = NULL;
 	y->last_req = 0; /* ask the host again at once */
-	for (uint32_t k = 0; k < s->c.peers; ++k)
+	for (uint32_t k = 0; k < s->config.peers; ++k)
 		y->p[k].vouched = 0;
-	fxs_sess_event(s, FXS_SESSION_EVENT_JOIN_REFUSED, host_of(s, s->c.local), y->offer_T)->line = y->refused;
+	fxs_sess_event(s, FXS_SESSION_EVENT_JOIN_REFUSED, host_of(s, s->config.local), y->offer_T)->line = y->refused;
 }
 
 /* A world state's own step (false: not a world's snapshot). */
@@ -330,7 +329,7 @@ static void offer_blob(fxs_session *s, uint8_t *b, size_t len)
 	uint64_t T = len >= 36 ? get64(b + 8) : 0, C = len >= 36 ? get64(b + 16) : 0, M = len >= 36 ? get64(b + 24) : 0,
 		 sl = len >= 36 ? get32(b + 32) : 0;
 	y->offer_T = T;
-	if (len < 36 || get32(b) != JOIN_MAGIC || T > C || C > s->c.ticks || M > s->c.ticks || sl == 0 ||
+	if (len < 36 || get32(b) != JOIN_MAGIC || T > C || C > s->config.ticks || M > s->config.ticks || sl == 0 ||
 	    sl > len - 36 || (len - 36 - sl) != (C - T) * (uint64_t)s->tick_in) {
 		free(b);
 		refuse(s, "malformed", "its ticks (state %llu, inputs to %llu) or lengths do not fit the session%.0llu",
@@ -342,7 +341,7 @@ static void offer_blob(fxs_session *s, uint8_t *b, size_t len)
 	 * own start's step) */
 	const snap_slot *start = fxs_sess_snap_get(s, 0);
 	uint64_t step, step0;
-	if (s->c.game.format == FXS_SESSION_STATE_WORLD && start) {
+	if (s->config.game.format == FXS_SESSION_STATE_WORLD && start) {
 		if (!snapshot_step(state, sl, &step) || !snapshot_step(start->buf, start->len, &step0)) {
 			free(b);
 			refuse(s, "state_unreadable", "the state of tick %llu is not a world's snapshot%.0llu%.0llu", T, 0, 0);
@@ -356,19 +355,19 @@ static void offer_blob(fxs_session *s, uint8_t *b, size_t len)
 		}
 	}
 	/* its checksum, and the one its inputs lead to */
-	if (!s->c.game.load(s->c.game.ctx, state, sl)) {
+	if (!s->config.game.load(s->config.game.ctx, state, sl)) {
 		free(b);
 		refuse(s, "state_unreadable", "the game cannot load the state of tick %llu%.0llu%.0llu", T, 0, 0);
 		return;
 	}
-	y->offer_hT = s->c.game.checksum(s->c.game.ctx);
+	y->offer_hT = s->config.game.checksum(s->config.game.ctx);
 	for (uint64_t t = T + 1; t <= C; ++t)
-		if (!s->c.game.advance(s->c.game.ctx, t, in + (size_t)(t - T - 1) * s->tick_in, s->players)) {
+		if (!s->config.game.advance(s->config.game.ctx, t, in + (size_t)(t - T - 1) * s->tick_in, s->players)) {
 			free(b);
 			s->nomem = true;
 			return;
 		}
-	y->offer_hC = s->c.game.checksum(s->c.game.ctx);
+	y->offer_hC = s->config.game.checksum(s->config.game.ctx);
 	free(y->offer);
 	y->offer = b;
 	y->offer_len = len;
@@ -376,7 +375,7 @@ static void offer_blob(fxs_session *s, uint8_t *b, size_t len)
 	y->offer_at = y->now;
 	y->last_vouch_req = 0;
 	y->vouchers = 0;
-	for (uint32_t k = 0; k < s->c.peers; ++k)
+	for (uint32_t k = 0; k < s->config.peers; ++k)
 		y->p[k].vouched = 0;
 }
 
@@ -385,7 +384,7 @@ static void vouch_heard(fxs_session *s, uint32_t k, uint64_t T, uint64_t C, uint
 			uint64_t hT, uint64_t hC)
 {
 	fxs_join *y = s->join;
-	if (!y->offer || T != y->offer_T || C != y->offer_C || y->p[k].vouched || k == host_of(s, s->c.local))
+	if (!y->offer || T != y->offer_T || C != y->offer_C || y->p[k].vouched || k == host_of(s, s->config.local))
 		return;
 	if (kconf >= C) {
 		if (hT != y->offer_hT)
@@ -400,7 +399,7 @@ static void vouch_heard(fxs_session *s, uint32_t k, uint64_t T, uint64_t C, uint
 	}
 	/* the host confirmed C only with k's inputs up to C, which k takes one
 	 * tick and input_delay ahead of its simulation */
-	if (kcur + 1u + s->c.input_delay < C)
+	if (kcur + 1u + s->config.input_delay < C)
 		refuse(s, "beyond_confirmed", "the state comes with inputs up to tick %llu, but peer %llu has simulated "
 		       "only %llu ticks", C, k, kcur);
 }
@@ -410,14 +409,14 @@ static void vouch_heard(fxs_session *s, uint32_t k, uint64_t T, uint64_t C, uint
 static void offer_frame(fxs_session *s)
 {
 	fxs_join *y = s->join;
-	uint32_t me = s->c.local, h = host_of(s, me);
+	uint32_t me = s->config.local, h = host_of(s, me);
 	bool all = true;
-	for (uint32_t k = 0; k < s->c.peers; ++k)
+	for (uint32_t k = 0; k < s->config.peers; ++k)
 		if (k != me && k != h && s->peer[k].count && !y->p[k].vouched)
 			all = false;
 	if (!all && y->now - y->offer_at < VOUCH_WAIT_MS) {
 		if (!y->last_vouch_req || y->now - y->last_vouch_req >= REQ_MS) {
-			for (uint32_t k = 0; k < s->c.peers; ++k) /* (the host's word is the offer itself) */
+			for (uint32_t k = 0; k < s->config.peers; ++k) /* (the host's word is the offer itself) */
 				if (k != me && k != h && s->peer[k].count && !y->p[k].vouched)
 					y->due[k][me] |= DUE_VOUCH_REQ;
 			y->last_vouch_req = y->now;
@@ -428,7 +427,7 @@ static void offer_frame(fxs_session *s)
 	y->offer = NULL;
 	if (!load_blob(s, b, y->offer_len)) {
 		y->dropped = true; /* a state that does not load: nothing to go on with */
-		fxs_sess_event(s, FXS_SESSION_EVENT_DISCONNECTED, me, s->cur);
+		fxs_sess_event(s, FXS_SESSION_EVENT_DISCONNECTED, me, s->simulated);
 	}
 	free(b);
 }
@@ -445,7 +444,7 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 {
 	fxs_join *y = s->join;
 	y->now = now;
-	uint32_t me = s->c.local;
+	uint32_t me = s->config.local;
 	if (y->joining) {
 		uint32_t h = host_of(s, me);
 		if (!y->loaded) {
@@ -468,19 +467,19 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 		/* caught up with the inputs that came: ready for our own */
 		if (y->loaded && !y->R && h != UINT32_MAX) {
 			uint64_t behind = s->peer[h].contig;
-			if (s->cur + 4u >= behind && (!y->last_ready || now - y->last_ready >= RESEND_MS)) {
+			if (s->simulated + 4u >= behind && (!y->last_ready || now - y->last_ready >= RESEND_MS)) {
 				s->join->due[h][me] |= DUE_READY;
 				y->last_ready = now;
 			}
 		}
 	}
-	for (uint32_t j = 0; j < s->c.peers; ++j) {
+	for (uint32_t j = 0; j < s->config.peers; ++j) {
 		jpeer *x = &y->p[j];
 		if (j == me || !s->peer[j].count)
 			continue;
 		bool host = host_of(s, j) == me;
-		if (host && x->phase == P_PRESENT && s->c.absent_ms && now - x->last_heard >= s->c.absent_ms &&
-		    s->cur < s->c.ticks && !y->joining) {
+		if (host && x->phase == P_PRESENT && s->config.absent_ms && now - x->last_heard >= s->config.absent_ms &&
+		    s->simulated < s->config.ticks && !y->joining) {
 			++y->absences;
 			freeze(s, j, x->epoch + 1);
 		}
@@ -498,13 +497,13 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 				start_blob(s, j);
 			if (x->ready && x->phase == P_PROXIED) {
 				uint64_t R = x->proxy_gen + 1 > x->A ? x->proxy_gen + 1 : x->A;
-				if (R > (uint64_t)s->c.ticks + 1)
-					R = (uint64_t)s->c.ticks + 1;
-				back(s, j, R, x->C, true);
+				if (R > (uint64_t)s->config.ticks + 1)
+					R = (uint64_t)s->config.ticks + 1;
+				mark_rejoined(s, j, R, x->C);
 				make_proxies(s, j);
 			}
 		}
-		for (uint32_t k = 0; k < s->c.peers; ++k) {
+		for (uint32_t k = 0; k < s->config.peers; ++k) {
 			if (k == me || now - x->last_sent[k] < RESEND_MS)
 				continue;
 			uint8_t d = 0;
@@ -521,14 +520,14 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 			}
 		}
 		if (host && x->phase >= P_PROXIED)
-			for (uint32_t k = 0; k < s->c.peers; ++k)
+			for (uint32_t k = 0; k < s->config.peers; ++k)
 				if (k != me && x->rep_now[k] < x->proxy_gen && (k != j || x->wants))
 					y->due[k][j] |= DUE_PROXY;
 		/* back for good: every input below R here (and, the host, everyone
 		 * told); then j is an ordinary peer again, which can leave again */
 		if (x->phase == P_BACK && s->peer[j].contig + 1 >= x->R) {
 			bool told = true;
-			for (uint32_t k = 0; host && k < s->c.peers; ++k)
+			for (uint32_t k = 0; host && k < s->config.peers; ++k)
 				if (k != me && k != j && s->peer[k].count && x->rep_R[k] != x->R)
 					told = false;
 			if (told) {
@@ -586,17 +585,17 @@ bool fxs_join_seq_exempt(fxs_session *s, uint32_t q, uint32_t type, const uint8_
 	fxs_join *y = s->join;
 	if (y->joining && s->peer[q].rx_max == 0 && seq)
 		return true; /* a joiner has no history of anyone's numbers */
-	if (y->p[q].phase != P_PRESENT && host_of(s, q) != s->c.local) {
+	if (y->p[q].phase != P_PRESENT && host_of(s, q) != s->config.local) {
 		/* an absent (or returning) peer restarted: its packets count again;
 		 * an old one replayed changes nothing (its inputs are frozen or
 		 * the same, its checksums checked, its acknowledgements maxima) */
 		restarted(s, q);
 		return true;
 	}
-	if (type != FXS_PKT_ROSTER || len < 6 || body[0] != OP_JOIN_REQ || body[1] != q || host_of(s, q) != s->c.local)
+	if (type != FXS_PKT_ROSTER || len < 6 || body[0] != OP_JOIN_REQ || body[1] != q || host_of(s, q) != s->config.local)
 		return false;
 	jpeer *x = &y->p[q];
-	if (x->phase == P_PRESENT && (!s->c.absent_ms || y->now - x->last_heard < s->c.absent_ms / 2))
+	if (x->phase == P_PRESENT && (!s->config.absent_ms || y->now - x->last_heard < s->config.absent_ms / 2))
 		return false; /* q is alive and well: an old request replayed */
 	restarted(s, q);
 	return true;
@@ -605,7 +604,7 @@ bool fxs_join_seq_exempt(fxs_session *s, uint32_t q, uint32_t type, const uint8_
 static bool inputs_fit(const fxs_session *s, uint32_t j, uint64_t first, uint64_t n, size_t have, size_t *blk)
 {
 	*blk = (size_t)s->peer[j].count * s->isz;
-	return first >= 1 && first + n - 1 <= s->c.ticks && have == n * *blk;
+	return first >= 1 && first + n - 1 <= s->config.ticks && have == n * *blk;
 }
 
 /* j's inputs first.. from a report or a proxy: every one new or equal, then taken */
@@ -633,7 +632,7 @@ static fxs_drop take_inputs(fxs_session *s, uint32_t j, uint64_t first, uint64_t
 fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8_t *body, size_t len, uint64_t now)
 {
 	fxs_join *y = s->join;
-	uint32_t me = s->c.local;
+	uint32_t me = s->config.local;
 	if (type == FXS_PKT_JOIN_XFER) {
 		fxs_xfer_head h;
 		if (fxs_xfer_peek(body, len, &h) != FXS_XFER_OK)
@@ -654,7 +653,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		return type == FXS_PKT_ROSTER ? FXS_DROP_COUNT : FXS_DROP_TYPE;
 	uint32_t op = body[0], j = body[1];
 	uint64_t e = get32(body + 2);
-	if (j >= s->c.peers || !s->peer[j].count)
+	if (j >= s->config.peers || !s->peer[j].count)
 		return FXS_DROP_PEER;
 	jpeer *x = &y->p[j];
 	uint32_t host = host_of(s, j);
@@ -665,7 +664,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		if (j == me) {
 			if (!y->joining && !y->dropped) {
 				y->dropped = true; /* declared absent while alive: only a restart brings us back */
-				fxs_sess_event(s, FXS_SESSION_EVENT_DISCONNECTED, me, s->cur);
+				fxs_sess_event(s, FXS_SESSION_EVENT_DISCONNECTED, me, s->simulated);
 			}
 			return FXS_DROP_NONE;
 		}
@@ -675,7 +674,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 	case OP_REPORT: {
 		if (len >= 23 && q == j && host == me) { /* a joiner: what it holds of its own inputs */
 			uint64_t nc = get32(body + 10);
-			if (len != 23 || nc > s->c.ticks)
+			if (len != 23 || nc > s->config.ticks)
 				return FXS_DROP_RANGE;
 			if (e == x->epoch && nc > x->rep_now[j])
 				x->rep_now[j] = nc;
@@ -686,7 +685,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		uint64_t fc = get32(body + 6), nc = get32(body + 10), kr = get32(body + 14), first = get32(body + 18),
 			 n = body[22];
 		size_t blk;
-		if (fc > s->c.ticks || nc > s->c.ticks || kr > (uint64_t)s->c.ticks + 1 ||
+		if (fc > s->config.ticks || nc > s->config.ticks || kr > (uint64_t)s->config.ticks + 1 ||
 		    (n && !inputs_fit(s, j, first, n, len - 23, &blk)) || (!n && len != 23) || (n && first + n - 1 > fc))
 			return FXS_DROP_RANGE;
 		if (e > x->epoch)
@@ -716,16 +715,16 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		if (j == me) { /* our own inputs while we were away */
 			if (!y->loaded || e != y->epoch)
 				return FXS_DROP_NONE;
-			return take_inputs(s, j, first, n, body + 11, blk, y->M + 1, y->R ? y->R - 1 : s->c.ticks);
+			return take_inputs(s, j, first, n, body + 11, blk, y->M + 1, y->R ? y->R - 1 : s->config.ticks);
 		}
 		if (e != x->epoch || x->phase < P_PROXIED)
 			return FXS_DROP_NONE; /* not yet: it comes again */
-		return take_inputs(s, j, first, n, body + 11, blk, x->M + 1, x->R ? x->R - 1 : s->c.ticks);
+		return take_inputs(s, j, first, n, body + 11, blk, x->M + 1, x->R ? x->R - 1 : s->config.ticks);
 	}
 	case OP_VOUCH_REQ: /* j joins and asks us what we confirmed of its offer */
 		if (len != 14 || q != j || j == me)
 			return len != 14 ? FXS_DROP_COUNT : FXS_DROP_PEER;
-		if (get32(body + 6) > get32(body + 10) || get32(body + 10) > s->c.ticks)
+		if (get32(body + 6) > get32(body + 10) || get32(body + 10) > s->config.ticks)
 			return FXS_DROP_RANGE;
 		x->vouch_T = get32(body + 6);
 		x->vouch_C = get32(body + 10);
@@ -734,8 +733,8 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 	case OP_VOUCH: /* peer q's word on the state we were offered */
 		if (len != 38 || j != me || q == me)
 			return len != 38 ? FXS_DROP_COUNT : FXS_DROP_PEER;
-		if (get32(body + 6) > get32(body + 10) || get32(body + 10) > s->c.ticks || get32(body + 14) > s->c.ticks ||
-		    get32(body + 18) > s->c.ticks)
+		if (get32(body + 6) > get32(body + 10) || get32(body + 10) > s->config.ticks || get32(body + 14) > s->config.ticks ||
+		    get32(body + 18) > s->config.ticks)
 			return FXS_DROP_RANGE;
 		if (y->joining && !y->loaded)
 			vouch_heard(s, q, get32(body + 6), get32(body + 10), get32(body + 14), get32(body + 18),
@@ -747,7 +746,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		/* asked again after a transfer that ended: the joiner refused it */
 		if (x->phase != P_BACK && (x->tx.state == FXS_XFER_SENT || x->tx.state == FXS_XFER_FAILED))
 			fxs_xfer_send_reset(&x->tx);
-		if (x->phase == P_PRESENT && s->c.absent_ms && now - x->last_heard < s->c.absent_ms / 2 &&
+		if (x->phase == P_PRESENT && s->config.absent_ms && now - x->last_heard < s->config.absent_ms / 2 &&
 		    x->last_heard)
 			return FXS_DROP_NONE; /* a late copy of a request j made before it came back */
 		if (x->phase == P_PRESENT) {
@@ -762,7 +761,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 	case OP_READY:
 		if (len != 10 || q != j || host != me)
 			return len != 10 ? FXS_DROP_COUNT : FXS_DROP_PEER;
-		if (get32(body + 6) > s->c.ticks)
+		if (get32(body + 6) > s->config.ticks)
 			return FXS_DROP_RANGE;
 		if (e == x->epoch && x->wants) {
 			x->ready = true;
@@ -774,7 +773,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		if (len != 14 || q != host)
 			return len != 14 ? FXS_DROP_COUNT : FXS_DROP_PEER;
 		uint64_t R = get32(body + 6), C = get32(body + 10);
-		if (R < 1 || R > (uint64_t)s->c.ticks + 1 || C >= R)
+		if (R < 1 || R > (uint64_t)s->config.ticks + 1 || C >= R)
 			return FXS_DROP_RANGE;
 		if (j == me) {
 			if (y->loaded && e == y->epoch && !y->R) {
@@ -786,7 +785,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			return FXS_DROP_NONE;
 		}
 		if (e == x->epoch && x->phase >= P_PROXIED)
-			back(s, j, R, C, false);
+			mark_rejoined(s, j, R, C);
 		if (e == x->epoch && x->R == R)
 			y->due[q][j] |= DUE_REPORT; /* the host learns we know (again, if our answer was lost) */
 		return FXS_DROP_NONE;
@@ -799,7 +798,7 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, size_t cap, uint64_t now)
 {
 	fxs_join *y = s->join;
-	uint32_t me = s->c.local;
+	uint32_t me = s->config.local;
 	if (cap < FXS_XFER_MSG_MAX)
 		return 0;
 	*type = FXS_PKT_JOIN_XFER;
@@ -810,7 +809,7 @@ size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, s
 	if (host_of(s, to) == me && y->p[to].wants && (n = fxs_xfer_send_poll(&y->p[to].tx, now, out, cap)) > 0)
 		return n;
 	*type = FXS_PKT_ROSTER;
-	for (uint32_t j = 0; j < s->c.peers; ++j) {
+	for (uint32_t j = 0; j < s->config.peers; ++j) {
 		uint8_t *d = &y->due[to][j];
 		if (!*d)
 			continue;
@@ -831,9 +830,9 @@ size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, s
 			out[0] = OP_VOUCH;
 			put32(out + 6, x->vouch_T);
 			put32(out + 10, x->vouch_C);
-			put32(out + 14, s->cur);
-			put32(out + 18, s->conf);
-			bool known = s->conf >= x->vouch_C;
+			put32(out + 14, s->simulated);
+			put32(out + 18, s->confirmed);
+			bool known = s->confirmed >= x->vouch_C;
 			put64(out + 22, known ? s->hash[x->vouch_T] : 0);
 			put64(out + 30, known ? s->hash[x->vouch_C] : 0);
 			return 38;

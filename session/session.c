@@ -23,7 +23,7 @@ static uint8_t *inp_at(const fxs_session *s, uint8_t *base, uint64_t t, uint32_t
 static bool snap_save(fxs_session *s, uint64_t tick)
 {
 	snap_slot *r = &s->ring[tick % FXS_SESSION_HISTORY];
-	size_t need = s->c.game.state_size(s->c.game.ctx);
+	size_t need = s->config.game.state_size(s->config.game.ctx);
 	if (need > r->cap) {
 		uint8_t *nb = realloc(r->buf, need);
 		if (!nb)
@@ -32,7 +32,7 @@ static bool snap_save(fxs_session *s, uint64_t tick)
 		r->cap = need;
 	}
 	r->tick = UINT64_MAX;
-	if (!s->c.game.save(s->c.game.ctx, r->buf, r->cap, &r->len) || r->len > r->cap)
+	if (!s->config.game.save(s->config.game.ctx, r->buf, r->cap, &r->len) || r->len > r->cap)
 		return false;
 	r->tick = tick;
 	return true;
@@ -154,7 +154,7 @@ static bool alloc_arrays(fxs_session *s)
 	s->hash = calloc(n, sizeof *s->hash);
 	if (!s->inp || !s->used || !s->block || !s->hash)
 		return false;
-	for (uint32_t k = 0; k < s->c.peers; ++k) {
+	for (uint32_t k = 0; k < s->config.peers; ++k) {
 		peer_state *p = &s->peer[k];
 		p->have = calloc(n, 1);
 		p->rhash = calloc(n, sizeof(uint64_t));
@@ -181,35 +181,35 @@ fxs_session *fxs_session_create(const fxs_session_config *c, char *err, size_t e
 	fxs_session *s = calloc(1, sizeof *s);
 	if (!s || !(s->peer = calloc(c->peers, sizeof *s->peer)))
 		goto nomem;
-	s->c = *c;
+	s->config = *c;
 	bool keyed = derive_keys(s, c);
 	/* only the derived keys are kept */
-	s->c.pair_keys = NULL;
-	sodium_memzero(s->c.key, sizeof s->c.key);
+	s->config.pair_keys = NULL;
+	sodium_memzero(s->config.key, sizeof s->config.key);
 	if (!keyed) {
 		say(err, errlen, "the session needs its key (32 bytes from the game's lobby; all zero is not one)");
 		fxs_session_destroy(s);
 		return NULL;
 	}
-	if (!s->c.seq_window)
-		s->c.seq_window = FXS_SESSION_SEQ_WINDOW;
-	if (!s->c.max_rollback)
-		s->c.max_rollback = 8;
-	if (!s->c.input_size)
-		s->c.input_size = 12;
+	if (!s->config.seq_window)
+		s->config.seq_window = FXS_SESSION_SEQ_WINDOW;
+	if (!s->config.max_rollback)
+		s->config.max_rollback = 8;
+	if (!s->config.input_size)
+		s->config.input_size = 12;
 	uint32_t any = 0;
 	for (uint32_t k = 0; k < c->peers; ++k)
 		any |= c->players[k];
 	for (uint32_t k = 0, first = 0; k < c->peers; ++k) {
 		s->peer[k].first = first;
 		s->peer[k].count = any ? c->players[k] : 1;
-		s->c.players[k] = (uint8_t)s->peer[k].count;
+		s->config.players[k] = (uint8_t)s->peer[k].count;
 		first += s->peer[k].count;
 	}
 	s->players = players;
-	s->isz = s->c.input_size;
+	s->isz = s->config.input_size;
 	s->tick_in = (size_t)players * s->isz;
-	uint32_t mine = s->peer[s->c.local].count;
+	uint32_t mine = s->peer[s->config.local].count;
 	s->per_packet = FXS_PKT_MAX_TICKS;
 	if (mine && FXS_PKT_INPUT_BYTES / (mine * s->isz) < s->per_packet)
 		s->per_packet = (uint32_t)(FXS_PKT_INPUT_BYTES / (mine * s->isz));
@@ -219,7 +219,7 @@ fxs_session *fxs_session_create(const fxs_session_config *c, char *err, size_t e
 	for (uint32_t i = 0; i < FXS_SESSION_HISTORY; ++i)
 		s->ring[i].tick = UINT64_MAX;
 	s->rollback_to = UINT64_MAX;
-	s->hash[0] = s->c.game.checksum(s->c.game.ctx);
+	s->hash[0] = s->config.game.checksum(s->config.game.ctx);
 	s->sync = fxs_sync_create(c->local, c->peers, c->game.format);
 	s->join = fxs_join_create(s);
 	if (!s->sync || !s->join || !snap_save(s, 0))
@@ -239,17 +239,17 @@ void fxs_session_destroy(fxs_session *s)
 	free(s->used);
 	free(s->block);
 	free(s->hash);
-	for (uint32_t k = 0; s->peer && k < s->c.peers; ++k) {
+	for (uint32_t k = 0; s->peer && k < s->config.peers; ++k) {
 		free(s->peer[k].have);
 		free(s->peer[k].rhash);
 		free(s->peer[k].rhave);
 	}
 	if (s->peer)
-		sodium_memzero(s->peer, s->c.peers * sizeof *s->peer);
+		sodium_memzero(s->peer, s->config.peers * sizeof *s->peer);
 	free(s->peer);
 	for (uint32_t i = 0; i < FXS_SESSION_HISTORY; ++i)
 		free(s->ring[i].buf);
-	free(s->ds.snapshot);
+	free(s->desync.snapshot);
 	fxs_sync_destroy(s->sync);
 	fxs_join_destroy(s->join);
 	free(s);
@@ -267,9 +267,9 @@ static void set_input(fxs_session *s, uint32_t k, uint64_t t, const uint8_t *in)
 	while (p->contig + 1 < s->n && p->have[p->contig + 1])
 		++p->contig;
 	/* a tick simulated with other inputs must be simulated again */
-	if (t <= s->cur && s->cur - t < FXS_SESSION_HISTORY &&
+	if (t <= s->simulated && s->simulated - t < FXS_SESSION_HISTORY &&
 	    memcmp(inp_at(s, s->used, t % FXS_SESSION_HISTORY, p->first), in, len) != 0) {
-		++s->st.mispredictions;
+		++s->stats.mispredictions;
 		if (t < s->rollback_to)
 			s->rollback_to = t;
 	}
@@ -279,20 +279,20 @@ static void connection_events(fxs_session *s);
 
 static void gen_local(fxs_session *s)
 {
-	peer_state *me = &s->peer[s->c.local];
+	peer_state *me = &s->peer[s->config.local];
 	if (!me->count || !fxs_join_can_take_local(s))
 		return; /* (a joiner takes its own from its return tick) */
-	uint64_t want = s->cur + 1 + s->c.input_delay;
-	if (want > s->c.ticks)
-		want = s->c.ticks;
+	uint64_t want = s->simulated + 1 + s->config.input_delay;
+	if (want > s->config.ticks)
+		want = s->config.ticks;
 	uint8_t buf[FXS_SESSION_MAX_TICK_INPUT];
 	while (s->local_gen < want) {
 		uint64_t t = ++s->local_gen;
 		memset(buf, 0, sizeof buf);
-		if (t > s->c.input_delay && s->c.input)
+		if (t > s->config.input_delay && s->config.input)
 			for (uint32_t i = 0; i < me->count; ++i)
-				s->c.input(s->c.input_ctx, t - s->c.input_delay, me->first + i, buf + i * s->isz);
-		set_input(s, s->c.local, t, buf);
+				s->config.input(s->config.input_ctx, t - s->config.input_delay, me->first + i, buf + i * s->isz);
+		set_input(s, s->config.local, t, buf);
 	}
 }
 
@@ -300,7 +300,7 @@ static void gen_local(fxs_session *s)
 
 static void simulate(fxs_session *s, uint64_t t)
 {
-	for (uint32_t k = 0; k < s->c.peers; ++k) {
+	for (uint32_t k = 0; k < s->config.peers; ++k) {
 		const peer_state *p = &s->peer[k];
 		if (!p->count)
 			continue;
@@ -311,11 +311,11 @@ static void simulate(fxs_session *s, uint64_t t)
 		       (size_t)p->count * s->isz);
 	}
 	memcpy(s->block, inp_at(s, s->used, t % FXS_SESSION_HISTORY, 0), s->tick_in);
-	if (!s->c.game.advance(s->c.game.ctx, t, s->block, s->players)) {
+	if (!s->config.game.advance(s->config.game.ctx, t, s->block, s->players)) {
 		s->nomem = true;
 		return;
 	}
-	s->hash[t] = s->c.game.checksum(s->c.game.ctx);
+	s->hash[t] = s->config.game.checksum(s->config.game.ctx);
 	if (!snap_save(s, t))
 		s->nomem = true; /* a rollback to t could not load it */
 }
@@ -326,45 +326,45 @@ static void do_rollback(fxs_session *s)
 		return;
 	uint64_t from = s->rollback_to;
 	s->rollback_to = UINT64_MAX;
-	if (from > s->cur)
+	if (from > s->simulated)
 		return;
 	const snap_slot *r = snap_get(s, from - 1);
-	if (!r || !s->c.game.load(s->c.game.ctx, r->buf, r->len)) {
+	if (!r || !s->config.game.load(s->config.game.ctx, r->buf, r->len)) {
 		/* the window keeps from - 1 in the ring: only the game's load can fail */
 		s->nomem = true;
 		return;
 	}
-	uint64_t depth = s->cur - from + 1;
-	++s->st.rollbacks;
-	s->st.resimulated += depth;
-	if (depth > s->st.deepest_rollback)
-		s->st.deepest_rollback = depth;
-	for (uint64_t t = from; t <= s->cur && !s->nomem; ++t)
+	uint64_t depth = s->simulated - from + 1;
+	++s->stats.rollbacks;
+	s->stats.resimulated += depth;
+	if (depth > s->stats.deepest_rollback)
+		s->stats.deepest_rollback = depth;
+	for (uint64_t t = from; t <= s->simulated && !s->nomem; ++t)
 		simulate(s, t);
 }
 
 static void write_desync_files(fxs_session *s, const uint8_t *snap, size_t len)
 {
-	const char *ext = s->ds.format == FXS_SESSION_STATE_WORLD ? "snap" : "state";
-	snprintf(s->ds.snap_file, sizeof s->ds.snap_file, "%s/desync_peer%u_tick%" PRIu64 ".%s", s->c.desync_dir,
-		 s->c.local, s->ds.tick, ext);
-	FILE *f = fopen(s->ds.snap_file, "wb");
+	const char *ext = s->desync.format == FXS_SESSION_STATE_WORLD ? "snap" : "state";
+	snprintf(s->desync.snap_file, sizeof s->desync.snap_file, "%s/desync_peer%u_tick%" PRIu64 ".%s", s->config.desync_dir,
+		 s->config.local, s->desync.tick, ext);
+	FILE *f = fopen(s->desync.snap_file, "wb");
 	if (f) {
 		fwrite(snap, 1, len, f);
 		fclose(f);
 	}
-	if (s->ds.format != FXS_SESSION_STATE_WORLD)
+	if (s->desync.format != FXS_SESSION_STATE_WORLD)
 		return;
 	fxs_result e;
 	fxs_world *w = fxs_world_create_from_snapshot(snap, len, &e);
 	if (!w)
 		return;
-	snprintf(s->ds.body_file, sizeof s->ds.body_file, "%s/desync_peer%u_tick%" PRIu64 ".bodies", s->c.desync_dir,
-		 s->c.local, s->ds.tick);
-	f = fopen(s->ds.body_file, "w");
+	snprintf(s->desync.body_file, sizeof s->desync.body_file, "%s/desync_peer%u_tick%" PRIu64 ".bodies", s->config.desync_dir,
+		 s->config.local, s->desync.tick);
+	f = fopen(s->desync.body_file, "w");
 	if (f) {
-		fprintf(f, "# peer %u tick %" PRIu64 " state hash %016" PRIx64 "\n# slot body_hash\n", s->c.local,
-			s->ds.tick, fxs_world_hash(w));
+		fprintf(f, "# peer %u tick %" PRIu64 " state hash %016" PRIx64 "\n# slot body_hash\n", s->config.local,
+			s->desync.tick, fxs_world_hash(w));
 		uint32_t n = fxs_world_slot_count(w);
 		for (uint32_t i = 0; i < n; ++i) {
 			fxs_body_id id = fxs_world_body_at(w, i);
@@ -378,36 +378,36 @@ static void write_desync_files(fxs_session *s, const uint8_t *snap, size_t len)
 
 static void record_desync(fxs_session *s, uint64_t t, uint32_t q)
 {
-	s->ds.tick = t;
-	s->ds.peer = q;
-	s->ds.local_hash = s->hash[t];
-	s->ds.remote_hash = s->peer[q].rhash[t];
-	s->ds.format = s->c.game.format;
+	s->desync.tick = t;
+	s->desync.peer = q;
+	s->desync.local_hash = s->hash[t];
+	s->desync.remote_hash = s->peer[q].rhash[t];
+	s->desync.format = s->config.game.format;
 	const snap_slot *r = snap_get(s, t);
-	free(s->ds.snapshot);
-	s->ds.snapshot = NULL;
-	s->ds.have_state = false;
-	if (r && (s->ds.snapshot = malloc(r->len ? r->len : 1)) != NULL) {
-		memcpy(s->ds.snapshot, r->buf, r->len);
-		s->ds.snapshot_len = r->len;
-		s->ds.have_state = true;
-		if (s->c.desync_dir)
+	free(s->desync.snapshot);
+	s->desync.snapshot = NULL;
+	s->desync.have_state = false;
+	if (r && (s->desync.snapshot = malloc(r->len ? r->len : 1)) != NULL) {
+		memcpy(s->desync.snapshot, r->buf, r->len);
+		s->desync.snapshot_len = r->len;
+		s->desync.have_state = true;
+		if (s->config.desync_dir)
 			write_desync_files(s, r->buf, r->len);
 	}
 }
 
 static void compare_hashes(fxs_session *s)
 {
-	for (uint32_t q = 0; q < s->c.peers; ++q) {
+	for (uint32_t q = 0; q < s->config.peers; ++q) {
 		peer_state *p = &s->peer[q];
-		if (q == s->c.local || !p->count)
+		if (q == s->config.local || !p->count)
 			continue; /* spectators send no checksums */
-		uint64_t upto = s->conf < p->rcontig ? s->conf : p->rcontig;
+		uint64_t upto = s->confirmed < p->rcontig ? s->confirmed : p->rcontig;
 		while (p->compared < upto) {
 			uint64_t t = ++p->compared;
 			if (p->rhash[t] == s->hash[t] || t <= fxs_join_compare_from(s, q))
 				continue; /* (before a join's state: not ours to compare) */
-			if (!s->ds.tick || t < s->ds.tick)
+			if (!s->desync.tick || t < s->desync.tick)
 				record_desync(s, t, q);
 			if (!s->first_mismatch[q])
 				fxs_sess_event(s, FXS_SESSION_EVENT_DESYNC, q, t);
@@ -422,28 +422,28 @@ static void compare_hashes(fxs_session *s)
 
 static void update_confirmed(fxs_session *s)
 {
-	uint64_t c = s->cur;
-	for (uint32_t k = 0; k < s->c.peers; ++k)
+	uint64_t c = s->simulated;
+	for (uint32_t k = 0; k < s->config.peers; ++k)
 		if (s->peer[k].count && s->peer[k].contig < c)
 			c = s->peer[k].contig;
-	if (c > s->conf)
-		s->conf = c;
+	if (c > s->confirmed)
+		s->confirmed = c;
 	compare_hashes(s);
 }
 
 static bool can_step(const fxs_session *s)
 {
-	uint64_t t = s->cur + 1;
-	if (t > s->c.ticks || s->nomem || !fxs_join_can_simulate(s))
+	uint64_t t = s->simulated + 1;
+	if (t > s->config.ticks || s->nomem || !fxs_join_can_simulate(s))
 		return false;
 	/* a spectator simulates confirmed ticks only */
-	if (s->c.mode == FXS_SESSION_LOCKSTEP || spectator(s, s->c.local)) {
-		for (uint32_t k = 0; k < s->c.peers; ++k)
+	if (s->config.mode == FXS_SESSION_LOCKSTEP || spectator(s, s->config.local)) {
+		for (uint32_t k = 0; k < s->config.peers; ++k)
 			if (s->peer[k].count && !s->peer[k].have[t])
 				return false;
 		return true;
 	}
-	return t - s->conf <= s->c.max_rollback;
+	return t - s->confirmed <= s->config.max_rollback;
 }
 
 uint32_t fxs_session_advance(fxs_session *s, uint32_t max_ticks)
@@ -461,12 +461,12 @@ uint32_t fxs_session_advance(fxs_session *s, uint32_t max_ticks)
 	while (done < max_ticks) {
 		gen_local(s);
 		if (!can_step(s)) {
-			if (s->cur < s->c.ticks)
-				++s->st.stalls;
+			if (s->simulated < s->config.ticks)
+				++s->stats.stalls;
 			break;
 		}
-		simulate(s, ++s->cur);
-		++s->st.ticks;
+		simulate(s, ++s->simulated);
+		++s->stats.ticks;
 		++done;
 		update_confirmed(s);
 	}
@@ -485,7 +485,7 @@ static fxs_drop seq_check(const fxs_session *s, uint32_t q, uint32_t seq)
 	if (seq == 0)
 		return FXS_DROP_REPLAYED; /* never sent: sequence numbers start at 1 */
 	if (seq > p->rx_max)
-		return seq - p->rx_max > s->c.seq_window ? FXS_DROP_WINDOW : FXS_DROP_NONE;
+		return seq - p->rx_max > s->config.seq_window ? FXS_DROP_WINDOW : FXS_DROP_NONE;
 	uint32_t back = p->rx_max - seq; /* 64 sequence numbers back from the highest seen */
 	return back >= 64 || (p->rx_window >> back & 1) ? FXS_DROP_REPLAYED : FXS_DROP_NONE;
 }
@@ -505,9 +505,9 @@ static void seq_record(fxs_session *s, uint32_t q, uint32_t seq)
 
 uint64_t fxs_sess_input_limit(const fxs_session *s)
 {
-	uint64_t base = s->cur;
-	if (s->conf > base)
-		base = s->conf;
+	uint64_t base = s->simulated;
+	if (s->confirmed > base)
+		base = s->confirmed;
 	if (s->local_gen > base)
 		base = s->local_gen;
 	return base + FXS_SESSION_INPUT_WINDOW;
@@ -521,9 +521,9 @@ static fxs_drop data_check(const fxs_session *s, uint32_t q, const fxs_data *d)
 		return FXS_DROP_NOT_OWNER;
 	if (d->n_ticks > FXS_PKT_MAX_TICKS || (!p->count && (d->n_ticks || d->n_hashes)))
 		return FXS_DROP_COUNT; /* a spectator sends acknowledgements only */
-	if ((d->n_ticks && (d->input_first < 1 || (uint64_t)d->input_first + d->n_ticks - 1 > s->c.ticks)) ||
-	    (d->n_hashes && (d->hash_first < 1 || (uint64_t)d->hash_first + d->n_hashes - 1 > s->c.ticks)) ||
-	    d->input_ack > s->c.ticks || d->hash_ack > s->c.ticks || d->tick > s->c.ticks)
+	if ((d->n_ticks && (d->input_first < 1 || (uint64_t)d->input_first + d->n_ticks - 1 > s->config.ticks)) ||
+	    (d->n_hashes && (d->hash_first < 1 || (uint64_t)d->hash_first + d->n_hashes - 1 > s->config.ticks)) ||
+	    d->input_ack > s->config.ticks || d->hash_ack > s->config.ticks || d->tick > s->config.ticks)
 		return FXS_DROP_RANGE;
 	/* inputs or checksums that start beyond the input window: nobody honest
 	 * sends them (their memory is what a flood of them would cost) */
@@ -561,14 +561,14 @@ static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, si
 	for (uint32_t i = 0; i < d.n_ticks; ++i) {
 		uint64_t t = (uint64_t)d.input_first + i;
 		if (t > limit)
-			++s->st.ahead_dropped; /* (the tail of a packet: it comes again) */
+			++s->stats.ahead_dropped; /* (the tail of a packet: it comes again) */
 		else if (!p->have[t] && fxs_join_take_input(s, q, t))
 			set_input(s, q, t, d.in + i * blk);
 	}
 	for (uint32_t i = 0; i < d.n_hashes; ++i) {
 		uint64_t t = (uint64_t)d.hash_first + i;
 		if (t > limit) {
-			++s->st.ahead_dropped;
+			++s->stats.ahead_dropped;
 			continue;
 		}
 		if (!fxs_join_take_hash(s, q, t))
@@ -589,7 +589,7 @@ static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, si
 	if (p->ts_trips != trips && trips < FXS_TS_SYNCED_TRIPS) {
 		fxs_session_event_type ty = p->ts_trips >= FXS_TS_SYNCED_TRIPS ? FXS_SESSION_EVENT_SYNCHRONIZED
 										 : FXS_SESSION_EVENT_SYNCHRONIZING;
-		fxs_session_event *e = fxs_sess_event(s, ty, q, s->cur);
+		fxs_session_event *e = fxs_sess_event(s, ty, q, s->simulated);
 		e->progress = p->ts_trips;
 		e->total = FXS_TS_SYNCED_TRIPS;
 	}
@@ -602,14 +602,14 @@ fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int
 		return FXS_DROP_TRUNCATED;
 	fxs_frame f;
 	const uint8_t *body = NULL;
-	++s->st.packets_received;
+	++s->stats.packets_received;
 	/* one acceptance path for every type: frame, peer, MAC, session, source, sequence */
 	fxs_drop d = fxs_packet_frame(buf, len, &f);
-	if (d == FXS_DROP_NONE && (f.from >= s->c.peers || f.from == s->c.local || f.to != s->c.local))
+	if (d == FXS_DROP_NONE && (f.from >= s->config.peers || f.from == s->config.local || f.to != s->config.local))
 		d = FXS_DROP_PEER; /* no key to check it with */
 	if (d == FXS_DROP_NONE)
 		d = fxs_packet_open(buf, len, s->peer[f.from].rx_key, &f, &body);
-	if (d == FXS_DROP_NONE && f.session != s->c.session_id)
+	if (d == FXS_DROP_NONE && f.session != s->config.session_id)
 		d = FXS_DROP_SESSION;
 	if (d == FXS_DROP_NONE && src != (int)f.from)
 		d = FXS_DROP_SPOOFED;
@@ -638,8 +638,8 @@ fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int
 		}
 	}
 	if (d != FXS_DROP_NONE) {
-		++s->st.dropped[d];
-		++s->st.dropped_total;
+		++s->stats.dropped[d];
+		++s->stats.dropped_total;
 		return d;
 	}
 	/* authentic, new, within reach and consistent: only now does it count */
@@ -649,9 +649,9 @@ fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int
 	p->rx_ms = s->now_ms;
 	if (p->interrupted) {
 		p->interrupted = false;
-		fxs_sess_event(s, FXS_SESSION_EVENT_RESUMED, f.from, s->cur);
+		fxs_sess_event(s, FXS_SESSION_EVENT_RESUMED, f.from, s->simulated);
 	}
-	++s->st.packets_accepted;
+	++s->stats.packets_accepted;
 	++s->peer[f.from].packets;
 	return FXS_DROP_NONE;
 }
@@ -662,9 +662,9 @@ static fxs_frame next_frame(fxs_session *s, uint32_t to, uint8_t type)
 	fxs_frame f;
 	memset(&f, 0, sizeof f);
 	f.type = type;
-	f.from = (uint8_t)s->c.local;
+	f.from = (uint8_t)s->config.local;
 	f.to = (uint8_t)to;
-	f.session = s->c.session_id;
+	f.session = s->config.session_id;
 	f.seq = ++s->peer[to].tx_seq;
 	f.ack_seq = s->peer[to].rx_max;
 	return f;
@@ -678,24 +678,24 @@ static size_t seal_to(fxs_session *s, uint32_t to, uint8_t type, const uint8_t *
 	fxs_frame f = next_frame(s, to, type);
 	size_t n = fxs_packet_seal(&f, body, blen, s->peer[to].tx_key, out, cap);
 	if (n) {
-		++s->st.packets_sent;
-		s->st.bytes_sent += n;
+		++s->stats.packets_sent;
+		s->stats.bytes_sent += n;
 	}
 	return n;
 }
 
 size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 {
-	if (!s || !out || to >= s->c.peers || to == s->c.local || s->peer[to].tx_seq == UINT32_MAX)
+	if (!s || !out || to >= s->config.peers || to == s->config.local || s->peer[to].tx_seq == UINT32_MAX)
 		return 0; /* (2^32 - 1 packets to one peer: 2 years at 60 a second) */
-	const peer_state *me = &s->peer[s->c.local], *them = &s->peer[to];
+	const peer_state *me = &s->peer[s->config.local], *them = &s->peer[to];
 	fxs_data d;
 	memset(&d, 0, sizeof d);
 	uint8_t in[FXS_PKT_INPUT_BYTES];
 	d.flags = fxs_session_complete(s) ? FXS_PKT_FLAG_DONE : 0;
 	d.players = (uint8_t)me->count;
 	d.input_size = (uint8_t)s->isz;
-	d.tick = (uint32_t)s->cur;
+	d.tick = (uint32_t)s->simulated;
 	d.input_ack = (uint32_t)them->contig;
 	d.hash_ack = (uint32_t)them->rcontig;
 	fxs_ts_fill(s, to, &d);
@@ -712,7 +712,7 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 			d.in = in;
 		}
 		first = them->their_hash_ack + 1;
-		last = s->conf;
+		last = s->confirmed;
 		if (first <= last) {
 			uint64_t k = last - first + 1;
 			d.n_hashes = (uint8_t)(k > FXS_PKT_MAX_HASHES ? FXS_PKT_MAX_HASHES : k);
@@ -739,7 +739,7 @@ fxs_session_event *fxs_sess_event(fxs_session *s, fxs_session_event_type type, u
 	e.tick = tick;
 	e.line = "";
 	fxs_session_event *q = fxs_events_push(&s->events, &e);
-	s->st.events_lost = s->events.lost;
+	s->stats.events_lost = s->events.lost;
 	return q;
 }
 
@@ -750,25 +750,25 @@ bool fxs_session_event_poll(fxs_session *s, fxs_session_event *ev)
 
 static uint64_t interrupt_ms(const fxs_session *s)
 {
-	uint64_t ms = s->c.interrupt_ms ? s->c.interrupt_ms : 250u;
-	if (!s->c.interrupt_ms && s->c.absent_ms && s->c.absent_ms / 2 < ms)
-		ms = s->c.absent_ms / 2;
+	uint64_t ms = s->config.interrupt_ms ? s->config.interrupt_ms : 250u;
+	if (!s->config.interrupt_ms && s->config.absent_ms && s->config.absent_ms / 2 < ms)
+		ms = s->config.absent_ms / 2;
 	return ms;
 }
 
 /* Once per advance: silences, and a desync's name once it is known. */
 static void connection_events(fxs_session *s)
 {
-	for (uint32_t q = 0; q < s->c.peers; ++q) {
+	for (uint32_t q = 0; q < s->config.peers; ++q) {
 		peer_state *p = &s->peer[q];
-		if (q == s->c.local || !p->count || p->done || p->interrupted || fxs_join_absent(s, q))
+		if (q == s->config.local || !p->count || p->done || p->interrupted || fxs_join_absent(s, q))
 			continue;
 		if (s->now_ms - p->rx_ms >= interrupt_ms(s) && !fxs_session_complete(s)) {
 			p->interrupted = true;
-			fxs_sess_event(s, FXS_SESSION_EVENT_INTERRUPTED, q, s->cur);
+			fxs_sess_event(s, FXS_SESSION_EVENT_INTERRUPTED, q, s->simulated);
 		}
 	}
-	for (uint32_t q = 0; q < s->c.peers; ++q) {
+	for (uint32_t q = 0; q < s->config.peers; ++q) {
 		uint64_t t = 0;
 		const char *line = s->desync_named_told[q] ? "" : fxs_sync_line_with(s->sync, q, &t);
 		if (line[0]) {
@@ -792,7 +792,7 @@ void fxs_sess_update_confirmed(fxs_session *s) { update_confirmed(s); }
 
 size_t fxs_session_packet_more(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 {
-	if (!s || !out || to >= s->c.peers || to == s->c.local || s->peer[to].tx_seq == UINT32_MAX ||
+	if (!s || !out || to >= s->config.peers || to == s->config.local || s->peer[to].tx_seq == UINT32_MAX ||
 	    cap < FXS_PKT_MAX)
 		return 0;
 	uint8_t body[FXS_PKT_BODY_MAX], type = 0;
@@ -839,40 +839,40 @@ bool fxs_session_join_get(const fxs_session *s, fxs_session_join_status *st)
 
 /* ---- queries ---- */
 
-uint64_t fxs_session_tick(const fxs_session *s) { return s ? s->cur : 0; }
-uint64_t fxs_session_confirmed(const fxs_session *s) { return s ? s->conf : 0; }
+uint64_t fxs_session_tick(const fxs_session *s) { return s ? s->simulated : 0; }
+uint64_t fxs_session_confirmed(const fxs_session *s) { return s ? s->confirmed : 0; }
 uint32_t fxs_session_players(const fxs_session *s) { return s ? s->players : 0; }
 uint32_t fxs_session_first_player(const fxs_session *s, uint32_t peer)
 {
-	return s && peer < s->c.peers ? s->peer[peer].first : 0;
+	return s && peer < s->config.peers ? s->peer[peer].first : 0;
 }
 uint32_t fxs_session_peer_players(const fxs_session *s, uint32_t peer)
 {
-	return s && peer < s->c.peers ? s->peer[peer].count : 0;
+	return s && peer < s->config.peers ? s->peer[peer].count : 0;
 }
 uint32_t fxs_session_input_size(const fxs_session *s) { return s ? (uint32_t)s->isz : 0; }
-bool fxs_session_peer_done(const fxs_session *s, uint32_t peer) { return s && peer < s->c.peers && s->peer[peer].done; }
+bool fxs_session_peer_done(const fxs_session *s, uint32_t peer) { return s && peer < s->config.peers && s->peer[peer].done; }
 uint64_t fxs_session_peer_packets(const fxs_session *s, uint32_t peer)
 {
-	return s && peer < s->c.peers ? s->peer[peer].packets : 0;
+	return s && peer < s->config.peers ? s->peer[peer].packets : 0;
 }
-const fxs_session_stats *fxs_session_stats_get(const fxs_session *s) { return s ? &s->st : NULL; }
-const fxs_session_desync *fxs_session_desync_get(const fxs_session *s) { return s ? &s->ds : NULL; }
+const fxs_session_stats *fxs_session_stats_get(const fxs_session *s) { return s ? &s->stats : NULL; }
+const fxs_session_desync *fxs_session_desync_get(const fxs_session *s) { return s ? &s->desync : NULL; }
 bool fxs_session_out_of_memory(const fxs_session *s) { return s && s->nomem; }
-uint64_t fxs_session_hash(const fxs_session *s, uint64_t t) { return s && t <= s->cur ? s->hash[t] : 0; }
+uint64_t fxs_session_hash(const fxs_session *s, uint64_t t) { return s && t <= s->simulated ? s->hash[t] : 0; }
 
 bool fxs_session_complete(const fxs_session *s)
 {
-	if (!s || s->conf < s->c.ticks)
+	if (!s || s->confirmed < s->config.ticks)
 		return false;
-	bool player = !spectator(s, s->c.local);
-	for (uint32_t q = 0; q < s->c.peers; ++q) {
+	bool player = !spectator(s, s->config.local);
+	for (uint32_t q = 0; q < s->config.peers; ++q) {
 		const peer_state *p = &s->peer[q];
-		if (q == s->c.local || !p->count || fxs_join_absent(s, q))
+		if (q == s->config.local || !p->count || fxs_join_absent(s, q))
 			continue; /* spectators (and absent peers, join.h) are not waited for */
-		if (p->compared < s->c.ticks)
+		if (p->compared < s->config.ticks)
 			return false;
-		if (player && (p->their_input_ack < s->c.ticks || p->their_hash_ack < s->c.ticks))
+		if (player && (p->their_input_ack < s->config.ticks || p->their_hash_ack < s->config.ticks))
 			return false;
 	}
 	/* and every desync named over the protocol, and our join done */
@@ -881,7 +881,7 @@ bool fxs_session_complete(const fxs_session *s)
 
 bool fxs_session_inputs(const fxs_session *s, uint64_t t, uint8_t *out, size_t cap)
 {
-	if (!s || !out || t < 1 || t > s->conf || cap < s->tick_in)
+	if (!s || !out || t < 1 || t > s->confirmed || cap < s->tick_in)
 		return false;
 	memcpy(out, inp_at(s, s->inp, t, 0), s->tick_in);
 	return true;
@@ -902,7 +902,7 @@ uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_m
 		s->pumping = true;
 		s->pace0 = (int64_t)now;
 		s->next_send = now;
-		for (uint32_t q = 0; q < s->c.peers; ++q)
+		for (uint32_t q = 0; q < s->config.peers; ++q)
 			s->peer[q].heard_ms = now;
 	}
 	uint8_t buf[FXS_SESSION_PACKET_MAX + 1]; /* one more: a longer datagram is oversized */
@@ -910,35 +910,35 @@ uint32_t fxs_session_pump(fxs_session *s, const fxs_transport *t, uint64_t now_m
 	int from;
 	while ((n = t->recv(t->ctx, buf, sizeof buf, &from)) > 0)
 		fxs_session_receive(s, buf, n, from);
-	for (uint32_t q = 0; q < s->c.peers; ++q) {
+	for (uint32_t q = 0; q < s->config.peers; ++q) {
 		peer_state *p = &s->peer[q];
 		if (p->packets != p->pumped)
 			p->pumped = p->packets, p->heard_ms = now;
 	}
 	/* a joiner catches up with the state it got, then keeps the pace from
-	 * there: tick cur + 1 due now (pace0 may be before the clock's start) */
+	 * there: tick simulated + 1 due now (pace0 may be before the clock's start) */
 	fxs_session_join_status js;
 	fxs_join_status(s, &js);
 	if (js.return_tick && !s->join_paced)
-		s->pace0 = (int64_t)now - (int64_t)(s->cur * tick_ms), s->join_paced = true;
+		s->pace0 = (int64_t)now - (int64_t)(s->simulated * tick_ms), s->join_paced = true;
 	int64_t since = (int64_t)now - s->pace0;
 	uint64_t due = since >= 0 ? (uint64_t)since / tick_ms + 1 : 0;
 	if (js.loaded && !js.return_tick)
-		due = s->cur + 2;
-	uint32_t step = due > s->cur ? (due - s->cur > 2 ? 2 : (uint32_t)(due - s->cur)) : 0;
+		due = s->simulated + 2;
+	uint32_t step = due > s->simulated ? (due - s->simulated > 2 ? 2 : (uint32_t)(due - s->simulated)) : 0;
 	uint32_t done = fxs_session_advance(s, step);
 	if (!js.loaded || js.return_tick) {
 		/* a tick that could not be simulated (waiting for inputs) is not
 		 * owed: the pace slips with the stall instead of bursting after it */
-		if (done < step && s->cur < s->c.ticks)
-			s->pace0 = (int64_t)now - (int64_t)(s->cur * tick_ms);
+		if (done < step && s->simulated < s->config.ticks)
+			s->pace0 = (int64_t)now - (int64_t)(s->simulated * tick_ms);
 		/* time sync: wait out half of our lead over the others */
 		uint32_t wait = fxs_ts_take_wait(s);
 		s->pace0 += (int64_t)wait * tick_ms;
 		s->ts_waited_ticks += wait;
 	}
 	if (now >= s->next_send) {
-		for (uint32_t q = 0; q < s->c.peers; ++q) {
+		for (uint32_t q = 0; q < s->config.peers; ++q) {
 			if ((n = fxs_session_packet(s, q, buf, sizeof buf)) > 0)
 				t->send(t->ctx, q, buf, n);
 			while ((n = fxs_session_packet_more(s, q, buf, sizeof buf)) > 0)
@@ -970,12 +970,12 @@ uint64_t fxs_session_ticks_waited(const fxs_session *s) { return s ? s->ts_waite
 
 uint32_t fxs_session_rtt_ms(const fxs_session *s, uint32_t peer)
 {
-	return s && peer < s->c.peers && s->peer[peer].ts_trips ? s->peer[peer].ts_rtt : 0;
+	return s && peer < s->config.peers && s->peer[peer].ts_trips ? s->peer[peer].ts_rtt : 0;
 }
 
 uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t now_ms)
 {
-	if (!s || peer >= s->c.peers || !s->pumping)
+	if (!s || peer >= s->config.peers || !s->pumping)
 		return 0;
 	uint64_t now = session_ms(s, now_ms);
 	return now > s->peer[peer].heard_ms ? now - s->peer[peer].heard_ms : 0;
@@ -983,8 +983,8 @@ uint64_t fxs_session_peer_silence(const fxs_session *s, uint32_t peer, uint64_t 
 
 int fxs_session_silent_peer(const fxs_session *s, uint64_t now_ms, uint32_t timeout_ms)
 {
-	for (uint32_t q = 0; s && q < s->c.peers; ++q)
-		if (q != s->c.local && s->peer[q].count && !s->peer[q].done && !s->c.absent_ms &&
+	for (uint32_t q = 0; s && q < s->config.peers; ++q)
+		if (q != s->config.local && s->peer[q].count && !s->peer[q].done && !s->config.absent_ms &&
 		    fxs_session_peer_silence(s, q, now_ms) > timeout_ms)
 			return (int)q;
 	return -1;
@@ -994,8 +994,8 @@ bool fxs_session_all_done(const fxs_session *s)
 {
 	if (!fxs_session_complete(s))
 		return false;
-	for (uint32_t q = 0; q < s->c.peers; ++q)
-		if (q != s->c.local && !s->peer[q].done && !fxs_join_absent(s, q))
+	for (uint32_t q = 0; q < s->config.peers; ++q)
+		if (q != s->config.local && !s->peer[q].done && !fxs_join_absent(s, q))
 			return false;
 	return true;
 }

@@ -52,12 +52,12 @@ typedef struct peer_state {
 } peer_state;
 
 struct fxs_session {
-	fxs_session_config c;
+	fxs_session_config config;
 	uint32_t players;    /* in all */
 	size_t isz, tick_in; /* bytes per player, per tick (every player) */
 	uint32_t per_packet; /* ticks of our inputs a packet holds */
-	uint64_t cur;        /* simulated ticks */
-	uint64_t conf;       /* confirmed */
+	uint64_t simulated;  /* ticks simulated */
+	uint64_t confirmed;  /* ticks confirmed (every input known) */
 	uint64_t n;          /* ticks + 1 (arrays indexed by tick) */
 	peer_state *peer;
 	uint8_t *inp; /* [t][player][isz]: real inputs */
@@ -69,8 +69,8 @@ struct fxs_session {
 	uint64_t *hash;       /* after tick t */
 	uint64_t rollback_to; /* UINT64_MAX: none pending */
 	snap_slot ring[FXS_SESSION_HISTORY];
-	fxs_session_stats st;
-	fxs_session_desync ds;
+	fxs_session_stats stats;
+	fxs_session_desync desync;
 	bool nomem;   /* a callback failed: no further ticks */
 	bool pumping; /* fxs_session_pump: tick t is due at pace0 + (t - 1) x tick_ms */
 	int64_t pace0; /* (session ms; below 0 when a joiner's state is older than its clock) */

@@ -25,7 +25,7 @@ void fxs_ts_heard(fxs_session *s, uint32_t q, const fxs_data *d)
 {
 	peer_state *p = &s->peer[q];
 	/* our lead over q as this packet shows it (q's tick when it sent it) */
-	int64_t lead = ((int64_t)s->cur - (int64_t)d->tick) * 16;
+	int64_t lead = ((int64_t)s->simulated - (int64_t)d->tick) * 16;
 	if (!p->ts_have_lead)
 		p->ts_lead16 = lead, p->ts_have_lead = true;
 	else
@@ -47,13 +47,13 @@ void fxs_ts_heard(fxs_session *s, uint32_t q, const fxs_data *d)
 
 int32_t fxs_ts_ahead16(const fxs_session *s)
 {
-	if (!s->peer[s->c.local].count)
+	if (!s->peer[s->config.local].count)
 		return 0; /* a spectator simulates what is confirmed: it waits anyway */
 	bool any = false;
 	int64_t most = 0;
-	for (uint32_t q = 0; q < s->c.peers; ++q) {
+	for (uint32_t q = 0; q < s->config.peers; ++q) {
 		const peer_state *p = &s->peer[q];
-		if (q == s->c.local || !p->count || !p->ts_have_lead || !p->ts_have_their || p->done ||
+		if (q == s->config.local || !p->count || !p->ts_have_lead || !p->ts_have_their || p->done ||
 		    fxs_join_absent(s, q))
 			continue;
 		int64_t a = (p->ts_lead16 - p->ts_their16) / 2;
@@ -65,11 +65,11 @@ int32_t fxs_ts_ahead16(const fxs_session *s)
 
 uint32_t fxs_ts_take_wait(fxs_session *s)
 {
-	if (s->ts_waited_at && s->cur < s->ts_waited_at + FXS_TS_INTERVAL)
+	if (s->ts_waited_at && s->simulated < s->ts_waited_at + FXS_TS_INTERVAL)
 		return 0;
 	int32_t a = fxs_ts_ahead16(s);
 	if (a < FXS_TS_THRESHOLD16)
 		return 0;
-	s->ts_waited_at = s->cur ? s->cur : 1;
+	s->ts_waited_at = s->simulated ? s->simulated : 1;
 	return (uint32_t)(a + 16) / 32; /* half, rounded */
 }

@@ -1201,9 +1201,18 @@ class Replay {
 	 * options.startHash (its state hash) or options.startSnapshot (exactly
 	 * that state, as C's fxs_replay_expect.snapshot); else the built-in
 	 * scene's handler does, from the scene's own start (or one of those).
-	 * options.kernels: 'portable' or the widest (default). */
+	 * options.kernels: 'portable' or the widest (default). options.mode:
+	 * 'inputs' (the default) or 'calls': the kind of replay this verifier
+	 * accepts; another kind is 'refused' before anything runs. */
 	verify(options = {}) {
-		keysOf(options, ['kernels', 'allowTruncated', 'applyInputs', 'applyInputBytes', 'startHash', 'startSnapshot'], 'verify');
+		keysOf(options, ['kernels', 'allowTruncated', 'applyInputs', 'applyInputBytes', 'startHash', 'startSnapshot', 'mode'], 'verify');
+		const mode = options.mode === undefined ? 'inputs' : options.mode;
+		if (mode !== 'inputs' && mode !== 'calls') throw new TypeError(`fixstep: verify: mode must be 'inputs' or 'calls', not ${String(mode)}`);
+		/* the kind first: an API-call replay re-runs recorded calls (a
+		 * snapshot restore among them can set any state), so it verifies
+		 * only for a verifier that asks for it */
+		if (mode !== this.mode)
+			return { status: 'refused', ticks: 0, message: `not accepted: a replay of ${this.mode === 'calls' ? 'API calls' : 'inputs'}, and this verifier accepts ${mode === 'calls' ? 'API calls' : 'inputs'} only${this.mode === 'calls' ? " (verify({mode: 'calls'}) accepts them)" : ''}` };
 		const start = options.startHash === undefined ? null : startHashWords(options.startHash);
 		const snap = options.startSnapshot === undefined ? null : options.startSnapshot;
 		if (snap !== null && !(snap instanceof Uint8Array)) throw new TypeError('fixstep: verify: startSnapshot must be a Uint8Array (world.snapshot())');
@@ -1216,9 +1225,9 @@ class Replay {
 		const [sp, sn] = snap ? toHeap(snap) : [0, 0];
 		try {
 			const k = options.kernels === undefined ? -1 : enumIndex(KERNELS, options.kernels, 'kernels');
-			const st = M._fxjs_replay_verify(this.ptr, k, bool(options.allowTruncated), start ? 1 : 0, args(start || [0, 0]), sp, sn, OUT, msg, cap);
+			const st = M._fxjs_replay_verify(this.ptr, k, bool(options.allowTruncated), mode === 'calls' ? 1 : 0, start ? 1 : 0, args(start || [0, 0]), sp, sn, OUT, msg, cap);
 			const o = out(9).slice();
-			const r = { status: ['ok', 'diverged', 'invalid', 'nomem', 'badStart'][st], ticks: num64(o[0], o[1]), message: cstr(msg) };
+			const r = { status: ['ok', 'diverged', 'invalid', 'nomem', 'badStart', 'refused'][st], ticks: num64(o[0], o[1]), message: cstr(msg) };
 			if (st === 0) r.hash = hex64(o[6], o[7]);
 			if (st === 1) Object.assign(r, { step: num64(o[2], o[3]), expected: hex64(o[4], o[5]), got: hex64(o[6], o[7]), body: o[8] }, parseDiff(r.message));
 			return r;

@@ -240,8 +240,10 @@ FXJS_EXPORT int32_t fxjs_world_first_difference(const fxs_world *expected, const
  * valid replay: the reason in msg), 3 (out of memory), 4 (not the expected
  * start). out: ticks verified (lo, hi), step (lo, hi), expected hash (lo,
  * hi), got hash (lo, hi), body slot (-1: not a body or not known); msg:
- * the line verify prints. kernels < 0: the widest. */
-FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t allow_truncated, int32_t has_start,
+ * the line verify prints. kernels < 0: the widest. calls: the verifier
+ * accepts an API-call replay (every call), and no input replay; else only
+ * input replays, as `fixstep verify --mode`: 5 (refused) otherwise. */
+FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t allow_truncated, int32_t calls, int32_t has_start,
 				       const int32_t *start, const uint8_t *snapshot, int32_t snapshot_len, int32_t *out,
 				       char *msg, int32_t cap)
 {
@@ -259,6 +261,15 @@ FXJS_EXPORT int32_t fxjs_replay_verify(fxjs_replay *x, int32_t kernels, int32_t 
 		expect.has_hash = true, expect.hash = (uint64_t)(uint32_t)start[0] | (uint64_t)(uint32_t)start[1] << 32;
 	if (snapshot && snapshot_len > 0) /* exactly this start state, as fxs_replay_expect says */
 		expect.snapshot = snapshot, expect.snapshot_len = (size_t)snapshot_len;
+	/* the kind first, before the start and any tick (a CALLS replay re-runs
+	 * recorded calls, a snapshot restore among them: only when asked for) */
+	static const char *const every_call[] = { "*" };
+	expect.modes = calls ? FXS_REPLAY_ACCEPT_CALLS : FXS_REPLAY_ACCEPT_INPUTS;
+	if (calls)
+		expect.allowed_calls = every_call, expect.allowed_call_count = 1;
+	if (fxs_replay_accepts(r->mode, r->mode == FXS_REPLAY_MODE_INPUTS ? FXS_INPUT_SIZE : 0,
+			       r->players > FXS_MAX_PLAYERS ? 1 : r->players, &expect, msg, (size_t)cap) != FXS_REPLAY_OK)
+		return 5;
 	fxs_replay_status why;
 	fxs_world *w = fxs_replay_start_world(r->scene, r->data + r->snapshot_off, r->snapshot_len, r->start_tick, r->mode, &expect,
 					      &sc, &why, msg, (size_t)cap);

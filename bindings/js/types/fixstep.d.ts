@@ -307,7 +307,7 @@ export class Character {
 }
 
 export interface VerifyResult {
-	status: 'ok' | 'diverged' | 'invalid' | 'nomem' | 'badStart';
+	status: 'ok' | 'diverged' | 'invalid' | 'nomem' | 'badStart' | 'refused';
 	/** ticks that matched */
 	ticks: number;
 	/** the line `fixstep verify` prints */
@@ -362,6 +362,8 @@ export class Replay {
 	 */
 	verify(options?: {
 		kernels?: Kernels; allowTruncated?: boolean; startHash?: string; startSnapshot?: Uint8Array;
+		/** the kind of replay accepted (default 'inputs'); another kind is 'refused' before anything runs */
+		mode?: 'inputs' | 'calls';
 		applyInputs?: (world: World, inputs: Required<Input>[], tick: number) => void;
 		applyInputBytes?: (world: World, bytes: Uint8Array, tick: number) => void;
 	}): VerifyResult;

@@ -468,7 +468,7 @@ function inspect(bytesA, nameA, bytesB, nameB) {
 			v = r.verify(g.applyInputBytes ? { applyInputBytes: g.applyInputBytes, startHash } : { applyInputs: g.applyInputs, startHash });
 		} else if (mode === 'states') {
 			v = { status: 'states', message: `no input handler for '${r.scene}' (fixstepViewer.registerGame): its ${r.tickCount} recorded states match their recorded hashes; re-simulating them needs the game's handler` };
-		} else v = r.verify();
+		} else v = r.verify({ mode: r.mode }); /* looking, not proving: the file's own kind */
 		r.free();
 		loadReplay(bytesA, nameA);
 		if (v.status !== 'diverged') {

@@ -1601,6 +1601,28 @@ static void call_fxs_session_desync_line(int variant, uint64_t seed)
 #endif
 
 #ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
+static void call_fxs_session_event_name(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	fxs_session_event_type a0;
+	garbage(&a0, sizeof a0, seed, 0);
+	(void)fxs_session_event_name(a0);
+	fxs_world_destroy(w);
+}
+#endif
+
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
+static void call_fxs_session_event_poll(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_session_event_poll(NULL, NULL);
+	fxs_world_destroy(w);
+}
+#endif
+
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_first_player(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1608,6 +1630,16 @@ static void call_fxs_session_first_player(int variant, uint64_t seed)
 	uint32_t a1;
 	garbage(&a1, sizeof a1, seed, 1);
 	(void)fxs_session_first_player(NULL, a1);
+	fxs_world_destroy(w);
+}
+#endif
+
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
+static void call_fxs_session_frames_ahead(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_session_frames_ahead(NULL);
 	fxs_world_destroy(w);
 }
 #endif
@@ -1785,6 +1817,18 @@ static void call_fxs_session_receive(int variant, uint64_t seed)
 #endif
 
 #ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
+static void call_fxs_session_rtt_ms(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	uint32_t a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	(void)fxs_session_rtt_ms(NULL, a1);
+	fxs_world_destroy(w);
+}
+#endif
+
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_set_time(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1811,6 +1855,16 @@ static void call_fxs_session_silent_peer(int variant, uint64_t seed)
 #endif
 
 #ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
+static void call_fxs_session_skip_ticks(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_session_skip_ticks(NULL);
+	fxs_world_destroy(w);
+}
+#endif
+
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
 static void call_fxs_session_stats_get(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1826,6 +1880,16 @@ static void call_fxs_session_tick(int variant, uint64_t seed)
 	fxs_world *w = hostile_world(variant);
 	(void)w, (void)seed;
 	(void)fxs_session_tick(NULL);
+	fxs_world_destroy(w);
+}
+#endif
+
+#ifndef FXS_NO_SESSIONS /* a networked session's: not in SESSIONS=0 builds */
+static void call_fxs_session_ticks_waited(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_session_ticks_waited(NULL);
 	fxs_world_destroy(w);
 }
 #endif
@@ -2729,7 +2793,16 @@ static const struct {
 	{ "fxs_session_desync_line", call_fxs_session_desync_line },
 #endif
 #ifndef FXS_NO_SESSIONS
+	{ "fxs_session_event_name", call_fxs_session_event_name },
+#endif
+#ifndef FXS_NO_SESSIONS
+	{ "fxs_session_event_poll", call_fxs_session_event_poll },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_first_player", call_fxs_session_first_player },
+#endif
+#ifndef FXS_NO_SESSIONS
+	{ "fxs_session_frames_ahead", call_fxs_session_frames_ahead },
 #endif
 #ifndef FXS_NO_SESSIONS
 	{ "fxs_session_hash", call_fxs_session_hash },
@@ -2774,16 +2847,25 @@ static const struct {
 	{ "fxs_session_receive", call_fxs_session_receive },
 #endif
 #ifndef FXS_NO_SESSIONS
+	{ "fxs_session_rtt_ms", call_fxs_session_rtt_ms },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_set_time", call_fxs_session_set_time },
 #endif
 #ifndef FXS_NO_SESSIONS
 	{ "fxs_session_silent_peer", call_fxs_session_silent_peer },
 #endif
 #ifndef FXS_NO_SESSIONS
+	{ "fxs_session_skip_ticks", call_fxs_session_skip_ticks },
+#endif
+#ifndef FXS_NO_SESSIONS
 	{ "fxs_session_stats_get", call_fxs_session_stats_get },
 #endif
 #ifndef FXS_NO_SESSIONS
 	{ "fxs_session_tick", call_fxs_session_tick },
+#endif
+#ifndef FXS_NO_SESSIONS
+	{ "fxs_session_ticks_waited", call_fxs_session_ticks_waited },
 #endif
 	{ "fxs_session_world_callbacks", call_fxs_session_world_callbacks },
 #ifndef FXS_NO_SESSIONS

@@ -103,15 +103,17 @@ EXPORT size_t fxcs_layouts(char *buf, size_t cap)
 	S(fxs_debug_draw); F(fxs_debug_draw, context); F(fxs_debug_draw, bounds); F(fxs_debug_draw, use_bounds);
 	F(fxs_debug_draw, draw_disabled);
 	S(fxs_replay_expect); F(fxs_replay_expect, has_hash); F(fxs_replay_expect, hash);
+	F(fxs_replay_expect, modes); F(fxs_replay_expect, players); F(fxs_replay_expect, allowed_calls); F(fxs_replay_expect, allowed_call_count);
 	S(fxs_replay_verify_result); F(fxs_replay_verify_result, ticks); F(fxs_replay_verify_result, final_hash);
 	F(fxs_replay_verify_result, message);
 	S(fxs_replay_writer); F(fxs_replay_writer, calls_world); F(fxs_replay_writer, header_checksum); F(fxs_replay_writer, chunk_index);
 	F(fxs_replay_writer, payload); F(fxs_replay_writer, prev); F(fxs_replay_writer, failed); F(fxs_replay_writer, error);
 	S(fxs_state_diff); F(fxs_state_diff, body); F(fxs_state_diff, field); F(fxs_state_diff, got);
 	S(fxs_session_callbacks); F(fxs_session_callbacks, format);
-	S(fxs_session_world); F(fxs_session_world, perturb_tick);
+	S(fxs_session_world); F(fxs_session_world, ctx);
 	S(fxs_session_config); F(fxs_session_config, input_size); F(fxs_session_config, mode); F(fxs_session_config, game);
 	F(fxs_session_config, input); F(fxs_session_config, desync_dir); F(fxs_session_config, key); F(fxs_session_config, pair_keys);
 	F(fxs_session_config, seq_window); F(fxs_session_config, absent_ms); F(fxs_session_config, join);
+	F(fxs_session_config, interrupt_ms);
 	return n;
 }

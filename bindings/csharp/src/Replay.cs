@@ -7,7 +7,7 @@ using System.Runtime.InteropServices;
 
 namespace Fixstep
 {
-    public enum ReplayStatus { Ok = 0, Truncated, BadMagic, Version, Checksum, Corrupt, IO, NoMemory, BadStart, Diverged }
+    public enum ReplayStatus { Ok = 0, Truncated, BadMagic, Version, Checksum, Corrupt, IO, NoMemory, BadStart, Diverged, Refused, NoHandler }
 
     [Flags]
     public enum ReplayFlags : uint { None = 0, Detail = 1 }
@@ -32,7 +32,26 @@ namespace Fixstep
         internal byte[] Snapshot;
         internal bool HasHash;
         internal ulong StartHash;
+        /* what the verifier accepts (fxs_replay_expect): 0 = inputs of 12-byte records */
+        internal uint Modes, InputSize, Players;
+        internal string[] AllowedCalls;
         ReplayStart() { }
+        ReplayStart Copy() { return (ReplayStart)MemberwiseClone(); }
+        /// <summary>This start, for a game whose inputs are inputSize bytes a player (1..256) and,
+        /// unless 0, players players: a replay of another size, player count or kind is refused
+        /// (ReplayStatus.Refused) before the handler runs.</summary>
+        public ReplayStart Inputs(int inputSize, int players = 0)
+        {
+            if (inputSize < 0 || players < 0) throw new ArgumentOutOfRangeException(inputSize < 0 ? "inputSize" : "players");
+            var s = Copy(); s.Modes = 1; s.InputSize = (uint)inputSize; s.Players = (uint)players; return s;
+        }
+        /// <summary>This start, for API-call replays only, and only the calls named
+        /// ("fxs_body_apply_force", ...; "*": every call). A calls replay re-runs recorded calls, a
+        /// snapshot restore among them, so it verifies only for a verifier that asks for it.</summary>
+        public ReplayStart Calls(params string[] allowed)
+        {
+            var s = Copy(); s.Modes = 2; s.AllowedCalls = allowed ?? new string[0]; return s;
+        }
         /// <summary>Exactly this snapshot's state (a game server's start).</summary>
         public static ReplayStart FromSnapshot(byte[] snapshot)
         {
@@ -64,6 +83,9 @@ namespace Fixstep
         public UIntPtr snapshotLen;
         public byte hasHash;
         public ulong hash;
+        public uint modes, inputSize, players;
+        public IntPtr allowedCalls;
+        public uint allowedCallCount;
     }
 
     [StructLayout(LayoutKind.Sequential, CharSet = CharSet.Ansi)]
@@ -236,9 +258,22 @@ namespace Fixstep
             var c = new Context { Apply = apply, InputSize = inputSize };
             GCHandle ch = GCHandle.Alloc(c);
             GCHandle sh = default(GCHandle);
+            IntPtr[] names = new IntPtr[start.AllowedCalls == null ? 0 : start.AllowedCalls.Length];
+            IntPtr list = IntPtr.Zero;
             try
             {
                 var e = new NativeReplayExpect();
+                e.modes = start.Modes;
+                e.inputSize = start.InputSize;
+                e.players = start.Players;
+                if (names.Length > 0)
+                {
+                    for (int k = 0; k < names.Length; ++k) names[k] = Marshal.StringToHGlobalAnsi(start.AllowedCalls[k]);
+                    list = Marshal.AllocHGlobal(IntPtr.Size * names.Length);
+                    Marshal.Copy(names, 0, list, names.Length);
+                    e.allowedCalls = list;
+                    e.allowedCallCount = (uint)names.Length;
+                }
                 if (start.Snapshot != null)
                 {
                     sh = GCHandle.Alloc(start.Snapshot, GCHandleType.Pinned);
@@ -263,6 +298,8 @@ namespace Fixstep
             {
                 ch.Free();
                 if (sh.IsAllocated) sh.Free();
+                foreach (var p in names) if (p != IntPtr.Zero) Marshal.FreeHGlobal(p);
+                if (list != IntPtr.Zero) Marshal.FreeHGlobal(list);
                 /* the verifier's world is gone: a handler that kept it gets ObjectDisposedException, not a crash */
                 if (c.Borrowed != null) c.Borrowed.Handle.SetHandleAsInvalid();
             }

@@ -15,7 +15,7 @@ namespace Fixstep
     /// <summary>Why a packet was dropped (fxs_drop); None: accepted.</summary>
     public enum SessionDrop
     {
-        None = 0, Truncated, Oversized, Magic, Version, Type, Count, Mac, Session, Peer, Spoofed, NotOwner, Replayed, Range, Conflict, Window
+        None = 0, Truncated, Oversized, Magic, Version, Type, Count, Mac, Session, Peer, Spoofed, NotOwner, Replayed, Range, Conflict, Window, Ahead
     }
 
     /// <summary>This peer's local input for a tick: fill output (the session's input size, zeros
@@ -38,6 +38,8 @@ namespace Fixstep
         public byte[] Key;
         public int AbsentMs;
         public bool Join;
+        /// <summary>ms of silence after which a peer is reported interrupted (0: the default)</summary>
+        public int InterruptMs;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -51,7 +53,6 @@ namespace Fixstep
     struct NativeSessionWorld
     {
         public IntPtr world, applyInputs, ctx;
-        public ulong perturbTick;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -68,6 +69,7 @@ namespace Fixstep
         public IntPtr pairKeys;
         public uint seqWindow, absentMs;
         [MarshalAs(UnmanagedType.U1)] public bool join;
+        public uint interruptMs;
     }
 
     public sealed class Session : IDisposable
@@ -163,7 +165,7 @@ namespace Fixstep
                     sessionId = config.SessionId, mode = config.Mode, ticks = (uint)config.Ticks, inputDelay = (uint)config.InputDelay,
                     maxRollback = (uint)config.MaxRollback, game = fxs_session_world_callbacks(gw),
                     input = Marshal.GetFunctionPointerForDelegate(inputFn), inputCtx = GCHandle.ToIntPtr(self), key = new byte[32],
-                    absentMs = (uint)config.AbsentMs, join = config.Join
+                    absentMs = (uint)config.AbsentMs, join = config.Join, interruptMs = (uint)config.InterruptMs
                 };
                 if (config.PlayersPerPeer != null) Array.Copy(config.PlayersPerPeer, c.players, Math.Min(64, config.PlayersPerPeer.Length));
                 else for (int k = 0; k < 64; ++k) c.players[k] = 1;

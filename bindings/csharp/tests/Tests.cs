@@ -207,7 +207,10 @@ static class Tests
             ulong ticks = ulong.Parse(f[2]);
             VerifyResult r;
             if (f[3] == "0")
-                r = Replay.Verify(file, ReplayStart.EmptyWorld, null);
+            {
+                Equal(ReplayStatus.Refused, Replay.Verify(file, ReplayStart.EmptyWorld, null).Status, f[1] + ": a calls replay for a verifier that did not ask for one");
+                r = Replay.Verify(file, ReplayStart.EmptyWorld.Calls("*"), null);
+            }
             else
             {
                 int i = Scenes.Find(scene);
@@ -301,34 +304,35 @@ static class Tests
                 }
                 final = w.Hash;
             }
-            var r = Replay.Verify(path, ReplayStart.FromHash(start), GameInputs);
+            Equal(ReplayStatus.Refused, Replay.Verify(path, ReplayStart.FromHash(start), GameInputs).Status, "the game's replay for a verifier of 12-byte inputs");
+            var r = Replay.Verify(path, ReplayStart.FromHash(start).Inputs(5, 2), GameInputs);
             Check(r.Ok, "the game's replay verifies: " + r.Message);
             Equal(90UL, r.Ticks, "the game's replay: ticks");
             Equal(final, r.FinalHash, "the game's replay: final hash");
-            Check(Replay.Verify(path, ReplayStart.FromSnapshot(startSnap), GameInputs).Ok, "the game's replay from its start snapshot");
+            Check(Replay.Verify(path, ReplayStart.FromSnapshot(startSnap).Inputs(5, 2), GameInputs).Ok, "the game's replay from its start snapshot");
             // a handler that differs from tick 40 on: the verifier names that tick, and a body and field (DETAIL)
             ApplyInputs cheat = (w, tick, inputs, players) =>
             {
                 if (tick == 40) inputs[0] = (byte)(inputs[0] + 1);
                 GameInputs(w, tick, inputs, players);
             };
-            var d = Replay.Verify(path, ReplayStart.FromHash(start), cheat);
+            var d = Replay.Verify(path, ReplayStart.FromHash(start).Inputs(5, 2), cheat);
             Equal(ReplayStatus.Diverged, d.Status, "a different handler diverges");
             Equal(40UL, d.Tick, "the divergent tick");
             Check(d.Message.Contains("body 1"), "the message names the body: " + d.Message);
             // the verifier's world, kept by a handler past the verification: disposed, not a dangling pointer
             World kept = null;
-            Replay.Verify(path, ReplayStart.FromHash(start), (w, tick, inputs, players) => { kept = w; GameInputs(w, tick, inputs, players); });
+            Replay.Verify(path, ReplayStart.FromHash(start).Inputs(5, 2), (w, tick, inputs, players) => { kept = w; GameInputs(w, tick, inputs, players); });
             Throws<ObjectDisposedException>(() => { ulong x = kept.Hash; }, "a verifier's world used after the verification");
             // a handler that throws stops the verification and says so
             ApplyInputs thrower = (w, tick, inputs, players) => { if (tick == 7) throw new InvalidOperationException("no such move"); GameInputs(w, tick, inputs, players); };
-            var e = Replay.Verify(path, ReplayStart.FromHash(start), thrower);
+            var e = Replay.Verify(path, ReplayStart.FromHash(start).Inputs(5, 2), thrower);
             Check(!e.Ok && e.Message.Contains("no such move") && e.Message.Contains("tick 7"), "a throwing handler: " + e.Status + " " + e.Message);
             // a tampered input byte: the replay no longer verifies
             byte[] bytes = File.ReadAllBytes(path);
             int at = bytes.Length - 200;
             bytes[at] ^= 0x40;
-            Check(!Replay.Verify(bytes, ReplayStart.FromHash(start), GameInputs).Ok, "a tampered game replay is refused");
+            Check(!Replay.Verify(bytes, ReplayStart.FromHash(start).Inputs(5, 2), GameInputs).Ok, "a tampered game replay is refused");
 
             // CALLS mode: every API call recorded, verified from an empty world
             string calls = Path.Combine(dir, "calls.fxr");
@@ -355,7 +359,7 @@ static class Tests
                 }
                 callsFinal = w.Hash;
             }
-            var c = Replay.Verify(calls, ReplayStart.EmptyWorld, null);
+            var c = Replay.Verify(calls, ReplayStart.EmptyWorld.Calls("*"), null);
             Check(c.Ok, "the calls replay verifies from an empty world: " + c.Message);
             Equal(callsFinal, c.FinalHash, "the calls replay's final hash");
             Throws<ReplayException>(() => ReplayWriter.Open(Path.Combine(dir, "no/such/dir.fxr"), "x", World.Create(), 1, 1), "a writer on a bad path");

@@ -71,26 +71,9 @@ static void set_lane_row(lane_row *r, int l, const srow *s)
 	r->soft_mass[l] = s->soft_mass, r->ss[l] = s->ss;
 }
 
-static void set_lane_frow(lane_row *r, int l, const srow *s)
-{
-	set_lane_v3(r->rxa, l, s->rxa);
-	set_lane_v3(r->rxb, l, s->rxb);
-	SET_COMMON(r, l, s);
-	r->soft_mass[l] = s->soft_mass, r->ss[l] = s->ss;
-}
-
 static void set_lane_trow(lane_trow *r, int l, const srow *s) { SET_COMMON(r, l, s); }
 
 static srow get_lane_row(const lane_row *r, int l)
-{
-	srow s;
-	s.rxa = lane_v3(r->rxa, l), s.rxb = lane_v3(r->rxb, l);
-	GET_COMMON(r, l, &s);
-	s.soft_mass = r->soft_mass[l], s.ss = r->ss[l];
-	return s;
-}
-
-static srow get_lane_frow(const lane_row *r, int l)
 {
 	srow s;
 	s.rxa = lane_v3(r->rxa, l), s.rxb = lane_v3(r->rxb, l);
@@ -327,7 +310,7 @@ void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms
 		srow r;
 		const fxg_vec3 d = lane_v3(bt->d[1 + t], l);
 		srow_prepare(A, B, cross(ca, d, ovf), cross(cb, d, ovf), true, arms->mass_scale[l], &r, ovf);
-		set_lane_frow(&bt->t[t], l, &r);
+		set_lane_row(&bt->t[t], l, &r);
 	}
 	srow r;
 	srow_prepare(A, B, n, n, false, FXG_ONE, &r, ovf);
@@ -522,7 +505,7 @@ static void warm_start_lane(solver_ctx *c, const contact_batch *bt, int l, uint3
 	for (int t = 0; t < 2; ++t) {
 		if (!bt->ti[t][l])
 			continue;
-		srow r = get_lane_frow(&bt->t[t], l);
+		srow r = get_lane_row(&bt->t[t], l);
 		lane_apply(&va, &wa, &vb, &wb, bt, l, 1 + t, &r, lane_impulse(bt->ti[t][l], ovf), ovf);
 	}
 	if (bt->twi[l]) {
@@ -595,7 +578,7 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 	const fix16_t mu = bt->friction[l];
 	int64_t lim = mul_q16(total, mu);
 	for (int t = 0; t < 2; ++t) {
-		const srow r = get_lane_frow(&bt->t[t], l);
+		const srow r = get_lane_row(&bt->t[t], l);
 		fix16_t vt = speed_of(lane_v3(bt->d[1 + t], l), va, wa, vb, wb, &r, ovf);
 		int64_t old = bt->ti[t][l];
 		int64_t nw;

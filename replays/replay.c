@@ -490,16 +490,11 @@ static bool read_chunk(fxs_replay_reader *r, uint64_t pos)
 	return true;
 }
 
-/* The state hash a snapshot holds: XXH3-64 of its payload, as
- * fxs_world_hash computes it; false when it is not a snapshot's layout or
- * fails its own checksum (snapshot.c). */
+/* The state hash a snapshot holds, as fxs_world_hash computes it; false
+ * when it is not a snapshot or fails its own checksum. */
 static bool snapshot_state_hash(const uint8_t *s, size_t len, uint64_t *hash)
 {
-	if (len < 32 || memcmp(s, "FXSS", 4) != 0 || rd64(s + 16) != len - 32 ||
-	    rd64(s + len - 8) != (uint64_t)XXH3_64bits(s, len - 8))
-		return false;
-	*hash = (uint64_t)XXH3_64bits(s + 24, len - 32);
-	return true;
+	return fxs_snapshot_state_hash(s, len, hash) == FXS_OK;
 }
 
 /* Tick record at r->cur_off of the current chunk into *t; with DETAIL, the

@@ -9,6 +9,7 @@
 #include "collide/contact.h"
 #include "fixstep/query.h"
 #include "test.h"
+#include "snapshot_util.h"
 #include "world/world.h"
 
 static double fx(fix16_t v) { return v / 65536.0; }
@@ -206,10 +207,9 @@ TEST(compound_snapshot_round_trip_and_bad_child_index)
 	/* a contact's child index out of range: the record of a contact that
 	 * names a child (its a and b fields carry the child in the top byte)
 	 * with the child made 15 */
-	n = fxs_world_snapshot_size(w);
 	free(buf);
-	buf = malloc(n);
-	CHECK(buf && fxs_world_snapshot_save(w, buf, n, &written) == FXS_OK);
+	buf = raw_snapshot(w, &written); /* the state's bytes, to change one */
+	CHECK(buf);
 	const fxs_contact *named = NULL;
 	for (uint32_t i = 0; i < w->contact_count && !named; ++i)
 		if (w->contacts[i].sub_a > 0 || w->contacts[i].sub_b > 0)
@@ -225,6 +225,7 @@ TEST(compound_snapshot_round_trip_and_bad_child_index)
 			at = i;
 	CHECK(at > 0);
 	buf[at + (named->sub_a > 0 ? 3 : 7)] = 15;
+	snapshot_reseal(buf, written);
 	fxs_world *r2 = fxs_world_create(&def);
 	fxs_result e = fxs_world_snapshot_restore(r2, buf, written);
 	CHECKF(e == FXS_ERR_CORRUPT, "restore gave %s", fxs_result_string(e));

@@ -7,6 +7,7 @@
 
 #include "fixstep/fixstep.h"
 #include "test.h"
+#include "snapshot_util.h"
 
 static double fx(fix16_t v) { return v / 65536.0; }
 static fix16_t tofx(double v) { return (fix16_t)lround(v * 65536.0); }
@@ -193,27 +194,27 @@ TEST(hull_snapshot_round_trip_steps_identically)
 		CHECKF(fxs_world_hash(r) == fxs_world_hash(w), "diverged at step %d", i);
 	}
 	fxs_world_destroy(r);
-	/* a vertex moved off the build (an interior point): rejected, w intact */
-	size_t off = 0;
-	for (size_t i = 0; i + 4 <= written; ++i)
-		if (memcmp(buf + i, "HULL", 4) == 0)
+	/* a vertex moved off the build (an interior point), checksum resealed:
+	 * rejected by the hull's check, w intact */
+	size_t raw_len = 0, off = 0;
+	uint8_t *bad = raw_snapshot(w, &raw_len);
+	CHECK(bad);
+	for (size_t i = 0; i + 4 <= raw_len; ++i)
+		if (memcmp(bad + i, "HULL", 4) == 0)
 			off = i;
 	CHECK(off > 0);
 	uint64_t before = fxs_world_hash(w);
-	uint8_t *bad = malloc(written);
-	memcpy(bad, buf, written);
-	/* first hull's first vertex x: magic, count, nverts, then x */
-	int32_t x;
-	memcpy(&x, bad + off + 12, 4);
-	x = 0; /* (0, y, z) lies inside the box's hull */
-	memcpy(bad + off + 12, &x, 4);
+	/* first hull's first vertex: magic, count, nverts, then x, y, z; made
+	 * (0, 0, 0), the box's centre, which is no vertex of its hull */
+	memset(bad + off + 12, 0, 12);
+	snapshot_reseal(bad, raw_len);
 	fxs_world *r2 = fxs_world_create(&wd);
-	fxs_result e = fxs_world_snapshot_restore(r2, bad, written);
+	fxs_result e = fxs_world_snapshot_restore(r2, bad, raw_len);
 	CHECKF(e == FXS_ERR_CORRUPT, "restore gave %s", fxs_result_string(e));
 	CHECK(fxs_world_hash(w) == before);
 	fxs_world_destroy(r2);
 	/* every truncation is rejected */
-	for (size_t len = off; len < written; len += 7) {
+	for (size_t len = 24; len < written; len += 7) {
 		fxs_world *r3 = fxs_world_create(&wd);
 		CHECKF(fxs_world_snapshot_restore(r3, buf, len) != FXS_OK, "truncated at %zu accepted", len);
 		fxs_world_destroy(r3);

@@ -8,6 +8,8 @@
 #include "scenes/scenes.h"
 #include "test.h"
 #include "world/world.h"
+#include "state/pack.h"
+#include "snapshot_util.h"
 
 static void *save(const fxs_world *w, size_t *len)
 {
@@ -192,5 +194,127 @@ TEST(versions_at_run_time_match_the_headers_and_the_snapshot)
 	CHECK(k == fxs_version());
 	CHECK(fxs_snapshot_version_oldest() >= 1 && fxs_snapshot_version_oldest() <= fxs_snapshot_version());
 	free(a);
+	fxs_world_destroy(w);
+}
+
+/* Packing (state/pack.h): a snapshot holds the canonical state packed; the
+ * state and its hash are the same bytes as ever. Unpacked, a snapshot's
+ * payload is exactly fxs_world_serialize_state; fxs_snapshot_state_hash is
+ * the world's hash; a version 7 snapshot (the state unpacked) of the same
+ * world restores to the same hash. */
+TEST(packed_snapshots_hold_the_canonical_state)
+{
+	const char *scenes[] = { "shapes", "pyramid_20", "all_shapes", "arena", "pendulum" };
+	for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; ++k) {
+		fxs_world *w = fxs_scene_find(scenes[k])->create();
+		for (int i = 0; i < 40; ++i)
+			fxs_world_step(w);
+		size_t len, raw_len;
+		uint8_t *snap = save(w, &len);
+		uint8_t *raw = raw_snapshot(w, &raw_len);
+		CHECK(snap && raw && snap[4] == 8);
+		size_t m = fxs_world_serialize_state(w, NULL, 0);
+		uint64_t n = 0, um = 0;
+		for (int i = 7; i >= 0; --i)
+			n = n << 8 | snap[16 + i], um = um << 8 | snap[24 + i];
+		CHECK(um == m && n + 40 == len);
+		uint8_t *state = malloc(m), *unpacked = malloc(m);
+		CHECK(state && unpacked);
+		fxs_world_serialize_state(w, state, m);
+		CHECK(fxs_unpack(snap + 32, (size_t)n, unpacked, m) && memcmp(state, unpacked, m) == 0);
+		/* one byte more or less is not this packing */
+		CHECK(!fxs_unpack(snap + 32, (size_t)n, unpacked, m - 1));
+		uint64_t h = 0;
+		CHECK(fxs_snapshot_state_hash(snap, len, &h) == FXS_OK && h == fxs_world_hash(w));
+		CHECK(fxs_snapshot_state_hash(raw, raw_len, &h) == FXS_OK && h == fxs_world_hash(w));
+		fxs_result e;
+		fxs_world *r = fxs_world_create_from_snapshot(raw, raw_len, &e);
+		CHECKF(r && e == FXS_OK && fxs_world_hash(r) == fxs_world_hash(w), "%s: %s", scenes[k], fxs_result_string(e));
+		fxs_world_step(r), fxs_world_step(w);
+		CHECK(r && fxs_world_hash(r) == fxs_world_hash(w));
+		printf("  %s: state %zu bytes, snapshot %zu (%.0f%%)\n", scenes[k], m, len, 100.0 * (double)len / (double)m);
+		fxs_world_destroy(r);
+		free(state);
+		free(unpacked);
+		free(snap);
+		free(raw);
+		fxs_world_destroy(w);
+	}
+}
+
+/* Box scenes keep a manifold a contact: packed, a snapshot of a standing
+ * pyramid takes under 400 bytes a body (its state takes over 700). */
+TEST(packed_snapshot_of_a_pyramid_under_400_bytes_a_body)
+{
+	fxs_world *w = fxs_scene_find("large_pyramid_b20")->create();
+	for (int i = 0; i < 100; ++i)
+		fxs_world_step(w);
+	size_t len = fxs_world_snapshot_size(w), m = fxs_world_serialize_state(w, NULL, 0);
+	uint32_t bodies = fxs_world_body_count(w);
+	printf("  large_pyramid_b20 after 100 steps: %.1f bytes a body (state %.1f)\n", (double)len / bodies,
+	       (double)m / bodies);
+	CHECK(len <= 400u * bodies && m > 700u * bodies);
+	fxs_world_destroy(w);
+}
+
+/* Hostile packed payloads (their checksum made right, so the unpacker is
+ * what answers): every byte of the payload changed, the state length
+ * changed, tokens that overrun: refused as corrupt or, where the change
+ * happens to make another valid state, restored; never a crash, and a
+ * refusal changes nothing. */
+TEST(hostile_packed_payloads_are_refused)
+{
+	fxs_world *w = fxs_scene_find("shapes")->create();
+	for (int i = 0; i < 30; ++i)
+		fxs_world_step(w);
+	uint64_t before = fxs_world_hash(w);
+	size_t len;
+	uint8_t *snap = save(w, &len);
+	CHECK(snap);
+	uint8_t *bad = malloc(len + 64);
+	CHECK(bad);
+	uint32_t refused = 0;
+	for (size_t i = 32; i < len - 8; i += test_quick ? 5 : 1) {
+		for (int v = 0; v < 3; ++v) {
+			memcpy(bad, snap, len);
+			bad[i] = v == 0 ? 0xBF : v == 1 ? 0x7F : (uint8_t)(bad[i] ^ 0x81);
+			snapshot_reseal(bad, len);
+			fxs_result e = fxs_world_snapshot_restore(w, bad, len);
+			if (e != FXS_OK) {
+				CHECKF(e == FXS_ERR_CORRUPT, "byte %zu: %s", i, fxs_result_string(e));
+				CHECK(fxs_world_hash(w) == before);
+				++refused;
+			} else {
+				CHECK(fxs_world_snapshot_restore(w, snap, len) == FXS_OK && fxs_world_hash(w) == before);
+			}
+		}
+	}
+	CHECK(refused > 0);
+	/* the state length one more, one less, huge */
+	const uint64_t lens[] = { 1, (uint64_t)-1, 1ull << 40 };
+	for (size_t k = 0; k < 3; ++k) {
+		memcpy(bad, snap, len);
+		uint64_t m = 0;
+		for (int i = 7; i >= 0; --i)
+			m = m << 8 | bad[24 + i];
+		m = k == 0 ? m + 1 : k == 1 ? m - 1 : lens[k];
+		for (int i = 0; i < 8; ++i)
+			bad[24 + i] = (uint8_t)(m >> (8 * i));
+		snapshot_reseal(bad, len);
+		CHECK(fxs_world_snapshot_restore(w, bad, len) == FXS_ERR_CORRUPT && fxs_world_hash(w) == before);
+	}
+	/* raw token streams: a record inside a record, a record too long, a
+	 * literal past the end, a run past the record's end */
+	const uint8_t streams[][8] = {
+		{ 0xBF, 2, 0, 0xBF, 1, 0, 0x80, 0x80 },
+		{ 0xBF, 0xFF, 0x7F, 0x80, 0x80, 0x80, 0x80, 0x80 },
+		{ 0x07, 1, 2, 3, 0, 0, 0, 0 },
+		{ 0xBF, 2, 0, 0x82, 0x00, 0x00, 0x00, 0x00 },
+	};
+	uint8_t out[64];
+	for (size_t k = 0; k < 4; ++k)
+		CHECKF(!fxs_unpack(streams[k], 8, out, sizeof out) && !fxs_unpack(streams[k], 8, out, 3), "stream %zu", k);
+	free(bad);
+	free(snap);
 	fxs_world_destroy(w);
 }

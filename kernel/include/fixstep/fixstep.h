@@ -316,6 +316,10 @@ fxs_result fxs_world_snapshot_save(const fxs_world *w, void *buf, size_t cap, si
 fxs_result fxs_world_snapshot_restore(fxs_world *w, const void *buf, size_t len);
 /* Create a world from a snapshot. */
 fxs_world *fxs_world_create_from_snapshot(const void *buf, size_t len, fxs_result *err);
+/* The state hash a snapshot holds (fxs_world_hash of the world it was saved
+ * from) into *hash, without building the world: FXS_OK when its container
+ * checks out, else the reason restoring it would give (and *hash = 0). */
+fxs_result fxs_snapshot_state_hash(const void *buf, size_t len, uint64_t *hash);
 
 /* Append the canonical serialisation of the state to a caller buffer;
  * returns the bytes needed (call with cap 0 to size it). The bytes the hash

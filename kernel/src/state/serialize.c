@@ -12,6 +12,7 @@ void fxs_writer_init_fixed(fxs_writer *w, void *buf, size_t cap)
 	w->failed = false;
 	w->flush = NULL;
 	w->flush_ctx = NULL;
+	w->record = NULL;
 }
 
 void fxs_writer_init_growable(fxs_writer *w)
@@ -34,6 +35,12 @@ void fxs_writer_flush(fxs_writer *w)
 		w->flush(w->flush_ctx, w->buf, w->len);
 		w->len = 0;
 	}
+}
+
+void fxs_writer_record(fxs_writer *w, const uint8_t *rec, size_t n)
+{
+	fxs_writer_flush(w); /* what came before the record goes first */
+	w->record(w->flush_ctx, rec, n);
 }
 
 void fxs_writer_free(fxs_writer *w)

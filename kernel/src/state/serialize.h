@@ -19,6 +19,9 @@ typedef struct fxs_writer {
 	 * flush and reused, so the output never sits whole in memory */
 	void (*flush)(void *ctx, const void *p, size_t n);
 	void *flush_ctx;
+	/* a streaming writer may also take each record (span) whole, after
+	 * flushing what came before it: the snapshot packer (pack.h) */
+	void (*record)(void *ctx, const uint8_t *rec, size_t n);
 } fxs_writer;
 
 void fxs_writer_init_fixed(fxs_writer *w, void *buf, size_t cap);
@@ -99,14 +102,20 @@ void fxs_writer_reserve(fxs_writer *w, size_t n);
  * with fxs_write_span_end. */
 static inline uint8_t *fxs_write_span(fxs_writer *w, size_t n, uint8_t *scratch)
 {
+	if (__builtin_expect(w->record != NULL, 0))
+		return scratch;
 	if ((w->grow || w->flush) && w->cap - w->len < n)
 		fxs_writer_reserve(w, n);
 	return (w->buf && !w->failed && w->cap - w->len >= n) ? w->buf + w->len : scratch;
 }
 
+void fxs_writer_record(fxs_writer *w, const uint8_t *rec, size_t n);
+
 static inline void fxs_write_span_end(fxs_writer *w, uint8_t *start, uint8_t *end, uint8_t *scratch)
 {
-	if (start == scratch)
+	if (__builtin_expect(w->record != NULL, 0))
+		fxs_writer_record(w, start, (size_t)(end - start));
+	else if (start == scratch)
 		fxs_write_bytes(w, scratch, (size_t)(end - start));
 	else
 		w->len += (size_t)(end - start);

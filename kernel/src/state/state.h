@@ -7,13 +7,14 @@
 #include "state/serialize.h"
 
 /* Version of the state layout; bump it whenever a field is added. */
-#define FXS_STATE_VERSION 7u
+#define FXS_STATE_VERSION 8u
 /* Version 6 added the GAME section (game_state.c; optional: a world that
  * uses no game feature writes none). Version 7 keeps orientations in Q1.30
  * and a recycled contact's manifold (contact.c), which no earlier version
  * holds and which the step's result depends on: earlier snapshots are
  * refused (FXS_ERR_VERSION), not read into a world that would part from
- * the one that wrote them. */
+ * the one that wrote them. Version 8 is version 7's state, packed in its
+ * snapshot (snapshot.c, pack.h): the state and its hash are unchanged. */
 #define FXS_STATE_VERSION_OLDEST 7u
 
 /* The largest accumulated impulse a state holds, Q16.16 N s (2^31 N s):

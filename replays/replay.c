@@ -971,12 +971,15 @@ static bool write_durable(FILE *f, const void *p, size_t n)
 	return fsync(fileno(f)) == 0;
 }
 
-static bool snapshot_into(const fxs_world *w, uint8_t **buf, size_t *cap, size_t *len)
+/* w's snapshot into *buf: packed (the smallest), or unpacked for a DETAIL
+ * replay, whose states are delta-coded at the same offsets tick to tick */
+static bool snapshot_into(const fxs_world *w, uint8_t **buf, size_t *cap, size_t *len, bool unpacked)
 {
-	size_t n = fxs_world_snapshot_size(w);
+	size_t n = unpacked ? fxs_world_snapshot_size_unpacked(w) : fxs_world_snapshot_size(w);
 	if (!grow(buf, cap, n))
 		return false;
-	return fxs_world_snapshot_save(w, *buf, *cap, len) == FXS_OK;
+	return (unpacked ? fxs_world_snapshot_save_unpacked(w, *buf, *cap, len) : fxs_world_snapshot_save(w, *buf, *cap, len)) ==
+	       FXS_OK;
 }
 
 static bool valid_name(const char *name, size_t n)
@@ -1016,7 +1019,7 @@ static fxs_replay_status writer_open(fxs_replay_writer *rw, const char *path, co
 	rw->start_tick = fxs_world_get_step(w);
 	rw->next_tick = rw->start_tick + 1;
 	rw->chunk_first_tick = rw->next_tick;
-	if (!snapshot_into(w, &rw->prev, &rw->prev_cap, &rw->prev_len))
+	if (!snapshot_into(w, &rw->prev, &rw->prev_cap, &rw->prev_len, (rw->flags & FXS_REPLAY_FLAG_DETAIL) != 0))
 		return wfail(rw, FXS_REPLAY_NOMEM, "cannot snapshot the world");
 	if (rw->prev_len > FXS_REPLAY_MAX_SNAPSHOT_BYTES)
 		return wfail(rw, FXS_REPLAY_CORRUPT, "the world's snapshot is over the replay format's 1 GiB");
@@ -1148,7 +1151,7 @@ fxs_replay_status fxs_replay_writer_tick(fxs_replay_writer *rw, const uint8_t *i
 	if (rw->flags & FXS_REPLAY_FLAG_DETAIL) {
 		size_t cur_len = 0, dlen = 0, dcap = 0;
 		uint8_t *delta = NULL;
-		if (!snapshot_into(w, &rw->cur, &rw->cur_cap, &cur_len))
+		if (!snapshot_into(w, &rw->cur, &rw->cur_cap, &cur_len, true))
 			return wfail(rw, FXS_REPLAY_NOMEM, "out of memory");
 		if (cur_len > FXS_REPLAY_MAX_SNAPSHOT_BYTES)
 			return wfail(rw, FXS_REPLAY_CORRUPT, "the world's snapshot is over the replay format's 1 GiB");

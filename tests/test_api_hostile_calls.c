@@ -2010,6 +2010,16 @@ static void call_fxs_snapshot_first_difference(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+static void call_fxs_snapshot_state_hash(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	size_t a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	(void)fxs_snapshot_state_hash(NULL, a1, NULL);
+	fxs_world_destroy(w);
+}
+
 static void call_fxs_snapshot_version(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -2593,11 +2603,29 @@ static void call_fxs_world_snapshot_save(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+static void call_fxs_world_snapshot_save_unpacked(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	size_t a2;
+	garbage(&a2, sizeof a2, seed, 2);
+	(void)fxs_world_snapshot_save_unpacked(w, NULL, a2, NULL);
+	fxs_world_destroy(w);
+}
+
 static void call_fxs_world_snapshot_size(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
 	(void)w, (void)seed;
 	(void)fxs_world_snapshot_size(w);
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_world_snapshot_size_unpacked(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_world_snapshot_size_unpacked(w);
 	fxs_world_destroy(w);
 }
 
@@ -2891,6 +2919,7 @@ static const struct {
 	{ "fxs_simnet_stats_get", call_fxs_simnet_stats_get },
 #endif
 	{ "fxs_snapshot_first_difference", call_fxs_snapshot_first_difference },
+	{ "fxs_snapshot_state_hash", call_fxs_snapshot_state_hash },
 	{ "fxs_snapshot_version", call_fxs_snapshot_version },
 	{ "fxs_snapshot_version_oldest", call_fxs_snapshot_version_oldest },
 	{ "fxs_sphere_walls_build", call_fxs_sphere_walls_build },
@@ -2960,7 +2989,9 @@ static const struct {
 	{ "fxs_world_slot_count", call_fxs_world_slot_count },
 	{ "fxs_world_snapshot_restore", call_fxs_world_snapshot_restore },
 	{ "fxs_world_snapshot_save", call_fxs_world_snapshot_save },
+	{ "fxs_world_snapshot_save_unpacked", call_fxs_world_snapshot_save_unpacked },
 	{ "fxs_world_snapshot_size", call_fxs_world_snapshot_size },
+	{ "fxs_world_snapshot_size_unpacked", call_fxs_world_snapshot_size_unpacked },
 	{ "fxs_world_status", call_fxs_world_status },
 	{ "fxs_world_step", call_fxs_world_step },
 };

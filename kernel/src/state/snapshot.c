@@ -11,8 +11,8 @@
  *                 of which the world hash is made
  *   32      n     payload: the state packed (pack.h)
  *   32+n    8     XXH3-64 of bytes 0 .. 32+n (header and payload)
- * All integers little-endian. Version 7 (still restored) had no state
- * length and the state itself as its payload at 24. */
+ * All integers little-endian. Version 7, which fxs_world_snapshot_save_unpacked
+ * writes, has no state length and the state itself as its payload at 24. */
 #include "state/state.h"
 #include "state/hash.h"
 #include "state/game_state.h"
@@ -26,6 +26,7 @@
 #define SNAP_MAGIC "FXSS"
 #define SNAP_HEADER 32u
 #define SNAP_HEADER_V7 24u
+#define SNAP_VERSION_UNPACKED 7u /* the container of the state unpacked */
 #define SNAP_NUMERIC (16u | (32u << 8))
 
 enum { PACK_CHUNK = 4096 };
@@ -105,6 +106,37 @@ fxs_result fxs_world_snapshot_save(const fxs_world *w, void *buf, size_t cap, si
 	return FXS_OK;
 }
 
+size_t fxs_world_snapshot_size_unpacked(const fxs_world *w)
+{
+	if (!w)
+		return 0;
+	return SNAP_HEADER_V7 + fxs_world_serialize_state(w, NULL, 0) + 8;
+}
+
+fxs_result fxs_world_snapshot_save_unpacked(const fxs_world *w, void *buf, size_t cap, size_t *written)
+{
+	if (!w)
+		return FXS_ERR_INVALID_ID;
+	if (w->failed)
+		return FXS_ERR_NOMEM;
+	size_t payload = fxs_world_serialize_state(w, NULL, 0);
+	size_t total = SNAP_HEADER_V7 + payload + 8;
+	if (written)
+		*written = total;
+	if (!buf || cap < total)
+		return FXS_ERR_BUFFER_TOO_SMALL;
+	fxs_writer wr;
+	fxs_writer_init_fixed(&wr, buf, cap);
+	fxs_write_bytes(&wr, SNAP_MAGIC, 4);
+	fxs_write_u32(&wr, SNAP_VERSION_UNPACKED);
+	fxs_write_u32(&wr, FXS_VERSION);
+	fxs_write_u32(&wr, SNAP_NUMERIC);
+	fxs_write_u64(&wr, payload);
+	fxs_state_write(w, &wr);
+	fxs_write_u64(&wr, (uint64_t)XXH3_64bits(buf, SNAP_HEADER_V7 + payload));
+	return wr.failed ? FXS_ERR_BUFFER_TOO_SMALL : FXS_OK;
+}
+
 /* The canonical state a snapshot holds, checked against its container: in
  * *state (buf's own bytes for version 7; for version 8 unpacked into memory
  * that *owned holds and the caller frees). FXS_OK or the reason. */
@@ -127,7 +159,7 @@ static fxs_result open_snapshot(const void *buf, size_t len, const uint8_t **sta
 		return FXS_ERR_BAD_MAGIC;
 	if (version < FXS_STATE_VERSION_OLDEST || version > FXS_STATE_VERSION || numeric != SNAP_NUMERIC)
 		return FXS_ERR_VERSION;
-	bool packed = version >= 8;
+	bool packed = version != SNAP_VERSION_UNPACKED;
 	uint64_t unpacked = packed ? fxs_read_u64(&r) : payload;
 	size_t head = packed ? SNAP_HEADER : SNAP_HEADER_V7;
 	if (r.err != FXS_OK || payload > len - head || len - head - payload < 8)

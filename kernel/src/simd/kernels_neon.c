@@ -20,6 +20,7 @@
 #include "collide/collide_box_box_vector.h"
 #include "collide/recycle_vector.h"
 #include "solve/integrate_vector.h"
+#include "state/hash_vector.h"
 
 static const fxs_kernel_table table = {
 	.level = FXS_KERNELS_NEON,
@@ -33,7 +34,7 @@ static const fxs_kernel_table table = {
 	.box_sat_x8 = fxs_box_sat_x8_neon,
 	.recycle_x8 = fxs_recycle_x8_neon,
 	.integrate_x64 = fxs_integrate_x64_neon,
-	.hash_update = NULL,
+	.hash_update = fxs_hash_update_neon,
 };
 
 const fxs_kernel_table *fxs_kernel_table_neon(void) { return &table; }

@@ -35,6 +35,7 @@ static int cmp_double(const void *a, const void *b)
 typedef struct peer_run {
 	double ms, bytes_per_body, drop;
 	int substeps, iterations; /* iterations: Bullet's; 0 for Box3D */
+	int workers;              /* Box3D's worker count, as it reports it; 1 for Bullet */
 } peer_run;
 
 #define MAX_PEERS 4
@@ -123,15 +124,15 @@ static bool peer_finish(const peer *pe, peer_proc *bp, peer_run *out)
 	char line[512];
 	bool got = false;
 	while (fgets(line, sizeof line, bp->from)) {
-		int n, workers;
+		int n;
 		size_t bodies;
 		if (pe->bullet &&
 		    sscanf(line, "bullet scene=%*s ms=%lf steps=%d bodies=%zu bytes_per_body=%lf substeps=%d iterations=%d top_drop=%lf",
 			   &out->ms, &n, &bodies, &out->bytes_per_body, &out->substeps, &out->iterations, &out->drop) == 7)
-			got = true;
+			got = true, out->workers = 1;
 		if (!pe->bullet &&
 		    sscanf(line, "box3d scene=%*s ms=%lf steps=%d bodies=%zu bytes_per_body=%lf substeps=%d workers=%d top_drop=%lf",
-			   &out->ms, &n, &bodies, &out->bytes_per_body, &out->substeps, &workers, &out->drop) == 7)
+			   &out->ms, &n, &bodies, &out->bytes_per_body, &out->substeps, &out->workers, &out->drop) == 7)
 			got = true, out->iterations = 0;
 	}
 	fclose(bp->from);
@@ -222,7 +223,8 @@ static int bench_usage(void)
 	       "(make bench-bullet) Bullet's figures on the same scene beside them, and with\n"
 	       "--box3d PROGRAM (a program `make bench-box3d` built; up to three) Box3D's:\n"
 	       "each peer runs beside each fixstep run, all taking turns every C steps\n"
-	       "(default 10), and fixstep/peer is the median of the runs' ratios (with their\n"
+	       "(default 10; fixstep first in every other turn), and fixstep/peer is the\n"
+	       "median of the runs' ratios (with their\n"
 	       "range), the figure to compare across machines.\n"
 	       "--kernels portable, avx2, avx512 or neon: the solver kernels to use at most\n"
 	       "(default: the widest this machine has; the hash is the same with any).\n");
@@ -287,6 +289,19 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 	return CLI_GO;
 }
 
+/* Each live peer's next n steps (one that fails is finished and no longer
+ * live). */
+static void peers_take_turn(const bench_options *o, peer_proc *procs, bool *live, uint32_t n)
+{
+	for (int p = 0; p < o->peer_count; ++p) {
+		if (live[p] && peer_chunk(&procs[p], n) < 0) {
+			peer_run ignored;
+			live[p] = false;
+			peer_finish(&o->peers[p], &procs[p], &ignored);
+		}
+	}
+}
+
 /* Steps w o->steps times: the ns of the steps and of hashing (timed apart),
  * each live peer (live[p]) taking its turn every o->chunk steps (one that
  * fails is finished and no longer live). */
@@ -302,27 +317,26 @@ static void bench_steps(const bench_options *o, fxs_world *w, peer_proc *procs, 
 		z0[i] = fxs_body_get_position(w, fxs_world_body_at(w, i)).z;
 	if (z0 && slots)
 		top0 = fxs_body_get_position(w, fxs_world_body_at(w, slots - 1));
-	for (uint32_t s = 0; s < o->steps; ++s) {
-		uint64_t t0 = cli_now_ns();
-		if (!cli_step(w))
-			exit(1); /* a benchmark has nothing to report (the peers end on their closed stdin) */
-		uint64_t t1 = cli_now_ns();
-		fxs_world_rehash(w); /* the same work the step did to hash, timed alone */
-		uint64_t t2 = cli_now_ns();
-		*total += t1 - t0;
-		*hashing += t2 - t1;
-		if (z0 && (s + 1 == 200 || (s + 1 == o->steps && o->steps < 200)))
-			drift->plane_drift = out_of_plane(w, z0), drift->plane_step = s + 1;
-		if ((s + 1) % o->chunk == 0 || s + 1 == o->steps) {
-			uint32_t n = (s + 1) % o->chunk == 0 ? o->chunk : (s + 1) % o->chunk;
-			for (int p = 0; p < o->peer_count; ++p) {
-				if (live[p] && peer_chunk(&procs[p], n) < 0) {
-					peer_run ignored;
-					live[p] = false;
-					peer_finish(&o->peers[p], &procs[p], &ignored);
-				}
-			}
+	/* turns of o->chunk steps: fixstep first in even turns, the peers first
+	 * in odd ones, so neither always runs on the caches the other left */
+	for (uint32_t s0 = 0, turn = 0; s0 < o->steps; s0 += o->chunk, ++turn) {
+		uint32_t n = o->steps - s0 < o->chunk ? o->steps - s0 : o->chunk;
+		if (turn % 2 == 1)
+			peers_take_turn(o, procs, live, n);
+		for (uint32_t s = s0; s < s0 + n; ++s) {
+			uint64_t t0 = cli_now_ns();
+			if (!cli_step(w))
+				exit(1); /* a benchmark has nothing to report (the peers end on their closed stdin) */
+			uint64_t t1 = cli_now_ns();
+			fxs_world_rehash(w); /* the same work the step did to hash, timed alone */
+			uint64_t t2 = cli_now_ns();
+			*total += t1 - t0;
+			*hashing += t2 - t1;
+			if (z0 && (s + 1 == 200 || (s + 1 == o->steps && o->steps < 200)))
+				drift->plane_drift = out_of_plane(w, z0), drift->plane_step = s + 1;
 		}
+		if (turn % 2 == 0)
+			peers_take_turn(o, procs, live, n);
 	}
 	if (z0 && slots) {
 		fxg_vec3 t = fxs_body_get_position(w, fxs_world_body_at(w, slots - 1));
@@ -403,10 +417,10 @@ static void peer_report(const bench_options *o, const peer *pe, const peer_resul
 		       median_of(pr->ms, n), b->substeps, b->substeps == 1 ? "" : "s", b->iterations, b->bytes_per_body,
 		       b->drop, median_of(ratio, n));
 	else
-		printf("%s ms/step %.3f (%d sub-step%s, one worker), %.1f bytes/body, highest body sank %.3f m; "
+		printf("%s ms/step %.3f (%d sub-step%s, %d worker%s), %.1f bytes/body, highest body sank %.3f m; "
 		       "fixstep/%s %.2f\n",
-		       pe->label, median_of(pr->ms, n), b->substeps, b->substeps == 1 ? "" : "s", b->bytes_per_body, b->drop,
-		       pe->label, median_of(ratio, n));
+		       pe->label, median_of(pr->ms, n), b->substeps, b->substeps == 1 ? "" : "s", b->workers,
+		       b->workers == 1 ? "" : "s", b->bytes_per_body, b->drop, pe->label, median_of(ratio, n));
 	if (n > 1)
 		printf("fixstep/%s per run: median %.3f, range %.3f-%.3f over %u runs (taking turns every %u steps)\n",
 		       pe->label, median_of(ratio, n), lo, hi, n, o->chunk);

@@ -127,6 +127,13 @@ static void freeze(fxs_session *s, uint32_t j, uint32_t e)
 	 * counts contiguous ones only, and what comes after M is the host's */
 	for (uint64_t t = x->frozen_c + 1; t < s->n; ++t)
 		s->peer[j].have[t] = 0;
+	/* and its checksums past them: the ticks after M are simulated on the
+	 * neutral inputs here, on its own inputs by a j that runs on unaware
+	 * (until it is told, below), so they are never compared */
+	for (uint64_t t = x->frozen_c + 1; t < s->n; ++t)
+		s->peer[j].rhave[t] = 0;
+	if (s->peer[j].rcontig > x->frozen_c)
+		s->peer[j].rcontig = x->frozen_c;
 	x->rep_have[s->config.local] = 1;
 	x->rep_frozen[s->config.local] = x->frozen_c;
 	x->A = s->simulated + 3u + 2u * s->config.input_delay + s->config.max_rollback; /* past anything the old j can have sent */
@@ -512,6 +519,10 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 				d |= DUE_REPORT;
 			if (host && !x->rep_have[k] && k != j && x->phase != P_BACK)
 				d |= DUE_ABSENT;
+			/* and j itself, until it asks to join again: a j that is
+			 * alive (its packets late, not gone) learns it was dropped */
+			if (host && k == j && (x->phase == P_FROZEN || x->phase == P_PROXIED) && !x->wants)
+				d |= DUE_ABSENT;
 			if (host && x->phase == P_BACK && x->rep_R[k] != x->R)
 				d |= DUE_JOINED;
 			if (d) {
@@ -552,8 +563,17 @@ bool fxs_join_take_input(const fxs_session *s, uint32_t q, uint64_t t)
 
 bool fxs_join_take_hash(const fxs_session *s, uint32_t q, uint64_t t)
 {
-	(void)q;
-	return !(s->join->loaded && t <= s->join->base);
+	if (s->join->loaded && t <= s->join->base)
+		return false;
+	/* an absent q's checksums only of ticks on its own inputs (freeze) */
+	const jpeer *x = &s->join->p[q];
+	return !((x->phase == P_FROZEN && t > x->frozen_c) || (x->phase == P_PROXIED && t > x->M));
+}
+
+uint64_t fxs_join_hash_limit(const fxs_session *s, uint32_t q)
+{
+	const jpeer *x = &s->join->p[q];
+	return x->phase == P_FROZEN ? x->frozen_c : x->phase == P_PROXIED ? x->M : UINT64_MAX;
 }
 
 uint64_t fxs_join_compare_from(const fxs_session *s, uint32_t q)
@@ -565,9 +585,12 @@ uint64_t fxs_join_compare_from(const fxs_session *s, uint32_t q)
 	return from;
 }
 
-bool fxs_join_can_simulate(const fxs_session *s) { return !s->join->joining || s->join->loaded; }
+bool fxs_join_can_simulate(const fxs_session *s)
+{
+	return (!s->join->joining || s->join->loaded) && !s->join->dropped;
+}
 
-bool fxs_join_can_take_local(const fxs_session *s) { return !s->join->joining || s->join->R; }
+bool fxs_join_can_take_local(const fxs_session *s) { return (!s->join->joining || s->join->R) && !s->join->dropped; }
 
 /* q numbers its packets from 1 again (a restart): its window starts over,
  * and what it holds of ours is what it says from now on */
@@ -662,8 +685,10 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		if (len != 6 || q != host)
 			return len != 6 ? FXS_DROP_COUNT : FXS_DROP_PEER;
 		if (j == me) {
-			if (!y->joining && !y->dropped) {
-				y->dropped = true; /* declared absent while alive: only a restart brings us back */
+			/* declared absent while alive (an epoch past the one we joined
+			 * in, once we are back): only a restart brings us back */
+			if (!y->dropped && e > y->epoch && (!y->joining || (y->loaded && y->R))) {
+				y->dropped = true;
 				fxs_sess_event(s, FXS_SESSION_EVENT_DISCONNECTED, me, s->simulated);
 			}
 			return FXS_DROP_NONE;
@@ -746,9 +771,12 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		/* asked again after a transfer that ended: the joiner refused it */
 		if (x->phase != P_BACK && (x->tx.state == FXS_XFER_SENT || x->tx.state == FXS_XFER_FAILED))
 			fxs_xfer_send_reset(&x->tx);
-		if (x->phase == P_PRESENT && s->config.absent_ms && now - x->last_heard < s->config.absent_ms / 2 &&
-		    x->last_heard)
-			return FXS_DROP_NONE; /* a late copy of a request j made before it came back */
+		/* a late copy of a request j made before it came back (only a j
+		 * that has been away can have made one: a j that never was asks
+		 * to join late, while its own packets keep it heard) */
+		if (x->phase == P_PRESENT && x->epoch && s->config.absent_ms &&
+		    now - x->last_heard < s->config.absent_ms / 2 && x->last_heard)
+			return FXS_DROP_NONE;
 		if (x->phase == P_PRESENT) {
 			++y->absences;
 			freeze(s, j, x->epoch + 1);

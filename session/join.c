@@ -541,6 +541,10 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 			for (uint32_t k = 0; host && k < s->config.peers; ++k)
 				if (k != me && k != j && s->peer[k].count && x->rep_R[k] != x->R)
 					told = false;
+			/* and (the host) j holds its proxies below R: the host sends
+			 * them only until then (j stalled on a lost one for good) */
+			if (host && x->rep_now[j] + 1 < x->R)
+				told = false;
 			if (told) {
 				x->phase = P_PRESENT;
 				x->last_heard = now;

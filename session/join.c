@@ -44,6 +44,7 @@ typedef struct jpeer {
 	uint8_t rep_have[FXS_SESSION_MAX_PEERS];
 	uint64_t rep_frozen[FXS_SESSION_MAX_PEERS], rep_now[FXS_SESSION_MAX_PEERS], rep_R[FXS_SESSION_MAX_PEERS];
 	uint64_t last_heard;
+	bool heard; /* a packet since the last frame: heard at that frame's time */
 	/* the host's */
 	uint64_t proxy_gen, A;
 	bool wants, ready;
@@ -482,11 +483,13 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 	}
 	for (uint32_t j = 0; j < s->config.peers; ++j) {
 		jpeer *x = &y->p[j];
+		if (x->heard)
+			x->last_heard = now, x->heard = false;
 		if (j == me || !s->peer[j].count)
 			continue;
 		bool host = host_of(s, j) == me;
 		if (host && x->phase == P_PRESENT && s->config.absent_ms && now - x->last_heard >= s->config.absent_ms &&
-		    s->simulated < s->config.ticks && !y->joining) {
+		    s->simulated < s->config.ticks && !y->joining && !y->dropped) {
 			++y->absences;
 			freeze(s, j, x->epoch + 1);
 		}
@@ -553,7 +556,14 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 	}
 }
 
-void fxs_join_heard(fxs_session *s, uint32_t q) { s->join->p[q].last_heard = s->join->now; }
+/* (stamped at the next frame: a caller that reads its packets before it
+ * gives the time would otherwise stamp them with the time before its own
+ * sleep, and take its own descheduling for the others' silence) */
+void fxs_join_heard(fxs_session *s, uint32_t q)
+{
+	s->join->p[q].last_heard = s->join->now;
+	s->join->p[q].heard = true;
+}
 
 bool fxs_join_take_input(const fxs_session *s, uint32_t q, uint64_t t)
 {

@@ -431,12 +431,12 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 		uint64_t now = now_ms();
 		size_t n;
 		int from;
+		fxs_session_set_time(s, now - start); /* first: what comes now is heard now */
 		while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
 			fxs_session_receive(s, buf, n, from);
 		for (uint32_t q = 0; q < o->np; ++q)
 			if (fxs_session_peer_packets(s, q) != seen[q])
 				seen[q] = fxs_session_peer_packets(s, q), last_heard[q] = now;
-		fxs_session_set_time(s, now - start);
 		uint64_t due = (now - pace0) / o->tick_ms + 1;
 		uint64_t cur = fxs_session_tick(s);
 		if (o->join) { /* a joiner catches up with the state it got, then keeps the pace from there */

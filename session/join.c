@@ -44,6 +44,7 @@ typedef struct jpeer {
 	uint8_t rep_have[FXS_SESSION_MAX_PEERS];
 	uint64_t rep_frozen[FXS_SESSION_MAX_PEERS], rep_now[FXS_SESSION_MAX_PEERS], rep_R[FXS_SESSION_MAX_PEERS];
 	uint64_t last_heard;
+	bool heard; /* a packet since the last frame: heard at that frame's time */
 	/* the host's */
 	uint64_t proxy_gen, A;
 	bool wants, ready;
@@ -127,6 +128,13 @@ static void freeze(fxs_session *s, uint32_t j, uint32_t e)
 	 * counts contiguous ones only, and what comes after M is the host's */
 	for (uint64_t t = x->frozen_c + 1; t < s->n; ++t)
 		s->peer[j].have[t] = 0;
+	/* and its checksums past them: the ticks after M are simulated on the
+	 * neutral inputs here, on its own inputs by a j that runs on unaware
+	 * (until it is told, below), so they are never compared */
+	for (uint64_t t = x->frozen_c + 1; t < s->n; ++t)
+		s->peer[j].rhave[t] = 0;
+	if (s->peer[j].rcontig > x->frozen_c)
+		s->peer[j].rcontig = x->frozen_c;
 	x->rep_have[s->config.local] = 1;
 	x->rep_frozen[s->config.local] = x->frozen_c;
 	x->A = s->simulated + 3u + 2u * s->config.input_delay + s->config.max_rollback; /* past anything the old j can have sent */
@@ -475,11 +483,13 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 	}
 	for (uint32_t j = 0; j < s->config.peers; ++j) {
 		jpeer *x = &y->p[j];
+		if (x->heard)
+			x->last_heard = now, x->heard = false;
 		if (j == me || !s->peer[j].count)
 			continue;
 		bool host = host_of(s, j) == me;
 		if (host && x->phase == P_PRESENT && s->config.absent_ms && now - x->last_heard >= s->config.absent_ms &&
-		    s->simulated < s->config.ticks && !y->joining) {
+		    s->simulated < s->config.ticks && !y->joining && !y->dropped) {
 			++y->absences;
 			freeze(s, j, x->epoch + 1);
 		}
@@ -512,6 +522,10 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 				d |= DUE_REPORT;
 			if (host && !x->rep_have[k] && k != j && x->phase != P_BACK)
 				d |= DUE_ABSENT;
+			/* and j itself, until it asks to join again: a j that is
+			 * alive (its packets late, not gone) learns it was dropped */
+			if (host && k == j && (x->phase == P_FROZEN || x->phase == P_PROXIED) && !x->wants)
+				d |= DUE_ABSENT;
 			if (host && x->phase == P_BACK && x->rep_R[k] != x->R)
 				d |= DUE_JOINED;
 			if (d) {
@@ -530,6 +544,10 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 			for (uint32_t k = 0; host && k < s->config.peers; ++k)
 				if (k != me && k != j && s->peer[k].count && x->rep_R[k] != x->R)
 					told = false;
+			/* and (the host) j holds its proxies below R: the host sends
+			 * them only until then (j stalled on a lost one for good) */
+			if (host && x->rep_now[j] + 1 < x->R)
+				told = false;
 			if (told) {
 				x->phase = P_PRESENT;
 				x->last_heard = now;
@@ -538,7 +556,14 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 	}
 }
 
-void fxs_join_heard(fxs_session *s, uint32_t q) { s->join->p[q].last_heard = s->join->now; }
+/* (stamped at the next frame: a caller that reads its packets before it
+ * gives the time would otherwise stamp them with the time before its own
+ * sleep, and take its own descheduling for the others' silence) */
+void fxs_join_heard(fxs_session *s, uint32_t q)
+{
+	s->join->p[q].last_heard = s->join->now;
+	s->join->p[q].heard = true;
+}
 
 bool fxs_join_take_input(const fxs_session *s, uint32_t q, uint64_t t)
 {
@@ -552,8 +577,17 @@ bool fxs_join_take_input(const fxs_session *s, uint32_t q, uint64_t t)
 
 bool fxs_join_take_hash(const fxs_session *s, uint32_t q, uint64_t t)
 {
-	(void)q;
-	return !(s->join->loaded && t <= s->join->base);
+	if (s->join->loaded && t <= s->join->base)
+		return false;
+	/* an absent q's checksums only of ticks on its own inputs (freeze) */
+	const jpeer *x = &s->join->p[q];
+	return !((x->phase == P_FROZEN && t > x->frozen_c) || (x->phase == P_PROXIED && t > x->M));
+}
+
+uint64_t fxs_join_hash_limit(const fxs_session *s, uint32_t q)
+{
+	const jpeer *x = &s->join->p[q];
+	return x->phase == P_FROZEN ? x->frozen_c : x->phase == P_PROXIED ? x->M : UINT64_MAX;
 }
 
 uint64_t fxs_join_compare_from(const fxs_session *s, uint32_t q)
@@ -565,9 +599,12 @@ uint64_t fxs_join_compare_from(const fxs_session *s, uint32_t q)
 	return from;
 }
 
-bool fxs_join_can_simulate(const fxs_session *s) { return !s->join->joining || s->join->loaded; }
+bool fxs_join_can_simulate(const fxs_session *s)
+{
+	return (!s->join->joining || s->join->loaded) && !s->join->dropped;
+}
 
-bool fxs_join_can_take_local(const fxs_session *s) { return !s->join->joining || s->join->R; }
+bool fxs_join_can_take_local(const fxs_session *s) { return (!s->join->joining || s->join->R) && !s->join->dropped; }
 
 /* q numbers its packets from 1 again (a restart): its window starts over,
  * and what it holds of ours is what it says from now on */
@@ -662,8 +699,10 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		if (len != 6 || q != host)
 			return len != 6 ? FXS_DROP_COUNT : FXS_DROP_PEER;
 		if (j == me) {
-			if (!y->joining && !y->dropped) {
-				y->dropped = true; /* declared absent while alive: only a restart brings us back */
+			/* declared absent while alive (an epoch past the one we joined
+			 * in, once we are back): only a restart brings us back */
+			if (!y->dropped && e > y->epoch && (!y->joining || (y->loaded && y->R))) {
+				y->dropped = true;
 				fxs_sess_event(s, FXS_SESSION_EVENT_DISCONNECTED, me, s->simulated);
 			}
 			return FXS_DROP_NONE;
@@ -746,9 +785,12 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		/* asked again after a transfer that ended: the joiner refused it */
 		if (x->phase != P_BACK && (x->tx.state == FXS_XFER_SENT || x->tx.state == FXS_XFER_FAILED))
 			fxs_xfer_send_reset(&x->tx);
-		if (x->phase == P_PRESENT && s->config.absent_ms && now - x->last_heard < s->config.absent_ms / 2 &&
-		    x->last_heard)
-			return FXS_DROP_NONE; /* a late copy of a request j made before it came back */
+		/* a late copy of a request j made before it came back (only a j
+		 * that has been away can have made one: a j that never was asks
+		 * to join late, while its own packets keep it heard) */
+		if (x->phase == P_PRESENT && x->epoch && s->config.absent_ms &&
+		    now - x->last_heard < s->config.absent_ms / 2 && x->last_heard)
+			return FXS_DROP_NONE;
 		if (x->phase == P_PRESENT) {
 			++y->absences;
 			freeze(s, j, x->epoch + 1);

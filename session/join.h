@@ -56,6 +56,9 @@ void fxs_join_heard(fxs_session *s, uint32_t q);
 /* Take peer q's input / checksum of tick t from a data packet? */
 bool fxs_join_take_input(const fxs_session *s, uint32_t q, uint64_t t);
 bool fxs_join_take_hash(const fxs_session *s, uint32_t q, uint64_t t);
+/* Our checksums sent to peer q up to here only (an absent q: the ticks on
+ * its own inputs; UINT64_MAX when present). */
+uint64_t fxs_join_hash_limit(const fxs_session *s, uint32_t q);
 /* Checksums of peer q up to here are not compared (before a join's state). */
 uint64_t fxs_join_compare_from(const fxs_session *s, uint32_t q);
 /* May the session simulate / take local inputs now? */

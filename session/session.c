@@ -713,6 +713,8 @@ size_t fxs_session_packet(fxs_session *s, uint32_t to, uint8_t *out, size_t cap)
 		}
 		first = them->their_hash_ack + 1;
 		last = s->confirmed;
+		if (last > fxs_join_hash_limit(s, to))
+			last = fxs_join_hash_limit(s, to); /* an absent peer: none of the ticks on its neutral inputs */
 		if (first <= last) {
 			uint64_t k = last - first + 1;
 			d.n_hashes = (uint8_t)(k > FXS_PKT_MAX_HASHES ? FXS_PKT_MAX_HASHES : k);

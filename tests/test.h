@@ -39,6 +39,11 @@ extern int test_failed; /* set by test_fail for the running test */
 		}                                                 \
 	} while (0)
 
+/* 3 on a loaded machine (the load average at or above the cores) or in a
+ * sanitizer's build, else 1: what the multi-process tests on real clocks
+ * stretch their absence rules and timeouts by (the same assertions). */
+int test_slow_factor(void);
+
 /* Wall clock in ns (C11 timespec_get), for figures tests print, never for a
  * pass or a fail. */
 #include <time.h>

@@ -39,6 +39,23 @@ void test_register(const char *name, test_fn fn, int slow)
 	tests[test_count++] = (test_entry){ name, fn, slow };
 }
 
+int test_slow_factor(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	return 3;
+#else
+	double load = 0;
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf", &load) != 1)
+			load = 0;
+		fclose(f);
+	}
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	return cores > 0 && load >= (double)cores ? 3 : 1;
+#endif
+}
+
 void test_fail(const char *file, int line, const char *msg)
 {
 	if (!test_failed)

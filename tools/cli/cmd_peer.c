@@ -348,6 +348,35 @@ static void send_packets(fxs_session *s, const fxs_transport *t, uint32_t np)
 	}
 }
 
+/* The session on the game g (NULL after the error): o->key stays, for a
+ * session started again (cmd_peer). */
+static fxs_session *peer_session(peer_options *o, cli_scene_game *g)
+{
+	char err[256];
+	fxs_session_config c = fxs_session_default_config();
+	c.game = g->cb;
+	c.input = cli_scene_script_input;
+	c.input_size = FXS_INPUT_SIZE;
+	c.peers = o->np;
+	memcpy(c.players, o->owned, sizeof o->owned);
+	c.local = o->player;
+	c.session_id = o->session_id;
+	c.mode = o->mode;
+	c.ticks = o->ticks;
+	c.input_delay = o->delay;
+	c.max_rollback = o->max_rb;
+	c.input_ctx = &o->seed;
+	c.desync_dir = o->desync_dir;
+	c.absent_ms = o->absent_ms;
+	c.join = o->join;
+	memcpy(c.key, o->key, sizeof c.key);
+	fxs_session *s = fxs_session_create(&c, err, sizeof err);
+	sodium_memzero(c.key, sizeof c.key);
+	if (!s)
+		fprintf(stderr, "fixstep: %s\n", err);
+	return s;
+}
+
 /* The socket and the session (and --record's file, written now so that a
  * path that cannot be is said before the session): 0, or 1 after the error. */
 static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s, cli_scene_game *g)
@@ -370,36 +399,17 @@ static int peer_open(peer_options *o, fxs_udp **u, fxs_session **s, cli_scene_ga
 		fprintf(stderr, "fixstep: scene '%s' could not be created\n", o->sc->name);
 		return 1;
 	}
-	fxs_session_config c = fxs_session_default_config();
-	c.game = g->cb;
-	c.input = cli_scene_script_input;
-	c.input_size = FXS_INPUT_SIZE;
-	c.peers = o->np;
-	memcpy(c.players, o->owned, sizeof o->owned);
-	c.local = o->player;
-	c.session_id = o->session_id;
-	c.mode = o->mode;
-	c.ticks = o->ticks;
-	c.input_delay = o->delay;
-	c.max_rollback = o->max_rb;
-	c.input_ctx = &o->seed;
-	c.desync_dir = o->desync_dir;
-	c.absent_ms = o->absent_ms;
-	c.join = o->join;
-	memcpy(c.key, o->key, sizeof c.key);
-	*s = fxs_session_create(&c, err, sizeof err);
-	sodium_memzero(c.key, sizeof c.key);
-	sodium_memzero(o->key, sizeof o->key);
-	if (!*s) {
+	if (!(*s = peer_session(o, g))) {
+		sodium_memzero(o->key, sizeof o->key);
 		fxs_udp_close(*u);
 		cli_scene_game_close(g);
-		fprintf(stderr, "fixstep: %s\n", err);
 		return 1;
 	}
 	return 0;
 }
 
-/* The connection events of the session, by type (printed at the end). */
+/* The connection events of the session (and of the ones before it when it
+ * started again), by type (printed at the end). */
 static uint32_t peer_events[16];
 
 /* Plays the session, one tick every tick_ms, until every peer is done (or
@@ -408,7 +418,6 @@ static uint32_t peer_events[16];
  * that fell silent, or -1. */
 static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 {
-	memset(peer_events, 0, sizeof peer_events);
 	fxs_transport t = fxs_udp_transport(u);
 	uint64_t start = now_ms(), next_send = start, complete_at = 0;
 	uint64_t last_heard[FXS_SESSION_MAX_PEERS], seen[FXS_SESSION_MAX_PEERS] = { 0 };
@@ -422,12 +431,12 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 		uint64_t now = now_ms();
 		size_t n;
 		int from;
+		fxs_session_set_time(s, now - start); /* first: what comes now is heard now */
 		while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
 			fxs_session_receive(s, buf, n, from);
 		for (uint32_t q = 0; q < o->np; ++q)
 			if (fxs_session_peer_packets(s, q) != seen[q])
 				seen[q] = fxs_session_peer_packets(s, q), last_heard[q] = now;
-		fxs_session_set_time(s, now - start);
 		uint64_t due = (now - pace0) / o->tick_ms + 1;
 		uint64_t cur = fxs_session_tick(s);
 		if (o->join) { /* a joiner catches up with the state it got, then keeps the pace from there */
@@ -465,6 +474,9 @@ static int peer_play(const peer_options *o, fxs_session *s, fxs_udp *u)
 				vanished = (int)q;
 		if (vanished >= 0 || fxs_session_out_of_memory(s))
 			break;
+		fxs_session_join_status js;
+		if (fxs_session_join_get(s, &js) && js.dropped)
+			return -2; /* declared absent while running: the caller starts again with --join on */
 		sleep_ms(1);
 	}
 	send_packets(s, &t, o->np);
@@ -560,7 +572,26 @@ int cmd_peer(int argc, char **argv)
 	int rc = peer_parse(argc, argv, &o);
 	if (rc != CLI_GO || (rc = peer_open(&o, &u, &s, &g)) != 0)
 		return rc;
-	peer_end e = peer_report_end(&o, s, peer_play(&o, s, u));
+	int played;
+	while ((played = peer_play(&o, s, u)) == -2) {
+		/* the others declared us absent (our packets were late, not gone):
+		 * what a restarted process does, on the same socket: a new game
+		 * and session that join the one in progress */
+		printf("peer %u: declared absent by the others at tick %" PRIu64 "; joining again\n", o.player,
+		       fxs_session_tick(s));
+		fflush(stdout);
+		fxs_session_destroy(s);
+		cli_scene_game_close(&g);
+		o.join = true;
+		if (!cli_scene_game_open(&g, o.sc, o.perturb) || !(s = peer_session(&o, &g))) {
+			fprintf(stderr, "fixstep: peer %u: cannot start again\n", o.player);
+			fxs_udp_close(u);
+			sodium_memzero(o.key, sizeof o.key);
+			return 1;
+		}
+	}
+	sodium_memzero(o.key, sizeof o.key);
+	peer_end e = peer_report_end(&o, s, played);
 	int rec_ok = peer_record(&o, s);
 	if (rec_ok == 0 && e.rc == 0)
 		e.status = "record_failed", e.rc = 1;

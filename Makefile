@@ -186,6 +186,8 @@ test: all $(TESTS)
 	@if [ "$(SHARED)" = 1 ]; then bash tools/check_exports.sh $(SO) $(LIB); fi
 	@# the hostile-call test covers every exported function (regenerated from the headers' AST)
 	@if [ "$(BUILD)" = build ] && command -v clang >/dev/null; then python3 tools/gen_api_calls.py --check; fi
+	@# the benchmark charts' parser (and, with gnuplot, its drawing)
+	@python3 tools/bench_chart.py --self-test
 	+@if [ "$(BUILD)" = build ] && command -v node >/dev/null; then $(MAKE) --no-print-directory test-js; \
 	else echo "(the JavaScript package's tests need node: make test-js)"; fi
 	+@if [ "$(BUILD)" = build ] && [ "$(SHARED)" = 1 ]; then $(MAKE) --no-print-directory test-csharp; fi
@@ -269,7 +271,8 @@ fuzz:
 crosscheck: all
 	bash tools/crosscheck.sh
 
-# BOX3D="prog ..." adds a column per Box3D program (make bench-box3d).
+# BOX3D="prog ..." adds a column per Box3D program (make bench-box3d). The table
+# is also drawn, build/bench/scenes.svg (tools/bench_chart.py with gnuplot).
 BOX3D ?=
 bench: all
 	BOX3D="$(BOX3D)" bash tools/bench.sh

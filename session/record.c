@@ -29,8 +29,12 @@ fxs_replay_status fxs_session_write_replay(const fxs_session *s, fxs_world *star
 	fxs_replay_status st = fxs_replay_writer_open(&rw, path, name, start, players, isz, 0, 0);
 	for (uint64_t t = 1; st == FXS_REPLAY_OK && t <= ticks; ++t) {
 		fxs_session_inputs(s, t, in, (size_t)players * isz); /* t <= confirmed: always there */
-		apply(start, t, in, players, ctx);
-		if (fxs_world_step(start) != FXS_OK) {
+		fxs_result r = apply(start, t, in, players, ctx);
+		if (r != FXS_OK) {
+			snprintf(rw.error, sizeof rw.error, "apply_inputs failed at tick %" PRIu64 ": %s", t,
+				 fxs_result_string(r));
+			st = FXS_REPLAY_CORRUPT;
+		} else if (fxs_world_step(start) != FXS_OK) {
 			snprintf(rw.error, sizeof rw.error, "out of memory at step %" PRIu64, t);
 			st = FXS_REPLAY_NOMEM;
 		} else {

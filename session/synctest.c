@@ -31,7 +31,7 @@ static bool keep(synctest_state *st, uint32_t slot, uint64_t t, fxs_synctest_res
 	if (need > st->caps[slot]) {
 		uint8_t *nb = realloc(st->snaps[slot], need);
 		if (!nb) {
-			snprintf(err, errlen, "out of memory at tick %" PRIu64, t);
+			snprintf(err, errlen, "advance failed at tick %" PRIu64 " (out of memory, or the game's own reason)", t);
 			return false;
 		}
 		st->snaps[slot] = nb;
@@ -74,7 +74,7 @@ bool fxs_synctest(const fxs_session_callbacks *game, uint32_t players, uint32_t 
 		}
 		tick_inputs(input, input_ctx, t, players, input_size, st.in);
 		if (!game->advance(game->ctx, t, st.in, players)) {
-			snprintf(err, errlen, "out of memory at tick %" PRIu64, t);
+			snprintf(err, errlen, "advance failed at tick %" PRIu64 " (out of memory, or the game's own reason)", t);
 			ok = false;
 			break;
 		}
@@ -92,7 +92,7 @@ bool fxs_synctest(const fxs_session_callbacks *game, uint32_t players, uint32_t 
 		for (uint64_t k = from; ok && k <= t; ++k) {
 			tick_inputs(input, input_ctx, k, players, input_size, st.in);
 			if (!game->advance(game->ctx, k, st.in, players)) {
-				snprintf(err, errlen, "out of memory re-simulating tick %" PRIu64, k);
+				snprintf(err, errlen, "advance failed re-simulating tick %" PRIu64 " (out of memory, or the game's own reason)", k);
 				ok = false;
 				break;
 			}

@@ -23,9 +23,12 @@ static bool world_load(void *ctx, const uint8_t *buf, size_t len)
 static bool world_advance(void *ctx, uint64_t tick, const uint8_t *inputs, uint32_t players)
 {
 	fxs_session_world *g = ctx;
-	if (g->apply_inputs)
-		g->apply_inputs(g->world, tick, inputs, players, g->ctx);
-	return fxs_world_step(g->world) == FXS_OK;
+	fxs_result r = g->apply_inputs ? g->apply_inputs(g->world, tick, inputs, players, g->ctx) : FXS_OK;
+	if (r == FXS_OK)
+		r = fxs_world_step(g->world);
+	if (r != FXS_OK && g->failed == FXS_OK)
+		g->failed = r, g->failed_tick = tick;
+	return r == FXS_OK;
 }
 
 static uint64_t world_checksum(void *ctx)

@@ -182,7 +182,7 @@ static void call_fxs_body_apply_angular_impulse(int variant, uint64_t seed)
 	garbage(&a1, sizeof a1, seed, 1);
 	fxg_vec3 a2;
 	garbage(&a2, sizeof a2, seed, 2);
-	fxs_body_apply_angular_impulse(w, a1, a2);
+	(void)fxs_body_apply_angular_impulse(w, a1, a2);
 	fxs_world_destroy(w);
 }
 
@@ -196,7 +196,7 @@ static void call_fxs_body_apply_force(int variant, uint64_t seed)
 	garbage(&a2, sizeof a2, seed, 2);
 	fxg_vec3 a3;
 	garbage(&a3, sizeof a3, seed, 3);
-	fxs_body_apply_force(w, a1, a2, a3);
+	(void)fxs_body_apply_force(w, a1, a2, a3);
 	fxs_world_destroy(w);
 }
 
@@ -208,7 +208,7 @@ static void call_fxs_body_apply_force_to_center(int variant, uint64_t seed)
 	garbage(&a1, sizeof a1, seed, 1);
 	fxg_vec3 a2;
 	garbage(&a2, sizeof a2, seed, 2);
-	fxs_body_apply_force_to_center(w, a1, a2);
+	(void)fxs_body_apply_force_to_center(w, a1, a2);
 	fxs_world_destroy(w);
 }
 
@@ -222,7 +222,7 @@ static void call_fxs_body_apply_linear_impulse(int variant, uint64_t seed)
 	garbage(&a2, sizeof a2, seed, 2);
 	fxg_vec3 a3;
 	garbage(&a3, sizeof a3, seed, 3);
-	fxs_body_apply_linear_impulse(w, a1, a2, a3);
+	(void)fxs_body_apply_linear_impulse(w, a1, a2, a3);
 	fxs_world_destroy(w);
 }
 
@@ -234,7 +234,7 @@ static void call_fxs_body_apply_torque(int variant, uint64_t seed)
 	garbage(&a1, sizeof a1, seed, 1);
 	fxg_vec3 a2;
 	garbage(&a2, sizeof a2, seed, 2);
-	fxs_body_apply_torque(w, a1, a2);
+	(void)fxs_body_apply_torque(w, a1, a2);
 	fxs_world_destroy(w);
 }
 
@@ -574,7 +574,7 @@ static void call_fxs_body_set_angular_velocity(int variant, uint64_t seed)
 	garbage(&a1, sizeof a1, seed, 1);
 	fxg_vec3 a2;
 	garbage(&a2, sizeof a2, seed, 2);
-	fxs_body_set_angular_velocity(w, a1, a2);
+	(void)fxs_body_set_angular_velocity(w, a1, a2);
 	fxs_world_destroy(w);
 }
 
@@ -660,7 +660,7 @@ static void call_fxs_body_set_linear_velocity(int variant, uint64_t seed)
 	garbage(&a1, sizeof a1, seed, 1);
 	fxg_vec3 a2;
 	garbage(&a2, sizeof a2, seed, 2);
-	fxs_body_set_linear_velocity(w, a1, a2);
+	(void)fxs_body_set_linear_velocity(w, a1, a2);
 	fxs_world_destroy(w);
 }
 
@@ -710,7 +710,7 @@ static void call_fxs_body_set_transform(int variant, uint64_t seed)
 	garbage(&a2, sizeof a2, seed, 2);
 	fxg_quat a3;
 	garbage(&a3, sizeof a3, seed, 3);
-	fxs_body_set_transform(w, a1, a2, a3);
+	(void)fxs_body_set_transform(w, a1, a2, a3);
 	fxs_world_destroy(w);
 }
 

@@ -258,3 +258,71 @@ TEST(world_settings_are_checked_and_hashed)
 	fxs_world_destroy(r);
 	fxs_world_destroy(w);
 }
+
+/* The movers (transform, velocities, forces, torques, impulses) return
+ * their reason and change nothing on it: a NULL world or stale id is
+ * FXS_ERR_INVALID_ID; a zero rotation, a velocity for a static body, a
+ * force, torque or impulse for a body that is not dynamic are
+ * FXS_ERR_INVALID_ARGUMENT, the world's hash unchanged. What they accept
+ * does what it says: an impulse J changes v by J / m. */
+TEST(body_movers_return_their_reason)
+{
+	fxs_world *w = game_world();
+	fxs_body_def d = game_ball_def(FXS_BODY_STATIC, fxg_v3(0, 0, 0), FXG_ONE);
+	fxs_body_id wall = fxs_body_create(w, &d);
+	d = game_ball_def(FXS_BODY_KINEMATIC, fxg_v3(FXG_I(5), 0, 0), FXG_ONE);
+	fxs_body_id lift = fxs_body_create(w, &d);
+	d = game_ball_def(FXS_BODY_DYNAMIC, fxg_v3(FXG_I(10), 0, 0), FXG_ONE);
+	fxs_body_id ball = fxs_body_create(w, &d);
+	fxs_body_id gone = fxs_body_create(w, &d);
+	CHECK(fxs_body_destroy(w, gone));
+	const fxg_vec3 one = fxg_v3(FXG_ONE, 0, 0), zero = fxg_v3_zero();
+	const fxg_quat q0 = { 0, 0, 0, 0 };
+	const fxs_body_id ids[2] = { gone, fxs_null_body };
+	uint64_t h = fxs_world_hash(w);
+	for (int i = 0; i < 2; ++i) {
+		fxs_body_id id = ids[i];
+		CHECK(fxs_body_set_transform(w, id, one, fxg_q_identity()) == FXS_ERR_INVALID_ID);
+		CHECK(fxs_body_set_linear_velocity(w, id, one) == FXS_ERR_INVALID_ID);
+		CHECK(fxs_body_set_angular_velocity(w, id, one) == FXS_ERR_INVALID_ID);
+		CHECK(fxs_body_apply_force(w, id, one, zero) == FXS_ERR_INVALID_ID);
+		CHECK(fxs_body_apply_force_to_center(w, id, one) == FXS_ERR_INVALID_ID);
+		CHECK(fxs_body_apply_torque(w, id, one) == FXS_ERR_INVALID_ID);
+		CHECK(fxs_body_apply_linear_impulse(w, id, one, zero) == FXS_ERR_INVALID_ID);
+		CHECK(fxs_body_apply_angular_impulse(w, id, one) == FXS_ERR_INVALID_ID);
+	}
+	CHECK(fxs_body_set_transform(NULL, ball, one, fxg_q_identity()) == FXS_ERR_INVALID_ID);
+	CHECK(fxs_body_apply_force_to_center(NULL, ball, one) == FXS_ERR_INVALID_ID);
+	CHECK(fxs_body_set_transform(w, ball, one, q0) == FXS_ERR_INVALID_ARGUMENT);
+	CHECK(fxs_body_set_linear_velocity(w, wall, one) == FXS_ERR_INVALID_ARGUMENT);
+	CHECK(fxs_body_set_angular_velocity(w, wall, one) == FXS_ERR_INVALID_ARGUMENT);
+	for (int i = 0; i < 2; ++i) {
+		fxs_body_id id = i ? lift : wall;
+		CHECK(fxs_body_apply_force(w, id, one, zero) == FXS_ERR_INVALID_ARGUMENT);
+		CHECK(fxs_body_apply_force_to_center(w, id, one) == FXS_ERR_INVALID_ARGUMENT);
+		CHECK(fxs_body_apply_torque(w, id, one) == FXS_ERR_INVALID_ARGUMENT);
+		CHECK(fxs_body_apply_linear_impulse(w, id, one, zero) == FXS_ERR_INVALID_ARGUMENT);
+		CHECK(fxs_body_apply_angular_impulse(w, id, one) == FXS_ERR_INVALID_ARGUMENT);
+	}
+	CHECKF(fxs_world_hash(w) == h, "a refused call changed the world");
+	/* accepted: a static body moves where it is put, a kinematic one takes a velocity */
+	CHECK(fxs_body_set_transform(w, wall, fxg_v3(0, FXG_I(-3), 0), fxg_q_identity()) == FXS_OK);
+	CHECK(fxs_body_get_position(w, wall).y == FXG_I(-3));
+	CHECK(fxs_body_set_linear_velocity(w, lift, one) == FXS_OK);
+	CHECK(fxs_body_get_linear_velocity(w, lift).x == FXG_ONE);
+	CHECK(fxs_body_set_angular_velocity(w, lift, one) == FXS_OK);
+	CHECK(fxs_world_hash(w) != h);
+	/* J = 10 N s on a 1 m ball of density 1000 (4188.79 kg) */
+	fxg_vec3 p = fxs_body_get_position(w, ball);
+	CHECK(fxs_body_apply_linear_impulse(w, ball, fxg_v3(FXG_I(10), 0, 0), p) == FXS_OK);
+	double m = (double)fxs_body_get_mass(w, ball) / 4294967296.0;
+	double v = fxs_body_get_linear_velocity(w, ball).x / 65536.0;
+	CHECKF(fabs(v - 10.0 / m) <= 1.0 / 65536, "v %.6f, J / m %.6f", v, 10.0 / m);
+	CHECK(fxs_body_apply_force(w, ball, one, p) == FXS_OK);
+	CHECK(fxs_body_apply_force_to_center(w, ball, one) == FXS_OK);
+	CHECK(fxs_body_apply_torque(w, ball, one) == FXS_OK);
+	CHECK(fxs_body_apply_angular_impulse(w, ball, one) == FXS_OK);
+	CHECK(fxs_body_set_linear_velocity(w, ball, zero) == FXS_OK);
+	CHECK(fxs_body_set_angular_velocity(w, ball, zero) == FXS_OK);
+	fxs_world_destroy(w);
+}

@@ -1202,12 +1202,6 @@ TEST(session_data_decode_is_total)
 	CHECKF(accepted > 100, "%u accepted", accepted);
 }
 
-static fxs_result scene_apply_result(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx)
-{
-	cli_scene_apply(w, tick, inputs, players, ctx);
-	return FXS_OK;
-}
-
 /* fxs_session_write_replay: the confirmed inputs of a session with two
  * players on one peer and a spectator, written from the scene's start,
  * verify (fixstep/replay.h) on the session's final hash; a path that
@@ -1232,7 +1226,7 @@ TEST(session_write_replay)
 		CHECKF(st == FXS_REPLAY_OK && final == fxs_session_hash(r.s[p], 150), "%s", err);
 		fxs_replay_expect e = { .has_hash = true, .hash = start };
 		fxs_replay_verify_result vr;
-		CHECKF(fxs_replay_verify(path, &e, scene_apply_result, (void *)(uintptr_t)sc, &vr) == FXS_REPLAY_OK &&
+		CHECKF(fxs_replay_verify(path, &e, cli_scene_apply, (void *)(uintptr_t)sc, &vr) == FXS_REPLAY_OK &&
 			       vr.ticks == 150 && vr.final_hash == final,
 		       "%s", vr.message);
 	}
@@ -1243,5 +1237,54 @@ TEST(session_write_replay)
 	      err[0]);
 	CHECK(fxs_session_write_replay(NULL, w, cli_scene_apply, NULL, path, NULL, NULL, err, sizeof err) != FXS_REPLAY_OK);
 	fxs_world_destroy(w);
+	simrun_close(&r);
+}
+
+/* The game's apply_inputs is the replay's fxs_replay_apply_fn; one that
+ * fails stops its session: from tick 30 on peer 1 refuses (as a game whose
+ * setter refused a move would), and its session simulates nothing further,
+ * with the reason and the tick in its fxs_session_world; a synctest and a
+ * session replay say the same tick. */
+static fxs_result apply_until_30(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx)
+{
+	return tick >= 30 ? FXS_ERR_INVALID_ARGUMENT : cli_scene_apply(w, tick, inputs, players, ctx);
+}
+
+TEST(session_apply_failure_stops_the_session)
+{
+	simrun r;
+	CHECK(simrun_open(&r, "pendulum", FXS_SESSION_LOCKSTEP, 60, 0, 0, 0, NULL));
+	fxs_session_apply_fn same_as_replay = apply_until_30;
+	fxs_replay_apply_fn as_replay = same_as_replay; /* one type: no wrapper */
+	r.g[1].gw.apply_inputs = as_replay;
+	CHECK(!simrun_go(&r, 600));
+	CHECK(fxs_session_out_of_memory(r.s[1]) && !fxs_session_out_of_memory(r.s[0]));
+	uint64_t stopped = fxs_session_tick(r.s[1]);
+	CHECKF(stopped >= 29 && stopped <= 30, "peer 1 at tick %" PRIu64, stopped);
+	CHECK(!simrun_go(&r, 60) && fxs_session_tick(r.s[1]) == stopped); /* and stays there */
+	CHECK(r.g[1].gw.failed == FXS_ERR_INVALID_ARGUMENT && r.g[1].gw.failed_tick == 30);
+	CHECK(r.g[0].gw.failed == FXS_OK && fxs_session_tick(r.s[0]) >= 29);
+
+	/* the same game offline: synctest, and the replay of what peer 0 confirmed */
+	const fxs_scene *sc = fxs_scene_find("pendulum");
+	fxs_session_world gw = { sc->create(), apply_until_30, (void *)(uintptr_t)sc, FXS_OK, 0 };
+	fxs_session_callbacks cb = fxs_session_world_callbacks(&gw);
+	fxs_synctest_result res;
+	char err[256] = "";
+	CHECK(!fxs_synctest(&cb, 1, FXS_INPUT_SIZE, 40, 4, cli_scene_script_input, &seed, &res, err, sizeof err));
+	CHECKF(strstr(err, "tick 30") != NULL, "%s", err);
+	CHECK(gw.failed == FXS_ERR_INVALID_ARGUMENT && gw.failed_tick == 30);
+	fxs_world_destroy(gw.world);
+	CHECKF(fxs_session_confirmed(r.s[0]) >= 30, "peer 0 confirmed %" PRIu64, fxs_session_confirmed(r.s[0]));
+	if (fxs_session_confirmed(r.s[0]) >= 30) {
+		char path[256];
+		snprintf(path, sizeof path, "%s/session_apply_%d.fxr", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+		fxs_world *w = sc->create();
+		CHECK(fxs_session_write_replay(r.s[0], w, apply_until_30, (void *)(uintptr_t)sc, path, NULL, NULL, err,
+					       sizeof err) == FXS_REPLAY_CORRUPT);
+		CHECKF(strstr(err, "apply_inputs failed at tick 30: ") != NULL, "%s", err);
+		fxs_world_destroy(w);
+		remove(path);
+	}
 	simrun_close(&r);
 }

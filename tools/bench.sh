@@ -4,7 +4,9 @@
 # One table for the benchmark scenes of docs/benchmarks.md,
 # fixstep beside Bullet (when build/bullet_scenes exists: make bench-bullet)
 # and beside each Box3D program in BOX3D (make bench-box3d), then the
-# narrowphase and broadphase micro-benchmarks.
+# narrowphase and broadphase micro-benchmarks. The table is also drawn as a
+# chart, build/bench/scenes.svg (tools/bench_chart.py, with gnuplot: installed
+# with apt-get when missing and run as root, else skipped with the command).
 #   SCENES="large_pyramid_b40 joint_grid_50" RUNS=1 make bench    a quick run
 #   make bench BOX3D="build/box3d_sse2 build/box3d_scalar" KERNELS=avx2
 set -euo pipefail
@@ -15,6 +17,9 @@ read -r -a box3d <<<"${BOX3D:-}"
 args=()
 for b in "${box3d[@]}"; do args+=(--box3d "$b"); done
 [ -n "${KERNELS:-}" ] && args+=(--kernels "$KERNELS")
+out_dir=${BENCH_OUT:-build/bench}
+mkdir -p "$out_dir"
+scenes_table() {
 printf '%-20s %7s %6s %10s %10s %6s %-10s %9s %9s' scene bodies steps "fixstep ms" "bullet ms" ratio "bullet" "fx B/body" "bt B/body"
 for b in "${box3d[@]}"; do
   l=$(basename "$b")
@@ -50,6 +55,17 @@ for scene in $SCENES; do
   done
   printf '  %s\n' "$hash"
 done
+}
+scenes_table | tee "$out_dir/scenes.txt"
+if ! command -v gnuplot >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "bench: apt-get install gnuplot-nox (for the chart)"
+  apt-get install -y -qq --no-install-recommends gnuplot-nox >/dev/null 2>&1 || true
+fi
+if command -v gnuplot >/dev/null; then
+  python3 tools/bench_chart.py "$out_dir/scenes.txt" --log --title "ms per step (RUNS=$RUNS)" -o "$out_dir/scenes.svg"
+else
+  echo "bench: no chart: gnuplot is not installed (apt-get install gnuplot-nox)"
+fi
 echo
 echo "== $prog bench narrowphase"
 "$prog" bench narrowphase || true

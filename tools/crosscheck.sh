@@ -40,7 +40,20 @@ REF=gcc-O2
 case " $TARGETS " in *" $REF "*) ;; *) REF=${TARGETS%% *} ;; esac
 export DEBIAN_FRONTEND=noninteractive
 
-say() { printf 'crosscheck: %s\n' "$*" >&2; }
+# Progress, by the rules of the program's own bar (tools/cli/progress.h): drawn only
+# when stdout is a terminal (FIXSTEP_PROGRESS=1 draws it anywhere, =0 never), at most
+# ten times a second, and erased when done, so pipes and CI logs never see it.
+case ${FIXSTEP_PROGRESS:-} in
+    1) PROGRESS=1 ;; 0) PROGRESS=0 ;; *) if [ -t 1 ]; then PROGRESS=1; else PROGRESS=0; fi ;;
+esac
+progress_draw() { # WHAT DONE TOTAL UNITS
+    [ "$PROGRESS" = 1 ] && [ "$3" -gt 0 ] || return 0
+    local fill=$(($2 * 40 / $3)) bar
+    bar=$(printf '%*s' "$fill" '' | tr ' ' '#')$(printf '%*s' $((40 - fill)) '' | tr ' ' '.')
+    printf '\r%s [%s] %d/%d %s %3d%%' "$1" "$bar" "$2" "$3" "$4" $(($2 * 100 / $3))
+}
+progress_end() { [ "$PROGRESS" = 1 ] && printf '\r\033[K'; return 0; }
+say() { [ "$PROGRESS" = 1 ] && printf '\r\033[K' >&2; printf 'crosscheck: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 is_root() { [ "$(id -u)" = 0 ]; }
 
@@ -287,7 +300,9 @@ esac
 setup
 
 declare -A OK
+built=0
 for t in $TARGETS; do
+    progress_draw "crosscheck: building" "$built" "$(wc -w <<<"$TARGETS")" targets; built=$((built + 1))
     start=$SECONDS
     if build_target "$t"; then OK[$t]=1; say "built $t ($((SECONDS - start)) s)"
     else OK[$t]=0; say "BUILD FAILED: $t (log: $X/$t.log)"; tail -n 20 "$X/$t.log" | sed 's/^/    /' >&2; fi
@@ -376,13 +391,26 @@ run_target() {
     say "ran $t ($((SECONDS - start)) s)"
 }
 rm -rf "$X/cells"; mkdir -p "$X/cells"
-running=0
+# the runs' bar: the cells written so far out of rows x built targets, redrawn 5 times a second
+runs_total=0
+for t in $TARGETS; do [ "${OK[$t]}" = 1 ] && runs_total=$((runs_total + ${#ROW_ARGS[@]})); done
+watcher=
+if [ "$PROGRESS" = 1 ]; then
+    (while :; do
+        progress_draw "crosscheck: running" "$(find "$X/cells" -type f ! -name '*.err' | wc -l)" "$runs_total" runs
+        sleep 0.2
+    done) &
+    watcher=$!
+fi
+running=0; pids=()
 for t in $TARGETS; do
     [ "${OK[$t]}" = 1 ] || continue
-    if [ "$running" -ge "$JOBS" ]; then wait -n || true; running=$((running - 1)); fi
-    run_target "$t" & running=$((running + 1))
+    if [ "$running" -ge "$JOBS" ]; then wait -n "${pids[@]}" || true; running=$((running - 1)); fi
+    run_target "$t" & pids+=($!); running=$((running + 1))
 done
-wait
+[ ${#pids[@]} -eq 0 ] || wait "${pids[@]}" || true
+if [ -n "$watcher" ]; then kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null || true; fi
+progress_end
 declare -A CELL
 fails=0
 for t in $TARGETS; do

@@ -16,6 +16,7 @@
  * next marble), so the processes need no keyboard. --record FILE writes a
  * replay of the confirmed inputs (fixstep/replay.h) and verifies it. */
 #define _POSIX_C_SOURCE 200809L
+#include "fixstep/authoring.h"
 #include "fixstep/fixstep.h"
 #include "fixstep/replay.h"
 #include "fixstep/session.h"
@@ -111,24 +112,30 @@ static bool game_build(game *g, uint32_t players)
 	return true;
 }
 
-/* The game's rules (the session's apply_inputs): a stick accelerates its
- * marble by up to 8 m/s^2 horizontally; jump adds 4 m/s upwards when the
- * marble is not already rising or falling fast. Integer only. */
-static void apply_inputs(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx)
+/* The game's rules (the session's apply_inputs, and the replay's): a stick
+ * accelerates its marble by up to 8 m/s^2 horizontally; jump adds 4 m/s
+ * upwards when the marble is not already rising or falling fast. Integer
+ * only; the units written with fixstep/authoring.h (a raw `stick * 8` would
+ * be 8/65536 m/s). */
+static fxs_result apply_inputs(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx)
 {
 	const game *g = ctx;
 	(void)tick;
+	/* at full stick, 8 m/s^2 over one 60 Hz tick: 8/60 m/s a tick */
+	const fix16_t full = fxs_q16_from_ratio(8, 60);
 	for (uint32_t p = 0; p < players && p < g->players; ++p) {
 		marble_input in = input_read(inputs + p * INPUT_BYTES);
 		fxs_body_id id = fxs_world_body_at(w, g->marble_slot[p]);
 		fxg_vec3 v = fxs_body_get_linear_velocity(w, id);
-		/* 8 m/s^2 over one 60 Hz tick at full stick: 65536 * 8 / 60 / 127 = 69 LSB per unit */
-		v.x += (fix16_t)in.stick_x * 69;
-		v.z += (fix16_t)in.stick_z * 69;
-		if ((in.buttons & BUTTON_JUMP) && v.y < FXG_ONE / 4 && v.y > -FXG_ONE / 4)
-			v.y += FXG_I(4);
-		fxs_body_set_linear_velocity(w, id, v);
+		v.x += fxs_q16_from_axis(in.stick_x, 127, full);
+		v.z += fxs_q16_from_axis(in.stick_z, 127, full);
+		if ((in.buttons & BUTTON_JUMP) && v.y < fxs_q16_from_milli(250) && v.y > fxs_q16_from_milli(-250))
+			v.y += fxs_q16_from_int(4);
+		fxs_result r = fxs_body_set_linear_velocity(w, id, v);
+		if (r != FXS_OK)
+			return r; /* not this game's world */
 	}
+	return FXS_OK;
 }
 
 /* The session's callbacks: the world's, with --perturb's desync on purpose
@@ -187,13 +194,6 @@ static void local_input(void *ctx, uint64_t tick, uint32_t player, uint8_t *out)
 	input_write(&in, out);
 }
 
-/* The rules as the replay library calls them (fixstep/replay.h). */
-static fxs_result replay_apply(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx)
-{
-	apply_inputs(w, tick, inputs, players, ctx);
-	return FXS_OK;
-}
-
 /* --record: the confirmed inputs simulated again from a new arena (the
  * session's start) into a replay, then verified from the start's hash as
  * another machine would: 0, or 1 after saying why. */
@@ -218,7 +218,7 @@ static int record(const fxs_session *s, uint32_t players, const char *path)
 		fxs_session_write_replay(s, fresh.world, apply_inputs, &fresh, path, "marbles", &final, err, sizeof err);
 	fxs_replay_verify_result vr;
 	if (st == FXS_REPLAY_OK)
-		fxs_replay_verify(path, &start, replay_apply, &fresh, &vr);
+		fxs_replay_verify(path, &start, apply_inputs, &fresh, &vr); /* the same rules */
 	fxs_world_destroy(fresh.world);
 	if (st != FXS_REPLAY_OK) {
 		fprintf(stderr, "marbles: cannot record %s: %s\n", path, err);
@@ -402,7 +402,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "marbles: the world cannot be made\n");
 		return 1;
 	}
-	fxs_session_world gw = { g.world, apply_inputs, &g };
+	fxs_session_world gw = { .world = g.world, .apply_inputs = apply_inputs, .ctx = &g };
 	g.perturb = o.perturb;
 	g.world_cb = fxs_session_world_callbacks(&gw);
 	fxs_session_config c = fxs_session_default_config();

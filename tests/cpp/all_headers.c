@@ -23,7 +23,7 @@ int main(void)
 	int ok = w != NULL && fxs_world_step(w) == FXS_OK && fxs_world_step(NULL) == FXS_ERR_INVALID_ID &&
 		fxs_replay_verify_memory("FXSREPLY", 8, NULL, NULL, NULL, &vr) == FXS_REPLAY_TRUNCATED;
 	/* a session over the world: refused without its key, said why */
-	fxs_session_world gw = { w, NULL, NULL };
+	fxs_session_world gw = { w, NULL, NULL, FXS_OK, 0 };
 	fxs_session_config c = fxs_session_default_config();
 	c.game = fxs_session_world_callbacks(&gw);
 	char err[128] = "";

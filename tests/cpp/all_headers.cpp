@@ -93,8 +93,9 @@ int main()
 	check(fxs_replay_call_name(6) != nullptr && fxs_replay_call_name(999) == nullptr, "replay: call names");
 
 	// a one-peer session over the world (no network): the ball pushed by its input byte
-	fxs_session_world gw = { w, nullptr, nullptr };
-	gw.apply_inputs = [](fxs_world *, uint64_t, const uint8_t *, uint32_t, void *) {};
+	fxs_session_world gw = { w, nullptr, nullptr, FXS_OK, 0 };
+	// the replay's apply type: one function serves the session and the verifier
+	gw.apply_inputs = [](fxs_world *, uint64_t, const uint8_t *, uint32_t, void *) { return FXS_OK; };
 	fxs_session_config sc = fxs_session_default_config();
 	sc.peers = 1;
 	sc.ticks = 5;

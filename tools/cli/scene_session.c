@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-void cli_scene_apply(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx)
+fxs_result cli_scene_apply(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx)
 {
 	const fxs_scene *sc = ctx;
 	fxs_input in[FXS_MAX_PLAYERS];
@@ -13,6 +13,7 @@ void cli_scene_apply(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_
 	for (uint32_t p = 0; p < n; ++p)
 		in[p] = fxs_input_read(inputs + (size_t)p * FXS_INPUT_SIZE);
 	sc->apply_inputs(w, in, n, tick);
+	return FXS_OK;
 }
 
 void cli_scene_script_input(void *ctx, uint64_t tick, uint32_t player, uint8_t *out)

@@ -9,8 +9,9 @@
 #include "scenes/scenes.h"
 
 /* apply_inputs of fxs_session_world: ctx is the fxs_scene; players above
- * FXS_MAX_PLAYERS are not seen by the scene. */
-void cli_scene_apply(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx);
+ * FXS_MAX_PLAYERS are not seen by the scene. FXS_OK: a scene's handler
+ * takes any input bits (they are clamped). */
+fxs_result cli_scene_apply(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players, void *ctx);
 /* fxs_session_input_fn of the seeded script: ctx points to the uint64_t
  * seed; player p's input is fxs_inputs_random(seed, tick, p + 1)[p]. */
 void cli_scene_script_input(void *ctx, uint64_t tick, uint32_t player, uint8_t *out);

@@ -15,7 +15,9 @@
  *   - fxs_quat_from_axis_angle uses fixstep's integer trigonometry;
  *     the double version converts its inputs first.
  * Conversions out of fixed point (to double, float, text) are for display
- * and need not agree to the last bit between machines. */
+ * and need not agree to the last bit between machines. The conversions
+ * from integers (units: fxs_q16_from_int, _milli, _ratio, _axis) use
+ * integers only, so an input handler may call them. */
 #ifndef FIXSTEP_AUTHORING_H
 #define FIXSTEP_AUTHORING_H
 
@@ -26,6 +28,67 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- Q16.16 from integers: units without slips ----
+ *
+ * Every fix16_t is a number of 1/65536 of its SI unit (m, m/s, rad/s, N,
+ * N m, N s, kg/m^3): 200 newtons is 200 * 65536, and a plain integer left
+ * raw is 65536 times too small. A force written as `(int8_t)b * 200` is at
+ * most 0.39 N. These write the unit once, from integers, with integer
+ * arithmetic only (deterministic: safe in an input handler):
+ *   fxs_q16_from_int(200)                    200 N
+ *   fxs_q16_from_milli(1250)                 1.25 m
+ *   fxs_q16_from_axis(stick, 127, max)       stick / 127 of max, clamped
+ * Results are rounded half away from zero and saturated to the Q16.16
+ * range. */
+
+static inline fix16_t fxs_q16_saturate_(int64_t v)
+{
+	return v > INT32_MAX ? (fix16_t)INT32_MAX : v < INT32_MIN ? (fix16_t)INT32_MIN : (fix16_t)v;
+}
+/* n / d rounded half away from zero (d > 0) */
+static inline int64_t fxs_q16_div_round_(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
+
+/* v whole units (metres, newtons, ...). */
+static inline fix16_t fxs_q16_from_int(int32_t v) { return fxs_q16_saturate_((int64_t)v * 65536); }
+/* milli / 1000 of a unit (millimetres, millinewtons, ...). */
+static inline fix16_t fxs_q16_from_milli(int32_t milli) { return fxs_q16_saturate_(fxs_q16_div_round_((int64_t)milli * 65536, 1000)); }
+/* num / den of a unit; 0 when den is 0. */
+static inline fix16_t fxs_q16_from_ratio(int32_t num, int32_t den)
+{
+	if (den == 0)
+		return 0;
+	int64_t n = (int64_t)num * 65536, d = den;
+	if (d < 0)
+		n = -n, d = -d;
+	return fxs_q16_saturate_(fxs_q16_div_round_(n, d));
+}
+/* An input axis as a quantity: v (clamped to -full_scale..full_scale) as
+ * that fraction of max. fxs_q16_from_axis((int8_t)b, 127, fxs_q16_from_int(200))
+ * is -200 N .. 200 N; 0 when full_scale <= 0. */
+static inline fix16_t fxs_q16_from_axis(int32_t v, int32_t full_scale, fix16_t max)
+{
+	if (full_scale <= 0)
+		return 0;
+	int64_t c = v > full_scale ? full_scale : v < -full_scale ? -full_scale : v;
+	return fxs_q16_saturate_(fxs_q16_div_round_(c * max, full_scale));
+}
+static inline fxg_vec3 fxs_vec3_from_ints(int32_t x, int32_t y, int32_t z)
+{
+	fxg_vec3 r;
+	r.x = fxs_q16_from_int(x);
+	r.y = fxs_q16_from_int(y);
+	r.z = fxs_q16_from_int(z);
+	return r;
+}
+static inline fxg_vec3 fxs_vec3_from_milli(int32_t x, int32_t y, int32_t z)
+{
+	fxg_vec3 r;
+	r.x = fxs_q16_from_milli(x);
+	r.y = fxs_q16_from_milli(y);
+	r.z = fxs_q16_from_milli(z);
+	return r;
+}
 
 /* ---- Q16.16 from and to double and float ---- */
 

@@ -5,6 +5,7 @@
  * installed. Linked against libfixstep.so, so that the worlds it creates are
  * the ones the binding steps. Also reports the C layout of every struct the
  * binding mirrors, so that the tests can hold the C# declarations to it. */
+#include "fixstep/character.h"
 #include "fixstep/debug_draw.h"
 #include "fixstep/events.h"
 #include "fixstep/fixstep.h"
@@ -110,7 +111,9 @@ EXPORT size_t fxcs_layouts(char *buf, size_t cap)
 	F(fxs_replay_writer, payload); F(fxs_replay_writer, prev); F(fxs_replay_writer, failed); F(fxs_replay_writer, error);
 	S(fxs_state_diff); F(fxs_state_diff, body); F(fxs_state_diff, field); F(fxs_state_diff, got);
 	S(fxs_session_callbacks); F(fxs_session_callbacks, format);
-	S(fxs_session_world); F(fxs_session_world, ctx);
+	S(fxs_session_world); F(fxs_session_world, ctx); F(fxs_session_world, failed); F(fxs_session_world, failed_tick);
+	S(fxs_compound_child); F(fxs_compound_child, xf);
+	S(fxs_character_def); F(fxs_character_def, radius); F(fxs_character_def, jump_speed); F(fxs_character_def, density);
 	S(fxs_session_config); F(fxs_session_config, input_size); F(fxs_session_config, mode); F(fxs_session_config, game);
 	F(fxs_session_config, input); F(fxs_session_config, desync_dir); F(fxs_session_config, key); F(fxs_session_config, pair_keys);
 	F(fxs_session_config, seq_window); F(fxs_session_config, absent_ms); F(fxs_session_config, join);

@@ -1,5 +1,9 @@
 // A body of a world: the world and the body's id. A stale id (a destroyed
 // body's) reads as zeros and its setters throw FixstepException (InvalidId).
+// Every setter and mover throws FixstepException with the library's reason
+// (fxs_result) and changes nothing then: a velocity for a static body, a
+// force, torque or impulse for a body that is not dynamic, a zero rotation,
+// a value out of the range BodyDef accepts are InvalidArgument.
 using System;
 
 namespace Fixstep
@@ -23,16 +27,16 @@ namespace Fixstep
         public Shape Shape { get { return Native.fxs_body_get_shape(H, Id); } }
         public FixVec3 Position { get { return Native.fxs_body_get_position(H, Id); } }
         public FixQuat Rotation { get { return Native.fxs_body_get_rotation(H, Id); } }
-        public void SetTransform(FixVec3 position, FixQuat rotation) { Valid(); Native.fxs_body_set_transform(H, Id, position, rotation); }
+        public void SetTransform(FixVec3 position, FixQuat rotation) { Check(Native.fxs_body_set_transform(H, Id, position, rotation), "transform"); }
         public FixVec3 LinearVelocity
         {
             get { return Native.fxs_body_get_linear_velocity(H, Id); }
-            set { Valid(); Native.fxs_body_set_linear_velocity(H, Id, value); }
+            set { Check(Native.fxs_body_set_linear_velocity(H, Id, value), "linear velocity"); }
         }
         public FixVec3 AngularVelocity
         {
             get { return Native.fxs_body_get_angular_velocity(H, Id); }
-            set { Valid(); Native.fxs_body_set_angular_velocity(H, Id, value); }
+            set { Check(Native.fxs_body_set_angular_velocity(H, Id, value), "angular velocity"); }
         }
         /// <summary>kg, Q32.32.</summary>
         public FixWide Mass { get { return FixWide.FromRaw(Native.fxs_body_get_mass(H, Id)); } }
@@ -66,12 +70,70 @@ namespace Fixstep
         public ulong Hash { get { return Native.fxs_body_hash(H, Id); } }
 
         /// <summary>Newtons, until the end of the next step; point in world space.</summary>
-        public void ApplyForce(FixVec3 force, FixVec3 point) { Valid(); Native.fxs_body_apply_force(H, Id, force, point); }
-        public void ApplyForceToCenter(FixVec3 force) { Valid(); Native.fxs_body_apply_force_to_center(H, Id, force); }
-        public void ApplyTorque(FixVec3 torque) { Valid(); Native.fxs_body_apply_torque(H, Id, torque); }
+        public void ApplyForce(FixVec3 force, FixVec3 point) { Check(Native.fxs_body_apply_force(H, Id, force, point), "force"); }
+        public void ApplyForceToCenter(FixVec3 force) { Check(Native.fxs_body_apply_force_to_center(H, Id, force), "force"); }
+        public void ApplyTorque(FixVec3 torque) { Check(Native.fxs_body_apply_torque(H, Id, torque), "torque"); }
         /// <summary>N s, at once; point in world space.</summary>
-        public void ApplyLinearImpulse(FixVec3 impulse, FixVec3 point) { Valid(); Native.fxs_body_apply_linear_impulse(H, Id, impulse, point); }
-        public void ApplyAngularImpulse(FixVec3 impulse) { Valid(); Native.fxs_body_apply_angular_impulse(H, Id, impulse); }
+        public void ApplyLinearImpulse(FixVec3 impulse, FixVec3 point) { Check(Native.fxs_body_apply_linear_impulse(H, Id, impulse, point), "linear impulse"); }
+        public void ApplyAngularImpulse(FixVec3 impulse) { Check(Native.fxs_body_apply_angular_impulse(H, Id, impulse), "angular impulse"); }
+
+        // ---- run time (fixstep.h "bodies at run time": hashed, in snapshots) ----
+
+        /// <summary>kg/m^3; recomputes the mass and inertia from the shape.</summary>
+        public Fix Density
+        {
+            get { return Native.fxs_body_get_density(H, Id); }
+            set { Check(Native.fxs_body_set_density(H, Id, value), "density"); }
+        }
+        /// <summary>-100..100 times the world's gravity.</summary>
+        public Fix GravityScale
+        {
+            get { return Native.fxs_body_get_gravity_scale(H, Id); }
+            set { Check(Native.fxs_body_set_gravity_scale(H, Id, value), "gravity scale"); }
+        }
+        /// <summary>0..1000 each.</summary>
+        public void SetDamping(Fix linear, Fix angular) { Check(Native.fxs_body_set_damping(H, Id, linear, angular), "damping"); }
+        /// <summary>The principal moments of inertia about the centre of mass, body frame, kg m^2.</summary>
+        public FixWide[] Inertia
+        {
+            get
+            {
+                var a = new long[3];
+                Native.fxs_body_get_inertia(H, Id, a);
+                return new[] { FixWide.FromRaw(a[0]), FixWide.FromRaw(a[1]), FixWide.FromRaw(a[2]) };
+            }
+        }
+        /// <summary>Mass and principal moments instead of what the shape and density give (a dynamic
+        /// body; mass 2^-16..2^24 kg, moments 2^-16..2^30 kg m^2).</summary>
+        public void SetMassData(FixWide mass, FixWide ix, FixWide iy, FixWide iz)
+        {
+            Check(Native.fxs_body_set_mass_data(H, Id, mass.Raw, new[] { ix.Raw, iy.Raw, iz.Raw }), "mass data");
+        }
+        /// <summary>Locked axes (world frame); their velocities are zeroed now.</summary>
+        public MotionLocks MotionLocks
+        {
+            get { return Native.fxs_body_get_motion_locks(H, Id); }
+            set { Check(Native.fxs_body_set_motion_locks(H, Id, value), "motion locks"); }
+        }
+        /// <summary>Out of the simulation (keeping its slot, id, pose and velocity) and back.</summary>
+        public bool IsEnabled
+        {
+            get { return Native.fxs_body_is_enabled(H, Id); }
+            set { Check(value ? Native.fxs_body_enable(H, Id) : Native.fxs_body_disable(H, Id), value ? "enable" : "disable"); }
+        }
+        public bool IsSensor { get { return Native.fxs_body_is_sensor(H, Id); } }
+        public void EnableContactEvents(bool on) { Check(Native.fxs_body_enable_contact_events(H, Id, on), "contact events"); }
+        public void EnableHitEvents(bool on) { Check(Native.fxs_body_enable_hit_events(H, Id, on), "hit events"); }
+        public void EnableSensorEvents(bool on) { Check(Native.fxs_body_enable_sensor_events(H, Id, on), "sensor events"); }
+        /// <summary>The velocity of the body's material point at world point p.</summary>
+        public FixVec3 PointVelocity(FixVec3 p) { return Native.fxs_body_get_point_velocity(H, Id, p); }
+
+        void Check(Result r, string what)
+        {
+            if (World == null) throw new FixstepException(Result.InvalidId, Id + ": no world");
+            if (r == Result.InvalidId) Valid();
+            World.Check(r, Id + " " + what);
+        }
 
         /// <summary>The body's contacts as the last step found them.</summary>
         public ContactData[] Contacts

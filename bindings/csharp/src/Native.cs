@@ -27,6 +27,10 @@ namespace Fixstep
         [DllImport(Lib, CallingConvention = C)] public static extern IntPtr fxs_world_get_last_error_message(WorldHandle w);
         [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_world_set_gravity(WorldHandle w, FixVec3 g);
         [DllImport(Lib, CallingConvention = C)] public static extern FixVec3 fxs_world_get_gravity(WorldHandle w);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_world_set_contact_tuning(WorldHandle w, Fix hertz, Fix dampingRatio, Fix pushMax);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_world_set_restitution_threshold(WorldHandle w, Fix speed);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_world_set_hit_event_threshold(WorldHandle w, Fix speed);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_world_enable_sleeping(WorldHandle w, [MarshalAs(UnmanagedType.U1)] bool on);
         [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_world_step(WorldHandle w);
         [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_world_status(WorldHandle w);
         [DllImport(Lib, CallingConvention = C)] public static extern ulong fxs_world_hash(WorldHandle w);
@@ -52,14 +56,14 @@ namespace Fixstep
         [DllImport(Lib, CallingConvention = C)] public static extern long fxs_body_get_mass(WorldHandle w, BodyId id);
         [DllImport(Lib, CallingConvention = C)] public static extern uint fxs_body_get_user_data(WorldHandle w, BodyId id);
         [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_user_data(WorldHandle w, BodyId id, uint v);
-        [DllImport(Lib, CallingConvention = C)] public static extern void fxs_body_set_transform(WorldHandle w, BodyId id, FixVec3 p, FixQuat q);
-        [DllImport(Lib, CallingConvention = C)] public static extern void fxs_body_set_linear_velocity(WorldHandle w, BodyId id, FixVec3 v);
-        [DllImport(Lib, CallingConvention = C)] public static extern void fxs_body_set_angular_velocity(WorldHandle w, BodyId id, FixVec3 v);
-        [DllImport(Lib, CallingConvention = C)] public static extern void fxs_body_apply_force(WorldHandle w, BodyId id, FixVec3 f, FixVec3 p);
-        [DllImport(Lib, CallingConvention = C)] public static extern void fxs_body_apply_force_to_center(WorldHandle w, BodyId id, FixVec3 f);
-        [DllImport(Lib, CallingConvention = C)] public static extern void fxs_body_apply_torque(WorldHandle w, BodyId id, FixVec3 t);
-        [DllImport(Lib, CallingConvention = C)] public static extern void fxs_body_apply_linear_impulse(WorldHandle w, BodyId id, FixVec3 i, FixVec3 p);
-        [DllImport(Lib, CallingConvention = C)] public static extern void fxs_body_apply_angular_impulse(WorldHandle w, BodyId id, FixVec3 i);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_transform(WorldHandle w, BodyId id, FixVec3 p, FixQuat q);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_linear_velocity(WorldHandle w, BodyId id, FixVec3 v);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_angular_velocity(WorldHandle w, BodyId id, FixVec3 v);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_apply_force(WorldHandle w, BodyId id, FixVec3 f, FixVec3 p);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_apply_force_to_center(WorldHandle w, BodyId id, FixVec3 f);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_apply_torque(WorldHandle w, BodyId id, FixVec3 t);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_apply_linear_impulse(WorldHandle w, BodyId id, FixVec3 i, FixVec3 p);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_apply_angular_impulse(WorldHandle w, BodyId id, FixVec3 i);
         [DllImport(Lib, CallingConvention = C)] public static extern FixAabb fxs_body_get_aabb(WorldHandle w, BodyId id);
         [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_awake(WorldHandle w, BodyId id, [MarshalAs(UnmanagedType.U1)] bool awake);
         [DllImport(Lib, CallingConvention = C)] [return: MarshalAs(UnmanagedType.U1)] public static extern bool fxs_body_is_awake(WorldHandle w, BodyId id);
@@ -71,6 +75,22 @@ namespace Fixstep
         [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_gravity_scale(WorldHandle w, BodyId id, Fix v);
         [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_filter(WorldHandle w, BodyId id, Filter f);
         [DllImport(Lib, CallingConvention = C)] public static extern Filter fxs_body_get_filter(WorldHandle w, BodyId id);
+        [DllImport(Lib, CallingConvention = C)] public static extern Fix fxs_body_get_gravity_scale(WorldHandle w, BodyId id);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_density(WorldHandle w, BodyId id, Fix v);
+        [DllImport(Lib, CallingConvention = C)] public static extern Fix fxs_body_get_density(WorldHandle w, BodyId id);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_mass_data(WorldHandle w, BodyId id, long mass, long[] inertia);
+        [DllImport(Lib, CallingConvention = C)] public static extern void fxs_body_get_inertia(WorldHandle w, BodyId id, [Out] long[] inertia);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_damping(WorldHandle w, BodyId id, Fix linear, Fix angular);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_motion_locks(WorldHandle w, BodyId id, MotionLocks l);
+        [DllImport(Lib, CallingConvention = C)] public static extern MotionLocks fxs_body_get_motion_locks(WorldHandle w, BodyId id);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_disable(WorldHandle w, BodyId id);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_enable(WorldHandle w, BodyId id);
+        [DllImport(Lib, CallingConvention = C)] [return: MarshalAs(UnmanagedType.U1)] public static extern bool fxs_body_is_enabled(WorldHandle w, BodyId id);
+        [DllImport(Lib, CallingConvention = C)] [return: MarshalAs(UnmanagedType.U1)] public static extern bool fxs_body_is_sensor(WorldHandle w, BodyId id);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_enable_contact_events(WorldHandle w, BodyId id, [MarshalAs(UnmanagedType.U1)] bool on);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_enable_hit_events(WorldHandle w, BodyId id, [MarshalAs(UnmanagedType.U1)] bool on);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_enable_sensor_events(WorldHandle w, BodyId id, [MarshalAs(UnmanagedType.U1)] bool on);
+        [DllImport(Lib, CallingConvention = C)] public static extern FixVec3 fxs_body_get_point_velocity(WorldHandle w, BodyId id, FixVec3 p);
         [DllImport(Lib, CallingConvention = C)] public static extern ulong fxs_body_hash(WorldHandle w, BodyId id);
         [DllImport(Lib, CallingConvention = C)] public static extern uint fxs_body_get_contacts(WorldHandle w, BodyId id, [Out] ContactData[] buf, uint cap);
 
@@ -79,6 +99,20 @@ namespace Fixstep
         [DllImport(Lib, CallingConvention = C)] public static extern Shape fxs_mesh_shape(WorldHandle w, uint id);
         [DllImport(Lib, CallingConvention = C)] public static extern uint fxs_world_create_hull(WorldHandle w, FixVec3[] pts, uint n, out FixVec3 com);
         [DllImport(Lib, CallingConvention = C)] public static extern Shape fxs_hull_shape(WorldHandle w, uint id);
+        [DllImport(Lib, CallingConvention = C)] public static extern uint fxs_world_create_heightfield(WorldHandle w, Fix[] heights, uint nx, uint nz, Fix cell, Fix thickness);
+        [DllImport(Lib, CallingConvention = C)] public static extern uint fxs_world_create_compound(WorldHandle w, CompoundChild[] children, uint n, out FixVec3 com);
+        [DllImport(Lib, CallingConvention = C)] public static extern Shape fxs_compound_shape(WorldHandle w, uint id);
+
+        // ---- characters ----
+        [DllImport(Lib, CallingConvention = C)] public static extern CharacterDef fxs_default_character_def();
+        [DllImport(Lib, CallingConvention = C)] public static extern uint fxs_character_create(WorldHandle w, ref CharacterDef def);
+        [DllImport(Lib, CallingConvention = C)] [return: MarshalAs(UnmanagedType.U1)] public static extern bool fxs_character_destroy(WorldHandle w, uint id);
+        [DllImport(Lib, CallingConvention = C)] public static extern void fxs_character_set_move(WorldHandle w, uint id, FixVec3 velocity, [MarshalAs(UnmanagedType.U1)] bool jump);
+        [DllImport(Lib, CallingConvention = C)] public static extern BodyId fxs_character_get_body(WorldHandle w, uint id);
+        [DllImport(Lib, CallingConvention = C)] public static extern FixVec3 fxs_character_get_position(WorldHandle w, uint id);
+        [DllImport(Lib, CallingConvention = C)] [return: MarshalAs(UnmanagedType.U1)] public static extern bool fxs_character_is_grounded(WorldHandle w, uint id);
+        [DllImport(Lib, CallingConvention = C)] public static extern BodyId fxs_character_get_ground(WorldHandle w, uint id);
+        [DllImport(Lib, CallingConvention = C)] public static extern uint fxs_world_character_count(WorldHandle w);
 
         // ---- joints ----
         [DllImport(Lib, CallingConvention = C)] public static extern JointDef fxs_default_ball_joint_def();

@@ -53,6 +53,8 @@ namespace Fixstep
     struct NativeSessionWorld
     {
         public IntPtr world, applyInputs, ctx;
+        public Result failed;
+        public ulong failedTick;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -102,23 +104,29 @@ namespace Fixstep
         readonly byte[] buf = new byte[PacketMax];
         bool worldRef;
 
-        [UnmanagedFunctionPointer(CallingConvention.Cdecl)] delegate void ApplyFn(IntPtr w, ulong tick, IntPtr inputs, uint players, IntPtr ctx);
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)] delegate Result ApplyFn(IntPtr w, ulong tick, IntPtr inputs, uint players, IntPtr ctx);
         [UnmanagedFunctionPointer(CallingConvention.Cdecl)] delegate void InputFn(IntPtr ctx, ulong tick, uint player, IntPtr output);
 
         static Session Of(IntPtr ctx) { return (Session)GCHandle.FromIntPtr(ctx).Target; }
 
         [MonoPInvokeCallback(typeof(ApplyFn))]
-        static void OnApply(IntPtr w, ulong tick, IntPtr inputs, uint players, IntPtr ctx)
+        static Result OnApply(IntPtr w, ulong tick, IntPtr inputs, uint players, IntPtr ctx)
         {
             Session x = Of(ctx);
-            if (x.failure != null) return;
+            if (x.failure != null) return Result.InvalidArgument;
             try
             {
                 var bytes = new byte[(long)players * x.inputSize];
                 if (bytes.Length > 0) Marshal.Copy(inputs, bytes, 0, bytes.Length);
                 x.apply(x.world, tick, bytes, (int)players);
+                return Result.Ok;
             }
-            catch (Exception e) { x.failure = e; } /* rethrown by Advance: never through the library */
+            catch (Exception e)
+            {
+                x.failure = e; /* rethrown by Advance: never through the library */
+                var f = e as FixstepException;
+                return f != null && f.Result != Result.Ok ? f.Result : Result.InvalidArgument; /* the session stops */
+            }
         }
 
         [MonoPInvokeCallback(typeof(InputFn))]
@@ -192,7 +200,8 @@ namespace Fixstep
         {
             if (failure == null) return;
             Exception e = failure;
-            throw new FixstepException(Result.InvalidArgument, "session: a callback threw: " + e.Message, e);
+            var f = e as FixstepException;
+            throw new FixstepException(f != null ? f.Result : Result.InvalidArgument, "session: a callback threw: " + e.Message, e);
         }
 
         /// <summary>A datagram from peer `fromPeer` (-1: an unknown address). Untrusted: a bad one is

@@ -80,6 +80,16 @@ namespace Fixstep
         }
     }
 
+    /// <summary>One part of a compound (World.CreateCompound): a sphere, box, capsule or hull of
+    /// the world placed at Transform in the compound's frame.</summary>
+    [Serializable, StructLayout(LayoutKind.Sequential)]
+    public struct CompoundChild
+    {
+        public Shape Shape;
+        public FixTransform Xf;
+        public CompoundChild(Shape shape, FixTransform xf) { Shape = shape; Xf = xf; }
+    }
+
     /// <summary>Collision filter (Box2D's rules, fxs_filter).</summary>
     [Serializable, StructLayout(LayoutKind.Sequential)]
     public struct Filter

@@ -147,6 +147,33 @@ namespace Fixstep
             return Native.fxs_hull_shape(Handle, id);
         }
 
+        /// <summary>A heightfield (a static mesh): nx x nz heights, row by row (heights[j * nx + i] at
+        /// (i * cell, j * cell), y up), thick faces `thickness` deep below it.</summary>
+        public Shape CreateHeightfield(Fix[] heights, int nx, int nz, Fix cell, Fix thickness)
+        {
+            if (heights == null || nx < 0 || nz < 0 || (long)nx * nz != heights.Length) throw new ArgumentException("heightfield: nx x nz heights");
+            uint id = Native.fxs_world_create_heightfield(Handle, heights, (uint)nx, (uint)nz, cell, thickness);
+            if (id == 0) throw LastError("heightfield");
+            return Native.fxs_mesh_shape(Handle, id);
+        }
+
+        /// <summary>A compound of 1..16 spheres, boxes, capsules or hulls placed in its frame;
+        /// centerOfMass is where, in that frame, the body's position must go.</summary>
+        public Shape CreateCompound(CompoundChild[] children, out FixVec3 centerOfMass)
+        {
+            if (children == null) throw new ArgumentNullException("children");
+            uint id = Native.fxs_world_create_compound(Handle, children, (uint)children.Length, out centerOfMass);
+            if (id == 0) throw LastError("compound");
+            return Native.fxs_compound_shape(Handle, id);
+        }
+
+        // ---- settings at run time (hashed, in snapshots) ----
+
+        public void SetContactTuning(Fix hertz, Fix dampingRatio, Fix pushMax) { Check(Native.fxs_world_set_contact_tuning(Handle, hertz, dampingRatio, pushMax), "contact tuning"); }
+        public void SetRestitutionThreshold(Fix speed) { Check(Native.fxs_world_set_restitution_threshold(Handle, speed), "restitution threshold"); }
+        public void SetHitEventThreshold(Fix speed) { Check(Native.fxs_world_set_hit_event_threshold(Handle, speed), "hit event threshold"); }
+        public void EnableSleeping(bool on) { Check(Native.fxs_world_enable_sleeping(Handle, on), "sleeping"); }
+
         // ---- joints ----
 
         public JointId CreateJoint(JointDef def)

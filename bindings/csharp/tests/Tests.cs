@@ -70,6 +70,7 @@ static class Tests
         { "fxs_debug_draw", "NativeDebugDraw" }, { "fxs_replay_expect", "NativeReplayExpect" }, { "fxs_replay_verify_result", "NativeVerifyResult" },
         { "fxs_replay_writer", "NativeReplayWriter" }, { "fxs_state_diff", "NativeStateDiff" },
         { "fxs_session_config", "NativeSessionConfig" }, { "fxs_session_callbacks", "NativeSessionCallbacks" }, { "fxs_session_world", "NativeSessionWorld" },
+        { "fxs_compound_child", "CompoundChild" }, { "fxs_character_def", "CharacterDef" },
     };
     static readonly Dictionary<string, string> FieldOf = new Dictionary<string, string>
     {
@@ -595,6 +596,137 @@ static class Tests
             Throws<FixstepException>(() => new Session(new SessionConfig { Key = new byte[32] }, w, SessionGame, null), "an all-zero key", "key");
     }
 
+    // ---- characters, compounds, heightfields and the run-time setters ----
+    static void MoreFeatures()
+    {
+        using (var w = World.Create())
+        {
+            var g = BodyDef.Default; g.Type = BodyType.Static; g.Shape = Shape.Box(FixVec3.FromUnits(20, 1, 20)); g.Position = FixVec3.FromUnits(0, -1, 0);
+            Body ground = w.CreateBody(g);
+
+            // a character stands on the ground and walks 2 m/s along x for one second
+            var cd = CharacterDef.Default; cd.Position = FixVec3.FromUnits(-10, 1.5, 0);
+            Character ch = w.CreateCharacter(cd);
+            Equal(1, w.CharacterCount, "characters");
+            Equal(BodyType.Kinematic, ch.Body.Type, "a character's body is kinematic");
+            w.Step(60);
+            Check(ch.IsGrounded && ch.Ground == ground.Id, "the character stands on the ground");
+            Check(Math.Abs((double)ch.Position.Y - ((double)cd.Radius + (double)cd.HalfHeight)) < 0.02, "standing height: " + ch.Position.Y);
+            double x0 = (double)ch.Position.X;
+            for (int i = 0; i < 60; ++i) { ch.SetMove(FixVec3.FromUnits(2, 0, 0), false); w.Step(); }
+            double walked = (double)ch.Position.X - x0;
+            Check(Math.Abs(walked - 2 * 60 * (double)w.Def.Dt) < 0.02, "walked 2 m/s for 60 steps: " + walked);
+            var bad = CharacterDef.Default; bad.Radius = (Fix)0.01;
+            Throws<FixstepException>(() => w.CreateCharacter(bad), "a character of 1 cm radius", "radius");
+            Check(ch.Destroy() && !ch.IsValid, "a destroyed character");
+            Throws<FixstepException>(() => ch.SetMove(FixVec3.Zero, true), "moving a destroyed character");
+
+            // a compound of two 1 m cubes side by side: 2000 kg at density 1000, centre between them
+            FixVec3 com;
+            var half = FixVec3.FromUnits(0.5, 0.5, 0.5);
+            Shape comp = w.CreateCompound(new[] {
+                new CompoundChild(Shape.Box(half), new FixTransform(FixVec3.FromUnits(0, 0, 0), FixQuat.Identity)),
+                new CompoundChild(Shape.Box(half), new FixTransform(FixVec3.FromUnits(1, 0, 0), FixQuat.Identity)) }, out com);
+            Equal(ShapeType.Compound, comp.Type, "a compound shape");
+            Equal((Fix)0.5, com.X, "the compound's centre of mass");
+            var kd = BodyDef.Default; kd.Shape = comp; kd.Position = FixVec3.FromUnits(5, 3, 5);
+            Body k = w.CreateBody(kd);
+            Check(Math.Abs((double)k.Mass - 2000) < 0.5, "the compound's mass: " + (double)k.Mass);
+            Throws<FixstepException>(() => w.CreateCompound(new CompoundChild[0], out com), "an empty compound");
+
+            // a heightfield of 5 x 5 points 1 m apart at height 2: a ray finds its surface, a ball lands on it
+            var hs = new Fix[25];
+            for (int i = 0; i < hs.Length; ++i) hs[i] = (Fix)2;
+            Shape hf = w.CreateHeightfield(hs, 5, 5, (Fix)1, (Fix)0.5);
+            Equal(ShapeType.Mesh, hf.Type, "a heightfield is a mesh");
+            var hd = BodyDef.Default; hd.Type = BodyType.Static; hd.Shape = hf; hd.Position = FixVec3.FromUnits(-5, 0, -10);
+            Body field = w.CreateBody(hd);
+            CastHit hit;
+            Check(w.RayCast(FixVec3.FromUnits(-3, 10, -8), FixVec3.FromUnits(-3, 0, -8), out hit) && hit.Body == field.Id, "a ray hits the heightfield");
+            Check(Math.Abs((double)hit.Point.Y - 2) < 0.002, "at its height: " + hit.Point.Y);
+            Throws<FixstepException>(() => w.CreateHeightfield(new Fix[1], 1, 1, (Fix)1, (Fix)0.5), "a heightfield of one point");
+
+            // run-time setters: each in the hash, each refusing what is out of range with its reason
+            var bd = BodyDef.Default; bd.Position = FixVec3.FromUnits(10, 5, 0);
+            Body b = w.CreateBody(bd);
+            double m = (double)b.Mass;
+            b.Density = (Fix)2000;
+            Check(Math.Abs((double)b.Mass - 2 * m) < 0.01 * m, "density 2000 doubles the mass");
+            Equal((Fix)2000, b.Density, "density");
+            b.SetMassData((FixWide)10.0, (FixWide)1.0, (FixWide)1.0, (FixWide)1.0);
+            Equal((FixWide)10.0, b.Mass, "mass data");
+            Equal((FixWide)1.0, b.Inertia[1], "inertia");
+            b.GravityScale = Fix.Zero;
+            ulong h = w.Hash;
+            Throws<FixstepException>(() => b.GravityScale = (Fix)101, "a gravity scale of 101");
+            Throws<FixstepException>(() => b.SetDamping((Fix)(-1), Fix.Zero), "negative damping");
+            Throws<FixstepException>(() => ground.LinearVelocity = FixVec3.FromUnits(1, 0, 0), "a velocity for a static body", "invalid argument");
+            Throws<FixstepException>(() => ground.ApplyForceToCenter(FixVec3.FromUnits(1, 0, 0)), "a force on a static body", "invalid argument");
+            Throws<FixstepException>(() => ch.Body.ApplyLinearImpulse(FixVec3.Zero, FixVec3.Zero), "an impulse on a destroyed character's body");
+            try { b.SetTransform(FixVec3.Zero, new FixQuat(Fix.Zero, Fix.Zero, Fix.Zero, Fix.Zero)); Check(false, "a zero rotation accepted"); }
+            catch (FixstepException e) { Equal(Result.InvalidArgument, e.Result, "a zero rotation's reason"); }
+            Equal(h, w.Hash, "refused changes change nothing");
+            w.Step(30);
+            Equal((Fix)5, b.Position.Y, "gravity scale 0: the body floats");
+            b.GravityScale = (Fix)1;
+            var locks = new MotionLocks(); locks.LinearY = true;
+            b.MotionLocks = locks;
+            Check(b.MotionLocks.LinearY, "motion locks");
+            w.Step(30);
+            Equal((Fix)5, b.Position.Y, "a locked y does not fall");
+            b.MotionLocks = new MotionLocks();
+            b.IsEnabled = false;
+            w.Step(30);
+            Check(!b.IsEnabled && b.Position.Y == (Fix)5, "a disabled body stays put");
+            b.IsEnabled = true;
+            w.Step(30);
+            Check(b.Position.Y < (Fix)5, "enabled again, it falls");
+            b.LinearVelocity = FixVec3.Zero;
+            b.AngularVelocity = FixVec3.FromUnits(0, 2, 0);
+            FixVec3 pv = b.PointVelocity(b.Position + FixVec3.FromUnits(1, 0, 0));
+            Check(Math.Abs((double)pv.Z + 2) < 1e-4, "point velocity: w x r = (0, 0, -2): " + pv.Z);
+            b.EnableContactEvents(true); b.EnableHitEvents(true); b.EnableSensorEvents(false);
+            Check(!b.IsSensor, "not a sensor");
+            h = w.Hash;
+            w.SetContactTuning((Fix)20, (Fix)5, (Fix)2);
+            w.SetRestitutionThreshold((Fix)2);
+            w.SetHitEventThreshold((Fix)3);
+            w.EnableSleeping(false);
+            Check(w.Hash != h, "world settings are in the hash");
+            Throws<FixstepException>(() => w.SetContactTuning((Fix)(-1), (Fix)5, (Fix)2), "a negative contact stiffness");
+        }
+    }
+
+    // ---- a session whose rules fail: the session stops, Advance says why ----
+    static void SessionFailure()
+    {
+        var key = new byte[32];
+        for (int i = 0; i < 32; ++i) key[i] = (byte)(i * 11 + 5);
+        using (var w = NewGame())
+        using (var s = new Session(new SessionConfig { Peers = 1, InputSize = 3, Ticks = 60, Key = key }, w, (world, tick, inputs, players) =>
+        {
+            if (tick == 30) world.Bodies[0].ApplyForceToCenter(FixVec3.FromUnits(1, 0, 0)); /* the ground: static */
+            SessionGame(world, tick, inputs, players);
+        }, (tick, player, o) => SessionInputOf(tick, player, o)))
+        {
+            int rounds = 0;
+            try
+            {
+                for (; rounds < 200; ++rounds) { s.SetTime((ulong)rounds * 16); s.Advance(1); }
+                Check(false, "the session went on past its failing tick");
+            }
+            catch (FixstepException e)
+            {
+                Equal(Result.InvalidArgument, e.Result, "the failure's reason");
+                Check(e.Message.Contains("force"), "the message names the call: " + e.Message);
+            }
+            ulong at = s.Tick;
+            Check(at >= 29 && at <= 30, "stopped at tick 30: " + at);
+            try { s.Advance(5); } catch (FixstepException) { }
+            Equal(at, s.Tick, "and simulates nothing more");
+        }
+    }
+
     static int Main(string[] args)
     {
         if (args.Length < 2) { Console.WriteLine("usage: tests.exe ROOT FIXSTEP_PROGRAM"); return 2; }
@@ -607,8 +739,10 @@ static class Tests
         Run("every corpus replay verified through C#", Corpus);
         Run("a game's own replay recorded and verified from C#", OwnGame);
         Run("bodies, joints, queries, events, bad input", Features);
+        Run("characters, compounds, heightfields, run-time setters", MoreFeatures);
         Run("debug draw and the arena", Draw);
         Run("sessions: two peers over a C# transport, lockstep and rollback", Sessions);
+        Run("a session whose rules fail stops with the reason", SessionFailure);
         Console.WriteLine(passed + " passed, " + failed + " failed (the C# binding)");
         return failed == 0 ? 0 : 1;
     }

@@ -886,15 +886,21 @@ class Body {
 		const o = out(2);
 		return hex64(o[0], o[1]);
 	}
-	_set(op, a) { M._fxjs_body_set(this._p(), this.index1, this.generation, op, args(a)); return this; }
-	setTransform(position, rotation = [0, 0, 0, 1]) { return this._set(0, [...vec(position, 'position'), ...quat(rotation, 'rotation')]); }
-	setLinearVelocity(v) { return this._set(1, vec(v, 'velocity')); }
-	setAngularVelocity(w) { return this._set(2, vec(w, 'angular velocity')); }
+	/* the movers: a FixstepError for a stale body (code 9), a zero rotation, a
+	 * velocity for a static body, a force, torque or impulse for a body that
+	 * is not dynamic (code 1); nothing changes then */
+	_set(op, a, what) {
+		check(M._fxjs_body_set(this._p(), this.index1, this.generation, op, args(a)), what);
+		return this;
+	}
+	setTransform(position, rotation = [0, 0, 0, 1]) { return this._set(0, [...vec(position, 'position'), ...quat(rotation, 'rotation')], 'setTransform'); }
+	setLinearVelocity(v) { return this._set(1, vec(v, 'velocity'), 'setLinearVelocity'); }
+	setAngularVelocity(w) { return this._set(2, vec(w, 'angular velocity'), 'setAngularVelocity'); }
 	/* at a world point, or at the centre of mass when point is omitted */
-	applyForce(f, point) { return point === undefined ? this._set(4, vec(f, 'force')) : this._set(3, [...vec(f, 'force'), ...vec(point, 'point')]); }
-	applyTorque(t) { return this._set(5, vec(t, 'torque')); }
-	applyImpulse(j, point) { return this._set(6, [...vec(j, 'impulse'), ...vec(point === undefined ? Array.from(this.positionRaw(), (x) => ({ raw: x })) : point, 'point')]); }
-	applyAngularImpulse(j) { return this._set(7, vec(j, 'angular impulse')); }
+	applyForce(f, point) { return point === undefined ? this._set(4, vec(f, 'force'), 'applyForce') : this._set(3, [...vec(f, 'force'), ...vec(point, 'point')], 'applyForce'); }
+	applyTorque(t) { return this._set(5, vec(t, 'torque'), 'applyTorque'); }
+	applyImpulse(j, point) { return this._set(6, [...vec(j, 'impulse'), ...vec(point === undefined ? Array.from(this.positionRaw(), (x) => ({ raw: x })) : point, 'point')], 'applyImpulse'); }
+	applyAngularImpulse(j) { return this._set(7, vec(j, 'angular impulse'), 'applyAngularImpulse'); }
 
 	/* ---- game state at run time (fixstep.h: each change is hashed and in
 	 * snapshots; a value out of the range createBody accepts is a

@@ -233,24 +233,21 @@ FXJS_EXPORT void fxjs_body_hash(const fxs_world *w, int32_t i, int32_t g, int32_
 
 /* op 0: transform (p, q), 1: linear velocity, 2: angular velocity, 3:
  * force at point (f, p), 4: force at the centre, 5: torque, 6: linear
- * impulse at point (j, p), 7: angular impulse */
+ * impulse at point (j, p), 7: angular impulse. The call's fxs_result. */
 FXJS_EXPORT int32_t fxjs_body_set(fxs_world *w, int32_t i, int32_t g, int32_t op, const int32_t *a)
 {
 	fxs_body_id id = fxjs_bid(i, g);
-	if (!fxs_body_is_valid(w, id))
-		return 0;
 	switch (op) {
-	case 0: fxs_body_set_transform(w, id, fxjs_v3(a), fxjs_q4(a + 3)); break;
-	case 1: fxs_body_set_linear_velocity(w, id, fxjs_v3(a)); break;
-	case 2: fxs_body_set_angular_velocity(w, id, fxjs_v3(a)); break;
-	case 3: fxs_body_apply_force(w, id, fxjs_v3(a), fxjs_v3(a + 3)); break;
-	case 4: fxs_body_apply_force_to_center(w, id, fxjs_v3(a)); break;
-	case 5: fxs_body_apply_torque(w, id, fxjs_v3(a)); break;
-	case 6: fxs_body_apply_linear_impulse(w, id, fxjs_v3(a), fxjs_v3(a + 3)); break;
-	case 7: fxs_body_apply_angular_impulse(w, id, fxjs_v3(a)); break;
-	default: return 0;
+	case 0: return fxs_body_set_transform(w, id, fxjs_v3(a), fxjs_q4(a + 3));
+	case 1: return fxs_body_set_linear_velocity(w, id, fxjs_v3(a));
+	case 2: return fxs_body_set_angular_velocity(w, id, fxjs_v3(a));
+	case 3: return fxs_body_apply_force(w, id, fxjs_v3(a), fxjs_v3(a + 3));
+	case 4: return fxs_body_apply_force_to_center(w, id, fxjs_v3(a));
+	case 5: return fxs_body_apply_torque(w, id, fxjs_v3(a));
+	case 6: return fxs_body_apply_linear_impulse(w, id, fxjs_v3(a), fxjs_v3(a + 3));
+	case 7: return fxs_body_apply_angular_impulse(w, id, fxjs_v3(a));
+	default: return FXS_ERR_INVALID_ARGUMENT;
 	}
-	return 1;
 }
 
 

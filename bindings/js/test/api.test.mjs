@@ -109,6 +109,17 @@ test('bodies: ids go stale when destroyed; forces and impulses act', () => {
 	assert.ok(Math.abs(a.linearVelocity.x - 1) < 1e-4);
 	w.step(60); // 1 s at 1 m/s
 	assert.ok(Math.abs(a.position.x - 60 * w.def.dt) < 1e-3);
+	// the movers refuse what they cannot do, with the C call's reason, and change nothing
+	const wall = w.createBody({ type: 'static', position: [5, 0, 0], shape: { type: 'sphere', radius: 1 } });
+	const h = w.hash();
+	const refused = (name) => (e) => e instanceof fx.FixstepError && e.code === 1 && e.message.includes(name);
+	assert.throws(() => wall.applyForce([1, 0, 0]), refused('applyForce'));
+	assert.throws(() => wall.applyImpulse([1, 0, 0]), refused('applyImpulse'));
+	assert.throws(() => wall.setLinearVelocity([1, 0, 0]), refused('setLinearVelocity'));
+	assert.throws(() => a.setTransform([0, 0, 0], [0, 0, 0, 0]), refused('setTransform'));
+	assert.equal(w.hash(), h);
+	wall.setTransform([6, 0, 0]); // a static body is moved where it is put
+	assert.equal(wall.position.x, 6);
 	assert.equal(a.destroy(), true);
 	assert.equal(a.valid, false);
 	assert.throws(() => a.position, /not valid/);

@@ -241,6 +241,7 @@ export class Body {
 	linearVelocityRaw(): Int32Array;
 	angularVelocityRaw(): Int32Array;
 	hash(): string;
+	/** The movers: a FixstepError (code 1) for a zero rotation, a velocity for a static body, or a force, torque or impulse for a body that is not dynamic; nothing changed. */
 	setTransform(position: Vec3In, rotation?: QuatIn): this;
 	setLinearVelocity(v: Vec3In): this;
 	setAngularVelocity(w: Vec3In): this;

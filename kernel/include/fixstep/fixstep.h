@@ -144,16 +144,24 @@ void fxs_body_get_inertia(const fxs_world *w, fxs_body_id id, fxg_wide out[3]);
 void fxs_body_get_inertia_tensor(const fxs_world *w, fxs_body_id id, fxg_wide out[6]);
 uint32_t fxs_body_get_user_data(const fxs_world *w, fxs_body_id id);
 
-void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg_quat rotation);
-void fxs_body_set_linear_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 v);
-void fxs_body_set_angular_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 omega);
+/* Moving a body from outside. Each returns FXS_OK, FXS_ERR_INVALID_ID (NULL
+ * world, stale id) or FXS_ERR_INVALID_ARGUMENT, and changes nothing on an
+ * error: a zero rotation (set_transform); a static body (the velocity
+ * setters: it never moves); a body that is not dynamic (forces, torques and
+ * impulses: only a dynamic body has the mass they act on). Values are
+ * Q16.16 in SI units (m, m/s, rad/s, N, N m, N s): a raw integer is
+ * 1/65536 of one; fxs_q16_from_int, fxs_q16_from_milli, fxs_q16_from_axis
+ * and fxs_vec3_from_ints (fixstep/authoring.h) write them from integers. */
+fxs_result fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg_quat rotation);
+fxs_result fxs_body_set_linear_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 v);
+fxs_result fxs_body_set_angular_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 omega);
 /* Forces and torques accumulate until the end of the next step. */
-void fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3 point);
-void fxs_body_apply_force_to_center(fxs_world *w, fxs_body_id id, fxg_vec3 force);
-void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque);
+fxs_result fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3 point);
+fxs_result fxs_body_apply_force_to_center(fxs_world *w, fxs_body_id id, fxg_vec3 force);
+fxs_result fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque);
 /* Impulses change the velocity at once. point is in world space. */
-void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse, fxg_vec3 point);
-void fxs_body_apply_angular_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse);
+fxs_result fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse, fxg_vec3 point);
+fxs_result fxs_body_apply_angular_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse);
 
 /* ---- bodies at run time ----
  *

@@ -313,12 +313,38 @@ static void wake(fxs_body *b)
 	b->sleep_time = 0;
 }
 
-void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg_quat rotation)
+/* What the body setters and appliers below return before they change
+ * anything: FXS_ERR_INVALID_ID for a NULL world or a stale id, and
+ * FXS_ERR_INVALID_ARGUMENT for a body the call cannot move (a static one
+ * for the velocity setters, any but a dynamic one for forces, torques and
+ * impulses). The world is unchanged on an error. */
+static fxs_result body_for(fxs_world *w, fxs_body_id id, fxs_body_type least, fxs_body **out)
+{
+	fxs_body *b = fxs_world_get_body(w, id);
+	*out = b;
+	if (!b)
+		return FXS_ERR_INVALID_ID;
+	if (least == FXS_BODY_DYNAMIC && b->type != FXS_BODY_DYNAMIC)
+		return FXS_ERR_INVALID_ARGUMENT;
+	if (least == FXS_BODY_KINEMATIC && b->type == FXS_BODY_STATIC)
+		return FXS_ERR_INVALID_ARGUMENT;
+	return FXS_OK;
+}
+
+#define BODY_OR_RETURN(b, least)                            \
+	fxs_body *b;                                        \
+	{                                                   \
+		fxs_result e_ = body_for(w, id, least, &b); \
+		if (e_ != FXS_OK)                           \
+			return e_;                          \
+	}
+
+fxs_result fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg_quat rotation)
 {
 	FXS_CALL_LOG(w, FXS_OP_BODY_SET_TRANSFORM, id, position, rotation);
-	fxs_body *b = fxs_world_get_body(w, id);
-	if (!b)
-		return;
+	BODY_OR_RETURN(b, FXS_BODY_STATIC);
+	if (rotation.x == 0 && rotation.y == 0 && rotation.z == 0 && rotation.w == 0)
+		return FXS_ERR_INVALID_ARGUMENT; /* no direction to normalise */
 	uint32_t ovf = 0;
 	b->xf.p = position;
 	b->xf.q = fxg_q_normalize(rotation, &ovf);
@@ -328,33 +354,33 @@ void fxs_body_set_transform(fxs_world *w, fxs_body_id id, fxg_vec3 position, fxg
 	w->stats.overflows_total += ovf;
 	b->aabb = fxs_body_compute_aabb(b, &ovf);
 	fxs_world_touch(w);
+	return FXS_OK;
 }
 
-static bool movable(const fxs_body *b) { return b && b->type != FXS_BODY_STATIC; }
-
-
-void fxs_body_set_linear_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 v)
+fxs_result fxs_body_set_linear_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 v)
 {
 	FXS_CALL_LOG(w, FXS_OP_BODY_SET_LINEAR_VELOCITY, id, v);
-	fxs_body *b = fxs_world_get_body(w, id);
-	if (movable(b))
-		b->v = fxs_lock_linear(b->locks, v), wake(b), fxs_world_touch(w);
+	BODY_OR_RETURN(b, FXS_BODY_KINEMATIC);
+	b->v = fxs_lock_linear(b->locks, v);
+	wake(b);
+	fxs_world_touch(w);
+	return FXS_OK;
 }
 
-void fxs_body_set_angular_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 omega)
+fxs_result fxs_body_set_angular_velocity(fxs_world *w, fxs_body_id id, fxg_vec3 omega)
 {
 	FXS_CALL_LOG(w, FXS_OP_BODY_SET_ANGULAR_VELOCITY, id, omega);
-	fxs_body *b = fxs_world_get_body(w, id);
-	if (movable(b))
-		b->w = fxs_lock_angular(b->locks, omega), wake(b), fxs_world_touch(w);
+	BODY_OR_RETURN(b, FXS_BODY_KINEMATIC);
+	b->w = fxs_lock_angular(b->locks, omega);
+	wake(b);
+	fxs_world_touch(w);
+	return FXS_OK;
 }
 
-void fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3 point)
+fxs_result fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3 point)
 {
 	FXS_CALL_LOG(w, FXS_OP_BODY_APPLY_FORCE, id, force, point);
-	fxs_body *b = fxs_world_get_body(w, id);
-	if (!b || b->type != FXS_BODY_DYNAMIC)
-		return;
+	BODY_OR_RETURN(b, FXS_BODY_DYNAMIC);
 	wake(b);
 	uint32_t ovf = 0;
 	b->force = fxg_v3_add(b->force, force, &ovf);
@@ -362,32 +388,31 @@ void fxs_body_apply_force(fxs_world *w, fxs_body_id id, fxg_vec3 force, fxg_vec3
 	b->torque = fxg_v3_add(b->torque, fxg_v3_cross(r, force, &ovf), &ovf);
 	w->stats.overflows_total += ovf;
 	fxs_world_touch(w);
+	return FXS_OK;
 }
 
-void fxs_body_apply_force_to_center(fxs_world *w, fxs_body_id id, fxg_vec3 force)
+fxs_result fxs_body_apply_force_to_center(fxs_world *w, fxs_body_id id, fxg_vec3 force)
 {
 	FXS_CALL_LOG(w, FXS_OP_BODY_APPLY_FORCE_TO_CENTER, id, force);
-	fxs_body *b = fxs_world_get_body(w, id);
-	if (!b || b->type != FXS_BODY_DYNAMIC)
-		return;
+	BODY_OR_RETURN(b, FXS_BODY_DYNAMIC);
 	wake(b);
 	uint32_t ovf = 0;
 	b->force = fxg_v3_add(b->force, force, &ovf);
 	w->stats.overflows_total += ovf;
 	fxs_world_touch(w);
+	return FXS_OK;
 }
 
-void fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque)
+fxs_result fxs_body_apply_torque(fxs_world *w, fxs_body_id id, fxg_vec3 torque)
 {
 	FXS_CALL_LOG(w, FXS_OP_BODY_APPLY_TORQUE, id, torque);
-	fxs_body *b = fxs_world_get_body(w, id);
-	if (!b || b->type != FXS_BODY_DYNAMIC)
-		return;
+	BODY_OR_RETURN(b, FXS_BODY_DYNAMIC);
 	wake(b);
 	uint32_t ovf = 0;
 	b->torque = fxg_v3_add(b->torque, torque, &ovf);
 	w->stats.overflows_total += ovf;
 	fxs_world_touch(w);
+	return FXS_OK;
 }
 
 /* world inverse inertia times a vector: R inv(I) R^T x (I diagonal but for hulls) */
@@ -415,12 +440,10 @@ static fxg_vec3 inv_inertia_mul(const fxs_body *b, fxg_vec3 x, uint32_t *ovf)
 	return inv_inertia_mul_free(b, x, ovf);
 }
 
-void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse, fxg_vec3 point)
+fxs_result fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse, fxg_vec3 point)
 {
 	FXS_CALL_LOG(w, FXS_OP_BODY_APPLY_LINEAR_IMPULSE, id, impulse, point);
-	fxs_body *b = fxs_world_get_body(w, id);
-	if (!b || b->type != FXS_BODY_DYNAMIC)
-		return;
+	BODY_OR_RETURN(b, FXS_BODY_DYNAMIC);
 	wake(b);
 	uint32_t ovf = 0;
 	fxg_vec3 dv = fxg_v3(fxg_wide_to_fix(fxg_wmul(b->inv_mass, impulse.x, &ovf), &ovf),
@@ -431,17 +454,17 @@ void fxs_body_apply_linear_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impuls
 	b->w = fxg_v3_add(b->w, inv_inertia_mul(b, fxg_v3_cross(r, impulse, &ovf), &ovf), &ovf);
 	w->stats.overflows_total += ovf;
 	fxs_world_touch(w);
+	return FXS_OK;
 }
 
-void fxs_body_apply_angular_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse)
+fxs_result fxs_body_apply_angular_impulse(fxs_world *w, fxs_body_id id, fxg_vec3 impulse)
 {
 	FXS_CALL_LOG(w, FXS_OP_BODY_APPLY_ANGULAR_IMPULSE, id, impulse);
-	fxs_body *b = fxs_world_get_body(w, id);
-	if (!b || b->type != FXS_BODY_DYNAMIC)
-		return;
+	BODY_OR_RETURN(b, FXS_BODY_DYNAMIC);
 	wake(b);
 	uint32_t ovf = 0;
 	b->w = fxg_v3_add(b->w, inv_inertia_mul(b, impulse, &ovf), &ovf);
 	w->stats.overflows_total += ovf;
 	fxs_world_touch(w);
+	return FXS_OK;
 }

@@ -117,17 +117,24 @@ typedef struct fxs_session_callbacks {
 
 /* A game whose state is one fxs_world: the ready callbacks. apply_inputs
  * turns this tick's inputs (players x input_size bytes) into forces,
- * impulses, moves on the world; the step follows. */
-typedef void (*fxs_session_apply_fn)(fxs_world *w, uint64_t tick, const uint8_t *inputs, uint32_t players,
-				     void *ctx);
+ * impulses, moves on the world; the step follows. It is the replay's
+ * fxs_replay_apply_fn: one function serves the session, its replay
+ * (fxs_session_write_replay) and the verifier (fxs_replay_verify). FXS_OK,
+ * or why it cannot apply them, which stops the session. */
+typedef fxs_replay_apply_fn fxs_session_apply_fn;
 typedef struct fxs_session_world {
 	fxs_world *world; /* the game's; the session never destroys it */
 	fxs_session_apply_fn apply_inputs;
 	void *ctx;
+	/* Set by advance when apply_inputs or the step failed (FXS_OK before):
+	 * its result and the tick. The session then simulates no further tick
+	 * (fxs_session_out_of_memory is true). */
+	fxs_result failed;
+	uint64_t failed_tick;
 } fxs_session_world;
 /* Callbacks over *gw (which must outlive the session): save / load are the
  * world's snapshots, checksum is fxs_world_hash, advance calls apply_inputs
- * then fxs_world_step. */
+ * then fxs_world_step, and fails (gw->failed says why) when either does. */
 fxs_session_callbacks fxs_session_world_callbacks(fxs_session_world *gw);
 
 /* ---- configuration ---- */
@@ -299,15 +306,18 @@ uint64_t fxs_session_hash(const fxs_session *s, uint64_t t);
 /* Confirmed inputs of tick t (1..confirmed) for every player: players x
  * input_size bytes into out (cap at least that). */
 bool fxs_session_inputs(const fxs_session *s, uint64_t t, uint8_t *out, size_t cap);
-/* A callback failed (out of memory): the session simulates no further tick. */
+/* A callback failed (out of memory, or the game's own reason: for the
+ * ready callbacks, fxs_session_world.failed): the session simulates no
+ * further tick. */
 bool fxs_session_out_of_memory(const fxs_session *s);
 /* A replay (fixstep/replay.h, input mode) of what the session confirmed:
  * ticks 1..confirmed simulated again on `start`, the world as it was at the
  * session's start (a copy of the game's own, which this steps), with the
  * game's apply_inputs, written to path under `name` (a tag, may be NULL).
  * *final_hash (may be NULL): the world's hash after it, which must be the
- * session's. FXS_REPLAY_OK, or why (err). fxs_replay_verify proves it on
- * any machine from the start's hash. */
+ * session's. FXS_REPLAY_OK, or why (err; an apply failure is
+ * FXS_REPLAY_CORRUPT, naming the tick and its result). fxs_replay_verify
+ * proves it on any machine from the start's hash, with the same apply. */
 fxs_replay_status fxs_session_write_replay(const fxs_session *s, fxs_world *start, fxs_session_apply_fn apply,
 					   void *ctx, const char *path, const char *name, uint64_t *final_hash,
 					   char *err, size_t errlen);

@@ -206,100 +206,143 @@ TEST(cylinder_contacts_match_closed_forms)
 	CHECK(m.point_count == 0);
 }
 
-/* A world with a static ground box (top at y = 0) */
-static fxs_world *ground_world(bool sleep)
+/* The grounds the tests stand on: a static box, a triangle mesh (two
+ * triangles) and a heightfield, each a plane through the origin turned by
+ * -theta about z (descending along +x). */
+enum { G_BOX, G_MESH, G_HEIGHTFIELD };
+static const char *const ground_name[] = { "box", "mesh", "heightfield" };
+
+static void add_ground(fxs_world *w, int kind, double th)
+{
+	fxg_quat qs = quat(0, 0, 1, -th);
+	if (kind == G_BOX) {
+		body(w, FXS_BODY_STATIC, box(30, 0.5, 4), v3(-0.5 * sin(th), -0.5 * cos(th), 0), qs, 1.0);
+		return;
+	}
+	fxs_mesh_id id;
+	if (kind == G_MESH) {
+		fxg_vec3 v[4] = { v3(-30, 0, -4), v3(30, 0, -4), v3(-30, 0, 4), v3(30, 0, 4) };
+		uint32_t t[6] = { 0, 2, 1, 1, 2, 3 };
+		id = fxs_world_create_mesh(w, v, 4, t, 2, tofx(0.5));
+	} else {
+		/* 61 x 9 heights 1 m apart, from x = -30, z = -4: y = -x tan(theta) */
+		fix16_t h[61 * 9];
+		for (int j = 0; j < 9; ++j)
+			for (int i = 0; i < 61; ++i)
+				h[j * 61 + i] = tofx(-(i - 30) * tan(th));
+		id = fxs_world_create_heightfield(w, h, 61, 9, FXG_ONE, tofx(0.5));
+		qs = identity;
+	}
+	fxs_body_def d = fxs_default_body_def();
+	d.type = FXS_BODY_STATIC;
+	d.shape = fxs_mesh_shape(w, id);
+	d.position = kind == G_MESH ? v3(0, 0, 0) : v3(-30, 0, -4);
+	d.rotation = qs;
+	d.friction = FXG_ONE;
+	fxs_body_create(w, &d);
+}
+
+static fxs_world *ground_world(int kind, double th)
 {
 	fxs_world_def def = fxs_default_world_def();
-	def.enable_sleep = sleep;
+	def.enable_sleep = false;
 	fxs_world *w = fxs_world_create(&def);
-	body(w, FXS_BODY_STATIC, box(20, 0.5, 20), v3(0, -0.5, 0), identity, 1.0);
+	add_ground(w, kind, th);
 	return w;
 }
 
 /* Down a slope of angle theta: a cylinder rolling without slipping
  * accelerates at 2/3 g sin(theta) (I = m r^2 / 2). Measured between 0.5 s
- * and 1.5 s along the slope; within 0.5%. */
+ * and 1.5 s along the slope; within 0.5%, on each kind of ground. */
 TEST(cylinder_rolls_down_a_slope_at_two_thirds_g_sin)
 {
 	const double th = 20 * PI / 180, r = 0.4, hh = 0.3;
-	fxs_world_def def = fxs_default_world_def();
-	def.enable_sleep = false;
-	fxs_world *w = fxs_world_create(&def);
-	/* the slope: a box turned by -theta about z, descending along +x */
-	fxg_quat qs = quat(0, 0, 1, -th);
-	body(w, FXS_BODY_STATIC, box(30, 0.5, 4), v3(0, -0.5, 0), qs, 1.0);
-	/* the cylinder's axis along z, resting on the slope's surface near its top */
-	double nx = sin(th), ny = cos(th);     /* the surface normal */
-	double sx = -10 * cos(th), sy = 10 * sin(th); /* a point 10 m up the slope, on its surface */
-	fxs_body_id c = body(w, FXS_BODY_DYNAMIC, cylinder(r, hh), v3(sx + nx * r, sy + ny * r, 0),
-			     quat(1, 0, 0, PI / 2), 1.0);
-	double v1 = 0, v2 = 0;
-	for (int s = 1; s <= 90; ++s) {
-		fxs_world_step(w);
-		fxg_vec3 v = fxs_body_get_linear_velocity(w, c);
-		double along = fx(v.x) * cos(th) - fx(v.y) * sin(th);
-		if (s == 30)
-			v1 = along;
-		if (s == 90)
-			v2 = along;
+	for (int kind = 0; kind < 3; ++kind) {
+		fxs_world *w = ground_world(kind, th);
+		/* the cylinder's axis along z, resting on the surface 10 m up the slope */
+		double nx = sin(th), ny = cos(th), sx = -10 * cos(th), sy = 10 * sin(th);
+		fxs_body_id c = body(w, FXS_BODY_DYNAMIC, cylinder(r, hh), v3(sx + nx * r, sy + ny * r, 0),
+				     quat(1, 0, 0, PI / 2), 1.0);
+		double v1 = 0, v2 = 0;
+		for (int s = 1; s <= 90; ++s) {
+			fxs_world_step(w);
+			fxg_vec3 v = fxs_body_get_linear_velocity(w, c);
+			double along = fx(v.x) * cos(th) - fx(v.y) * sin(th);
+			if (s == 30)
+				v1 = along;
+			if (s == 90)
+				v2 = along;
+		}
+		fxg_vec3 wv = fxs_body_get_angular_velocity(w, c), vv = fxs_body_get_linear_velocity(w, c);
+		fxg_vec3 p = fxs_body_get_position(w, c);
+		double speed = sqrt(fx(vv.x) * fx(vv.x) + fx(vv.y) * fx(vv.y));
+		double height = fx(p.x) * sin(th) + fx(p.y) * cos(th); /* the centre above the plane */
+		double a = (v2 - v1) / 1.0, expect = 2.0 / 3.0 * 10 * sin(th);
+		printf("  %-11s theta 20 deg: a = %.5f m/s^2, 2/3 g sin = %.5f, error %.3f%%; v %.4f, w r %.4f, "
+		       "centre %.5f above the plane (r %.2f)\n",
+		       ground_name[kind], a, expect, 100 * fabs(a - expect) / expect, speed, fabs(fx(wv.z)) * r, height,
+		       r);
+		CHECKF(fabs(a - expect) < 0.005 * expect, "%s: a %.5f expected %.5f", ground_name[kind], a, expect);
+		CHECKF(fabs(speed - fabs(fx(wv.z)) * r) < 0.01 * speed, "%s slips: v %.4f w r %.4f", ground_name[kind],
+		       speed, fabs(fx(wv.z)) * r);
+		CHECKF(fabs(height - r) < 0.005, "%s: centre %.5f above the plane", ground_name[kind], height);
+		fxs_world_destroy(w);
 	}
-	fxg_vec3 wv = fxs_body_get_angular_velocity(w, c);
-	fxg_vec3 vv = fxs_body_get_linear_velocity(w, c);
-	double speed = sqrt(fx(vv.x) * fx(vv.x) + fx(vv.y) * fx(vv.y));
-	double a = (v2 - v1) / 1.0, expect = 2.0 / 3.0 * 10 * sin(th);
-	printf("  theta 20 deg: a = %.5f m/s^2, 2/3 g sin = %.5f, error %.3f%%; v %.4f, w r %.4f\n", a, expect,
-	       100 * fabs(a - expect) / expect, speed, fabs(fx(wv.z)) * r);
-	CHECKF(fabs(a - expect) < 0.005 * expect, "a %.5f expected %.5f", a, expect);
-	CHECKF(fabs(speed - fabs(fx(wv.z)) * r) < 0.01 * speed, "slips: v %.4f w r %.4f", speed, fabs(fx(wv.z)) * r);
-	fxs_world_destroy(w);
 }
 
 /* Standing on its cap for 10 s (sleep off): no drift, no tipping. */
 TEST(cylinder_stands_still_on_its_cap)
 {
-	fxs_world *w = ground_world(false);
-	fxs_body_id c = body(w, FXS_BODY_DYNAMIC, cylinder(0.3, 0.6), v3(0, 0.6, 0), identity, 0.6);
-	double worst = 0, tilt = 0;
-	for (int s = 0; s < 600; ++s) {
-		fxs_world_step(w);
-		fxg_vec3 p = fxs_body_get_position(w, c);
-		fxg_quat q = fxs_body_get_rotation(w, c);
-		worst = fmax(worst, sqrt(fx(p.x) * fx(p.x) + fx(p.z) * fx(p.z)));
-		tilt = fmax(tilt, 2 * asin(fmin(1, sqrt(fx(q.x) * fx(q.x) + fx(q.z) * fx(q.z)))));
+	for (int kind = 0; kind < 3; ++kind) {
+		fxs_world *w = ground_world(kind, 0);
+		fxs_body_id c = body(w, FXS_BODY_DYNAMIC, cylinder(0.3, 0.6), v3(0.25, 0.6, 0.4), identity, 0.6);
+		double worst = 0, tilt = 0;
+		for (int s = 0; s < 600; ++s) {
+			fxs_world_step(w);
+			fxg_vec3 p = fxs_body_get_position(w, c);
+			fxg_quat q = fxs_body_get_rotation(w, c);
+			double dx = fx(p.x) - 0.25, dz = fx(p.z) - 0.4;
+			worst = fmax(worst, sqrt(dx * dx + dz * dz));
+			tilt = fmax(tilt, 2 * asin(fmin(1, sqrt(fx(q.x) * fx(q.x) + fx(q.z) * fx(q.z)))));
+		}
+		fxg_vec3 p = fxs_body_get_position(w, c), v = fxs_body_get_linear_velocity(w, c);
+		printf("  %-11s after 10 s: y %.5f (0.6), worst drift %.6f m, worst tilt %.5f deg, |v| %.6f\n",
+		       ground_name[kind], fx(p.y), worst, tilt * 180 / PI,
+		       sqrt(fx(v.x) * fx(v.x) + fx(v.y) * fx(v.y) + fx(v.z) * fx(v.z)));
+		CHECKF(worst < 1e-4 && tilt < 0.001 && fabs(fx(p.y) - 0.6) < 0.005, "%s", ground_name[kind]);
+		fxs_world_destroy(w);
 	}
-	fxg_vec3 p = fxs_body_get_position(w, c), v = fxs_body_get_linear_velocity(w, c);
-	printf("  after 10 s: y %.5f (0.6), worst drift %.6f m, worst tilt %.5f deg, |v| %.6f\n", fx(p.y), worst,
-	       tilt * 180 / PI, sqrt(fx(v.x) * fx(v.x) + fx(v.y) * fx(v.y) + fx(v.z) * fx(v.z)));
-	CHECK(worst < 1e-4);
-	CHECK(tilt < 0.001);
-	CHECK(fabs(fx(p.y) - 0.6) < 0.005);
-	fxs_world_destroy(w);
 }
 
 /* Lying on its side on flat ground for 10 s: it does not roll. */
 TEST(cylinder_rests_on_its_side_without_rolling)
 {
-	fxs_world *w = ground_world(false);
-	fxs_body_id c = body(w, FXS_BODY_DYNAMIC, cylinder(0.3, 0.6), v3(0, 0.3, 0), quat(1, 0, 0, PI / 2), 0.6);
-	double worst = 0;
-	for (int s = 0; s < 600; ++s) {
-		fxs_world_step(w);
-		fxg_vec3 p = fxs_body_get_position(w, c);
-		worst = fmax(worst, sqrt(fx(p.x) * fx(p.x) + fx(p.z) * fx(p.z)));
+	for (int kind = 0; kind < 3; ++kind) {
+		fxs_world *w = ground_world(kind, 0);
+		fxs_body_id c =
+			body(w, FXS_BODY_DYNAMIC, cylinder(0.3, 0.6), v3(0.25, 0.3, 0.4), quat(1, 0, 0, PI / 2), 0.6);
+		double worst = 0;
+		for (int s = 0; s < 600; ++s) {
+			fxs_world_step(w);
+			fxg_vec3 p = fxs_body_get_position(w, c);
+			double dx = fx(p.x) - 0.25, dz = fx(p.z) - 0.4;
+			worst = fmax(worst, sqrt(dx * dx + dz * dz));
+		}
+		fxg_vec3 p = fxs_body_get_position(w, c), av = fxs_body_get_angular_velocity(w, c);
+		printf("  %-11s after 10 s: y %.5f (0.3), worst drift %.6f m, |w| %.6f\n", ground_name[kind], fx(p.y),
+		       worst, sqrt(fx(av.x) * fx(av.x) + fx(av.y) * fx(av.y) + fx(av.z) * fx(av.z)));
+		CHECKF(worst < 1e-4 && fabs(fx(p.y) - 0.3) < 0.005, "%s", ground_name[kind]);
+		fxs_world_destroy(w);
 	}
-	fxg_vec3 p = fxs_body_get_position(w, c), av = fxs_body_get_angular_velocity(w, c);
-	printf("  after 10 s: y %.5f (0.3), worst drift %.6f m, |w| %.6f\n", fx(p.y), worst,
-	       sqrt(fx(av.x) * fx(av.x) + fx(av.y) * fx(av.y) + fx(av.z) * fx(av.z)));
-	CHECK(worst < 1e-4);
-	CHECK(fabs(fx(p.y) - 0.3) < 0.005);
-	fxs_world_destroy(w);
 }
 
 /* A pile of cylinders and other shapes: a snapshot taken mid-way restores to
  * a world that steps to the same hashes. */
 TEST(cylinder_snapshot_restores_to_the_same_bits)
 {
-	fxs_world *w = ground_world(true);
+	fxs_world_def def = fxs_default_world_def();
+	fxs_world *w = fxs_world_create(&def);
+	add_ground(w, G_BOX, 0);
 	fxs_shape sp = { .type = FXS_SHAPE_SPHERE, .radius = tofx(0.3) };
 	for (int i = 0; i < 8; ++i) {
 		fxs_shape s = i % 4 == 3 ? sp : (i % 4 == 2 ? box(0.3, 0.2, 0.4) : cylinder(0.3 + 0.05 * i, 0.4));

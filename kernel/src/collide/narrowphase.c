@@ -82,6 +82,7 @@ void fxs_collide_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rota
 		[FXS_SHAPE_CAPSULE][FXS_SHAPE_CYLINDER] = fxs_collide_capsule_cylinder,
 		[FXS_SHAPE_HULL][FXS_SHAPE_CYLINDER] = fxs_collide_hull_cylinder,
 		[FXS_SHAPE_CYLINDER][FXS_SHAPE_CYLINDER] = fxs_collide_cylinders,
+		[FXS_SHAPE_CYLINDER][FXS_SHAPE_MESH] = fxs_collide_convex_mesh,
 		/* mesh-mesh: both static, never paired */
 	};
 	m->normal = fxg_v3_zero();

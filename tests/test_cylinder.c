@@ -366,3 +366,39 @@ TEST(cylinder_snapshot_restores_to_the_same_bits)
 	fxs_world_destroy(w2);
 	fxs_world_destroy(w);
 }
+
+/* A compound of a cylinder (an axle, along x) and two cylinder wheels: its
+ * mass is the sum of the closed forms, and it rests on the ground on the
+ * wheels' rims, level, at the wheels' radius. */
+TEST(cylinder_compound_of_wheels_rests_on_its_rims)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	add_ground(w, G_BOX, 0);
+	fxg_quat along_x = quat(0, 0, 1, PI / 2);
+	fxs_compound_child ch[3] = { { cylinder(0.1, 1.0), { v3(0, 0, 0), along_x } },
+				     { cylinder(0.5, 0.1), { v3(-1.1, 0, 0), along_x } },
+				     { cylinder(0.5, 0.1), { v3(1.1, 0, 0), along_x } } };
+	fxg_vec3 com;
+	fxs_compound_id cid = fxs_world_create_compound(w, ch, 3, &com);
+	CHECK(cid != 0);
+	fxs_body_def d = fxs_default_body_def();
+	d.shape = fxs_compound_shape(w, cid);
+	d.position = v3(0, 0.6, 0);
+	d.density = tofx(1000);
+	fxs_body_id b = fxs_body_create(w, &d);
+	CHECK(b.index1 != 0);
+	double r0 = fx(tofx(0.1)), h0 = 2 * fx(tofx(1.0)), r1 = fx(tofx(0.5)), h1 = 2 * fx(tofx(0.1));
+	double m = 1000 * PI * (r0 * r0 * h0 + 2 * r1 * r1 * h1);
+	printf("  mass %.6f kg (closed form %.6f)\n", wide_d(fxs_body_get_mass(w, b)), m);
+	CHECK(fabs(wide_d(fxs_body_get_mass(w, b)) - m) < 1e-6 * m);
+	for (int s = 0; s < 300; ++s)
+		fxs_world_step(w);
+	fxg_vec3 p = fxs_body_get_position(w, b);
+	fxg_quat q = fxs_body_get_rotation(w, b);
+	printf("  after 5 s: centre (%.5f %.5f %.5f), q (%.5f %.5f %.5f %.5f)\n", fx(p.x), fx(p.y), fx(p.z), fx(q.x),
+	       fx(q.y), fx(q.z), fx(q.w));
+	CHECK(fabs(fx(p.y) - 0.5) < 0.005 && fabs(fx(p.x)) < 1e-3 && fabs(fx(p.z)) < 1e-3);
+	fxs_world_destroy(w);
+}

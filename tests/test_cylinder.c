@@ -402,3 +402,26 @@ TEST(cylinder_compound_of_wheels_rests_on_its_rims)
 	CHECK(fabs(fx(p.y) - 0.5) < 0.005 && fabs(fx(p.x)) < 1e-3 && fabs(fx(p.z)) < 1e-3);
 	fxs_world_destroy(w);
 }
+
+/* Against a convex hull (a 2 x 0.5 x 2 m slab built from its 8 corners):
+ * standing on it on 4 points, lying on it on 2, at the closed-form gap. */
+TEST(cylinder_on_a_hull_stands_on_4_points_and_lies_on_2)
+{
+	fxs_world_def def = fxs_default_world_def();
+	fxs_world *w = fxs_world_create(&def);
+	fxg_vec3 pts[8];
+	for (int k = 0; k < 8; ++k)
+		pts[k] = v3(k & 1 ? 1 : -1, k & 2 ? 0.25 : -0.25, k & 4 ? 1 : -1);
+	fxg_vec3 com;
+	fxs_hull_id h = fxs_world_create_hull(w, pts, 8, &com);
+	CHECK(h != 0);
+	fxs_shape hs = fxs_hull_shape(w, h);
+	fxs_shape cy = cylinder(0.3, 0.5);
+	fxs_manifold m = collide(hs, v3(0, 0, 0), identity, cy, v3(0.2, 0.25 + 0.5 + 0.01, 0.1), identity);
+	printf("  standing: %d points, separation %.5f (0.01)\n", m.point_count, min_sep(&m));
+	CHECK(m.point_count == 4 && fabs(min_sep(&m) - 0.01) < 1e-3 && m.normal.y == FXG_ONE);
+	m = collide(hs, v3(0, 0, 0), identity, cy, v3(0.2, 0.25 + 0.3 - 0.02, 0.1), quat(1, 0, 0, PI / 2));
+	printf("  lying: %d points, separation %.5f (-0.02)\n", m.point_count, min_sep(&m));
+	CHECK(m.point_count == 2 && fabs(min_sep(&m) + 0.02) < 1e-3 && m.normal.y == FXG_ONE);
+	fxs_world_destroy(w);
+}

@@ -303,8 +303,11 @@ static fxg_vec3 lift(const feat *F, fxg_vec3 p, fxg_vec3 n)
 static bool inside(const feat *F, fxg_vec3 x)
 {
 	if (F->kind == F_DISK) {
-		fxg_vec3 d = np_sub(x, F->p0);
-		return np_dot_w(d, d) <= (int64_t)F->C->r * F->C->r;
+		const int64_t far = (int64_t)1 << 29; /* beyond any radius; keeps the squares in range */
+		int64_t dx = (int64_t)x.x - F->p0.x, dy = (int64_t)x.y - F->p0.y, dz = (int64_t)x.z - F->p0.z;
+		if (fxg_abs64(dx) > far || fxg_abs64(dy) > far || fxg_abs64(dz) > far)
+			return false;
+		return dx * dx + dy * dy + dz * dz <= (int64_t)F->C->r * F->C->r;
 	}
 	const fxs_hull_geom *g = F->P->g;
 	int s = g->face_start[F->f], e = g->face_start[F->f + 1];

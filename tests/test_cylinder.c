@@ -187,6 +187,8 @@ TEST(cylinder_contacts_match_closed_forms)
 		  quat(0, 1, 0, PI / 4), -0.02, 2, v3(1, 0, 0) },
 		{ "cylinder on the cap", cy, v3(0.2, 2.01, 0), identity, 0.01, 4, v3(0, 1, 0) },
 		{ "cylinder side by side", cy, v3(0.99, 0.1, 0), identity, -0.01, 2, v3(1, 0, 0) },
+		{ "cylinder rim to rim", cy, v3(1.1, 2.05, 0), identity, 0.11180, 1, v3(0.89443, 0.44721, 0) },
+		{ "box edge off the rim", box(0.5, 0.5, 0.5), v3(1.1, 1.55, 0), identity, 0.11180, 1, v3(0.89443, 0.44721, 0) },
 		{ "cylinder crossed on the side", cy, v3(0, 0, 0.98), quat(0, 0, 1, PI / 2), -0.02, 1, v3(0, 0, 1) },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -195,8 +197,12 @@ TEST(cylinder_contacts_match_closed_forms)
 		       m.point_count, min_sep(&m), cases[i].sep, fx(m.normal.x), fx(m.normal.y), fx(m.normal.z));
 		CHECKF(m.point_count == cases[i].points, "%s: %d points", cases[i].what, m.point_count);
 		CHECKF(fabs(min_sep(&m) - cases[i].sep) < 2e-3, "%s: separation %.5f", cases[i].what, min_sep(&m));
-		CHECKF(fabs(fx(m.normal.x) - fx(cases[i].n.x)) < 2e-3 && fabs(fx(m.normal.y) - fx(cases[i].n.y)) < 2e-3 &&
-			       fabs(fx(m.normal.z) - fx(cases[i].n.z)) < 2e-3,
+		/* a rim's normal is found by maximising the separation, which is flat
+		 * at its top: to sqrt(2 LSB / gap), 0.3 degrees at these 0.1 m gaps;
+		 * the faces, caps and sides are exact */
+		double tol = strstr(cases[i].what, "rim") ? 5e-3 : 2e-3;
+		CHECKF(fabs(fx(m.normal.x) - fx(cases[i].n.x)) < tol && fabs(fx(m.normal.y) - fx(cases[i].n.y)) < tol &&
+			       fabs(fx(m.normal.z) - fx(cases[i].n.z)) < tol,
 		       "%s: normal", cases[i].what);
 	}
 	/* apart by more than the speculative distance: nothing */

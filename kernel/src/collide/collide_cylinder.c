@@ -11,14 +11,18 @@
  * which the Minkowski difference has its faces is the distance itself (or
  * minus the penetration). Those axes are:
  *   - the core's face normals, and the cylinder's caps +-y (exact);
- *   - for each core edge, the great circle of normals perpendicular to it
- *     (the cylinder's side or rim against the edge);
- *   - for each core vertex, the half meridian from -y to +y through the
- *     vertex's radial direction (the side, rim or cap against the vertex).
- * Each circle is sampled every 22.5 degrees and the best sample refined by
- * 12 bisections of its bracket (normalised midpoints, no trigonometry): the
- * axis to 0.02 degrees, whose separation error is second order. Fixed
- * iteration counts, strict comparisons, ties to the earlier candidate.
+ *   - for each core vertex, the direction in which it is farthest from the
+ *     cylinder (its signed distance, closed form: the side, rim or cap
+ *     against the vertex), where the full separation is taken;
+ *   - for each core edge, the arc of normals perpendicular to it between
+ *     its two faces' (where the edge is the core's support, so the edge's
+ *     own separation is exact; a capsule's: the whole circle): the side or
+ *     a rim against the edge. The arc is sampled at 5 points (the circle
+ *     every 22.5 degrees) and the best sample refined by 12 bisections of
+ *     its bracket (normalised midpoints, no trigonometry), whose error in
+ *     the separation is second order. An edge whose bound (from its faces'
+ *     offsets) cannot beat what is already found is skipped.
+ * Fixed iteration counts, strict comparisons, ties to the earlier candidate.
  * A core face or a cap is kept unless another axis beats it by the box-box
  * preference (collide_common.h).
  *
@@ -34,9 +38,10 @@
  * points and lies on its side on 2.
  *
  * Cylinder against cylinder: the axes are both shapes' caps, the two great
- * circles perpendicular to each axis (side against side or rim), and a
- * pattern search (4 neighbours, halving steps, 16 rounds) from the best of
- * them for the rim against rim; the same features and points. */
+ * circles perpendicular to each axis (side against side or rim), and, when
+ * the best of those beats the caps, a pattern search (4 neighbours, halving
+ * steps, 16 rounds) from it for the rim against rim; the same features and
+ * points. */
 #include "collide/collide_common.h"
 #include "geometry/hull.h"
 
@@ -104,6 +109,7 @@ typedef struct core {
 	int64_t o[FXS_HULL_MAX_FACES];
 	fxg_vec3 eu[FXS_HULL_MAX_EDGES];
 	uint8_t ev[FXS_HULL_MAX_EDGES][2];
+	uint8_t ef[FXS_HULL_MAX_EDGES][2]; /* the faces either side (boxes, hulls) */
 } core;
 
 /* max over the cylinder of m . x, Q32.32 (m about unit) */
@@ -150,21 +156,24 @@ static void offer(const pair *q, fxg_vec3 n, best_axis *b)
 	}
 }
 
-/* The best axis on the circle a cos t + b sin t for sample indices k0..k1
- * (16 per turn), refined around the best sample. */
-static void search_circle(const pair *q, fxg_vec3 a, fxg_vec3 b, int k0, int k1, best_axis *out)
+/* A separation to maximise along a family of axes: the full one, or one
+ * exact only on the family (an edge's, below). */
+typedef int64_t (*sep_fn)(const pair *q, int idx, fxg_vec3 n);
+
+static int64_t full_sep(const pair *q, int idx, fxg_vec3 n)
 {
-	int kb = k0;
-	int64_t fb = INT64_MIN;
-	for (int k = k0; k <= k1; ++k) {
-		int64_t f = sep_along(q, circle_dir(a, b, k));
-		if (f > fb)
-			fb = f, kb = k;
-	}
-	fxg_vec3 lo = circle_dir(a, b, kb - 1), mid = circle_dir(a, b, kb), hi = circle_dir(a, b, kb + 1);
+	(void)idx;
+	return sep_along(q, n);
+}
+
+/* Refine the best of three neighbouring axes lo, mid, hi (f(mid) = fb) by
+ * bisecting their bracket, and offer the result. */
+static void refine(const pair *q, sep_fn f, int idx, fxg_vec3 lo, fxg_vec3 mid, fxg_vec3 hi, int64_t fb,
+		   best_axis *out)
+{
 	for (int it = 0; it < REFINE_STEPS; ++it) {
 		fxg_vec3 m1 = unit(np_add(lo, mid)), m2 = unit(np_add(mid, hi));
-		int64_t f1 = sep_along(q, m1), f2 = sep_along(q, m2);
+		int64_t f1 = f(q, idx, m1), f2 = f(q, idx, m2);
 		if (f1 > fb && f1 >= f2) {
 			hi = mid, mid = m1, fb = f1;
 		} else if (f2 > fb) {
@@ -177,6 +186,39 @@ static void search_circle(const pair *q, fxg_vec3 a, fxg_vec3 b, int k0, int k1,
 		out->sep = fb;
 		out->n = mid;
 	}
+}
+
+/* The best axis on the circle a cos t + b sin t for sample indices k0..k1
+ * (16 per turn), refined around the best sample. */
+static void search_circle(const pair *q, sep_fn f, int idx, fxg_vec3 a, fxg_vec3 b, int k0, int k1, best_axis *out)
+{
+	int kb = k0;
+	int64_t fb = INT64_MIN;
+	for (int k = k0; k <= k1; ++k) {
+		int64_t v = f(q, idx, circle_dir(a, b, k));
+		if (v > fb)
+			fb = v, kb = k;
+	}
+	refine(q, f, idx, circle_dir(a, b, kb - 1), circle_dir(a, b, kb), circle_dir(a, b, kb + 1), fb, out);
+}
+
+/* The best axis on the arc from unit a0 to unit a1 (under 180 degrees):
+ * 5 samples, refined around the best. */
+static void search_arc(const pair *q, sep_fn f, int idx, fxg_vec3 a0, fxg_vec3 a1, best_axis *out)
+{
+	fxg_vec3 s[5];
+	s[0] = a0, s[4] = a1;
+	s[2] = unit(np_add(a0, a1));
+	s[1] = unit(np_add(a0, s[2]));
+	s[3] = unit(np_add(s[2], a1));
+	int kb = 0;
+	int64_t fb = INT64_MIN;
+	for (int k = 0; k < 5; ++k) {
+		int64_t v = f(q, idx, s[k]);
+		if (v > fb)
+			fb = v, kb = k;
+	}
+	refine(q, f, idx, s[kb > 0 ? kb - 1 : 0], s[kb], s[kb < 4 ? kb + 1 : 4], fb, out);
 }
 
 /* Local 2D search on the sphere of directions from b->n. */
@@ -569,6 +611,34 @@ static void build(const feat *FA, const feat *FB, fxg_vec3 n, int64_t sep, fix16
 	}
 }
 
+/* Signed distance (Q32.32) from point v to cylinder A (at the origin),
+ * and the unit direction from A towards v along which it is measured. */
+static int64_t point_distance(const cyl *A, fxg_vec3 v, fxg_vec3 *n)
+{
+	fix16_t rho;
+	fxg_vec3 rad = np_normalize(fxg_v3(v.x, 0, v.z), &rho);
+	if (rho == 0)
+		rad = fxg_v3(FXG_ONE, 0, 0);
+	fxg_vec3 up = fxg_v3(0, v.y >= 0 ? FXG_ONE : -FXG_ONE, 0);
+	int64_t dy = fxg_abs64(v.y) - A->hh, dr = (int64_t)rho - A->r; /* Q16.16 */
+	if (dy > 0 && dr > 0) {
+		fix16_t len;
+		*n = np_normalize(fxg_v3(np_w2f(dr * rad.x), (fix16_t)(v.y >= 0 ? dy : -dy), np_w2f(dr * rad.z)), &len);
+		return np_dot_w(*n, v) - cyl_support(A, *n);
+	}
+	*n = dy >= dr ? up : rad;
+	return (dy >= dr ? dy : dr) << 16;
+}
+
+/* The separation along n of edge e's two ends (exact where the edge is
+ * the core's support: n perpendicular to it, within its faces' arc). */
+static int64_t edge_sep(const pair *q, int e, fxg_vec3 n)
+{
+	const core *P = q->P;
+	int64_t d0 = np_dot_w(n, P->v[P->ev[e][0]]), d1 = np_dot_w(n, P->v[P->ev[e][1]]);
+	return (d0 < d1 ? d0 : d1) - ((int64_t)P->rad << 16) - cyl_support(&q->A, n);
+}
+
 /* A's side against a point, a line or a segment: the normal is
  * perpendicular to A's axis, and for a point or a parallel line it is the
  * radial direction to it. The searches find it to within the angle whose
@@ -617,18 +687,50 @@ static void collide_core(const cyl *A, const core *P, fix16_t speculative, const
 	int64_t fs = np_w2f(face.sep), cs = np_w2f(cap.sep);
 	if (P->nf == 0 || cs > fxg_mul_round64(FXS_NP_REL_FACE, fs) + FXS_NP_ABS_TOL)
 		face = cap, fs = cs;
-	/* the curved parts: edge circles and vertex meridians */
+	/* the curved parts. Nothing from them is used unless it beats `need`
+	 * (the preference for faces), so a family whose bound stays below it
+	 * is skipped: the answer is the same. */
+	int64_t need = ((int64_t)fxg_mul_round64(FXS_NP_REL_EDGE, fs) + FXS_NP_ABS_TOL) << 16;
+	if (P->nf == 0 && P->ne == 0)
+		need = face.sep;
 	best_axis gen = { INT64_MIN, { 0, FXG_ONE, 0 } };
-	for (int e = 0; e < P->ne && gen.sep <= spec; ++e) {
-		fxg_vec3 a = perp_unit(P->eu[e]);
-		search_circle(&q, a, np_cross(P->eu[e], a), 0, 15, &gen);
-	}
+	const int64_t hmin = ((int64_t)(A->r < A->hh ? A->r : A->hh) + P->rad) << 16;
+	/* a vertex: where its own separation n.v - h(n) is largest, which is its
+	 * signed distance to the cylinder along the closest direction (closed
+	 * form); the full separation there is what counts (it is the vertex's
+	 * exactly when that direction is in the vertex's cone of normals, and
+	 * the cone's boundary belongs to its edges) */
 	for (int i = 0; i < P->nv && gen.sep <= spec; ++i) {
-		fix16_t len;
-		fxg_vec3 rad = np_normalize(fxg_v3(P->v[i].x, 0, P->v[i].z), &len);
-		if (len == 0)
-			rad = fxg_v3(FXG_ONE, 0, 0);
-		search_circle(&q, rad, fxg_v3(0, FXG_ONE, 0), -4, 4, &gen);
+		fxg_vec3 n;
+		int64_t sd = point_distance(A, P->v[i], &n) - ((int64_t)P->rad << 16);
+		if (sd > need && sd > gen.sep)
+			offer(&q, n, &gen);
+	}
+	/* an edge: the arc of normals perpendicular to it between its two
+	 * faces' (the whole circle for a capsule's), where the edge is the
+	 * core's support and its own separation is exact */
+	for (int e = 0; e < P->ne && gen.sep <= spec; ++e) {
+		fxg_vec3 v0 = P->v[P->ev[e][0]];
+		if (P->nf > 0) {
+			fxg_vec3 a0 = np_neg(P->n[P->ef[e][0]]), a1 = np_neg(P->n[P->ef[e][1]]);
+			/* on the arc n = s a0 + t a1 (s, t >= 0) with s + t <= 1 / cos(half the arc):
+			 * n.v0 <= max(a0.v0, a1.v0) times that when positive */
+			int64_t mx = np_dot_w(a0, v0) > np_dot_w(a1, v0) ? np_dot_w(a0, v0) : np_dot_w(a1, v0);
+			fix16_t l2;
+			np_normalize(np_add(a0, a1), &l2); /* 2 cos(half the arc) */
+			int64_t bound = mx > 0 && l2 > 0 ? (fxg_div_round64(mx, l2) * 2 + 1) * 65536 : mx; /* Q32.32 */
+			if (bound - hmin <= need || bound - hmin <= gen.sep)
+				continue;
+			search_arc(&q, edge_sep, e, a0, a1, &gen);
+		} else {
+			fix16_t t = np_dot(v0, P->eu[e]);
+			fix16_t dl;
+			np_normalize(np_madd(v0, -t, P->eu[e]), &dl); /* distance from the centre to the line */
+			if (((int64_t)dl << 16) - hmin <= need || ((int64_t)dl << 16) - hmin <= gen.sep)
+				continue;
+			fxg_vec3 a = perp_unit(P->eu[e]);
+			search_circle(&q, edge_sep, e, a, np_cross(P->eu[e], a), 0, 15, &gen);
+		}
 	}
 	if (gen.sep > spec)
 		return;
@@ -726,6 +828,7 @@ static void other_cylinder(const fxs_shape *o, const fxs_transform *xo, const fx
 		for (int e = 0; e < g->n_edges; ++e) {
 			P.eu[e] = fxg_m3_mul_v3(C, g->edge_u[e], ovf);
 			P.ev[e][0] = g->edge_v[e][0], P.ev[e][1] = g->edge_v[e][1];
+			P.ef[e][0] = g->edge_f[e][0], P.ef[e][1] = g->edge_f[e][1];
 		}
 	}
 	cyl A;
@@ -781,18 +884,22 @@ void fxs_collide_cylinders(const fxs_shape *a, const fxs_transform *xa, const fx
 	if (face.sep > spec)
 		return;
 	best_axis gen = { INT64_MIN, { 0, FXG_ONE, 0 } };
-	search_circle(&q, fxg_v3(FXG_ONE, 0, 0), fxg_v3(0, 0, FXG_ONE), 0, 15, &gen);
+	search_circle(&q, full_sep, 0, fxg_v3(FXG_ONE, 0, 0), fxg_v3(0, 0, FXG_ONE), 0, 15, &gen);
 	if (gen.sep > spec)
 		return;
-	search_circle(&q, B.ax, B.az, 0, 15, &gen);
+	search_circle(&q, full_sep, 0, B.ax, B.az, 0, 15, &gen);
 	if (gen.sep > spec)
 		return;
-	best_axis rr = gen.sep > face.sep ? gen : face;
-	pattern_search(&q, &rr);
-	if (rr.sep > spec)
-		return;
-	if (rr.sep > gen.sep)
-		gen = rr;
+	/* a rim against a rim: searched around the best side axis, when one
+	 * beats the caps (cylinders standing on each other skip it) */
+	best_axis rr = gen;
+	if (gen.sep > face.sep) {
+		pattern_search(&q, &rr);
+		if (rr.sep > spec)
+			return;
+		if (rr.sep > gen.sep)
+			gen = rr;
+	}
 	best_axis use = face;
 	if (np_w2f(gen.sep) > fxg_mul_round64(FXS_NP_REL_EDGE, np_w2f(face.sep)) + FXS_NP_ABS_TOL)
 		use = gen;

@@ -129,6 +129,13 @@ TEST(cylinder_ray_hits_at_closed_form_distance)
 	/* misses: beside the cap's edge */
 	CHECK(!fxs_world_ray_cast(w, v3(0.6, 5, 0), v3(0.6, -5, 0), fxs_null_body, &hit));
 	CHECK(!fxs_world_ray_cast(w, v3(0, 1.7, 6), v3(0, 1.7, -6), fxs_null_body, &hit));
+	/* a standing cylinder (r 0.2, half height 0.3) cast down at x = 0.3: its
+	 * cap's rim at x = 0.1 meets the side at y = 1 + sqrt(0.25 - 0.01) */
+	fxs_shape small = cylinder(0.2, 0.3);
+	CHECK(fxs_world_shape_cast(w, &small, identity, v3(0.3, 5, 1), v3(0.3, -5, 1), fxs_null_body, &hit));
+	double want = 5 - (1 + sqrt(0.24) + 0.3);
+	printf("  shape cast: distance %.5f (%.5f)\n", fx(hit.distance), want);
+	CHECK(fx(hit.distance) <= want + 1e-4 && fx(hit.distance) > want - 2e-3);
 	/* an overlap query */
 	fxs_body_id out[4];
 	fxs_transform xf = { v3(0, 1.55, 1.9), identity };

@@ -34,6 +34,7 @@ static const struct {
 	{ "joint_grid_50", 0x65667bb02ab6e443ull },
 	{ "joint_grid", 0xe22ec616490c5b3aull },
 	{ "arena", 0xc72b65207ab4916bull },
+	{ "cylinders", 0x2b9dc7d7250f6dddull },
 };
 
 bool fxs_scene_start_hash(const char *name, uint64_t *hash)

@@ -573,6 +573,63 @@ static fxs_world *scene_all_shapes(void)
 	return w;
 }
 
+/* cylinders: barrels, pillars and wheels on the mesh level. Two barrels
+ * roll down the first ramp, three pillars and a stack of three wheels stand
+ * on their caps, a barrel lies and a pillar stands on a static box, and a
+ * sphere, a box, a capsule, a tilted cylinder (landing on its rim) and two
+ * crossed barrels fall onto them and the floor: every pair the cylinder
+ * makes with the other shapes and with the mesh and box grounds. */
+static fxs_body_id add_cylinder(fxs_world *w, fxs_body_type type, fxg_vec3 p, fxg_quat q, const char *r,
+				const char *hh)
+{
+	fxs_body_def d = fxs_default_body_def();
+	d.type = type;
+	d.position = p;
+	d.rotation = q;
+	d.shape.type = FXS_SHAPE_CYLINDER;
+	d.shape.radius = D(r);
+	d.shape.half_height = D(hh);
+	d.density = FXG_I(500);
+	return fxs_body_create(w, &d);
+}
+
+static fxs_world *scene_cylinders(void)
+{
+	fxs_world *w = new_world();
+	add_mesh_level(w);
+	/* a quarter turn about x (the axis along z), about z (along x), and a tilt of 30 degrees about x */
+	const fxg_quat along_z = { 46341, 0, 0, 46341 }, along_x = { 0, 0, 46341, 46341 },
+		       tilt = { D("0.258819"), 0, 0, D("0.965926") }, upright = { 0, 0, 0, FXG_ONE };
+	/* barrels at the top of the first ramp (surface y = 1.2 at x = -6) */
+	add_cylinder(w, FXS_BODY_DYNAMIC, V("-6", "1.7", "-1"), along_z, "0.4", "0.5");
+	add_cylinder(w, FXS_BODY_DYNAMIC, V("-6.2", "1.8", "1"), along_z, "0.35", "0.6");
+	/* pillars and a stack of wheels standing on their caps */
+	for (int i = 0; i < 3; ++i)
+		add_cylinder(w, FXS_BODY_DYNAMIC, fxg_v3(FXG_I(3 + i), FXG_I(1), FXG_I(-6)), upright, "0.3", "1");
+	for (int i = 0; i < 3; ++i)
+		add_cylinder(w, FXS_BODY_DYNAMIC, fxg_v3(FXG_RATIO(i, 10), D("0.25") + FXG_RATIO(11 * i, 20), FXG_I(6)),
+			     upright, "0.6", "0.25");
+	/* a static box platform with a barrel lying and a pillar standing on it */
+	add_box(w, FXS_BODY_STATIC, V("6", "0.25", "6"), V("1.5", "0.25", "1.5"), FXG_I(1000));
+	add_cylinder(w, FXS_BODY_DYNAMIC, V("5.5", "0.8", "5.2"), along_x, "0.3", "0.6");
+	add_cylinder(w, FXS_BODY_DYNAMIC, V("6.5", "1.3", "6.6"), upright, "0.25", "0.8");
+	/* what falls on them: a sphere, a box, a capsule, a tilted cylinder, two crossed barrels */
+	add_sphere(w, FXS_BODY_DYNAMIC, V("5.5", "3", "5.3"), D("0.3"), FXG_I(500));
+	add_box(w, FXS_BODY_DYNAMIC, V("4", "3.5", "-6"), V("1.4", "0.2", "0.4"), FXG_I(500));
+	fxs_body_def d = fxs_default_body_def();
+	d.position = V("0.1", "3", "6");
+	d.rotation = along_x;
+	d.shape.type = FXS_SHAPE_CAPSULE;
+	d.shape.radius = D("0.2");
+	d.shape.half_height = D("0.5");
+	d.density = FXG_I(500);
+	fxs_body_create(w, &d);
+	add_cylinder(w, FXS_BODY_DYNAMIC, V("-2", "2", "-6"), tilt, "0.5", "0.4");
+	add_cylinder(w, FXS_BODY_DYNAMIC, V("-3", "0.5", "5"), along_z, "0.5", "1");
+	add_cylinder(w, FXS_BODY_DYNAMIC, V("-3", "2", "5"), along_x, "0.4", "1");
+	return w;
+}
+
 static const fxs_scene scenes[] = {
 	{ "drop", "a ball of radius 0.5 dropped from 10 m onto the ground", 300, scene_drop, 1, fxs_scene_default_inputs, NULL },
 	{ "falling_spheres_500", "500 spheres (10x10x5 lattice) falling into a walled box", 400, scene_falling_spheres_500, 4, fxs_scene_default_inputs, NULL },
@@ -595,6 +652,7 @@ static const fxs_scene scenes[] = {
 	{ "joint_grid_50", "50 x 50 spheres joined by 4,851 ball joints, top row static (Box3D joint_grid, n = 50)", 100, scene_joint_grid_50, 4, fxs_scene_default_inputs, NULL },
 	{ "joint_grid", "100 x 100 spheres joined by 19,701 ball joints, top row static (Box3D joint_grid)", 100, scene_joint_grid, 4, fxs_scene_default_inputs, NULL },
 	{ "arena", "two teams of two: filtered bullets, a capture-zone sensor, hit-event scores, blasts, upright players", FXS_ARENA_STEPS, fxs_scene_arena_create, FXS_ARENA_PLAYERS, fxs_scene_arena_inputs, fxs_scene_arena_script },
+	{ "cylinders", "barrels rolling down a ramp, pillars, a stack of wheels, and shapes falling on them, on the mesh level", 600, scene_cylinders, 4, fxs_scene_default_inputs, NULL },
 };
 
 const fxs_scene *fxs_scenes(uint32_t *count)

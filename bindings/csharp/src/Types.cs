@@ -10,7 +10,7 @@ namespace Fixstep
 {
     public enum Result { Ok = 0, InvalidArgument = 1, BufferTooSmall = 2, NoMemory = 3, BadMagic = 4, Version = 5, Truncated = 6, Corrupt = 7, Limit = 8, InvalidId = 9 }
     public enum BodyType { Static = 0, Kinematic = 1, Dynamic = 2 }
-    public enum ShapeType { Sphere = 0, Box = 1, Capsule = 2, Mesh = 3, Hull = 4, Compound = 5 }
+    public enum ShapeType { Sphere = 0, Box = 1, Capsule = 2, Mesh = 3, Hull = 4, Compound = 5, Cylinder = 6 }
     public enum Kernels { Portable = 0, Avx2 = 1, Avx512 = 2, Simd128 = 3, Neon = 4 }
 
     /// <summary>A failure the library reported: its result and its message.</summary>
@@ -77,6 +77,11 @@ namespace Fixstep
         public static Shape Capsule(Fix radius, Fix halfHeight)
         {
             Shape s = default(Shape); s.type = (int)ShapeType.Capsule; s.Radius = radius; s.HalfHeight = halfHeight; return s;
+        }
+        /// <summary>A cylinder along local y from -halfHeight to +halfHeight with flat caps of the given radius.</summary>
+        public static Shape Cylinder(Fix radius, Fix halfHeight)
+        {
+            Shape s = default(Shape); s.type = (int)ShapeType.Cylinder; s.Radius = radius; s.HalfHeight = halfHeight; return s;
         }
     }
 

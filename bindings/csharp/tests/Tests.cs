@@ -418,6 +418,14 @@ static class Tests
             Check(b.Position.Y < (Fix)5, "the bob swung down");
             Check(w.DestroyJoint(j) && w.JointCount == 0, "the joint is destroyed");
 
+            // a cylinder (along y, r 0.5, half height 1): read back, and a ray down onto its cap
+            var cyd = BodyDef.Default; cyd.Type = BodyType.Static; cyd.Shape = Shape.Cylinder((Fix)0.5, (Fix)1); cyd.Position = FixVec3.FromUnits(-20, 5, 20);
+            Body cyl = w.CreateBody(cyd);
+            Equal(ShapeType.Cylinder, cyl.Shape.Type, "a cylinder shape");
+            Equal((Fix)1, cyl.Shape.HalfHeight, "its half height");
+            Check(w.RayCast(FixVec3.FromUnits(-20.2, 10, 20.3), FixVec3.FromUnits(-20.2, 0, 20.3), out hit) && hit.Body == cyl.Id &&
+                  Math.Abs((double)hit.Distance - 4) < 0.001, "a ray meets the cylinder's cap 4 m down");
+
             // hull and mesh
             FixVec3 com;
             Shape hull = w.CreateHull(new[] { FixVec3.FromUnits(0, 0, 0), FixVec3.FromUnits(1, 0, 0), FixVec3.FromUnits(0, 1, 0), FixVec3.FromUnits(0, 0, 1) }, out com);

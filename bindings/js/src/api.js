@@ -208,7 +208,7 @@ function live(obj, what) {
 
 /* ---- enums ---- */
 const BODY_TYPES = ['static', 'kinematic', 'dynamic'];
-const SHAPE_TYPES = ['sphere', 'box', 'capsule', 'mesh', 'hull', 'compound'];
+const SHAPE_TYPES = ['sphere', 'box', 'capsule', 'mesh', 'hull', 'compound', 'cylinder'];
 const JOINT_TYPES = ['ball', 'hinge', 'fixed', 'distance', 'prismatic'];
 const KERNELS = ['portable', 'avx2', 'avx512', 'simd128', 'neon'];
 function enumIndex(list, v, what) {
@@ -245,7 +245,7 @@ function locksOut(bits) { return Object.fromEntries(LOCKS.map((k, i) => [k, (bit
 
 /* ---- shapes ----
  * {type: 'sphere', radius} | {type: 'box', halfExtents} | {type: 'capsule',
- * radius, halfHeight} | the object a world's createMesh / createHull /
+ * radius, halfHeight} | {type: 'cylinder', radius, halfHeight} | the object a world's createMesh / createHull /
  * createCompound returned ({type: 'mesh' | 'hull' | 'compound', id}). */
 const SHAPE_KEYS = ['type', 'radius', 'halfHeight', 'halfExtents', 'id'];
 /* base: the fields a shape leaves out keep these (they are part of the
@@ -263,19 +263,19 @@ function shapeInts(s, what = 'shape', base = [0, 0, 0, 0, 0, 0, 0]) {
 	if (s.halfHeight !== undefined) o[2] = toFixed(s.halfHeight, what + '.halfHeight');
 	if (s.halfExtents !== undefined) o.splice(3, 3, ...vec(s.halfExtents, what + '.halfExtents'));
 	if (s.id !== undefined) o[6] = u32(s.id, what + '.id');
-	if ((t === 0 || t === 2) && s.radius === undefined) throw new TypeError(`fixstep: ${what}: a ${SHAPE_TYPES[t]} needs a radius`);
-	if (t === 2 && s.halfHeight === undefined) throw new TypeError(`fixstep: ${what}: a capsule needs a halfHeight`);
+	if ((t === 0 || t === 2 || t === 6) && s.radius === undefined) throw new TypeError(`fixstep: ${what}: a ${SHAPE_TYPES[t]} needs a radius`);
+	if ((t === 2 || t === 6) && s.halfHeight === undefined) throw new TypeError(`fixstep: ${what}: a ${SHAPE_TYPES[t]} needs a halfHeight`);
 	if (t === 1 && s.halfExtents === undefined) throw new TypeError(`fixstep: ${what}: a box needs halfExtents`);
-	if (t >= 3 && s.id === undefined) throw new TypeError(`fixstep: ${what}: a ${SHAPE_TYPES[t]} needs the id its world's create${t === 3 ? 'Mesh' : t === 4 ? 'Hull' : 'Compound'} gave`);
+	if (t >= 3 && t <= 5 && s.id === undefined) throw new TypeError(`fixstep: ${what}: a ${SHAPE_TYPES[t]} needs the id its world's create${t === 3 ? 'Mesh' : t === 4 ? 'Hull' : 'Compound'} gave`);
 	return o;
 }
 function shapeOut(a, o) {
 	const t = a[o];
 	const s = { type: SHAPE_TYPES[t] };
-	if (t === 0 || t === 2) s.radius = a[o + 1] / FX_ONE;
-	if (t === 2) s.halfHeight = a[o + 2] / FX_ONE;
+	if (t === 0 || t === 2 || t === 6) s.radius = a[o + 1] / FX_ONE;
+	if (t === 2 || t === 6) s.halfHeight = a[o + 2] / FX_ONE;
 	if (t === 1) s.halfExtents = vecOut(a, o + 3);
-	if (t >= 3) s.id = a[o + 6] >>> 0;
+	if (t >= 3 && t <= 5) s.id = a[o + 6] >>> 0;
 	return s;
 }
 

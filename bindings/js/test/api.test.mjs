@@ -129,6 +129,24 @@ test('bodies: ids go stale when destroyed; forces and impulses act', () => {
 	w.free();
 });
 
+test('a cylinder: its shape, closed-form mass and inertia, a ray on its side, standing on its cap', () => {
+	const w = groundWorld();
+	assert.throws(() => w.createBody({ shape: { type: 'cylinder', radius: 0.5 } }), /needs a halfHeight/);
+	const c = w.createBody({ position: [0, 1, 0], density: 1000, shape: { type: 'cylinder', radius: 0.5, halfHeight: 1 } });
+	assert.deepEqual(c.shape, { type: 'cylinder', radius: 0.5, halfHeight: 1 });
+	// m = pi rho r^2 h, Iy = m r^2 / 2, Ix = Iz = m (3 r^2 + h^2) / 12 (h = 2)
+	const m = Math.PI * 1000 * 0.25 * 2, { mass, inertia } = c.mass;
+	assert.ok(Math.abs(mass - m) < 1e-4 * m, `mass ${mass}, closed form ${m}`);
+	assert.ok(Math.abs(inertia[1] - m * 0.25 / 2) < 1e-4 * m, `Iy ${inertia[1]}`);
+	assert.ok(Math.abs(inertia[0] - m * (0.75 + 4) / 12) < 1e-4 * m && inertia[2] === inertia[0], `Ix ${inertia[0]}`);
+	// along -x at height 1.2 and z 0.3: enters the side at x = sqrt(0.25 - 0.09) = 0.4
+	const hit = w.rayCast([5, 1.2, 0.3], [-5, 1.2, 0.3]);
+	assert.ok(hit && hit.body.slot === c.slot && Math.abs(hit.distance - 4.6) < 1e-3, `distance ${hit && hit.distance}`);
+	w.step(300);
+	assert.ok(Math.abs(c.position.y - 1) < 5e-3 && Math.abs(c.position.x) < 1e-4, `stands at ${c.position.y}`);
+	w.free();
+});
+
 test('ray and shape casts find the ground at the closed-form distance', () => {
 	const w = groundWorld();
 	const hit = w.rayCast([1, 10, 2], [1, -5, 2]);

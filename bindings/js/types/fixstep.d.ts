@@ -31,9 +31,10 @@ export type Shape =
 	| { type: 'sphere'; radius: Num; halfHeight?: Num; halfExtents?: Vec3In }
 	| { type: 'box'; halfExtents: Vec3In; radius?: Num; halfHeight?: Num }
 	| { type: 'capsule'; radius: Num; halfHeight: Num; halfExtents?: Vec3In }
+	| { type: 'cylinder'; radius: Num; halfHeight: Num; halfExtents?: Vec3In }
 	| { type: 'mesh' | 'hull' | 'compound'; id: number };
 /** A shape as read back (numbers in metres). */
-export interface ShapeOut { type: 'sphere' | 'box' | 'capsule' | 'mesh' | 'hull' | 'compound'; radius?: number; halfHeight?: number; halfExtents?: Vec3; id?: number }
+export interface ShapeOut { type: 'sphere' | 'box' | 'capsule' | 'mesh' | 'hull' | 'compound' | 'cylinder'; radius?: number; halfHeight?: number; halfExtents?: Vec3; id?: number }
 
 export interface WorldDef {
 	gravity?: Vec3In; dt?: Num; substeps?: number; relaxIterations?: number; contactHertz?: Num; contactDamping?: Num;

@@ -58,14 +58,15 @@ typedef enum fxs_shape_type {
 	FXS_SHAPE_MESH = 3,     /* static triangle mesh owned by the world (mesh_id; static bodies only) */
 	FXS_SHAPE_HULL = 4,     /* convex hull owned by the world (hull_id), about its centre of mass */
 	FXS_SHAPE_COMPOUND = 5, /* several convex shapes on one body, owned by the world (compound_id) */
-	FXS_SHAPE_TYPE_COUNT = 6
+	FXS_SHAPE_CYLINDER = 6, /* along local y from -half_height to +half_height, radius (flat caps) */
+	FXS_SHAPE_TYPE_COUNT = 7
 } fxs_shape_type;
 
 /* One convex shape, centred on the body origin (the centre of mass). */
 typedef struct fxs_shape {
 	fxs_shape_type type;
-	fix16_t radius;        /* sphere, capsule */
-	fix16_t half_height;   /* capsule */
+	fix16_t radius;        /* sphere, capsule, cylinder */
+	fix16_t half_height;   /* capsule, cylinder */
 	fxg_vec3 half_extents; /* box */
 	union {
 		uint32_t mesh_id;     /* mesh: the world's mesh (fxs_mesh_shape fills it in) */

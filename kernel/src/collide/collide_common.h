@@ -228,4 +228,16 @@ void fxs_collide_capsule_hull(const fxs_shape *a, const fxs_transform *xa, const
 void fxs_collide_hulls(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
 		       fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
 
+/* collide_cylinder.c: cylinders against spheres, boxes, capsules, hulls and cylinders */
+void fxs_collide_sphere_cylinder(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,
+				 const fxs_transform *xb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+void fxs_collide_box_cylinder(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,
+			      const fxs_transform *xb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+void fxs_collide_capsule_cylinder(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,
+				  const fxs_transform *xb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+void fxs_collide_hull_cylinder(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b,
+			       const fxs_transform *xb, fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+void fxs_collide_cylinders(const fxs_shape *a, const fxs_transform *xa, const fxs_shape *b, const fxs_transform *xb,
+			   fix16_t speculative, fxs_manifold *m, uint32_t *ovf);
+
 #endif

@@ -1,9 +1,10 @@
-/* Convex shape (sphere, box, capsule, hull) against a static triangle mesh.
+/* Convex shape (sphere, box, capsule, hull, cylinder) against a static triangle mesh.
  *
  * Work is done in the mesh's local frame. The convex shape is reduced to
  * feature points with a radius: a sphere's centre (r), a capsule's two segment
  * ends (r), a box's 8 vertices (0), a hull's vertices (0, up to 32; feature
- * k >= 16 sets bit 29 of the id). Each feature point x is tested against the
+ * k >= 16 sets bit 29 of the id), a cylinder's rim points made per face
+ * (0; cylinder_points: its side's line and, standing, its cap's rim). Each feature point x is tested against the
  * one face whose prism (side walls, mesh.h) contains it, for every candidate
  * face in id order (faces whose region bounds overlap the shape's bounds grown
  * by the speculative distance; a linear scan of the precomputed bounds):
@@ -26,6 +27,8 @@
  * edges, a mesh edge lying on a box or hull face, a capsule's side on a mesh
  * edge or vertex, each only with a normal in the mesh feature's Voronoi
  * region (flat edges are no features: nothing snags on a quad's diagonal).
+ * A cylinder gets the mesh vertices against its side (as a capsule's), not
+ * the mesh's edges against its rims.
  * Not generated: a polytope edge piercing the interior of a mesh face with
  * both its ends outside every face region (only thin geometry allows it).
  *
@@ -64,12 +67,11 @@ static fix16_t tri_distance(const fxs_mesh *me, const fxs_mesh_face *f, fxg_vec3
 	return inside ? s : (fix16_t)best;
 }
 
-/* The contact of feature point k against face fi, false when none. */
-static bool feature_hit(const fxs_mesh_query *q, uint32_t fi, int k, fxs_mesh_hit *h)
+/* The contact of feature point x (number k) against face fi, false when none. */
+static bool feature_hit(const fxs_mesh_query *q, uint32_t fi, int k, fxg_vec3 x, fxs_mesh_hit *h)
 {
 	const fxs_mesh *me = q->me;
 	const fxs_mesh_face *f = &me->faces[fi];
-	fxg_vec3 x = q->x[k];
 	if (!fxs_mesh_in_prism(f, x))
 		return false;
 	int64_t sw = np_dot_w(f->n, x) - f->o;
@@ -236,6 +238,35 @@ bool fxs_mesh_sink_face_sep(const fxs_mesh_sink *k, fxg_vec3 n, fix16_t *sep)
 	return false;
 }
 
+/* A cylinder's feature points against a face of normal n (mesh to shape),
+ * on its surface (radius 0): when its cap faces the face within 2.9
+ * degrees, 8 points around that cap's rim (numbers 2-9: it stands on 4 of
+ * them); otherwise its deepest rim point towards the face and the same
+ * point of the other cap, the -y cap's first (numbers 0 and 1: the side's
+ * line, for a cylinder lying on the face). Returns the first number and the
+ * count. */
+static int cylinder_points(const fxs_mesh_query *q, fxg_vec3 n, fxg_vec3 xs[10], int *first)
+{
+	static const fix16_t c8[8] = { 65536, 46341, 0, -46341, -65536, -46341, 0, 46341 };
+	fix16_t du = np_dot(n, q->u); /* the cap towards the face is the one at -sign(du) */
+	fxg_vec3 perp = np_madd(np_neg(n), du, q->u);
+	fix16_t plen;
+	fxg_vec3 rad = np_normalize(perp, &plen);
+	if (plen > 3277) { /* 0.05 */
+		xs[0] = np_madd(np_madd(q->c, -q->hh, q->u), q->cr, rad);
+		xs[1] = np_madd(np_madd(q->c, q->hh, q->u), q->cr, rad);
+		*first = 0;
+		return 2;
+	}
+	fxg_vec3 cap = np_madd(q->c, du > 0 ? -q->hh : q->hh, q->u);
+	fxg_vec3 ax = q->hull_rel.cx, az = q->hull_rel.cz;
+	for (int i = 0; i < 8; ++i)
+		xs[2 + i] = np_madd(np_madd(cap, np_w2f((int64_t)q->cr * c8[i]), ax), np_w2f((int64_t)q->cr * c8[(i + 6) & 7]),
+				    az);
+	*first = 2;
+	return 8;
+}
+
 /* Every hit, in a fixed order: faces in id order (their feature points in
  * index order), mesh vertices in index order, then edges (face id, edge
  * index, shape feature). */
@@ -255,9 +286,19 @@ static void all_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 		/* pass 2 (regenerating): a face not parallel to the reference adds nothing */
 		if (k->pass == 2 && np_dot_w(f->n, k->ref.n) < FXS_MESH_FLAT_DOT)
 			continue;
+		if (q->type == FXS_SHAPE_CYLINDER) {
+			fxg_vec3 xs[10];
+			int j0, n = cylinder_points(q, f->n, xs, &j0);
+			for (int j = j0; j < j0 + n; ++j) {
+				fxs_mesh_hit h;
+				if (feature_hit(q, fi, j, xs[j], &h))
+					fxs_mesh_sink_offer(k, &h);
+			}
+			continue;
+		}
 		for (int j = 0; j < q->nx; ++j) {
 			fxs_mesh_hit h;
-			if (feature_hit(q, fi, j, &h))
+			if (feature_hit(q, fi, j, q->x[j], &h))
 				fxs_mesh_sink_offer(k, &h);
 		}
 	}
@@ -274,11 +315,13 @@ static void all_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 			fxs_mesh_hit h;
 			bool hit = q->type == FXS_SHAPE_BOX ? vertex_hit(q, p, vi, &h)
 				: q->type == FXS_SHAPE_HULL ? hull_vertex_hit(q, p, vi, &h)
-							    : fxs_mesh_capsule_vertex_hit(q, vi, &h);
+				: q->type == FXS_SHAPE_CYLINDER ? fxs_mesh_capsule_vertex_hit(q, vi, q->cr, &h)
+							    : fxs_mesh_capsule_vertex_hit(q, vi, q->r, &h);
 			if (hit)
 				fxs_mesh_sink_offer(k, &h);
 		}
-		fxs_mesh_edge_hits(q, k);
+		if (q->type != FXS_SHAPE_CYLINDER)
+			fxs_mesh_edge_hits(q, k);
 	}
 }
 
@@ -360,6 +403,23 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 		box_topology(&q);
 		break;
 	}
+	case FXS_SHAPE_CYLINDER: {
+		/* its axes in the mesh's frame (hull_rel); the bounds from the 8
+		 * extreme points of its two caps' rims (on the x and z axes and
+		 * between them, grown below by r (1 - cos 45) through q.r) */
+		q.hull_rel = (fxg_mat3){ fxg_m3_tmul_v3(rm, ra.cx, ovf), fxg_m3_tmul_v3(rm, ra.cy, ovf),
+					 fxg_m3_tmul_v3(rm, ra.cz, ovf) };
+		q.u = q.hull_rel.cy;
+		q.hh = a->half_height;
+		q.cr = a->radius;
+		for (int e = -1; e <= 1; e += 2)
+			for (int i = 0; i < 4; ++i) {
+				fxg_vec3 p = np_madd(c, (fix16_t)(e * a->half_height), q.u);
+				fxg_vec3 ax = i & 1 ? q.hull_rel.cz : q.hull_rel.cx;
+				q.x[q.nx++] = np_madd(p, i & 2 ? -a->radius : a->radius, ax);
+			}
+		break;
+	}
 	case FXS_SHAPE_HULL: {
 		if (!a->hull)
 			return;
@@ -389,6 +449,8 @@ void fxs_collide_convex_mesh(const fxs_shape *a, const fxs_transform *xa, const 
 		sb.hi = fxg_v3(fxg_max(sb.hi.x, q.x[k].x), fxg_max(sb.hi.y, q.x[k].y), fxg_max(sb.hi.z, q.x[k].z));
 	}
 	fix16_t g = q.r + (speculative > 0 ? speculative : 0);
+	if (a->type == FXS_SHAPE_CYLINDER)
+		g += a->radius; /* the rim between the 4 points per cap: within r of them */
 	sb.lo = fxg_v3(sb.lo.x - g, sb.lo.y - g, sb.lo.z - g);
 	sb.hi = fxg_v3(sb.hi.x + g, sb.hi.y + g, sb.hi.z + g);
 	if (!fxs_aabb_overlap(&sb, &me->bounds))

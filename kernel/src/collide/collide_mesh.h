@@ -50,8 +50,9 @@ typedef struct fxs_mesh_query {
 	int nx; /* feature points: box / hull vertices, capsule ends, sphere centre */
 	fxg_vec3 x[FXS_HULL_MAX_VERTS];
 	fix16_t r;  /* their radius */
-	fxg_vec3 u; /* capsule: unit axis, half height */
+	fxg_vec3 u; /* capsule, cylinder: unit axis, half height */
 	fix16_t hh;
+	fix16_t cr; /* cylinder: radius (its feature points, made per face, have r = 0) */
 	/* polytopes (box, hull): faces n . (x - c) <= o, edges between x[ev[e][0]]
 	 * and x[ev[e][1]] (unit direction eu, half length eh) separating faces
 	 * ef[e][0] and ef[e][1] */
@@ -111,6 +112,8 @@ bool fxs_mesh_sink_face_sep(const fxs_mesh_sink *k, fxg_vec3 n, fix16_t *sep);
  * feature edge of the candidate faces, and (capsules) the mesh vertices
  * against the capsule's side. */
 void fxs_mesh_edge_hits(fxs_mesh_query *q, fxs_mesh_sink *k);
-bool fxs_mesh_capsule_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fxs_mesh_hit *h);
+/* A mesh vertex against the side of the segment q->c +- q->hh q->u grown by r
+ * (a capsule's, r = q->r; a cylinder's side, r its radius). */
+bool fxs_mesh_capsule_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fix16_t r, fxs_mesh_hit *h);
 
 #endif

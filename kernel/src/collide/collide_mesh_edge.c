@@ -472,7 +472,7 @@ void fxs_mesh_edge_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 	}
 }
 
-bool fxs_mesh_capsule_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fxs_mesh_hit *h)
+bool fxs_mesh_capsule_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fix16_t r, fxs_mesh_hit *h)
 {
 	const fxs_mesh *me = q->me;
 	fxg_vec3 p = me->verts[vi];
@@ -482,7 +482,7 @@ bool fxs_mesh_capsule_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fxs_mesh_
 	fxg_vec3 c = np_madd(q->c, (fix16_t)t, q->u);
 	fix16_t len;
 	fxg_vec3 n = np_normalize(np_sub(c, p), &len);
-	int64_t sep = (int64_t)len - q->r;
+	int64_t sep = (int64_t)len - r;
 	if (len == 0 || sep > q->speculative)
 		return false;
 	uint32_t j0 = me->vnbr_start[vi], j1 = me->vnbr_start[vi + 1];
@@ -497,7 +497,7 @@ bool fxs_mesh_capsule_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fxs_mesh_
 	h->n = n;
 	h->sep = (fix16_t)sep;
 	h->s = len;
-	h->point = np_madd(c, (fix16_t) - (q->r + sep / 2), n);
+	h->point = np_madd(c, (fix16_t) - (r + sep / 2), n);
 	h->id = FXS_MESH_ID_VERTEX | vi;
 	return true;
 }

@@ -2,7 +2,7 @@
  * canonical order.
  *
  * Each pair function is written for one order of its two shape types
- * (sphere < box < capsule < hull < mesh) and yields the normal from its
+ * (sphere < box < capsule < hull < cylinder < mesh) and yields the normal from its
  * first shape to its second. fxs_collide calls it in that order and negates
  * the normal when the caller's order was the other one. For two shapes of the
  * same type the larger goes first (so a box on a floor uses the floor's face);
@@ -77,6 +77,12 @@ void fxs_collide_rot(const fxs_shape *a, const fxs_transform *xa, const fxs_rota
 		[FXS_SHAPE_CAPSULE][FXS_SHAPE_HULL] = fxs_collide_capsule_hull,
 		[FXS_SHAPE_HULL][FXS_SHAPE_HULL] = fxs_collide_hulls,
 		[FXS_SHAPE_HULL][FXS_SHAPE_MESH] = fxs_collide_convex_mesh,
+		[FXS_SHAPE_SPHERE][FXS_SHAPE_CYLINDER] = fxs_collide_sphere_cylinder,
+		[FXS_SHAPE_BOX][FXS_SHAPE_CYLINDER] = fxs_collide_box_cylinder,
+		[FXS_SHAPE_CAPSULE][FXS_SHAPE_CYLINDER] = fxs_collide_capsule_cylinder,
+		[FXS_SHAPE_HULL][FXS_SHAPE_CYLINDER] = fxs_collide_hull_cylinder,
+		[FXS_SHAPE_CYLINDER][FXS_SHAPE_CYLINDER] = fxs_collide_cylinders,
+		[FXS_SHAPE_CYLINDER][FXS_SHAPE_MESH] = fxs_collide_convex_mesh,
 		/* mesh-mesh: both static, never paired */
 	};
 	m->normal = fxg_v3_zero();

@@ -78,7 +78,7 @@ static inline int fxs_same_type_order(const fxs_shape *a, const fxs_shape *b)
 	return 0;
 }
 
-/* Pair order: sphere, box, capsule, hull, then mesh (always second). */
+/* Pair order: sphere, box, capsule, hull, cylinder, then mesh (always second). */
 static inline int fxs_collide_rank(int32_t type) { return type == FXS_SHAPE_MESH ? FXS_SHAPE_TYPE_COUNT : type; }
 
 /* Whether fxs_collide takes the pair (a, b) as (b, a): its pair functions

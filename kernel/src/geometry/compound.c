@@ -23,6 +23,7 @@ static bool child_ok(const fxs_world *w, const fxs_compound_child *c, fxs_shape 
 	case FXS_SHAPE_SPHERE:
 	case FXS_SHAPE_BOX:
 	case FXS_SHAPE_CAPSULE:
+	case FXS_SHAPE_CYLINDER:
 		if (!fxs_shape_is_valid(&c->shape) || c->shape.radius > CHILD_MAX_SIZE ||
 		    c->shape.half_height > CHILD_MAX_SIZE || c->shape.half_extents.x > CHILD_MAX_SIZE ||
 		    c->shape.half_extents.y > CHILD_MAX_SIZE || c->shape.half_extents.z > CHILD_MAX_SIZE)

@@ -17,6 +17,7 @@ bool fxs_shape_is_valid(const fxs_shape *s)
 	case FXS_SHAPE_BOX:
 		return IN_RANGE(s->half_extents.x) && IN_RANGE(s->half_extents.y) && IN_RANGE(s->half_extents.z);
 	case FXS_SHAPE_CAPSULE:
+	case FXS_SHAPE_CYLINDER:
 		return IN_RANGE(s->radius) && IN_RANGE(s->half_height);
 	case FXS_SHAPE_MESH:
 		/* the mesh pointer is resolved from mesh_id by fxs_mesh_shape, or
@@ -91,6 +92,16 @@ void fxs_shape_mass(const fxs_shape *s, fix16_t density, fxg_wide *mass, fxg_wid
 		inertia[0] = ix;
 		inertia[1] = iy;
 		inertia[2] = ix;
+		return;
+	}
+	case FXS_SHAPE_CYLINDER: {
+		fxg_wide r2 = fxg_mul_wide(s->radius, s->radius);
+		fxg_wide h = W(s->half_height) * 2;
+		/* m = pi rho r^2 h; I_y = m r^2 / 2, I_x = I_z = m (3 r^2 + h^2) / 12 */
+		fxg_wide m = M(M(M(rho, r2, ovf), h, ovf), FXS_PI_WIDE, ovf);
+		*mass = m;
+		inertia[1] = R(M(m, r2, ovf), 1, 2, ovf);
+		inertia[0] = inertia[2] = M(m, fxg_add64(R(r2, 1, 4, ovf), R(M(h, h, ovf), 1, 12, ovf), ovf), ovf);
 		return;
 	}
 	case FXS_SHAPE_HULL:
@@ -174,6 +185,20 @@ fxs_aabb fxs_shape_aabb(const fxs_shape *s, const fxs_transform *xf, uint32_t *o
 		fxg_mat3 m = fxg_m3_from_quat(xf->q, ovf);
 		e = rotated_extent(&m, fxg_v3(0, s->half_height, 0), ovf);
 		e = fxg_v3_add(e, fxg_v3(s->radius, s->radius, s->radius), ovf);
+		break;
+	}
+	case FXS_SHAPE_CYLINDER: {
+		/* along world axis i: hh |u_i| + r sqrt(1 - u_i^2), u the axis */
+		fxg_mat3 m = fxg_m3_from_quat(xf->q, ovf);
+		int64_t u[3] = { m.cy.x, m.cy.y, m.cy.z }, ex[3];
+		for (int i = 0; i < 3; ++i) {
+			int64_t a = iabs((fix16_t)u[i]);
+			int64_t c2 = ((int64_t)1 << 32) - a * a;
+			int64_t sn = (c2 > 0 ? (int64_t)fxg_isqrt64_round((uint64_t)c2) : 0) + 1;
+			int64_t v = a * s->half_height + sn * s->radius;
+			ex[i] = fxg_sat(((v + 0xFFFF) >> 16) + 1, ovf);
+		}
+		e = fxg_v3((fix16_t)ex[0], (fix16_t)ex[1], (fix16_t)ex[2]);
 		break;
 	}
 	case FXS_SHAPE_MESH:

@@ -60,6 +60,7 @@ static bool resolve(const fxs_world *w, const fxs_shape *in, fxs_shape *out)
 	case FXS_SHAPE_SPHERE:
 	case FXS_SHAPE_BOX:
 	case FXS_SHAPE_CAPSULE:
+	case FXS_SHAPE_CYLINDER:
 		return true;
 	case FXS_SHAPE_HULL:
 		return (out->hull = fxs_world_get_hull(w, in->hull_id)) != NULL;

@@ -210,6 +210,65 @@ static bool cast_capsule(const fxs_shape *s, const fxs_transform *xf, const ray 
 	return true;
 }
 
+/* A cylinder: the two cap disks and the side (the capsule's side test). */
+static bool cast_cylinder(const fxs_shape *s, const fxs_transform *xf, const ray *r, local_hit *h)
+{
+	uint32_t ovf = 0;
+	fxg_vec3 m;
+	if (!offset(r->p0, xf->p, &m))
+		return false;
+	fxg_mat3 R = fxg_m3_from_quat(xf->q, &ovf);
+	fxg_vec3 pl = fxg_m3_tmul_v3(R, m, &ovf), ul = fxg_m3_tmul_v3(R, r->u, &ovf);
+	fix16_t hh = s->half_height, rad = s->radius;
+	int64_t r2 = (int64_t)rad * rad;
+	if (pl.y <= hh && pl.y >= -hh && (int64_t)pl.x * pl.x + (int64_t)pl.z * pl.z <= r2) {
+		h->t = 0;
+		h->n = neg(r->u); /* starts inside */
+		return true;
+	}
+	bool have = false;
+	local_hit best = { 0, { 0, 0, 0 } };
+	/* the cap facing the ray's start, entered from outside */
+	if (ul.y != 0 && (pl.y > hh || pl.y < -hh)) {
+		fix16_t cy = pl.y > hh ? hh : -hh;
+		if ((pl.y > hh) == (ul.y < 0)) {
+			int64_t t = fxg_div_round64(((int64_t)cy - pl.y) * 65536 * (ul.y < 0 ? -1 : 1), fxg_abs64(ul.y));
+			if (t >= 0 && t <= r->len) {
+				fxg_vec3 q = np_madd(pl, (fix16_t)t, ul);
+				if ((int64_t)q.x * q.x + (int64_t)q.z * q.z <= r2) {
+					have = true;
+					best.t = (fix16_t)t;
+					best.n = fxg_v3(0, cy > 0 ? FXG_ONE : -FXG_ONE, 0);
+				}
+			}
+		}
+	}
+	/* the side: in the xz plane, along w' = (ux, uz) / s, then back to 3D */
+	int64_t s2 = (int64_t)ul.x * ul.x + (int64_t)ul.z * ul.z; /* Q32.32 */
+	if (!have && s2 >= ((int64_t)1 << 16)) {                  /* s >= 2^-8 */
+		int64_t sl = isqrt_fix(s2);                       /* Q16.16 */
+		fxg_vec3 w = fxg_v3((fix16_t)fxg_div_round64((int64_t)ul.x * 65536, sl), 0,
+				    (fix16_t)fxg_div_round64((int64_t)ul.z * 65536, sl));
+		fxg_vec3 p2 = fxg_v3(pl.x, 0, pl.z);
+		fix16_t d2;
+		if (ray_ball(p2, w, FXS_QUERY_MAX_LENGTH, rad, &d2) && d2 > 0) {
+			int64_t t = fxg_div_round64((int64_t)d2 * 65536, sl);
+			int64_t y = pl.y + fxg_shr_round(t * ul.y, 16);
+			if (t <= r->len && y <= hh && y >= -hh) {
+				have = true;
+				best.t = (fix16_t)t;
+				fxg_vec3 q = np_madd(pl, (fix16_t)t, ul);
+				best.n = unit_or(fxg_v3(q.x, 0, q.z), neg(ul));
+			}
+		}
+	}
+	if (!have)
+		return false;
+	h->t = best.t;
+	h->n = fxg_m3_mul_v3(R, best.n, &ovf);
+	return true;
+}
+
 /* Front faces only (the ray meets the face against its normal); ties by
  * face index. */
 static bool cast_mesh(const fxs_shape *s, const fxs_transform *xf, const ray *r, local_hit *h)
@@ -330,6 +389,8 @@ static bool cast_local(const fxs_shape *s, const fxs_transform *xf, const ray *r
 		return cast_box(s, xf, r, h);
 	case FXS_SHAPE_CAPSULE:
 		return cast_capsule(s, xf, r, h);
+	case FXS_SHAPE_CYLINDER:
+		return cast_cylinder(s, xf, r, h);
 	case FXS_SHAPE_MESH:
 		return cast_mesh(s, xf, r, h);
 	case FXS_SHAPE_HULL:
@@ -460,7 +521,8 @@ bool fxs_world_shape_cast_filtered(const fxs_world *w, const fxs_shape *shape, f
 	if (!w || !shape || !hit)
 		return false;
 	if (shape->type != FXS_SHAPE_SPHERE && shape->type != FXS_SHAPE_BOX && shape->type != FXS_SHAPE_CAPSULE &&
-	    !(shape->type == FXS_SHAPE_HULL && shape->hull) && !(shape->type == FXS_SHAPE_COMPOUND && shape->compound))
+	    shape->type != FXS_SHAPE_CYLINDER && !(shape->type == FXS_SHAPE_HULL && shape->hull) &&
+	    !(shape->type == FXS_SHAPE_COMPOUND && shape->compound))
 		return false;
 	if (!make_ray(p0, p1, &r))
 		return false;

@@ -60,6 +60,26 @@ static void draw_convex(const fxs_debug_draw *d, const fxs_shape *s, const fxs_t
 			d->draw_capsule(a, b, s->radius, color, d->context);
 		}
 		break;
+	case FXS_SHAPE_CYLINDER:
+		/* a 16-sided prism: the two caps and the side quads */
+		if (d->draw_polygon) {
+			static const fix16_t c16[16] = { 65536,  60547,  46341,  25080,  0,      -25080, -46341, -60547,
+							 -65536, -60547, -46341, -25080, 0,      25080,  46341,  60547 };
+			fxg_vec3 top[16], bot[16];
+			for (int k = 0; k < 16; ++k) {
+				fix16_t x = fxg_mul(s->radius, c16[k], &ovf), z = fxg_mul(s->radius, c16[(k + 12) & 15], &ovf);
+				top[k] = to_world(xf, fxg_v3(x, s->half_height, z), &ovf);
+				bot[15 - k] = to_world(xf, fxg_v3(x, -s->half_height, z), &ovf);
+			}
+			d->draw_polygon(top, 16, color, d->context);
+			d->draw_polygon(bot, 16, color, d->context);
+			for (int k = 0; k < 16; ++k) {
+				int j = (k + 1) & 15;
+				fxg_vec3 q[4] = { top[k], top[j], bot[15 - j], bot[15 - k] };
+				d->draw_polygon(q, 4, color, d->context);
+			}
+		}
+		break;
 	case FXS_SHAPE_HULL:
 		if (d->draw_polygon && s->hull) {
 			const fxs_hull_geom *g = &s->hull->g;

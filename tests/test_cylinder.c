@@ -1,0 +1,440 @@
+/* The cylinder shape against closed forms: exact mass properties, a ray's
+ * hit distance, contact distances against every convex shape, a cylinder
+ * rolling down a slope at a = 2/3 g sin(theta), standing on its cap and
+ * lying on its side at rest, and snapshots that restore to the same bits. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collide/narrowphase.h"
+#include "fixstep/fixstep.h"
+#include "fixstep/query.h"
+#include "geometry/shape.h"
+#include "test.h"
+
+#define PI 3.14159265358979323846
+
+static double fx(fix16_t v) { return v / 65536.0; }
+static fix16_t tofx(double v) { return (fix16_t)lround(v * 65536.0); }
+static double wide_d(fxg_wide v) { return (double)v / 4294967296.0; }
+static fxg_vec3 v3(double x, double y, double z) { return fxg_v3(tofx(x), tofx(y), tofx(z)); }
+static const fxg_quat identity = { 0, 0, 0, FXG_ONE };
+
+/* rotation by angle a about a unit axis (x, y, z) */
+static fxg_quat quat(double x, double y, double z, double a)
+{
+	double s = sin(a / 2);
+	return (fxg_quat){ tofx(x * s), tofx(y * s), tofx(z * s), tofx(cos(a / 2)) };
+}
+
+static fxs_shape cylinder(double r, double hh)
+{
+	fxs_shape s = { 0 };
+	s.type = FXS_SHAPE_CYLINDER;
+	s.radius = tofx(r);
+	s.half_height = tofx(hh);
+	return s;
+}
+
+static fxs_body_id body(fxs_world *w, fxs_body_type type, fxs_shape s, fxg_vec3 p, fxg_quat q, double friction)
+{
+	fxs_body_def d = fxs_default_body_def();
+	d.type = type;
+	d.shape = s;
+	d.position = p;
+	d.rotation = q;
+	d.friction = tofx(friction);
+	return fxs_body_create(w, &d);
+}
+
+static fxs_shape box(double x, double y, double z)
+{
+	fxs_shape s = { 0 };
+	s.type = FXS_SHAPE_BOX;
+	s.half_extents = v3(x, y, z);
+	return s;
+}
+
+TEST(cylinder_mass_properties_are_closed_form)
+{
+	const double cases[][3] = { { 0.5, 1.0, 1000 }, { 0.05, 0.3, 7 }, { 2.0, 0.1, 500 }, { 8.0, 8.0, 1 } };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+		double r = cases[i][0], hh = cases[i][1], rho = cases[i][2], h = 2 * hh;
+		fxs_shape s = cylinder(r, hh);
+		CHECK(fxs_shape_is_valid(&s));
+		fxg_wide mass, in[3];
+		uint32_t ovf = 0;
+		fxs_shape_mass(&s, tofx(rho), &mass, in, &ovf);
+		double rq = fx(s.radius), hq = 2 * fx(s.half_height); /* the sizes as stored */
+		double m = PI * rho * rq * rq * hq;
+		double iy = m * rq * rq / 2, ix = m * (3 * rq * rq + hq * hq) / 12;
+		double tol_m = m * ldexp(1, -28) + ldexp(1, -22), tol_i = ix * ldexp(1, -28) + ldexp(1, -22);
+		printf("  r %.2f h %.2f rho %.0f: m %.9f (%.9f) Ix %.9f (%.9f) Iy %.9f (%.9f)\n", r, h, rho, wide_d(mass), m,
+		       wide_d(in[0]), ix, wide_d(in[1]), iy);
+		CHECK(ovf == 0);
+		CHECKF(fabs(wide_d(mass) - m) <= tol_m, "mass %.12f want %.12f", wide_d(mass), m);
+		CHECKF(fabs(wide_d(in[0]) - ix) <= tol_i && in[0] == in[2], "Ix %.12f want %.12f", wide_d(in[0]), ix);
+		CHECKF(fabs(wide_d(in[1]) - iy) <= tol_i, "Iy %.12f want %.12f", wide_d(in[1]), iy);
+	}
+	fxs_shape bad = cylinder(0.5, 0);
+	CHECK(!fxs_shape_is_valid(&bad));
+}
+
+TEST(cylinder_bounds_enclose_it_tightly)
+{
+	fxs_shape s = cylinder(0.5, 1.0);
+	uint32_t ovf = 0;
+	for (int k = 0; k < 12; ++k) {
+		double a = k * PI / 12;
+		fxs_transform xf = { v3(1, 2, 3), quat(0.6, 0, 0.8, a) };
+		fxs_aabb b = fxs_shape_aabb(&s, &xf, &ovf);
+		/* axis u = R y: extent hh |u_i| + r sqrt(1 - u_i^2) */
+		double ux = -0.8 * sin(a), uy = cos(a), uz = 0.6 * sin(a); /* R y for axis (0.6, 0, 0.8) */
+		double u[3] = { ux, uy, uz }, lo[3] = { fx(b.lo.x), fx(b.lo.y), fx(b.lo.z) },
+		       hi[3] = { fx(b.hi.x), fx(b.hi.y), fx(b.hi.z) }, c[3] = { 1, 2, 3 };
+		for (int i = 0; i < 3; ++i) {
+			double e = 1.0 * fabs(u[i]) + 0.5 * sqrt(1 - u[i] * u[i]);
+			CHECKF(hi[i] - c[i] >= e - 1e-4 && hi[i] - c[i] <= e + 1e-3 && c[i] - lo[i] >= e - 1e-4 &&
+				       c[i] - lo[i] <= e + 1e-3,
+			       "angle %d axis %d: [%f %f] extent %f", k, i, lo[i], hi[i], e);
+		}
+	}
+}
+
+TEST(cylinder_ray_hits_at_closed_form_distance)
+{
+	fxs_world_def def = fxs_default_world_def();
+	fxs_world *w = fxs_world_create(&def);
+	/* lying along z, centre (0, 1, 0), r 0.5, half height 2 */
+	fxs_body_id id = body(w, FXS_BODY_STATIC, cylinder(0.5, 2.0), v3(0, 1, 0), quat(1, 0, 0, PI / 2), 0.5);
+	CHECK(id.index1 != 0);
+	fxs_cast_hit hit;
+	/* down onto the side, off the axis by 0.3: hits at y = 1 + sqrt(0.25 - 0.09) = 1.4 */
+	CHECK(fxs_world_ray_cast(w, v3(0.3, 5, 1), v3(0.3, -5, 1), fxs_null_body, &hit));
+	printf("  side: distance %.5f (3.6), normal (%.4f %.4f %.4f)\n", fx(hit.distance), fx(hit.normal.x),
+	       fx(hit.normal.y), fx(hit.normal.z));
+	CHECK(fabs(fx(hit.distance) - 3.6) < 1e-3 && fabs(fx(hit.normal.x) - 0.6) < 1e-3 &&
+	      fabs(fx(hit.normal.y) - 0.8) < 1e-3);
+	/* along -z onto the cap at z = 2 */
+	CHECK(fxs_world_ray_cast(w, v3(0.2, 1.1, 6), v3(0.2, 1.1, -6), fxs_null_body, &hit));
+	printf("  cap: distance %.5f (4), normal z %.4f\n", fx(hit.distance), fx(hit.normal.z));
+	CHECK(fabs(fx(hit.distance) - 4.0) < 1e-3 && fabs(fx(hit.normal.z) - 1) < 1e-3);
+	/* slanted, through the cap's plane outside the disk and into the side:
+	 * from (0, 3, 3) towards (0, -1, 1): x = 0, y - 1 = 2 - 2 s, z = 3 - s
+	 * hits the side where (2 - 2 s) = 0.5, s = 0.75, z = 2.25 > 2: misses the
+	 * side there; enters the cap plane z = 2 at s = 1, y - 1 = 0 inside: cap */
+	fxg_vec3 p0 = v3(0, 3, 3), p1 = v3(0, -1, 1);
+	CHECK(fxs_world_ray_cast(w, p0, p1, fxs_null_body, &hit));
+	CHECK(fabs(fx(hit.distance) - sqrt(5.0)) < 1e-3);
+	/* misses: beside the cap's edge */
+	CHECK(!fxs_world_ray_cast(w, v3(0.6, 5, 0), v3(0.6, -5, 0), fxs_null_body, &hit));
+	CHECK(!fxs_world_ray_cast(w, v3(0, 1.7, 6), v3(0, 1.7, -6), fxs_null_body, &hit));
+	/* a standing cylinder (r 0.2, half height 0.3) cast down at x = 0.3: its
+	 * cap's rim at x = 0.1 meets the side at y = 1 + sqrt(0.25 - 0.01) */
+	fxs_shape small = cylinder(0.2, 0.3);
+	CHECK(fxs_world_shape_cast(w, &small, identity, v3(0.3, 5, 1), v3(0.3, -5, 1), fxs_null_body, &hit));
+	double want = 5 - (1 + sqrt(0.24) + 0.3);
+	printf("  shape cast: distance %.5f (%.5f)\n", fx(hit.distance), want);
+	CHECK(fx(hit.distance) <= want + 1e-4 && fx(hit.distance) > want - 2e-3);
+	/* an overlap query */
+	fxs_body_id out[4];
+	fxs_transform xf = { v3(0, 1.55, 1.9), identity };
+	fxs_shape probe = cylinder(0.1, 0.1);
+	CHECK(fxs_world_overlap_shape(w, &probe, &xf, NULL, out, 4) == 1 && out[0].index1 == id.index1);
+	xf.p = v3(0, 1.65, 1.9);
+	CHECK(fxs_world_overlap_shape(w, &probe, &xf, NULL, out, 4) == 0);
+	fxs_world_destroy(w);
+}
+
+/* one manifold of a at xa against b at xb */
+static fxs_manifold collide(fxs_shape a, fxg_vec3 pa, fxg_quat qa, fxs_shape b, fxg_vec3 pb, fxg_quat qb)
+{
+	fxs_transform xa = { pa, qa }, xb = { pb, qb };
+	fxs_manifold m, mr;
+	uint32_t ovf = 0;
+	fxs_collide(&a, &xa, &b, &xb, tofx(0.2), &m, &ovf);
+	/* the mirror: the normal negated, the same points */
+	fxs_collide(&b, &xb, &a, &xa, tofx(0.2), &mr, &ovf);
+	if (mr.point_count != m.point_count || (m.point_count > 0 && (mr.normal.x != -m.normal.x || mr.normal.y != -m.normal.y)))
+		m.point_count = -1;
+	return m;
+}
+
+static double min_sep(const fxs_manifold *m)
+{
+	double s = 1e9;
+	for (int i = 0; i < m->point_count; ++i)
+		s = fmin(s, fx(m->points[i].separation));
+	return s;
+}
+
+/* Contact distances against closed forms, every pair the cylinder makes. */
+TEST(cylinder_contacts_match_closed_forms)
+{
+	fxs_shape cy = cylinder(0.5, 1.0);
+	fxs_shape sp = { .type = FXS_SHAPE_SPHERE, .radius = tofx(0.25) };
+	fxs_shape ca = { .type = FXS_SHAPE_CAPSULE, .radius = tofx(0.25), .half_height = tofx(0.5) };
+	struct {
+		const char *what;
+		fxs_shape o;
+		fxg_vec3 p;
+		fxg_quat q;
+		double sep;
+		int points;
+		fxg_vec3 n; /* from the cylinder to the other */
+	} cases[] = {
+		{ "sphere over the cap", sp, v3(0.1, 1.3, 0), identity, 0.05, 1, v3(0, 1, 0) },
+		{ "sphere beside the side", sp, v3(0, 0.2, 0.7), identity, -0.05, 1, v3(0, 0, 1) },
+		{ "sphere off the rim", sp, v3(0.5 + 0.18, 1.0 + 0.24, 0), identity, 0.05, 1, v3(0.6, 0.8, 0) },
+		{ "capsule lying on the cap", ca, v3(0, 1.2, 0), quat(0, 0, 1, PI / 2), -0.05, 2, v3(0, 1, 0) },
+		{ "capsule along the side", ca, v3(0.74, 0, 0), identity, -0.01, 2, v3(1, 0, 0) },
+		{ "box under the cap", box(2, 0.5, 2), v3(0.3, -1.49, 0.1), identity, -0.01, 4, v3(0, -1, 0) },
+		{ "box beside the side", box(0.5, 2, 0.5), v3(-0.99, 0, 0), identity, -0.01, 2, v3(-1, 0, 0) },
+		{ "box edge across the side", box(0.5, 0.5, 0.5), v3(0.5 + sqrt(0.5) - 0.02, 0, 0),
+		  quat(0, 1, 0, PI / 4), -0.02, 2, v3(1, 0, 0) },
+		{ "cylinder on the cap", cy, v3(0.2, 2.01, 0), identity, 0.01, 4, v3(0, 1, 0) },
+		{ "cylinder side by side", cy, v3(0.99, 0.1, 0), identity, -0.01, 2, v3(1, 0, 0) },
+		{ "cylinder rim to rim", cy, v3(1.1, 2.05, 0), identity, 0.11180, 1, v3(0.89443, 0.44721, 0) },
+		{ "box edge off the rim", box(0.5, 0.5, 0.5), v3(1.1, 1.55, 0), identity, 0.11180, 1, v3(0.89443, 0.44721, 0) },
+		{ "cylinder crossed on the side", cy, v3(0, 0, 0.98), quat(0, 0, 1, PI / 2), -0.02, 1, v3(0, 0, 1) },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+		fxs_manifold m = collide(cy, v3(0, 0, 0), identity, cases[i].o, cases[i].p, cases[i].q);
+		printf("  %-30s %d points, separation %.5f (%.5f), normal (%.4f %.4f %.4f)\n", cases[i].what,
+		       m.point_count, min_sep(&m), cases[i].sep, fx(m.normal.x), fx(m.normal.y), fx(m.normal.z));
+		CHECKF(m.point_count == cases[i].points, "%s: %d points", cases[i].what, m.point_count);
+		CHECKF(fabs(min_sep(&m) - cases[i].sep) < 2e-3, "%s: separation %.5f", cases[i].what, min_sep(&m));
+		/* a rim's normal is found by maximising the separation, which is flat
+		 * at its top: to sqrt(2 LSB / gap), 0.3 degrees at these 0.1 m gaps;
+		 * the faces, caps and sides are exact */
+		double tol = strstr(cases[i].what, "rim") ? 5e-3 : 2e-3;
+		CHECKF(fabs(fx(m.normal.x) - fx(cases[i].n.x)) < tol && fabs(fx(m.normal.y) - fx(cases[i].n.y)) < tol &&
+			       fabs(fx(m.normal.z) - fx(cases[i].n.z)) < tol,
+		       "%s: normal", cases[i].what);
+	}
+	/* apart by more than the speculative distance: nothing */
+	fxs_manifold m = collide(cy, v3(0, 0, 0), identity, cy, v3(0, 2.5, 0), identity);
+	CHECK(m.point_count == 0);
+	m = collide(cy, v3(0, 0, 0), identity, box(1, 1, 1), v3(0, 0, 2.6), quat(0.6, 0.8, 0, 0.3));
+	CHECK(m.point_count == 0);
+}
+
+/* The grounds the tests stand on: a static box, a triangle mesh (two
+ * triangles) and a heightfield, each a plane through the origin turned by
+ * -theta about z (descending along +x). */
+enum { G_BOX, G_MESH, G_HEIGHTFIELD };
+static const char *const ground_name[] = { "box", "mesh", "heightfield" };
+
+static void add_ground(fxs_world *w, int kind, double th)
+{
+	fxg_quat qs = quat(0, 0, 1, -th);
+	if (kind == G_BOX) {
+		body(w, FXS_BODY_STATIC, box(30, 0.5, 4), v3(-0.5 * sin(th), -0.5 * cos(th), 0), qs, 1.0);
+		return;
+	}
+	fxs_mesh_id id;
+	if (kind == G_MESH) {
+		fxg_vec3 v[4] = { v3(-30, 0, -4), v3(30, 0, -4), v3(-30, 0, 4), v3(30, 0, 4) };
+		uint32_t t[6] = { 0, 2, 1, 1, 2, 3 };
+		id = fxs_world_create_mesh(w, v, 4, t, 2, tofx(0.5));
+	} else {
+		/* 61 x 9 heights 1 m apart, from x = -30, z = -4: y = -x tan(theta) */
+		fix16_t h[61 * 9];
+		for (int j = 0; j < 9; ++j)
+			for (int i = 0; i < 61; ++i)
+				h[j * 61 + i] = tofx(-(i - 30) * tan(th));
+		id = fxs_world_create_heightfield(w, h, 61, 9, FXG_ONE, tofx(0.5));
+		qs = identity;
+	}
+	fxs_body_def d = fxs_default_body_def();
+	d.type = FXS_BODY_STATIC;
+	d.shape = fxs_mesh_shape(w, id);
+	d.position = kind == G_MESH ? v3(0, 0, 0) : v3(-30, 0, -4);
+	d.rotation = qs;
+	d.friction = FXG_ONE;
+	fxs_body_create(w, &d);
+}
+
+static fxs_world *ground_world(int kind, double th)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	add_ground(w, kind, th);
+	return w;
+}
+
+/* Down a slope of angle theta: a cylinder rolling without slipping
+ * accelerates at 2/3 g sin(theta) (I = m r^2 / 2). Measured between 0.5 s
+ * and 1.5 s along the slope; within 0.5%, on each kind of ground. */
+TEST(cylinder_rolls_down_a_slope_at_two_thirds_g_sin)
+{
+	const double th = 20 * PI / 180, r = 0.4, hh = 0.3;
+	for (int kind = 0; kind < 3; ++kind) {
+		fxs_world *w = ground_world(kind, th);
+		/* the cylinder's axis along z, resting on the surface 10 m up the slope */
+		double nx = sin(th), ny = cos(th), sx = -10 * cos(th), sy = 10 * sin(th);
+		fxs_body_id c = body(w, FXS_BODY_DYNAMIC, cylinder(r, hh), v3(sx + nx * r, sy + ny * r, 0),
+				     quat(1, 0, 0, PI / 2), 1.0);
+		double v1 = 0, v2 = 0;
+		for (int s = 1; s <= 90; ++s) {
+			fxs_world_step(w);
+			fxg_vec3 v = fxs_body_get_linear_velocity(w, c);
+			double along = fx(v.x) * cos(th) - fx(v.y) * sin(th);
+			if (s == 30)
+				v1 = along;
+			if (s == 90)
+				v2 = along;
+		}
+		fxg_vec3 wv = fxs_body_get_angular_velocity(w, c), vv = fxs_body_get_linear_velocity(w, c);
+		fxg_vec3 p = fxs_body_get_position(w, c);
+		double speed = sqrt(fx(vv.x) * fx(vv.x) + fx(vv.y) * fx(vv.y));
+		double height = fx(p.x) * sin(th) + fx(p.y) * cos(th); /* the centre above the plane */
+		double a = (v2 - v1) / 1.0, expect = 2.0 / 3.0 * 10 * sin(th);
+		printf("  %-11s theta 20 deg: a = %.5f m/s^2, 2/3 g sin = %.5f, error %.3f%%; v %.4f, w r %.4f, "
+		       "centre %.5f above the plane (r %.2f)\n",
+		       ground_name[kind], a, expect, 100 * fabs(a - expect) / expect, speed, fabs(fx(wv.z)) * r, height,
+		       r);
+		CHECKF(fabs(a - expect) < 0.005 * expect, "%s: a %.5f expected %.5f", ground_name[kind], a, expect);
+		CHECKF(fabs(speed - fabs(fx(wv.z)) * r) < 0.01 * speed, "%s slips: v %.4f w r %.4f", ground_name[kind],
+		       speed, fabs(fx(wv.z)) * r);
+		CHECKF(fabs(height - r) < 0.005, "%s: centre %.5f above the plane", ground_name[kind], height);
+		fxs_world_destroy(w);
+	}
+}
+
+/* Standing on its cap for 10 s (sleep off): no drift, no tipping. */
+TEST(cylinder_stands_still_on_its_cap)
+{
+	for (int kind = 0; kind < 3; ++kind) {
+		fxs_world *w = ground_world(kind, 0);
+		fxs_body_id c = body(w, FXS_BODY_DYNAMIC, cylinder(0.3, 0.6), v3(0.25, 0.6, 0.4), identity, 0.6);
+		double worst = 0, tilt = 0;
+		for (int s = 0; s < 600; ++s) {
+			fxs_world_step(w);
+			fxg_vec3 p = fxs_body_get_position(w, c);
+			fxg_quat q = fxs_body_get_rotation(w, c);
+			double dx = fx(p.x) - 0.25, dz = fx(p.z) - 0.4;
+			worst = fmax(worst, sqrt(dx * dx + dz * dz));
+			tilt = fmax(tilt, 2 * asin(fmin(1, sqrt(fx(q.x) * fx(q.x) + fx(q.z) * fx(q.z)))));
+		}
+		fxg_vec3 p = fxs_body_get_position(w, c), v = fxs_body_get_linear_velocity(w, c);
+		printf("  %-11s after 10 s: y %.5f (0.6), worst drift %.6f m, worst tilt %.5f deg, |v| %.6f\n",
+		       ground_name[kind], fx(p.y), worst, tilt * 180 / PI,
+		       sqrt(fx(v.x) * fx(v.x) + fx(v.y) * fx(v.y) + fx(v.z) * fx(v.z)));
+		CHECKF(worst < 1e-4 && tilt < 0.001 && fabs(fx(p.y) - 0.6) < 0.005, "%s", ground_name[kind]);
+		fxs_world_destroy(w);
+	}
+}
+
+/* Lying on its side on flat ground for 10 s: it does not roll. */
+TEST(cylinder_rests_on_its_side_without_rolling)
+{
+	for (int kind = 0; kind < 3; ++kind) {
+		fxs_world *w = ground_world(kind, 0);
+		fxs_body_id c =
+			body(w, FXS_BODY_DYNAMIC, cylinder(0.3, 0.6), v3(0.25, 0.3, 0.4), quat(1, 0, 0, PI / 2), 0.6);
+		double worst = 0;
+		for (int s = 0; s < 600; ++s) {
+			fxs_world_step(w);
+			fxg_vec3 p = fxs_body_get_position(w, c);
+			double dx = fx(p.x) - 0.25, dz = fx(p.z) - 0.4;
+			worst = fmax(worst, sqrt(dx * dx + dz * dz));
+		}
+		fxg_vec3 p = fxs_body_get_position(w, c), av = fxs_body_get_angular_velocity(w, c);
+		printf("  %-11s after 10 s: y %.5f (0.3), worst drift %.6f m, |w| %.6f\n", ground_name[kind], fx(p.y),
+		       worst, sqrt(fx(av.x) * fx(av.x) + fx(av.y) * fx(av.y) + fx(av.z) * fx(av.z)));
+		CHECKF(worst < 1e-4 && fabs(fx(p.y) - 0.3) < 0.005, "%s", ground_name[kind]);
+		fxs_world_destroy(w);
+	}
+}
+
+/* A pile of cylinders and other shapes: a snapshot taken mid-way restores to
+ * a world that steps to the same hashes. */
+TEST(cylinder_snapshot_restores_to_the_same_bits)
+{
+	fxs_world_def def = fxs_default_world_def();
+	fxs_world *w = fxs_world_create(&def);
+	add_ground(w, G_BOX, 0);
+	fxs_shape sp = { .type = FXS_SHAPE_SPHERE, .radius = tofx(0.3) };
+	for (int i = 0; i < 8; ++i) {
+		fxs_shape s = i % 4 == 3 ? sp : (i % 4 == 2 ? box(0.3, 0.2, 0.4) : cylinder(0.3 + 0.05 * i, 0.4));
+		body(w, FXS_BODY_DYNAMIC, s, v3(0.2 * i - 0.7, 1 + 0.9 * i, 0.1 * (i % 3)), quat(0.6, 0, 0.8, 0.4 * i), 0.6);
+	}
+	for (int s = 0; s < 60; ++s)
+		fxs_world_step(w);
+	size_t n = fxs_world_snapshot_size(w), wr = 0;
+	void *buf = malloc(n);
+	CHECK(buf && fxs_world_snapshot_save(w, buf, n, &wr) == FXS_OK);
+	fxs_result err;
+	fxs_world *w2 = fxs_world_create_from_snapshot(buf, wr, &err);
+	CHECK(w2 && fxs_world_hash(w2) == fxs_world_hash(w));
+	for (int s = 0; s < 120; ++s) {
+		fxs_world_step(w);
+		fxs_world_step(w2);
+		CHECKF(fxs_world_hash(w) == fxs_world_hash(w2), "step %d", s);
+	}
+	printf("  hash after 180 steps %016" PRIx64 "\n", fxs_world_hash(w));
+	free(buf);
+	fxs_world_destroy(w2);
+	fxs_world_destroy(w);
+}
+
+/* A compound of a cylinder (an axle, along x) and two cylinder wheels: its
+ * mass is the sum of the closed forms, and it rests on the ground on the
+ * wheels' rims, level, at the wheels' radius. */
+TEST(cylinder_compound_of_wheels_rests_on_its_rims)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	add_ground(w, G_BOX, 0);
+	fxg_quat along_x = quat(0, 0, 1, PI / 2);
+	fxs_compound_child ch[3] = { { cylinder(0.1, 1.0), { v3(0, 0, 0), along_x } },
+				     { cylinder(0.5, 0.1), { v3(-1.1, 0, 0), along_x } },
+				     { cylinder(0.5, 0.1), { v3(1.1, 0, 0), along_x } } };
+	fxg_vec3 com;
+	fxs_compound_id cid = fxs_world_create_compound(w, ch, 3, &com);
+	CHECK(cid != 0);
+	fxs_body_def d = fxs_default_body_def();
+	d.shape = fxs_compound_shape(w, cid);
+	d.position = v3(0, 0.6, 0);
+	d.density = tofx(1000);
+	fxs_body_id b = fxs_body_create(w, &d);
+	CHECK(b.index1 != 0);
+	double r0 = fx(tofx(0.1)), h0 = 2 * fx(tofx(1.0)), r1 = fx(tofx(0.5)), h1 = 2 * fx(tofx(0.1));
+	double m = 1000 * PI * (r0 * r0 * h0 + 2 * r1 * r1 * h1);
+	printf("  mass %.6f kg (closed form %.6f)\n", wide_d(fxs_body_get_mass(w, b)), m);
+	CHECK(fabs(wide_d(fxs_body_get_mass(w, b)) - m) < 1e-6 * m);
+	for (int s = 0; s < 300; ++s)
+		fxs_world_step(w);
+	fxg_vec3 p = fxs_body_get_position(w, b);
+	fxg_quat q = fxs_body_get_rotation(w, b);
+	printf("  after 5 s: centre (%.5f %.5f %.5f), q (%.5f %.5f %.5f %.5f)\n", fx(p.x), fx(p.y), fx(p.z), fx(q.x),
+	       fx(q.y), fx(q.z), fx(q.w));
+	CHECK(fabs(fx(p.y) - 0.5) < 0.005 && fabs(fx(p.x)) < 1e-3 && fabs(fx(p.z)) < 1e-3);
+	fxs_world_destroy(w);
+}
+
+/* Against a convex hull (a 2 x 0.5 x 2 m slab built from its 8 corners):
+ * standing on it on 4 points, lying on it on 2, at the closed-form gap. */
+TEST(cylinder_on_a_hull_stands_on_4_points_and_lies_on_2)
+{
+	fxs_world_def def = fxs_default_world_def();
+	fxs_world *w = fxs_world_create(&def);
+	fxg_vec3 pts[8];
+	for (int k = 0; k < 8; ++k)
+		pts[k] = v3(k & 1 ? 1 : -1, k & 2 ? 0.25 : -0.25, k & 4 ? 1 : -1);
+	fxg_vec3 com;
+	fxs_hull_id h = fxs_world_create_hull(w, pts, 8, &com);
+	CHECK(h != 0);
+	fxs_shape hs = fxs_hull_shape(w, h);
+	fxs_shape cy = cylinder(0.3, 0.5);
+	fxs_manifold m = collide(hs, v3(0, 0, 0), identity, cy, v3(0.2, 0.25 + 0.5 + 0.01, 0.1), identity);
+	printf("  standing: %d points, separation %.5f (0.01)\n", m.point_count, min_sep(&m));
+	CHECK(m.point_count == 4 && fabs(min_sep(&m) - 0.01) < 1e-3 && m.normal.y == FXG_ONE);
+	m = collide(hs, v3(0, 0, 0), identity, cy, v3(0.2, 0.25 + 0.3 - 0.02, 0.1), quat(1, 0, 0, PI / 2));
+	printf("  lying: %d points, separation %.5f (-0.02)\n", m.point_count, min_sep(&m));
+	CHECK(m.point_count == 2 && fabs(min_sep(&m) + 0.02) < 1e-3 && m.normal.y == FXG_ONE);
+	fxs_world_destroy(w);
+}

@@ -84,7 +84,11 @@ VERIFYD ?= $(if $(and $(wildcard /usr/include/hiredis/hiredis.h),$(filter 1,$(SH
 VERIFYD_PROG := $(BUILD)/fixstep-verifyd
 EXAMPLE_GAME := $(BUILD)/libfixstep_example_game.so
 TESTS := $(BUILD)/fixstep_tests$(EXE)
-LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
+# the step's built-in pool of threads (kernel/src/world/thread_pool.c): pthreads
+# from libc; wasm builds stay single-threaded (no -pthread, no pool: the step
+# runs serially there, or on the game's own scheduler)
+THREAD_LIBS ?= $(if $(filter emcc,$(notdir $(CC))),,-pthread)
+LIBS := $(FIXMATH_LIBS) $(XXH_LIBS) $(THREAD_LIBS)
 # The session layer (session/) authenticates its packets with Debian's
 # libsodium; the kernel library does not use it.
 ifeq ($(SESSIONS),0)
@@ -154,7 +158,7 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
 $(SO): $(LIB_OBJ)
-	$(CC) $(OPT) $(LDFLAGS) -shared -Wl,-soname,libfixstep.so.$(SOMAJOR) -Wl,--exclude-libs,ALL -o $@ $^ $(XXH_LIBS) $(SODIUM_LIBS)
+	$(CC) $(OPT) $(LDFLAGS) -shared -Wl,-soname,libfixstep.so.$(SOMAJOR) -Wl,--exclude-libs,ALL -o $@ $^ $(XXH_LIBS) $(SODIUM_LIBS) $(THREAD_LIBS)
 	ln -sf libfixstep.so.$(VERSION) $(BUILD)/libfixstep.so.$(SOMAJOR)
 	ln -sf libfixstep.so.$(SOMAJOR) $(BUILD)/libfixstep.so
 

@@ -13,6 +13,8 @@
  * int64 within the bounds of contact_batch.h; every narrowing to int32 is
  * saturated and counted. */
 #include "solve/contact_batch.h"
+#include "solve/solver_tasks.h"
+#include "world/tasks.h"
 #include "collide/contact.h"
 #include "solve/stage.h"
 #include "simd/kernels.h"
@@ -492,6 +494,19 @@ static inline void lane_apply(fxg_vec3 *va, fxg_vec3 *wa, fxg_vec3 *vb, fxg_vec3
 	scaled_add3(wb, r->ib, r->sb, p, ovf);
 }
 
+/* A lane's velocities back into its bodies: the dynamic ones only. The
+ * others (static, kinematic, asleep, the spare zero body) have zero
+ * responses and keep their velocities; lanes of several batches may share
+ * them, and batches of a stage are solved at once on several threads
+ * (solver_tasks.c), which then write disjoint bodies only. */
+static inline void store_lane_bodies(solver_body *A, solver_body *B, fxg_vec3 va, fxg_vec3 wa, fxg_vec3 vb, fxg_vec3 wb)
+{
+	if (A->dynamic)
+		A->v = va, A->w = wa;
+	if (B->dynamic)
+		B->v = vb, B->w = wb;
+}
+
 static void warm_start_lane(solver_ctx *c, const contact_batch *bt, int l, uint32_t *ovf)
 {
 	solver_body *A = &c->bodies[bt->a[l]], *B = &c->bodies[bt->b[l]];
@@ -514,7 +529,7 @@ static void warm_start_lane(solver_ctx *c, const contact_batch *bt, int l, uint3
 		scaled_add3(&wa, r.ia, r.sa, p, ovf);
 		scaled_add3(&wb, r.ib, r.sb, p, ovf);
 	}
-	A->v = va, A->w = wa, B->v = vb, B->w = wb;
+	store_lane_bodies(A, B, va, wa, vb, wb);
 }
 
 static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, uint32_t *ovf)
@@ -607,7 +622,7 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 			scaled_add3(&wb, r.ib, r.sb, p, ovf);
 		}
 	}
-	A->v = va, A->w = wa, B->v = vb, B->w = wb;
+	store_lane_bodies(A, B, va, wa, vb, wb);
 }
 
 /* the end of the run of batches from i (< end) that the vector kernels k
@@ -624,14 +639,14 @@ static uint32_t vector_run(const fxs_kernel_table *k, const solver_ctx *c, uint3
 /* The batches of the stages 0..63 go to the vector kernel when there is
  * one; the overflow stage's (one contact each, bodies possibly shared with
  * the next; rare), which come last, always run on the portable kernel. */
-void fxs_batches_warm_start(solver_ctx *c)
+uint32_t fxs_batches_warm_start_range(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	/* a local counter: a uint32_t * may alias the int32 velocities, which
 	 * would force a reload after every saturation check */
 	uint32_t local = 0;
-	const uint32_t np = c->parallel_batch_count;
+	const uint32_t np = c->parallel_batch_count < end ? c->parallel_batch_count : end;
 	const fxs_kernel_table *k = c->kernels;
-	for (uint32_t i = 0; i < c->batch_count; ++i) {
+	for (uint32_t i = first; i < end; ++i) {
 		if (k && i < np) {
 			uint32_t run = vector_run(k, c, i, np);
 			if (run > i) {
@@ -645,15 +660,24 @@ void fxs_batches_warm_start(solver_ctx *c)
 			if (bt->count[l])
 				warm_start_lane(c, bt, l, &local);
 	}
-	*c->ovf += local;
+	return local;
 }
 
-void fxs_batches_solve(solver_ctx *c, bool use_bias)
+void fxs_batches_warm_start(solver_ctx *c)
+{
+	if (fxs_tasks_parallel(c->w)) {
+		fxs_batches_run_stages(c, true, false);
+		return;
+	}
+	*c->ovf += fxs_batches_warm_start_range(c, 0, c->batch_count);
+}
+
+uint32_t fxs_batches_solve_range(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
 	uint32_t local = 0;
-	const uint32_t np = c->parallel_batch_count;
+	const uint32_t np = c->parallel_batch_count < end ? c->parallel_batch_count : end;
 	const fxs_kernel_table *k = c->kernels;
-	for (uint32_t i = 0; i < c->batch_count; ++i) {
+	for (uint32_t i = first; i < end; ++i) {
 		if (k && i < np) {
 			uint32_t run = vector_run(k, c, i, np);
 			if (run > i) {
@@ -667,7 +691,16 @@ void fxs_batches_solve(solver_ctx *c, bool use_bias)
 			if (bt->count[l])
 				solve_lane(c, bt, l, use_bias, &local);
 	}
-	*c->ovf += local;
+	return local;
+}
+
+void fxs_batches_solve(solver_ctx *c, bool use_bias)
+{
+	if (fxs_tasks_parallel(c->w)) {
+		fxs_batches_run_stages(c, false, use_bias);
+		return;
+	}
+	*c->ovf += fxs_batches_solve_range(c, 0, c->batch_count, use_bias);
 }
 
 void fxs_batches_swap_softness(solver_ctx *c)

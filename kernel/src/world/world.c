@@ -3,6 +3,7 @@
 #include "broadphase/broadphase.h"
 #include "world/call_log.h"
 #include "world/tasks.h"
+#include "collide/contact.h"
 #include "simd/kernels.h"
 #include "character/character.h"
 #include "geometry/compound.h"
@@ -160,6 +161,7 @@ void fxs_world_destroy(fxs_world *w)
 		return;
 	fxs_call_log_stop(w);
 	fxs_tasks_stop(w);
+	fxs_contacts_free_blocks(w);
 	fxs_bp_destroy(w->bp);
 	fxs_meshes_free(w);
 	fxs_hulls_free(w);

@@ -388,10 +388,97 @@ static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 	}
 }
 
+/* ---- with workers: the batches packed in blocks at once ----
+ * Each batch's contacts are fixed by the solve order alone (a new batch at
+ * each stage change, every FXS_LANES contacts, one per overflow-stage
+ * contact: batches_needed's rule), so a first pass notes where each batch
+ * starts, and blocks of batches are then packed at once, each with its own
+ * packing scratch and saturation count: the same lanes, rows and counts as
+ * the packing below. */
+#define PACK_BLOCK 8
+
+typedef struct pack_job {
+	solver_ctx *c;
+	const uint32_t *first; /* batch i's first solve-order contact; first[total]: contact_count */
+	uint32_t block, total;
+	uint32_t count[FXS_TASK_BLOCKS_MAX];
+} pack_job;
+
+static void pack_block(void *ctx, uint32_t blk)
+{
+	pack_job *j = ctx;
+	solver_ctx local = *j->c;
+	uint32_t count = 0;
+	local.ovf = &count;
+	const uint32_t spare = local.body_count;
+	lane_arms arms;
+	tangent_memo memo;
+	memset(memo.used, 0, sizeof memo.used);
+	const uint32_t b0 = blk * j->block, b1 = j->total - b0 < j->block ? j->total : b0 + j->block;
+	for (uint32_t i = b0; i < b1; ++i) {
+		contact_batch *bt = &local.batches[i];
+		memset(&arms, 0, sizeof arms);
+		int lane = 0;
+		for (uint32_t k = j->first[i]; k < j->first[i + 1]; ++k) {
+			if (local.contact_direct && local.contact_direct[k])
+				continue;
+			pack_lane(&local, bt, lane++, local.contact_order[k], &arms, &memo);
+		}
+		while (lane < FXS_LANES)
+			empty_lane(bt, lane++, spare);
+		pack_rows(&local, bt, &arms);
+	}
+	j->count[blk] = count;
+}
+
+static bool batches_prepare_tasks(solver_ctx *c, uint32_t total)
+{
+	fxs_world *w = c->w;
+	const size_t bytes = (size_t)total * sizeof(contact_batch);
+	uint8_t *base = fxs_scratch_aligned(&w->batch_scratch, &w->batch_scratch_size, bytes + ((size_t)total + 1) * sizeof(uint32_t));
+	if (!base)
+		return false;
+	c->batches = (contact_batch *)(void *)base;
+	uint32_t *first = (uint32_t *)(void *)(base + bytes);
+	/* where each batch starts (batches_needed's walk) */
+	uint32_t nb = 0, stage = UINT32_MAX;
+	int lane = FXS_LANES;
+	c->parallel_batch_count = UINT32_MAX;
+	for (uint32_t k = 0; k < c->contact_count; ++k) {
+		if (c->contact_direct && c->contact_direct[k])
+			continue;
+		uint32_t st = c->w->contacts[c->contact_order[k]].stage;
+		if (lane == FXS_LANES || st != stage || st == FXS_STAGE_OVERFLOW) {
+			if (st == FXS_STAGE_OVERFLOW && stage != FXS_STAGE_OVERFLOW)
+				c->parallel_batch_count = nb;
+			first[nb++] = k, lane = 0, stage = st;
+		}
+		++lane;
+	}
+	first[nb] = c->contact_count;
+	c->batch_count = nb;
+	if (c->parallel_batch_count == UINT32_MAX)
+		c->parallel_batch_count = nb;
+	pack_job *j = malloc(sizeof *j);
+	if (!j)
+		return false;
+	j->c = c, j->first = first, j->total = nb;
+	const uint32_t blocks = fxs_task_blocks(nb, w->task_fine ? 1 : PACK_BLOCK, &j->block);
+	fxs_tasks_run(w, pack_block, j, blocks);
+	uint32_t sum = 0;
+	for (uint32_t k = 0; k < blocks; ++k)
+		sum += j->count[k];
+	*c->ovf += sum;
+	free(j);
+	return true;
+}
+
 bool fxs_batches_prepare(solver_ctx *c)
 {
 	fxs_world *w = c->w;
 	const uint32_t total = batches_needed(c);
+	if (fxs_tasks_parallel(w))
+		return batches_prepare_tasks(c, total);
 	size_t need = (size_t)total * sizeof(contact_batch);
 	uint8_t *base = fxs_scratch_aligned(&w->batch_scratch, &w->batch_scratch_size, need);
 	if (!base)

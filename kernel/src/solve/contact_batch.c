@@ -210,7 +210,8 @@ static inline void memo_tangents(tangent_memo *m, fxg_vec3 n, fxg_vec3 t[2], uin
 
 /* lane l of bt from the world's contact number `index`, all but the rows
  * (fxs_pack_rows_lane or the vector packing), whose lever arms go to arms */
-static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, lane_arms *arms, tangent_memo *memo)
+static inline __attribute__((always_inline)) void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index,
+							   lane_arms *arms, tangent_memo *memo)
 {
 	const fxs_world *w = c->w;
 	const fxs_contact *fc = &w->contacts[index];

@@ -87,7 +87,8 @@ INLINE void body_pointers(const solver_ctx *c, const contact_batch *bt, bodies *
  * unchanged) store into `sink` instead, as the portable store_lane_bodies
  * skips them: lanes of several batches share such bodies, and a stage's
  * batches are solved at once on several threads (solver_tasks.c), which
- * then write disjoint bodies only. */
+ * then write disjoint bodies only. (On one thread the rows are written back
+ * as they were: the same values, fewer instructions.) */
 INLINE void bodies_keep_shared(bodies *s, char *sink)
 {
 	for (int l = 0; l < VW; ++l) {
@@ -164,7 +165,8 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 	if (!exact && !guard_ok(&g))
 		return false;
 	_Alignas(64) char sink[64];
-	bodies_keep_shared(&s, sink);
+	if (c->tasks)
+		bodies_keep_shared(&s, sink);
 	bodies_store(&s);
 	return true;
 }
@@ -315,7 +317,8 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
 	st64(bt->twi, twi);
 	_Alignas(64) char sink[64];
-	bodies_keep_shared(&s, sink);
+	if (c->tasks)
+		bodies_keep_shared(&s, sink);
 	bodies_store(&s);
 	return true;
 }

@@ -31,6 +31,7 @@
 #include "solve/solver_direct.h"
 #include "solve/contact_batch.h"
 #include "solve/solver_tasks.h"
+#include "world/tasks.h"
 #include "solve/integrate.h"
 #include "simd/kernels.h"
 
@@ -619,6 +620,7 @@ fxs_result fxs_solve(fxs_world *w)
 	c.stage_order = c.stage_index + staged;
 	c.contact_order = (uint32_t *)(base + off_order);
 	c.kernels = fxs_kernel_table_get(fxs_world_get_kernels(w));
+	c.tasks = fxs_tasks_parallel(w);
 	/* the sub-step lengths (fxs_substep_length): q, and q + 1 for the first r */
 	const fix16_t q = fxs_substep_length(w->def.dt, w->def.substeps, w->def.substeps - 1);
 	c.long_substeps = w->def.dt - q * w->def.substeps;

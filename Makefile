@@ -84,7 +84,11 @@ VERIFYD ?= $(if $(and $(wildcard /usr/include/hiredis/hiredis.h),$(filter 1,$(SH
 VERIFYD_PROG := $(BUILD)/fixstep-verifyd
 EXAMPLE_GAME := $(BUILD)/libfixstep_example_game.so
 TESTS := $(BUILD)/fixstep_tests$(EXE)
-LIBS := $(FIXMATH_LIBS) $(XXH_LIBS)
+# the step's built-in pool of threads (kernel/src/world/thread_pool.c): pthreads
+# from libc; wasm builds stay single-threaded (no -pthread, no pool: the step
+# runs serially there, or on the game's own scheduler)
+THREAD_LIBS ?= $(if $(filter emcc,$(notdir $(CC))),,-pthread)
+LIBS := $(FIXMATH_LIBS) $(XXH_LIBS) $(THREAD_LIBS)
 # The session layer (session/) authenticates its packets with Debian's
 # libsodium; the kernel library does not use it.
 ifeq ($(SESSIONS),0)
@@ -93,7 +97,7 @@ else
 SODIUM_LIBS ?= -lsodium
 endif
 
-.PHONY: all test demo deps install crosscheck nofloat werror sanitize bench bench-bullet bench-box3d clean corpus fuzz compile_commands.json cxx-check examples soak
+.PHONY: all test demo deps install crosscheck nofloat werror sanitize tsan bench bench-bullet bench-box3d clean corpus fuzz compile_commands.json cxx-check examples soak
 # Compile in parallel on every core unless told otherwise (make -j1 still wins);
 # sub-makes share the top one's job server.
 ifeq ($(MAKELEVEL),0)
@@ -154,7 +158,7 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
 $(SO): $(LIB_OBJ)
-	$(CC) $(OPT) $(LDFLAGS) -shared -Wl,-soname,libfixstep.so.$(SOMAJOR) -Wl,--exclude-libs,ALL -o $@ $^ $(XXH_LIBS) $(SODIUM_LIBS)
+	$(CC) $(OPT) $(LDFLAGS) -shared -Wl,-soname,libfixstep.so.$(SOMAJOR) -Wl,--exclude-libs,ALL -o $@ $^ $(XXH_LIBS) $(SODIUM_LIBS) $(THREAD_LIBS)
 	ln -sf libfixstep.so.$(VERSION) $(BUILD)/libfixstep.so.$(SOMAJOR)
 	ln -sf libfixstep.so.$(SOMAJOR) $(BUILD)/libfixstep.so
 
@@ -251,6 +255,15 @@ sanitize:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/sanitize OPT="-O1 -g" \
 	  CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" test TEST_ARGS=--quick
+
+# The threaded tests (the parallel step's, tests/test_threads.c, --quick) under
+# ThreadSanitizer (clang): no data race between a step's tasks, on the built-in
+# pool and on the test's random-order scheduler.
+TSAN_CC ?= clang
+tsan:
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CC=$(TSAN_CC) OPT="-O1 -g" SHARED=0 VERIFYD=0 \
+	  CFLAGS="-fsanitize=thread -fno-omit-frame-pointer" LDFLAGS="-fsanitize=thread" $(BUILD)/tsan/fixstep_tests$(EXE)
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(BUILD)/tsan/fixstep_tests$(EXE) --quick -j1 threads_
 
 # The sessions' soak (tools/soak.sh; not in make test): 4 peers over loopback
 # UDP for SOAK_MINUTES (10) minutes, 5% loss, 60 ms jitter, a peer killed and

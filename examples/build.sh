@@ -53,6 +53,22 @@ for kind in shared static; do
     echo "examples: OK: the C++ arena, $kind library, ends on the corpus's hash $want"
 done
 
+# threads: the step on the game's own pool of threads (examples/threads/main.c,
+# docs/threads.md): every step's hash the same as one thread's
+for kind in shared static; do
+    pc=fixstep
+    [ "$kind" = static ] && pc=fixstep-static
+    # shellcheck disable=SC2046
+    cc -std=c11 -O2 -Wall -Wextra -pedantic -Werror $CFLAGS_FXS examples/threads/main.c \
+        $(pkg-config --libs $pc) -pthread -Wl,-rpath,"$PREFIX/lib" -o "$OUT/threads_$kind"
+    if ! "$OUT/threads_$kind" | tee "$OUT/threads_$kind.out" | grep -q "the same hash at every step"; then
+        cat "$OUT/threads_$kind.out"
+        echo "examples: FAILED: threads ($kind library): the game's pool gave another hash" >&2
+        exit 1
+    fi
+    echo "examples: OK: threads, $kind library: $(head -n 1 "$OUT/threads_$kind.out")"
+done
+
 # marbles: a rollback session between processes (examples/marbles/main.c)
 head -c 32 /dev/urandom >"$OUT/marbles.key"
 port=$((40000 + ($$ % 2000) * 8))

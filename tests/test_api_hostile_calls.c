@@ -2543,6 +2543,16 @@ static void call_fxs_world_set_restitution_threshold(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+static void call_fxs_world_set_workers(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	uint32_t a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	(void)fxs_world_set_workers(w, a1, NULL, NULL, NULL);
+	fxs_world_destroy(w);
+}
+
 static void call_fxs_world_shape_cast(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -2984,6 +2994,7 @@ static const struct {
 	{ "fxs_world_set_hit_event_threshold", call_fxs_world_set_hit_event_threshold },
 	{ "fxs_world_set_kernels", call_fxs_world_set_kernels },
 	{ "fxs_world_set_restitution_threshold", call_fxs_world_set_restitution_threshold },
+	{ "fxs_world_set_workers", call_fxs_world_set_workers },
 	{ "fxs_world_shape_cast", call_fxs_world_shape_cast },
 	{ "fxs_world_shape_cast_filtered", call_fxs_world_shape_cast_filtered },
 	{ "fxs_world_slot_count", call_fxs_world_slot_count },

@@ -9,10 +9,13 @@
 # with apt-get when missing and run as root, else skipped with the command).
 #   SCENES="large_pyramid_b40 joint_grid_50" RUNS=1 make bench    a quick run
 #   make bench BOX3D="build/box3d_sse2 build/box3d_scalar" KERNELS=avx2
+# The workers column: the scene again on WORKERS threads (default 2; the built-in pool),
+# its ms per step and the speed-up over one; its hash must be the same (else "DIFFERS").
 set -euo pipefail
 prog=${PROG:-build/fixstep}
 RUNS=${RUNS:-1}
 SCENES=${SCENES:-"large_pyramid_b40 large_pyramid many_pyramids_3x3 many_pyramids joint_grid_50 joint_grid falling_spheres_500 falling_spheres"}
+WORKERS=${WORKERS:-2}
 read -r -a box3d <<<"${BOX3D:-}"
 args=()
 for b in "${box3d[@]}"; do args+=(--box3d "$b"); done
@@ -21,6 +24,7 @@ out_dir=${BENCH_OUT:-build/bench}
 mkdir -p "$out_dir"
 scenes_table() {
 printf '%-20s %7s %6s %10s %10s %6s %-10s %9s %9s' scene bodies steps "fixstep ms" "bullet ms" ratio "bullet" "fx B/body" "bt B/body"
+printf ' %10s %7s' "ms ${WORKERS}w" "1w/${WORKERS}w"
 for b in "${box3d[@]}"; do
   l=$(basename "$b")
   printf ' %12s %15s' "$l ms" "fixstep/$l"
@@ -41,6 +45,15 @@ for scene in $SCENES; do
     bms=-; set=-; bbpb=-; ratio=-
   fi
   printf '%-20s %7s %6s %10s %10s %6s %-10s %9s %9s' "$scene" "$bodies" "$steps" "$ms" "$bms" "$ratio" "$set" "$bpb" "$bbpb"
+  kargs=(); [ -n "${KERNELS:-}" ] && kargs=(--kernels "$KERNELS")
+  wout=$("$prog" bench "$scene" --runs "$RUNS" --no-bullet --workers "$WORKERS" "${kargs[@]}")
+  wms=$(awk '/^ms\/step/{print $2}' <<<"$wout")
+  whash=$(awk '/^hash /{print $2}' <<<"$wout")
+  if [ "$whash" = "$hash" ]; then
+    printf ' %10s %7s' "$wms" "$(awk -v a="$ms" -v b="$wms" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+  else
+    printf ' %10s %7s' "$wms" "DIFFERS"
+  fi
   for b in "${box3d[@]}"; do
     l=$(basename "$b")
     line=$(grep "^$l ms/step" <<<"$out" || true)

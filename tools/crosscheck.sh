@@ -343,6 +343,13 @@ default_rows() {
         n=$(scene_steps "$s")
         add_row "$s" "run $s --steps $n"; ROW_STEPS+=("$n")
     done
+    # The parallel step (docs/threads.md): every scene on 3 workers (the built-in pool; the
+    # wasm targets have no threads and run serially), for a quarter of its steps (CI's time),
+    # at least 1: a row of its own that must match across targets as the serial rows do.
+    for i in "${!ROW_LABELS[@]}"; do
+        s=${ROW_LABELS[$i]}; n=$(( ${ROW_STEPS[$i]} / 4 )); [ "$n" -ge 1 ] || n=1
+        add_row "$s@3w" "run $s --steps $n --workers 3"; ROW_STEPS+=("$n")
+    done
     # The settle goldens (tests/test_solver.c): the step at which the 10-box stack and the
     # 20-row pyramid fall asleep, and the hash after 3,000 steps.
     for s in box_stack pyramid_20; do

@@ -169,6 +169,7 @@ typedef struct bench_options {
 	uint32_t steps, runs, chunk;
 	bool use_bullet;
 	int kernels; /* -1: the widest */
+	uint32_t workers; /* the step's threads (the built-in pool) */
 	peer peers[MAX_PEERS];
 	int peer_count; /* Bullet's first when it is there, then the --box3d programs */
 } bench_options;
@@ -189,6 +190,7 @@ typedef struct bench_result {
 	uint64_t final_hash;
 	size_t snap;
 	fxs_kernels used;
+	uint32_t workers; /* the step's threads it ran on */
 	/* the large_pyramid scenes (run 0): how far the top cube (the last
 	 * slot) moved sideways by the end, and the farthest any cube left the
 	 * pyramid's plane (z) by step 200 or the end, m; < 0: not measured */
@@ -213,7 +215,7 @@ static double out_of_plane(fxs_world *w, const fix16_t *z0)
 static int bench_usage(void)
 {
 	printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--chunk C] [--no-bullet] [--kernels K]\n"
-	       "                           [--box3d PROGRAM]...\n"
+	       "                           [--workers N] [--box3d PROGRAM]...\n"
 	       "       fixstep bench broadphase [--help]\n"
 	       "       fixstep bench narrowphase [--help]\n"
 	       "       fixstep bench rollback [--help]\n\n"
@@ -227,7 +229,9 @@ static int bench_usage(void)
 	       "median of the runs' ratios (with their\n"
 	       "range), the figure to compare across machines.\n"
 	       "--kernels portable, avx2, avx512 or neon: the solver kernels to use at most\n"
-	       "(default: the widest this machine has; the hash is the same with any).\n");
+	       "(default: the widest this machine has; the hash is the same with any).\n"
+	       "--workers N: the threads of the step, 1..64 (default 1; the built-in pool;\n"
+	       "the hash is the same with any).\n");
 	return 0;
 }
 
@@ -237,7 +241,7 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 	bool has_steps = false;
 	const char *box3d[MAX_PEERS];
 	int nbox3d = 0;
-	*o = (bench_options){ .runs = 3, .chunk = 10, .use_bullet = true, .kernels = -1 };
+	*o = (bench_options){ .runs = 3, .chunk = 10, .use_bullet = true, .kernels = -1, .workers = 1 };
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
@@ -264,6 +268,9 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 		} else if (strcmp(a, "--runs") == 0) {
 			if (++i >= argc || !cli_parse_u32(argv[i], &o->runs) || o->runs == 0 || o->runs > 100)
 				return cli_usage_error("--runs needs an integer in 1..100");
+		} else if (strcmp(a, "--workers") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &o->workers) || o->workers == 0 || o->workers > FXS_MAX_WORKERS)
+				return cli_usage_error("--workers needs an integer in 1..%d", FXS_MAX_WORKERS);
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
 				return cli_usage_error("--kernels needs portable, avx2, avx512, simd128 or neon");
@@ -357,6 +364,8 @@ static int bench_run(const bench_options *o, uint32_t r, bench_result *res)
 	else if (o->kernels >= 0)
 		fxs_world_set_kernels(w, (fxs_kernels)o->kernels);
 	res->used = fxs_world_get_kernels(w);
+	fxs_world_set_workers(w, o->workers, NULL, NULL, NULL);
+	res->workers = fxs_world_get_def(w).worker_count;
 	/* the peers beside this run */
 	peer_proc procs[MAX_PEERS];
 	bool live[MAX_PEERS];
@@ -432,6 +441,7 @@ static void bench_report(const bench_options *o, const bench_result *res)
 	printf("scene %s: %u bodies, %u steps, %u runs\n", o->sc->name, res->bodies, o->steps, o->runs);
 	printf("ms/step %.3f (median)\n", med);
 	printf("kernels %s\n", fxs_kernels_name(res->used));
+	printf("workers %u\n", res->workers);
 	printf("hashing %.3f ms/step = %.2f%% of a step\n", hmed, 100.0 * hmed / med);
 	printf("snapshot %zu bytes = %.1f bytes/body\n", res->snap, res->bodies ? (double)res->snap / res->bodies : 0.0);
 	if (res->top_drift >= 0)

@@ -60,19 +60,21 @@ typedef struct run_options {
 	uint32_t steps, every, trace;
 	bool has_trace;
 	int kernels; /* -1: the widest */
+	uint32_t workers; /* the step's threads (the built-in pool) */
 } run_options;
 
 /* --help; the exit status 0 */
 static int run_usage(void)
 {
 	printf("usage: fixstep run SCENE [--steps N] [--hash-every K] [--trace BODY] [--kernels K]\n"
-	       "                   [--snapshot FILE]\n\n"
+	       "                   [--workers N] [--snapshot FILE]\n\n"
 	       "Runs SCENE for N steps (default: the scene's own count). Prints 'step S HASH'\n"
 	       "every K steps (K > 0) and, always as its last line, 'hash ' and the final\n"
 	       "state hash in 16 lowercase hex digits. --trace prints body BODY's (slot index)\n"
 	       "position and velocity after every step, in decimal. --kernels portable, avx2,\n"
 	       "avx512 or neon: the solver kernels to use at most (default: the widest this\n"
-	       "machine has; the hashes are the same with any). --snapshot writes the state at\n"
+	       "machine has; the hashes are the same with any). --workers N: the step's\n"
+	       "threads, 1..64 (default 1; the hashes are the same with any). --snapshot writes the state at\n"
 	       "the end to FILE (a start for `fixstep verify --start`).\n");
 	return 0;
 }
@@ -81,7 +83,7 @@ static int run_parse(int argc, char **argv, run_options *o)
 {
 	const char *name = NULL;
 	bool has_steps = false;
-	*o = (run_options){ .kernels = -1 };
+	*o = (run_options){ .kernels = -1, .workers = 1 };
 	for (int i = 1; i < argc; ++i) {
 		const char *a = argv[i];
 		if (strcmp(a, "--help") == 0) {
@@ -97,6 +99,9 @@ static int run_parse(int argc, char **argv, run_options *o)
 			if (++i >= argc || !cli_parse_u32(argv[i], &o->trace))
 				return cli_usage_error("--trace needs a body slot index");
 			o->has_trace = true;
+		} else if (strcmp(a, "--workers") == 0) {
+			if (++i >= argc || !cli_parse_u32(argv[i], &o->workers) || o->workers == 0 || o->workers > FXS_MAX_WORKERS)
+				return cli_usage_error("--workers needs an integer in 1..%d", FXS_MAX_WORKERS);
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
 				return cli_usage_error("--kernels needs portable, avx2, avx512, simd128 or neon");
@@ -151,6 +156,7 @@ static int run_scene(const run_options *o, uint64_t *hash)
 	if (!w)
 		return 2;
 	cli_use_kernels(w, o->kernels);
+	fxs_world_set_workers(w, o->workers, NULL, NULL, NULL);
 	if (o->has_trace && !fxs_body_is_valid(w, fxs_world_body_at(w, o->trace))) {
 		fxs_world_destroy(w);
 		return cli_usage_error("--trace: scene '%s' has no body %u", o->sc->name, o->trace);

@@ -90,7 +90,7 @@ EXPORT size_t fxcs_layouts(char *buf, size_t cap)
 	S(fxs_shape); F(fxs_shape, half_extents); F(fxs_shape, mesh_id); F(fxs_shape, mesh);
 	S(fxs_transform);
 	S(fxs_world_def); F(fxs_world_def, enable_sleep); F(fxs_world_def, linear_sleep_tolerance); F(fxs_world_def, max_bodies);
-	F(fxs_world_def, hit_event_threshold);
+	F(fxs_world_def, hit_event_threshold); F(fxs_world_def, worker_count); F(fxs_world_def, enqueue_task);
 	S(fxs_body_def); F(fxs_body_def, shape); F(fxs_body_def, density); F(fxs_body_def, user_data); F(fxs_body_def, filter);
 	F(fxs_body_def, motion_locks); F(fxs_body_def, is_sensor); F(fxs_body_def, is_awake);
 	S(fxs_filter); S(fxs_motion_locks); S(fxs_step_stats); F(fxs_step_stats, overflows_total); F(fxs_step_stats, awake_body_count);

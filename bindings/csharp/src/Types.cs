@@ -139,6 +139,12 @@ namespace Fixstep
         public uint DirectJointRows;
         public uint DirectContactRows;
         public Fix HitEventThreshold;    /* m/s */
+        /* the step's threads (docs/threads.md): 1..64; more than 1 starts the
+         * library's own pool (the same bits with any count). A C# game's own
+         * scheduler would need native callbacks: EnqueueTask and FinishTask
+         * stay zero here. */
+        public uint WorkerCount;
+        public IntPtr EnqueueTask, FinishTask, UserTaskContext;
         public bool EnableSleep { get { return enableSleep != 0; } set { enableSleep = Bool.B(value); } }
         public static WorldDef Default { get { return Native.fxs_default_world_def(); } }
     }

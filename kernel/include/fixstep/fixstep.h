@@ -108,6 +108,16 @@ fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k);
 fxs_kernels fxs_world_get_kernels(const fxs_world *w);
 /* "portable", "avx2", "avx512", "simd128" or "neon" */
 const char *fxs_kernels_name(fxs_kernels k);
+/* The threads the step uses from now on, as fxs_world_def's worker_count,
+ * enqueue_task, finish_task and user_task_context say (docs/threads.md);
+ * for a world made from a snapshot, or to change them. Not state: the same
+ * bits with any, and kept by a snapshot restore. FXS_ERR_INVALID_ARGUMENT
+ * (nothing changed) for a count over FXS_MAX_WORKERS or one function
+ * without the other; FXS_OK also when the built-in pool's threads cannot
+ * start (the step is then serial: fxs_world_get_def says worker_count 1).
+ * Not from inside a task. */
+fxs_result fxs_world_set_workers(fxs_world *w, uint32_t worker_count, fxs_enqueue_task_fn *enqueue_task,
+				 fxs_finish_task_fn *finish_task, void *user_task_context);
 
 /* ---- bodies ---- */
 

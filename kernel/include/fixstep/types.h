@@ -129,6 +129,26 @@ typedef struct fxs_motion_locks {
 	bool angular_x, angular_y, angular_z;
 } fxs_motion_locks;
 
+/* Tasks (docs/threads.md): how the step spreads its work over threads, on
+ * the game's job system or the built-in pool. A task is a range of items:
+ * the step calls enqueue_task with a function, a count of items and a
+ * context; the scheduler runs task(start, end, worker, task_ctx) over
+ * ranges that together cover [0, item_count) once each (ranges of at least
+ * min_range items, but the last), on any threads, in any order, with
+ * worker < the world's worker_count and no two ranges running at once with
+ * the same worker index. It returns a handle the step later gives
+ * finish_task, which returns once every range has run; NULL means it ran
+ * them all already (finish_task is then not called). Each item writes its
+ * own slots only, and the step fixes the items by its data alone: the
+ * results are the same bits for any scheduler, order and worker count. */
+typedef void fxs_task_fn(uint32_t start, uint32_t end, uint32_t worker, void *task_ctx);
+typedef void *fxs_enqueue_task_fn(fxs_task_fn *task, uint32_t item_count, uint32_t min_range, void *task_ctx,
+				  void *user_ctx);
+typedef void fxs_finish_task_fn(void *task, void *user_ctx);
+
+/* the most threads a world's step may use (fxs_world_def.worker_count) */
+#define FXS_MAX_WORKERS 64
+
 typedef struct fxs_world_def {
 	fxg_vec3 gravity;                /* m/s^2, default (0, -10, 0) */
 	fix16_t dt;                      /* step in s, default 1/60 (1092 raw) */
@@ -154,6 +174,17 @@ typedef struct fxs_world_def {
 	                               (the default); at most 1024 */
 	fix16_t hit_event_threshold;     /* m/s: a contact whose approach speed is above this makes a hit
 	                               event (events.h) when a body asks for them; default 1, 0..1000 */
+	/* Threads (docs/threads.md): not state, never hashed or saved, and any
+	 * of them gives the same bits. worker_count: the threads the step may
+	 * use, 1..FXS_MAX_WORKERS (0 means 1), default 1 (the serial step).
+	 * enqueue_task and finish_task: the game's scheduler (both or neither),
+	 * given user_task_context; without them and with worker_count > 1 the
+	 * world starts worker_count - 1 threads of its own (pthreads; in wasm
+	 * builds without pthreads the step stays serial). */
+	uint32_t worker_count;
+	fxs_enqueue_task_fn *enqueue_task;
+	fxs_finish_task_fn *finish_task;
+	void *user_task_context;
 } fxs_world_def;
 
 fxs_world_def fxs_default_world_def(void);

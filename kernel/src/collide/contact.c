@@ -17,6 +17,7 @@
 #include "joint/joint.h"
 #include "simd/kernels.h"
 #include "solve/stage.h"
+#include "world/tasks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,11 @@ typedef struct update_ctx {
 	const fxs_contact *old;
 	uint32_t old_count, oi, n;
 	bool nomem;
+	/* where the new contacts go: the world's next list, or with workers a
+	 * block's own buffer (contact_tasks below); and the saturation count */
+	fxs_contact **out;
+	uint32_t *out_cap;
+	uint32_t *ovf;
 	rot_entry *rot; /* NULL: every pair makes its own (no memory for the cache) */
 	uint32_t gen;
 	const fxs_kernel_table *kernels; /* the world's (fxs_world_get_kernels), NULL: the portable tests */
@@ -94,7 +100,7 @@ static fix16_t mix_friction_of(update_ctx *u, fix16_t fa, fix16_t fb)
 		u->mix = mix_friction(fa, fb, &ovf);
 		u->mix_a = fa, u->mix_b = fb, u->mix_ovf = ovf, u->mixed = true;
 	}
-	u->w->ovf += u->mix_ovf;
+	*u->ovf += u->mix_ovf;
 	return u->mix;
 }
 
@@ -148,22 +154,22 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 	while (u->oi < u->old_count && key_of(&u->old[u->oi]) < k)
 		++u->oi;
 	const fxs_contact *prev = (u->oi < u->old_count && key_of(&u->old[u->oi]) == k) ? &u->old[u->oi] : NULL;
-	if (!reserve(&w->contacts_next, &w->contacts_next_cap, u->n + 1)) {
+	if (!reserve(u->out, u->out_cap, u->n + 1)) {
 		u->nomem = true;
 		return;
 	}
-	fxs_contact *c = &w->contacts_next[u->n];
+	fxs_contact *c = &(*u->out)[u->n];
 	/* the lines of the contact eight ahead, for writing: the new list is
 	 * written whole every step and had left the cache (a kept manifold's
 	 * copy waited for them) */
-	if (u->n + 8 < w->contacts_next_cap) {
-		const char *ahead = (const char *)(const void *)&w->contacts_next[u->n + 8];
+	if (u->n + 8 < *u->out_cap) {
+		const char *ahead = (const char *)(const void *)&(*u->out)[u->n + 8];
 		for (size_t o = 0; o < sizeof *c; o += 64)
 			__builtin_prefetch(ahead + o, 1);
 	}
 	if (prev && fxs_contact_recyclable(&ba->shape, &bb->shape) &&
 	    (rl ? fxs_recycle_lane(rl, rk, prev, speculative, c)
-		: fxs_recycle(prev, &ba->xf, &bb->xf, w->def.linear_slop, speculative, c, &w->ovf))) {
+		: fxs_recycle(prev, &ba->xf, &bb->xf, w->def.linear_slop, speculative, c, u->ovf))) {
 		if (c->point_count > 0) {
 			c->friction = mix_friction_of(u, ba->friction, bb->friction);
 			c->restitution = fxg_max(ba->restitution, bb->restitution);
@@ -173,7 +179,7 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 	}
 	fxs_manifold m;
 	fxs_collide_rot(shape_a, xa, rot ? rot_of(u, a) : NULL, shape_b, xb, rot ? rot_of(u, b) : NULL, sat, speculative,
-			&m, &w->ovf);
+			&m, u->ovf);
 	if (m.point_count <= 0)
 		return;
 	u->n++;
@@ -185,7 +191,7 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 	c->normal = m.normal;
 	/* lever arms from the bodies' centres (a compound child's transform is not the body's) */
 	c->qa0 = ba->xf.q, c->qb0 = bb->xf.q;
-	c->d0 = fxg_v3_sub(bb->xf.p, ba->xf.p, &w->ovf);
+	c->d0 = fxg_v3_sub(bb->xf.p, ba->xf.p, u->ovf);
 	c->friction = mix_friction_of(u, ba->friction, bb->friction);
 	c->restitution = fxg_max(ba->restitution, bb->restitution);
 	c->point_count = m.point_count;
@@ -197,8 +203,8 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 	for (int k2 = 0; k2 < m.point_count; ++k2) {
 		fxs_contact_point *p = &c->points[k2];
 		p->id = m.points[k2].feature_id;
-		p->anchor_a = fxg_v3_sub(m.points[k2].point, ba->xf.p, &w->ovf);
-		p->anchor_b = fxg_v3_sub(m.points[k2].point, bb->xf.p, &w->ovf);
+		p->anchor_a = fxg_v3_sub(m.points[k2].point, ba->xf.p, u->ovf);
+		p->anchor_b = fxg_v3_sub(m.points[k2].point, bb->xf.p, u->ovf);
 		p->separation = p->base_separation = m.points[k2].separation;
 		if (!prev)
 			continue;
@@ -223,11 +229,11 @@ static void emit_children(update_ctx *u, uint32_t a, uint32_t b, fix16_t specula
 	fxs_transform tb[FXS_COMPOUND_MAX_CHILDREN];
 	fxs_aabb bbox[FXS_COMPOUND_MAX_CHILDREN];
 	for (uint32_t j = 0; j < nb; ++j) {
-		tb[j] = cb ? fxs_compound_child_xf(cb, j, &bb->xf, &u->w->ovf) : bb->xf;
+		tb[j] = cb ? fxs_compound_child_xf(cb, j, &bb->xf, u->ovf) : bb->xf;
 		bbox[j] = fxs_shape_aabb(cb ? &cb->child[j] : &bb->shape, &tb[j], &ovf);
 	}
 	for (uint32_t i = 0; i < na; ++i) {
-		fxs_transform ta = ca ? fxs_compound_child_xf(ca, i, &ba->xf, &u->w->ovf) : ba->xf;
+		fxs_transform ta = ca ? fxs_compound_child_xf(ca, i, &ba->xf, u->ovf) : ba->xf;
 		const fxs_shape *sa = ca ? &ca->child[i] : &ba->shape;
 		fxs_aabb abox = fxs_shape_aabb(sa, &ta, &ovf);
 		abox.lo = fxg_v3_sub(abox.lo, fxg_v3(speculative, speculative, speculative), &ovf);
@@ -344,22 +350,22 @@ static void box_tests(update_ctx *u, const fxs_pair *pairs, uint32_t i0, uint32_
 	}
 }
 
-fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count)
+/* The contacts of pairs [i0, i1) into u's list, from u->oi (the first old
+ * contact of pair i0 or after) and fi (the first filter entry at pair i0 or
+ * after); i0 a multiple of WINDOW. */
+static fxs_result update_range(update_ctx *u_, const fxs_pair *pairs, uint32_t i0, uint32_t i1, const uint64_t *filter,
+			       uint32_t filter_count, uint32_t fi)
 {
-	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count))
-		return FXS_ERR_NOMEM;
-	update_ctx u = { .w = w, .old = w->contacts, .old_count = w->contact_count };
-	rot_cache_begin(w, &u);
+	update_ctx u = *u_; /* a local copy: the compiler keeps its counters in registers */
+	fxs_world *w = u.w;
+	const uint32_t pair_count = i1;
 	/* the window's tests eight at a time, a window ahead (scratch on the
 	 * stack; the box tests need the rotations' cache) */
-	u.kernels = fxs_kernel_table_get(fxs_world_get_kernels(w));
 	const bool vector_tests = u.kernels != NULL;
 	window win;
 	/* jointed pairs without collide_connected get no contacts: a merge walk
 	 * of the sorted pairs with the sorted filter */
-	uint32_t filter_count, fi = 0;
-	const uint64_t *filter = fxs_joints_filter(w, &filter_count);
-	for (uint32_t i = 0; i < pair_count; ++i) {
+	for (uint32_t i = i0; i < pair_count; ++i) {
 		uint32_t a = pairs[i].a, b = pairs[i].b;
 		if (vector_tests && i % WINDOW == 0) {
 			const uint32_t end = pair_count - i < WINDOW ? pair_count : i + WINDOW;
@@ -388,9 +394,11 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 			/* both asleep (or asleep on a static body): nothing moved, keep
 			 * the pair's contacts as they were; not solved while they sleep */
 			for (; u.oi < u.old_count && key_of(&u.old[u.oi]) <= last; ++u.oi) {
-				if (!reserve(&w->contacts_next, &w->contacts_next_cap, u.n + 1))
+				if (!reserve(u.out, u.out_cap, u.n + 1)) {
+					*u_ = u;
 					return FXS_ERR_NOMEM;
-				w->contacts_next[u.n++] = u.old[u.oi];
+				}
+				(*u.out)[u.n++] = u.old[u.oi];
 			}
 			continue;
 		}
@@ -404,9 +412,152 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 			     vector_tests && u.rot && win.sat_done[i % WINDOW] ? &win.sat[i % WINDOW] : NULL, rec, rk, spec);
 		else
 			emit(&u, a, b, 0, 0, &ba->shape, &ba->xf, &bb->shape, &bb->xf, false, NULL, rec, rk, spec);
-		if (u.nomem)
+		if (u.nomem) {
+			*u_ = u;
 			return FXS_ERR_NOMEM;
+		}
 	}
+	*u_ = u;
+	return FXS_OK;
+}
+
+/* ---- with workers ----
+ * The pairs in blocks of CONTACT_BLOCK (a multiple of WINDOW, so that the
+ * windows' vector tests see the pairs the serial walk gives them) at once:
+ * each block starts its walks of the old list and the joints' filter where
+ * its first pair is (a binary search: the walks only ever move forwards),
+ * writes its contacts into a buffer of its own and counts its own
+ * saturations; then the buffers, in block order (the pairs' order, so the
+ * list's canonical order), are copied into the next list, at once too. The
+ * rotations' cache is filled first for every box body, so that the blocks
+ * only read it. */
+#define CONTACT_BLOCK 256
+
+typedef struct fxs_contact_block {
+	fxs_contact *buf;
+	uint32_t cap;
+} fxs_contact_block;
+
+typedef struct contact_job {
+	const update_ctx *base;
+	const fxs_pair *pairs;
+	uint32_t pair_count, block;
+	const uint64_t *filter;
+	uint32_t filter_count;
+	uint32_t n[FXS_TASK_BLOCKS_MAX], ovf[FXS_TASK_BLOCKS_MAX], at[FXS_TASK_BLOCKS_MAX];
+	bool nomem[FXS_TASK_BLOCKS_MAX];
+} contact_job;
+
+static void rotations_block(void *ctx, uint32_t k)
+{
+	const update_ctx *u = ctx;
+	const uint32_t n = u->w->slot_count, a = k * CONTACT_BLOCK, b = n - a < CONTACT_BLOCK ? n : a + CONTACT_BLOCK;
+	for (uint32_t s = a; s < b; ++s) {
+		const fxs_body *body = &u->w->bodies[s];
+		if (body->alive && body->shape.type == FXS_SHAPE_BOX) {
+			u->rot[s].r = fxs_rotation_of(body->xf.q);
+			u->rot[s].stamp = u->gen;
+		}
+	}
+}
+
+static void contacts_block(void *ctx, uint32_t k)
+{
+	contact_job *j = ctx;
+	fxs_contact_block *blk = &j->base->w->contact_blocks[k];
+	update_ctx u = *j->base;
+	const uint32_t i0 = k * j->block, i1 = j->pair_count - i0 < j->block ? j->pair_count : i0 + j->block;
+	j->ovf[k] = 0;
+	u.n = 0, u.ovf = &j->ovf[k], u.out = &blk->buf, u.out_cap = &blk->cap, u.mixed = false;
+	/* the first old contact and filter entry at pair i0 or after */
+	const uint64_t first = contact_key(j->pairs[i0].a, j->pairs[i0].b, 0, 0);
+	uint32_t lo = 0, hi = u.old_count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (key_of(&u.old[mid]) < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	u.oi = lo;
+	const uint64_t fkey = ((uint64_t)j->pairs[i0].a << 32) | j->pairs[i0].b;
+	lo = 0, hi = j->filter_count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (j->filter[mid] < fkey)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	j->nomem[k] = !reserve(u.out, u.out_cap, i1 - i0) ||
+		update_range(&u, j->pairs, i0, i1, j->filter, j->filter_count, lo) != FXS_OK;
+	j->n[k] = u.n;
+}
+
+static void copy_block(void *ctx, uint32_t k)
+{
+	contact_job *j = ctx;
+	fxs_world *w = j->base->w;
+	if (j->n[k])
+		memcpy(&w->contacts_next[j->at[k]], w->contact_blocks[k].buf, (size_t)j->n[k] * sizeof *w->contacts_next);
+}
+
+static fxs_result contact_tasks(update_ctx *u, const fxs_pair *pairs, uint32_t pair_count, const uint64_t *filter,
+				uint32_t filter_count)
+{
+	fxs_world *w = u->w;
+	if (!w->contact_blocks && !(w->contact_blocks = calloc(FXS_TASK_BLOCKS_MAX, sizeof *w->contact_blocks)))
+		return FXS_ERR_NOMEM;
+	if (u->rot)
+		fxs_tasks_run(w, rotations_block, u, (w->slot_count + CONTACT_BLOCK - 1) / CONTACT_BLOCK);
+	contact_job *j = malloc(sizeof *j);
+	if (!j)
+		return FXS_ERR_NOMEM;
+	j->base = u, j->pairs = pairs, j->pair_count = pair_count, j->filter = filter, j->filter_count = filter_count;
+	uint32_t blocks = fxs_task_blocks(pair_count, w->task_fine ? WINDOW : CONTACT_BLOCK, &j->block);
+	j->block = (j->block + WINDOW - 1) / WINDOW * WINDOW;
+	blocks = pair_count ? (pair_count + j->block - 1) / j->block : 0;
+	fxs_tasks_run(w, contacts_block, j, blocks);
+	uint32_t total = 0;
+	bool nomem = false;
+	for (uint32_t k = 0; k < blocks; ++k) {
+		j->at[k] = total;
+		total += j->n[k];
+		*u->ovf += j->ovf[k];
+		nomem |= j->nomem[k];
+	}
+	if (nomem || !reserve(&w->contacts_next, &w->contacts_next_cap, total)) {
+		free(j);
+		return FXS_ERR_NOMEM;
+	}
+	fxs_tasks_run(w, copy_block, j, blocks);
+	u->n = total;
+	free(j);
+	return FXS_OK;
+}
+
+void fxs_contacts_free_blocks(fxs_world *w)
+{
+	for (uint32_t k = 0; w->contact_blocks && k < FXS_TASK_BLOCKS_MAX; ++k)
+		free(w->contact_blocks[k].buf);
+	free(w->contact_blocks);
+	w->contact_blocks = NULL;
+}
+
+fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count)
+{
+	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count))
+		return FXS_ERR_NOMEM;
+	update_ctx u = { .w = w, .old = w->contacts, .old_count = w->contact_count };
+	u.out = &w->contacts_next, u.out_cap = &w->contacts_next_cap, u.ovf = &w->ovf;
+	rot_cache_begin(w, &u);
+	u.kernels = fxs_kernel_table_get(fxs_world_get_kernels(w));
+	uint32_t filter_count;
+	const uint64_t *filter = fxs_joints_filter(w, &filter_count);
+	fxs_result r = fxs_tasks_parallel(w) ? contact_tasks(&u, pairs, pair_count, filter, filter_count)
+					     : update_range(&u, pairs, 0, pair_count, filter, filter_count, 0);
+	if (r != FXS_OK)
+		return r;
 	/* swap lists */
 	fxs_contact *t = w->contacts;
 	uint32_t tc = w->contact_cap;

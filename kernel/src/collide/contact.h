@@ -57,6 +57,8 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
  * re-typed), in contact order; those with contact events get an end event
  * after the next step (end_pending). */
 void fxs_contacts_remove_body(fxs_world *w, uint32_t s);
+/* the narrowphase's per-block lists (with workers), at the world's end */
+void fxs_contacts_free_blocks(fxs_world *w);
 /* Whether a contact between these shapes is recycled (box and hull pairs):
  * its manifold then is state (state.c writes it). */
 static inline bool fxs_contact_recyclable(const fxs_shape *a, const fxs_shape *b)

@@ -13,6 +13,8 @@
  * int64 within the bounds of contact_batch.h; every narrowing to int32 is
  * saturated and counted. */
 #include "solve/contact_batch.h"
+#include "solve/solver_tasks.h"
+#include "world/tasks.h"
 #include "collide/contact.h"
 #include "solve/stage.h"
 #include "simd/kernels.h"
@@ -208,7 +210,8 @@ static inline void memo_tangents(tangent_memo *m, fxg_vec3 n, fxg_vec3 t[2], uin
 
 /* lane l of bt from the world's contact number `index`, all but the rows
  * (fxs_pack_rows_lane or the vector packing), whose lever arms go to arms */
-static void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index, lane_arms *arms, tangent_memo *memo)
+static inline __attribute__((always_inline)) void pack_lane(solver_ctx *c, contact_batch *bt, int l, uint32_t index,
+							   lane_arms *arms, tangent_memo *memo)
 {
 	const fxs_world *w = c->w;
 	const fxs_contact *fc = &w->contacts[index];
@@ -386,10 +389,97 @@ static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 	}
 }
 
+/* ---- with workers: the batches packed in blocks at once ----
+ * Each batch's contacts are fixed by the solve order alone (a new batch at
+ * each stage change, every FXS_LANES contacts, one per overflow-stage
+ * contact: batches_needed's rule), so a first pass notes where each batch
+ * starts, and blocks of batches are then packed at once, each with its own
+ * packing scratch and saturation count: the same lanes, rows and counts as
+ * the packing below. */
+#define PACK_BLOCK 8
+
+typedef struct pack_job {
+	solver_ctx *c;
+	const uint32_t *first; /* batch i's first solve-order contact; first[total]: contact_count */
+	uint32_t block, total;
+	uint32_t count[FXS_TASK_BLOCKS_MAX];
+} pack_job;
+
+static void pack_block(void *ctx, uint32_t blk)
+{
+	pack_job *j = ctx;
+	solver_ctx local = *j->c;
+	uint32_t count = 0;
+	local.ovf = &count;
+	const uint32_t spare = local.body_count;
+	lane_arms arms;
+	tangent_memo memo;
+	memset(memo.used, 0, sizeof memo.used);
+	const uint32_t b0 = blk * j->block, b1 = j->total - b0 < j->block ? j->total : b0 + j->block;
+	for (uint32_t i = b0; i < b1; ++i) {
+		contact_batch *bt = &local.batches[i];
+		memset(&arms, 0, sizeof arms);
+		int lane = 0;
+		for (uint32_t k = j->first[i]; k < j->first[i + 1]; ++k) {
+			if (local.contact_direct && local.contact_direct[k])
+				continue;
+			pack_lane(&local, bt, lane++, local.contact_order[k], &arms, &memo);
+		}
+		while (lane < FXS_LANES)
+			empty_lane(bt, lane++, spare);
+		pack_rows(&local, bt, &arms);
+	}
+	j->count[blk] = count;
+}
+
+static bool batches_prepare_tasks(solver_ctx *c, uint32_t total)
+{
+	fxs_world *w = c->w;
+	const size_t bytes = (size_t)total * sizeof(contact_batch);
+	uint8_t *base = fxs_scratch_aligned(&w->batch_scratch, &w->batch_scratch_size, bytes + ((size_t)total + 1) * sizeof(uint32_t));
+	if (!base)
+		return false;
+	c->batches = (contact_batch *)(void *)base;
+	uint32_t *first = (uint32_t *)(void *)(base + bytes);
+	/* where each batch starts (batches_needed's walk) */
+	uint32_t nb = 0, stage = UINT32_MAX;
+	int lane = FXS_LANES;
+	c->parallel_batch_count = UINT32_MAX;
+	for (uint32_t k = 0; k < c->contact_count; ++k) {
+		if (c->contact_direct && c->contact_direct[k])
+			continue;
+		uint32_t st = c->w->contacts[c->contact_order[k]].stage;
+		if (lane == FXS_LANES || st != stage || st == FXS_STAGE_OVERFLOW) {
+			if (st == FXS_STAGE_OVERFLOW && stage != FXS_STAGE_OVERFLOW)
+				c->parallel_batch_count = nb;
+			first[nb++] = k, lane = 0, stage = st;
+		}
+		++lane;
+	}
+	first[nb] = c->contact_count;
+	c->batch_count = nb;
+	if (c->parallel_batch_count == UINT32_MAX)
+		c->parallel_batch_count = nb;
+	pack_job *j = malloc(sizeof *j);
+	if (!j)
+		return false;
+	j->c = c, j->first = first, j->total = nb;
+	const uint32_t blocks = fxs_task_blocks(nb, w->task_fine ? 1 : PACK_BLOCK, &j->block);
+	fxs_tasks_run(w, pack_block, j, blocks);
+	uint32_t sum = 0;
+	for (uint32_t k = 0; k < blocks; ++k)
+		sum += j->count[k];
+	*c->ovf += sum;
+	free(j);
+	return true;
+}
+
 bool fxs_batches_prepare(solver_ctx *c)
 {
 	fxs_world *w = c->w;
 	const uint32_t total = batches_needed(c);
+	if (fxs_tasks_parallel(w))
+		return batches_prepare_tasks(c, total);
 	size_t need = (size_t)total * sizeof(contact_batch);
 	uint8_t *base = fxs_scratch_aligned(&w->batch_scratch, &w->batch_scratch_size, need);
 	if (!base)
@@ -492,6 +582,19 @@ static inline void lane_apply(fxg_vec3 *va, fxg_vec3 *wa, fxg_vec3 *vb, fxg_vec3
 	scaled_add3(wb, r->ib, r->sb, p, ovf);
 }
 
+/* A lane's velocities back into its bodies: the dynamic ones only. The
+ * others (static, kinematic, asleep, the spare zero body) have zero
+ * responses and keep their velocities; lanes of several batches may share
+ * them, and batches of a stage are solved at once on several threads
+ * (solver_tasks.c), which then write disjoint bodies only. */
+static inline void store_lane_bodies(solver_body *A, solver_body *B, fxg_vec3 va, fxg_vec3 wa, fxg_vec3 vb, fxg_vec3 wb)
+{
+	if (A->dynamic)
+		A->v = va, A->w = wa;
+	if (B->dynamic)
+		B->v = vb, B->w = wb;
+}
+
 static void warm_start_lane(solver_ctx *c, const contact_batch *bt, int l, uint32_t *ovf)
 {
 	solver_body *A = &c->bodies[bt->a[l]], *B = &c->bodies[bt->b[l]];
@@ -514,7 +617,7 @@ static void warm_start_lane(solver_ctx *c, const contact_batch *bt, int l, uint3
 		scaled_add3(&wa, r.ia, r.sa, p, ovf);
 		scaled_add3(&wb, r.ib, r.sb, p, ovf);
 	}
-	A->v = va, A->w = wa, B->v = vb, B->w = wb;
+	store_lane_bodies(A, B, va, wa, vb, wb);
 }
 
 static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, uint32_t *ovf)
@@ -607,7 +710,7 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 			scaled_add3(&wb, r.ib, r.sb, p, ovf);
 		}
 	}
-	A->v = va, A->w = wa, B->v = vb, B->w = wb;
+	store_lane_bodies(A, B, va, wa, vb, wb);
 }
 
 /* the end of the run of batches from i (< end) that the vector kernels k
@@ -624,14 +727,14 @@ static uint32_t vector_run(const fxs_kernel_table *k, const solver_ctx *c, uint3
 /* The batches of the stages 0..63 go to the vector kernel when there is
  * one; the overflow stage's (one contact each, bodies possibly shared with
  * the next; rare), which come last, always run on the portable kernel. */
-void fxs_batches_warm_start(solver_ctx *c)
+uint32_t fxs_batches_warm_start_range(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	/* a local counter: a uint32_t * may alias the int32 velocities, which
 	 * would force a reload after every saturation check */
 	uint32_t local = 0;
-	const uint32_t np = c->parallel_batch_count;
+	const uint32_t np = c->parallel_batch_count < end ? c->parallel_batch_count : end;
 	const fxs_kernel_table *k = c->kernels;
-	for (uint32_t i = 0; i < c->batch_count; ++i) {
+	for (uint32_t i = first; i < end; ++i) {
 		if (k && i < np) {
 			uint32_t run = vector_run(k, c, i, np);
 			if (run > i) {
@@ -645,15 +748,24 @@ void fxs_batches_warm_start(solver_ctx *c)
 			if (bt->count[l])
 				warm_start_lane(c, bt, l, &local);
 	}
-	*c->ovf += local;
+	return local;
 }
 
-void fxs_batches_solve(solver_ctx *c, bool use_bias)
+void fxs_batches_warm_start(solver_ctx *c)
+{
+	if (fxs_tasks_parallel(c->w)) {
+		fxs_batches_run_stages(c, true, false);
+		return;
+	}
+	*c->ovf += fxs_batches_warm_start_range(c, 0, c->batch_count);
+}
+
+uint32_t fxs_batches_solve_range(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
 	uint32_t local = 0;
-	const uint32_t np = c->parallel_batch_count;
+	const uint32_t np = c->parallel_batch_count < end ? c->parallel_batch_count : end;
 	const fxs_kernel_table *k = c->kernels;
-	for (uint32_t i = 0; i < c->batch_count; ++i) {
+	for (uint32_t i = first; i < end; ++i) {
 		if (k && i < np) {
 			uint32_t run = vector_run(k, c, i, np);
 			if (run > i) {
@@ -667,7 +779,16 @@ void fxs_batches_solve(solver_ctx *c, bool use_bias)
 			if (bt->count[l])
 				solve_lane(c, bt, l, use_bias, &local);
 	}
-	*c->ovf += local;
+	return local;
+}
+
+void fxs_batches_solve(solver_ctx *c, bool use_bias)
+{
+	if (fxs_tasks_parallel(c->w)) {
+		fxs_batches_run_stages(c, false, use_bias);
+		return;
+	}
+	*c->ovf += fxs_batches_solve_range(c, 0, c->batch_count, use_bias);
 }
 
 void fxs_batches_swap_softness(solver_ctx *c)

@@ -203,6 +203,10 @@ bool fxs_batches_prepare(solver_ctx *c);
 /* The passes of a sub-step, and what follows them. */
 void fxs_batches_warm_start(solver_ctx *c);
 void fxs_batches_solve(solver_ctx *c, bool use_bias);
+/* the passes over batches [first, end) alone, returning the saturations
+ * they counted (solver_tasks.c runs a stage's blocks of batches at once) */
+uint32_t fxs_batches_warm_start_range(solver_ctx *c, uint32_t first, uint32_t end);
+uint32_t fxs_batches_solve_range(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 void fxs_batches_restitution(solver_ctx *c);
 /* the softness of the other sub-step length becomes the batches' (solver.h) */
 void fxs_batches_swap_softness(solver_ctx *c);

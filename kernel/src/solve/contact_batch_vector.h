@@ -82,6 +82,21 @@ INLINE void body_pointers(const solver_ctx *c, const contact_batch *bt, bodies *
 	body_rows(c->bodies, sizeof(solver_body), bt->b + h, 0, s->pb);
 }
 
+/* Before bodies_store: the lanes of bodies that are not dynamic (static,
+ * kinematic, asleep, the spare zero body: zero responses, their velocities
+ * unchanged) store into `sink` instead, as the portable store_lane_bodies
+ * skips them: lanes of several batches share such bodies, and a stage's
+ * batches are solved at once on several threads (solver_tasks.c), which
+ * then write disjoint bodies only. (On one thread the rows are written back
+ * as they were: the same values, fewer instructions.) */
+INLINE void bodies_keep_shared(bodies *s, char *sink)
+{
+	for (int l = 0; l < VW; ++l) {
+		s->pa[l] = ((const solver_body *)(const void *)s->pa[l])->dynamic ? s->pa[l] : sink;
+		s->pb[l] = ((const solver_body *)(const void *)s->pb[l])->dynamic ? s->pb[l] : sink;
+	}
+}
+
 /* the linear response to a unit impulse along d[dir], component j:
  * lane_linear (contact_batch.h), (im d_j + 2^15) >> 16, |im d_j| < 2^47 */
 INLINE V linear_v(V im, V d) { return sra62(add(mul(im, d), splat(0x8000)), 16); }
@@ -149,6 +164,9 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 	scaled_add3_v(&s.wb, bt->tw.ib, &hb, p, &g, exact, count, h);
 	if (!exact && !guard_ok(&g))
 		return false;
+	_Alignas(64) char sink[64];
+	if (c->tasks)
+		bodies_keep_shared(&s, sink);
 	bodies_store(&s);
 	return true;
 }
@@ -298,6 +316,9 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	st32(bt->pushed, pushed);
 	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
 	st64(bt->twi, twi);
+	_Alignas(64) char sink[64];
+	if (c->tasks)
+		bodies_keep_shared(&s, sink);
 	bodies_store(&s);
 	return true;
 }

@@ -30,6 +30,8 @@
 #include "solve/stage.h"
 #include "solve/solver_direct.h"
 #include "solve/contact_batch.h"
+#include "solve/solver_tasks.h"
+#include "world/tasks.h"
 #include "solve/integrate.h"
 #include "simd/kernels.h"
 
@@ -369,12 +371,12 @@ static void integrate_velocity(solver_ctx *c, uint32_t i)
 /* Each dynamic body's velocities. The first sub-step makes the notes;
  * later sub-steps give the bodies that only fall v + h g without reading
  * them, the same h g (each component rounded once) for all. */
-static void integrate_velocities(solver_ctx *c)
+static void integrate_velocities_range(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	const fxs_world *w = c->w;
 	uint8_t *notes = c->stage_mask;
 	if (c->substep == 0) {
-		for (uint32_t i = 0; i < c->body_count; ++i) {
+		for (uint32_t i = first; i < end; ++i) {
 			const solver_body *s = &c->bodies[i];
 			notes[i] = 0;
 			if (!s->moves)
@@ -394,7 +396,7 @@ static void integrate_velocities(solver_ctx *c)
 	const fxg_vec3 g = w->def.gravity;
 	const int64_t hg[3] = { fxg_shr_round((int64_t)c->h * g.x, 16), fxg_shr_round((int64_t)c->h * g.y, 16),
 				fxg_shr_round((int64_t)c->h * g.z, 16) };
-	for (uint32_t i = 0; i < c->body_count; ++i) {
+	for (uint32_t i = first; i < end; ++i) {
 		solver_body *s = &c->bodies[i];
 		if (notes[i] & FALLS) /* fxg_v3_mul_add(s->v, h, g) */
 			s->v = fxg_v3(fxg_sat(s->v.x + hg[0], c->ovf), fxg_sat(s->v.y + hg[1], c->ovf), fxg_sat(s->v.z + hg[2], c->ovf));
@@ -421,15 +423,15 @@ void fxs_integrate_body(fxs_body *b, solver_body *s, fix16_t len, uint32_t *ovf)
  * notes, integrate_velocities; integrate.h), the scalar code the moving
  * bodies they leave (in any order: bodies are independent, and the
  * saturation count a sum). */
-static void integrate_positions(solver_ctx *c)
+static void integrate_positions_range(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
 	fix16_t h = c->h;
 	const uint8_t *notes = c->stage_mask;
 	if (c->kernels && h > 0 && h <= FXG_ONE) {
-		for (uint32_t i = 0; i < c->body_count; i += 64) {
-			const uint32_t n = c->body_count - i < 64 ? c->body_count - i : 64;
+		for (uint32_t i = first; i < end; i += 64) {
+			const uint32_t n = end - i < 64 ? end - i : 64;
 			for (uint64_t left = c->kernels->integrate_x64(&w->bodies[i], &c->bodies[i], notes + i, n, h); left; left &= left - 1) {
 				const uint32_t k = i + (uint32_t)__builtin_ctzll(left);
 				if (c->bodies[k].moves)
@@ -438,12 +440,17 @@ static void integrate_positions(solver_ctx *c)
 		}
 		return;
 	}
-	for (uint32_t i = 0; i < c->body_count; ++i) {
+	for (uint32_t i = first; i < end; ++i) {
 		solver_body *s = &c->bodies[i];
 		if (s->moves)
 			fxs_integrate_body(&w->bodies[i], s, h, ovf);
 	}
 }
+
+/* both over every body: at once in blocks with workers (solver_tasks.h;
+ * a body's integration reads and writes its own slots only) */
+static void integrate_velocities(solver_ctx *c) { fxs_solver_bodies_run(c, integrate_velocities_range); }
+static void integrate_positions(solver_ctx *c) { fxs_solver_bodies_run(c, integrate_positions_range); }
 
 /* restitution for the boxed LCP's contacts, on their wide rows (the
  * iterative solver's are in contact_batch.c) */
@@ -613,6 +620,7 @@ fxs_result fxs_solve(fxs_world *w)
 	c.stage_order = c.stage_index + staged;
 	c.contact_order = (uint32_t *)(base + off_order);
 	c.kernels = fxs_kernel_table_get(fxs_world_get_kernels(w));
+	c.tasks = fxs_tasks_parallel(w);
 	/* the sub-step lengths (fxs_substep_length): q, and q + 1 for the first r */
 	const fix16_t q = fxs_substep_length(w->def.dt, w->def.substeps, w->def.substeps - 1);
 	c.long_substeps = w->def.dt - q * w->def.substeps;

@@ -131,6 +131,10 @@ typedef struct solver_ctx {
 	/* the vector kernels (simd/kernels.h) of the world's level, NULL: the
 	 * portable code; the same bits whichever runs */
 	const struct fxs_kernel_table *kernels;
+	/* with workers (solver_tasks.c): where each stage's batches end */
+	uint32_t batch_stage_end[64], batch_stage_count;
+	bool batch_stages_planned;
+	bool tasks; /* the step runs on more than one worker (world/tasks.h) */
 } solver_ctx;
 
 /* The step's solve (solver.c): the soft-step solver over the contact list

@@ -243,6 +243,11 @@ fxs_result fxs_world_snapshot_restore(fxs_world *w, const void *buf, size_t len)
 	*tmp = old;
 	w->kernels = old.kernels; /* the kernels chosen for this world (fxs_world_set_kernels): not state */
 	w->call_log = old.call_log, tmp->call_log = NULL; /* nor is its call log */
+	/* nor its threads (the definition's and the scheduler they made) */
+	w->def.worker_count = old.def.worker_count, w->def.enqueue_task = old.def.enqueue_task;
+	w->def.finish_task = old.def.finish_task, w->def.user_task_context = old.def.user_task_context;
+	w->task_enqueue = old.task_enqueue, w->task_finish = old.task_finish, w->task_user = old.task_user;
+	w->pool = old.pool, tmp->pool = NULL, tmp->task_enqueue = NULL;
 	fxs_world_destroy(tmp);
 	fxs_world_update_hash(w);
 	return FXS_OK;

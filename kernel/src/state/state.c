@@ -40,6 +40,7 @@ static void write_def(const fxs_world_def *d, fxs_writer *wr)
 static void read_def(fxs_reader *r, fxs_world_def *d)
 {
 	memset(d, 0, sizeof *d);
+	d->worker_count = 1; /* not state: the serial step until told otherwise */
 	d->gravity = fxs_read_vec3(r);
 	d->dt = fxs_read_i32(r);
 	d->substeps = fxs_read_i32(r);

@@ -7,6 +7,7 @@
  * graph (solve/stage.h). */
 #include "world/world.h"
 #include "world/events.h"
+#include "world/tasks.h"
 #include "state/hash.h"
 #include "solve/solver.h"
 #include "collide/contact.h"
@@ -35,18 +36,23 @@ static bool reserve_scratch(fxs_world *w, uint32_t n)
 	return true;
 }
 
+/* what a range of slots counted: the step's game features (counted here,
+ * where every body is looked at anyway: nothing of it is state) and the
+ * saturations */
+typedef struct bounds_counts {
+	uint32_t sensors, contact_events, hit_events, pair_checks, ovf;
+} bounds_counts;
+
 /* Bounds of moving bodies are fattened by the speculative distance and swept
  * by the step's displacement (v dt), so that the broadphase reports every pair
  * that can touch during the step: the solver's speculative contacts then stop
  * a fast body at the surface instead of letting it pass. */
-static void update_bounds(fxs_world *w)
+static void update_bounds_range(fxs_world *w, uint32_t first, uint32_t end, bounds_counts *out)
 {
 	fix16_t m = w->def.speculative_distance;
 	fxg_vec3 margin = fxg_v3(m, m, m);
-	/* what the step's game features need (counted here, where every body
-	 * is looked at anyway: nothing of it is state) */
-	uint32_t sensors = 0, contact_events = 0, hit_events = 0, pair_checks = 0;
-	for (uint32_t i = 0; i < w->slot_count; ++i) {
+	uint32_t sensors = 0, contact_events = 0, hit_events = 0, pair_checks = 0, ovf = 0;
+	for (uint32_t i = first; i < end; ++i) {
 		fxs_body *b = &w->bodies[i];
 		uint8_t flags = 0;
 		if (b->alive && b->game) {
@@ -61,17 +67,17 @@ static void update_bounds(fxs_world *w)
 				flags |= FXS_PROXY_MOVING;
 			else if (b->type == FXS_BODY_STATIC)
 				flags |= FXS_PROXY_STATIC;
-			fxs_aabb a = fxs_body_compute_aabb(b, &w->ovf);
+			fxs_aabb a = fxs_body_compute_aabb(b, &ovf);
 			if (b->type != FXS_BODY_STATIC && !b->awake) {
 				/* asleep: fattened, not swept. Made from the state every
 				 * step (not kept from the step it fell asleep, whose sweep
 				 * a restored snapshot could not know) */
-				a.lo = fxg_v3_sub(a.lo, margin, &w->ovf);
-				a.hi = fxg_v3_add(a.hi, margin, &w->ovf);
+				a.lo = fxg_v3_sub(a.lo, margin, &ovf);
+				a.hi = fxg_v3_add(a.hi, margin, &ovf);
 			} else if (b->type != FXS_BODY_STATIC) {
-				fxg_vec3 d = fxg_v3_scale(w->def.dt, b->v, &w->ovf);
-				a.lo = fxg_v3_sub(fxg_v3_add(a.lo, fxg_v3_min(d, fxg_v3_zero()), &w->ovf), margin, &w->ovf);
-				a.hi = fxg_v3_add(fxg_v3_add(a.hi, fxg_v3_max(d, fxg_v3_zero()), &w->ovf), margin, &w->ovf);
+				fxg_vec3 d = fxg_v3_scale(w->def.dt, b->v, &ovf);
+				a.lo = fxg_v3_sub(fxg_v3_add(a.lo, fxg_v3_min(d, fxg_v3_zero()), &ovf), margin, &ovf);
+				a.hi = fxg_v3_add(fxg_v3_add(a.hi, fxg_v3_max(d, fxg_v3_zero()), &ovf), margin, &ovf);
 			}
 			b->aabb = a;
 		} else {
@@ -80,10 +86,48 @@ static void update_bounds(fxs_world *w)
 		w->scratch_aabbs[i] = b->aabb;
 		w->scratch_flags[i] = flags;
 	}
-	w->step_sensors = sensors;
-	w->step_contact_events = contact_events;
-	w->step_hit_events = hit_events;
-	w->step_pair_checks = pair_checks;
+	*out = (bounds_counts){ sensors, contact_events, hit_events, pair_checks, ovf };
+}
+
+#define BOUNDS_BLOCK 256
+
+typedef struct bounds_job {
+	fxs_world *w;
+	uint32_t block;
+	bounds_counts counts[FXS_TASK_BLOCKS_MAX];
+} bounds_job;
+
+static void bounds_block(void *ctx, uint32_t k)
+{
+	bounds_job *j = ctx;
+	const uint32_t a = k * j->block, n = j->w->slot_count, b = n - a < j->block ? n : a + j->block;
+	update_bounds_range(j->w, a, b, &j->counts[k]);
+}
+
+/* every slot's bounds: with workers, in blocks of slots at once (a slot's
+ * bounds are its own), the blocks' counts added in block order */
+static void update_bounds(fxs_world *w)
+{
+	bounds_counts t;
+	if (!fxs_tasks_parallel(w)) {
+		update_bounds_range(w, 0, w->slot_count, &t);
+	} else {
+		bounds_job j;
+		j.w = w;
+		const uint32_t blocks = fxs_task_blocks(w->slot_count, w->task_fine ? 1 : BOUNDS_BLOCK, &j.block);
+		fxs_tasks_run(w, bounds_block, &j, blocks);
+		t = (bounds_counts){ 0, 0, 0, 0, 0 };
+		for (uint32_t k = 0; k < blocks; ++k) {
+			t.sensors += j.counts[k].sensors, t.contact_events += j.counts[k].contact_events;
+			t.hit_events += j.counts[k].hit_events, t.pair_checks += j.counts[k].pair_checks;
+			t.ovf += j.counts[k].ovf;
+		}
+	}
+	w->ovf += t.ovf;
+	w->step_sensors = t.sensors;
+	w->step_contact_events = t.contact_events;
+	w->step_hit_events = t.hit_events;
+	w->step_pair_checks = t.pair_checks;
 }
 
 /* Out of memory.

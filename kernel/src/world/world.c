@@ -2,6 +2,8 @@
 #include "world/world.h"
 #include "broadphase/broadphase.h"
 #include "world/call_log.h"
+#include "world/tasks.h"
+#include "collide/contact.h"
 #include "simd/kernels.h"
 #include "character/character.h"
 #include "geometry/compound.h"
@@ -53,6 +55,7 @@ fxs_world_def fxs_default_world_def(void)
 	d.direct_joint_rows = 96;
 	d.direct_contact_rows = 0; /* off: the iterative solver for contacts */
 	d.hit_event_threshold = FXG_ONE;
+	d.worker_count = 1;
 	return d;
 }
 
@@ -121,6 +124,10 @@ const char *fxs_world_def_invalid_field(const fxs_world_def *d)
 		return "max_bodies";
 	if (!speed_ok(d->hit_event_threshold))
 		return "hit_event_threshold";
+	if (d->worker_count > FXS_MAX_WORKERS)
+		return "worker_count";
+	if (!d->enqueue_task != !d->finish_task) /* a scheduler is both */
+		return d->enqueue_task ? "finish_task" : "enqueue_task";
 	return NULL;
 }
 
@@ -143,6 +150,8 @@ fxs_world *fxs_world_create(const fxs_world_def *def)
 		free(w);
 		return NULL;
 	}
+	if (!fxs_tasks_start(w))
+		w->def.worker_count = 1; /* without its threads the step is serial: the same bits */
 	return w;
 }
 
@@ -151,6 +160,8 @@ void fxs_world_destroy(fxs_world *w)
 	if (!w)
 		return;
 	fxs_call_log_stop(w);
+	fxs_tasks_stop(w);
+	fxs_contacts_free_blocks(w);
 	fxs_bp_destroy(w->bp);
 	fxs_meshes_free(w);
 	fxs_hulls_free(w);
@@ -326,6 +337,23 @@ fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k)
 		return fxs_world_get_kernels(w);
 	w->kernels = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_NEON ? FXS_KERNELS_NEON : k;
 	return fxs_world_get_kernels(w);
+}
+
+fxs_result fxs_world_set_workers(fxs_world *w, uint32_t worker_count, fxs_enqueue_task_fn *enqueue_task,
+				 fxs_finish_task_fn *finish_task, void *user_task_context)
+{
+	if (!w)
+		return FXS_ERR_INVALID_ID;
+	if (worker_count > FXS_MAX_WORKERS || !enqueue_task != !finish_task)
+		return FXS_ERR_INVALID_ARGUMENT;
+	fxs_tasks_stop(w);
+	w->def.worker_count = worker_count ? worker_count : 1;
+	w->def.enqueue_task = enqueue_task;
+	w->def.finish_task = finish_task;
+	w->def.user_task_context = user_task_context;
+	if (!fxs_tasks_start(w))
+		w->def.worker_count = 1; /* no threads to be had: serial */
+	return FXS_OK;
 }
 
 uint32_t fxs_world_slot_count(const fxs_world *w) { return w ? w->slot_count : 0; }

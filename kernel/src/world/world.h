@@ -143,6 +143,15 @@ struct fxs_world {
 	 * (fxs_world_set_kernels; simd/kernels.h): the same bits whichever
 	 * runs, so not state, and kept by a snapshot restore */
 	fxs_kernels kernels;
+	/* the step's scheduler (world/tasks.h), from the definition's
+	 * worker_count and enqueue_task: not state, and kept by a snapshot
+	 * restore; NULL task_enqueue: the serial step */
+	fxs_enqueue_task_fn *task_enqueue;
+	fxs_finish_task_fn *task_finish;
+	void *task_user;
+	struct fxs_thread_pool *pool; /* the built-in one (world/thread_pool.h), or NULL */
+	bool task_fine; /* tests: the smallest blocks (tasks.h), to cut every phase into many */
+	struct fxs_contact_block *contact_blocks; /* with workers: the narrowphase's blocks' lists (contact.c) */
 	/* Out of memory part-way through a step: a phase that could not get its
 	 * memory sets step_nomem (fxs_world_nomem) and goes on safely but not as
 	 * other machines would; the step then marks the world failed, and steps

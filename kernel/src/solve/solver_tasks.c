@@ -1,0 +1,100 @@
+/* The solver's work on the world's workers (solver_tasks.h). Each block
+ * writes its own items and its own saturation count; the counts are added
+ * in block order (a sum: any order gives it, but this one is fixed too). */
+#include "solve/solver_tasks.h"
+#include "solve/contact_batch.h"
+#include "collide/contact.h"
+#include "solve/stage.h"
+#include "world/tasks.h"
+
+#include <string.h>
+
+/* where each stage's batches end: batches come in solve order, by stage
+ * (contact_batch.c), and a batch's first lane is never empty */
+static void plan_stages(solver_ctx *c)
+{
+	uint32_t n = 0, stage = UINT32_MAX;
+	const uint32_t np = c->parallel_batch_count < c->batch_count ? c->parallel_batch_count : c->batch_count;
+	for (uint32_t i = 0; i < np; ++i) {
+		const uint32_t st = c->w->contacts[c->batches[i].index[0]].stage;
+		if (st != stage && n > 0 && n < 64)
+			c->batch_stage_end[n - 1] = i;
+		if (st != stage)
+			++n, stage = st;
+	}
+	if (n > 0)
+		c->batch_stage_end[n - 1] = np;
+	c->batch_stage_count = n;
+	c->batch_stages_planned = true;
+}
+
+typedef struct stage_job {
+	solver_ctx *c;
+	uint32_t first, end, block;
+	bool warm, use_bias;
+	uint32_t count[FXS_TASK_BLOCKS_MAX];
+} stage_job;
+
+static void stage_block(void *ctx, uint32_t k)
+{
+	stage_job *j = ctx;
+	const uint32_t a = j->first + k * j->block, b = j->end - a < j->block ? j->end : a + j->block;
+	j->count[k] = j->warm ? fxs_batches_warm_start_range(j->c, a, b) : fxs_batches_solve_range(j->c, a, b, j->use_bias);
+}
+
+void fxs_batches_run_stages(solver_ctx *c, bool warm, bool use_bias)
+{
+	if (!c->batch_stages_planned)
+		plan_stages(c);
+	stage_job j;
+	j.c = c, j.warm = warm, j.use_bias = use_bias;
+	uint32_t first = 0, total = 0;
+	for (uint32_t s = 0; s < c->batch_stage_count; ++s) {
+		j.first = first, j.end = c->batch_stage_end[s];
+		const uint32_t blocks = fxs_task_blocks(j.end - j.first, c->w->task_fine ? 1 : FXS_STAGE_BLOCK, &j.block);
+		fxs_tasks_run(c->w, stage_block, &j, blocks); /* returns when the stage is done: the barrier */
+		for (uint32_t k = 0; k < blocks; ++k)
+			total += j.count[k];
+		first = j.end;
+	}
+	/* the overflow stage (constraints may share bodies): in order */
+	total += warm ? fxs_batches_warm_start_range(c, first, c->batch_count)
+		      : fxs_batches_solve_range(c, first, c->batch_count, use_bias);
+	*c->ovf += total;
+}
+
+typedef struct bodies_job {
+	solver_ctx *c;
+	fxs_solver_range_fn *fn;
+	uint32_t block;
+	uint32_t count[FXS_TASK_BLOCKS_MAX];
+} bodies_job;
+
+static void bodies_block(void *ctx, uint32_t k)
+{
+	bodies_job *j = ctx;
+	solver_ctx local = *j->c;
+	uint32_t count = 0;
+	local.ovf = &count;
+	const uint32_t a = k * j->block, n = j->c->body_count, b = n - a < j->block ? n : a + j->block;
+	j->fn(&local, a, b);
+	j->count[k] = count;
+}
+
+void fxs_solver_bodies_run(solver_ctx *c, fxs_solver_range_fn *fn)
+{
+	if (!fxs_tasks_parallel(c->w)) {
+		fn(c, 0, c->body_count);
+		return;
+	}
+	bodies_job j;
+	j.c = c, j.fn = fn;
+	uint32_t blocks = fxs_task_blocks(c->body_count, c->w->task_fine ? 64 : FXS_BODY_BLOCK, &j.block);
+	j.block = (j.block + 63) / 64 * 64; /* the integration kernels take 64 bodies from a multiple of 64 */
+	blocks = (c->body_count + j.block - 1) / j.block;
+	fxs_tasks_run(c->w, bodies_block, &j, blocks);
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < blocks; ++k)
+		total += j.count[k];
+	*c->ovf += total;
+}

@@ -1,0 +1,319 @@
+/* The parallel step (world/tasks.h, docs/threads.md): the same hash, step
+ * after step, on every built-in scene with 1, 2, 3, 4, 8 and 16 workers, on
+ * the built-in pool and on a test scheduler that runs the ranges of each
+ * task in a seeded random order on random threads of its own (and, now and
+ * then, all of them at once before enqueue returns) with every phase cut
+ * into its smallest blocks; the definition's thread fields checked with
+ * their reasons; the threads kept by a snapshot restore. */
+#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__) /* wasm without threads: none */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixstep/fixstep.h"
+#include "scenes/scenes.h"
+#include "test.h"
+#include "world/world.h"
+
+/* ---- the random-order scheduler: a game's job system of its own ---- */
+
+#define RS_THREADS_MAX 16
+#define RS_RANGES_MAX 4096
+
+typedef struct rs_range {
+	uint32_t start, end;
+} rs_range;
+
+typedef struct rs_sched rs_sched;
+typedef struct rs_thread {
+	rs_sched *s;
+	uint32_t index;
+	pthread_t tid;
+	rs_range queue[RS_RANGES_MAX];
+	uint32_t count;
+} rs_thread;
+
+struct rs_sched {
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+	uint32_t threads;
+	rs_thread t[RS_THREADS_MAX];
+	uint64_t gen;    /* tasks enqueued */
+	uint32_t left;   /* threads still running the current task's ranges */
+	fxs_task_fn *fn; /* the current task */
+	void *ctx;
+	bool stop;
+	uint64_t rng;
+	uint64_t tasks, inline_tasks; /* counted, to show the test ran what it says */
+};
+
+static void *rs_main(void *arg)
+{
+	rs_thread *t = arg;
+	rs_sched *s = t->s;
+	uint64_t seen = 0;
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		while (s->gen == seen && !s->stop)
+			pthread_cond_wait(&s->go, &s->mu);
+		if (s->stop)
+			break;
+		seen = s->gen;
+		fxs_task_fn *fn = s->fn;
+		void *ctx = s->ctx;
+		uint32_t n = t->count;
+		pthread_mutex_unlock(&s->mu);
+		for (uint32_t k = 0; k < n; ++k)
+			fn(t->queue[k].start, t->queue[k].end, t->index, ctx);
+		pthread_mutex_lock(&s->mu);
+		t->count = 0;
+		if (--s->left == 0)
+			pthread_cond_signal(&s->done);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+static void *rs_enqueue(fxs_task_fn *task, uint32_t item_count, uint32_t min_range, void *task_ctx, void *user)
+{
+	rs_sched *s = user;
+	/* ranges of random lengths (at least min_range, but the last) */
+	rs_range r[RS_RANGES_MAX];
+	uint32_t n = 0;
+	for (uint32_t at = 0; at < item_count; ++n) {
+		uint32_t len = min_range + (uint32_t)(test_rng_next(&s->rng) % 3);
+		r[n].start = at;
+		at = item_count - at <= len || n + 1 == RS_RANGES_MAX ? item_count : at + len;
+		r[n].end = at;
+	}
+	for (uint32_t i = n; i > 1; --i) { /* shuffled */
+		uint32_t j = (uint32_t)(test_rng_next(&s->rng) % i);
+		rs_range x = r[i - 1];
+		r[i - 1] = r[j], r[j] = x;
+	}
+	s->tasks++;
+	if (test_rng_next(&s->rng) % 8 == 0) { /* now, here, in the shuffled order */
+		s->inline_tasks++;
+		for (uint32_t k = 0; k < n; ++k)
+			task(r[k].start, r[k].end, (uint32_t)(test_rng_next(&s->rng) % s->threads), task_ctx);
+		return NULL;
+	}
+	pthread_mutex_lock(&s->mu);
+	s->left = s->threads; /* every thread checks in, with ranges or none */
+	for (uint32_t k = 0; k < n; ++k) {
+		rs_thread *t = &s->t[test_rng_next(&s->rng) % s->threads];
+		t->queue[t->count++] = r[k];
+	}
+	s->fn = task, s->ctx = task_ctx;
+	s->gen++;
+	pthread_cond_broadcast(&s->go);
+	pthread_mutex_unlock(&s->mu);
+	return s;
+}
+
+static void rs_finish(void *handle, void *user)
+{
+	rs_sched *s = user;
+	(void)handle;
+	pthread_mutex_lock(&s->mu);
+	while (s->left)
+		pthread_cond_wait(&s->done, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+}
+
+static rs_sched *rs_create(uint32_t threads, uint64_t seed)
+{
+	rs_sched *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->go, NULL);
+	pthread_cond_init(&s->done, NULL);
+	s->threads = threads;
+	s->rng = seed;
+	for (uint32_t i = 0; i < threads; ++i) {
+		s->t[i].s = s, s->t[i].index = i;
+		pthread_create(&s->t[i].tid, NULL, rs_main, &s->t[i]);
+	}
+	return s;
+}
+
+static void rs_destroy(rs_sched *s)
+{
+	pthread_mutex_lock(&s->mu);
+	s->stop = true;
+	pthread_cond_broadcast(&s->go);
+	pthread_mutex_unlock(&s->mu);
+	for (uint32_t i = 0; i < s->threads; ++i)
+		pthread_join(s->t[i].tid, NULL);
+	pthread_cond_destroy(&s->go);
+	pthread_cond_destroy(&s->done);
+	pthread_mutex_destroy(&s->mu);
+	free(s);
+}
+
+/* ---- the scenes ---- */
+
+/* Under ThreadSanitizer (make tsan: 5 to 15 times slower) the scenes of
+ * up to 1,000 bodies, for fewer steps: the random-order scheduler cuts
+ * their phases into many blocks all the same. */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifndef UNDER_TSAN
+#define UNDER_TSAN 0
+#endif
+
+/* steps per scene: about 20,000 body-steps (--quick: 4,000; under
+ * ThreadSanitizer 1,000), 4 (2) to 120 */
+static uint32_t scene_steps(const fxs_scene *sc, uint32_t bodies)
+{
+	uint32_t budget = UNDER_TSAN ? 1000 : test_quick ? 4000 : 20000, least = UNDER_TSAN ? 2 : 4;
+	uint32_t n = budget / (bodies ? bodies : 1);
+	n = n < least ? least : (n > 120 ? 120 : n);
+	return n < sc->default_steps ? n : sc->default_steps;
+}
+
+/* the first step whose hash differs from ref[], 0 if none */
+static uint32_t first_difference(fxs_world *w, const uint64_t *ref, uint32_t steps)
+{
+	for (uint32_t s = 1; s <= steps; ++s) {
+		if (fxs_world_step(w) != FXS_OK || fxs_world_hash(w) != ref[s - 1])
+			return s;
+	}
+	return 0;
+}
+
+static const uint32_t counts[] = { 2, 3, 4, 8, 16 };
+
+static void check_scene(const fxs_scene *sc, bool random_order)
+{
+	fxs_world *w = sc->create();
+	CHECK(w);
+	if (UNDER_TSAN && fxs_world_body_count(w) > 1000) {
+		fxs_world_destroy(w);
+		return;
+	}
+	const uint32_t bodies = fxs_world_body_count(w), steps = scene_steps(sc, bodies);
+	uint64_t *ref = malloc(steps * sizeof *ref);
+	CHECK(ref);
+	for (uint32_t s = 0; s < steps; ++s) {
+		CHECK(fxs_world_step(w) == FXS_OK);
+		ref[s] = fxs_world_hash(w);
+	}
+	fxs_world_destroy(w);
+	for (size_t i = 0; i < sizeof counts / sizeof *counts; ++i) {
+		const uint32_t n = counts[i];
+		w = sc->create();
+		rs_sched *rs = NULL;
+		if (random_order) {
+			rs = rs_create(n, 0x7E57 + n * 977 + (uint64_t)steps);
+			CHECK(rs);
+			CHECK(fxs_world_set_workers(w, n, rs_enqueue, rs_finish, rs) == FXS_OK);
+			w->task_fine = true;
+		} else {
+			CHECK(fxs_world_set_workers(w, n, NULL, NULL, NULL) == FXS_OK);
+			CHECK(fxs_world_get_def(w).worker_count == n && w->pool != NULL);
+		}
+		uint32_t d = first_difference(w, ref, steps);
+		fxs_world_destroy(w);
+		if (rs) {
+			/* the scheduler ran tasks (with more than one block) unless the
+			 * scene has too few items to cut (a single ball) */
+			CHECKF(rs->tasks > 0 || bodies < 4, "%s: no task reached the scheduler", sc->name);
+			rs_destroy(rs);
+		}
+		CHECKF(d == 0, "%s, %u workers (%s): step %u's hash differs from one worker's", sc->name, n,
+		       random_order ? "random order" : "built-in pool", d);
+	}
+	free(ref);
+}
+
+SLOW_TEST(threads_scenes_pool)
+{
+	uint32_t n;
+	const fxs_scene *sc = fxs_scenes(&n);
+	for (uint32_t i = 0; i < n; ++i) {
+		check_scene(&sc[i], false);
+		if (test_failed)
+			return;
+	}
+}
+
+SLOW_TEST(threads_scenes_random_order)
+{
+	uint32_t n;
+	const fxs_scene *sc = fxs_scenes(&n);
+	for (uint32_t i = 0; i < n; ++i) {
+		check_scene(&sc[i], true);
+		if (test_failed)
+			return;
+	}
+}
+
+/* the definition's thread fields, each with its reason */
+TEST(threads_def_validate)
+{
+	fxs_world_def d = fxs_default_world_def();
+	CHECK(d.worker_count == 1 && !d.enqueue_task && !d.finish_task);
+	d.worker_count = 0; /* 0 means 1 */
+	CHECK(fxs_world_def_invalid_field(&d) == NULL);
+	d.worker_count = FXS_MAX_WORKERS;
+	CHECK(fxs_world_def_invalid_field(&d) == NULL);
+	d.worker_count = FXS_MAX_WORKERS + 1;
+	CHECK(strcmp(fxs_world_def_invalid_field(&d), "worker_count") == 0);
+	CHECK(fxs_world_create(&d) == NULL);
+	d.worker_count = 4;
+	d.enqueue_task = rs_enqueue;
+	CHECK(strcmp(fxs_world_def_invalid_field(&d), "finish_task") == 0);
+	d.enqueue_task = NULL, d.finish_task = rs_finish;
+	CHECK(strcmp(fxs_world_def_invalid_field(&d), "enqueue_task") == 0);
+	fxs_world *w = fxs_world_create(NULL);
+	CHECK(w == NULL);
+	d = fxs_default_world_def();
+	w = fxs_world_create(&d);
+	CHECK(fxs_world_set_workers(w, FXS_MAX_WORKERS + 1, NULL, NULL, NULL) == FXS_ERR_INVALID_ARGUMENT);
+	CHECK(fxs_world_set_workers(w, 2, rs_enqueue, NULL, NULL) == FXS_ERR_INVALID_ARGUMENT);
+	CHECK(fxs_world_get_def(w).worker_count == 1);
+	CHECK(fxs_world_set_workers(NULL, 2, NULL, NULL, NULL) == FXS_ERR_INVALID_ID);
+	CHECK(fxs_world_set_workers(w, 0, NULL, NULL, NULL) == FXS_OK);
+	CHECK(fxs_world_get_def(w).worker_count == 1 && w->task_enqueue == NULL);
+	fxs_world_destroy(w);
+	/* the definition's own: a world made with 3 workers has the pool */
+	d.worker_count = 3;
+	w = fxs_world_create(&d);
+	CHECK(w && w->pool && fxs_world_get_def(w).worker_count == 3);
+	fxs_world_destroy(w);
+}
+
+/* A restore keeps the world's threads (not state), and a threaded world
+ * goes on from a snapshot as the serial one does. */
+TEST(threads_snapshot_restore)
+{
+	const fxs_scene *sc = fxs_scene_find("large_pyramid_b40");
+	CHECK(sc);
+	fxs_world *a = sc->create(), *b = sc->create();
+	CHECK(fxs_world_set_workers(b, 4, NULL, NULL, NULL) == FXS_OK);
+	for (int s = 0; s < 5; ++s)
+		fxs_world_step(a);
+	size_t len = fxs_world_snapshot_size(a);
+	void *buf = malloc(len);
+	CHECK(buf && fxs_world_snapshot_save(a, buf, len, NULL) == FXS_OK);
+	CHECK(fxs_world_snapshot_restore(b, buf, len) == FXS_OK);
+	CHECK(fxs_world_get_def(b).worker_count == 4 && b->pool != NULL);
+	for (int s = 0; s < 5; ++s) {
+		fxs_world_step(a), fxs_world_step(b);
+		CHECK(fxs_world_hash(a) == fxs_world_hash(b));
+	}
+	fxs_world *c = fxs_world_create_from_snapshot(buf, len, NULL);
+	CHECK(c && fxs_world_get_def(c).worker_count == 1);
+	fxs_world_destroy(c);
+	free(buf);
+	fxs_world_destroy(a);
+	fxs_world_destroy(b);
+}
+#endif

@@ -232,6 +232,8 @@ static fxs_joint_def gjoint_def(cur *c)
 	d.hertz = gi(c), d.damping_ratio = gi(c), d.enable_limit = gb(c), d.lower = gi(c), d.upper = gi(c);
 	d.enable_motor = gb(c), d.motor_speed = gi(c), d.max_motor_force = gi(c), d.length = gi(c);
 	d.enable_spring = gb(c), d.spring_hertz = gi(c), d.spring_damping_ratio = gi(c);
+	if (d.type == FXS_JOINT_SPHERICAL) /* the later types' fields (call_log.c) */
+		d.enable_cone = gb(c), d.cone_angle = gi(c);
 	return d;
 }
 static fxs_character_def gchar_def(cur *c)

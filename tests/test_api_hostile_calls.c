@@ -868,6 +868,14 @@ static void call_fxs_default_filter(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+static void call_fxs_default_filter_joint_def(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_default_filter_joint_def();
+	fxs_world_destroy(w);
+}
+
 static void call_fxs_default_fixed_joint_def(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -905,6 +913,14 @@ static void call_fxs_default_sphere_walls_def(int variant, uint64_t seed)
 	fxs_world *w = hostile_world(variant);
 	(void)w, (void)seed;
 	(void)fxs_default_sphere_walls_def();
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_default_spherical_joint_def(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_default_spherical_joint_def();
 	fxs_world_destroy(w);
 }
 
@@ -1093,6 +1109,16 @@ static void call_fxs_joint_get_position(int variant, uint64_t seed)
 	fxs_joint_id a1;
 	garbage(&a1, sizeof a1, seed, 1);
 	(void)fxs_joint_get_position(w, a1);
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_joint_get_swing_angle(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	fxs_joint_id a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	(void)fxs_joint_get_swing_angle(w, a1);
 	fxs_world_destroy(w);
 }
 
@@ -2698,11 +2724,13 @@ static const struct {
 	{ "fxs_default_debug_draw", call_fxs_default_debug_draw },
 	{ "fxs_default_distance_joint_def", call_fxs_default_distance_joint_def },
 	{ "fxs_default_filter", call_fxs_default_filter },
+	{ "fxs_default_filter_joint_def", call_fxs_default_filter_joint_def },
 	{ "fxs_default_fixed_joint_def", call_fxs_default_fixed_joint_def },
 	{ "fxs_default_hinge_joint_def", call_fxs_default_hinge_joint_def },
 	{ "fxs_default_prismatic_joint_def", call_fxs_default_prismatic_joint_def },
 	{ "fxs_default_query_filter", call_fxs_default_query_filter },
 	{ "fxs_default_sphere_walls_def", call_fxs_default_sphere_walls_def },
+	{ "fxs_default_spherical_joint_def", call_fxs_default_spherical_joint_def },
 	{ "fxs_default_world_def", call_fxs_default_world_def },
 	{ "fxs_delta_decode", call_fxs_delta_decode },
 	{ "fxs_delta_encode", call_fxs_delta_encode },
@@ -2724,6 +2752,7 @@ static const struct {
 	{ "fxs_joint_get_body_a", call_fxs_joint_get_body_a },
 	{ "fxs_joint_get_body_b", call_fxs_joint_get_body_b },
 	{ "fxs_joint_get_position", call_fxs_joint_get_position },
+	{ "fxs_joint_get_swing_angle", call_fxs_joint_get_swing_angle },
 	{ "fxs_joint_get_type", call_fxs_joint_get_type },
 	{ "fxs_joint_is_valid", call_fxs_joint_is_valid },
 	{ "fxs_joint_set_motor", call_fxs_joint_set_motor },

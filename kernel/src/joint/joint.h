@@ -24,6 +24,8 @@ typedef struct fxs_joint {
 	fix16_t lower, upper;
 	fix16_t motor_speed, max_motor_force;
 	fix16_t length, spring_hertz, spring_damping_ratio;
+	uint8_t enable_cone;
+	fix16_t cone_angle;
 	int64_t impulse[FXS_JOINT_MAX_ROWS]; /* accumulated, Q16.16 N s (N m s for angular rows) */
 } fxs_joint;
 

@@ -173,6 +173,9 @@ static void joint_def(fxs_call_log *l, const fxs_joint_def *d)
 	i32(l, d->hertz), i32(l, d->damping_ratio), b1(l, d->enable_limit), i32(l, d->lower), i32(l, d->upper);
 	b1(l, d->enable_motor), i32(l, d->motor_speed), i32(l, d->max_motor_force), i32(l, d->length);
 	b1(l, d->enable_spring), i32(l, d->spring_hertz), i32(l, d->spring_damping_ratio);
+	/* the fields of the later types, only for them (the older records stay as they were) */
+	if (d->type == FXS_JOINT_SPHERICAL)
+		b1(l, d->enable_cone), i32(l, d->cone_angle);
 }
 static void character_def(fxs_call_log *l, const fxs_character_def *d)
 {

@@ -234,6 +234,8 @@ static fxs_joint_def gjoint_def(cur *c)
 	d.enable_spring = gb(c), d.spring_hertz = gi(c), d.spring_damping_ratio = gi(c);
 	if (d.type == FXS_JOINT_SPHERICAL) /* the later types' fields (call_log.c) */
 		d.enable_cone = gb(c), d.cone_angle = gi(c);
+	if (d.type == FXS_JOINT_WHEEL)
+		d.local_spin_axis_a = gv(c), d.steering_angle = gi(c);
 	return d;
 }
 static fxs_character_def gchar_def(cur *c)
@@ -414,6 +416,11 @@ static fxs_result run_one(fxs_world *w, uint32_t op, cur *c)
 		bool on = gb(c);
 		fix16_t s = gi(c), f = gi(c);
 		fxs_joint_set_motor(w, j, on, s, f);
+		break;
+	}
+	case FXS_OP_JOINT_SET_STEERING: {
+		fxs_joint_id j = gjid(c);
+		fxs_joint_set_steering(w, j, gi(c));
 		break;
 	}
 	case FXS_OP_CHARACTER_CREATE: {

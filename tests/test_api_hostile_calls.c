@@ -924,6 +924,14 @@ static void call_fxs_default_spherical_joint_def(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+static void call_fxs_default_wheel_joint_def(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_default_wheel_joint_def();
+	fxs_world_destroy(w);
+}
+
 static void call_fxs_default_world_def(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1155,6 +1163,18 @@ static void call_fxs_joint_set_motor(int variant, uint64_t seed)
 	fix16_t a4;
 	garbage(&a4, sizeof a4, seed, 4);
 	fxs_joint_set_motor(w, a1, a2, a3, a4);
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_joint_set_steering(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	fxs_joint_id a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	fix16_t a2;
+	garbage(&a2, sizeof a2, seed, 2);
+	(void)fxs_joint_set_steering(w, a1, a2);
 	fxs_world_destroy(w);
 }
 
@@ -2731,6 +2751,7 @@ static const struct {
 	{ "fxs_default_query_filter", call_fxs_default_query_filter },
 	{ "fxs_default_sphere_walls_def", call_fxs_default_sphere_walls_def },
 	{ "fxs_default_spherical_joint_def", call_fxs_default_spherical_joint_def },
+	{ "fxs_default_wheel_joint_def", call_fxs_default_wheel_joint_def },
 	{ "fxs_default_world_def", call_fxs_default_world_def },
 	{ "fxs_delta_decode", call_fxs_delta_decode },
 	{ "fxs_delta_encode", call_fxs_delta_encode },
@@ -2756,6 +2777,7 @@ static const struct {
 	{ "fxs_joint_get_type", call_fxs_joint_get_type },
 	{ "fxs_joint_is_valid", call_fxs_joint_is_valid },
 	{ "fxs_joint_set_motor", call_fxs_joint_set_motor },
+	{ "fxs_joint_set_steering", call_fxs_joint_set_steering },
 	{ "fxs_kernels_name", call_fxs_kernels_name },
 	{ "fxs_mesh_shape", call_fxs_mesh_shape },
 	{ "fxs_replay_accepts", call_fxs_replay_accepts },

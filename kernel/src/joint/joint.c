@@ -1,5 +1,5 @@
-/* Joints: ball-and-socket, hinge, fixed, distance, prismatic, spherical
- * and filter, as soft
+/* Joints: ball-and-socket, hinge, fixed, distance, prismatic, spherical,
+ * filter and wheel, as soft
  * constraints in impulse form (Box2D v3's soft step; see solver.c).
  *
  * Every joint is a handful of scalar rows of the contact solver's kind
@@ -12,7 +12,7 @@
  * section, and the solver's loops over the joints. What a type is made of
  * (its rows, their setup, warm start and solve, its own checks) is in its
  * own file, ball.c, hinge.c, fixed.c, distance.c, prismatic.c,
- * spherical.c and filter.c, each
+ * spherical.c, filter.c and wheel.c, each
  * filling an fxs_joint_kind (joint_types.h) that this file looks up by
  * type; the rows they share are in joint_rows.h. The batched ball joints
  * are in joint_batch.c.
@@ -45,6 +45,7 @@ static const fxs_joint_kind *const kinds[FXS_JOINT_TYPE_COUNT] = {
 	[FXS_JOINT_PRISMATIC] = &fxs_prismatic_kind,
 	[FXS_JOINT_SPHERICAL] = &fxs_spherical_kind,
 	[FXS_JOINT_FILTER] = &fxs_filter_kind,
+	[FXS_JOINT_WHEEL] = &fxs_wheel_kind,
 };
 
 int fxs_joint_row_count(int type) { return type >= 0 && type < FXS_JOINT_TYPE_COUNT ? kinds[type]->rows : 0; }
@@ -146,6 +147,10 @@ static void canonicalize(fxs_joint *j)
 		j->enable_cone = 0;
 		j->cone_angle = 0;
 	}
+	if (!kind->wheel) {
+		j->spin_axis_a = j->spin_axis_b = fxg_v3_zero();
+		j->steering = 0;
+	}
 }
 
 fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
@@ -200,6 +205,17 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 	}
 	j.ref_rotation = fxg_q_normalize(fxg_q_mul(fxg_q_conj(ba->xf.q), bb->xf.q, &ovf), &ovf);
 	j.local_axis_b = fxg_q_inv_rotate(j.ref_rotation, j.local_axis_a, &ovf);
+	if (kind->wheel) {
+		if (!vec_in_range(def->local_spin_axis_a, FXG_I(1000)))
+			return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: local_spin_axis_a beyond 1000"),
+			       fxs_null_joint;
+		j.spin_axis_a = fxg_v3_normalize(def->local_spin_axis_a, NULL, &ovf);
+		if (fxg_v3_eq(j.spin_axis_a, fxg_v3_zero()))
+			return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: local_spin_axis_a is zero"),
+			       fxs_null_joint;
+		j.spin_axis_b = fxg_q_inv_rotate(j.ref_rotation, j.spin_axis_a, &ovf);
+		j.steering = def->steering_angle;
+	}
 	if (!j.enable_limit)
 		j.lower = j.upper = 0;
 	if (!j.enable_motor)
@@ -334,6 +350,29 @@ void fxs_joint_set_motor(fxs_world *w, fxs_joint_id id, bool enable, fix16_t spe
 	wake(&w->bodies[j->a]);
 	wake(&w->bodies[j->b]);
 	fxs_world_touch(w);
+}
+
+fxs_result fxs_joint_set_steering(fxs_world *w, fxs_joint_id id, fix16_t angle)
+{
+	FXS_CALL_LOG(w, FXS_OP_JOINT_SET_STEERING, id, angle);
+	if (!w)
+		return FXS_ERR_INVALID_ARGUMENT;
+	fxs_joint *j = get_joint(w, id);
+	if (!j || !kinds[j->type]->wheel)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ID, "fxs_joint_set_steering: %s",
+				      j ? "the joint is not a wheel joint" : "not a joint of this world");
+	fxs_joint t = *j;
+	t.steering = angle;
+	if (!numbers_valid(&t))
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "fxs_joint_set_steering: angle beyond pi/2");
+	if (j->steering != angle) {
+		j->steering = angle;
+		wake(&w->bodies[j->a]);
+		wake(&w->bodies[j->b]);
+		fxs_world_touch(w);
+	}
+	fxs_world_ok(w);
+	return FXS_OK;
 }
 
 fix16_t fxs_joint_get_position(const fxs_world *w, fxs_joint_id id)
@@ -656,6 +695,11 @@ void fxs_joints_write(const fxs_world *w, fxs_writer *wr)
 			}
 			if (kind->cone_row)
 				d = fxs_put_i32(d, j->cone_angle);
+			if (kind->wheel) {
+				d = fxs_put_vec3(d, j->spin_axis_a);
+				d = fxs_put_vec3(d, j->spin_axis_b);
+				d = fxs_put_i32(d, j->steering);
+			}
 			for (int k = 0; k < kind->rows; ++k)
 				d = fxs_put_i64(d, j->impulse[k]);
 		}
@@ -720,6 +764,11 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 	}
 	if (kind->cone_row)
 		j->cone_angle = fxs_read_i32(r);
+	if (kind->wheel) {
+		j->spin_axis_a = fxs_read_vec3(r);
+		j->spin_axis_b = fxs_read_vec3(r);
+		j->steering = fxs_read_i32(r);
+	}
 	for (int k = 0; k < kind->rows; ++k) {
 		j->impulse[k] = fxs_read_i64(r);
 		const int64_t lim = FXS_STATE_IMPULSE_MAX;
@@ -755,6 +804,9 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 	if (kind->axis && !unit4(j->local_axis_a.x, j->local_axis_a.y, j->local_axis_a.z, 0))
 		return false;
 	if (kind->axis_b && !unit4(j->local_axis_b.x, j->local_axis_b.y, j->local_axis_b.z, 0))
+		return false;
+	if (kind->wheel && (!unit4(j->spin_axis_a.x, j->spin_axis_a.y, j->spin_axis_a.z, 0) ||
+			    !unit4(j->spin_axis_b.x, j->spin_axis_b.y, j->spin_axis_b.z, 0)))
 		return false;
 	if (kind->ref && !unit4(j->ref_rotation.x, j->ref_rotation.y, j->ref_rotation.z, j->ref_rotation.w))
 		return false;

@@ -26,6 +26,8 @@ typedef struct fxs_joint {
 	fix16_t length, spring_hertz, spring_damping_ratio;
 	uint8_t enable_cone;
 	fix16_t cone_angle;
+	fxg_vec3 spin_axis_a, spin_axis_b; /* wheel: unit; b's is a's in the reference pose */
+	fix16_t steering;                  /* wheel, rad */
 	int64_t impulse[FXS_JOINT_MAX_ROWS]; /* accumulated, Q16.16 N s (N m s for angular rows) */
 } fxs_joint;
 

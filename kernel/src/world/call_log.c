@@ -51,6 +51,7 @@ static const struct {
 	[FXS_OP_CHARACTER_CREATE] = { "fxs_character_create", "c" },
 	[FXS_OP_CHARACTER_DESTROY] = { "fxs_character_destroy", "u" },
 	[FXS_OP_CHARACTER_SET_MOVE] = { "fxs_character_set_move", "uvb" },
+	[FXS_OP_JOINT_SET_STEERING] = { "fxs_joint_set_steering", "Jf" },
 };
 
 const char *fxs_call_name(uint32_t op) { return op > 0 && op < FXS_OP_COUNT ? ops[op].name : NULL; }
@@ -176,6 +177,8 @@ static void joint_def(fxs_call_log *l, const fxs_joint_def *d)
 	/* the fields of the later types, only for them (the older records stay as they were) */
 	if (d->type == FXS_JOINT_SPHERICAL)
 		b1(l, d->enable_cone), i32(l, d->cone_angle);
+	if (d->type == FXS_JOINT_WHEEL)
+		v3(l, d->local_spin_axis_a), i32(l, d->steering_angle);
 }
 static void character_def(fxs_call_log *l, const fxs_character_def *d)
 {

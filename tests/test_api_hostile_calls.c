@@ -892,6 +892,14 @@ static void call_fxs_default_hinge_joint_def(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+static void call_fxs_default_motor_joint_def(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_default_motor_joint_def();
+	fxs_world_destroy(w);
+}
+
 static void call_fxs_default_prismatic_joint_def(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1163,6 +1171,20 @@ static void call_fxs_joint_set_motor(int variant, uint64_t seed)
 	fix16_t a4;
 	garbage(&a4, sizeof a4, seed, 4);
 	fxs_joint_set_motor(w, a1, a2, a3, a4);
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_joint_set_motor_target(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	fxs_joint_id a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	fxg_vec3 a2;
+	garbage(&a2, sizeof a2, seed, 2);
+	fxg_quat a3;
+	garbage(&a3, sizeof a3, seed, 3);
+	(void)fxs_joint_set_motor_target(w, a1, a2, a3);
 	fxs_world_destroy(w);
 }
 
@@ -2747,6 +2769,7 @@ static const struct {
 	{ "fxs_default_filter_joint_def", call_fxs_default_filter_joint_def },
 	{ "fxs_default_fixed_joint_def", call_fxs_default_fixed_joint_def },
 	{ "fxs_default_hinge_joint_def", call_fxs_default_hinge_joint_def },
+	{ "fxs_default_motor_joint_def", call_fxs_default_motor_joint_def },
 	{ "fxs_default_prismatic_joint_def", call_fxs_default_prismatic_joint_def },
 	{ "fxs_default_query_filter", call_fxs_default_query_filter },
 	{ "fxs_default_sphere_walls_def", call_fxs_default_sphere_walls_def },
@@ -2777,6 +2800,7 @@ static const struct {
 	{ "fxs_joint_get_type", call_fxs_joint_get_type },
 	{ "fxs_joint_is_valid", call_fxs_joint_is_valid },
 	{ "fxs_joint_set_motor", call_fxs_joint_set_motor },
+	{ "fxs_joint_set_motor_target", call_fxs_joint_set_motor_target },
 	{ "fxs_joint_set_steering", call_fxs_joint_set_steering },
 	{ "fxs_kernels_name", call_fxs_kernels_name },
 	{ "fxs_mesh_shape", call_fxs_mesh_shape },

@@ -5,7 +5,7 @@ using System.Runtime.InteropServices;
 
 namespace Fixstep
 {
-    public enum JointType { Ball = 0, Hinge = 1, Fixed = 2, Distance = 3, Prismatic = 4, Spherical = 5, Filter = 6, Wheel = 7 }
+    public enum JointType { Ball = 0, Hinge = 1, Fixed = 2, Distance = 3, Prismatic = 4, Spherical = 5, Filter = 6, Wheel = 7, Motor = 8 }
 
     [Serializable, StructLayout(LayoutKind.Sequential)]
     public struct JointDef
@@ -27,6 +27,9 @@ namespace Fixstep
         public Fix ConeAngle;                      /* spherical: the swing cone's half-angle, rad in [0, pi] */
         public FixVec3 LocalSpinAxisA;             /* wheel: the spin axis in body a's frame at steering 0 */
         public Fix SteeringAngle;                  /* wheel: rad, within +-pi/2 */
+        public FixVec3 LinearOffset;               /* motor: b's anchor's target from a's, in a's frame */
+        public FixQuat AngularOffset;              /* motor: b's target rotation relative to a's */
+        public Fix MaxMotorTorque, CorrectionFactor; /* motor: N m; in [0, 1] */
 
         public JointType Type { get { return (JointType)type; } }
         public bool CollideConnected { get { return collideConnected != 0; } set { collideConnected = Bool.B(value); } }
@@ -46,6 +49,7 @@ namespace Fixstep
         public static JointDef Prismatic(BodyId a, BodyId b, FixVec3 anchorA, FixVec3 anchorB) { return With(Native.fxs_default_prismatic_joint_def(), a, b, anchorA, anchorB); }
         public static JointDef Spherical(BodyId a, BodyId b, FixVec3 anchorA, FixVec3 anchorB) { return With(Native.fxs_default_spherical_joint_def(), a, b, anchorA, anchorB); }
         public static JointDef Wheel(BodyId chassis, BodyId wheel, FixVec3 anchorA, FixVec3 anchorB) { return With(Native.fxs_default_wheel_joint_def(), chassis, wheel, anchorA, anchorB); }
+        public static JointDef Motor(BodyId a, BodyId b) { return With(Native.fxs_default_motor_joint_def(), a, b, default(FixVec3), default(FixVec3)); }
         public static JointDef Filter(BodyId a, BodyId b) { return With(Native.fxs_default_filter_joint_def(), a, b, default(FixVec3), default(FixVec3)); }
     }
 }

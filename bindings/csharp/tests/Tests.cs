@@ -417,9 +417,9 @@ static class Tests
             Check(b.Position.Y < (Fix)5, "the bob swung down");
             Check(w.DestroyJoint(j) && w.JointCount == 0, "the joint is destroyed");
             // a spherical joint on its cone, a wheel's steering
-            var sd = JointDef.Spherical(pivot.Id, b.Id, FixVec3.Zero, FixVec3.FromUnits(-2, 0, 0));
-            sd.LocalAxisA = FixVec3.FromUnits(1, 0, 0); sd.EnableCone = true; sd.ConeAngle = (Fix)0.5;
-            JointId sj = w.CreateJoint(sd);
+            var spd = JointDef.Spherical(pivot.Id, b.Id, FixVec3.Zero, FixVec3.FromUnits(-2, 0, 0));
+            spd.LocalAxisA = FixVec3.FromUnits(1, 0, 0); spd.EnableCone = true; spd.ConeAngle = (Fix)0.5;
+            JointId sj = w.CreateJoint(spd);
             w.Step(120);
             Check(Math.Abs((double)w.JointSwingAngle(sj) - 0.5) < 0.035, "the spherical joint rests on its cone: " + (double)w.JointSwingAngle(sj));
             Throws<FixstepException>(() => w.SetJointSteering(sj, (Fix)0.1), "steering a joint that is not a wheel", "steering");

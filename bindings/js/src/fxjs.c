@@ -339,7 +339,8 @@ FXJS_EXPORT fxs_world *fxjs_world_create_from_snapshot(const void *buf, int32_t 
  * damping_ratio, enable_limit, lower, upper, enable_motor, motor_speed,
  * max_motor_force, length, enable_spring, spring_hertz,
  * spring_damping_ratio, enable_cone, cone_angle, local_spin_axis_a x y z,
- * steering_angle */
+ * steering_angle, linear_offset x y z, angular_offset x y z w,
+ * max_motor_torque, correction_factor */
 static fxs_joint_def default_joint_def(int32_t type)
 {
 	switch (type) {
@@ -350,6 +351,7 @@ static fxs_joint_def default_joint_def(int32_t type)
 	case FXS_JOINT_SPHERICAL: return fxs_default_spherical_joint_def();
 	case FXS_JOINT_FILTER: return fxs_default_filter_joint_def();
 	case FXS_JOINT_WHEEL: return fxs_default_wheel_joint_def();
+	case FXS_JOINT_MOTOR: return fxs_default_motor_joint_def();
 	default: return fxs_default_ball_joint_def();
 	}
 }
@@ -368,6 +370,9 @@ FXJS_EXPORT void fxjs_joint_def_default(int32_t type, int32_t *o)
 	o[27] = d.enable_cone, o[28] = d.cone_angle;
 	fxjs_put_v3(o + 29, d.local_spin_axis_a);
 	o[32] = d.steering_angle;
+	fxjs_put_v3(o + 33, d.linear_offset);
+	o[36] = d.angular_offset.x, o[37] = d.angular_offset.y, o[38] = d.angular_offset.z, o[39] = d.angular_offset.w;
+	o[40] = d.max_motor_torque, o[41] = d.correction_factor;
 }
 
 FXJS_EXPORT void fxjs_joint_create(fxs_world *w, const int32_t *p, int32_t *out)
@@ -381,6 +386,8 @@ FXJS_EXPORT void fxjs_joint_create(fxs_world *w, const int32_t *p, int32_t *out)
 	d.length = p[23], d.enable_spring = p[24] != 0, d.spring_hertz = p[25], d.spring_damping_ratio = p[26];
 	d.enable_cone = p[27] != 0, d.cone_angle = p[28];
 	d.local_spin_axis_a = fxjs_v3(p + 29), d.steering_angle = p[32];
+	d.linear_offset = fxjs_v3(p + 33), d.angular_offset = fxg_q(p[36], p[37], p[38], p[39]);
+	d.max_motor_torque = p[40], d.correction_factor = p[41];
 	fxs_joint_id id = fxs_joint_create(w, &d);
 	out[0] = (int32_t)id.index1, out[1] = (int32_t)id.generation;
 }

@@ -83,10 +83,11 @@ export interface BodyDef {
 }
 
 export interface JointDef {
-	type?: 'ball' | 'hinge' | 'fixed' | 'distance' | 'prismatic' | 'spherical' | 'filter' | 'wheel'; bodyA: Body; bodyB: Body; localAnchorA?: Vec3In; localAnchorB?: Vec3In;
+	type?: 'ball' | 'hinge' | 'fixed' | 'distance' | 'prismatic' | 'spherical' | 'filter' | 'wheel' | 'motor'; bodyA: Body; bodyB: Body; localAnchorA?: Vec3In; localAnchorB?: Vec3In;
 	localAxisA?: Vec3In; collideConnected?: boolean; hertz?: Num; dampingRatio?: Num; enableLimit?: boolean; lower?: Num; upper?: Num;
 	enableMotor?: boolean; motorSpeed?: Num; maxMotorForce?: Num; length?: Num; enableSpring?: boolean; springHertz?: Num;
 	springDampingRatio?: Num; enableCone?: boolean; coneAngle?: Num; localSpinAxisA?: Vec3In; steeringAngle?: Num;
+	linearOffset?: Vec3In; angularOffset?: QuatIn; maxMotorTorque?: Num; correctionFactor?: Num;
 }
 
 export interface CharacterDef { position?: Vec3In; radius?: Num; halfHeight?: Num; stepHeight?: Num; maxSlopeCos?: Num; jumpSpeed?: Num; density?: Num }
@@ -282,7 +283,7 @@ export class Joint {
 	private constructor();
 	readonly world: World;
 	readonly valid: boolean;
-	readonly type: 'ball' | 'hinge' | 'fixed' | 'distance' | 'prismatic' | 'spherical' | 'filter' | 'wheel';
+	readonly type: 'ball' | 'hinge' | 'fixed' | 'distance' | 'prismatic' | 'spherical' | 'filter' | 'wheel' | 'motor';
 	readonly bodyA: Body;
 	readonly bodyB: Body;
 	readonly anchorA: Vec3;

@@ -1,5 +1,5 @@
 /* fixstep joints: ball-and-socket, hinge, fixed, distance, prismatic,
- * spherical (ball with swing cone and twist limits), filter and wheel.
+ * spherical (ball with swing cone and twist limits), filter, wheel and motor.
  *
  * A joint connects two bodies at anchors given in each body's local frame
  * (relative to its centre of mass). Joints are soft constraints in impulse
@@ -38,7 +38,8 @@ typedef enum fxs_joint_type {
 	FXS_JOINT_SPHERICAL = 5, /* ball + a swing cone about the twist axis, twist limit and motor (ragdolls) */
 	FXS_JOINT_FILTER = 6,    /* no rows: the two bodies only stop colliding (collide_connected is false) */
 	FXS_JOINT_WHEEL = 7,     /* suspension along an axis (spring, limits), spin (motor), steering (vehicles) */
-	FXS_JOINT_TYPE_COUNT = 8
+	FXS_JOINT_MOTOR = 8,     /* drives b towards a target pose relative to a with bounded force and torque */
+	FXS_JOINT_TYPE_COUNT = 9
 } fxs_joint_type;
 
 /* One definition struct for every type; fields a type does not use are
@@ -75,6 +76,16 @@ typedef struct fxs_joint_def {
 	 * steering angle about the suspension axis (rad, within +-pi/2) */
 	fxg_vec3 local_spin_axis_a;
 	fix16_t steering_angle;
+	/* motor: the target, b's anchor at a's plus linear_offset (m, in a's
+	 * frame, within 1000) and b's rotation qa angular_offset (normalised,
+	 * default identity); max_motor_force (N, default 1000) and
+	 * max_motor_torque (N m, default 1000) bound it, each in [0, 30000];
+	 * correction_factor in [0, 1] (default 0.3): the share of the error
+	 * the motor asks to remove per sub-step */
+	fxg_vec3 linear_offset;
+	fxg_quat angular_offset;
+	fix16_t max_motor_torque;
+	fix16_t correction_factor;
 } fxs_joint_def;
 
 fxs_joint_def fxs_default_ball_joint_def(void);
@@ -85,6 +96,7 @@ fxs_joint_def fxs_default_prismatic_joint_def(void);
 fxs_joint_def fxs_default_spherical_joint_def(void);
 fxs_joint_def fxs_default_filter_joint_def(void);
 fxs_joint_def fxs_default_wheel_joint_def(void);
+fxs_joint_def fxs_default_motor_joint_def(void);
 
 /* The null id on a bad definition (invalid bodies, same body twice, numbers
  * out of range) or out of memory. Wakes both bodies. */
@@ -114,6 +126,11 @@ void fxs_joint_set_motor(fxs_world *w, fxs_joint_id id, bool enable, fix16_t spe
  * FXS_ERR_INVALID_ID for a stale id or a joint that is not a wheel,
  * FXS_ERR_INVALID_ARGUMENT for an angle out of range (nothing changes). */
 fxs_result fxs_joint_set_steering(fxs_world *w, fxs_joint_id id, fix16_t angle);
+/* Motor: a new target from the next step on (the offsets as in the
+ * definition). FXS_ERR_INVALID_ID for a stale id or a joint that is not a
+ * motor joint, FXS_ERR_INVALID_ARGUMENT for an offset beyond 1000 m or a
+ * zero rotation (nothing changes). */
+fxs_result fxs_joint_set_motor_target(fxs_world *w, fxs_joint_id id, fxg_vec3 linear_offset, fxg_quat angular_offset);
 
 FXG_EXPORT_END
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
 /* Joints: ball-and-socket, hinge, fixed, distance, prismatic, spherical,
- * filter and wheel, as soft
+ * filter, wheel and motor, as soft
  * constraints in impulse form (Box2D v3's soft step; see solver.c).
  *
  * Every joint is a handful of scalar rows of the contact solver's kind
@@ -12,7 +12,7 @@
  * section, and the solver's loops over the joints. What a type is made of
  * (its rows, their setup, warm start and solve, its own checks) is in its
  * own file, ball.c, hinge.c, fixed.c, distance.c, prismatic.c,
- * spherical.c, filter.c and wheel.c, each
+ * spherical.c, filter.c, wheel.c and motor.c, each
  * filling an fxs_joint_kind (joint_types.h) that this file looks up by
  * type; the rows they share are in joint_rows.h. The batched ball joints
  * are in joint_batch.c.
@@ -46,6 +46,7 @@ static const fxs_joint_kind *const kinds[FXS_JOINT_TYPE_COUNT] = {
 	[FXS_JOINT_SPHERICAL] = &fxs_spherical_kind,
 	[FXS_JOINT_FILTER] = &fxs_filter_kind,
 	[FXS_JOINT_WHEEL] = &fxs_wheel_kind,
+	[FXS_JOINT_MOTOR] = &fxs_motor_kind,
 };
 
 int fxs_joint_row_count(int type) { return type >= 0 && type < FXS_JOINT_TYPE_COUNT ? kinds[type]->rows : 0; }
@@ -150,6 +151,11 @@ static void canonicalize(fxs_joint *j)
 	if (!kind->wheel) {
 		j->spin_axis_a = j->spin_axis_b = fxg_v3_zero();
 		j->steering = 0;
+	}
+	if (!kind->target) {
+		j->linear_offset = fxg_v3_zero();
+		j->angular_offset = fxg_q(0, 0, 0, 0);
+		j->max_force = j->max_torque = j->correction = 0;
 	}
 }
 
@@ -371,6 +377,30 @@ fxs_result fxs_joint_set_steering(fxs_world *w, fxs_joint_id id, fix16_t angle)
 		wake(&w->bodies[j->b]);
 		fxs_world_touch(w);
 	}
+	fxs_world_ok(w);
+	return FXS_OK;
+}
+
+fxs_result fxs_joint_set_motor_target(fxs_world *w, fxs_joint_id id, fxg_vec3 linear_offset, fxg_quat angular_offset)
+{
+	FXS_CALL_LOG(w, FXS_OP_JOINT_SET_MOTOR_TARGET, id, linear_offset, angular_offset);
+	if (!w)
+		return FXS_ERR_INVALID_ARGUMENT;
+	fxs_joint *j = get_joint(w, id);
+	if (!j || !kinds[j->type]->target)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ID, "fxs_joint_set_motor_target: %s",
+				      j ? "the joint is not a motor joint" : "not a joint of this world");
+	uint32_t ovf = 0;
+	fxs_joint t = *j;
+	t.linear_offset = linear_offset;
+	t.angular_offset = fxg_q_normalize(angular_offset, &ovf);
+	if (ovf || !numbers_valid(&t))
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT,
+				      "fxs_joint_set_motor_target: linear_offset beyond 1000 m or a zero angular_offset");
+	*j = t;
+	wake(&w->bodies[j->a]);
+	wake(&w->bodies[j->b]);
+	fxs_world_touch(w);
 	fxs_world_ok(w);
 	return FXS_OK;
 }
@@ -700,6 +730,13 @@ void fxs_joints_write(const fxs_world *w, fxs_writer *wr)
 				d = fxs_put_vec3(d, j->spin_axis_b);
 				d = fxs_put_i32(d, j->steering);
 			}
+			if (kind->target) {
+				d = fxs_put_vec3(d, j->linear_offset);
+				d = fxs_put_quat(d, j->angular_offset);
+				d = fxs_put_i32(d, j->max_force);
+				d = fxs_put_i32(d, j->max_torque);
+				d = fxs_put_i32(d, j->correction);
+			}
 			for (int k = 0; k < kind->rows; ++k)
 				d = fxs_put_i64(d, j->impulse[k]);
 		}
@@ -769,6 +806,13 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 		j->spin_axis_b = fxs_read_vec3(r);
 		j->steering = fxs_read_i32(r);
 	}
+	if (kind->target) {
+		j->linear_offset = fxs_read_vec3(r);
+		j->angular_offset = fxs_read_quat(r);
+		j->max_force = fxs_read_i32(r);
+		j->max_torque = fxs_read_i32(r);
+		j->correction = fxs_read_i32(r);
+	}
 	for (int k = 0; k < kind->rows; ++k) {
 		j->impulse[k] = fxs_read_i64(r);
 		const int64_t lim = FXS_STATE_IMPULSE_MAX;
@@ -807,6 +851,9 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 		return false;
 	if (kind->wheel && (!unit4(j->spin_axis_a.x, j->spin_axis_a.y, j->spin_axis_a.z, 0) ||
 			    !unit4(j->spin_axis_b.x, j->spin_axis_b.y, j->spin_axis_b.z, 0)))
+		return false;
+	if (kind->target &&
+	    !unit4(j->angular_offset.x, j->angular_offset.y, j->angular_offset.z, j->angular_offset.w))
 		return false;
 	if (kind->ref && !unit4(j->ref_rotation.x, j->ref_rotation.y, j->ref_rotation.z, j->ref_rotation.w))
 		return false;

@@ -1,6 +1,6 @@
 /* The joint types as joint.c sees them, private to kernel/src/joint: each
  * type's file (ball.c, hinge.c, fixed.c, distance.c, prismatic.c,
- * spherical.c, filter.c, wheel.c) fills one
+ * spherical.c, filter.c, wheel.c, motor.c) fills one
  * fxs_joint_kind, and joint.c looks the kind up by type. The shared code
  * (slots, create, the state section, the solver loops) then asks the kind
  * which parts a joint stores and calls it for what only the type knows,
@@ -31,6 +31,7 @@ typedef struct fxs_joint_kind {
 	uint8_t limit_row; /* the lower limit's impulse, the upper's next; 0: no limit */
 	uint8_t cone_row;  /* the swing cone's impulse; 0: no cone */
 	bool wheel;        /* spin axes in a's and b's frames, and a steering angle */
+	bool target;       /* a motor joint's target and bounds */
 	/* fxs_joint_create: the type's own fields from the definition; NULL: none */
 	void (*init)(fxs_joint *j, const fxs_joint_def *def, const fxs_body *ba, const fxs_body *bb, uint32_t *ovf);
 	/* the type's own ranges, beyond the checks every joint gets; NULL: none */
@@ -60,6 +61,7 @@ extern const fxs_joint_kind fxs_prismatic_kind; /* prismatic.c */
 extern const fxs_joint_kind fxs_spherical_kind; /* spherical.c */
 extern const fxs_joint_kind fxs_filter_kind;    /* filter.c */
 extern const fxs_joint_kind fxs_wheel_kind;     /* wheel.c */
+extern const fxs_joint_kind fxs_motor_kind;     /* motor.c */
 
 /* the definition every type's default starts from (joint.c) */
 fxs_joint_def fxs_joint_base_def(int type);

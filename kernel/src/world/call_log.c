@@ -52,6 +52,7 @@ static const struct {
 	[FXS_OP_CHARACTER_DESTROY] = { "fxs_character_destroy", "u" },
 	[FXS_OP_CHARACTER_SET_MOVE] = { "fxs_character_set_move", "uvb" },
 	[FXS_OP_JOINT_SET_STEERING] = { "fxs_joint_set_steering", "Jf" },
+	[FXS_OP_JOINT_SET_MOTOR_TARGET] = { "fxs_joint_set_motor_target", "Jvq" },
 };
 
 const char *fxs_call_name(uint32_t op) { return op > 0 && op < FXS_OP_COUNT ? ops[op].name : NULL; }
@@ -179,6 +180,8 @@ static void joint_def(fxs_call_log *l, const fxs_joint_def *d)
 		b1(l, d->enable_cone), i32(l, d->cone_angle);
 	if (d->type == FXS_JOINT_WHEEL)
 		v3(l, d->local_spin_axis_a), i32(l, d->steering_angle);
+	if (d->type == FXS_JOINT_MOTOR)
+		v3(l, d->linear_offset), q4(l, d->angular_offset), i32(l, d->max_motor_torque), i32(l, d->correction_factor);
 }
 static void character_def(fxs_call_log *l, const fxs_character_def *d)
 {

@@ -232,6 +232,12 @@ static fxs_joint_def gjoint_def(cur *c)
 	d.hertz = gi(c), d.damping_ratio = gi(c), d.enable_limit = gb(c), d.lower = gi(c), d.upper = gi(c);
 	d.enable_motor = gb(c), d.motor_speed = gi(c), d.max_motor_force = gi(c), d.length = gi(c);
 	d.enable_spring = gb(c), d.spring_hertz = gi(c), d.spring_damping_ratio = gi(c);
+	if (d.type == FXS_JOINT_SPHERICAL) /* the later types' fields (call_log.c) */
+		d.enable_cone = gb(c), d.cone_angle = gi(c);
+	if (d.type == FXS_JOINT_WHEEL)
+		d.local_spin_axis_a = gv(c), d.steering_angle = gi(c);
+	if (d.type == FXS_JOINT_MOTOR)
+		d.linear_offset = gv(c), d.angular_offset = gq(c), d.max_motor_torque = gi(c), d.correction_factor = gi(c);
 	return d;
 }
 static fxs_character_def gchar_def(cur *c)
@@ -412,6 +418,17 @@ static fxs_result run_one(fxs_world *w, uint32_t op, cur *c)
 		bool on = gb(c);
 		fix16_t s = gi(c), f = gi(c);
 		fxs_joint_set_motor(w, j, on, s, f);
+		break;
+	}
+	case FXS_OP_JOINT_SET_STEERING: {
+		fxs_joint_id j = gjid(c);
+		fxs_joint_set_steering(w, j, gi(c));
+		break;
+	}
+	case FXS_OP_JOINT_SET_MOTOR_TARGET: {
+		fxs_joint_id j = gjid(c);
+		fxg_vec3 p = gv(c);
+		fxs_joint_set_motor_target(w, j, p, gq(c));
 		break;
 	}
 	case FXS_OP_CHARACTER_CREATE: {

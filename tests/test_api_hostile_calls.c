@@ -868,6 +868,14 @@ static void call_fxs_default_filter(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+static void call_fxs_default_filter_joint_def(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_default_filter_joint_def();
+	fxs_world_destroy(w);
+}
+
 static void call_fxs_default_fixed_joint_def(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -881,6 +889,14 @@ static void call_fxs_default_hinge_joint_def(int variant, uint64_t seed)
 	fxs_world *w = hostile_world(variant);
 	(void)w, (void)seed;
 	(void)fxs_default_hinge_joint_def();
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_default_motor_joint_def(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_default_motor_joint_def();
 	fxs_world_destroy(w);
 }
 
@@ -905,6 +921,22 @@ static void call_fxs_default_sphere_walls_def(int variant, uint64_t seed)
 	fxs_world *w = hostile_world(variant);
 	(void)w, (void)seed;
 	(void)fxs_default_sphere_walls_def();
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_default_spherical_joint_def(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_default_spherical_joint_def();
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_default_wheel_joint_def(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	(void)fxs_default_wheel_joint_def();
 	fxs_world_destroy(w);
 }
 
@@ -1096,6 +1128,16 @@ static void call_fxs_joint_get_position(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+static void call_fxs_joint_get_swing_angle(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	fxs_joint_id a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	(void)fxs_joint_get_swing_angle(w, a1);
+	fxs_world_destroy(w);
+}
+
 static void call_fxs_joint_get_type(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -1129,6 +1171,32 @@ static void call_fxs_joint_set_motor(int variant, uint64_t seed)
 	fix16_t a4;
 	garbage(&a4, sizeof a4, seed, 4);
 	fxs_joint_set_motor(w, a1, a2, a3, a4);
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_joint_set_motor_target(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	fxs_joint_id a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	fxg_vec3 a2;
+	garbage(&a2, sizeof a2, seed, 2);
+	fxg_quat a3;
+	garbage(&a3, sizeof a3, seed, 3);
+	(void)fxs_joint_set_motor_target(w, a1, a2, a3);
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_joint_set_steering(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	fxs_joint_id a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	fix16_t a2;
+	garbage(&a2, sizeof a2, seed, 2);
+	(void)fxs_joint_set_steering(w, a1, a2);
 	fxs_world_destroy(w);
 }
 
@@ -2736,11 +2804,15 @@ static const struct {
 	{ "fxs_default_debug_draw", call_fxs_default_debug_draw },
 	{ "fxs_default_distance_joint_def", call_fxs_default_distance_joint_def },
 	{ "fxs_default_filter", call_fxs_default_filter },
+	{ "fxs_default_filter_joint_def", call_fxs_default_filter_joint_def },
 	{ "fxs_default_fixed_joint_def", call_fxs_default_fixed_joint_def },
 	{ "fxs_default_hinge_joint_def", call_fxs_default_hinge_joint_def },
+	{ "fxs_default_motor_joint_def", call_fxs_default_motor_joint_def },
 	{ "fxs_default_prismatic_joint_def", call_fxs_default_prismatic_joint_def },
 	{ "fxs_default_query_filter", call_fxs_default_query_filter },
 	{ "fxs_default_sphere_walls_def", call_fxs_default_sphere_walls_def },
+	{ "fxs_default_spherical_joint_def", call_fxs_default_spherical_joint_def },
+	{ "fxs_default_wheel_joint_def", call_fxs_default_wheel_joint_def },
 	{ "fxs_default_world_def", call_fxs_default_world_def },
 	{ "fxs_delta_decode", call_fxs_delta_decode },
 	{ "fxs_delta_encode", call_fxs_delta_encode },
@@ -2762,9 +2834,12 @@ static const struct {
 	{ "fxs_joint_get_body_a", call_fxs_joint_get_body_a },
 	{ "fxs_joint_get_body_b", call_fxs_joint_get_body_b },
 	{ "fxs_joint_get_position", call_fxs_joint_get_position },
+	{ "fxs_joint_get_swing_angle", call_fxs_joint_get_swing_angle },
 	{ "fxs_joint_get_type", call_fxs_joint_get_type },
 	{ "fxs_joint_is_valid", call_fxs_joint_is_valid },
 	{ "fxs_joint_set_motor", call_fxs_joint_set_motor },
+	{ "fxs_joint_set_motor_target", call_fxs_joint_set_motor_target },
+	{ "fxs_joint_set_steering", call_fxs_joint_set_steering },
 	{ "fxs_kernels_name", call_fxs_kernels_name },
 	{ "fxs_mesh_shape", call_fxs_mesh_shape },
 	{ "fxs_replay_accepts", call_fxs_replay_accepts },

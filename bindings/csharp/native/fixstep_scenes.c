@@ -97,6 +97,8 @@ EXPORT size_t fxcs_layouts(char *buf, size_t cap)
 	S(fxs_joint_def); F(fxs_joint_def, local_axis_a); F(fxs_joint_def, collide_connected); F(fxs_joint_def, hertz);
 	F(fxs_joint_def, enable_limit); F(fxs_joint_def, lower); F(fxs_joint_def, enable_motor); F(fxs_joint_def, motor_speed);
 	F(fxs_joint_def, length); F(fxs_joint_def, enable_spring); F(fxs_joint_def, spring_hertz); F(fxs_joint_def, spring_damping_ratio);
+	F(fxs_joint_def, enable_cone); F(fxs_joint_def, cone_angle); F(fxs_joint_def, local_spin_axis_a); F(fxs_joint_def, steering_angle);
+	F(fxs_joint_def, linear_offset); F(fxs_joint_def, angular_offset); F(fxs_joint_def, max_motor_torque); F(fxs_joint_def, correction_factor);
 	S(fxs_cast_hit); S(fxs_query_filter);
 	S(fxs_contact_begin_event); S(fxs_contact_end_event); S(fxs_contact_hit_event); S(fxs_sensor_event);
 	S(fxs_contact_events); F(fxs_contact_events, begin_count); S(fxs_sensor_events); F(fxs_sensor_events, begin_count);

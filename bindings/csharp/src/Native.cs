@@ -120,12 +120,19 @@ namespace Fixstep
         [DllImport(Lib, CallingConvention = C)] public static extern JointDef fxs_default_fixed_joint_def();
         [DllImport(Lib, CallingConvention = C)] public static extern JointDef fxs_default_distance_joint_def();
         [DllImport(Lib, CallingConvention = C)] public static extern JointDef fxs_default_prismatic_joint_def();
+        [DllImport(Lib, CallingConvention = C)] public static extern JointDef fxs_default_spherical_joint_def();
+        [DllImport(Lib, CallingConvention = C)] public static extern JointDef fxs_default_filter_joint_def();
+        [DllImport(Lib, CallingConvention = C)] public static extern JointDef fxs_default_wheel_joint_def();
+        [DllImport(Lib, CallingConvention = C)] public static extern JointDef fxs_default_motor_joint_def();
         [DllImport(Lib, CallingConvention = C)] public static extern JointId fxs_joint_create(WorldHandle w, ref JointDef def);
         [DllImport(Lib, CallingConvention = C)] [return: MarshalAs(UnmanagedType.U1)] public static extern bool fxs_joint_destroy(WorldHandle w, JointId id);
         [DllImport(Lib, CallingConvention = C)] public static extern uint fxs_world_joint_count(WorldHandle w);
         [DllImport(Lib, CallingConvention = C)] public static extern FixVec3 fxs_joint_get_anchor_a(WorldHandle w, JointId id);
         [DllImport(Lib, CallingConvention = C)] public static extern FixVec3 fxs_joint_get_anchor_b(WorldHandle w, JointId id);
         [DllImport(Lib, CallingConvention = C)] public static extern Fix fxs_joint_get_position(WorldHandle w, JointId id);
+        [DllImport(Lib, CallingConvention = C)] public static extern Fix fxs_joint_get_swing_angle(WorldHandle w, JointId id);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_joint_set_steering(WorldHandle w, JointId id, Fix angle);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_joint_set_motor_target(WorldHandle w, JointId id, FixVec3 linearOffset, FixQuat angularOffset);
         [DllImport(Lib, CallingConvention = C)] public static extern void fxs_joint_set_motor(WorldHandle w, JointId id, [MarshalAs(UnmanagedType.U1)] bool enable, Fix speed, Fix maxForce);
 
         // ---- queries ----

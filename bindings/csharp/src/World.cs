@@ -188,7 +188,13 @@ namespace Fixstep
         public FixVec3 JointAnchorB(JointId id) { return Native.fxs_joint_get_anchor_b(Handle, id); }
         /// <summary>Hinge angle (rad), prismatic translation or distance length (m).</summary>
         public Fix JointPosition(JointId id) { return Native.fxs_joint_get_position(Handle, id); }
+        /* spherical: the angle between the twist axes (rad); 0 for the other types */
+        public Fix JointSwingAngle(JointId id) { return Native.fxs_joint_get_swing_angle(Handle, id); }
         public void SetJointMotor(JointId id, bool enable, Fix speed, Fix maxForce) { Native.fxs_joint_set_motor(Handle, id, enable, speed, maxForce); }
+        /* wheel: the steering angle (rad, within +-pi/2); FixstepException for a stale id, another type or an angle out of range */
+        public void SetJointSteering(JointId id, Fix angle) { Check(Native.fxs_joint_set_steering(Handle, id, angle), "steering"); }
+        /* motor: a new target pose of b relative to a */
+        public void SetJointMotorTarget(JointId id, FixVec3 linearOffset, FixQuat angularOffset) { Check(Native.fxs_joint_set_motor_target(Handle, id, linearOffset, angularOffset), "motor target"); }
 
         // ---- queries ----
 

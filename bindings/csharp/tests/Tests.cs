@@ -417,6 +417,14 @@ static class Tests
             Check(Math.Abs((double)(a.X - c.X)) < 0.01 && Math.Abs((double)(a.Y - c.Y)) < 0.01, "the hinge holds its anchors together");
             Check(b.Position.Y < (Fix)5, "the bob swung down");
             Check(w.DestroyJoint(j) && w.JointCount == 0, "the joint is destroyed");
+            // a spherical joint on its cone, a wheel's steering
+            var spd = JointDef.Spherical(pivot.Id, b.Id, FixVec3.Zero, FixVec3.FromUnits(-2, 0, 0));
+            spd.LocalAxisA = FixVec3.FromUnits(1, 0, 0); spd.EnableCone = true; spd.ConeAngle = (Fix)0.5;
+            JointId sj = w.CreateJoint(spd);
+            w.Step(120);
+            Check(Math.Abs((double)w.JointSwingAngle(sj) - 0.5) < 0.035, "the spherical joint rests on its cone: " + (double)w.JointSwingAngle(sj));
+            Throws<FixstepException>(() => w.SetJointSteering(sj, (Fix)0.1), "steering a joint that is not a wheel", "steering");
+            Check(w.DestroyJoint(sj), "the spherical joint is destroyed");
 
             // a cylinder (along y, r 0.5, half height 1): read back, and a ray down onto its cap
             var cyd = BodyDef.Default; cyd.Type = BodyType.Static; cyd.Shape = Shape.Cylinder((Fix)0.5, (Fix)1); cyd.Position = FixVec3.FromUnits(-20, 5, 20);

@@ -209,7 +209,7 @@ function live(obj, what) {
 /* ---- enums ---- */
 const BODY_TYPES = ['static', 'kinematic', 'dynamic'];
 const SHAPE_TYPES = ['sphere', 'box', 'capsule', 'mesh', 'hull', 'compound', 'cylinder'];
-const JOINT_TYPES = ['ball', 'hinge', 'fixed', 'distance', 'prismatic'];
+const JOINT_TYPES = ['ball', 'hinge', 'fixed', 'distance', 'prismatic', 'spherical', 'filter', 'wheel', 'motor'];
 const KERNELS = ['portable', 'avx2', 'avx512', 'simd128', 'neon'];
 function enumIndex(list, v, what) {
 	if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < list.length) return v;
@@ -591,16 +591,19 @@ class World {
 		keysOf(def, JOINT_FIELDS, 'createJoint');
 		const t = enumIndex(JOINT_TYPES, def.type === undefined ? 'ball' : def.type, 'type');
 		M._fxjs_joint_def_default(t, ARGS);
-		const a = Array.from(h32().subarray(ARGS >> 2, (ARGS >> 2) + 27));
+		const a = Array.from(h32().subarray(ARGS >> 2, (ARGS >> 2) + 42));
 		const ba = bodyArg(this, def.bodyA, 'bodyA'), bb = bodyArg(this, def.bodyB, 'bodyB');
 		a[1] = ba.index1, a[2] = ba.generation, a[3] = bb.index1, a[4] = bb.generation;
 		if (def.localAnchorA !== undefined) a.splice(5, 3, ...vec(def.localAnchorA, 'localAnchorA'));
 		if (def.localAnchorB !== undefined) a.splice(8, 3, ...vec(def.localAnchorB, 'localAnchorB'));
 		if (def.localAxisA !== undefined) a.splice(11, 3, ...vec(def.localAxisA, 'localAxisA'));
+		if (def.localSpinAxisA !== undefined) a.splice(29, 3, ...vec(def.localSpinAxisA, 'localSpinAxisA'));
+		if (def.linearOffset !== undefined) a.splice(33, 3, ...vec(def.linearOffset, 'linearOffset'));
+		if (def.angularOffset !== undefined) a.splice(36, 4, ...quat(def.angularOffset, 'angularOffset'));
 		const f = [['hertz', 15], ['dampingRatio', 16], ['lower', 18], ['upper', 19], ['motorSpeed', 21], ['maxMotorForce', 22],
-			['length', 23], ['springHertz', 25], ['springDampingRatio', 26]];
+			['length', 23], ['springHertz', 25], ['springDampingRatio', 26], ['coneAngle', 28], ['steeringAngle', 32], ['maxMotorTorque', 40], ['correctionFactor', 41]];
 		for (const [k, o] of f) if (def[k] !== undefined) a[o] = toFixed(def[k], k);
-		for (const [k, o] of [['collideConnected', 14], ['enableLimit', 17], ['enableMotor', 20], ['enableSpring', 24]]) if (def[k] !== undefined) a[o] = bool(def[k]);
+		for (const [k, o] of [['collideConnected', 14], ['enableLimit', 17], ['enableMotor', 20], ['enableSpring', 24], ['enableCone', 27]]) if (def[k] !== undefined) a[o] = bool(def[k]);
 		M._fxjs_joint_create(this.ptr, args(a), OUT);
 		const o = out(2);
 		if (!o[0]) throw creatorError(this.ptr, 'createJoint', 'refused (invalid bodies, the same body twice, numbers out of range)');
@@ -821,7 +824,7 @@ const BODY_FLAGS = ['isSensor', 'enableSensorEvents', 'enableContactEvents', 'en
 const BODY_FIELDS = ['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity', 'shape', 'density', 'friction', 'restitution',
 	'linearDamping', 'angularDamping', 'gravityScale', 'userData', 'filter', 'motionLocks', ...BODY_FLAGS];
 const BODY_DEF_INTS = 35;
-const JOINT_FIELDS = ['type', 'bodyA', 'bodyB', 'localAnchorA', 'localAnchorB', 'localAxisA', 'collideConnected', 'hertz', 'dampingRatio', 'enableLimit', 'lower', 'upper', 'enableMotor', 'motorSpeed', 'maxMotorForce', 'length', 'enableSpring', 'springHertz', 'springDampingRatio'];
+const JOINT_FIELDS = ['type', 'bodyA', 'bodyB', 'localAnchorA', 'localAnchorB', 'localAxisA', 'collideConnected', 'hertz', 'dampingRatio', 'enableLimit', 'lower', 'upper', 'enableMotor', 'motorSpeed', 'maxMotorForce', 'length', 'enableSpring', 'springHertz', 'springDampingRatio', 'enableCone', 'coneAngle', 'localSpinAxisA', 'steeringAngle', 'linearOffset', 'angularOffset', 'maxMotorTorque', 'correctionFactor'];
 
 function flat3(a, what) {
 	const f = Array.isArray(a) && Array.isArray(a[0]) ? a.flat() : Array.isArray(a) && a.length && typeof a[0] === 'object' && !ArrayBuffer.isView(a[0]) ? a.flatMap((p) => [p.x, p.y, p.z]) : Array.from(a || []);
@@ -999,7 +1002,7 @@ class Joint {
 		const p = this.world.ptr;
 		if (!M._fxjs_joint_is_valid(p, this.index1, this.generation)) throw new Error('fixstep: this joint is not valid');
 		M._fxjs_joint_get_state(p, this.index1, this.generation, OUT);
-		return out(12).slice();
+		return out(13).slice();
 	}
 	get type() { return JOINT_TYPES[this._state()[0]]; }
 	get bodyA() { const s = this._state(); return new Body(this.world, s[1], s[2]); }
@@ -1007,11 +1010,19 @@ class Joint {
 	/* the anchors in world space */
 	get anchorA() { return vecOut(this._state(), 5); }
 	get anchorB() { return vecOut(this._state(), 8); }
-	/* hinge angle (rad), prismatic translation (m), distance length (m) */
+	/* hinge angle (rad), prismatic translation (m), distance length (m), spherical twist (rad) */
 	get position() { return this._state()[11] / FX_ONE; }
+	/* spherical: the angle between the twist axes (rad); 0 for the other types */
+	get swingAngle() { return this._state()[12] / FX_ONE; }
 	setMotor(enable, speed = 0, maxForce = 0) {
 		this._state();
 		M._fxjs_joint_set_motor(this.world.ptr, this.index1, this.generation, bool(enable), toFixed(speed, 'speed'), toFixed(maxForce, 'maxForce'));
+		return this;
+	}
+	/* wheel: the steering angle (rad, within +-pi/2) */
+	setSteering(angle) {
+		this._state();
+		check(M._fxjs_joint_set_steering(this.world.ptr, this.index1, this.generation, toFixed(angle, 'angle')), 'setSteering');
 		return this;
 	}
 	destroy() { return M._fxjs_joint_destroy(this.world.ptr, this.index1, this.generation) !== 0; }

@@ -335,7 +335,9 @@ FXJS_EXPORT fxs_world *fxjs_world_create_from_snapshot(const void *buf, int32_t 
  * local_anchor_b x y z, local_axis_a x y z, collide_connected, hertz,
  * damping_ratio, enable_limit, lower, upper, enable_motor, motor_speed,
  * max_motor_force, length, enable_spring, spring_hertz,
- * spring_damping_ratio */
+ * spring_damping_ratio, enable_cone, cone_angle, local_spin_axis_a x y z,
+ * steering_angle, linear_offset x y z, angular_offset x y z w,
+ * max_motor_torque, correction_factor */
 static fxs_joint_def default_joint_def(int32_t type)
 {
 	switch (type) {
@@ -343,6 +345,10 @@ static fxs_joint_def default_joint_def(int32_t type)
 	case FXS_JOINT_FIXED: return fxs_default_fixed_joint_def();
 	case FXS_JOINT_DISTANCE: return fxs_default_distance_joint_def();
 	case FXS_JOINT_PRISMATIC: return fxs_default_prismatic_joint_def();
+	case FXS_JOINT_SPHERICAL: return fxs_default_spherical_joint_def();
+	case FXS_JOINT_FILTER: return fxs_default_filter_joint_def();
+	case FXS_JOINT_WHEEL: return fxs_default_wheel_joint_def();
+	case FXS_JOINT_MOTOR: return fxs_default_motor_joint_def();
 	default: return fxs_default_ball_joint_def();
 	}
 }
@@ -358,6 +364,12 @@ FXJS_EXPORT void fxjs_joint_def_default(int32_t type, int32_t *o)
 	o[14] = d.collide_connected, o[15] = d.hertz, o[16] = d.damping_ratio, o[17] = d.enable_limit;
 	o[18] = d.lower, o[19] = d.upper, o[20] = d.enable_motor, o[21] = d.motor_speed, o[22] = d.max_motor_force;
 	o[23] = d.length, o[24] = d.enable_spring, o[25] = d.spring_hertz, o[26] = d.spring_damping_ratio;
+	o[27] = d.enable_cone, o[28] = d.cone_angle;
+	fxjs_put_v3(o + 29, d.local_spin_axis_a);
+	o[32] = d.steering_angle;
+	fxjs_put_v3(o + 33, d.linear_offset);
+	o[36] = d.angular_offset.x, o[37] = d.angular_offset.y, o[38] = d.angular_offset.z, o[39] = d.angular_offset.w;
+	o[40] = d.max_motor_torque, o[41] = d.correction_factor;
 }
 
 FXJS_EXPORT void fxjs_joint_create(fxs_world *w, const int32_t *p, int32_t *out)
@@ -369,6 +381,10 @@ FXJS_EXPORT void fxjs_joint_create(fxs_world *w, const int32_t *p, int32_t *out)
 	d.collide_connected = p[14] != 0, d.hertz = p[15], d.damping_ratio = p[16], d.enable_limit = p[17] != 0;
 	d.lower = p[18], d.upper = p[19], d.enable_motor = p[20] != 0, d.motor_speed = p[21], d.max_motor_force = p[22];
 	d.length = p[23], d.enable_spring = p[24] != 0, d.spring_hertz = p[25], d.spring_damping_ratio = p[26];
+	d.enable_cone = p[27] != 0, d.cone_angle = p[28];
+	d.local_spin_axis_a = fxjs_v3(p + 29), d.steering_angle = p[32];
+	d.linear_offset = fxjs_v3(p + 33), d.angular_offset = fxg_q(p[36], p[37], p[38], p[39]);
+	d.max_motor_torque = p[40], d.correction_factor = p[41];
 	fxs_joint_id id = fxs_joint_create(w, &d);
 	out[0] = (int32_t)id.index1, out[1] = (int32_t)id.generation;
 }
@@ -378,7 +394,7 @@ FXJS_EXPORT int32_t fxjs_joint_is_valid(const fxs_world *w, int32_t i, int32_t g
 FXJS_EXPORT int32_t fxjs_world_joint_count(const fxs_world *w) { return (int32_t)fxs_world_joint_count(w); }
 
 /* type, body a (index1, generation), body b, anchor a x y z, anchor b x y
- * z (world), position (angle, translation or length) */
+ * z (world), position (angle, translation or length), swing angle */
 FXJS_EXPORT void fxjs_joint_get_state(const fxs_world *w, int32_t i, int32_t g, int32_t *o)
 {
 	fxs_joint_id id = jid(i, g);
@@ -388,6 +404,12 @@ FXJS_EXPORT void fxjs_joint_get_state(const fxs_world *w, int32_t i, int32_t g, 
 	fxjs_put_v3(o + 5, fxs_joint_get_anchor_a(w, id));
 	fxjs_put_v3(o + 8, fxs_joint_get_anchor_b(w, id));
 	o[11] = fxs_joint_get_position(w, id);
+	o[12] = fxs_joint_get_swing_angle(w, id);
+}
+
+FXJS_EXPORT int32_t fxjs_joint_set_steering(fxs_world *w, int32_t i, int32_t g, int32_t angle)
+{
+	return (int32_t)fxs_joint_set_steering(w, jid(i, g), angle);
 }
 
 FXJS_EXPORT void fxjs_joint_set_motor(fxs_world *w, int32_t i, int32_t g, int32_t enable, int32_t speed, int32_t max_force)

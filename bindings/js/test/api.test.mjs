@@ -181,6 +181,25 @@ test('a hinge pendulum keeps its length; a distance joint its distance', () => {
 	w.free();
 });
 
+test('a spherical joint rests on its cone; a filter joint lets one pair pass', () => {
+	const w = World.create({ enableSleep: false });
+	const pivot = w.createBody({ type: 'static', position: [0, 5, 0], shape: { type: 'sphere', radius: 0.05 } });
+	const bar = w.createBody({ position: [0.5, 5, 0], angularDamping: 1, shape: { type: 'box', halfExtents: [0.5, 0.05, 0.05] } });
+	const j = w.createJoint({ type: 'spherical', bodyA: pivot, bodyB: bar, localAnchorB: [-0.5, 0, 0], localAxisA: [1, 0, 0], enableCone: true, coneAngle: Math.PI / 6 });
+	assert.equal(j.type, 'spherical');
+	w.step(300);
+	assert.ok(Math.abs(j.swingAngle - Math.PI / 6) < 2 * Math.PI / 180, `swing ${j.swingAngle} rad, cone pi/6`);
+	assert.ok(Math.abs(j.position) < 0.035, `twist ${j.position} rad`);
+	const a = w.createBody({ position: [-1, 0, 0], linearVelocity: [2, 0, 0], gravityScale: 0, shape: { type: 'sphere', radius: 0.25 } });
+	const b = w.createBody({ position: [1, 0, 0], linearVelocity: [-2, 0, 0], gravityScale: 0, shape: { type: 'sphere', radius: 0.25 } });
+	assert.equal(w.createJoint({ type: 'filter', bodyA: a, bodyB: b }).type, 'filter');
+	assert.throws(() => w.createJoint({ type: 'filter', bodyA: a, bodyB: b, collideConnected: true }), FixstepError);
+	assert.throws(() => w.createJoint({ type: 'spherical', bodyA: pivot, bodyB: bar, enableCone: true, coneAngle: 4 }), FixstepError);
+	w.step(45);
+	assert.ok(b.position.x < -0.4, `b passed through a, at ${b.position.x}`);
+	w.free();
+});
+
 test('the character controller falls, stands on the ground and walks', () => {
 	const w = groundWorld();
 	const c = w.createCharacter({ position: [0, 3, 0] });

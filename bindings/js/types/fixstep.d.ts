@@ -84,10 +84,11 @@ export interface BodyDef {
 }
 
 export interface JointDef {
-	type?: 'ball' | 'hinge' | 'fixed' | 'distance' | 'prismatic'; bodyA: Body; bodyB: Body; localAnchorA?: Vec3In; localAnchorB?: Vec3In;
+	type?: 'ball' | 'hinge' | 'fixed' | 'distance' | 'prismatic' | 'spherical' | 'filter' | 'wheel' | 'motor'; bodyA: Body; bodyB: Body; localAnchorA?: Vec3In; localAnchorB?: Vec3In;
 	localAxisA?: Vec3In; collideConnected?: boolean; hertz?: Num; dampingRatio?: Num; enableLimit?: boolean; lower?: Num; upper?: Num;
 	enableMotor?: boolean; motorSpeed?: Num; maxMotorForce?: Num; length?: Num; enableSpring?: boolean; springHertz?: Num;
-	springDampingRatio?: Num;
+	springDampingRatio?: Num; enableCone?: boolean; coneAngle?: Num; localSpinAxisA?: Vec3In; steeringAngle?: Num;
+	linearOffset?: Vec3In; angularOffset?: QuatIn; maxMotorTorque?: Num; correctionFactor?: Num;
 }
 
 export interface CharacterDef { position?: Vec3In; radius?: Num; halfHeight?: Num; stepHeight?: Num; maxSlopeCos?: Num; jumpSpeed?: Num; density?: Num }
@@ -284,14 +285,18 @@ export class Joint {
 	private constructor();
 	readonly world: World;
 	readonly valid: boolean;
-	readonly type: 'ball' | 'hinge' | 'fixed' | 'distance' | 'prismatic';
+	readonly type: 'ball' | 'hinge' | 'fixed' | 'distance' | 'prismatic' | 'spherical' | 'filter' | 'wheel' | 'motor';
 	readonly bodyA: Body;
 	readonly bodyB: Body;
 	readonly anchorA: Vec3;
 	readonly anchorB: Vec3;
-	/** hinge angle (rad), prismatic translation (m), distance length (m) */
+	/** hinge angle (rad), prismatic translation (m), distance length (m), spherical twist (rad) */
 	readonly position: number;
+	/** spherical: the angle between the twist axes (rad); 0 for the other types */
+	readonly swingAngle: number;
 	setMotor(enable: boolean, speed?: Num, maxForce?: Num): this;
+	/** wheel: the steering angle (rad, within ±π/2) */
+	setSteering(angle: Num): this;
 	destroy(): boolean;
 }
 

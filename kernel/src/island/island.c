@@ -70,7 +70,8 @@ fxs_result fxs_islands_build(fxs_world *w)
 	/* jointed dynamic bodies sleep and wake together */
 	for (uint32_t i = 0; i < w->joint_slot_count; ++i) {
 		const fxs_joint *j = &w->joints[i];
-		if (!j->alive || w->bodies[j->a].type != FXS_BODY_DYNAMIC || w->bodies[j->b].type != FXS_BODY_DYNAMIC ||
+		if (!j->alive || j->type == FXS_JOINT_FILTER || w->bodies[j->a].type != FXS_BODY_DYNAMIC ||
+		    w->bodies[j->b].type != FXS_BODY_DYNAMIC ||
 		    ((w->bodies[j->a].game | w->bodies[j->b].game) & FXS_BODY_DISABLED))
 			continue;
 		unite(p, j->a, j->b);

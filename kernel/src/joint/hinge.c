@@ -6,20 +6,11 @@
 #include "joint/joint_rows.h"
 #include "joint/joint_types.h"
 
-#define PI_RAW 205887 /* pi in Q16.16, rounded up */
-
 fxs_joint_def fxs_default_hinge_joint_def(void) { return fxs_joint_base_def(FXS_JOINT_HINGE); }
 
 static bool valid(const fxs_joint *j)
 {
 	return in_range(j->lower, -PI_RAW, PI_RAW) && in_range(j->upper, -PI_RAW, PI_RAW);
-}
-
-/* 2 atan2(s, c) in rad, (-pi, pi], for c >= 0 */
-static fix16_t half_angle_to_rad(fix16_t s, fix16_t c)
-{
-	fxg_angle h = fxg_atan2(s, c); /* in [-quarter, quarter] as a signed turn */
-	return fxg_angle_to_rad((fxg_angle)(h * 2u));
 }
 
 /* the hinge angle: the rotation error's part about a's axis (world axa) */

@@ -1,4 +1,5 @@
-/* Joints: ball-and-socket, hinge, fixed, distance and prismatic, as soft
+/* Joints: ball-and-socket, hinge, fixed, distance, prismatic, spherical,
+ * filter, wheel and motor, as soft
  * constraints in impulse form (Box2D v3's soft step; see solver.c).
  *
  * Every joint is a handful of scalar rows of the contact solver's kind
@@ -10,7 +11,8 @@
  * destroy, the accessors, the contact filter for jointed pairs, the state
  * section, and the solver's loops over the joints. What a type is made of
  * (its rows, their setup, warm start and solve, its own checks) is in its
- * own file, ball.c, hinge.c, fixed.c, distance.c and prismatic.c, each
+ * own file, ball.c, hinge.c, fixed.c, distance.c, prismatic.c,
+ * spherical.c, filter.c, wheel.c and motor.c, each
  * filling an fxs_joint_kind (joint_types.h) that this file looks up by
  * type; the rows they share are in joint_rows.h. The batched ball joints
  * are in joint_batch.c.
@@ -41,6 +43,10 @@ static const fxs_joint_kind *const kinds[FXS_JOINT_TYPE_COUNT] = {
 	[FXS_JOINT_FIXED] = &fxs_fixed_kind,
 	[FXS_JOINT_DISTANCE] = &fxs_distance_kind,
 	[FXS_JOINT_PRISMATIC] = &fxs_prismatic_kind,
+	[FXS_JOINT_SPHERICAL] = &fxs_spherical_kind,
+	[FXS_JOINT_FILTER] = &fxs_filter_kind,
+	[FXS_JOINT_WHEEL] = &fxs_wheel_kind,
+	[FXS_JOINT_MOTOR] = &fxs_motor_kind,
 };
 
 int fxs_joint_row_count(int type) { return type >= 0 && type < FXS_JOINT_TYPE_COUNT ? kinds[type]->rows : 0; }
@@ -100,7 +106,7 @@ static void wake(fxs_body *b)
 static bool numbers_valid(const fxs_joint *j)
 {
 	if (j->type >= FXS_JOINT_TYPE_COUNT || j->collide_connected > 1 || j->enable_limit > 1 || j->enable_motor > 1 ||
-	    j->enable_spring > 1)
+	    j->enable_spring > 1 || j->enable_cone > 1)
 		return false;
 	if (!vec_in_range(j->local_anchor_a, ANCHOR_MAX) || !vec_in_range(j->local_anchor_b, ANCHOR_MAX))
 		return false;
@@ -137,6 +143,19 @@ static void canonicalize(fxs_joint *j)
 	if (!kind->spring) {
 		j->enable_spring = 0;
 		j->length = j->spring_hertz = j->spring_damping_ratio = 0;
+	}
+	if (!kind->cone_row) {
+		j->enable_cone = 0;
+		j->cone_angle = 0;
+	}
+	if (!kind->wheel) {
+		j->spin_axis_a = j->spin_axis_b = fxg_v3_zero();
+		j->steering = 0;
+	}
+	if (!kind->target) {
+		j->linear_offset = fxg_v3_zero();
+		j->angular_offset = fxg_q(0, 0, 0, 0);
+		j->max_force = j->max_torque = j->correction = 0;
 	}
 }
 
@@ -177,6 +196,8 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 	j.max_motor_force = def->max_motor_force;
 	j.spring_hertz = def->spring_hertz;
 	j.spring_damping_ratio = def->spring_damping_ratio;
+	j.enable_cone = def->enable_cone ? 1 : 0;
+	j.cone_angle = def->cone_angle;
 	uint32_t ovf = 0;
 	const fxs_joint_kind *kind = kinds[j.type];
 	if (kind->init)
@@ -190,17 +211,31 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 	}
 	j.ref_rotation = fxg_q_normalize(fxg_q_mul(fxg_q_conj(ba->xf.q), bb->xf.q, &ovf), &ovf);
 	j.local_axis_b = fxg_q_inv_rotate(j.ref_rotation, j.local_axis_a, &ovf);
+	if (kind->wheel) {
+		if (!vec_in_range(def->local_spin_axis_a, FXG_I(1000)))
+			return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: local_spin_axis_a beyond 1000"),
+			       fxs_null_joint;
+		j.spin_axis_a = fxg_v3_normalize(def->local_spin_axis_a, NULL, &ovf);
+		if (fxg_v3_eq(j.spin_axis_a, fxg_v3_zero()))
+			return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: local_spin_axis_a is zero"),
+			       fxs_null_joint;
+		j.spin_axis_b = fxg_q_inv_rotate(j.ref_rotation, j.spin_axis_a, &ovf);
+		j.steering = def->steering_angle;
+	}
 	if (!j.enable_limit)
 		j.lower = j.upper = 0;
 	if (!j.enable_motor)
 		j.motor_speed = j.max_motor_force = 0;
 	if (!j.enable_spring)
 		j.spring_hertz = j.spring_damping_ratio = 0;
+	if (!j.enable_cone)
+		j.cone_angle = 0;
 	canonicalize(&j);
 	if (!numbers_valid(&j) || ovf)
 		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT,
 				      "joint def: a number out of range (anchors within 1000 m, hertz 1..1000, damping "
-				      "0..1000, lower <= upper, the type's own limits)"),
+				      "0..1000, lower <= upper, the type's own limits: angles within pi, a filter joint "
+				      "without collide_connected)"),
 		       fxs_null_joint;
 	/* the lowest free slot */
 	uint32_t s = w->joint_free_hint;
@@ -323,6 +358,53 @@ void fxs_joint_set_motor(fxs_world *w, fxs_joint_id id, bool enable, fix16_t spe
 	fxs_world_touch(w);
 }
 
+fxs_result fxs_joint_set_steering(fxs_world *w, fxs_joint_id id, fix16_t angle)
+{
+	FXS_CALL_LOG(w, FXS_OP_JOINT_SET_STEERING, id, angle);
+	if (!w)
+		return FXS_ERR_INVALID_ARGUMENT;
+	fxs_joint *j = get_joint(w, id);
+	if (!j || !kinds[j->type]->wheel)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ID, "fxs_joint_set_steering: %s",
+				      j ? "the joint is not a wheel joint" : "not a joint of this world");
+	fxs_joint t = *j;
+	t.steering = angle;
+	if (!numbers_valid(&t))
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "fxs_joint_set_steering: angle beyond pi/2");
+	if (j->steering != angle) {
+		j->steering = angle;
+		wake(&w->bodies[j->a]);
+		wake(&w->bodies[j->b]);
+		fxs_world_touch(w);
+	}
+	fxs_world_ok(w);
+	return FXS_OK;
+}
+
+fxs_result fxs_joint_set_motor_target(fxs_world *w, fxs_joint_id id, fxg_vec3 linear_offset, fxg_quat angular_offset)
+{
+	FXS_CALL_LOG(w, FXS_OP_JOINT_SET_MOTOR_TARGET, id, linear_offset, angular_offset);
+	if (!w)
+		return FXS_ERR_INVALID_ARGUMENT;
+	fxs_joint *j = get_joint(w, id);
+	if (!j || !kinds[j->type]->target)
+		return fxs_world_fail(w, FXS_ERR_INVALID_ID, "fxs_joint_set_motor_target: %s",
+				      j ? "the joint is not a motor joint" : "not a joint of this world");
+	uint32_t ovf = 0;
+	fxs_joint t = *j;
+	t.linear_offset = linear_offset;
+	t.angular_offset = fxg_q_normalize(angular_offset, &ovf);
+	if (ovf || !numbers_valid(&t))
+		return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT,
+				      "fxs_joint_set_motor_target: linear_offset beyond 1000 m or a zero angular_offset");
+	*j = t;
+	wake(&w->bodies[j->a]);
+	wake(&w->bodies[j->b]);
+	fxs_world_touch(w);
+	fxs_world_ok(w);
+	return FXS_OK;
+}
+
 fix16_t fxs_joint_get_position(const fxs_world *w, fxs_joint_id id)
 {
 	const fxs_joint *j = get_joint(w, id);
@@ -336,6 +418,15 @@ fix16_t fxs_joint_get_position(const fxs_world *w, fxs_joint_id id)
 	fxg_vec3 d = fxg_v3_sub(pb, pa, &ovf);
 	const fxs_joint_kind *kind = kinds[j->type];
 	return kind->position ? kind->position(j, A, B, d, &ovf) : 0;
+}
+
+fix16_t fxs_joint_get_swing_angle(const fxs_world *w, fxs_joint_id id)
+{
+	const fxs_joint *j = get_joint(w, id);
+	if (!j || !kinds[j->type]->swing)
+		return 0;
+	uint32_t ovf = 0;
+	return kinds[j->type]->swing(j, &w->bodies[j->a], &w->bodies[j->b], &ovf);
 }
 
 /* ---- the contact filter ---- */
@@ -423,8 +514,8 @@ void fxs_joints_prepare(solver_ctx *c)
 	 * while the joints and the awake set stay the same: nothing to store */
 	for (uint32_t i = 0; i < w->joint_slot_count; ++i) {
 		const fxs_joint *j = &w->joints[i];
-		if (!j->alive)
-			continue;
+		if (!j->alive || !kinds[j->type]->rows)
+			continue; /* a filter joint: the contact filter is all it does */
 		const solver_body *A = &c->bodies[j->a], *B = &c->bodies[j->b];
 		if (!A->dynamic && !B->dynamic)
 			continue; /* asleep, or nothing here can move: impulses kept */
@@ -471,6 +562,8 @@ void fxs_joints_prepare(solver_ctx *c)
 			j->impulse[kind->motor_row] = 0;
 		if (kind->limit_row && !j->enable_limit)
 			j->impulse[kind->limit_row] = j->impulse[kind->limit_row + 1] = 0;
+		if (kind->cone_row && !j->enable_cone)
+			j->impulse[kind->cone_row] = 0;
 		if (kind->prepare) {
 			if (c->long_substeps) { /* the other length's first */
 				kind->prepare(sj, j, c->h_alt, ovf);
@@ -588,7 +681,8 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 
 static uint8_t flags_of(const fxs_joint *j)
 {
-	return (uint8_t)(j->collide_connected | (j->enable_limit << 1) | (j->enable_motor << 2) | (j->enable_spring << 3));
+	return (uint8_t)(j->collide_connected | (j->enable_limit << 1) | (j->enable_motor << 2) | (j->enable_spring << 3) |
+			 (j->enable_cone << 4));
 }
 
 void fxs_joints_write(const fxs_world *w, fxs_writer *wr)
@@ -629,6 +723,20 @@ void fxs_joints_write(const fxs_world *w, fxs_writer *wr)
 				d = fxs_put_i32(d, j->spring_hertz);
 				d = fxs_put_i32(d, j->spring_damping_ratio);
 			}
+			if (kind->cone_row)
+				d = fxs_put_i32(d, j->cone_angle);
+			if (kind->wheel) {
+				d = fxs_put_vec3(d, j->spin_axis_a);
+				d = fxs_put_vec3(d, j->spin_axis_b);
+				d = fxs_put_i32(d, j->steering);
+			}
+			if (kind->target) {
+				d = fxs_put_vec3(d, j->linear_offset);
+				d = fxs_put_quat(d, j->angular_offset);
+				d = fxs_put_i32(d, j->max_force);
+				d = fxs_put_i32(d, j->max_torque);
+				d = fxs_put_i32(d, j->correction);
+			}
 			for (int k = 0; k < kind->rows; ++k)
 				d = fxs_put_i64(d, j->impulse[k]);
 		}
@@ -657,12 +765,13 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 		return r->err == FXS_OK;
 	j->type = fxs_read_u8(r);
 	uint8_t flags = fxs_read_u8(r);
-	if (j->type >= FXS_JOINT_TYPE_COUNT || flags > 15)
+	if (j->type >= FXS_JOINT_TYPE_COUNT || flags > 31)
 		return false;
 	j->collide_connected = flags & 1;
 	j->enable_limit = (flags >> 1) & 1;
 	j->enable_motor = (flags >> 2) & 1;
 	j->enable_spring = (flags >> 3) & 1;
+	j->enable_cone = (flags >> 4) & 1;
 	j->a = fxs_read_u32(r);
 	j->b = fxs_read_u32(r);
 	j->local_anchor_a = fxs_read_vec3(r);
@@ -690,6 +799,20 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 		j->spring_hertz = fxs_read_i32(r);
 		j->spring_damping_ratio = fxs_read_i32(r);
 	}
+	if (kind->cone_row)
+		j->cone_angle = fxs_read_i32(r);
+	if (kind->wheel) {
+		j->spin_axis_a = fxs_read_vec3(r);
+		j->spin_axis_b = fxs_read_vec3(r);
+		j->steering = fxs_read_i32(r);
+	}
+	if (kind->target) {
+		j->linear_offset = fxs_read_vec3(r);
+		j->angular_offset = fxs_read_quat(r);
+		j->max_force = fxs_read_i32(r);
+		j->max_torque = fxs_read_i32(r);
+		j->correction = fxs_read_i32(r);
+	}
 	for (int k = 0; k < kind->rows; ++k) {
 		j->impulse[k] = fxs_read_i64(r);
 		const int64_t lim = FXS_STATE_IMPULSE_MAX;
@@ -709,7 +832,8 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 	    !fxg_v3_eq(c.local_axis_a, j->local_axis_a) || !fxg_v3_eq(c.local_axis_b, j->local_axis_b) ||
 	    c.lower != j->lower || c.upper != j->upper || c.motor_speed != j->motor_speed ||
 	    c.max_motor_force != j->max_motor_force || c.length != j->length || c.spring_hertz != j->spring_hertz ||
-	    c.spring_damping_ratio != j->spring_damping_ratio)
+	    c.spring_damping_ratio != j->spring_damping_ratio || c.enable_cone != j->enable_cone ||
+	    c.cone_angle != j->cone_angle)
 		return false;
 	if (!j->enable_limit && (j->lower != 0 || j->upper != 0))
 		return false;
@@ -717,17 +841,27 @@ static bool read_joint(fxs_reader *r, const fxs_world *w, fxs_joint *j)
 		return false;
 	if (!j->enable_spring && (j->spring_hertz != 0 || j->spring_damping_ratio != 0))
 		return false;
+	if (!j->enable_cone && j->cone_angle != 0)
+		return false;
 	if (!numbers_valid(j))
 		return false;
 	if (kind->axis && !unit4(j->local_axis_a.x, j->local_axis_a.y, j->local_axis_a.z, 0))
 		return false;
 	if (kind->axis_b && !unit4(j->local_axis_b.x, j->local_axis_b.y, j->local_axis_b.z, 0))
 		return false;
+	if (kind->wheel && (!unit4(j->spin_axis_a.x, j->spin_axis_a.y, j->spin_axis_a.z, 0) ||
+			    !unit4(j->spin_axis_b.x, j->spin_axis_b.y, j->spin_axis_b.z, 0)))
+		return false;
+	if (kind->target &&
+	    !unit4(j->angular_offset.x, j->angular_offset.y, j->angular_offset.z, j->angular_offset.w))
+		return false;
 	if (kind->ref && !unit4(j->ref_rotation.x, j->ref_rotation.y, j->ref_rotation.z, j->ref_rotation.w))
 		return false;
 	/* impulses the type cannot have made: a limit only pushes */
 	int lr = kind->limit_row;
 	if (lr && (j->impulse[lr] < 0 || j->impulse[lr + 1] < 0))
+		return false;
+	if (kind->cone_row && j->impulse[kind->cone_row] < 0)
 		return false;
 	return true;
 }

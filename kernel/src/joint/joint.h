@@ -24,6 +24,13 @@ typedef struct fxs_joint {
 	fix16_t lower, upper;
 	fix16_t motor_speed, max_motor_force;
 	fix16_t length, spring_hertz, spring_damping_ratio;
+	uint8_t enable_cone;
+	fix16_t cone_angle;
+	fxg_vec3 spin_axis_a, spin_axis_b; /* wheel: unit; b's is a's in the reference pose */
+	fix16_t steering;                  /* wheel, rad */
+	fxg_vec3 linear_offset;            /* motor: the target */
+	fxg_quat angular_offset;           /* motor: unit */
+	fix16_t max_force, max_torque, correction;
 	int64_t impulse[FXS_JOINT_MAX_ROWS]; /* accumulated, Q16.16 N s (N m s for angular rows) */
 } fxs_joint;
 

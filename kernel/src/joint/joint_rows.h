@@ -48,6 +48,13 @@ static inline fxg_quat rotation_error(const fxs_body *A, const fxs_body *B, fxg_
 	return e;
 }
 
+/* 2 atan2(s, c) in rad, (-pi, pi], for c >= 0 */
+static inline fix16_t half_angle_to_rad(fix16_t s, fix16_t c)
+{
+	fxg_angle h = fxg_atan2(s, c); /* in [-quarter, quarter] as a signed turn */
+	return fxg_angle_to_rad((fxg_angle)(h * 2u));
+}
+
 /* 2 q.xyz: the small-angle rotation vector of q */
 static inline fxg_vec3 rotation_vector(fxg_quat q, uint32_t *ovf)
 {

@@ -1,5 +1,6 @@
 /* The joint types as joint.c sees them, private to kernel/src/joint: each
- * type's file (ball.c, hinge.c, fixed.c, distance.c, prismatic.c) fills one
+ * type's file (ball.c, hinge.c, fixed.c, distance.c, prismatic.c,
+ * spherical.c, filter.c, wheel.c, motor.c) fills one
  * fxs_joint_kind, and joint.c looks the kind up by type. The shared code
  * (slots, create, the state section, the solver loops) then asks the kind
  * which parts a joint stores and calls it for what only the type knows,
@@ -11,6 +12,7 @@
 
 #define ANCHOR_MAX FXG_I(1000)
 #define SPEED_MAX FXG_I(1000)
+#define PI_RAW 205887 /* pi in Q16.16, rounded up */
 
 static inline bool in_range(fix16_t v, fix16_t lo, fix16_t hi) { return v >= lo && v <= hi; }
 static inline bool vec_in_range(fxg_vec3 v, fix16_t m)
@@ -27,12 +29,17 @@ typedef struct fxs_joint_kind {
 	bool spring;       /* a rest length and a spring */
 	uint8_t motor_row; /* the motor's impulse; 0: no motor */
 	uint8_t limit_row; /* the lower limit's impulse, the upper's next; 0: no limit */
+	uint8_t cone_row;  /* the swing cone's impulse; 0: no cone */
+	bool wheel;        /* spin axes in a's and b's frames, and a steering angle */
+	bool target;       /* a motor joint's target and bounds */
 	/* fxs_joint_create: the type's own fields from the definition; NULL: none */
 	void (*init)(fxs_joint *j, const fxs_joint_def *def, const fxs_body *ba, const fxs_body *bb, uint32_t *ovf);
 	/* the type's own ranges, beyond the checks every joint gets; NULL: none */
 	bool (*valid)(const fxs_joint *j);
 	/* fxs_joint_get_position, d being b's anchor minus a's; NULL: 0 */
 	fix16_t (*position)(const fxs_joint *j, const fxs_body *ba, const fxs_body *bb, fxg_vec3 d, uint32_t *ovf);
+	/* fxs_joint_get_swing_angle; NULL: 0 */
+	fix16_t (*swing)(const fxs_joint *j, const fxs_body *ba, const fxs_body *bb, uint32_t *ovf);
 	/* fxs_joints_prepare, once a step after the joint's softness; NULL: none */
 	void (*prepare)(solver_joint *sj, fxs_joint *j, fix16_t h, uint32_t *ovf);
 	/* every sub-step: the rows from the current poses, after joint.c set
@@ -51,6 +58,10 @@ extern const fxs_joint_kind fxs_hinge_kind;     /* hinge.c */
 extern const fxs_joint_kind fxs_fixed_kind;     /* fixed.c */
 extern const fxs_joint_kind fxs_distance_kind;  /* distance.c */
 extern const fxs_joint_kind fxs_prismatic_kind; /* prismatic.c */
+extern const fxs_joint_kind fxs_spherical_kind; /* spherical.c */
+extern const fxs_joint_kind fxs_filter_kind;    /* filter.c */
+extern const fxs_joint_kind fxs_wheel_kind;     /* wheel.c */
+extern const fxs_joint_kind fxs_motor_kind;     /* motor.c */
 
 /* the definition every type's default starts from (joint.c) */
 fxs_joint_def fxs_joint_base_def(int type);

@@ -51,6 +51,8 @@ static const struct {
 	[FXS_OP_CHARACTER_CREATE] = { "fxs_character_create", "c" },
 	[FXS_OP_CHARACTER_DESTROY] = { "fxs_character_destroy", "u" },
 	[FXS_OP_CHARACTER_SET_MOVE] = { "fxs_character_set_move", "uvb" },
+	[FXS_OP_JOINT_SET_STEERING] = { "fxs_joint_set_steering", "Jf" },
+	[FXS_OP_JOINT_SET_MOTOR_TARGET] = { "fxs_joint_set_motor_target", "Jvq" },
 };
 
 const char *fxs_call_name(uint32_t op) { return op > 0 && op < FXS_OP_COUNT ? ops[op].name : NULL; }
@@ -173,6 +175,13 @@ static void joint_def(fxs_call_log *l, const fxs_joint_def *d)
 	i32(l, d->hertz), i32(l, d->damping_ratio), b1(l, d->enable_limit), i32(l, d->lower), i32(l, d->upper);
 	b1(l, d->enable_motor), i32(l, d->motor_speed), i32(l, d->max_motor_force), i32(l, d->length);
 	b1(l, d->enable_spring), i32(l, d->spring_hertz), i32(l, d->spring_damping_ratio);
+	/* the fields of the later types, only for them (the older records stay as they were) */
+	if (d->type == FXS_JOINT_SPHERICAL)
+		b1(l, d->enable_cone), i32(l, d->cone_angle);
+	if (d->type == FXS_JOINT_WHEEL)
+		v3(l, d->local_spin_axis_a), i32(l, d->steering_angle);
+	if (d->type == FXS_JOINT_MOTOR)
+		v3(l, d->linear_offset), q4(l, d->angular_offset), i32(l, d->max_motor_torque), i32(l, d->correction_factor);
 }
 static void character_def(fxs_call_log *l, const fxs_character_def *d)
 {

@@ -139,7 +139,7 @@ static int64_t sep_along(const pair *q, fxg_vec3 n)
 		int64_t d = np_dot_w(n, P->v[i]);
 		lo = d < lo ? d : lo;
 	}
-	return lo - ((int64_t)P->rad << 16) - ha;
+	return lo - (int64_t)P->rad * 65536 - ha;
 }
 
 typedef struct best_axis {
@@ -627,7 +627,7 @@ static int64_t point_distance(const cyl *A, fxg_vec3 v, fxg_vec3 *n)
 		return np_dot_w(*n, v) - cyl_support(A, *n);
 	}
 	*n = dy >= dr ? up : rad;
-	return (dy >= dr ? dy : dr) << 16;
+	return (dy >= dr ? dy : dr) * 65536;
 }
 
 /* The separation along n of edge e's two ends (exact where the edge is
@@ -636,7 +636,7 @@ static int64_t edge_sep(const pair *q, int e, fxg_vec3 n)
 {
 	const core *P = q->P;
 	int64_t d0 = np_dot_w(n, P->v[P->ev[e][0]]), d1 = np_dot_w(n, P->v[P->ev[e][1]]);
-	return (d0 < d1 ? d0 : d1) - ((int64_t)P->rad << 16) - cyl_support(&q->A, n);
+	return (d0 < d1 ? d0 : d1) - (int64_t)P->rad * 65536 - cyl_support(&q->A, n);
 }
 
 /* A's side against a point, a line or a segment: the normal is
@@ -671,7 +671,7 @@ static void collide_core(const cyl *A, const core *P, fix16_t speculative, const
 			 const fxg_mat3 *ra, fxs_manifold *m, uint32_t *ovf)
 {
 	pair q = { .A = *A, .P = P, .B = NULL };
-	const int64_t spec = (int64_t)speculative << 16;
+	const int64_t spec = (int64_t)speculative * 65536;
 	/* the faces: the core's and the caps */
 	best_axis face = { INT64_MIN, { 0, FXG_ONE, 0 } };
 	for (int f = 0; f < P->nf; ++f) {
@@ -690,11 +690,11 @@ static void collide_core(const cyl *A, const core *P, fix16_t speculative, const
 	/* the curved parts. Nothing from them is used unless it beats `need`
 	 * (the preference for faces), so a family whose bound stays below it
 	 * is skipped: the answer is the same. */
-	int64_t need = ((int64_t)fxg_mul_round64(FXS_NP_REL_EDGE, fs) + FXS_NP_ABS_TOL) << 16;
+	int64_t need = ((int64_t)fxg_mul_round64(FXS_NP_REL_EDGE, fs) + FXS_NP_ABS_TOL) * 65536;
 	if (P->nf == 0 && P->ne == 0)
 		need = face.sep;
 	best_axis gen = { INT64_MIN, { 0, FXG_ONE, 0 } };
-	const int64_t hmin = ((int64_t)(A->r < A->hh ? A->r : A->hh) + P->rad) << 16;
+	const int64_t hmin = ((int64_t)(A->r < A->hh ? A->r : A->hh) + P->rad) * 65536;
 	/* a vertex: where its own separation n.v - h(n) is largest, which is its
 	 * signed distance to the cylinder along the closest direction (closed
 	 * form); the full separation there is what counts (it is the vertex's
@@ -702,7 +702,7 @@ static void collide_core(const cyl *A, const core *P, fix16_t speculative, const
 	 * the cone's boundary belongs to its edges) */
 	for (int i = 0; i < P->nv && gen.sep <= spec; ++i) {
 		fxg_vec3 n;
-		int64_t sd = point_distance(A, P->v[i], &n) - ((int64_t)P->rad << 16);
+		int64_t sd = point_distance(A, P->v[i], &n) - (int64_t)P->rad * 65536;
 		if (sd > need && sd > gen.sep)
 			offer(&q, n, &gen);
 	}
@@ -726,7 +726,7 @@ static void collide_core(const cyl *A, const core *P, fix16_t speculative, const
 			fix16_t t = np_dot(v0, P->eu[e]);
 			fix16_t dl;
 			np_normalize(np_madd(v0, -t, P->eu[e]), &dl); /* distance from the centre to the line */
-			if (((int64_t)dl << 16) - hmin <= need || ((int64_t)dl << 16) - hmin <= gen.sep)
+			if ((int64_t)dl * 65536 - hmin <= need || (int64_t)dl * 65536 - hmin <= gen.sep)
 				continue;
 			fxg_vec3 a = perp_unit(P->eu[e]);
 			search_circle(&q, edge_sep, e, a, np_cross(P->eu[e], a), 0, 15, &gen);
@@ -875,7 +875,7 @@ void fxs_collide_cylinders(const fxs_shape *a, const fxs_transform *xa, const fx
 	cyl B = { d, C.cy, C.cx, C.cz, b->radius, b->half_height };
 	pair q = { .P = NULL, .B = &B };
 	cyl_at_origin(a, &q.A);
-	const int64_t spec = (int64_t)speculative << 16;
+	const int64_t spec = (int64_t)speculative * 65536;
 	best_axis face = { INT64_MIN, { 0, FXG_ONE, 0 } };
 	offer(&q, fxg_v3(0, FXG_ONE, 0), &face);
 	offer(&q, fxg_v3(0, -FXG_ONE, 0), &face);

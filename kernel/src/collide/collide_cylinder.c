@@ -716,8 +716,8 @@ static void collide_core(const cyl *A, const core *P, fix16_t speculative, const
 			/* on the arc n = s a0 + t a1 (s, t >= 0) with s + t <= 1 / cos(half the arc):
 			 * n.v0 <= max(a0.v0, a1.v0) times that when positive */
 			int64_t mx = np_dot_w(a0, v0) > np_dot_w(a1, v0) ? np_dot_w(a0, v0) : np_dot_w(a1, v0);
-			fix16_t l2;
-			np_normalize(np_add(a0, a1), &l2); /* 2 cos(half the arc) */
+			fxg_vec3 mid = np_add(a0, a1);
+			fix16_t l2 = (fix16_t)fxg_isqrt64_round((uint64_t)np_dot_w(mid, mid)); /* 2 cos(half the arc) */
 			int64_t bound = mx > 0 && l2 > 0 ? (fxg_div_round64(mx, l2) * 2 + 1) * 65536 : mx; /* Q32.32 */
 			if (bound - hmin <= need || bound - hmin <= gen.sep)
 				continue;

@@ -75,7 +75,7 @@ static void set_lane_row(lane_row *r, int l, const srow *s)
 
 static void set_lane_trow(lane_trow *r, int l, const srow *s) { SET_COMMON(r, l, s); }
 
-static srow get_lane_row(const lane_row *r, int l)
+static inline __attribute__((always_inline)) srow get_lane_row(const lane_row *r, int l)
 {
 	srow s;
 	s.rxa = lane_v3(r->rxa, l), s.rxb = lane_v3(r->rxb, l);
@@ -85,7 +85,7 @@ static srow get_lane_row(const lane_row *r, int l)
 }
 
 /* the twist row: its Jacobians are the normal n */
-static srow get_lane_trow(const lane_trow *r, int l, fxg_vec3 n)
+static inline __attribute__((always_inline)) srow get_lane_trow(const lane_trow *r, int l, fxg_vec3 n)
 {
 	srow s;
 	s.rxa = s.rxb = n;
@@ -569,16 +569,32 @@ static inline fix16_t speed_of(fxg_vec3 d, fxg_vec3 va, fxg_vec3 wa, fxg_vec3 vb
 	return fxg_sat(fxg_shr_round(s, 16), ovf);
 }
 
-static inline void lane_apply(fxg_vec3 *va, fxg_vec3 *wa, fxg_vec3 *vb, fxg_vec3 *wb, const contact_batch *bt, int l,
-			      int dir, const srow *r, int32_t p, uint32_t *ovf)
+/* a lane's linear responses along direction dir (lane_linear): the same
+ * for every point of the manifold and every pass, so made once a lane and
+ * a direction, not once an impulse (the stores of a pass may alias the
+ * batch's int32 fields, so the compiler could not hoist them itself) */
+typedef struct lane_lin {
+	int32_t a[3], b[3];
+	uint8_t sa, sb;
+} lane_lin;
+
+static inline lane_lin lane_linears(const contact_batch *bt, int l, int dir)
 {
 	const int32_t ima = bt->ima[l], imb = bt->imb[l];
 	const int32_t dx = bt->d[dir][0][l], dy = bt->d[dir][1][l], dz = bt->d[dir][2][l];
-	const int32_t la[3] = { lane_linear(ima, dx), lane_linear(ima, dy), lane_linear(ima, dz) };
-	const int32_t lb[3] = { lane_linear(imb, dx), lane_linear(imb, dy), lane_linear(imb, dz) };
-	scaled_add3(va, la, bt->sla[l], p, ovf);
+	lane_lin m = { { lane_linear(ima, dx), lane_linear(ima, dy), lane_linear(ima, dz) },
+		       { lane_linear(imb, dx), lane_linear(imb, dy), lane_linear(imb, dz) },
+		       bt->sla[l],
+		       bt->slb[l] };
+	return m;
+}
+
+static inline void lane_apply(fxg_vec3 *va, fxg_vec3 *wa, fxg_vec3 *vb, fxg_vec3 *wb, const lane_lin *m, const srow *r,
+			      int32_t p, uint32_t *ovf)
+{
+	scaled_add3(va, m->a, m->sa, p, ovf);
 	scaled_add3(wa, r->ia, r->sa, p, ovf);
-	scaled_add3(vb, lb, bt->slb[l], p, ovf);
+	scaled_add3(vb, m->b, m->sb, p, ovf);
 	scaled_add3(wb, r->ib, r->sb, p, ovf);
 }
 
@@ -599,17 +615,19 @@ static void warm_start_lane(solver_ctx *c, const contact_batch *bt, int l, uint3
 {
 	solver_body *A = &c->bodies[bt->a[l]], *B = &c->bodies[bt->b[l]];
 	fxg_vec3 va = A->v, wa = A->w, vb = B->v, wb = B->w;
+	const lane_lin mn = lane_linears(bt, l, 0);
 	for (int k = 0; k < bt->count[l]; ++k) {
 		if (!bt->impulse[k][l])
 			continue;
 		srow r = get_lane_row(&bt->n[k], l);
-		lane_apply(&va, &wa, &vb, &wb, bt, l, 0, &r, lane_impulse(bt->impulse[k][l], ovf), ovf);
+		lane_apply(&va, &wa, &vb, &wb, &mn, &r, lane_impulse(bt->impulse[k][l], ovf), ovf);
 	}
 	for (int t = 0; t < 2; ++t) {
 		if (!bt->ti[t][l])
 			continue;
 		srow r = get_lane_row(&bt->t[t], l);
-		lane_apply(&va, &wa, &vb, &wb, bt, l, 1 + t, &r, lane_impulse(bt->ti[t][l], ovf), ovf);
+		const lane_lin mt = lane_linears(bt, l, 1 + t);
+		lane_apply(&va, &wa, &vb, &wb, &mt, &r, lane_impulse(bt->ti[t][l], ovf), ovf);
 	}
 	if (bt->twi[l]) {
 		srow r = get_lane_trow(&bt->tw, l, lane_v3(bt->d[0], l));
@@ -635,6 +653,7 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 	const int64_t ndp = (int64_t)n.x * ((int64_t)B->dp.x - A->dp.x) + (int64_t)n.y * ((int64_t)B->dp.y - A->dp.y) +
 		(int64_t)n.z * ((int64_t)B->dp.z - A->dp.z);
 	const fxg_vec3 ta = A->dtheta, tb = B->dtheta;
+	const lane_lin mn = lane_linears(bt, l, 0);
 	int64_t total = 0, moment = 0;
 	for (int k = 0; k < bt->count[l]; ++k) {
 		const srow r = get_lane_row(&bt->n[k], l);
@@ -667,7 +686,7 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 			bt->pushed[l] |= 1 << k;
 		}
 		if (delta)
-			lane_apply(&va, &wa, &vb, &wb, bt, l, 0, &r, lane_impulse(delta, ovf), ovf);
+			lane_apply(&va, &wa, &vb, &wb, &mn, &r, lane_impulse(delta, ovf), ovf);
 		total += nw;
 		moment += mul_q16(nw, bt->lever[k][l]);
 	}
@@ -693,8 +712,10 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 		}
 		nw = nw < -lim ? -lim : (nw > lim ? lim : nw);
 		bt->ti[t][l] = nw;
-		if (nw != old)
-			lane_apply(&va, &wa, &vb, &wb, bt, l, 1 + t, &r, lane_impulse(nw - old, ovf), ovf);
+		if (nw != old) {
+			const lane_lin mt = lane_linears(bt, l, 1 + t);
+			lane_apply(&va, &wa, &vb, &wb, &mt, &r, lane_impulse(nw - old, ovf), ovf);
+		}
 	}
 	int64_t tlim = mul_q16(moment, mu);
 	if (tlim != 0 || bt->twi[l] != 0) { /* else one point (or all at the centre): no twist friction */
@@ -848,8 +869,10 @@ void fxs_batches_restitution(solver_ctx *c)
 				if (nw > FXS_NORMAL_IMPULSE_MAX)
 					nw = FXS_NORMAL_IMPULSE_MAX, ++*ovf;
 				nw = nw < 0 ? 0 : nw;
-				if (nw != old)
-					lane_apply(&A->v, &A->w, &B->v, &B->w, bt, l, 0, &r, lane_impulse(nw - old, ovf), ovf);
+				if (nw != old) {
+					const lane_lin m = lane_linears(bt, l, 0);
+					lane_apply(&A->v, &A->w, &B->v, &B->w, &m, &r, lane_impulse(nw - old, ovf), ovf);
+				}
 				bt->impulse[k][l] = nw;
 			}
 		}

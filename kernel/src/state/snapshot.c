@@ -248,6 +248,8 @@ fxs_result fxs_world_snapshot_restore(fxs_world *w, const void *buf, size_t len)
 	w->def.finish_task = old.def.finish_task, w->def.user_task_context = old.def.user_task_context;
 	w->task_enqueue = old.task_enqueue, w->task_finish = old.task_finish, w->task_user = old.task_user;
 	w->pool = old.pool, tmp->pool = NULL, tmp->task_enqueue = NULL;
+	free(w->hash_blocks); /* and the parallel hash's buffers (hash.c), not made again each restore */
+	w->hash_blocks = old.hash_blocks, w->hash_blocks_size = old.hash_blocks_size, tmp->hash_blocks = NULL;
 	fxs_world_destroy(tmp);
 	fxs_world_update_hash(w);
 	return FXS_OK;

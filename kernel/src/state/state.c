@@ -66,7 +66,7 @@ static void read_def(fxs_reader *r, fxs_world_def *d)
 
 void fxs_serialize_body(const fxs_body *b, fxs_writer *wr)
 {
-	uint8_t rec[160];
+	uint8_t rec[FXS_STATE_BODY_RECORD_MAX];
 	uint8_t *start = fxs_write_span(wr, sizeof rec, rec), *d = start;
 	d = fxs_put_u32(d, b->generation);
 	d = fxs_put_u8(d, b->alive);
@@ -236,18 +236,25 @@ static bool read_manifold(fxs_reader *r, fxs_contact *c)
 	return r->err == FXS_OK;
 }
 
-void fxs_state_write(const fxs_world *w, fxs_writer *wr)
+void fxs_state_write_head(const fxs_world *w, fxs_writer *wr)
 {
 	write_def(&w->def, wr);
 	fxs_write_u64(wr, w->stats.step);
 	fxs_write_u64(wr, w->stats.overflows_total);
 	fxs_write_u32(wr, w->slot_count);
-	for (uint32_t i = 0; i < w->slot_count; ++i)
+}
+
+void fxs_state_write_bodies(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end)
+{
+	for (uint32_t i = first; i < end; ++i)
 		fxs_serialize_body(&w->bodies[i], wr);
-	fxs_write_u32(wr, w->contact_count);
-	for (uint32_t i = 0; i < w->contact_count; ++i) {
+}
+
+void fxs_state_write_contacts(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end)
+{
+	for (uint32_t i = first; i < end; ++i) {
 		const fxs_contact *c = &w->contacts[i];
-		uint8_t rec[42 + FXS_MAX_MANIFOLD_POINTS * 12 + 56 + FXS_MAX_MANIFOLD_POINTS * 16];
+		uint8_t rec[FXS_STATE_CONTACT_RECORD_MAX];
 		uint8_t *start = fxs_write_span(wr, sizeof rec, rec), *d = start;
 		/* slots are below 2^24 (max_bodies): a compound child's index
 		 * rides in the top byte (0 for every other shape) */
@@ -277,6 +284,10 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 		}
 		fxs_write_span_end(wr, start, d, rec);
 	}
+}
+
+void fxs_state_write_tail(const fxs_world *w, fxs_writer *wr)
+{
 	fxs_bp_write_state(w->bp, wr);
 	fxs_joints_write(w, wr);
 	fxs_meshes_write(w, wr);     /* nothing when the world has no mesh */
@@ -284,6 +295,15 @@ void fxs_state_write(const fxs_world *w, fxs_writer *wr)
 	fxs_compounds_write(w, wr);  /* nothing when the world has no compound */
 	fxs_characters_write(w, wr); /* nothing when the world never had a character */
 	fxs_game_write(w, wr);       /* nothing when no game feature is in use (game_state.c) */
+}
+
+void fxs_state_write(const fxs_world *w, fxs_writer *wr)
+{
+	fxs_state_write_head(w, wr);
+	fxs_state_write_bodies(w, wr, 0, w->slot_count);
+	fxs_write_u32(wr, w->contact_count);
+	fxs_state_write_contacts(w, wr, 0, w->contact_count);
+	fxs_state_write_tail(w, wr);
 }
 
 fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)

@@ -25,6 +25,20 @@
 #define FXS_STATE_IMPULSE_MAX ((int64_t)1 << 47)
 
 void fxs_state_write(const fxs_world *w, fxs_writer *wr);
+/* fxs_state_write in its parts, in order: the head (definition, step,
+ * overflow count, slot count); the records of the bodies in [first, end);
+ * the contact count (a u32), then the contacts' records in [first, end);
+ * the tail (broadphase, joints, meshes, hulls, compounds, characters,
+ * game). A record's bytes depend on that body or contact alone, so a
+ * range may be written apart and its bytes put in place later (hash.c's
+ * parallel hash). */
+void fxs_state_write_head(const fxs_world *w, fxs_writer *wr);
+void fxs_state_write_bodies(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end);
+void fxs_state_write_contacts(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end);
+void fxs_state_write_tail(const fxs_world *w, fxs_writer *wr);
+/* the most bytes of one body's record and one contact's */
+#define FXS_STATE_BODY_RECORD_MAX 160
+#define FXS_STATE_CONTACT_RECORD_MAX (42 + FXS_MAX_MANIFOLD_POINTS * 12 + 56 + FXS_MAX_MANIFOLD_POINTS * 16)
 /* one body's record of the state (its slot's part of the BODIES section) */
 void fxs_serialize_body(const fxs_body *b, fxs_writer *wr);
 /* Clamp the world's accumulated impulses to FXS_STATE_IMPULSE_MAX (the

@@ -190,6 +190,7 @@ void fxs_world_destroy(fxs_world *w)
 	free(w->island_flag);
 	XXH3_freeState((XXH3_state_t *)w->hash_stream);
 	free(w->hash_chunk);
+	free(w->hash_blocks);
 	free(w);
 }
 

@@ -163,6 +163,8 @@ struct fxs_world {
 	bool hash_valid;
 	void *hash_stream;   /* XXH3's streaming state for the step's hash (hash.c) */
 	uint8_t *hash_chunk; /* and the buffer the serialisation goes through */
+	uint8_t *hash_blocks; /* with workers: a round's buffers of records (hash.c) */
+	size_t hash_blocks_size;
 	/* the API-call log of a CALLS replay writer (call_log.h): not state */
 	struct fxs_call_log *call_log;
 	/* The last step's events (events.c) and what sensors overlap

@@ -13,9 +13,11 @@
 /* One contact point's persistent state: the feature id it was matched by and
  * the accumulated normal impulse that warm-starts the next step; for a
  * contact the narrowphase recycles (contact.c), the point as it was made. */
+/* (fields in an order without padding: two lists of these are most of a
+ * large scene's memory) */
 typedef struct fxs_contact_point {
-	uint32_t id;
 	fxg_wide normal_impulse; /* N s, Q16.16 held in int64 */
+	fxg_wide max_normal_impulse; /* derived this step */
 	/* a recycled contact's (else derived this step): the lever arm from
 	 * a's centre (world frame) and the separation when the point was made */
 	fxg_vec3 anchor_a;
@@ -24,13 +26,13 @@ typedef struct fxs_contact_point {
 	fxg_vec3 anchor_b; /* the lever arm from b's centre: anchor_a - d0 */
 	fix16_t separation;
 	fix16_t relative_velocity; /* normal approach speed before solving, for restitution */
-	fxg_wide max_normal_impulse;
+	uint32_t id;
 } fxs_contact_point;
 
 typedef struct fxs_contact {
-	uint32_t a, b;        /* body slots, a < b */
-	uint8_t sub_a, sub_b; /* the children of compound bodies (0 for other shapes); sorted by (a, b, sub_a, sub_b) */
+	uint32_t a, b; /* body slots, a < b */
 	int32_t point_count;
+	uint8_t sub_a, sub_b; /* the children of compound bodies (0 for other shapes); sorted by (a, b, sub_a, sub_b) */
 	uint8_t stage; /* solver stage (stage.h), kept from step to step; FXS_STAGE_NONE when new */
 	fxs_contact_point points[FXS_MAX_MANIFOLD_POINTS];
 	/* the manifold's friction, applied at the centre of its points (solver.c):

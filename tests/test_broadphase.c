@@ -467,6 +467,47 @@ SLOW_TEST(bp_large_scenes_equal_brute_force)
 	scene_free(&sc);
 }
 
+static int paircmp(const void *x, const void *y)
+{
+	const fxs_pair *a = x, *b = y;
+	return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
+}
+
+/* The tree's search cut into jobs (what the step's workers run) emits the
+ * pairs the serial search emits, each once: the same sorted list, over
+ * trees from 2 leaves to deeper than the job level. */
+TEST(bp_pair_jobs_emit_the_serial_pairs)
+{
+	scene sc = { 0 };
+	fxs_bpt_jobs jobs = { 0 };
+	uint32_t most_jobs = 0;
+	for (uint32_t k = 0; k < 24; ++k) {
+		uint64_t s = 0x70B50000ull + k;
+		scene_random(&sc, &s, 2 + k * k * 9);
+		fxs_broadphase *bp = fxs_bp_create();
+		CHECK(fxs_bp_update(bp, sc.aabbs, sc.flags, sc.count) == FXS_OK);
+		const fxs_bptree *t = fxs_bp_get_tree(bp);
+		fxs_pair_buf serial = { 0 }, cut = { 0 };
+		CHECK(fxs_bpt_find_pairs((fxs_bptree *)t, sc.flags, &serial));
+		CHECK(fxs_bpt_pair_jobs(t, &jobs));
+		for (uint32_t i = 0; i < jobs.n; ++i)
+			CHECK(fxs_bpt_run_job(t, sc.flags, jobs.job[i], &cut));
+		most_jobs = jobs.n > most_jobs ? jobs.n : most_jobs;
+		CHECKF(serial.n == cut.n, "scene %u: %u pairs serial, %u from %u jobs", k, serial.n, cut.n, jobs.n);
+		if (serial.n) {
+			qsort(serial.p, serial.n, sizeof *serial.p, paircmp);
+			qsort(cut.p, cut.n, sizeof *cut.p, paircmp);
+			CHECKF(memcmp(serial.p, cut.p, serial.n * sizeof *serial.p) == 0, "scene %u: other pairs", k);
+		}
+		free(serial.p);
+		free(cut.p);
+		fxs_bp_destroy(bp);
+	}
+	CHECKF(most_jobs > 64, "the largest tree made %u jobs", most_jobs); /* the expansion above the job level ran */
+	free(jobs.job);
+	scene_free(&sc);
+}
+
 static int u32cmp(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

@@ -3,6 +3,7 @@
  * See broadphase.h for the contract and broadphase_tree.h / octree.h for
  * the structures. */
 #include "broadphase/broadphase.h"
+#include "world/tasks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,10 @@ struct fxs_broadphase {
 	uint32_t oct_builds;
 	uint32_t *counts; /* cap + 1: the pair radix sort */
 	fxs_pair_buf raw, tmp, sorted;
+	/* with workers (fxs_bp_find_pairs_on): the tree's jobs, and each
+	 * block's pairs (FXS_TASK_BLOCKS_MAX of them, made when first needed) */
+	fxs_bpt_jobs jobs;
+	fxs_pair_buf *block_pairs;
 	uint32_t *qids; /* query results */
 	uint32_t qn, qcap;
 	bool qfail;
@@ -58,6 +63,11 @@ void fxs_bp_destroy(fxs_broadphase *bp)
 	free(bp->raw.p);
 	free(bp->tmp.p);
 	free(bp->sorted.p);
+	free(bp->jobs.job);
+	if (bp->block_pairs)
+		for (uint32_t k = 0; k < FXS_TASK_BLOCKS_MAX; ++k)
+			free(bp->block_pairs[k].p);
+	free(bp->block_pairs);
 	free(bp->qids);
 	free(bp);
 }
@@ -214,11 +224,62 @@ static bool sort_pairs(fxs_broadphase *bp)
 	return true;
 }
 
+typedef struct pairs_job {
+	fxs_broadphase *bp;
+	uint32_t block;
+	bool ok[FXS_TASK_BLOCKS_MAX];
+} pairs_job;
+
+static void pairs_block(void *ctx, uint32_t k)
+{
+	pairs_job *j = ctx;
+	fxs_broadphase *bp = j->bp;
+	fxs_pair_buf *out = &bp->block_pairs[k];
+	out->n = 0;
+	const uint32_t first = k * j->block, n = bp->jobs.n, end = n - first < j->block ? n : first + j->block;
+	bool ok = true;
+	for (uint32_t i = first; i < end && ok; ++i)
+		ok = fxs_bpt_run_job(&bp->tree, bp->flags, bp->jobs.job[i], out);
+	j->ok[k] = ok;
+}
+
+/* the tree's pairs into bp->raw, in blocks of jobs on w's workers */
+static bool tree_pairs_on(fxs_broadphase *bp, const fxs_world *w)
+{
+	if (!bp->block_pairs && !(bp->block_pairs = calloc(FXS_TASK_BLOCKS_MAX, sizeof *bp->block_pairs)))
+		return false;
+	if (!fxs_bpt_pair_jobs(&bp->tree, &bp->jobs))
+		return false;
+	pairs_job j;
+	j.bp = bp;
+	const uint32_t blocks = fxs_task_blocks(bp->jobs.n, w->task_fine ? 1 : 16, &j.block);
+	fxs_tasks_run(w, pairs_block, &j, blocks);
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < blocks; ++k) {
+		if (!j.ok[k] || bp->block_pairs[k].n > UINT32_MAX - total)
+			return false;
+		total += bp->block_pairs[k].n;
+	}
+	if (!reserve_pairs(&bp->raw, total))
+		return false;
+	for (uint32_t k = 0; k < blocks; ++k) {
+		if (bp->block_pairs[k].n)
+			memcpy(bp->raw.p + bp->raw.n, bp->block_pairs[k].p, (size_t)bp->block_pairs[k].n * sizeof(fxs_pair));
+		bp->raw.n += bp->block_pairs[k].n;
+	}
+	return true;
+}
+
 const fxs_pair *fxs_bp_find_pairs(fxs_broadphase *bp, uint32_t *pair_count)
+{
+	return fxs_bp_find_pairs_on(bp, NULL, pair_count);
+}
+
+const fxs_pair *fxs_bp_find_pairs_on(fxs_broadphase *bp, const fxs_world *w, uint32_t *pair_count)
 {
 	bp->raw.n = 0;
 	bp->sorted.n = 0;
-	bool ok = fxs_bpt_find_pairs(&bp->tree, bp->flags, &bp->raw);
+	bool ok = w && fxs_tasks_parallel(w) ? tree_pairs_on(bp, w) : fxs_bpt_find_pairs(&bp->tree, bp->flags, &bp->raw);
 	if (ok && bp->oct.node_count) {
 		const fxs_bptree *t = &bp->tree;
 		for (uint32_t i = 0; i < t->leaf_count && ok; ++i) {

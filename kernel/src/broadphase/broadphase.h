@@ -36,6 +36,10 @@ fxs_result fxs_bp_update(fxs_broadphase *bp, const fxs_aabb *aabbs, const uint8_
 /* Overlapping pairs, sorted by (a, b). The array stays owned by bp and valid
  * until the next update. NULL (and no pairs) when out of memory. */
 const fxs_pair *fxs_bp_find_pairs(fxs_broadphase *bp, uint32_t *pair_count);
+/* The same list, the tree's search cut into jobs run in blocks on w's
+ * workers (world/tasks.h) when it has them: the same pairs, in the same
+ * (sorted) order, whatever the workers. */
+const fxs_pair *fxs_bp_find_pairs_on(fxs_broadphase *bp, const fxs_world *w, uint32_t *pair_count);
 void fxs_bp_write_state(const fxs_broadphase *bp, fxs_writer *w);
 fxs_result fxs_bp_read_state(fxs_broadphase *bp, fxs_reader *r, uint32_t slot_count);
 

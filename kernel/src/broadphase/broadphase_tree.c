@@ -512,6 +512,93 @@ bool fxs_bpt_find_pairs(fxs_bptree *t, const uint8_t *flags, fxs_pair_buf *out)
 	return cx.ok;
 }
 
+/* ------------------------------------------ overlap pairs, in jobs (workers)
+ * The same traversal cut into independent jobs: the SELF of every node of
+ * the subtrees at level FXS_BPT_JOB_LEVEL (a SUB job each), and the CROSS
+ * calls that the SELF of the nodes above make, expanded here until they
+ * reach level FXS_BPT_JOB_LEVEL - 1 (a CROSS job each). Together they emit
+ * exactly the pairs fxs_bpt_find_pairs emits, each once; in another order,
+ * which the broadphase's sort (by (a, b)) takes away. */
+
+/* the tree's levels below which a subtree is one job (2^5 = 32 leaves) */
+#define FXS_BPT_JOB_LEVEL 5
+
+static bool push_job(fxs_bpt_jobs *J, uint32_t m, uint32_t i, uint32_t j)
+{
+	if (J->n == J->cap) {
+		uint32_t nc = J->cap ? J->cap * 2 : 256;
+		fxs_bpt_job *nj = nc > J->cap ? realloc(J->job, (size_t)nc * sizeof *nj) : NULL;
+		if (!nj)
+			return false;
+		J->job = nj, J->cap = nc;
+	}
+	J->job[J->n++] = (fxs_bpt_job){ m, i, j };
+	return true;
+}
+
+/* cross(m, i, j) above the job level, as cross() descends: a CROSS job at
+ * level FXS_BPT_JOB_LEVEL - 1 (or where it starts, if lower) */
+static bool expand(const fxs_bptree *t, fxs_bpt_jobs *J, uint32_t m, uint32_t i, uint32_t j)
+{
+	if (m < FXS_BPT_JOB_LEVEL)
+		return push_job(J, m, i, j);
+	const fxs_aabb *c = t->box + t->level_off[m - 1];
+	const fxs_aabb *lv = t->box + t->level_off[m];
+	const uint32_t ch[2] = { 2 * i, 2 * i + 1 }, cj[2] = { 2 * j, 2 * j + 1 };
+	for (int x = 0; x < 2; ++x) {
+		if (!overlap(&c[ch[x]], &lv[j]))
+			continue;
+		for (int y = 0; y < 2; ++y)
+			if (overlap(&c[ch[x]], &c[cj[y]]) && !expand(t, J, m - 1, ch[x], cj[y]))
+				return false;
+	}
+	return true;
+}
+
+bool fxs_bpt_pair_jobs(const fxs_bptree *t, fxs_bpt_jobs *out)
+{
+	out->n = 0;
+	if (t->levels < 2)
+		return true;
+	const uint32_t k = t->levels - 1 < FXS_BPT_JOB_LEVEL ? t->levels - 1 : FXS_BPT_JOB_LEVEL;
+	/* the subtrees at level k: SELF of every node in them */
+	for (uint32_t i = 0; i < (t->leaf_count >> k); ++i)
+		if (!push_job(out, FXS_BPT_JOB_SUB, k, i))
+			return false;
+	/* the nodes above: their SELF, CROSS of their children */
+	for (uint32_t m = k + 1; m < t->levels; ++m) {
+		const fxs_aabb *c = t->box + t->level_off[m - 1];
+		for (uint32_t i = 0; i < (t->leaf_count >> m); ++i)
+			if (overlap(&c[2 * i], &c[2 * i + 1]) && !expand(t, out, m - 1, 2 * i, 2 * i + 1))
+				return false;
+	}
+	return true;
+}
+
+bool fxs_bpt_run_job(const fxs_bptree *t, const uint8_t *flags, fxs_bpt_job job, fxs_pair_buf *out)
+{
+	cross_ctx cx = { t, flags, out, true };
+	if (job.m != FXS_BPT_JOB_SUB) {
+		cross(&cx, job.m, job.i, job.j);
+		return cx.ok;
+	}
+	/* SELF of each node of the subtree of node j at level i */
+	const uint32_t k = job.i, root = job.j;
+	for (uint32_t m = 1; m <= k && cx.ok; ++m) {
+		const fxs_aabb *c = t->box + t->level_off[m - 1];
+		const uint32_t first = root << (k - m), end = (root + 1) << (k - m);
+		for (uint32_t i = first; i < end; ++i) {
+			if (!overlap(&c[2 * i], &c[2 * i + 1]))
+				continue;
+			if (m == 1)
+				emit(&cx, t->leaf_obj[2 * i], t->leaf_obj[2 * i + 1]);
+			else
+				cross(&cx, m - 1, 2 * i, 2 * i + 1);
+		}
+	}
+	return cx.ok;
+}
+
 /* ----------------------------------------------------------------- queries */
 
 typedef struct query_ctx {

@@ -117,6 +117,22 @@ typedef struct fxs_pair_buf {
 } fxs_pair_buf;
 bool fxs_pair_buf_push(fxs_pair_buf *b, uint32_t a, uint32_t c);
 bool fxs_bpt_find_pairs(fxs_bptree *t, const uint8_t *flags, fxs_pair_buf *out);
+/* The same search cut into independent jobs (for the step's workers):
+ * fxs_bpt_pair_jobs lists them (false when out of memory), and
+ * fxs_bpt_run_job emits one job's pairs into out; all the jobs together emit
+ * what fxs_bpt_find_pairs does, in another order. A job is the CROSS of
+ * nodes i and j of level m, or with m = FXS_BPT_JOB_SUB the SELF of every
+ * node of the subtree of node j at level i. */
+#define FXS_BPT_JOB_SUB UINT32_MAX
+typedef struct fxs_bpt_job {
+	uint32_t m, i, j;
+} fxs_bpt_job;
+typedef struct fxs_bpt_jobs {
+	fxs_bpt_job *job;
+	uint32_t n, cap;
+} fxs_bpt_jobs;
+bool fxs_bpt_pair_jobs(const fxs_bptree *t, fxs_bpt_jobs *out);
+bool fxs_bpt_run_job(const fxs_bptree *t, const uint8_t *flags, fxs_bpt_job job, fxs_pair_buf *out);
 /* Query: fn(ctx, id) for every member whose box overlaps q. */
 bool fxs_bpt_query_aabb(fxs_bptree *t, const fxs_aabb *q, fxs_octree_visit_fn fn, void *ctx);
 bool fxs_bpt_ray_cast(fxs_bptree *t, const fxs_segment *s, fxs_ray_hit *best, bool have_best);

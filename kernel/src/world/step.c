@@ -155,7 +155,7 @@ fxs_result fxs_world_step(fxs_world *w)
 	uint32_t pair_count = 0;
 	const fxs_pair *pairs = NULL;
 	if (fxs_bp_update(w->bp, w->scratch_aabbs, w->scratch_flags, w->slot_count) != FXS_OK ||
-	    !(pairs = fxs_bp_find_pairs(w->bp, &pair_count)))
+	    !(pairs = fxs_bp_find_pairs_on(w->bp, w, &pair_count)))
 		goto nomem;
 	fxs_islands_wake(w, pairs, pair_count);
 	uint32_t old_count = w->contact_count;

@@ -605,11 +605,68 @@ TEST(solver_mass_and_size_range_ends_rest)
 	}
 }
 
+/* A soft contact at rest is compressed by its load W over the pair's
+ * effective mass m times (2 pi hertz)^2 (make_soft's spring, solver.h).
+ * A 100 kg cube (1 m, sleep off) on a 1 kg cube on the ground: the pair's
+ * contact has m = 100 / 101 kg at the default 30 Hz, and the upper cube
+ * sinks W / (m (2 pi 30)^2) = 28.4 mm into the lower one; the lower one
+ * (W = 1010 N, m = 1 kg, against the ground at twice the hertz) 7.11 mm
+ * into the ground. Each within 5% of the closed form after 10 s, and
+ * steady (within 1 mm of it throughout its last 5 s). The issue's target
+ * of 10 mm is not met (docs/simulation.md, Limits). */
+TEST(solver_mass_ratio_100_sinks_by_the_closed_form)
+{
+	fxs_world *w = awake_with_ground(20);
+	fxs_body_id lo = box(w, FXS_BODY_DYNAMIC, v3(0, 0.5, 0), identity, v3(0.5, 0.5, 0.5), 1, 0.6);
+	fxs_body_id hi = box(w, FXS_BODY_DYNAMIC, v3(0, 1.5, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
+	const double g = 10, k30 = pow(2 * PI * 30, 2), k60 = pow(2 * PI * 60, 2);
+	const double want_hi = 100 * g / (100.0 / 101 * k30), want_lo = 101 * g / (1 * k60);
+	double worst = 0, pen_hi = 0, pen_lo = 0;
+	for (int s = 0; s < 600; ++s) {
+		fxs_world_step(w);
+		const double y_lo = fx(fxs_body_get_position(w, lo).y), y_hi = fx(fxs_body_get_position(w, hi).y);
+		pen_hi = 1 - (y_hi - y_lo), pen_lo = 0.5 - y_lo;
+		if (s >= 300)
+			worst = fmax(worst, fabs(pen_hi - want_hi));
+	}
+	printf("  100 kg on 1 kg: %.2f mm into the lower cube (closed form %.2f, at most %.2f mm from it in the last 5 s), "
+	       "the lower %.2f mm into the ground (closed form %.2f)\n",
+	       pen_hi * 1e3, want_hi * 1e3, worst * 1e3, pen_lo * 1e3, want_lo * 1e3);
+	CHECKF(fabs(pen_hi / want_hi - 1) < 0.05 && worst <= 0.001, "upper cube %.4f m in (want %.4f), %.4f from it", pen_hi,
+	       want_hi, worst);
+	CHECKF(fabs(pen_lo / want_lo - 1) < 0.05, "lower cube %.4f m in (want %.4f)", pen_lo, want_lo);
+	fxs_world_destroy(w);
+}
+
+/* A column of 40 unit cubes (100 kg, sleep off, 3000 steps) sags by what
+ * its soft contacts are compressed: the contact under k cubes carries
+ * k 1000 N on the pair's effective mass 50 kg at 30 Hz, the ground contact
+ * 40 000 N on 100 kg at 60 Hz; together sum_k k 1000 / (50 (2 pi 30)^2) +
+ * 40 000 / (100 (2 pi 60)^2) = 442 mm. The top within 3% of that, and
+ * within 5 cm of the column's axis. */
+TEST(solver_column_of_40_sags_by_the_closed_form)
+{
+	fxs_world *w = awake_with_ground(20);
+	fxs_body_id top = fxs_null_body;
+	for (int i = 0; i < 40; ++i)
+		top = box(w, FXS_BODY_DYNAMIC, v3(0, 0.5 + i, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
+	const double g = 10, k30 = pow(2 * PI * 30, 2), k60 = pow(2 * PI * 60, 2);
+	double want = 40 * 100 * g / (100 * k60);
+	for (int k = 1; k < 40; ++k)
+		want += k * 100 * g / (50 * k30);
+	for (int s = 0; s < 3000; ++s)
+		fxs_world_step(w);
+	const fxg_vec3 p = fxs_body_get_position(w, top);
+	const double sag = 39.5 - fx(p.y), side = hypot(fx(p.x), fx(p.z));
+	printf("  40-cube column: top %.1f mm lower (closed form %.1f), %.1f mm sideways\n", sag * 1e3, want * 1e3, side * 1e3);
+	CHECKF(fabs(sag / want - 1) < 0.03 && side < 0.05, "sag %.4f m (want %.4f), %.4f m sideways", sag, want, side);
+	fxs_world_destroy(w);
+}
+
 /* Stated mass ratio: 10:1 between touching dynamic bodies. A 100 kg cube on
  * a 10 kg cube on the ground, and a 10 kg on a 100 kg one, stand within 1 cm
- * (lower) and 2 cm (upper) of touching. At 100:1 the heavy cube sinks into
- * the light one by about 3 cm (the soft contact's spring is scaled by the
- * light body's effective mass): supported, but not within these bounds. */
+ * (lower) and 2 cm (upper) of touching. 100:1: solver_mass_ratio_100_sinks_
+ * by_the_closed_form. */
 TEST(solver_mass_ratio_10_stacks_stand)
 {
 	for (int k = 0; k < 2; ++k) {

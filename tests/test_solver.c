@@ -85,9 +85,9 @@ static settle_result settle(const char *scene, int steps)
  * (`fixstep settle SCENE --steps 3000`, tools/crosscheck.sh). A change here
  * needs a reason in the commit message. */
 #define BOX_STACK_ASLEEP_AT 42
-#define BOX_STACK_HASH 0x49f36d601e7dddeaull
+#define BOX_STACK_HASH 0x4d0d6fde3ce0904aull
 #define PYRAMID_20_ASLEEP_AT 59
-#define PYRAMID_20_HASH 0xc88bb37f4247a2cfull
+#define PYRAMID_20_HASH 0x70320e042b6bfc50ull
 
 /* A 10-box stack and a 20-row pyramid (210 boxes) stand for 3,000 steps at
  * 60 Hz and fall asleep. Tolerances: no box slides more than 3 cm sideways,
@@ -181,6 +181,99 @@ TEST(solver_cube_on_the_floor_comes_exactly_to_rest)
 	printf("  cube on the floor: v = w = 0 exactly from step %d on; moved (%d, %d, %d) LSB in 180 steps\n", rest, p.x - p0.x,
 	       p.y - p0.y, p.z - p0.z);
 	CHECKF(rest > 0 && rest <= 60, "at rest from step %d", rest);
+	fxs_world_destroy(w);
+}
+
+/* A unit cube on a static ramp tilted by deg degrees (friction mu for
+ * both), set on its top face; sleep off. */
+static fxs_world *ramp_with_box(double deg, double mu, fxs_body_id *out)
+{
+	fxs_world_def def = fxs_default_world_def();
+	def.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&def);
+	const double th = deg * PI / 180;
+	const fxg_quat q = { 0, 0, tofx(sin(th / 2)), tofx(cos(th / 2)) };
+	box(w, FXS_BODY_STATIC, v3(0, 0, 0), q, v3(40, 1, 5), 1000, mu);
+	*out = box(w, FXS_BODY_DYNAMIC, v3(-sin(th) * 1.5, cos(th) * 1.5, 0), q, v3(0.5, 0.5, 0.5), 1000, mu);
+	return w;
+}
+
+/* steps of w from `from` to `to` in which body b reports v = w = 0 exactly
+ * and its pose does not change (counted from `from`) */
+static int still_steps(fxs_world *w, fxs_body_id b, int from, int to)
+{
+	for (int s = 0; s < from; ++s)
+		fxs_world_step(w);
+	const fxg_vec3 p0 = fxs_body_get_position(w, b);
+	const fxg_quat q0 = fxs_body_get_rotation(w, b);
+	int still = 0;
+	for (int s = from; s < to; ++s) {
+		fxs_world_step(w);
+		const fxg_vec3 p = fxs_body_get_position(w, b);
+		const fxg_quat q = fxs_body_get_rotation(w, b);
+		still += fxg_v3_eq(fxs_body_get_linear_velocity(w, b), fxg_v3_zero()) &&
+			fxg_v3_eq(fxs_body_get_angular_velocity(w, b), fxg_v3_zero()) && fxg_v3_eq(p, p0) &&
+			abs(q.x - q0.x) <= 1 && abs(q.y - q0.y) <= 1 && abs(q.z - q0.z) <= 1 && abs(q.w - q0.w) <= 1;
+	}
+	return still;
+}
+
+/* Rest on a slope and under a load reads as rest. A box held on a 30 degree
+ * ramp by friction 0.8, after 1 s of settling, and a 100 kg cube on a 1 kg
+ * cube on the ground, after 3 s (it rocks for 2 s), report v = w = 0
+ * exactly at every step until 10 s, their poses unchanged (the rotation within 1 LSB, the Q16.16
+ * view of the finer quaternion). A pressed body that did not move in a step
+ * is at rest (solver.c): before, the ramp box reported 4.7e-4 m/s and the
+ * loaded cube 8e-4 m/s for good, velocities too small to move them a
+ * sub-step's LSB, the relax pass's residue. */
+TEST(solver_ramp_and_loaded_cube_report_rest)
+{
+	fxs_body_id b;
+	fxs_world *w = ramp_with_box(30, 0.8, &b);
+	int still = still_steps(w, b, 60, 600);
+	printf("  box on a 30 degree ramp (mu 0.8): still (v = w = 0, pose unchanged) at %d of steps 60..599\n", still);
+	CHECKF(still == 540, "still at %d of 540 steps", still);
+	fxs_world_destroy(w);
+	w = awake_with_ground(20);
+	box(w, FXS_BODY_DYNAMIC, v3(0, 0.5, 0), identity, v3(0.5, 0.5, 0.5), 1, 0.6);
+	fxs_body_id top = box(w, FXS_BODY_DYNAMIC, v3(0, 1.5, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
+	still = still_steps(w, top, 180, 600);
+	printf("  100 kg cube on a 1 kg cube: still at %d of steps 180..599\n", still);
+	CHECKF(still == 420, "still at %d of 420 steps", still);
+	fxs_world_destroy(w);
+}
+
+/* What should move still moves at its closed-form acceleration: a box on
+ * a 30 degree ramp with friction 0.55 (just below tan 30 = 0.577) slides at
+ * g (sin - mu cos) = 0.237 m/s^2, and a ball (r 0.5 m) on a 2 degree slope
+ * rolls at 5/7 g sin = 0.249 m/s^2, each within 2% over 3 s from rest. */
+TEST(solver_slow_slide_and_roll_keep_their_acceleration)
+{
+	const double g = 10, th = 30 * PI / 180;
+	fxs_body_id b;
+	fxs_world *w = ramp_with_box(30, 0.55, &b);
+	for (int s = 0; s < 180; ++s)
+		fxs_world_step(w);
+	fxg_vec3 v = fxs_body_get_linear_velocity(w, b);
+	double a = hypot(fx(v.x), fx(v.y)) / (180 * fx(fxs_world_get_def(w).dt)), want = g * (sin(th) - 0.55 * cos(th));
+	printf("  slide, mu 0.55 on 30 degrees: a = %.4f m/s^2, g (sin - mu cos) = %.4f (%.2f%%)\n", a, want,
+	       100 * (a / want - 1));
+	CHECKF(fabs(a / want - 1) < 0.02, "slide a = %.4f, want %.4f", a, want);
+	fxs_world_destroy(w);
+	fxs_world_def def = fxs_default_world_def();
+	def.enable_sleep = false;
+	w = fxs_world_create(&def);
+	const double t2 = 2 * PI / 180;
+	const fxg_quat q = { 0, 0, tofx(sin(t2 / 2)), tofx(cos(t2 / 2)) };
+	box(w, FXS_BODY_STATIC, v3(0, 0, 0), q, v3(40, 1, 5), 1000, 0.6);
+	fxs_body_id ballb = ball(w, v3(-sin(t2) * 1.5, cos(t2) * 1.5, 0), v3(0, 0, 0), 0.5, 1000, 0);
+	for (int s = 0; s < 180; ++s)
+		fxs_world_step(w);
+	v = fxs_body_get_linear_velocity(w, ballb);
+	a = hypot(fx(v.x), fx(v.y)) / (180 * fx(fxs_world_get_def(w).dt));
+	want = 5.0 / 7.0 * g * sin(t2);
+	printf("  roll, ball on 2 degrees: a = %.4f m/s^2, 5/7 g sin = %.4f (%.2f%%)\n", a, want, 100 * (a / want - 1));
+	CHECKF(fabs(a / want - 1) < 0.02, "roll a = %.4f, want %.4f", a, want);
 	fxs_world_destroy(w);
 }
 
@@ -402,11 +495,11 @@ static int bounce_apexes(double e, double *apex, int max)
 
 /* Bounces against the closed form: e = 0.5 from 5 m rises to e^2 5 =
  * 1.25 m within 1%, then to 0.3125 m within 2%; e = 1 to 5 m within 1%.
- * The speed a bounce leaves with comes from the approach the contact met
- * when it first pushed, at the impact's sub-step, and semi-implicit Euler's
- * drift velocities are read as the touch's and the launch's
- * (restitution_speed, solver.h); with the step's starting speed the apexes
- * were 1.198, 0.277 and 4.81 m (Box3D's 1.9% low). */
+ * The speed a bounce leaves with comes from the point's normal speed and
+ * separation when the step began, and semi-implicit Euler's drift
+ * velocities are read as the touch's and the launch's (restitution_speed,
+ * solver.h); with e |v| at the step's start the apexes were 1.198, 0.277
+ * and 4.81 m (Box3D's 1.9% low). */
 TEST(solver_bounce_reaches_e_squared_the_drop)
 {
 	double a[3];
@@ -512,11 +605,68 @@ TEST(solver_mass_and_size_range_ends_rest)
 	}
 }
 
+/* A soft contact at rest is compressed by its load W over the pair's
+ * effective mass m times (2 pi hertz)^2 (make_soft's spring, solver.h).
+ * A 100 kg cube (1 m, sleep off) on a 1 kg cube on the ground: the pair's
+ * contact has m = 100 / 101 kg at the default 30 Hz, and the upper cube
+ * sinks W / (m (2 pi 30)^2) = 28.4 mm into the lower one; the lower one
+ * (W = 1010 N, m = 1 kg, against the ground at twice the hertz) 7.11 mm
+ * into the ground. Each within 5% of the closed form after 10 s, and
+ * steady (within 1 mm of it throughout its last 5 s). The issue's target
+ * of 10 mm is not met (docs/simulation.md, Limits). */
+TEST(solver_mass_ratio_100_sinks_by_the_closed_form)
+{
+	fxs_world *w = awake_with_ground(20);
+	fxs_body_id lo = box(w, FXS_BODY_DYNAMIC, v3(0, 0.5, 0), identity, v3(0.5, 0.5, 0.5), 1, 0.6);
+	fxs_body_id hi = box(w, FXS_BODY_DYNAMIC, v3(0, 1.5, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
+	const double g = 10, k30 = pow(2 * PI * 30, 2), k60 = pow(2 * PI * 60, 2);
+	const double want_hi = 100 * g / (100.0 / 101 * k30), want_lo = 101 * g / (1 * k60);
+	double worst = 0, pen_hi = 0, pen_lo = 0;
+	for (int s = 0; s < 600; ++s) {
+		fxs_world_step(w);
+		const double y_lo = fx(fxs_body_get_position(w, lo).y), y_hi = fx(fxs_body_get_position(w, hi).y);
+		pen_hi = 1 - (y_hi - y_lo), pen_lo = 0.5 - y_lo;
+		if (s >= 300)
+			worst = fmax(worst, fabs(pen_hi - want_hi));
+	}
+	printf("  100 kg on 1 kg: %.2f mm into the lower cube (closed form %.2f, at most %.2f mm from it in the last 5 s), "
+	       "the lower %.2f mm into the ground (closed form %.2f)\n",
+	       pen_hi * 1e3, want_hi * 1e3, worst * 1e3, pen_lo * 1e3, want_lo * 1e3);
+	CHECKF(fabs(pen_hi / want_hi - 1) < 0.05 && worst <= 0.001, "upper cube %.4f m in (want %.4f), %.4f from it", pen_hi,
+	       want_hi, worst);
+	CHECKF(fabs(pen_lo / want_lo - 1) < 0.05, "lower cube %.4f m in (want %.4f)", pen_lo, want_lo);
+	fxs_world_destroy(w);
+}
+
+/* A column of 40 unit cubes (100 kg, sleep off, 3000 steps) sags by what
+ * its soft contacts are compressed: the contact under k cubes carries
+ * k 1000 N on the pair's effective mass 50 kg at 30 Hz, the ground contact
+ * 40 000 N on 100 kg at 60 Hz; together sum_k k 1000 / (50 (2 pi 30)^2) +
+ * 40 000 / (100 (2 pi 60)^2) = 442 mm. The top within 3% of that, and
+ * within 5 cm of the column's axis. */
+TEST(solver_column_of_40_sags_by_the_closed_form)
+{
+	fxs_world *w = awake_with_ground(20);
+	fxs_body_id top = fxs_null_body;
+	for (int i = 0; i < 40; ++i)
+		top = box(w, FXS_BODY_DYNAMIC, v3(0, 0.5 + i, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
+	const double g = 10, k30 = pow(2 * PI * 30, 2), k60 = pow(2 * PI * 60, 2);
+	double want = 40 * 100 * g / (100 * k60);
+	for (int k = 1; k < 40; ++k)
+		want += k * 100 * g / (50 * k30);
+	for (int s = 0; s < 3000; ++s)
+		fxs_world_step(w);
+	const fxg_vec3 p = fxs_body_get_position(w, top);
+	const double sag = 39.5 - fx(p.y), side = hypot(fx(p.x), fx(p.z));
+	printf("  40-cube column: top %.1f mm lower (closed form %.1f), %.1f mm sideways\n", sag * 1e3, want * 1e3, side * 1e3);
+	CHECKF(fabs(sag / want - 1) < 0.03 && side < 0.05, "sag %.4f m (want %.4f), %.4f m sideways", sag, want, side);
+	fxs_world_destroy(w);
+}
+
 /* Stated mass ratio: 10:1 between touching dynamic bodies. A 100 kg cube on
  * a 10 kg cube on the ground, and a 10 kg on a 100 kg one, stand within 1 cm
- * (lower) and 2 cm (upper) of touching. At 100:1 the heavy cube sinks into
- * the light one by about 3 cm (the soft contact's spring is scaled by the
- * light body's effective mass): supported, but not within these bounds. */
+ * (lower) and 2 cm (upper) of touching. 100:1: solver_mass_ratio_100_sinks_
+ * by_the_closed_form. */
 TEST(solver_mass_ratio_10_stacks_stand)
 {
 	for (int k = 0; k < 2; ++k) {

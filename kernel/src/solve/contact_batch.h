@@ -88,8 +88,7 @@ typedef struct contact_batch {
 	/* cold */
 	uint32_t index[FXS_LANES]; /* world contact, or FXS_LANE_EMPTY */
 	int32_t restitution[FXS_LANES];
-	int32_t relative_velocity[4][FXS_LANES]; /* the normal speed a point met when it first pushed this step */
-	int32_t impact_separation[4][FXS_LANES]; /* and its separation then (restitution_speed, solver.h) */
+	int32_t relative_velocity[4][FXS_LANES]; /* the normal speed when the step began (restitution, hit events) */
 	/* the softness for the step's other sub-step length (solver.h), when
 	 * its sub-steps are of two lengths: fxs_batches_swap_softness trades it
 	 * with the one above when the length changes */
@@ -213,7 +212,7 @@ void fxs_batches_swap_softness(solver_ctx *c);
 /* The impulses back into the world's contacts; with `approach` (hit
  * events), also each point's relative_velocity (minus the approach speed
  * at the touch, restitution's, where it pushed this step; the step's start
- * elsewhere) and max_normal_impulse = 1 when its impulse grew this step,
+ * speed elsewhere) and max_normal_impulse = 1 when its impulse grew this step,
  * else 0. */
 void fxs_batches_store(solver_ctx *c, bool approach);
 

@@ -200,7 +200,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	body_pointers(c, bt, &s, h);
 	const v3 n = ld3(bt->d[0]);
 	/* what each normal row needs that does not depend on the velocities */
-	V pbias[4], pmass[4], pq[4], psep[4];
+	V pbias[4], pmass[4], pq[4];
 	shifter phm[4];
 	M live[4];
 	{
@@ -221,7 +221,6 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 			live[k] = live_points(bt, k, h);
 			V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
 			V sep = sat32g(add(ld32(bt->separation[k]), shr_round16(ds)), live[k], &g, exact, count);
-			psep[k] = sep;
 			M spec = gt(sep, zero());
 			M is_soft = use_bias ? m_not(spec) : m_none(); /* not speculative, and the biased pass */
 			/* speculative: (s inv_h) >> 16 with s > 0 */
@@ -236,10 +235,8 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	}
 	linear_resp L;
 	linear_of(bt, &L, h);
-	/* the new impulses, written once the batch is done; the speeds met by
-	 * first pushes (restitution's) in the lanes that made them */
-	V imp[4], ti[2], met[4];
-	M first[4];
+	/* the new impulses, written once the batch is done */
+	V imp[4], ti[2];
 	V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
 	for (int k = 0; k < 4; ++k) {
 		const lane_row *r = &bt->n[k];
@@ -260,9 +257,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		V delta = sub(nw, old);
 		imp[k] = nw;
 		const M push = gt(delta, zero());
-		const V bit = splat(1 << k);
-		first[k] = m_and(push, eq(and_(pushed, bit), zero())), met[k] = vn;
-		pushed = or_(pushed, maskz(push, bit));
+		pushed = or_(pushed, maskz(push, splat(1 << k)));
 		apply_v(&s, &L, L.na, L.nb, r, imp32g(delta, live[k], &g, exact, count), &g, exact, count);
 		total = add(total, nw);
 		moment = add(moment, mul_q16_v(nw, ld32(bt->lever[k])));
@@ -306,13 +301,8 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	scaled_add3_v(&s.wb, r->ib, &hb, p, &g, exact, count, h);
 	if (!exact && !guard_ok(&g))
 		return false;
-	for (int k = 0; k < 4; ++k) {
+	for (int k = 0; k < 4; ++k)
 		st64(bt->impulse[k], imp[k]);
-		if (m_bits(first[k])) {
-			st32(bt->relative_velocity[k], sel(first[k], met[k], ld32(bt->relative_velocity[k])));
-			st32(bt->impact_separation[k], sel(first[k], psep[k], ld32(bt->impact_separation[k])));
-		}
-	}
 	st32(bt->pushed, pushed);
 	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
 	st64(bt->twi, twi);

@@ -34,6 +34,9 @@ typedef struct solver_body {
 	fxg_mat3 rot; /* the rotation of the poses numbered rot_stamp (solver_ctx.poses; joint_batch.c's lever arms) */
 	/* then */
 	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
+	/* rest (solver.c's note_rest_speeds): over the points that press it,
+	 * its largest point speed and the largest relative to what presses it */
+	uint32_t point_speed, relative_speed;
 } solver_body;
 
 /* One constraint row along a unit direction d: the normal or a tangent. */
@@ -468,9 +471,10 @@ static inline soft make_soft(fix16_t hertz, fix16_t zeta, fix16_t h, uint32_t *o
 
 /* ---- restitution ----
  *
- * The speed a bounce leaves with, from the approach the contact met when it
- * first pushed: rv (< 0), at separation s (the gap still to close, >= 0),
- * with a_n the bodies' relative acceleration along the normal from gravity
+ * The speed a bounce leaves with, from the contact's normal speed when the
+ * step began: rv (< 0), at separation s (the gap still to close, >= 0;
+ * a sub-step's drift velocity and the separation that drift led to), with
+ * a_n the bodies' relative acceleration along the normal from gravity
  * and forces (< 0 when it presses them together), h the sub-step.
  *
  * Semi-implicit Euler's velocities are those of each sub-step's drift,
@@ -480,8 +484,10 @@ static inline soft make_soft(fix16_t hertz, fix16_t zeta, fix16_t h, uint32_t *o
  * v0 from the surface rises as v0^2 / 2 + a h v0 / 2 = e^2 v_t^2 / 2 says:
  * v0 = (-a h + sqrt((a h)^2 + 4 e^2 v_t^2)) / 2. Without a_n, plain e |rv|;
  * with gravity, a ball dropped from 5 m at e = 0.5 rises to 1.25 m, not the
- * 1.198 m of e |rv| at the step's start (and 1.229 m of it at the impact's
- * sub-step: the drift velocity is neither the touch's nor the launch's).
+ * 1.198 m of e |rv| (the drift velocity is neither the touch's nor the
+ * launch's). The speed when the step began, not the one a point meets when
+ * it first pushes: that one may be a push passed along a row of touching
+ * bodies within the sub-step (contact_batch.c's fxs_batches_restitution).
  * Q32.32 squares, roots rounded; the result saturated to Q16.16. */
 /* the ranges every product below is sized for: |rv| <= 2^30 (16384 m/s),
  * s in [0, 2^20] (16 m: the speculative distance is at most 10 m),
@@ -512,8 +518,8 @@ static inline fix16_t restitution_speed(fix16_t e, fix16_t rv, fix16_t s, fix16_
 	return fxg_sat(v0, ovf);
 }
 
-/* The approach speed at the touch (> 0) of a point that first pushed at
- * speed rv (< 0) and separation s: what hit events report. */
+/* The approach speed at the touch (> 0) of a point whose normal speed was
+ * rv (< 0) and separation s when the step began: what hit events report. */
 static inline fix16_t impact_speed(fix16_t rv, fix16_t s, fix16_t a, fix16_t h, uint32_t *ovf)
 {
 	restitution_clamp(&rv, &s, &a);

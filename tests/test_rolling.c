@@ -3,13 +3,19 @@
  * a = c g / (1 + I / (m r^2)) until it stops (a sphere 5/7 c g, a cylinder
  * on its side 2/3 c g, a capsule on its side with its own inertia); with
  * c = 0 it keeps its speed. Also the setter's bounds and the state: a
- * snapshot restores to the same bits, and a rolling resistance is hashed. */
+ * snapshot restores to the same bits, a rolling resistance is hashed, and
+ * a CALLS replay carries it (from a definition and from the setter). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fixstep/fixstep.h"
+#include "fixstep/replay.h"
+#include "snapshot_util.h"
 #include "test.h"
+
+#include <stdio.h>
+#include <unistd.h>
 
 #define PI 3.14159265358979323846
 
@@ -206,4 +212,77 @@ TEST(rolling_resistance_is_state)
 	fxs_world_destroy(w0);
 	fxs_world_destroy(w1);
 	fxs_world_destroy(w2);
+}
+
+/* A CALLS replay of a program that creates a rolling ball (the definition's
+ * rolling resistance), and later sets another's with the setter, verifies
+ * from the empty world: the log carries both. */
+TEST(rolling_resistance_in_a_calls_replay)
+{
+	char path[256];
+	snprintf(path, sizeof path, "/tmp/fixstep_test_%ld_rolling.fxr", (long)getpid());
+	fxs_world_def def = fxs_default_world_def();
+	fxs_world *w = fxs_world_create(&def);
+	fxs_replay_writer rw;
+	CHECK(fxs_replay_writer_open_calls(&rw, path, NULL, w, 16, 0) == FXS_REPLAY_OK);
+	fxs_body_def g = fxs_default_body_def();
+	g.type = FXS_BODY_STATIC;
+	g.shape.type = FXS_SHAPE_BOX;
+	g.shape.half_extents = fxg_v3(FXG_I(50), FXG_ONE, FXG_I(10));
+	g.position = fxg_v3(0, -FXG_ONE, 0);
+	fxs_body_create(w, &g);
+	fxs_body_id a = roller(w, SPHERE, 0.4, 0, 3.0, 0.2), b = roller(w, SPHERE, 0.4, 0, 3.0, 0);
+	fxs_body_set_transform(w, b, fxg_v3(0, tofx(0.4), FXG_I(3)), fxs_body_get_rotation(w, b));
+	for (int t = 1; t <= 90; ++t) {
+		if (t == 30)
+			CHECK(fxs_body_set_rolling_resistance(w, b, tofx(0.1)) == FXS_OK);
+		CHECK(fxs_world_step(w) == FXS_OK);
+		CHECK(fxs_replay_writer_tick(&rw, NULL, w) == FXS_REPLAY_OK);
+	}
+	CHECK(fxs_replay_writer_close(&rw) == FXS_REPLAY_OK);
+	double va = speed_x(w, a), vb = speed_x(w, b);
+	CHECKF(va < 3.0 - 1.0 && vb < 3.0 - 0.4 && vb > va, "va %.4f vb %.4f", va, vb);
+	static const char *const every[] = { "*" };
+	const fxs_replay_expect ok = { .modes = FXS_REPLAY_ACCEPT_CALLS, .allowed_calls = every, .allowed_call_count = 1 };
+	fxs_replay_verify_result v;
+	CHECKF(fxs_replay_verify(path, &ok, NULL, NULL, &v) == FXS_REPLAY_OK, "%s", v.message);
+	CHECK(v.ticks == 90 && v.final_hash == fxs_world_hash(w));
+	remove(path);
+	fxs_world_destroy(w);
+}
+
+/* A snapshot from another machine: a rolling resistance out of 0..1, or 0
+ * where its record says there is one, is refused with FXS_ERR_CORRUPT; 1
+ * restores. */
+TEST(rolling_resistance_snapshot_values_are_checked)
+{
+	fxs_world *w = flat_world();
+	const fix16_t odd = 0xA5C3; /* 0.6475: a pattern found once in the state */
+	fxs_body_id b = roller(w, SPHERE, 0.4, 0, 1.0, 0);
+	CHECK(fxs_body_set_rolling_resistance(w, b, odd) == FXS_OK);
+	size_t n;
+	uint8_t *snap = raw_snapshot(w, &n);
+	CHECK(snap);
+	size_t at = 0;
+	int found = 0;
+	for (size_t i = RAW_SNAPSHOT_HEAD; i + 4 <= n - 8; ++i)
+		if (snap[i] == 0xC3 && snap[i + 1] == 0xA5 && snap[i + 2] == 0 && snap[i + 3] == 0)
+			at = i, ++found;
+	CHECKF(found == 1, "the pattern found %d times", found);
+	const int32_t tries[4] = { FXG_ONE + 1, 0, -1, FXG_ONE };
+	for (int k = 0; k < 4; ++k) {
+		for (int i = 0; i < 4; ++i)
+			snap[at + (size_t)i] = (uint8_t)((uint32_t)tries[k] >> (8 * i));
+		snapshot_reseal(snap, n);
+		fxs_result err = FXS_OK;
+		fxs_world *r = fxs_world_create_from_snapshot(snap, n, &err);
+		if (k < 3) {
+			CHECKF(!r && err == FXS_ERR_CORRUPT, "value %d: err %d", tries[k], (int)err);
+		} else {
+			CHECK(r && fxs_body_get_rolling_resistance(r, b) == FXG_ONE);
+			fxs_world_destroy(r);
+		}
+	}
+	free(snap);
+	fxs_world_destroy(w);
 }

@@ -36,9 +36,9 @@ typedef struct fxs_body {
 	int32_t gyro[6];                     /* the local inertia tensor over its largest moment, Q2.30 (xx yy zz xy xz yz) */
 	uint8_t gyro_on;                     /* the tensor is not a multiple of 1: gyroscopic torque (solver.c) */
 	fxs_aabb aabb;                       /* world bounds at the last update */
-	/* --- state, cold: the collision filter and the rolling resistance (GAME section when not the defaults) --- */
+	/* --- state, cold: the rolling resistance and the collision filter (GAME section when not the defaults) --- */
+	fix16_t rolling_resistance; /* 0..1; FXS_BODY_ROLLING says it is not 0 (here it fills the padding before filter) */
 	fxs_filter filter;
-	fix16_t rolling_resistance; /* 0..1; FXS_BODY_ROLLING says it is not 0 */
 } fxs_body;
 
 /* fxs_body.game: the game features of a body (fixstep.h, events.h). All but

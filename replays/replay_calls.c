@@ -310,6 +310,7 @@ static fxs_result run_one(fxs_world *w, uint32_t op, cur *c)
 	case FXS_OP_BODY_SET_TYPE: id = gid(c), fxs_body_set_type(w, id, (fxs_body_type)gi(c)); break;
 	case FXS_OP_BODY_SET_FRICTION: id = gid(c), fxs_body_set_friction(w, id, gi(c)); break;
 	case FXS_OP_BODY_SET_RESTITUTION: id = gid(c), fxs_body_set_restitution(w, id, gi(c)); break;
+	case FXS_OP_BODY_SET_ROLLING_RESISTANCE: id = gid(c), fxs_body_set_rolling_resistance(w, id, gi(c)); break;
 	case FXS_OP_BODY_SET_DENSITY: id = gid(c), fxs_body_set_density(w, id, gi(c)); break;
 	case FXS_OP_BODY_SET_MASS_DATA: {
 		id = gid(c);

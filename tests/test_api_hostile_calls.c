@@ -476,6 +476,16 @@ static void call_fxs_body_get_restitution(int variant, uint64_t seed)
 	fxs_world_destroy(w);
 }
 
+static void call_fxs_body_get_rolling_resistance(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	fxs_body_id a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	(void)fxs_body_get_rolling_resistance(w, a1);
+	fxs_world_destroy(w);
+}
+
 static void call_fxs_body_get_rotation(int variant, uint64_t seed)
 {
 	fxs_world *w = hostile_world(variant);
@@ -697,6 +707,18 @@ static void call_fxs_body_set_restitution(int variant, uint64_t seed)
 	fix16_t a2;
 	garbage(&a2, sizeof a2, seed, 2);
 	(void)fxs_body_set_restitution(w, a1, a2);
+	fxs_world_destroy(w);
+}
+
+static void call_fxs_body_set_rolling_resistance(int variant, uint64_t seed)
+{
+	fxs_world *w = hostile_world(variant);
+	(void)w, (void)seed;
+	fxs_body_id a1;
+	garbage(&a1, sizeof a1, seed, 1);
+	fix16_t a2;
+	garbage(&a2, sizeof a2, seed, 2);
+	(void)fxs_body_set_rolling_resistance(w, a1, a2);
 	fxs_world_destroy(w);
 }
 
@@ -2767,6 +2789,7 @@ static const struct {
 	{ "fxs_body_get_point_velocity", call_fxs_body_get_point_velocity },
 	{ "fxs_body_get_position", call_fxs_body_get_position },
 	{ "fxs_body_get_restitution", call_fxs_body_get_restitution },
+	{ "fxs_body_get_rolling_resistance", call_fxs_body_get_rolling_resistance },
 	{ "fxs_body_get_rotation", call_fxs_body_get_rotation },
 	{ "fxs_body_get_shape", call_fxs_body_get_shape },
 	{ "fxs_body_get_type", call_fxs_body_get_type },
@@ -2787,6 +2810,7 @@ static const struct {
 	{ "fxs_body_set_mass_data", call_fxs_body_set_mass_data },
 	{ "fxs_body_set_motion_locks", call_fxs_body_set_motion_locks },
 	{ "fxs_body_set_restitution", call_fxs_body_set_restitution },
+	{ "fxs_body_set_rolling_resistance", call_fxs_body_set_rolling_resistance },
 	{ "fxs_body_set_transform", call_fxs_body_set_transform },
 	{ "fxs_body_set_type", call_fxs_body_set_type },
 	{ "fxs_body_set_user_data", call_fxs_body_set_user_data },

@@ -35,6 +35,8 @@ static const struct {
 	{ "joint_grid", 0xe22ec616490c5b3aull },
 	{ "arena", 0xc72b65207ab4916bull },
 	{ "cylinders", 0x2b9dc7d7250f6dddull },
+	{ "ragdoll", 0xb4423afcca5862c2ull },
+	{ "vehicle", 0xd89b392940150019ull },
 };
 
 bool fxs_scene_start_hash(const char *name, uint64_t *hash)

@@ -653,6 +653,8 @@ static const fxs_scene scenes[] = {
 	{ "joint_grid", "100 x 100 spheres joined by 19,701 ball joints, top row static (Box3D joint_grid)", 100, scene_joint_grid, 4, fxs_scene_default_inputs, NULL },
 	{ "arena", "two teams of two: filtered bullets, a capture-zone sensor, hit-event scores, blasts, upright players", FXS_ARENA_STEPS, fxs_scene_arena_create, FXS_ARENA_PLAYERS, fxs_scene_arena_inputs, fxs_scene_arena_script },
 	{ "cylinders", "barrels rolling down a ramp, pillars, a stack of wheels, and shapes falling on them, on the mesh level", 600, scene_cylinders, 4, fxs_scene_default_inputs, NULL },
+	{ "ragdoll", "4 ragdolls of 11 bodies (spherical joints with cone and twist limits, hinges) tumbling down stairs", 600, fxs_scene_ragdoll_create, 4, fxs_scene_default_inputs, NULL },
+	{ "vehicle", "4 cars on wheel joints (cylinder wheels, rear drive, steering): up a ramp, over bumps, in circles", 600, fxs_scene_vehicle_create, 4, fxs_scene_vehicle_inputs, NULL },
 };
 
 const fxs_scene *fxs_scenes(uint32_t *count)

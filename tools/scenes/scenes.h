@@ -45,6 +45,12 @@ fxs_world *fxs_scene_school_create(void);
 void fxs_scene_school_inputs(fxs_world *w, const fxs_input *inputs, uint32_t players, uint64_t tick);
 void fxs_scene_school_script(const fxs_world *w, uint64_t tick, uint32_t players, fxs_input out[FXS_MAX_PLAYERS]);
 
+/* The ragdolls falling down stairs (ragdoll.c) and the cars (vehicle.c;
+ * player p drives car p). */
+fxs_world *fxs_scene_ragdoll_create(void);
+fxs_world *fxs_scene_vehicle_create(void);
+void fxs_scene_vehicle_inputs(fxs_world *w, const fxs_input *inputs, uint32_t players, uint64_t tick);
+
 /* Decimal string -> Q16.16 through libfixmath's fix16_from_str; aborts on
  * garbage (scene definitions are code, a bad literal is a bug). */
 fix16_t fxs_dec(const char *s);

@@ -55,6 +55,13 @@ namespace Fixstep
             get { return Native.fxs_body_get_restitution(H, Id); }
             set { World.Check(Native.fxs_body_set_restitution(H, Id, value), "restitution"); }
         }
+        /// <summary>0..1: a sphere, capsule or cylinder resists rolling with a torque up to this times
+        /// the normal force times its radius.</summary>
+        public Fix RollingResistance
+        {
+            get { return Native.fxs_body_get_rolling_resistance(H, Id); }
+            set { World.Check(Native.fxs_body_set_rolling_resistance(H, Id, value), "rolling resistance"); }
+        }
         public Filter Filter
         {
             get { return Native.fxs_body_get_filter(H, Id); }

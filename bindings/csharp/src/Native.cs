@@ -72,6 +72,8 @@ namespace Fixstep
         [DllImport(Lib, CallingConvention = C)] public static extern Fix fxs_body_get_friction(WorldHandle w, BodyId id);
         [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_restitution(WorldHandle w, BodyId id, Fix v);
         [DllImport(Lib, CallingConvention = C)] public static extern Fix fxs_body_get_restitution(WorldHandle w, BodyId id);
+        [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_rolling_resistance(WorldHandle w, BodyId id, Fix v);
+        [DllImport(Lib, CallingConvention = C)] public static extern Fix fxs_body_get_rolling_resistance(WorldHandle w, BodyId id);
         [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_gravity_scale(WorldHandle w, BodyId id, Fix v);
         [DllImport(Lib, CallingConvention = C)] public static extern Result fxs_body_set_filter(WorldHandle w, BodyId id, Filter f);
         [DllImport(Lib, CallingConvention = C)] public static extern Filter fxs_body_get_filter(WorldHandle w, BodyId id);

@@ -163,6 +163,7 @@ namespace Fixstep
         public Fix Density;        /* kg/m^3 */
         public Fix Friction;
         public Fix Restitution;
+        public Fix RollingResistance; /* 0..1: round shapes resist rolling (docs/simulation.md) */
         public Fix LinearDamping;  /* 1/s */
         public Fix AngularDamping; /* 1/s */
         public Fix GravityScale;

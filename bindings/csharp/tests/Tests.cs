@@ -447,6 +447,15 @@ static class Tests
             // bad input and stale ids: errors that say why, never a crash
             var bad = BodyDef.Default; bad.Friction = (Fix)1000;
             Throws<FixstepException>(() => w.CreateBody(bad), "a bad body def", "friction");
+            var badRoll = BodyDef.Default; badRoll.RollingResistance = (Fix)2;
+            Throws<FixstepException>(() => w.CreateBody(badRoll), "a bad rolling resistance", "rolling_resistance");
+            // the field sits where the C struct has it: the fields after it still land
+            var roll = BodyDef.Default; roll.RollingResistance = (Fix)0.25; roll.LinearDamping = (Fix)0.5;
+            roll.Position = FixVec3.FromUnits(9, 2, 0);
+            Body rb = w.CreateBody(roll);
+            Equal((Fix)0.25, rb.RollingResistance, "a body's rolling resistance from its def");
+            rb.RollingResistance = (Fix)0.125;
+            Equal((Fix)0.125, rb.RollingResistance, "its setter");
             var badWorld = WorldDef.Default; badWorld.Substeps = 0;
             Throws<FixstepException>(() => World.Create(badWorld), "a bad world def", "substeps");
             Check(b.Destroy(), "destroy a body");

@@ -479,7 +479,7 @@ class World {
 		if (def.linearVelocity !== undefined) a.splice(8, 3, ...vec(def.linearVelocity, 'linearVelocity'));
 		if (def.angularVelocity !== undefined) a.splice(11, 3, ...vec(def.angularVelocity, 'angularVelocity'));
 		a.splice(14, 7, ...shapeInts(def.shape, 'shape', a.slice(14, 21)));
-		const f = [['density', 21], ['friction', 22], ['restitution', 23], ['linearDamping', 24], ['angularDamping', 25], ['gravityScale', 26]];
+		const f = [['density', 21], ['friction', 22], ['restitution', 23], ['linearDamping', 24], ['angularDamping', 25], ['gravityScale', 26], ['rollingResistance', 35]];
 		for (const [k, o] of f) if (def[k] !== undefined) a[o] = toFixed(def[k], k);
 		if (def.userData !== undefined) a[27] = u32(def.userData, 'userData');
 		if (def.filter !== undefined) a.splice(28, 5, ...filterInts(def.filter, 'filter'));
@@ -822,8 +822,8 @@ if (typeof Symbol.dispose === 'symbol') World.prototype[Symbol.dispose] = World.
 /* the flag bits of the body definition's last int (fxjs.c) */
 const BODY_FLAGS = ['isSensor', 'enableSensorEvents', 'enableContactEvents', 'enableHitEvents', 'isEnabled', 'isAwake'];
 const BODY_FIELDS = ['type', 'position', 'rotation', 'linearVelocity', 'angularVelocity', 'shape', 'density', 'friction', 'restitution',
-	'linearDamping', 'angularDamping', 'gravityScale', 'userData', 'filter', 'motionLocks', ...BODY_FLAGS];
-const BODY_DEF_INTS = 35;
+	'rollingResistance', 'linearDamping', 'angularDamping', 'gravityScale', 'userData', 'filter', 'motionLocks', ...BODY_FLAGS];
+const BODY_DEF_INTS = 36;
 const JOINT_FIELDS = ['type', 'bodyA', 'bodyB', 'localAnchorA', 'localAnchorB', 'localAxisA', 'collideConnected', 'hertz', 'dampingRatio', 'enableLimit', 'lower', 'upper', 'enableMotor', 'motorSpeed', 'maxMotorForce', 'length', 'enableSpring', 'springHertz', 'springDampingRatio', 'enableCone', 'coneAngle', 'localSpinAxisA', 'steeringAngle', 'linearOffset', 'angularOffset', 'maxMotorTorque', 'correctionFactor'];
 
 function flat3(a, what) {
@@ -910,7 +910,7 @@ class Body {
 	 * FixstepError and changes nothing) ---- */
 	_game() {
 		M._fxjs_body_get_game(this._p(), this.index1, this.generation, OUT);
-		return out(13).slice();
+		return out(14).slice();
 	}
 	_change(op, a, what) {
 		check(M._fxjs_body_change(this._p(), this.index1, this.generation, op, args(a)), what);
@@ -921,6 +921,7 @@ class Body {
 	get isSensor() { return this._game()[2] !== 0; }
 	get friction() { return this._game()[3] / FX_ONE; }
 	get restitution() { return this._game()[4] / FX_ONE; }
+	get rollingResistance() { return this._game()[13] / FX_ONE; }
 	get density() { return this._game()[5] / FX_ONE; }
 	get gravityScale() { return this._game()[6] / FX_ONE; }
 	get motionLocks() { return locksOut(this._game()[7]); }
@@ -933,6 +934,8 @@ class Body {
 	setType(type) { return this._change(2, [enumIndex(BODY_TYPES, type, 'type')], 'setType'); }
 	setFriction(v) { return this._change(3, [toFixed(v, 'friction')], 'setFriction'); }
 	setRestitution(v) { return this._change(4, [toFixed(v, 'restitution')], 'setRestitution'); }
+	/* 0..1: a sphere, capsule or cylinder resists rolling (docs/simulation.md) */
+	setRollingResistance(v) { return this._change(15, [toFixed(v, 'rollingResistance')], 'setRollingResistance'); }
 	/* recomputes mass and inertia from the shape */
 	setDensity(v) { return this._change(5, [toFixed(v, 'density')], 'setDensity'); }
 	/* {mass (kg), inertia: [x, y, z] (kg m^2, principal moments about the

@@ -144,12 +144,13 @@ fxs_shape fxjs_shape(const fxs_world *w, const int32_t *p)
 }
 
 /* ---- bodies ----
- * body definition, FXJS_BODY_DEF_INTS (35) int32: type, position x y z,
+ * body definition, FXJS_BODY_DEF_INTS (36) int32: type, position x y z,
  * rotation x y z w, linear velocity x y z, angular velocity x y z, shape
  * (7), density, friction, restitution, linear_damping, angular_damping,
  * gravity_scale, user_data, filter (5), motion locks (bits), flags: 1
  * is_sensor, 2 enable_sensor_events, 4 enable_contact_events, 8
- * enable_hit_events, 16 is_enabled, 32 is_awake */
+ * enable_hit_events, 16 is_enabled, 32 is_awake; rolling_resistance (35,
+ * after the older fields) */
 enum { F_SENSOR = 1,
        F_SENSOR_EVENTS = 2,
        F_CONTACT_EVENTS = 4,
@@ -173,6 +174,7 @@ FXJS_EXPORT void fxjs_body_def_default(int32_t *o)
 	o[34] = (d.is_sensor ? F_SENSOR : 0) | (d.enable_sensor_events ? F_SENSOR_EVENTS : 0) |
 		(d.enable_contact_events ? F_CONTACT_EVENTS : 0) | (d.enable_hit_events ? F_HIT_EVENTS : 0) |
 		(d.is_enabled ? F_ENABLED : 0) | (d.is_awake ? F_AWAKE : 0);
+	o[35] = d.rolling_resistance;
 }
 
 /* out: index1, generation (0, 0 when the definition is refused: the reason
@@ -194,6 +196,7 @@ FXJS_EXPORT void fxjs_body_create(fxs_world *w, const int32_t *p, int32_t *out)
 	d.is_sensor = f & F_SENSOR, d.enable_sensor_events = f & F_SENSOR_EVENTS;
 	d.enable_contact_events = f & F_CONTACT_EVENTS, d.enable_hit_events = f & F_HIT_EVENTS;
 	d.is_enabled = f & F_ENABLED, d.is_awake = f & F_AWAKE;
+	d.rolling_resistance = p[35];
 	fxjs_put_id(out, fxs_body_create(w, &d));
 }
 

@@ -40,7 +40,8 @@ FXJS_EXPORT int32_t fxjs_world_set(fxs_world *w, int32_t op, const int32_t *a)
  * restitution; 5: density; 6: mass data (mass lo hi, inertia x, y, z lo hi:
  * Q32.32); 7: gravity scale; 8: damping (linear, angular); 9: motion locks
  * (bits, fxjs.h); 10: filter (5); 11: user data; 12, 13, 14: contact, hit,
- * sensor events on (a[0]). Returns the kernel's fxs_result. */
+ * sensor events on (a[0]); 15: rolling resistance. Returns the kernel's
+ * fxs_result. */
 FXJS_EXPORT int32_t fxjs_body_change(fxs_world *w, int32_t i, int32_t g, int32_t op, const int32_t *a)
 {
 	fxs_body_id id = fxjs_bid(i, g);
@@ -69,13 +70,15 @@ FXJS_EXPORT int32_t fxjs_body_change(fxs_world *w, int32_t i, int32_t g, int32_t
 	case 12: r = fxs_body_enable_contact_events(w, id, a[0] != 0); break;
 	case 13: r = fxs_body_enable_hit_events(w, id, a[0] != 0); break;
 	case 14: r = fxs_body_enable_sensor_events(w, id, a[0] != 0); break;
+	case 15: r = fxs_body_set_rolling_resistance(w, id, a[0]); break;
 	default: return FXS_ERR_INVALID_ARGUMENT;
 	}
 	return (int32_t)r;
 }
 
-/* FXJS_BODY_GAME_INTS (13) int32: awake, enabled, sensor, friction,
- * restitution, density, gravity scale, motion locks (bits), filter (5) */
+/* FXJS_BODY_GAME_INTS (14) int32: awake, enabled, sensor, friction,
+ * restitution, density, gravity scale, motion locks (bits), filter (5),
+ * rolling resistance */
 FXJS_EXPORT void fxjs_body_get_game(const fxs_world *w, int32_t i, int32_t g, int32_t *o)
 {
 	fxs_body_id id = fxjs_bid(i, g);
@@ -83,6 +86,7 @@ FXJS_EXPORT void fxjs_body_get_game(const fxs_world *w, int32_t i, int32_t g, in
 	o[3] = fxs_body_get_friction(w, id), o[4] = fxs_body_get_restitution(w, id), o[5] = fxs_body_get_density(w, id);
 	o[6] = fxs_body_get_gravity_scale(w, id), o[7] = fxjs_lock_bits(fxs_body_get_motion_locks(w, id));
 	fxjs_put_filter(o + 8, fxs_body_get_filter(w, id));
+	o[13] = fxs_body_get_rolling_resistance(w, id);
 }
 
 /* the velocity (3) of the body's point at world point p (3) */

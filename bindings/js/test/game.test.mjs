@@ -224,6 +224,11 @@ test('run-time setters: round trips, the hash moves, bad values refused and noth
 	assert.equal(b.friction, 0.25);
 	hashMoves('restitution', () => b.setRestitution(0.5));
 	assert.equal(b.restitution, 0.5);
+	hashMoves('rolling resistance', () => b.setRollingResistance(0.125));
+	assert.equal(b.rollingResistance, 0.125);
+	assert.throws(() => b.setRollingResistance(2));
+	assert.equal(b.rollingResistance, 0.125);
+	assert.equal(w.createBody({ position: [5, 3, 0], shape: ball(0.5), rollingResistance: 0.25 }).rollingResistance, 0.25);
 	hashMoves('density', () => b.setDensity(500));
 	assert.equal(b.density, 500);
 	assert.ok(Math.abs(b.mass.mass - 500) < 1e-3, `a 1 m cube of 500 kg/m^3: ${b.mass.mass} kg`);

@@ -67,7 +67,7 @@ export interface MotionLocks { linearX?: boolean; linearY?: boolean; linearZ?: b
 
 export interface BodyDef {
 	type?: BodyType; position?: Vec3In; rotation?: QuatIn; linearVelocity?: Vec3In; angularVelocity?: Vec3In; shape: Shape;
-	density?: Num; friction?: Num; restitution?: Num; linearDamping?: Num; angularDamping?: Num; gravityScale?: Num; userData?: number;
+	density?: Num; friction?: Num; restitution?: Num; rollingResistance?: Num; linearDamping?: Num; angularDamping?: Num; gravityScale?: Num; userData?: number;
 	filter?: Filter; motionLocks?: MotionLocks;
 	/** detects overlaps (sensor events), never touches; default false */
 	isSensor?: boolean;
@@ -228,6 +228,7 @@ export class Body {
 	readonly isSensor: boolean;
 	readonly friction: number;
 	readonly restitution: number;
+	readonly rollingResistance: number;
 	readonly density: number;
 	readonly gravityScale: number;
 	readonly motionLocks: Required<MotionLocks>;
@@ -257,6 +258,7 @@ export class Body {
 	setType(type: BodyType): this;
 	setFriction(v: Num): this;
 	setRestitution(v: Num): this;
+	setRollingResistance(v: Num): this;
 	/** recomputes mass and inertia from the shape */
 	setDensity(v: Num): this;
 	/** kg and kg m^2 (principal moments about the centre of mass): numbers, or { raw } Q32.32 */

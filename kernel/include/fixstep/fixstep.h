@@ -216,6 +216,9 @@ fxs_result fxs_body_set_restitution(fxs_world *w, fxs_body_id id, fix16_t restit
 fxs_result fxs_body_set_density(fxs_world *w, fxs_body_id id, fix16_t density);
 fix16_t fxs_body_get_friction(const fxs_world *w, fxs_body_id id);
 fix16_t fxs_body_get_restitution(const fxs_world *w, fxs_body_id id);
+/* 0..1 (fxs_body_def.rolling_resistance); 0 for a NULL world or a stale id */
+fxs_result fxs_body_set_rolling_resistance(fxs_world *w, fxs_body_id id, fix16_t rolling_resistance);
+fix16_t fxs_body_get_rolling_resistance(const fxs_world *w, fxs_body_id id);
 fix16_t fxs_body_get_density(const fxs_world *w, fxs_body_id id);
 /* Mass (kg) and the principal moments of inertia about the centre of mass
  * in the body's frame (kg m^2), Q32.32, instead of what the shape and

@@ -199,6 +199,9 @@ typedef struct fxs_body_def {
 	fix16_t density;               /* kg/m^3, default 1000 */
 	fix16_t friction;              /* default 0.6 */
 	fix16_t restitution;           /* default 0 */
+	fix16_t rolling_resistance;    /* 0..1, default 0: a round shape (sphere, capsule, cylinder) resists
+	                               rolling with a torque up to this times the normal force times its
+	                               radius (docs/simulation.md, "Rolling resistance") */
 	fix16_t linear_damping;        /* 1/s, default 0 */
 	fix16_t angular_damping;       /* 1/s, default 0 */
 	fix16_t gravity_scale;         /* default 1 */

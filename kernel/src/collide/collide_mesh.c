@@ -27,8 +27,8 @@
  * edges, a mesh edge lying on a box or hull face, a capsule's side on a mesh
  * edge or vertex, each only with a normal in the mesh feature's Voronoi
  * region (flat edges are no features: nothing snags on a quad's diagonal).
- * A cylinder gets the mesh vertices against its side (as a capsule's), not
- * the mesh's edges against its rims.
+ * A cylinder gets the mesh vertices and edges against its side (as a
+ * capsule's), not the mesh's edges against its rims.
  * Not generated: a polytope edge piercing the interior of a mesh face with
  * both its ends outside every face region (only thin geometry allows it).
  *
@@ -320,8 +320,7 @@ static void all_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 			if (hit)
 				fxs_mesh_sink_offer(k, &h);
 		}
-		if (q->type != FXS_SHAPE_CYLINDER)
-			fxs_mesh_edge_hits(q, k);
+		fxs_mesh_edge_hits(q, k);
 	}
 }
 

@@ -44,6 +44,9 @@
  *     edge interior to both; normal from the edge to the segment (their cross
  *     product, so that a core crossing under the edge still points out), in
  *     the cone; separation = distance - r, no deeper than the faces' depth.
+ *     A cylinder's side likewise (its axis the segment, its radius r): a
+ *     cylinder lying across a ledge rests on the edge. Its rims (the circles
+ *     where side and caps meet) against a mesh edge are not generated.
  *   - capsule side on a mesh vertex: the segment's closest point interior,
  *     normal from the vertex to it, in the vertex's cone.
  * Configurations whose closest features are a segment end (capsule end,
@@ -385,7 +388,7 @@ static void edge_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge
 }
 
 /* The capsule's side on mesh edge e. */
-static void capsule_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge *e)
+static void capsule_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge *e, fix16_t r)
 {
 	fix16_t s, t;
 	np_segments_closest(np_sub(q->c, e->mid), q->u, q->hh, e->eu, e->half, &s, &t);
@@ -395,7 +398,7 @@ static void capsule_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_e
 	fxg_vec3 d = np_sub(ps, pm), ax = np_cross(q->u, e->eu), n;
 	/* the core in front of the edge (not crossing under it) and beyond r +
 	 * speculative: nothing (|d| is the distance; cheap before normalising) */
-	int64_t reach = (int64_t)q->r + (q->speculative > 0 ? q->speculative : 0);
+	int64_t reach = (int64_t)r + (q->speculative > 0 ? q->speculative : 0);
 	bool in_front = np_dot_w(ax, d) >= 0 ? np_dot_w(ax, np_add(e->nf, e->ng)) >= 0 : np_dot_w(ax, np_add(e->nf, e->ng)) < 0;
 	if (in_front && (uint64_t)np_dot_w(d, d) > (uint64_t)(reach * reach))
 		return;
@@ -412,14 +415,14 @@ static void capsule_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_e
 	}
 	if (!in_cone(e, n, CONE_TOL))
 		return;
-	int64_t sep = core - q->r;
+	int64_t sep = core - r;
 	if (sep > q->speculative || core < -(int64_t)e->depth)
 		return;
 	fxs_mesh_hit h;
 	h.n = n;
 	h.sep = (fix16_t)sep;
 	h.s = (fix16_t)core;
-	h.point = np_madd(ps, (fix16_t) - (q->r + sep / 2), n);
+	h.point = np_madd(ps, (fix16_t) - (r + sep / 2), n);
 	h.id = FXS_MESH_ID_EDGE | e->id << 4;
 	fxs_mesh_sink_offer(k, &h);
 }
@@ -461,8 +464,8 @@ void fxs_mesh_edge_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 			mesh_edge e;
 			if (!edge_setup(me, fi, i, &e))
 				continue;
-			if (q->type == FXS_SHAPE_CAPSULE) {
-				capsule_edge(q, k, &e);
+			if (q->type == FXS_SHAPE_CAPSULE || q->type == FXS_SHAPE_CYLINDER) {
+				capsule_edge(q, k, &e, q->type == FXS_SHAPE_CYLINDER ? q->cr : q->r);
 			} else {
 				ready_edges(q);
 				edge_on_faces(q, k, &e, &cl);

@@ -30,6 +30,7 @@
 #include "solve/stage.h"
 #include "solve/solver_direct.h"
 #include "solve/contact_batch.h"
+#include "solve/rolling.h"
 #include "solve/solver_tasks.h"
 #include "world/tasks.h"
 #include "solve/integrate.h"
@@ -749,7 +750,7 @@ fxs_result fxs_solve(fxs_world *w)
 	prepare_contacts(&c);
 	fxs_joints_prepare(&c);
 	fxs_direct_prepare(&c); /* nothing unless def.direct_contact_rows */
-	if (!fxs_joints_plan(&c) || !fxs_batches_prepare(&c)) {
+	if (!fxs_joints_plan(&c) || !fxs_batches_prepare(&c) || !fxs_rolling_prepare(&c)) {
 		fxs_direct_free(&c);
 		return FXS_ERR_NOMEM; /* nothing moved yet this step */
 	}
@@ -781,6 +782,7 @@ fxs_result fxs_solve(fxs_world *w)
 			fxs_batches_solve(&c, false);
 			fxs_direct_solve(&c, false);
 		}
+		fxs_rolling_solve(&c); /* rolling.c: nothing unless a body has a rolling resistance */
 	}
 	fxs_batches_restitution(&c);
 	apply_restitution_direct(&c);

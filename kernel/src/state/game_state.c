@@ -9,7 +9,8 @@
  *       flags, locks or a filter that are not the defaults:
  *       u32 slot, u8 flags (FXS_BODY_*, less FILTERED), u8 locks,
  *       u64 category_bits, u64 mask_bits, i32 group_index,
- *       and with FXS_BODY_MASS_SET: i64 mass, i64 inertia[3] (Q32.32)
+ *       and with FXS_BODY_MASS_SET: i64 mass, i64 inertia[3] (Q32.32),
+ *       and with FXS_BODY_ROLLING: i32 rolling_resistance (0 < r <= 1)
  *   u32 n, sensor overlaps: u32 sensor slot, generation, visitor slot, generation
  *   u32 n, contact end events waiting for the next step (below)
  *   the last step's events, each array as u32 n then its records:
@@ -63,6 +64,8 @@ void fxs_game_write_body(const fxs_body *b, uint32_t slot, fxs_writer *wr)
 		for (int i = 0; i < 3; ++i)
 			fxs_write_i64(wr, b->inertia[i]);
 	}
+	if (b->game & FXS_BODY_ROLLING)
+		fxs_write_i32(wr, b->rolling_resistance);
 }
 
 bool fxs_game_body_has_record(const fxs_body *b) { return body_has_game(b); }
@@ -192,7 +195,7 @@ static bool read_bodies(fxs_world *w, fxs_reader *r)
 		fxs_body *b = &w->bodies[s];
 		/* the flags a body can have; locks only on a dynamic body; a
 		 * disabled body is never awake */
-		if ((game & ~(FXS_BODY_FILTERED - 1)) || locks > 63 || (locks && b->type != FXS_BODY_DYNAMIC) ||
+		if ((game & FXS_BODY_FILTERED) || locks > 63 || (locks && b->type != FXS_BODY_DYNAMIC) ||
 		    ((game & FXS_BODY_DISABLED) && b->awake))
 			return false;
 		b->game = game;
@@ -210,6 +213,13 @@ static bool read_bodies(fxs_world *w, fxs_reader *r)
 			for (int k = 0; k < 3; ++k)
 				b->inertia[k] = in[k];
 			fxs_body_update_mass(b);
+		}
+		if (game & FXS_BODY_ROLLING) {
+			fix16_t rr = fxs_read_i32(r);
+			if (r->err != FXS_OK || rr <= 0 || rr > FXG_ONE)
+				return false;
+			b->rolling_resistance = rr;
+			w->rolling_seen = true;
 		}
 		if (!body_has_game(b))
 			return false; /* a record for a body with nothing to say: not what a writer makes */

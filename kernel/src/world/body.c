@@ -134,6 +134,8 @@ static const char *def_problem(const fxs_body_def *d)
 		return "friction out of range 0..100";
 	if (d->restitution < 0 || d->restitution > FXG_ONE)
 		return "restitution out of range 0..1";
+	if (d->rolling_resistance < 0 || d->rolling_resistance > FXG_ONE)
+		return "rolling_resistance out of range 0..1";
 	if (d->linear_damping < 0 || d->angular_damping < 0 || d->linear_damping > FXG_I(1000) ||
 	    d->angular_damping > FXG_I(1000))
 		return "linear_damping or angular_damping out of range 0..1000";
@@ -217,6 +219,11 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 			    (def->enable_sensor_events ? 0 : FXS_BODY_NO_SENSOR_EVENTS) |
 			    (def->is_enabled ? 0 : FXS_BODY_DISABLED) |
 			    (fxs_filter_is_default(&def->filter) ? 0 : FXS_BODY_FILTERED));
+	if (def->rolling_resistance) {
+		b->rolling_resistance = def->rolling_resistance;
+		b->game |= FXS_BODY_ROLLING;
+		w->rolling_seen = true;
+	}
 	b->locks = def->type == FXS_BODY_DYNAMIC ? fxs_locks_bits(def->motion_locks) : 0;
 	b->awake = (def->type == FXS_BODY_DYNAMIC && !def->is_awake) || !def->is_enabled ? 0 : 1;
 	fxs_body_update_mass(b);
@@ -225,6 +232,10 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 	fxs_world_touch(w);
 	fxs_world_ok(w);
 	fxs_body_id id = { s + 1, gen };
+	/* the call log's body record predates the rolling resistance: a CALLS
+	 * replay gets it as the setter's call right after the creation */
+	if (def->rolling_resistance)
+		FXS_CALL_LOG(w, FXS_OP_BODY_SET_ROLLING_RESISTANCE, id, def->rolling_resistance);
 	return id;
 }
 

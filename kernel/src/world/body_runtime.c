@@ -206,6 +206,23 @@ fxs_result fxs_body_set_restitution(fxs_world *w, fxs_body_id id, fix16_t restit
 	return FXS_OK;
 }
 
+fxs_result fxs_body_set_rolling_resistance(fxs_world *w, fxs_body_id id, fix16_t rolling_resistance)
+{
+	FXS_CALL_LOG(w, FXS_OP_BODY_SET_ROLLING_RESISTANCE, id, rolling_resistance);
+	GET_OR_RETURN(b);
+	if (!in_range(rolling_resistance, 0, FXG_ONE))
+		return FXS_ERR_INVALID_ARGUMENT;
+	b->rolling_resistance = rolling_resistance;
+	if (rolling_resistance) {
+		b->game |= FXS_BODY_ROLLING;
+		w->rolling_seen = true;
+	} else {
+		b->game &= (uint8_t)~FXS_BODY_ROLLING;
+	}
+	fxs_world_touch(w);
+	return FXS_OK;
+}
+
 fxs_result fxs_body_set_density(fxs_world *w, fxs_body_id id, fix16_t density)
 {
 	FXS_CALL_LOG(w, FXS_OP_BODY_SET_DENSITY, id, density);
@@ -228,6 +245,7 @@ fxs_result fxs_body_set_density(fxs_world *w, fxs_body_id id, fix16_t density)
 	}
 GETTER(fxs_body_get_friction, friction)
 GETTER(fxs_body_get_restitution, restitution)
+GETTER(fxs_body_get_rolling_resistance, rolling_resistance)
 GETTER(fxs_body_get_density, density)
 GETTER(fxs_body_get_gravity_scale, gravity_scale)
 #undef GETTER

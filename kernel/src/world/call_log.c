@@ -53,6 +53,7 @@ static const struct {
 	[FXS_OP_CHARACTER_SET_MOVE] = { "fxs_character_set_move", "uvb" },
 	[FXS_OP_JOINT_SET_STEERING] = { "fxs_joint_set_steering", "Jf" },
 	[FXS_OP_JOINT_SET_MOTOR_TARGET] = { "fxs_joint_set_motor_target", "Jvq" },
+	[FXS_OP_BODY_SET_ROLLING_RESISTANCE] = { "fxs_body_set_rolling_resistance", "If" },
 };
 
 const char *fxs_call_name(uint32_t op) { return op > 0 && op < FXS_OP_COUNT ? ops[op].name : NULL; }

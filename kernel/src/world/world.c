@@ -185,6 +185,7 @@ void fxs_world_destroy(fxs_world *w)
 	free(w->solver_scratch);
 	free(w->batch_scratch);
 	free(w->ball_scratch);
+	free(w->rolling_scratch);
 	free(w->rot_cache);
 	free(w->island);
 	free(w->island_flag);

@@ -36,7 +36,8 @@ typedef struct fxs_body {
 	int32_t gyro[6];                     /* the local inertia tensor over its largest moment, Q2.30 (xx yy zz xy xz yz) */
 	uint8_t gyro_on;                     /* the tensor is not a multiple of 1: gyroscopic torque (solver.c) */
 	fxs_aabb aabb;                       /* world bounds at the last update */
-	/* --- state, cold: the collision filter (GAME section when not the default) --- */
+	/* --- state, cold: the rolling resistance and the collision filter (GAME section when not the defaults) --- */
+	fix16_t rolling_resistance; /* 0..1; FXS_BODY_ROLLING says it is not 0 (here it fills the padding before filter) */
 	fxs_filter filter;
 } fxs_body;
 
@@ -52,6 +53,7 @@ enum {
 	FXS_BODY_DISABLED = 16,                                   /* out of the simulation */
 	FXS_BODY_MASS_SET = 32,                                   /* mass and inertia from fxs_body_set_mass_data (kept in mass, inertia) */
 	FXS_BODY_FILTERED = 64,                                   /* derived: filter is not fxs_default_filter() */
+	FXS_BODY_ROLLING = 128,                                   /* rolling_resistance is not 0 (solve/rolling.c) */
 	FXS_BODY_PAIR_CHECK = FXS_BODY_SENSOR | FXS_BODY_FILTERED /* pairs need a look before the narrowphase */
 };
 
@@ -137,6 +139,12 @@ struct fxs_world {
 	size_t batch_scratch_size;
 	void *ball_scratch; /* the ball joint batches (joint_batch.h), cache-line aligned inside */
 	size_t ball_scratch_size;
+	void *rolling_scratch; /* the step's rolling resistance rows (solve/rolling.c) */
+	size_t rolling_scratch_size;
+	/* a body has had a rolling resistance (creation, the setter, a
+	 * snapshot): only then does the solver look for rolling contacts.
+	 * Never cleared but by a restore; not state (it changes no bit) */
+	bool rolling_seen;
 	void *rot_cache; /* contact.c: the bodies' rotations, each made once a step */
 	uint32_t rot_cache_cap, rot_gen;
 	/* the widest vector kernels the step may use where the CPU has them

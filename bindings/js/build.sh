@@ -57,9 +57,10 @@ for variant in simd128 portable; do
         -sEXPORTED_RUNTIME_METHODS=UTF8ToString >>"$b.log" 2>&1 \
         || { say "linking $variant failed:"; tail -n 30 "$b.log" >&2; exit 1; }
 done
-# three.js for the viewer, puppeteer-core for its test and TypeScript for the
-# types' test (the devDependencies), from the committed lock when one is missing
-node -e 'const d = require("./bindings/js/package.json").devDependencies;
+# ws for the sessions' relay (the one dependency), three.js for the viewer,
+# puppeteer-core for its test and TypeScript for the types' test (the
+# devDependencies), from the committed lock when one is missing
+node -e 'const p = require("./bindings/js/package.json"), d = { ...p.dependencies, ...p.devDependencies };
   process.exit(Object.keys(d).every((k) => require("fs").existsSync(`bindings/js/node_modules/${k}`)) ? 0 : 1)' \
     || (cd bindings/js && npm ci --no-audit --no-fund --silent)
 node bindings/js/build.mjs "$OUT"

@@ -45,11 +45,12 @@ SESSION_SRC := $(sort $(wildcard session/*.c))
 CLI_SRC    := $(sort $(wildcard tools/cli/*.c))
 TEST_SRC   := $(sort $(wildcard tests/*.c))
 # SESSIONS=0: the program and tests without networked sessions (peer, netdemo,
-# tests/test_session.c) and so without libsodium; the wasm32 builds (the
-# crosscheck's and the JS package's: node has no UDP for them, and Debian no
-# wasm32 libsodium). synctest stays in the program: it needs neither. The
-# library then holds the sessions' synctest and world callbacks only. emcc
-# builds default to it.
+# tests/test_session.c) and so without libsodium; the crosscheck's wasm32
+# builds (node has no UDP for them). synctest stays in the program: it needs
+# neither. The library then holds the sessions' synctest and world callbacks
+# only. emcc builds default to it; the JS package's library is built with
+# SESSIONS=1 against the libsodium that tools/crosscheck.sh compiles into the
+# wasm32 sysroot (bindings/js/build.sh).
 SESSIONS ?= $(if $(filter emcc,$(notdir $(CC))),0,1)
 ifeq ($(SESSIONS),0)
 SESSION_SRC := session/synctest.c session/world_game.c

@@ -21,7 +21,8 @@
 # architecture, and libfixmath built from Debian's source package with emcc for wasm32)
 # are cached under build/x/; missing toolchains are installed with apt-get when run as
 # root. The wasm32 program is built without its networked sessions (SESSIONS=0: no
-# libsodium, which Debian does not build for wasm32, and no UDP under node).
+# UDP under node); the wasm32 sysroot has libsodium all the same (compiled with emcc
+# from Debian's source package), for the npm package's sessions (bindings/js/build.sh).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -83,7 +84,7 @@ target_packages() {
         i686) echo gcc-i686-linux-gnu libc6-dev-i386-cross ;;
         aarch64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static ;;
         s390x) echo gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user-static ;;
-        wasm32|wasm32-simd128) echo emscripten node-acorn nodejs libxxhash-dev patch xz-utils ;;
+        wasm32|wasm32-simd128) echo emscripten node-acorn nodejs libxxhash-dev patch xz-utils autoconf automake libtool ;;
         *) die "unknown target '$1' (targets: $ALL_TARGETS)" ;;
     esac
 }
@@ -133,7 +134,7 @@ apt_sources() {
                 is_root || die "$t needs Debian's $arch libraries; run:  sudo dpkg --add-architecture $arch && sudo apt-get update"
                 say "dpkg --add-architecture $arch"; dpkg --add-architecture "$arch"; APT_CHANGED=1 ;;
             wasm32|wasm32-simd128)
-                [ -f "$X/sysroot/wasm32/.done" ] && continue
+                wasm_sysroot_done && continue
                 grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/ && continue
                 is_root || die "wasm32 needs libfixmath's Debian source: add a deb-src line for your Debian archive, then  sudo apt-get update"
                 line=$(deb_src_line) || true
@@ -153,8 +154,8 @@ setup() {
         case $t in
             i686|aarch64|s390x) arch=$(deb_arch "$t"); sysroot_done "$t" && continue
                 apt-cache show "libfixmath-dev:$arch" "libsodium-dev:$arch" >/dev/null 2>&1 || stale=1 ;;
-            wasm32|wasm32-simd128) [ -f "$X/sysroot/wasm32/.done" ] && continue
-                apt-get source -qq --print-uris libfixmath 2>/dev/null | grep -q orig || stale=1 ;;
+            wasm32|wasm32-simd128) wasm_sysroot_done && continue
+                apt-get source -qq --print-uris libfixmath libsodium 2>/dev/null | grep -c orig | grep -qx 2 || stale=1 ;;
         esac
     done
     if [ -n "${missing// /}" ] || [ "$APT_CHANGED" = 1 ] || [ "$stale" = 1 ]; then
@@ -198,11 +199,14 @@ ensure_sysroot() {
     touch "$dir/.done"
 }
 
-# build/x/sysroot/wasm32: libfixmath compiled with emcc from Debian's source package
-# (there is no wasm32 Debian build), plus xxhash.h (header-only use, XXH_INLINE=1).
+# build/x/sysroot/wasm32: libfixmath and libsodium compiled with emcc from Debian's
+# source packages (there is no wasm32 Debian build), plus xxhash.h (header-only use,
+# XXH_INLINE=1). A sysroot made before libsodium was needed gets it added.
+wasm_sysroot_done() { [ -f "$X/sysroot/wasm32/.done" ] && [ -f "$X/sysroot/wasm32/usr/lib/libsodium.a" ]; }
 ensure_wasm_sysroot() {
     local dir=$X/sysroot/wasm32 src f orig sum deb
-    [ -f "$dir/.done" ] && return 0
+    wasm_sysroot_done && return 0
+    [ -f "$dir/.done" ] && { ensure_wasm_sodium; return 0; }
     rm -rf "$dir"; mkdir -p "$dir/src" "$dir/usr/include/libfixmath" "$dir/usr/lib"
     say "wasm32: apt-get source --download-only libfixmath, compiled with emcc"
     # apt checks each file against the signed Sources index. The upstream tarball is what
@@ -236,6 +240,45 @@ ensure_wasm_sysroot() {
     done
     emar rcs "$dir/usr/lib/liblibfixmath.a" "$dir"/src/*.o
     touch "$dir/.done"
+    ensure_wasm_sodium
+}
+
+# Debian's libsodium source package (upstream tarball checked against its .dsc, Debian's
+# patches applied), built with emconfigure / emmake as upstream's dist-build/emscripten.sh
+# does (no assembly, no threads, no stack protector; the tarball is a git snapshot, so
+# autoreconf makes its configure first, as Debian's build does), so that the sessions in
+# wasm (the npm package's Session) MAC their packets with the same code as native
+# builds. Only libsodium.a and its headers go into the sysroot.
+ensure_wasm_sodium() {
+    local dir=$X/sysroot/wasm32 work orig sum deb src
+    [ -f "$dir/usr/lib/libsodium.a" ] && return 0
+    work=$dir/src/sodium; rm -rf "$work"; mkdir -p "$work"
+    say "wasm32: apt-get source --download-only libsodium, compiled with emcc"
+    (cd "$work" && apt-get source --download-only -qq -o APT::Sandbox::User=root libsodium >/dev/null 2>&1) || true
+    orig=$(find "$work" -maxdepth 1 -name 'libsodium_*.orig.tar.*' | sed -n 1p)
+    [ -n "$orig" ] || die "apt-get source --download-only libsodium fetched no upstream tarball"
+    sum=$(sha256sum "$orig" | cut -d' ' -f1)
+    grep -q "$sum .*$(basename "$orig")" "$work"/*.dsc 2>/dev/null || die "$orig does not match its .dsc"
+    src=$work/libsodium; mkdir -p "$src"
+    tar -xf "$orig" -C "$src" --strip-components=1
+    deb=$(find "$work" -maxdepth 1 -name 'libsodium_*.debian.tar.*' | sed -n 1p)
+    if [ -n "$deb" ]; then
+        tar -xf "$deb" -C "$src"
+        if [ -f "$src/debian/patches/series" ]; then
+            grep -v '^#' "$src/debian/patches/series" | while read -r p _; do
+                [ -n "$p" ] && patch -s -d "$src" -p1 <"$src/debian/patches/$p"
+            done
+        fi
+    else
+        say "wasm32: libsodium's Debian tarball not available; using the upstream tarball as is"
+    fi
+    [ -f "$src/configure.ac" ] || die "unexpected libsodium source layout in $src"
+    (cd "$src" && autoreconf -fi && emconfigure ./configure --host=wasm32-unknown-emscripten --prefix="$ROOT/$dir/usr" --disable-shared --enable-static \
+            --without-pthreads --disable-ssp --disable-asm --disable-pie CFLAGS=-O2 \
+        && emmake make -j"$JOBS" && emmake make install) >"$work/build.log" 2>&1 \
+        || { tail -n 30 "$work/build.log" >&2; die "building libsodium with emcc failed (log: $work/build.log)"; }
+    [ -f "$dir/usr/include/sodium.h" ] && [ -f "$dir/usr/lib/libsodium.a" ] || die "libsodium did not install into $dir"
+    rm -rf "$src" "$dir/usr/lib/libsodium.la" "$dir/usr/lib/pkgconfig"
 }
 
 # ---------------------------------------------------------------- targets

@@ -4,8 +4,10 @@
 // contact solver's SIMD128 kernel: the same bits, slower under V8 on x86-64
 // as measured by make bench-js, hence not the default).
 // Each file is self-contained: the wasm is inlined (base64), nothing is
-// fetched or read at run time, and there is no dependency.
-import { copyFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+// fetched or read at run time, and there is no dependency. dist/relay.mjs
+// (src/relay.mjs, the sessions' WebSocket relay for node) is the one file
+// that imports a package: `ws`, the package's only dependency.
+import { chmodSync, copyFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +36,8 @@ for (const [variant, base, kernels] of [['portable', 'fixstep', ['portable']], [
 	writeFileSync(join(here, 'dist', `${base}.mjs`), `${head}${body}export { ${names.join(', ')} };\nexport default API;\n`);
 	writeFileSync(join(here, 'dist', `${base}.cjs`), `${head}'use strict';\n${body}module.exports = API;\n`);
 }
+copyFileSync(join(here, 'src/relay.mjs'), join(here, 'dist/relay.mjs'));
+chmodSync(join(here, 'dist/relay.mjs'), 0o755);
 // The viewer: its page, the package's ES module and three.js's files from npm
 // (devDependencies; bindings/js/node_modules), so that it needs no network.
 const three = join(here, 'node_modules/three');
@@ -49,4 +53,4 @@ for (const [from, to] of files) {
 	mkdirSync(dirname(join(viewer, to)), { recursive: true });
 	copyFileSync(join(here, from), join(viewer, to));
 }
-console.log(`make js: wrote ${join(here, 'dist')} (fixstep.mjs, fixstep.cjs, simd128.mjs, simd128.cjs, viewer/)`);
+console.log(`make js: wrote ${join(here, 'dist')} (fixstep.mjs, fixstep.cjs, simd128.mjs, simd128.cjs, relay.mjs, viewer/)`);

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `make js`: the npm package's wasm builds and its ES module and CommonJS files.
 #
-# Builds the kernel, the replay library, the built-in scenes and the flat C API
-# of bindings/js/src with Debian's emscripten at -O3, twice: "simd128" (-msimd128:
+# Builds the kernel, the replay library, the session library (session/, whose
+# MACs are libsodium's, compiled with emcc from Debian's source package into the
+# wasm32 sysroot), the built-in scenes and the flat C API of bindings/js/src with
+# Debian's emscripten at -O3, twice: "simd128" (-msimd128:
 # the contact solver's SIMD128 kernel, chosen at build time) and "portable" (no
 # vector instruction at all, for engines without SIMD128 and for comparison). The
 # wasm32 sysroot (libfixmath compiled with emcc from Debian's source package) and
-# emscripten itself come from tools/crosscheck.sh, which the wasm32 row of the
+# emscripten itself come from tools/crosscheck.sh (with libsodium), which the wasm32 row of the
 # crosscheck uses too. Then build.mjs writes bindings/js/dist/.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -15,7 +17,7 @@ OUT=${JS_BUILD:-build/js}
 SYS=$ROOT/build/x/sysroot/wasm32
 say() { printf 'make js: %s\n' "$*" >&2; }
 
-if ! command -v emcc >/dev/null || [ ! -f "$SYS/.done" ]; then
+if ! command -v emcc >/dev/null || [ ! -f "$SYS/.done" ] || [ ! -f "$SYS/usr/lib/libsodium.a" ]; then
     TARGETS=wasm32 bash tools/crosscheck.sh setup
 fi
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
@@ -39,7 +41,7 @@ for variant in simd128 portable; do
     b=$OUT/$variant
     objs=$(for f in $SRC; do printf '%s/obj/%s.o ' "$b" "${f%.c}"; done)
     # shellcheck disable=SC2086
-    make --no-print-directory BUILD="$b" CC=emcc AR=emar OPT=-O3 XXH_INLINE=1 DEPS_CHECK=0 \
+    make --no-print-directory BUILD="$b" CC=emcc AR=emar OPT=-O3 XXH_INLINE=1 DEPS_CHECK=0 SESSIONS=1 \
         CPPFLAGS="-I$SYS/usr/include" CFLAGS="$flags" "$b/libfixstep.a" $objs >"$b.log" 2>&1 \
         || { say "compiling $variant failed:"; tail -n 30 "$b.log" >&2; exit 1; }
     # linked again only when an object or the library changed: a `make js` with
@@ -49,15 +51,16 @@ for variant in simd128 portable; do
         continue
     fi
     # shellcheck disable=SC2086
-    emcc -O3 $flags $objs "$b/libfixstep.a" -L"$SYS/usr/lib" -llibfixmath -o "$b/fixstep_wasm.js" \
+    emcc -O3 $flags $objs "$b/libfixstep.a" -L"$SYS/usr/lib" -llibfixmath -lsodium -o "$b/fixstep_wasm.js" \
         -sMODULARIZE=1 -sEXPORT_NAME=createFixstepWasm -sSINGLE_FILE=1 -sENVIRONMENT=web \
         -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=1 -sEXPORTED_FUNCTIONS=_malloc,_free \
         -sEXPORTED_RUNTIME_METHODS=UTF8ToString >>"$b.log" 2>&1 \
         || { say "linking $variant failed:"; tail -n 30 "$b.log" >&2; exit 1; }
 done
-# three.js for the viewer, puppeteer-core for its test and TypeScript for the
-# types' test (the devDependencies), from the committed lock when one is missing
-node -e 'const d = require("./bindings/js/package.json").devDependencies;
+# ws for the sessions' relay (the one dependency), three.js for the viewer,
+# puppeteer-core for its test and TypeScript for the types' test (the
+# devDependencies), from the committed lock when one is missing
+node -e 'const p = require("./bindings/js/package.json"), d = { ...p.dependencies, ...p.devDependencies };
   process.exit(Object.keys(d).every((k) => require("fs").existsSync(`bindings/js/node_modules/${k}`)) ? 0 : 1)' \
     || (cd bindings/js && npm ci --no-audit --no-fund --silent)
 node bindings/js/build.mjs "$OUT"

@@ -187,8 +187,9 @@ const FREE = {
 	world: (p) => M._fxjs_world_destroy(p),
 	replay: (p) => M._fxjs_replay_free(p),
 	writer: (p) => M._fxjs_writer_abandon(p),
+	session: (p, handle) => { M._fxjs_session_destroy(p); sessions.delete(handle); },
 };
-const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(({ kind, ptr }) => { if (M && ptr) FREE[kind](ptr); }) : null;
+const registry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(({ kind, ptr, handle }) => { if (M && ptr) FREE[kind](ptr, handle); }) : null;
 function own(obj, kind, ptr) {
 	obj._ptr = ptr;
 	obj._kind = kind;
@@ -1390,13 +1391,415 @@ class Recorder {
 	dispose() { release(this); }
 }
 
+/* ---- sessions: lockstep and rollback over the network (fixstep/session.h,
+ * docs/sessions.md) ----
+ * A Session is the C session library compiled into this wasm, over one
+ * World: the game gives it applyInputs (its input handler, run before each
+ * step, rollbacks included), input (its local players' input bytes) and a
+ * transport ({send(to, bytes), receive()} of datagrams: the ready
+ * RelayTransport, or its own). Packets are MAC'd with libsodium's
+ * algorithms (compiled into this wasm) under a key derived from the
+ * session key, as in C: a relay in between can drop or delay them, never
+ * forge them. */
+const SESSION_CFG_INTS = 14, SESSION_INFO_INTS = 24, SESSION_EVENT_INTS = 8, SESSION_KEY_BYTES = 32;
+const SESSION_MODES = ['lockstep', 'rollback'];
+const SESSION_STAT_NAMES = ['ticks', 'rollbacks', 'deepestRollback', 'resimulated', 'mispredictions', 'packetsSent', 'bytesSent',
+	'packetsReceived', 'packetsAccepted', 'droppedTotal', 'stalls', 'eventsLost', 'aheadDropped'];
+const SESSION_KEYS = ['world', 'peers', 'local', 'players', 'inputSize', 'sessionId', 'mode', 'ticks', 'inputDelay', 'maxRollback',
+	'key', 'pairKeys', 'seqWindow', 'absentMs', 'join', 'interruptMs', 'input', 'applyInputs', 'transport', 'onEvent'];
+/* handle -> WeakRef of its Session, for the calls from C (weak: a Session
+ * dropped without free() is collected, and the registry frees its C side) */
+const sessions = new Map();
+let nextSessionHandle = 1;
+function sessionOf(h) {
+	const r = sessions.get(h), s = r && r.deref();
+	if (!s) throw new Error(`fixstep: session ${h} is gone`);
+	return s;
+}
+/* The calls from C (bindings/js/src/fxjs_session.c, EM_JS): a JavaScript
+ * exception must not unwind through the wasm, so it is kept (the session
+ * rethrows it from the call that ran the game) and the C side told. */
+function installSessionCalls(m) {
+	m.fxjsSessionApply = (h, w, lo, hi, p, players) => {
+		const s = sessionOf(h);
+		try {
+			const bytes = hu8().slice(p, p + players * s.inputSize);
+			s._applyInputs(s.world, bytes, num64(lo, hi));
+			return 0;
+		} catch (e) {
+			if (!s._error) s._error = e;
+			return 1; /* FXS_ERR_INVALID_ARGUMENT: the session stops simulating */
+		}
+	};
+	m.fxjsSessionInput = (h, lo, hi, player, p, size) => {
+		const s = sessionOf(h);
+		try {
+			const v = s._input(num64(lo, hi), player);
+			if (v === undefined || v === null) return;
+			const u8 = v instanceof Uint8Array ? v : ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : Uint8Array.from(v);
+			if (u8.length > size) throw new RangeError(`fixstep: Session: input(${num64(lo, hi)}, ${player}) gave ${u8.length} bytes, more than inputSize (${size})`);
+			hu8().set(u8, p);
+		} catch (e) {
+			if (!s._error) s._error = e;
+		}
+	};
+	m.fxjsSessionSend = (h, to, p, n) => {
+		const s = sessionOf(h);
+		try {
+			s.transport.send(to, hu8().slice(p, p + n));
+			return 0;
+		} catch (e) {
+			if (!s._error) s._error = e;
+			return -1;
+		}
+	};
+	m.fxjsSessionRecv = (h, p, cap, fromPtr) => {
+		const s = sessionOf(h);
+		try {
+			const d = s.transport.receive();
+			if (!d) return 0;
+			const u8 = d.bytes instanceof Uint8Array ? d.bytes : new Uint8Array(d.bytes);
+			const n = Math.min(u8.length, cap); /* longer: cut, and dropped as oversized */
+			hu8().set(n < u8.length ? u8.subarray(0, n) : u8, p);
+			h32()[fromPtr >> 2] = Number.isInteger(d.from) ? d.from : -1;
+			return n;
+		} catch (e) {
+			if (!s._error) s._error = e;
+			return 0;
+		}
+	};
+}
+function keyBytes(k, what) {
+	const u8 = k instanceof Uint8Array ? k : ArrayBuffer.isView(k) ? new Uint8Array(k.buffer, k.byteOffset, k.byteLength) : null;
+	if (!u8 || u8.length !== SESSION_KEY_BYTES) throw new TypeError(`fixstep: Session: ${what} must be a Uint8Array of ${SESSION_KEY_BYTES} bytes`);
+	return u8;
+}
+function ms64(v, what) {
+	if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new RangeError(`fixstep: Session: ${what} must be a finite number of ms >= 0, not ${v}`);
+	return split64(Math.floor(v), what);
+}
+
+class Session {
+	/* options: world (a World: the state; the session saves, loads and
+	 * steps it), peers, local (this peer's id), players (per peer, 0: a
+	 * spectator; default one each), inputSize (bytes per player per tick,
+	 * default 12), sessionId, mode ('lockstep' | 'rollback'), ticks (the
+	 * session ends after this tick), inputDelay, maxRollback, key (32
+	 * bytes, the same on every peer) or pairKeys (one key per peer: the one
+	 * this peer shares with peer q at [q]), seqWindow, absentMs, join,
+	 * interruptMs (docs/sessions.md); input(tick, player) -> the local
+	 * player's input bytes (Uint8Array, at most inputSize; missing: zeros);
+	 * applyInputs(world, inputs, tick): every player's inputs of the tick
+	 * (a Uint8Array of players x inputSize bytes) applied to the world
+	 * before its step (deterministic: it runs again on rollbacks);
+	 * transport: {send(to, bytes), receive() -> {from, bytes} | null};
+	 * onEvent(event): called for each event pump() drains (without it,
+	 * events() drains them). Every value is checked by the C library:
+	 * a FixstepError names the field. */
+	constructor(options) {
+		need();
+		keysOf(options, SESSION_KEYS, 'Session');
+		const o = options || {};
+		if (!(o.world instanceof World)) throw new TypeError('fixstep: Session: world must be a World');
+		if (!o.transport || typeof o.transport.send !== 'function' || typeof o.transport.receive !== 'function')
+			throw new TypeError('fixstep: Session: transport must have send(to, bytes) and receive()');
+		for (const k of ['input', 'applyInputs', 'onEvent'])
+			if (o[k] !== undefined && typeof o[k] !== 'function') throw new TypeError(`fixstep: Session: ${k} must be a function`);
+		if ((o.key === undefined) === (o.pairKeys === undefined)) throw new TypeError('fixstep: Session: give key (32 bytes) or pairKeys (one key per peer), one of them');
+		const peers = u32(o.peers === undefined ? 2 : o.peers, 'Session: peers');
+		const mode = enumIndex(SESSION_MODES, o.mode === undefined ? 'lockstep' : o.mode, 'Session: mode');
+		const cfg = [peers, u32(o.local === undefined ? 0 : o.local, 'Session: local'), u32(o.inputSize || 0, 'Session: inputSize'),
+			u32(o.sessionId || 0, 'Session: sessionId'), mode, u32(o.ticks === undefined ? 0 : o.ticks, 'Session: ticks'),
+			u32(o.inputDelay || 0, 'Session: inputDelay'), u32(o.maxRollback || 0, 'Session: maxRollback'),
+			u32(o.seqWindow || 0, 'Session: seqWindow'), u32(o.absentMs || 0, 'Session: absentMs'), bool(o.join),
+			u32(o.interruptMs || 0, 'Session: interruptMs'), bool(o.input), bool(o.applyInputs)];
+		if (o.players !== undefined && (!Array.isArray(o.players) || o.players.length !== peers || !o.players.every((n) => Number.isInteger(n) && n >= 0 && n <= 255)))
+			throw new TypeError(`fixstep: Session: players must be an array of ${peers} counts (0..255; 0: a spectator)`);
+		let keyLen = SESSION_KEY_BYTES, keys;
+		if (o.pairKeys !== undefined) {
+			if (!Array.isArray(o.pairKeys) || o.pairKeys.length !== peers) throw new TypeError(`fixstep: Session: pairKeys must be an array of ${peers} keys`);
+			keyLen = peers * SESSION_KEY_BYTES;
+			keys = new Uint8Array(keyLen);
+			o.pairKeys.forEach((k, q) => keys.set(keyBytes(k, `pairKeys[${q}]`), q * SESSION_KEY_BYTES));
+		} else keys = keyBytes(o.key, 'key');
+		this.world = o.world;
+		this.transport = o.transport;
+		this._applyInputs = o.applyInputs || (() => {});
+		this._input = o.input || (() => null);
+		this._onEvent = o.onEvent || null;
+		this._error = null;
+		this._handle = nextSessionHandle++;
+		const cp = intsToHeap(cfg), pp = M._malloc(Math.max(1, peers)), kp = M._malloc(keyLen);
+		try {
+			if (!pp || !kp) throw new FixstepError('fixstep: out of memory', 3);
+			if (o.players !== undefined) hu8().set(o.players, pp);
+			hu8().set(keys, kp);
+			sessions.set(this._handle, typeof WeakRef === 'function' ? new WeakRef(this) : { deref: () => this });
+			const p = M._fxjs_session_create(this._handle, this.world.ptr, cp, o.players !== undefined ? pp : 0, kp, bool(o.pairKeys !== undefined));
+			if (!p) {
+				sessions.delete(this._handle);
+				throw new FixstepError(`fixstep: Session: ${cstr(M._fxjs_session_error())}`, 1);
+			}
+			this._ptr = p;
+		} finally {
+			if (kp) { hu8().fill(0, kp, kp + keyLen); M._free(kp); }
+			if (o.pairKeys !== undefined) keys.fill(0);
+			M._free(cp);
+			if (pp) M._free(pp);
+		}
+		if (registry) registry.register(this, { kind: 'session', ptr: this._ptr, handle: this._handle }, this);
+		const info = this._info();
+		this.peers = peers;
+		this.local = cfg[1];
+		this.players = info[10]; /* players in the session */
+		this.inputSize = info[11];
+	}
+
+	get ptr() { return live(this, 'session'); }
+	free() {
+		if (!this._ptr) return;
+		if (registry) registry.unregister(this);
+		M._fxjs_session_destroy(this._ptr);
+		sessions.delete(this._handle);
+		this._ptr = 0;
+	}
+	dispose() { this.free(); }
+	get freed() { return !this._ptr; }
+
+	/* A call that ran the game's or the transport's code: rethrows what it threw. */
+	_ran(r) {
+		if (this._error) {
+			const e = this._error;
+			this._error = null;
+			throw e;
+		}
+		return r;
+	}
+	_drain() {
+		if (!this._onEvent) return;
+		for (let e = this.pollEvent(); e; e = this.pollEvent()) this._onEvent(e);
+	}
+
+	/* One pass of the game's loop (fxs_session_pump) on its clock (ms,
+	 * monotonic, any origin: performance.now() or Date.now()): received
+	 * datagrams in, the ticks due simulated (one every tickMs), packets
+	 * out; then onEvent for each event. Returns the ticks simulated. */
+	pump(nowMs, tickMs = 16) {
+		const [lo, hi] = ms64(nowMs, 'nowMs');
+		const n = M._fxjs_session_pump(this.ptr, lo, hi, u32(tickMs, 'tickMs'));
+		this._ran(n);
+		this._drain();
+		return n;
+	}
+	/* For a game with its own loop: the caller's clock, a received
+	 * datagram (-> null, or why it was dropped: 'bad_mac', ...), at most
+	 * maxTicks new ticks, and the packets for every peer. */
+	setTime(nowMs) { const [lo, hi] = ms64(nowMs, 'nowMs'); M._fxjs_session_set_time(this.ptr, lo, hi); }
+	receive(bytes, from = -1) {
+		const [p, n] = toHeap(bytes);
+		try {
+			const r = M._fxjs_session_receive(this.ptr, p, n, Number.isInteger(from) ? from : -1);
+			return r === 0 ? null : cstr(M._fxjs_session_drop_name(r));
+		} finally {
+			M._free(p);
+		}
+	}
+	advance(maxTicks = 1) { return this._ran(M._fxjs_session_advance(this.ptr, u32(maxTicks, 'maxTicks'))); }
+	sendPackets() {
+		let n = 0;
+		for (let q = 0; q < this.peers; ++q) n += M._fxjs_session_send_packets(this.ptr, q);
+		return this._ran(n);
+	}
+
+	/* The next connection event, or null: {type, peer, tick, progress,
+	 * total, stateTick, line} (type in C's words: 'synchronizing',
+	 * 'synchronized', 'interrupted', 'resumed', 'absent', 'disconnected',
+	 * 'joined', 'rejoined', 'desync', 'join_refused', 'desync_named'). */
+	pollEvent() {
+		if (!M._fxjs_session_event_poll(this.ptr, OUT)) return null;
+		const o = out(SESSION_EVENT_INTS);
+		return { type: cstr(M._fxjs_session_event_name(o[0])), peer: o[1], tick: num64(o[2], o[3]), progress: o[4], total: o[5],
+			stateTick: num64(o[6], o[7]), line: cstr(M._fxjs_session_event_line(this.ptr)) };
+	}
+	/* Every event waiting, oldest first. */
+	events() {
+		const r = [];
+		for (let e = this.pollEvent(); e; e = this.pollEvent()) r.push(e);
+		return r;
+	}
+
+	_info() { M._fxjs_session_info(this.ptr, OUT); return Array.from(out(SESSION_INFO_INTS)); }
+	get tick() { const o = this._info(); return num64(o[0], o[1]); }
+	get confirmed() { const o = this._info(); return num64(o[2], o[3]); }
+	/* every tick confirmed and compared with every player peer */
+	get complete() { return this._info()[4] !== 0; }
+	/* complete, and every other peer said so: nothing more to send */
+	get allDone() { return this._info()[5] !== 0; }
+	/* a callback failed (applyInputs threw, the world's step ran out of memory): no further tick */
+	get failed() { return this._info()[6] !== 0; }
+	/* time sync: ticks this peer runs ahead of the others (negative: behind) */
+	get framesAhead() { return this._info()[7]; }
+	get ticksWaited() { const o = this._info(); return num64(o[8], o[9]); }
+	/* For a game with its own loop: ticks to simulate nothing now (0 mostly). */
+	skipTicks() { return M._fxjs_session_skip_ticks(this.ptr); }
+	rttMs(peer) { return M._fxjs_session_rtt_ms(this.ptr, u32(peer, 'peer')); }
+	peerDone(peer) { return M._fxjs_session_peer_done(this.ptr, u32(peer, 'peer')) !== 0; }
+	peerSilenceMs(peer, nowMs) { const [lo, hi] = ms64(nowMs, 'nowMs'); return M._fxjs_session_peer_silence(this.ptr, u32(peer, 'peer'), lo, hi); }
+	firstPlayer(peer) { return M._fxjs_session_first_player(this.ptr, u32(peer, 'peer')); }
+	peerPlayers(peer) { return M._fxjs_session_peer_players(this.ptr, u32(peer, 'peer')); }
+	/* The join as this peer sees it (docs/sessions.md, "Late join and reconnect"). */
+	get joinStatus() {
+		const o = this._info();
+		return { joining: o[12] !== 0, loaded: o[13] !== 0, dropped: o[14] !== 0, stateTick: num64(o[15], o[16]),
+			returnTick: num64(o[17], o[18]), absences: o[19], refusals: o[20], vouchers: o[21], refused: cstr(M._fxjs_session_join_refused(this.ptr)) };
+	}
+	get stats() {
+		const nr = M._fxjs_session_stats(this.ptr, OUT), o = out(32 + 2 * nr), r = {};
+		SESSION_STAT_NAMES.forEach((k, i) => { r[k] = num64(o[2 * i], o[2 * i + 1]); });
+		r.dropped = {};
+		for (let d = 1; d < nr; ++d) r.dropped[cstr(M._fxjs_session_drop_name(d))] = num64(o[32 + 2 * d], o[33 + 2 * d]);
+		return r;
+	}
+	/* The checksum after tick t (final when t <= confirmed; 0: the start)
+	 * as 16 hex digits (world.hash()'s), or null when t is not simulated. */
+	hash(t = this.confirmed) {
+		const [lo, hi] = split64(t, 't');
+		return M._fxjs_session_hash(this.ptr, lo, hi, OUT) ? hex64(out(2)[0], out(2)[1]) : null;
+	}
+	/* Confirmed inputs of tick t (1..confirmed): players x inputSize bytes, or null. */
+	inputs(t) {
+		const [lo, hi] = split64(t, 't'), n = this.players * this.inputSize, p = M._malloc(Math.max(1, n));
+		try {
+			return M._fxjs_session_inputs(this.ptr, lo, hi, p, n) ? fromHeap(p, n) : null;
+		} finally {
+			M._free(p);
+		}
+	}
+	/* The first mismatching confirmed tick: {tick, peer, localHash,
+	 * remoteHash, haveState}, or null. */
+	get desync() {
+		if (!M._fxjs_session_desync(this.ptr, OUT)) return null;
+		const o = out(8);
+		return { tick: num64(o[0], o[1]), peer: o[2], localHash: hex64(o[3], o[4]), remoteHash: hex64(o[5], o[6]), haveState: o[7] !== 0 };
+	}
+	/* "desync at tick T: body B field F (peer P: X, peer Q: Y)", the same
+	 * line on both peers, named over the protocol; "" until named. */
+	get desyncLine() { return cstr(M._fxjs_session_desync_line(this.ptr)); }
+}
+
+if (typeof Symbol.dispose === 'symbol') Session.prototype[Symbol.dispose] = Session.prototype.dispose;
+
+/* ---- the ready transport: a WebSocket to a relay ----
+ * The relay (the package's relay.mjs: `npx fixstep-relay`, or startRelay()
+ * in node) forwards each binary message [to, packet...] of a room to peer
+ * `to` of that room as [from, packet...], and nothing else: it holds no key,
+ * and what it could change the MACs reject. connectRelay(url, {room, peer,
+ * WebSocket}) opens one (WebSocket: the browser's by default; in node pass
+ * the `ws` package's) and resolves once it is open. */
+const RELAY_MAX_PEERS = 64;
+class RelayTransport {
+	constructor(socket, peer) {
+		this.socket = socket;
+		this.peer = peer;
+		this._queue = [];
+		this.received = 0;
+		this.sent = 0;
+		this.dropped = 0; /* malformed messages from the relay, and sends while not open */
+		this.closed = false;
+		socket.binaryType = 'arraybuffer';
+		socket.onmessage = (ev) => {
+			const d = ev.data;
+			const u8 = d instanceof ArrayBuffer ? new Uint8Array(d) : ArrayBuffer.isView(d) ? new Uint8Array(d.buffer, d.byteOffset, d.byteLength) : null;
+			if (!u8 || u8.length < 2 || u8[0] >= RELAY_MAX_PEERS) { ++this.dropped; return; }
+			if (this._queue.length >= 4096) { ++this.dropped; return; } /* a game that stopped pumping */
+			this._queue.push({ from: u8[0], bytes: u8.slice(1) });
+			++this.received;
+		};
+		socket.onclose = () => { this.closed = true; };
+	}
+	send(to, bytes) {
+		if (this.socket.readyState !== 1) { ++this.dropped; return; }
+		const m = new Uint8Array(bytes.length + 1);
+		m[0] = to;
+		m.set(bytes, 1);
+		this.socket.send(m);
+		++this.sent;
+	}
+	receive() { return this._queue.length ? this._queue.shift() : null; }
+	close() { this.socket.close(); }
+}
+function connectRelay(url, options = {}) {
+	keysOf(options, ['room', 'peer', 'WebSocket'], 'connectRelay');
+	const WS = options.WebSocket || globalThis.WebSocket;
+	if (typeof WS !== 'function') return Promise.reject(new TypeError('fixstep: connectRelay: no WebSocket here: pass options.WebSocket (in node: the `ws` package\'s)'));
+	const peer = u32(options.peer === undefined ? 0 : options.peer, 'connectRelay: peer');
+	if (peer >= RELAY_MAX_PEERS) return Promise.reject(new RangeError(`fixstep: connectRelay: peer must be below ${RELAY_MAX_PEERS}`));
+	const room = String(options.room === undefined ? 'fixstep' : options.room);
+	const u = `${url}${url.includes('?') ? '&' : '?'}room=${encodeURIComponent(room)}&peer=${peer}`;
+	return new Promise((resolve, reject) => {
+		const s = new WS(u);
+		s.binaryType = 'arraybuffer';
+		s.onopen = () => { s.onerror = null; resolve(new RelayTransport(s, peer)); };
+		s.onerror = (e) => reject(new Error(`fixstep: connectRelay: cannot connect to ${url}${e && e.message ? `: ${e.message}` : ''}`));
+	});
+}
+
+/* The seeded random input (12 bytes, an Input record) of `player` for
+ * `tick`, as `fixstep peer`, `fixstep netdemo` and `fixstep synctest SCENE
+ * --seed S` play the built-in scenes. */
+function randomInputBytes(seed, tick, player) {
+	need();
+	const [slo, shi] = split64(seed, 'seed'), [tlo, thi] = split64(tick, 'tick'), p = ARGS + 256;
+	hu8().fill(0, p, p + INPUT_SIZE);
+	M._fxjs_random_input(slo, shi, tlo, thi, u32(player, 'player'), p);
+	return hu8().slice(p, p + INPUT_SIZE);
+}
+/* Input records <-> their bytes (fixstep/input.h, 12 bytes each, little-endian). */
+function inputsToBytes(inputs) {
+	const n = inputs.length, u8 = new Uint8Array(n * INPUT_SIZE);
+	encodeInputs(inputs, n, u8, 0);
+	return u8;
+}
+function inputsFromBytes(bytes) {
+	if (!(bytes instanceof Uint8Array) || bytes.length % INPUT_SIZE !== 0) throw new TypeError(`fixstep: inputsFromBytes needs a Uint8Array of a multiple of ${INPUT_SIZE} bytes`);
+	return decodeInputs(bytes, bytes.length / INPUT_SIZE);
+}
+/* libsodium in this wasm, for checking it against a native build:
+ * crypto_auth (HMAC-SHA-512-256, the sessions' packet MAC) and
+ * crypto_kdf_derive_from_key (BLAKE2b, their per-direction keys). */
+const sodium = {
+	auth(message, key) {
+		need();
+		const [mp, mn] = toHeap(message), [kp] = toHeap(keyBytes(key, 'key')), op = M._malloc(32);
+		try {
+			if (M._fxjs_crypto_auth(op, mp, mn, kp) !== 0) throw new FixstepError('fixstep: libsodium cannot start', 1);
+			return fromHeap(op, 32);
+		} finally { M._free(mp); M._free(kp); M._free(op); }
+	},
+	kdf(length, id, context, key) {
+		need();
+		if (!/^[\x20-\x7e]{8}$/.test(context)) throw new TypeError('fixstep: sodium.kdf: context must be 8 ASCII characters');
+		const [kp] = toHeap(keyBytes(key, 'key')), [cp] = toHeap(new TextEncoder().encode(context + '\0')), op = M._malloc(Math.max(1, length));
+		const [ilo, ihi] = split64(id, 'id');
+		try {
+			if (M._fxjs_crypto_kdf(op, u32(length, 'length'), ilo, ihi, cp, kp) !== 0) throw new RangeError(`fixstep: sodium.kdf: length ${length} is outside 16..64`);
+			return fromHeap(op, length);
+		} finally { M._free(kp); M._free(cp); M._free(op); }
+	},
+};
+
 /* ---- module ---- */
 /* Loads the wasm (inlined in this file; no network, no file access).
  * Resolves to this module's API; every other call needs it done. */
 function init() {
 	if (!initPromise) {
-		initPromise = createFixstepWasm({ print: () => {}, printErr: (s) => { if (typeof console !== 'undefined') console.warn(s); } }).then((m) => {
+		/* libsodium's random source (sodium_init asks for it; the sessions
+		 * themselves draw no random bytes): the Web Crypto API, in browsers
+		 * and node alike */
+		const getRandomValue = () => globalThis.crypto.getRandomValues(new Uint32Array(1))[0] >>> 0;
+		initPromise = createFixstepWasm({ getRandomValue, print: () => {}, printErr: (s) => { if (typeof console !== 'undefined') console.warn(s); } }).then((m) => {
 			M = m;
+			installSessionCalls(M);
 			ARGS = M._malloc(4 * SCRATCH_INTS);
 			OUT = M._malloc(4 * SCRATCH_INTS);
 			M._fxjs_debug_colors(OUT);
@@ -1431,4 +1834,4 @@ function version() { const v = need()._fxjs_version(); return `${v >> 16}.${(v >
 /* the kernels this build has, widest last */
 function buildKernels() { return FIXSTEP_BUILD_KERNELS.slice(); }
 
-const API = { init, version, buildKernels, World, Body, Joint, Character, Replay, Recorder, FixstepError, scenes, createScene, toFixed, fromFixed, fixed, hashBytes, BUTTONS, INPUT_SIZE, DEBUG_COLORS, DRAW_LAYOUT };
+const API = { init, version, buildKernels, World, Body, Joint, Character, Replay, Recorder, Session, RelayTransport, connectRelay, randomInputBytes, inputsToBytes, inputsFromBytes, sodium, FixstepError, scenes, createScene, toFixed, fromFixed, fixed, hashBytes, BUTTONS, INPUT_SIZE, DEBUG_COLORS, DRAW_LAYOUT };

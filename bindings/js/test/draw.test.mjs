@@ -77,5 +77,5 @@ test('the flat C API compiles against the public headers alone (no kernel/src)',
 	assert.ok(files.includes('fxjs_view.c'));
 	for (const f of files)
 		execFileSync(process.env.CC || 'cc', ['-std=c17', '-fsyntax-only', '-Wall', '-Wextra', '-Werror', '-Wno-unused-parameter',
-			...['fixmath_glue', 'kernel/include', 'replays/include', 'replays', 'tools'].map((d) => '-I' + join(repo, d)), join(pkgDir, 'src', f)], { stdio: 'inherit' });
+			...['fixmath_glue', 'kernel/include', 'replays/include', 'session/include', 'replays', 'tools'].map((d) => '-I' + join(repo, d)), join(pkgDir, 'src', f)], { stdio: 'inherit' });
 });

@@ -79,3 +79,16 @@ export function eventLines(world, steps) {
 	lines.push(`hash ${world.hash()}`);
 	return lines.join('\n') + '\n';
 }
+
+// bindings/js/test/native_sodium.c built against Debian's libsodium, once
+// per run: the sessions' MAC and key derivation computed natively.
+let nativeSodiumExe = null;
+export function nativeSodium(messageHex, keyHex, subkeyId) {
+	if (!nativeSodiumExe) {
+		const exe = join(repo, 'build/js/native_sodium');
+		execFileSync(process.env.CC || 'cc', ['-std=c17', '-O2', '-Wall', '-Werror', '-o', exe, join(pkgDir, 'test/native_sodium.c'), '-lsodium'], { stdio: 'inherit' });
+		nativeSodiumExe = exe;
+	}
+	const out = execFileSync(nativeSodiumExe, [messageHex, keyHex, String(subkeyId)], { encoding: 'utf8' });
+	return Object.fromEntries(out.trim().split('\n').map((l) => l.split(' ')));
+}

@@ -1,5 +1,6 @@
 // The package as a user gets it: `npm pack`, `npm install ./fixstep-*.tgz`
-// in an empty folder (offline: the package has no dependency), and the
+// in an empty folder (offline: its one dependency, ws, comes from npm's cache,
+// where npm ci put it), and the
 // 20-line example that builds a pyramid, steps 200 times and prints the hash
 // that the native `fixstep run large_pyramid_b20 --steps 200` prints. Also
 // the CommonJS entry and the SIMD128 build from the installed package, and
@@ -29,6 +30,9 @@ test('npm pack, npm install the tarball in an empty folder, run the pyramid exam
 		const notices = execFileSync('tar', ['-xzOf', join(dir, tgz[0]), 'package/THIRD_PARTY_NOTICES'], { encoding: 'utf8' });
 		assert.match(notices, /^libfixmath$/m);
 		assert.match(notices, /^xxHash/m);
+		assert.match(notices, /^libsodium/m);
+		assert.ok(listed.includes('package/dist/relay.mjs'), 'the relay is in the tarball');
+		assert.deepEqual(Object.keys(packed.dependencies || {}), ['ws']);
 		assert.match(execFileSync('tar', ['-xzOf', join(dir, tgz[0]), 'package/LICENSE'], { encoding: 'utf8' }), /^MIT License/);
 		const app = join(dir, 'app');
 		execFileSync('mkdir', [app]);

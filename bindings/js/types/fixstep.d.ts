@@ -415,12 +415,149 @@ export interface DebugColors {
 	readonly disabled: number; readonly joint: number; readonly contact: number; readonly normal: number; readonly aabb: number;
 }
 
+
+// ---- sessions (docs/sessions.md): lockstep and rollback over the network ----
+
+/** A datagram transport: the session calls send for each packet and
+ * receive until it gives null. RelayTransport is the ready one. */
+export interface SessionTransport {
+	send(to: number, bytes: Uint8Array): void;
+	receive(): { from: number; bytes: Uint8Array } | null | undefined;
+}
+export type SessionEventType = 'synchronizing' | 'synchronized' | 'interrupted' | 'resumed' | 'absent' | 'disconnected' |
+	'joined' | 'rejoined' | 'desync' | 'join_refused' | 'desync_named';
+export interface SessionEvent {
+	type: SessionEventType;
+	peer: number;
+	tick: number;
+	/** synchronizing: round trips measured of total */
+	progress: number; total: number;
+	/** joined: the state's tick */
+	stateTick: number;
+	/** desync_named, join_refused: the line; else "" */
+	line: string;
+}
+export interface SessionOptions {
+	/** the game's state: the session saves, loads (rollbacks, joins) and steps it */
+	world: World;
+	/** peers, spectators included (1..64; default 2) */
+	peers?: number;
+	/** this peer's id (default 0) */
+	local?: number;
+	/** players[k]: players peer k owns (0: a spectator); default one each */
+	players?: number[];
+	/** bytes per player per tick (1..124; default 12, an Input record) */
+	inputSize?: number;
+	sessionId?: number;
+	mode?: 'lockstep' | 'rollback';
+	/** the session ends after this tick */
+	ticks: number;
+	inputDelay?: number;
+	maxRollback?: number;
+	/** the session key (32 bytes, the same on every peer), or pairKeys: one per peer */
+	key?: Uint8Array;
+	pairKeys?: Uint8Array[];
+	seqWindow?: number;
+	absentMs?: number;
+	join?: boolean;
+	interruptMs?: number;
+	/** a local player's input bytes for a tick (at most inputSize; missing: zeros) */
+	input?: (tick: number, player: number) => Uint8Array | ArrayLike<number> | null | undefined;
+	/** every player's inputs of the tick (players x inputSize bytes) applied before the step; runs again on rollbacks */
+	applyInputs?: (world: World, inputs: Uint8Array, tick: number) => void;
+	transport: SessionTransport;
+	/** called for each event pump() drains; without it, events() drains them */
+	onEvent?: (event: SessionEvent) => void;
+}
+export interface SessionStats {
+	ticks: number; rollbacks: number; deepestRollback: number; resimulated: number; mispredictions: number;
+	packetsSent: number; bytesSent: number; packetsReceived: number; packetsAccepted: number; droppedTotal: number;
+	stalls: number; eventsLost: number; aheadDropped: number;
+	/** drops by reason: bad_mac, spoofed, replayed, ... */
+	dropped: Record<string, number>;
+}
+export interface SessionJoinStatus {
+	joining: boolean; loaded: boolean; dropped: boolean; stateTick: number; returnTick: number;
+	absences: number; refusals: number; vouchers: number; refused: string;
+}
+export interface SessionDesync { tick: number; peer: number; localHash: string; remoteHash: string; haveState: boolean }
+/** The C session library (fixstep/session.h) in this wasm, over one World. */
+export class Session {
+	constructor(options: SessionOptions);
+	readonly world: World;
+	readonly transport: SessionTransport;
+	readonly peers: number;
+	readonly local: number;
+	/** players in the session */
+	readonly players: number;
+	readonly inputSize: number;
+	/** one pass of the game's loop on its clock (ms, any origin): the ticks simulated */
+	pump(nowMs: number, tickMs?: number): number;
+	setTime(nowMs: number): void;
+	/** null, or why the datagram was dropped ('bad_mac', 'spoofed', ...) */
+	receive(bytes: Uint8Array, from?: number): string | null;
+	advance(maxTicks?: number): number;
+	sendPackets(): number;
+	pollEvent(): SessionEvent | null;
+	events(): SessionEvent[];
+	readonly tick: number;
+	readonly confirmed: number;
+	readonly complete: boolean;
+	readonly allDone: boolean;
+	readonly failed: boolean;
+	readonly framesAhead: number;
+	readonly ticksWaited: number;
+	skipTicks(): number;
+	rttMs(peer: number): number;
+	peerDone(peer: number): boolean;
+	peerSilenceMs(peer: number, nowMs: number): number;
+	firstPlayer(peer: number): number;
+	peerPlayers(peer: number): number;
+	readonly joinStatus: SessionJoinStatus;
+	readonly stats: SessionStats;
+	/** the checksum after tick t (default: the confirmed tick), 16 hex digits; null when not simulated */
+	hash(t?: number): string | null;
+	inputs(t: number): Uint8Array | null;
+	readonly desync: SessionDesync | null;
+	/** "desync at tick T: body B field F (peer P: X, peer Q: Y)"; "" until named */
+	readonly desyncLine: string;
+	free(): void;
+	dispose(): void;
+	readonly freed: boolean;
+	[Symbol.dispose](): void;
+}
+/** A WebSocket to the package's relay (fixstep/relay), as a SessionTransport. */
+export class RelayTransport implements SessionTransport {
+	readonly peer: number;
+	readonly received: number;
+	readonly sent: number;
+	readonly dropped: number;
+	readonly closed: boolean;
+	send(to: number, bytes: Uint8Array): void;
+	receive(): { from: number; bytes: Uint8Array } | null;
+	close(): void;
+}
+/** Opens a relay connection as peer `peer` of `room`; WebSocket: the browser's by default (node: the `ws` package's). */
+export function connectRelay(url: string, options?: { room?: string; peer?: number; WebSocket?: unknown }): Promise<RelayTransport>;
+/** The seeded random input (12 bytes) of player for tick, as `fixstep synctest SCENE --seed S` plays a scene. */
+export function randomInputBytes(seed: number | bigint, tick: number, player: number): Uint8Array;
+export function inputsToBytes(inputs: readonly Input[]): Uint8Array;
+export function inputsFromBytes(bytes: Uint8Array): Input[];
+/** libsodium compiled into this wasm (the sessions' MAC and key derivation), for checks against native builds. */
+export const sodium: {
+	auth(message: Uint8Array, key: Uint8Array): Uint8Array;
+	kdf(length: number, id: number | bigint, context: string, key: Uint8Array): Uint8Array;
+};
+
 export interface Fixstep {
 	init(): Promise<Fixstep>;
 	version(): string;
 	buildKernels(): Kernels[];
 	World: typeof World; Body: typeof Body; Joint: typeof Joint; Character: typeof Character; Replay: typeof Replay;
 	Recorder: typeof Recorder; FixstepError: typeof FixstepError;
+	Session: typeof Session; RelayTransport: typeof RelayTransport; connectRelay: typeof connectRelay;
+	randomInputBytes: typeof randomInputBytes; inputsToBytes: typeof inputsToBytes; inputsFromBytes: typeof inputsFromBytes;
+	sodium: typeof sodium;
 	scenes(): readonly SceneInfo[];
 	createScene(name: string): World;
 	toFixed(v: Num, what?: string): number;

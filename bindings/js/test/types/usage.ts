@@ -50,3 +50,31 @@ export async function main(): Promise<string> {
 	const n: number = ball.filter.categoryBits;
 	return [speeds, visitors, raw, found, near, hit, bits, v, colour, layout, inputs, digest, n, fixstep.version(), ground.slot].join();
 }
+
+// sessions: a Session on the relay transport, its events and readings
+import { Session, connectRelay, randomInputBytes, inputsFromBytes, sodium } from '../../types/fixstep';
+import type { SessionEvent, SessionTransport, SessionStats } from '../../types/fixstep';
+import { startRelay } from '../../types/relay';
+
+export async function session(): Promise<string> {
+	const relay = await startRelay({ port: 0 });
+	const transport: SessionTransport = await connectRelay(relay.url, { room: 'r', peer: 0 });
+	const key = new Uint8Array(32).fill(1);
+	const seen: SessionEvent[] = [];
+	const s = new Session({
+		world: createScene('arena'), peers: 2, local: 0, players: [1, 1], mode: 'rollback', ticks: 60, key, transport,
+		input: (tick, player) => randomInputBytes(7, tick, player),
+		applyInputs: (world, inputs, tick) => { world.applySceneInputs('arena', inputsFromBytes(inputs), tick); },
+		onEvent: (e) => { seen.push(e); },
+	});
+	s.pump(performance.now(), 16);
+	const st: SessionStats = s.stats;
+	const drops: number = st.dropped['bad_mac'] ?? 0;
+	const mac: Uint8Array = sodium.auth(new Uint8Array(3), key);
+	// @ts-expect-error: the mode is a name
+	new Session({ world: createScene('arena'), ticks: 10, key, transport, mode: 2 });
+	const line: string = s.desyncLine;
+	s.free();
+	await relay.close();
+	return `${s.framesAhead} ${s.hash(0)} ${drops} ${mac.length} ${line} ${seen.length}`;
+}

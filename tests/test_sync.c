@@ -556,6 +556,64 @@ TEST(sync_late_join_before_absence)
 	CHECK(f < 100 + ticks * 2); /* not held for absent_ms */
 }
 
+/* A peer killed and restarted within 64 ms, on a host with a long
+ * absent_ms (4 s): the new process's packets, numbered from 1 again, outnumber the
+ * old one's before its host would take a request with a replayed number
+ * for a restart, and are accepted as the same peer's. What the others held
+ * as delivered to the old process (its acknowledgements of their inputs,
+ * ahead of the state the joiner gets) must not stand for the new one: the
+ * joiner stalled for good one tick past its state (the real-clock test,
+ * about one run in six under load). */
+TEST(sync_restart_outnumbers_old_sequence)
+{
+	const uint32_t ticks = 600, J = 3;
+	fxs_impair imp = { 0.05, 0.0, 0, 30, 34 };
+	joinrun r;
+	memset(&r, 0, sizeof r);
+	r.net = fxs_simnet_create(SP, &imp);
+	r.ticks = ticks;
+	r.leaver = J;
+	r.absent_ms = 4000;
+	for (uint32_t p = 0; p < SP; ++p)
+		CHECK(join_open(&r, p, ticks, false));
+	bool done = false, killed = false;
+	uint64_t f, killed_tick = 0, paused_at = 0;
+	for (f = 0; f < 4000 && !done; ++f) {
+		/* 10 frames without a core, then one frame, then killed: it dies
+		 * having acknowledged the others' inputs past its own last */
+		if (!paused_at && fxs_session_tick(r.s[J]) >= 100)
+			paused_at = f, r.paused[J] = true;
+		if (paused_at && f == paused_at + 10)
+			r.paused[J] = false;
+		if (!killed && paused_at && f == paused_at + 11) {
+			killed_tick = fxs_session_tick(r.s[J]);
+			join_close(&r, J);
+			killed = true;
+		}
+		/* restarted 4 frames later (what was sent to the dead process is lost) */
+		if (killed && !r.s[J] && f == paused_at + 15)
+			CHECK(join_open(&r, J, ticks, true));
+		done = join_frame(&r, f);
+	}
+	fxs_session_join_status js;
+	fxs_session_join_get(r.s[J], &js);
+	bool same = done;
+	uint64_t h0 = fxs_session_hash(r.s[0], ticks);
+	for (uint32_t p = 0; p < SP; ++p)
+		same = same && fxs_session_tick(r.s[p]) == ticks && fxs_session_hash(r.s[p], ticks) == h0 &&
+			fxs_session_desync_get(r.s[p])->tick == 0;
+	printf("    peer %u killed at tick %" PRIu64 " and restarted (absent_ms 4 s): state of tick %" PRIu64
+	       ", own inputs from %" PRIu64 "; all 4 end on %016" PRIx64 " after %" PRIu64 " frames: %s\n",
+	       J, killed_tick, js.state_tick, js.return_tick, h0, f, same ? "yes" : "NO");
+	for (uint32_t p = 0; p < SP && !same; ++p)
+		printf("      peer %u: tick %" PRIu64 " confirmed %" PRIu64 " complete %d\n", p, fxs_session_tick(r.s[p]),
+		       fxs_session_confirmed(r.s[p]), fxs_session_complete(r.s[p]));
+	for (uint32_t p = 0; p < SP; ++p)
+		join_close(&r, p);
+	fxs_simnet_destroy(r.net);
+	CHECK(same && js.loaded && js.return_tick > js.state_tick);
+}
+
 SLOW_TEST(sync_late_join_under_loss) { join_case(false); }
 SLOW_TEST(sync_reconnect_after_kill_under_loss) { join_case(true); }
 

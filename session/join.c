@@ -14,6 +14,7 @@
 #define REQ_MS 250u            /* a joiner asks again after this */
 #define CATCHUP_BACK 30u       /* a join's state is this many ticks before the host's confirmed tick */
 #define VOUCH_WAIT_MS 2000u    /* a peer that has not vouched for a join's state by then is not waited for */
+#define JOIN_ALIVE_MS 2000u    /* without absent_ms: an absent peer not heard for this long is not waited for */
 
 enum { P_PRESENT = 0,
        P_FROZEN,
@@ -958,6 +959,17 @@ bool fxs_join_idle(const fxs_session *s)
 	const fxs_join *y = s->join;
 	if (y->joining && (!y->loaded || !y->R))
 		return false;
+	/* an absent peer that is heard (a restarted one, joining): brought back
+	 * before the session ends here (its return tick past the last one when
+	 * it catches up after that), or it never could be (its state, proxies,
+	 * return tick and checksums come from us) */
+	uint64_t alive_ms = s->config.absent_ms ? s->config.absent_ms : JOIN_ALIVE_MS;
+	for (uint32_t j = 0; j < s->config.peers; ++j) {
+		const jpeer *x = &y->p[j];
+		if (j != s->config.local && (x->phase == P_FROZEN || x->phase == P_PROXIED) &&
+		    y->now - x->last_heard < alive_ms)
+			return false;
+	}
 	return true;
 }
 

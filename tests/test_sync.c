@@ -614,6 +614,66 @@ TEST(sync_restart_outnumbers_old_sequence)
 	CHECK(same && js.loaded && js.return_tick > js.state_tick);
 }
 
+/* A peer killed near the end and restarted: its host (and the others)
+ * play the last ticks on its neutral inputs before it has caught up with
+ * the state it got. The host must still bring it back (a return tick past
+ * the last) rather than end the session with it half joined: the joiner
+ * then never ended (the real-clock test, under load). */
+TEST(sync_restart_near_the_end)
+{
+	const uint32_t ticks = 300, J = 3;
+	fxs_impair imp = { 0.05, 0.0, 0, 30, 35 };
+	joinrun r;
+	memset(&r, 0, sizeof r);
+	r.net = fxs_simnet_create(SP, &imp);
+	r.ticks = ticks;
+	r.leaver = J;
+	for (uint32_t p = 0; p < SP; ++p)
+		CHECK(join_open(&r, p, ticks, false));
+	bool done = false;
+	uint64_t f, killed_at = 0, killed_tick = 0, host_complete_at = 0, loaded_tick = 0;
+	bool host_early = false;
+	for (f = 0; f < 3000 && !done; ++f) {
+		if (!killed_at && fxs_session_tick(r.s[J]) >= ticks - 30) {
+			killed_tick = fxs_session_tick(r.s[J]);
+			join_close(&r, J);
+			killed_at = f;
+		}
+		if (killed_at && !r.s[J] && f == killed_at + 4)
+			CHECK(join_open(&r, J, ticks, true));
+		/* the joiner runs no faster than the others from its state on */
+		fxs_session_join_status js;
+		if (r.s[J] && fxs_session_join_get(r.s[J], &js) && js.loaded && !loaded_tick)
+			loaded_tick = fxs_session_tick(r.s[0]);
+		done = join_frame(&r, f);
+		/* (a game ends once its session is complete: the host's must
+		 * not be while the joiner is still on its way back) */
+		if (!host_complete_at && fxs_session_complete(r.s[0]))
+			host_complete_at = f;
+		if (host_complete_at == f && r.s[J] && fxs_session_join_get(r.s[J], &js) && js.joining)
+			host_early = true;
+	}
+	fxs_session_join_status js;
+	fxs_session_join_get(r.s[J], &js);
+	bool same = done;
+	uint64_t h0 = fxs_session_hash(r.s[0], ticks);
+	for (uint32_t p = 0; p < SP; ++p)
+		same = same && fxs_session_tick(r.s[p]) == ticks && fxs_session_hash(r.s[p], ticks) == h0 &&
+			fxs_session_desync_get(r.s[p])->tick == 0;
+	printf("    peer %u killed at tick %" PRIu64 " of %u, restarted; it loaded the state of tick %" PRIu64
+	       " with peer 0 at %" PRIu64 ", own inputs from %" PRIu64 "; all 4 end on %016" PRIx64 " after %" PRIu64
+	       " frames: %s; peer 0 complete at frame %" PRIu64 "%s\n",
+	       J, killed_tick, ticks, js.state_tick, loaded_tick, js.return_tick, h0, f, same ? "yes" : "NO",
+	       host_complete_at, host_early ? ", with peer 3 still joining" : "");
+	for (uint32_t p = 0; p < SP && !same; ++p)
+		printf("      peer %u: tick %" PRIu64 " confirmed %" PRIu64 " complete %d\n", p, fxs_session_tick(r.s[p]),
+		       fxs_session_confirmed(r.s[p]), fxs_session_complete(r.s[p]));
+	for (uint32_t p = 0; p < SP; ++p)
+		join_close(&r, p);
+	fxs_simnet_destroy(r.net);
+	CHECK(same && js.loaded && js.return_tick == ticks + 1 && !host_early);
+}
+
 SLOW_TEST(sync_late_join_under_loss) { join_case(false); }
 SLOW_TEST(sync_reconnect_after_kill_under_loss) { join_case(true); }
 

@@ -527,7 +527,9 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 			 * alive (its packets late, not gone) learns it was dropped */
 			if (host && k == j && (x->phase == P_FROZEN || x->phase == P_PROXIED) && !x->wants)
 				d |= DUE_ABSENT;
-			if (host && x->phase == P_BACK && x->rep_R[k] != x->R)
+			/* (each JOINED brings a report: until k holds every input below R) */
+			if (host && x->phase == P_BACK &&
+			    (x->rep_R[k] != x->R || (k != j && s->peer[k].count && x->rep_now[k] + 1 < x->R)))
 				d |= DUE_JOINED;
 			if (d) {
 				y->due[k][j] |= d;
@@ -542,8 +544,10 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 		 * told); then j is an ordinary peer again, which can leave again */
 		if (x->phase == P_BACK && s->peer[j].contig + 1 >= x->R) {
 			bool told = true;
+			/* every other player peer told, and holding j's proxies below
+			 * R (one that joined itself meanwhile gets them late) */
 			for (uint32_t k = 0; host && k < s->config.peers; ++k)
-				if (k != me && k != j && s->peer[k].count && x->rep_R[k] != x->R)
+				if (k != me && k != j && s->peer[k].count && (x->rep_R[k] != x->R || x->rep_now[k] + 1 < x->R))
 					told = false;
 			/* and (the host) j holds its proxies below R: the host sends
 			 * them only until then (j stalled on a lost one for good) */
@@ -653,6 +657,10 @@ static fxs_drop take_inputs(fxs_session *s, uint32_t j, uint64_t first, uint64_t
 	uint64_t limit = fxs_sess_input_limit(s); /* (the input window, as for data packets) */
 	if (hi > limit)
 		hi = limit;
+	/* (a joiner holds the ticks up to its state's in that state, not as
+	 * inputs: those before it are not compared, nor taken) */
+	if (s->join->joining && s->join->loaded && lo <= s->join->base)
+		lo = s->join->base + 1;
 	for (uint64_t i = 0; i < n; ++i) {
 		uint64_t t = first + i;
 		if (t >= lo && t <= hi && p->have[t] &&
@@ -766,6 +774,12 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			return len != 14 ? FXS_DROP_COUNT : FXS_DROP_PEER;
 		if (get32(body + 6) > get32(body + 10) || get32(body + 10) > s->config.ticks)
 			return FXS_DROP_RANGE;
+		/* joining ourselves (absent too: our inputs the host's neutral
+		 * ones, our ticks behind its confirmed one), we have no word of
+		 * our own on it: no answer (j does not wait for us past
+		 * VOUCH_WAIT_MS), rather than one that refuses an honest offer */
+		if (y->joining && (!y->loaded || !y->R))
+			return FXS_DROP_NONE;
 		x->vouch_T = get32(body + 6);
 		x->vouch_C = get32(body + 10);
 		y->due[j][j] |= DUE_VOUCH;

@@ -674,6 +674,73 @@ TEST(sync_restart_near_the_end)
 	CHECK(same && js.loaded && js.return_tick == ticks + 1 && !host_early);
 }
 
+/* Two peers silent past absent_ms at once (a loaded machine: each 704 ms
+ * without a core, b starting `lag` frames after a), both declared absent
+ * while alive; each, told, joins again. All four end on one hash. The
+ * 10-minute soak hung so: a joiner refused its host's honest state because
+ * the other joiner (absent too) said it had simulated nothing; a joiner
+ * dropped the reports of the other absent peer's inputs as conflicting
+ * with the ticks its own state held; and a host took a peer for back
+ * before the other joiner held its proxies. */
+static bool absent_pair_case(uint32_t a, uint32_t b, uint32_t lag, uint32_t seed)
+{
+	const uint32_t ticks = 1200;
+	fxs_impair imp = { 0.05, 0.0, 0, 60, seed };
+	joinrun r;
+	memset(&r, 0, sizeof r);
+	r.net = fxs_simnet_create(SP, &imp);
+	r.ticks = ticks;
+	r.leaver = a;
+	bool opened = true;
+	for (uint32_t p = 0; p < SP; ++p)
+		opened = opened && join_open(&r, p, ticks, false);
+	bool done = false, restarted[SP] = { 0 };
+	uint64_t f, pause_at[SP] = { 0 };
+	for (f = 0; f < 6000 && !done && opened; ++f) {
+		if (!pause_at[a] && fxs_session_tick(r.s[a]) >= 400)
+			pause_at[a] = f, r.paused[a] = true;
+		if (pause_at[a] && !pause_at[b] && f >= pause_at[a] + lag)
+			pause_at[b] = f, r.paused[b] = true;
+		for (uint32_t k = 0; k < SP; ++k) {
+			if (pause_at[k] && r.paused[k] && f >= pause_at[k] + 44)
+				r.paused[k] = false;
+			fxs_session_join_status js;
+			if (!restarted[k] && pause_at[k] && !r.paused[k] && fxs_session_join_get(r.s[k], &js) && js.dropped) {
+				join_close(&r, k);
+				opened = opened && join_open(&r, k, ticks, true);
+				restarted[k] = true;
+			}
+		}
+		done = join_frame(&r, f);
+	}
+	bool same = done && restarted[a] && restarted[b];
+	uint64_t h0 = fxs_session_hash(r.s[0], ticks);
+	for (uint32_t p = 0; p < SP; ++p)
+		same = same && fxs_session_tick(r.s[p]) == ticks && fxs_session_hash(r.s[p], ticks) == h0 &&
+			fxs_session_desync_get(r.s[p])->tick == 0;
+	printf("    peers %u and %u silent %u frames apart, both declared absent and joined again: all 4 end on %016" PRIx64
+	       " after %" PRIu64 " frames: %s\n",
+	       a, b, lag, h0, f, same ? "yes" : "NO");
+	for (uint32_t p = 0; p < SP && !same; ++p) {
+		fxs_session_join_status js;
+		fxs_session_join_get(r.s[p], &js);
+		printf("      peer %u: tick %" PRIu64 " confirmed %" PRIu64 " complete %d loaded %d return %" PRIu64 "\n", p,
+		       fxs_session_tick(r.s[p]), fxs_session_confirmed(r.s[p]), fxs_session_complete(r.s[p]), js.loaded,
+		       js.return_tick);
+	}
+	for (uint32_t p = 0; p < SP; ++p)
+		join_close(&r, p);
+	fxs_simnet_destroy(r.net);
+	return same;
+}
+
+TEST(sync_two_absent_at_once)
+{
+	CHECK(absent_pair_case(2, 3, 0, 40)); /* (a joiner's refusal on the other's word) */
+	CHECK(absent_pair_case(1, 2, 5, 41)); /* (reports dropped as conflicting) */
+	CHECK(absent_pair_case(1, 3, 5, 41)); /* (a peer back before the other held its proxies) */
+}
+
 SLOW_TEST(sync_late_join_under_loss) { join_case(false); }
 SLOW_TEST(sync_reconnect_after_kill_under_loss) { join_case(true); }
 

@@ -212,6 +212,16 @@ static bool start_blob(fxs_session *s, uint32_t j)
 	 * only in the state: the proxies it gets start past M */
 	if (C < x->M)
 		return false;
+	/* and every other absent peer's real inputs (to its M) are in the
+	 * blob: the joiner cannot take them from the reports it got before it
+	 * had a state (beyond its input window then, and not sent again once
+	 * that peer is back) */
+	for (uint32_t k = 0; k < s->config.peers; ++k) {
+		const jpeer *o = &s->join->p[k];
+		if (k != j && k != s->config.local && s->peer[k].count &&
+		    (o->phase == P_FROZEN || (o->phase >= P_PROXIED && C < o->M)))
+			return false;
+	}
 	const snap_slot *r = fxs_sess_snap_get(s, T);
 	if (!r) {
 		T = C;

@@ -675,14 +675,15 @@ TEST(sync_restart_near_the_end)
 }
 
 /* Two peers silent past absent_ms at once (a loaded machine: each 704 ms
- * without a core, b starting `lag` frames after a), both declared absent
+ * without a core, b starting `lag` frames after a, and a third c3 2 x lag
+ * after a unless UINT32_MAX), all declared absent
  * while alive; each, told, joins again. All four end on one hash. The
  * 10-minute soak hung so: a joiner refused its host's honest state because
  * the other joiner (absent too) said it had simulated nothing; a joiner
  * dropped the reports of the other absent peer's inputs as conflicting
  * with the ticks its own state held; and a host took a peer for back
  * before the other joiner held its proxies. */
-static bool absent_pair_case(uint32_t a, uint32_t b, uint32_t lag, uint32_t seed)
+static bool absent_pair_case3(uint32_t a, uint32_t b, uint32_t c3, uint32_t lag, uint32_t seed)
 {
 	const uint32_t ticks = 1200;
 	fxs_impair imp = { 0.05, 0.0, 0, 60, seed };
@@ -701,6 +702,8 @@ static bool absent_pair_case(uint32_t a, uint32_t b, uint32_t lag, uint32_t seed
 			pause_at[a] = f, r.paused[a] = true;
 		if (pause_at[a] && !pause_at[b] && f >= pause_at[a] + lag)
 			pause_at[b] = f, r.paused[b] = true;
+		if (c3 < SP && pause_at[a] && !pause_at[c3] && f >= pause_at[a] + 2 * lag)
+			pause_at[c3] = f, r.paused[c3] = true;
 		for (uint32_t k = 0; k < SP; ++k) {
 			if (pause_at[k] && r.paused[k] && f >= pause_at[k] + 44)
 				r.paused[k] = false;
@@ -713,14 +716,14 @@ static bool absent_pair_case(uint32_t a, uint32_t b, uint32_t lag, uint32_t seed
 		}
 		done = join_frame(&r, f);
 	}
-	bool same = done && restarted[a] && restarted[b];
+	bool same = done && restarted[a] && restarted[b] && (c3 >= SP || restarted[c3]);
 	uint64_t h0 = fxs_session_hash(r.s[0], ticks);
 	for (uint32_t p = 0; p < SP; ++p)
 		same = same && fxs_session_tick(r.s[p]) == ticks && fxs_session_hash(r.s[p], ticks) == h0 &&
 			fxs_session_desync_get(r.s[p])->tick == 0;
-	printf("    peers %u and %u silent %u frames apart, both declared absent and joined again: all 4 end on %016" PRIx64
+	printf("    peers %u and %u%s silent %u frames apart, all declared absent and joined again: all 4 end on %016" PRIx64
 	       " after %" PRIu64 " frames: %s\n",
-	       a, b, lag, h0, f, same ? "yes" : "NO");
+	       a, b, c3 < SP ? " (and a third)" : "", lag, h0, f, same ? "yes" : "NO");
 	for (uint32_t p = 0; p < SP && !same; ++p) {
 		fxs_session_join_status js;
 		fxs_session_join_get(r.s[p], &js);
@@ -734,11 +737,23 @@ static bool absent_pair_case(uint32_t a, uint32_t b, uint32_t lag, uint32_t seed
 	return same;
 }
 
+/* Three of the four at once (the soak under load: peers 1, 2 and 3
+ * declared absent by peer 0 within a tick): a joiner whose state came
+ * before another absent peer's inputs up to its M (taken from reports it
+ * got before it had a state, beyond its input window then, and not sent
+ * again once that peer was back) stalled for good; the host now sends a
+ * state only once it holds every absent peer's inputs to its M. */
+TEST(sync_three_absent_at_once)
+{
+	CHECK(absent_pair_case3(1, 2, 3, 0, 50));
+	CHECK(absent_pair_case3(1, 2, 3, 3, 51));
+}
+
 TEST(sync_two_absent_at_once)
 {
-	CHECK(absent_pair_case(2, 3, 0, 40)); /* (a joiner's refusal on the other's word) */
-	CHECK(absent_pair_case(1, 2, 5, 41)); /* (reports dropped as conflicting) */
-	CHECK(absent_pair_case(1, 3, 5, 41)); /* (a peer back before the other held its proxies) */
+	CHECK(absent_pair_case3(2, 3, UINT32_MAX, 0, 40)); /* (a joiner's refusal on the other's word) */
+	CHECK(absent_pair_case3(1, 2, UINT32_MAX, 5, 41)); /* (reports dropped as conflicting) */
+	CHECK(absent_pair_case3(1, 3, UINT32_MAX, 5, 41)); /* (a peer back before the other held its proxies) */
 }
 
 SLOW_TEST(sync_late_join_under_loss) { join_case(false); }

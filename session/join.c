@@ -14,6 +14,7 @@
 #define REQ_MS 250u            /* a joiner asks again after this */
 #define CATCHUP_BACK 30u       /* a join's state is this many ticks before the host's confirmed tick */
 #define VOUCH_WAIT_MS 2000u    /* a peer that has not vouched for a join's state by then is not waited for */
+#define JOIN_ALIVE_MS 2000u    /* without absent_ms: an absent peer not heard for this long is not waited for */
 
 enum { P_PRESENT = 0,
        P_FROZEN,
@@ -211,6 +212,16 @@ static bool start_blob(fxs_session *s, uint32_t j)
 	 * only in the state: the proxies it gets start past M */
 	if (C < x->M)
 		return false;
+	/* and every other absent peer's real inputs (to its M) are in the
+	 * blob: the joiner cannot take them from the reports it got before it
+	 * had a state (beyond its input window then, and not sent again once
+	 * that peer is back) */
+	for (uint32_t k = 0; k < s->config.peers; ++k) {
+		const jpeer *o = &s->join->p[k];
+		if (k != j && k != s->config.local && s->peer[k].count &&
+		    (o->phase == P_FROZEN || (o->phase >= P_PROXIED && C < o->M)))
+			return false;
+	}
 	const snap_slot *r = fxs_sess_snap_get(s, T);
 	if (!r) {
 		T = C;
@@ -526,7 +537,9 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 			 * alive (its packets late, not gone) learns it was dropped */
 			if (host && k == j && (x->phase == P_FROZEN || x->phase == P_PROXIED) && !x->wants)
 				d |= DUE_ABSENT;
-			if (host && x->phase == P_BACK && x->rep_R[k] != x->R)
+			/* (each JOINED brings a report: until k holds every input below R) */
+			if (host && x->phase == P_BACK &&
+			    (x->rep_R[k] != x->R || (k != j && s->peer[k].count && x->rep_now[k] + 1 < x->R)))
 				d |= DUE_JOINED;
 			if (d) {
 				y->due[k][j] |= d;
@@ -541,8 +554,10 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 		 * told); then j is an ordinary peer again, which can leave again */
 		if (x->phase == P_BACK && s->peer[j].contig + 1 >= x->R) {
 			bool told = true;
+			/* every other player peer told, and holding j's proxies below
+			 * R (one that joined itself meanwhile gets them late) */
 			for (uint32_t k = 0; host && k < s->config.peers; ++k)
-				if (k != me && k != j && s->peer[k].count && x->rep_R[k] != x->R)
+				if (k != me && k != j && s->peer[k].count && (x->rep_R[k] != x->R || x->rep_now[k] + 1 < x->R))
 					told = false;
 			/* and (the host) j holds its proxies below R: the host sends
 			 * them only until then (j stalled on a lost one for good) */
@@ -652,6 +667,10 @@ static fxs_drop take_inputs(fxs_session *s, uint32_t j, uint64_t first, uint64_t
 	uint64_t limit = fxs_sess_input_limit(s); /* (the input window, as for data packets) */
 	if (hi > limit)
 		hi = limit;
+	/* (a joiner holds the ticks up to its state's in that state, not as
+	 * inputs: those before it are not compared, nor taken) */
+	if (s->join->joining && s->join->loaded && lo <= s->join->base)
+		lo = s->join->base + 1;
 	for (uint64_t i = 0; i < n; ++i) {
 		uint64_t t = first + i;
 		if (t >= lo && t <= hi && p->have[t] &&
@@ -765,6 +784,12 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			return len != 14 ? FXS_DROP_COUNT : FXS_DROP_PEER;
 		if (get32(body + 6) > get32(body + 10) || get32(body + 10) > s->config.ticks)
 			return FXS_DROP_RANGE;
+		/* joining ourselves (absent too: our inputs the host's neutral
+		 * ones, our ticks behind its confirmed one), we have no word of
+		 * our own on it: no answer (j does not wait for us past
+		 * VOUCH_WAIT_MS), rather than one that refuses an honest offer */
+		if (y->joining && (!y->loaded || !y->R))
+			return FXS_DROP_NONE;
 		x->vouch_T = get32(body + 6);
 		x->vouch_C = get32(body + 10);
 		y->due[j][j] |= DUE_VOUCH;
@@ -958,6 +983,17 @@ bool fxs_join_idle(const fxs_session *s)
 	const fxs_join *y = s->join;
 	if (y->joining && (!y->loaded || !y->R))
 		return false;
+	/* an absent peer that is heard (a restarted one, joining): brought back
+	 * before the session ends here (its return tick past the last one when
+	 * it catches up after that), or it never could be (its state, proxies,
+	 * return tick and checksums come from us) */
+	uint64_t alive_ms = s->config.absent_ms ? s->config.absent_ms : JOIN_ALIVE_MS;
+	for (uint32_t j = 0; j < s->config.peers; ++j) {
+		const jpeer *x = &y->p[j];
+		if (j != s->config.local && (x->phase == P_FROZEN || x->phase == P_PROXIED) &&
+		    y->now - x->last_heard < alive_ms)
+			return false;
+	}
 	return true;
 }
 

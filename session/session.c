@@ -546,8 +546,9 @@ static fxs_drop data_check(const fxs_session *s, uint32_t q, const fxs_data *d)
 	return FXS_DROP_NONE;
 }
 
-/* A data packet (type 1) of peer q: checked, then taken in. */
-static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, size_t len)
+/* A data packet (type 1) of peer q: checked, then taken in. `newest`: its
+ * sequence number is the highest of q's yet. */
+static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, size_t len, bool newest)
 {
 	fxs_data d;
 	fxs_drop r = fxs_data_decode(body, len, &d);
@@ -578,10 +579,18 @@ static fxs_drop data_receive(fxs_session *s, uint32_t q, const uint8_t *body, si
 	}
 	while (p->rcontig + 1 < s->n && p->rhave[p->rcontig + 1])
 		++p->rcontig;
-	if (d.input_ack > p->their_input_ack)
-		p->their_input_ack = d.input_ack;
-	if (d.hash_ack > p->their_hash_ack)
-		p->their_hash_ack = d.hash_ack;
+	/* what q holds of ours is what its newest packet says, not the most any
+	 * packet said: a restarted q (its numbers passed the old process's
+	 * before anything took it for a restart) holds nothing its old process
+	 * acknowledged, and our resends must start from what it says now
+	 * (within one process an older packet never says more); never below a
+	 * join's state, whose ticks are not exchanged (a joiner does not hold
+	 * its own inputs before that state) */
+	if (newest) {
+		uint64_t floor = fxs_join_compare_from(s, q);
+		p->their_input_ack = d.input_ack > floor ? d.input_ack : floor;
+		p->their_hash_ack = d.hash_ack > floor ? d.hash_ack : floor;
+	}
 	if (d.flags & FXS_PKT_FLAG_DONE)
 		p->done = true;
 	uint32_t trips = p->ts_trips;
@@ -626,7 +635,7 @@ fxs_drop fxs_session_receive(fxs_session *s, const uint8_t *buf, size_t len, int
 	if (d == FXS_DROP_NONE) {
 		switch (f.type) {
 		case FXS_PKT_DATA:
-			d = data_receive(s, f.from, body, f.body_len);
+			d = data_receive(s, f.from, body, f.body_len, f.seq > s->peer[f.from].rx_max);
 			break;
 		case FXS_PKT_JOIN_XFER:
 		case FXS_PKT_ROSTER:

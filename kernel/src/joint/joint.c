@@ -31,6 +31,8 @@
 #include "solve/solver_direct.h"
 #include "joint/joint_batch.h"
 #include "state/state.h"
+#include "world/tasks.h"
+#include "solve/solver_tasks.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -622,11 +624,68 @@ void fxs_joints_swap_softness(solver_ctx *c)
 	fxs_ball_batches_softness(c);
 }
 
-void fxs_joints_setup(solver_ctx *c)
+/* ---- the batched ball joints' passes, on the world's workers ----
+ * A pass over batches [first, end) in blocks of FXS_BALL_BLOCK batches (a
+ * size fixed by the data, world/tasks.h): each block writes its own
+ * batches and count, and moves only its own batches' bodies (the warm
+ * start and the solve take one stage's batches: no dynamic body twice).
+ * The counts are added in block order. */
+#define FXS_BALL_BLOCK 4
+
+enum { BALL_SETUP_ALL, BALL_SETUP, BALL_WARM, BALL_SOLVE };
+
+typedef struct ball_job {
+	solver_ctx *c;
+	uint32_t first, end, block;
+	int pass;
+	bool use_bias;
+	uint32_t count[FXS_TASK_BLOCKS_MAX];
+} ball_job;
+
+static uint32_t ball_pass(solver_ctx *c, int pass, uint32_t first, uint32_t end, bool use_bias)
+{
+	switch (pass) {
+	case BALL_SETUP_ALL:
+	case BALL_SETUP:
+		return fxs_ball_setup(c, first, end, pass == BALL_SETUP_ALL);
+	case BALL_WARM:
+		return fxs_ball_warm_start(c, first, end);
+	default:
+		return fxs_ball_solve(c, first, end, use_bias);
+	}
+}
+
+static void ball_block(void *ctx, uint32_t k)
+{
+	ball_job *j = ctx;
+	const uint32_t a = j->first + k * j->block, b = j->end - a < j->block ? j->end : a + j->block;
+	j->count[k] = ball_pass(j->c, j->pass, a, b, j->use_bias);
+}
+
+static uint32_t ball_run(solver_ctx *c, int pass, uint32_t first, uint32_t end, bool use_bias)
+{
+	if (!c->tasks || end - first < 2)
+		return ball_pass(c, pass, first, end, use_bias);
+	ball_job j;
+	j.c = c, j.first = first, j.end = end, j.pass = pass, j.use_bias = use_bias;
+	const uint32_t blocks = fxs_task_blocks(end - first, c->w->task_fine ? 1 : FXS_BALL_BLOCK, &j.block);
+	fxs_tasks_run(c->w, ball_block, &j, blocks); /* returns when all are done: the barrier */
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < blocks; ++k)
+		total += j.count[k];
+	return total;
+}
+
+void fxs_joints_setup(solver_ctx *c, bool first)
 {
 	for (uint32_t wi = 0; wi < c->wide_stage_end[FXS_STAGE_OVERFLOW]; ++wi)
 		setup_rows(c, &c->joints[c->wide_joints[wi]]);
-	*c->ovf += fxs_ball_setup(c);
+	if (c->ball_batch_count == 0)
+		return;
+	/* the rotations the batches need, body by body (in blocks of bodies
+	 * with workers: each body's own slots), then the batches */
+	fxs_solver_bodies_run(c, fxs_ball_rotations);
+	*c->ovf += ball_run(c, first ? BALL_SETUP_ALL : BALL_SETUP, 0, c->ball_batch_count, false);
 }
 
 void fxs_joints_warm_start(solver_ctx *c)
@@ -641,7 +700,7 @@ void fxs_joints_warm_start(solver_ctx *c)
 			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
 			kinds[sj->type]->warm_start(sj, A, B, c->w->joints[sj->index].impulse, ovf);
 		}
-		local += fxs_ball_warm_start(c, bi, c->ball_stage_end[st]);
+		local += ball_run(c, BALL_WARM, bi, c->ball_stage_end[st], false);
 		bi = c->ball_stage_end[st];
 	}
 	*c->ovf += local;
@@ -671,7 +730,7 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 			const fxs_body *ba = &bodies[sj->a], *bb = &bodies[sj->b];
 			kinds[sj->type]->solve(sj, j, A, B, ba, bb, use_bias, inv_h, ovf);
 		}
-		local += fxs_ball_solve(c, bi, c->ball_stage_end[st], use_bias);
+		local += ball_run(c, BALL_SOLVE, bi, c->ball_stage_end[st], use_bias);
 		bi = c->ball_stage_end[st];
 	}
 	*c->ovf += local;

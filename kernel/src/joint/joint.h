@@ -74,9 +74,10 @@ void fxs_joints_prepare(solver_ctx *c);
 bool fxs_joints_plan(solver_ctx *c);
 /* after the sub-steps: the hot joints' impulses back into the joints */
 void fxs_joints_store(solver_ctx *c);
-/* the rows from the bodies' current poses (when the step begins, then after
- * every integrate_positions); the warm start applies the impulses */
-void fxs_joints_setup(solver_ctx *c);
+/* the rows from the bodies' current poses (when the step begins, first,
+ * then after every integrate_positions); the warm start applies the
+ * impulses */
+void fxs_joints_setup(solver_ctx *c, bool first);
 void fxs_joints_warm_start(solver_ctx *c);
 /* the other sub-step length's softness becomes the joints' (solver.h) */
 void fxs_joints_swap_softness(solver_ctx *c);

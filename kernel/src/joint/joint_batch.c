@@ -160,10 +160,14 @@ static inline void ball_apply(const ball_batch *bt, int l, solver_body *A, solve
 			      uint32_t *ovf)
 {
 	const int64_t ra = (int64_t)1 << (A->sm - 1), rb = (int64_t)1 << (B->sm - 1);
-	add3(&A->v, ((int64_t)-A->im * p[0] + ra) >> A->sm, ((int64_t)-A->im * p[1] + ra) >> A->sm,
-	     ((int64_t)-A->im * p[2] + ra) >> A->sm, ovf);
-	add3(&B->v, ((int64_t)B->im * p[0] + rb) >> B->sm, ((int64_t)B->im * p[1] + rb) >> B->sm,
-	     ((int64_t)B->im * p[2] + rb) >> B->sm, ovf);
+	/* a body that does not move has zero responses: it is not written (it
+	 * may be shared with batches other workers solve at once) */
+	if (A->dynamic)
+		add3(&A->v, ((int64_t)-A->im * p[0] + ra) >> A->sm, ((int64_t)-A->im * p[1] + ra) >> A->sm,
+		     ((int64_t)-A->im * p[2] + ra) >> A->sm, ovf);
+	if (B->dynamic)
+		add3(&B->v, ((int64_t)B->im * p[0] + rb) >> B->sm, ((int64_t)B->im * p[1] + rb) >> B->sm,
+		     ((int64_t)B->im * p[2] + rb) >> B->sm, ovf);
 	const int sna = bt->sna[l], snb = bt->snb[l];
 	const int64_t qa = (int64_t)1 << (sna - 1), qb = (int64_t)1 << (snb - 1);
 	int64_t wa[3], wb[3];
@@ -176,8 +180,10 @@ static inline void ball_apply(const ball_batch *bt, int l, solver_body *A, solve
 			 qb) >>
 			snb;
 	}
-	add3(&A->w, wa[0], wa[1], wa[2], ovf);
-	add3(&B->w, wb[0], wb[1], wb[2], ovf);
+	if (A->dynamic)
+		add3(&A->w, wa[0], wa[1], wa[2], ovf);
+	if (B->dynamic)
+		add3(&B->w, wb[0], wb[1], wb[2], ovf);
 }
 
 /* (x f + 2^15) >> 16 for |x| < 2^47, |f| < 2^31, exact (the split the
@@ -272,6 +278,7 @@ bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot)
 		}
 		const fxs_joint *j = &w->joints[sj->index];
 		bt->a[lane] = sj->a, bt->b[lane] = sj->b, bt->joint[lane] = i, bt->slot[lane] = sj->index;
+		c->bodies[sj->a].ball = c->bodies[sj->b].ball = 1;
 		bt->bias_rate[lane] = sj->s.bias_rate, bt->mass_scale[lane] = sj->s.mass_scale;
 		bt->impulse_scale[lane] = sj->s.impulse_scale;
 		bt->ima[lane] = c->bodies[sj->a].im, bt->imb[lane] = c->bodies[sj->b].im;
@@ -324,45 +331,56 @@ void fxs_ball_store(solver_ctx *c)
 
 /* ---- the kernels ---- */
 
-/* the rotation matrix of body slot s's current pose, made once per pose
- * for all the joints that share the body */
-const fxg_mat3 *fxs_ball_body_rotation(solver_ctx *c, uint32_t s)
-{
-	solver_body *b = &c->bodies[s];
-	if (b->rot_stamp != c->poses) {
-		b->rot = fxg_m3_from_quat(c->w->bodies[s].xf.q, c->ovf);
-		b->rot_stamp = c->poses;
-	}
-	return &b->rot;
-}
+static bool quat_eq(fxg_quat a, fxg_quat b) { return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w; }
 
-/* the lever arms and the separation from the bodies' current poses */
-static void lever_arms(solver_ctx *c, ball_batch *bt)
+void fxs_ball_rotations(solver_ctx *c, uint32_t first, uint32_t end)
 {
-	uint32_t *ovf = c->ovf;
-	for (int l = 0; l < L; ++l) {
-		if (bt->joint[l] == FXS_BALL_EMPTY)
+	for (uint32_t i = first; i < end; ++i) {
+		solver_body *b = &c->bodies[i];
+		if (!b->ball)
 			continue;
-		const fxs_body *ba = &c->w->bodies[bt->a[l]], *bb = &c->w->bodies[bt->b[l]];
-		fxg_vec3 ra = fxg_m3_mul_v3(*fxs_ball_body_rotation(c, bt->a[l]), LANE_V3(bt->local_a, l), ovf);
-		fxg_vec3 rb = fxg_m3_mul_v3(*fxs_ball_body_rotation(c, bt->b[l]), LANE_V3(bt->local_b, l), ovf);
-		fxg_vec3 c0 = fxg_v3_sub(fxg_v3_add(bb->xf.p, rb, ovf), fxg_v3_add(ba->xf.p, ra, ovf), ovf);
-		bt->ra[0][l] = ra.x, bt->ra[1][l] = ra.y, bt->ra[2][l] = ra.z;
-		bt->rb[0][l] = rb.x, bt->rb[1][l] = rb.y, bt->rb[2][l] = rb.z;
-		bt->c0[0][l] = c0.x, bt->c0[1][l] = c0.y, bt->c0[2][l] = c0.z;
+		const fxg_quat q = c->w->bodies[i].xf.q;
+		if (c->kernels && fxg_abs64(q.x) <= FXS_BALL_QUAT_MAX && fxg_abs64(q.y) <= FXS_BALL_QUAT_MAX &&
+		    fxg_abs64(q.z) <= FXS_BALL_QUAT_MAX && fxg_abs64(q.w) <= FXS_BALL_QUAT_MAX)
+			continue; /* the kernels make it (joint_batch_vector.h) */
+		if (quat_eq(q, b->rot_q))
+			continue; /* made from this orientation already */
+		b->rot = fxg_m3_from_quat(q, c->ovf);
+		b->rot_q = q;
 	}
 }
 
-uint32_t fxs_ball_setup(solver_ctx *c)
+/* the lever arms and the separation of lane l from the bodies' current
+ * poses; whether an arm changed */
+static bool lever_arms(solver_ctx *c, ball_batch *bt, int l, uint32_t *ovf)
 {
-	const uint32_t first = 0, end = c->ball_batch_count;
+	const fxs_body *ba = &c->w->bodies[bt->a[l]], *bb = &c->w->bodies[bt->b[l]];
+	fxg_vec3 ra = fxg_m3_mul_v3(*fxs_ball_body_rotation(c, bt->a[l]), LANE_V3(bt->local_a, l), ovf);
+	fxg_vec3 rb = fxg_m3_mul_v3(*fxs_ball_body_rotation(c, bt->b[l]), LANE_V3(bt->local_b, l), ovf);
+	fxg_vec3 c0 = fxg_v3_sub(fxg_v3_add(bb->xf.p, rb, ovf), fxg_v3_add(ba->xf.p, ra, ovf), ovf);
+	const bool turned = !fxg_v3_eq(ra, LANE_V3(bt->ra, l)) || !fxg_v3_eq(rb, LANE_V3(bt->rb, l));
+	bt->ra[0][l] = ra.x, bt->ra[1][l] = ra.y, bt->ra[2][l] = ra.z;
+	bt->rb[0][l] = rb.x, bt->rb[1][l] = rb.y, bt->rb[2][l] = rb.z;
+	bt->c0[0][l] = c0.x, bt->c0[1][l] = c0.y, bt->c0[2][l] = c0.z;
+	return turned;
+}
+
+uint32_t fxs_ball_setup(solver_ctx *c, uint32_t first, uint32_t end, bool all)
+{
 	if (c->kernels) /* they make the rotations too */
-		return c->kernels->ball_setup(c, first, end);
-	for (uint32_t i = first; i < end; ++i)
-		lever_arms(c, &c->ball_batches[i]);
+		return c->kernels->ball_setup(c, first, end, all);
 	uint32_t local = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
+		bool turned = false;
+		for (int l = 0; l < L; ++l)
+			if (bt->joint[l] != FXS_BALL_EMPTY)
+				turned |= lever_arms(c, bt, l, &local);
+		/* a batch whose arms all stayed keeps its responses and inverses
+		 * (and the saturations their rare lanes counted are not counted
+		 * again): batch by batch, as the vector kernels decide */
+		if (!turned && !all)
+			continue;
 		for (int l = 0; l < L; ++l)
 			if (bt->joint[l] != FXS_BALL_EMPTY)
 				fxs_ball_setup_lane(c, bt, l, &local);

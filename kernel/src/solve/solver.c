@@ -643,8 +643,7 @@ fxs_result fxs_solve(fxs_world *w)
 		fxs_direct_free(&c);
 		return FXS_ERR_NOMEM; /* nothing moved yet this step */
 	}
-	c.poses = 1;
-	fxs_joints_setup(&c);
+	fxs_joints_setup(&c, true);
 	for (int sub = 0; sub < w->def.substeps; ++sub) {
 		c.substep = (uint32_t)sub;
 		if (sub > 0 && sub == c.long_substeps) { /* from here on q long */
@@ -658,14 +657,13 @@ fxs_result fxs_solve(fxs_world *w)
 		fxs_batches_solve(&c, true);
 		fxs_direct_solve(&c, true);
 		integrate_positions(&c);
-		c.poses++;
 		/* the joints' rows from the moved poses, for the relax pass and the
 		 * next sub-step (whose softness they take: the joints trade theirs
 		 * here, a relax pass early, when the next sub-step is q long) */
 		if (sub + 1 == c.long_substeps)
 			fxs_joints_swap_softness(&c);
 		if (sub + 1 < w->def.substeps || w->def.relax_iterations > 0)
-			fxs_joints_setup(&c);
+			fxs_joints_setup(&c, false);
 		for (int r = 0; r < w->def.relax_iterations; ++r) {
 			fxs_joints_solve(&c, false);
 			fxs_batches_solve(&c, false);

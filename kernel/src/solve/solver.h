@@ -30,10 +30,11 @@ typedef struct solver_body {
 	fxg_wide inv_mass;
 	/* line 1: the scaled inverse inertia, the rotation (joint lever arms) */
 	int32_t ii[6]; /* the world inverse inertia scaled (xx, yy, zz, xy, xz, yz; shift si): the hot form's source */
-	uint32_t rot_stamp;
-	fxg_mat3 rot; /* the rotation of the poses numbered rot_stamp (solver_ctx.poses; joint_batch.c's lever arms) */
+	uint32_t ball; /* the body of a batched ball joint this step (joint_batch.c) */
+	fxg_mat3 rot;  /* the rotation of the pose rot_q (joint_batch.c's lever arms) */
 	/* then */
 	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
+	fxg_quat rot_q;  /* the orientation rot was made from; zero: none yet this step */
 } solver_body;
 
 /* One constraint row along a unit direction d: the normal or a tangent. */
@@ -115,7 +116,6 @@ typedef struct solver_ctx {
 	uint8_t *joint_handled;
 	uint32_t direct_ball_islands;
 	uint32_t substep; /* the current sub-step, from 0 */
-	uint32_t poses;   /* the bodies' poses seen so far this step: 1 at its start, + 1 each integrate_positions */
 	/* ball joints in batches (joint_batch.h), per stage: joints and batches
 	 * end at joint_stage_end[s] and ball_stage_end[s] */
 	struct ball_batch *ball_batches;

@@ -236,6 +236,55 @@ static void solve_lane(solver_ctx *c, ball_batch *bt, int l, bool use_bias, uint
 
 /* ---- packing ---- */
 
+/* batches [first, end) from their joints: each batch's first joint was
+ * put in its lane 0 (fxs_ball_batches_build); the lanes take the hot
+ * joints from there on, of the same stage, up to eight */
+static uint32_t pack_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
+{
+	const fxs_world *w = c->w;
+	const uint32_t spare = c->body_count;
+	uint32_t count = 0;
+	for (uint32_t b = first; b < end; ++b) {
+		ball_batch *bt = &c->ball_batches[b];
+		uint32_t i = bt->joint[0];
+		const uint32_t stage = c->joints[i].stage;
+		memset(bt, 0, sizeof *bt);
+		for (int l = 0; l < L; ++l) {
+			bt->a[l] = bt->b[l] = spare;
+			bt->joint[l] = FXS_BALL_EMPTY;
+			bt->sna[l] = bt->snb[l] = bt->sk[l] = 62;
+			bt->sma[l] = bt->smb[l] = 62; /* the spare body's */
+		}
+		for (int lane = 0; lane < L && i < c->joint_count; ++i) {
+			const solver_joint *sj = &c->joints[i];
+			if (!sj->hot)
+				continue;
+			if (sj->stage != stage)
+				break;
+			const fxs_joint *j = &w->joints[sj->index];
+			bt->a[lane] = sj->a, bt->b[lane] = sj->b, bt->joint[lane] = i, bt->slot[lane] = sj->index;
+			bt->bias_rate[lane] = sj->s.bias_rate, bt->mass_scale[lane] = sj->s.mass_scale;
+			bt->impulse_scale[lane] = sj->s.impulse_scale;
+			bt->ima[lane] = c->bodies[sj->a].im, bt->imb[lane] = c->bodies[sj->b].im;
+			bt->sma[lane] = c->bodies[sj->a].sm, bt->smb[lane] = c->bodies[sj->b].sm;
+			for (int k = 0; k < 3; ++k) {
+				int64_t P = j->impulse[k];
+				if (P > FXS_BALL_IMPULSE_MAX || P < -FXS_BALL_IMPULSE_MAX) /* from a snapshot: clamped, counted */
+					P = P > 0 ? FXS_BALL_IMPULSE_MAX : -FXS_BALL_IMPULSE_MAX, ++count;
+				bt->P[k][lane] = P;
+			}
+			const fxg_vec3 la = j->local_anchor_a, lb = j->local_anchor_b;
+			bt->local_a[0][lane] = la.x, bt->local_a[1][lane] = la.y, bt->local_a[2][lane] = la.z;
+			bt->local_b[0][lane] = lb.x, bt->local_b[1][lane] = lb.y, bt->local_b[2][lane] = lb.z;
+			lane++;
+		}
+	}
+	return count;
+}
+
+/* batches a block of the packing fills */
+#define FXS_BALL_PACK_BLOCK 16
+
 bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot)
 {
 	const uint32_t n = hot;
@@ -252,54 +301,29 @@ bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot)
 	if (!base)
 		return false;
 	c->ball_batches = (ball_batch *)(void *)base;
-	const uint32_t spare = c->body_count;
-	ball_batch *bt = NULL;
+	/* where each batch starts (its first joint, in its lane 0 until it is
+	 * packed) and each stage ends; the bodies the batches take */
 	int lane = L;
 	uint32_t stage = UINT32_MAX;
 	for (uint32_t i = 0; i < c->joint_count; ++i) {
-		solver_joint *sj = &c->joints[i];
+		const solver_joint *sj = &c->joints[i];
 		if (!sj->hot)
 			continue;
+		c->bodies[sj->a].ball = c->bodies[sj->b].ball = 1;
 		if (lane == L || sj->stage != stage) {
-			if (bt)
-				while (lane < L)
-					bt->joint[lane++] = FXS_BALL_EMPTY;
 			for (uint32_t s = stage == UINT32_MAX ? 0 : stage; s < sj->stage; ++s)
 				c->ball_stage_end[s] = nb;
-			bt = &c->ball_batches[nb++];
-			memset(bt, 0, sizeof *bt);
-			for (int l = 0; l < L; ++l) {
-				bt->a[l] = bt->b[l] = spare;
-				bt->sna[l] = bt->snb[l] = bt->sk[l] = 62;
-				bt->sma[l] = bt->smb[l] = 62; /* the spare body's */
-			}
+			c->ball_batches[nb++].joint[0] = i;
 			lane = 0;
 			stage = sj->stage;
 		}
-		const fxs_joint *j = &w->joints[sj->index];
-		bt->a[lane] = sj->a, bt->b[lane] = sj->b, bt->joint[lane] = i, bt->slot[lane] = sj->index;
-		c->bodies[sj->a].ball = c->bodies[sj->b].ball = 1;
-		bt->bias_rate[lane] = sj->s.bias_rate, bt->mass_scale[lane] = sj->s.mass_scale;
-		bt->impulse_scale[lane] = sj->s.impulse_scale;
-		bt->ima[lane] = c->bodies[sj->a].im, bt->imb[lane] = c->bodies[sj->b].im;
-		bt->sma[lane] = c->bodies[sj->a].sm, bt->smb[lane] = c->bodies[sj->b].sm;
-		for (int k = 0; k < 3; ++k) {
-			int64_t P = j->impulse[k];
-			if (P > FXS_BALL_IMPULSE_MAX || P < -FXS_BALL_IMPULSE_MAX) /* from a snapshot: clamped, counted */
-				P = P > 0 ? FXS_BALL_IMPULSE_MAX : -FXS_BALL_IMPULSE_MAX, ++*c->ovf;
-			bt->P[k][lane] = P;
-		}
-		const fxg_vec3 la = j->local_anchor_a, lb = j->local_anchor_b;
-		bt->local_a[0][lane] = la.x, bt->local_a[1][lane] = la.y, bt->local_a[2][lane] = la.z;
-		bt->local_b[0][lane] = lb.x, bt->local_b[1][lane] = lb.y, bt->local_b[2][lane] = lb.z;
 		lane++;
 	}
-	if (bt)
-		while (lane < L)
-			bt->joint[lane++] = FXS_BALL_EMPTY;
 	for (uint32_t s = stage; s <= FXS_STAGE_OVERFLOW; ++s)
 		c->ball_stage_end[s] = nb;
 	c->ball_batch_count = nb;
+	/* the batches, in blocks with workers */
+	*c->ovf += fxs_joints_run(c, pack_range, 0, nb, FXS_BALL_PACK_BLOCK, 0);
 	return true;
 }
 

@@ -109,13 +109,12 @@ static void lock_body(solver_body *s, uint8_t locks)
 	s->w = fxs_lock_angular(locks, s->w);
 }
 
-static void prepare_bodies(solver_ctx *c)
+/* solver bodies [first, end): each its own slot (in blocks with workers,
+ * prepare_bodies) */
+static void prepare_bodies_range(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	fxs_world *w = c->w;
-	solver_body *spare = &c->bodies[c->body_count]; /* zero responses, never moves */
-	memset(spare, 0, sizeof *spare);
-	spare->si = spare->sm = 62;
-	for (uint32_t i = 0; i < c->body_count; ++i) {
+	for (uint32_t i = first; i < end; ++i) {
 		const fxs_body *b = &w->bodies[i];
 		solver_body *s = &c->bodies[i];
 		memset(s, 0, sizeof *s);
@@ -147,6 +146,14 @@ static void prepare_bodies(solver_ctx *c)
 			s->ii[k] = scale_to(e[k], s->si, c->ovf);
 		s->sm = scale1(s->inv_mass, &s->im, c->ovf);
 	}
+}
+
+static void prepare_bodies(solver_ctx *c)
+{
+	solver_body *spare = &c->bodies[c->body_count]; /* zero responses, never moves */
+	memset(spare, 0, sizeof *spare);
+	spare->si = spare->sm = 62;
+	fxs_solver_bodies_run(c, prepare_bodies_range);
 }
 
 static void prepare_contacts(solver_ctx *c)

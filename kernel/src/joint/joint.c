@@ -21,7 +21,8 @@
  * when the step begins and again after every integrate_positions (setup):
  * the biased pass of a sub-step and the relax pass before it see the same
  * poses. Joints are visited in stage order, each sub-step before the
- * contacts. */
+ * contacts; with workers, a stage's ball joint batches at once, in blocks
+ * (fxs_joints_run), after the stage's other joints one by one. */
 #include "joint/joint.h"
 #include "world/call_log.h"
 #include "joint/joint_rows.h"

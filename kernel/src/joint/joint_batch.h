@@ -13,8 +13,8 @@
  * [r]x per body and K^-1 of the 3x3 block by its adjugate with one 64-bit
  * division); every sub-step the warm start, then the biased and the relax
  * passes. N and K^-1 depend on the lever arms and the step's inverse
- * masses and inertias alone, so after the first setup of a step a joint
- * whose two arms did not change keeps them (the same bits, made once):
+ * masses and inertias alone, so after the first setup of a step a batch
+ * whose lanes' arms all stayed keeps them (the same bits, made once):
  * bodies that do not turn (joint_grid's hanging spheres) cost the arms and
  * the separation only. They cannot be kept for a step while the arms turn:
  * K of a light bob on a long arm is stiff across the arm and soft along it
@@ -24,11 +24,13 @@
  *
  * Each pass writes its own batches and reads the bodies (the setup), or
  * moves the disjoint bodies of one stage's batches (the warm start and the
- * solve): with workers, blocks of batches run at once (joint.c). The kernels compute the same integer formulas: portable, lane by
+ * solve): with workers, blocks of batches run at once (joint.c).
+ *
+ * The kernels compute the same integer formulas: portable, lane by
  * lane (joint_batch.c), and the vector kernels written once
  * (joint_batch_vector.h) and built for AVX2, AVX-512, NEON and wasm SIMD128
- * into simd/kernels.h's tables (the setup makes the rotations);
- * tests/test_batch.c compares them. The setup's rare branches (a response or an inverse beyond the
+ * into simd/kernels.h's tables (their setup makes the rotations of unit
+ * quaternions itself); tests/test_batch.c compares them. The setup's rare branches (a response or an inverse beyond the
  * stated ranges, where a shift would leave [1, 62]) are recomputed lane by
  * lane by the portable code in all.
  *
@@ -86,8 +88,9 @@ bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot);
 void fxs_ball_rotations(solver_ctx *c, uint32_t first, uint32_t end);
 
 /* Batches [first, end): the setup, from the bodies' current poses (all:
- * at the step's start; then after each integrate_positions, the lanes
- * whose arms changed: the relax pass then works on the moved poses); per
+ * at the step's start; then after each integrate_positions, the arms and
+ * separations, and the rest for the batches whose arms changed: the relax
+ * pass then works on the moved poses); per
  * sub-step the warm start; a pass. Each returns the saturations it
  * counted (it touches no shared count: blocks of batches run at once). */
 uint32_t fxs_ball_setup(solver_ctx *c, uint32_t first, uint32_t end, bool all);

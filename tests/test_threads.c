@@ -255,6 +255,53 @@ SLOW_TEST(threads_scenes_random_order)
 	}
 }
 
+/* A grid of ball-jointed spheres (joint_grid's layout, 16 x 16, top row
+ * static) whose spheres spin and tumble: the ball joint batches' lever
+ * arms turn every sub-step, so their setup makes the responses and
+ * inverses again batch by batch (joint_batch.h), and the spheres of two
+ * sizes put batches of several stages in every block */
+static fxs_world *spinning_ball_grid(void)
+{
+	enum { N = 16 };
+	fxs_world_def d = fxs_default_world_def();
+	d.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&d);
+	fxs_body_id id[N * N];
+	for (int x = 0; x < N; ++x)
+		for (int y = 0; y < N; ++y) {
+			fxs_body_def b = fxs_default_body_def();
+			b.type = y == 0 ? FXS_BODY_STATIC : FXS_BODY_DYNAMIC;
+			b.shape.type = FXS_SHAPE_SPHERE;
+			b.shape.radius = x % 3 == 0 ? FXG_RATIO(1, 10) : FXG_RATIO(2, 5);
+			b.position = fxg_v3(FXG_I(x), FXG_I(-y), 0);
+			b.angular_velocity = fxg_v3(FXG_I((x * 7 + y * 3) % 5 - 2), FXG_I(y % 3), FXG_I(1));
+			id[x * N + y] = fxs_body_create(w, &b);
+		}
+	for (int x = 0; x < N; ++x)
+		for (int y = 1; y < N; ++y) {
+			fxs_joint_def jd = fxs_default_ball_joint_def();
+			jd.body_a = id[x * N + y - 1], jd.body_b = id[x * N + y];
+			jd.local_anchor_a = fxg_v3(0, -FXG_HALF, 0), jd.local_anchor_b = fxg_v3(0, FXG_HALF, 0);
+			fxs_joint_create(w, &jd);
+			if (x > 0) {
+				jd.body_a = id[(x - 1) * N + y];
+				jd.local_anchor_a = fxg_v3(FXG_HALF, 0, 0), jd.local_anchor_b = fxg_v3(-FXG_HALF, 0, 0);
+				fxs_joint_create(w, &jd);
+			}
+		}
+	return w;
+}
+
+/* the spinning grid's hashes at every worker count, on the pool and in
+ * random order, equal one worker's */
+TEST(threads_spinning_ball_joints)
+{
+	const fxs_scene sc = { .name = "spinning ball joints", .default_steps = 60, .create = spinning_ball_grid };
+	check_scene(&sc, false);
+	if (!test_failed)
+		check_scene(&sc, true);
+}
+
 /* the definition's thread fields, each with its reason */
 TEST(threads_def_validate)
 {

@@ -21,7 +21,8 @@
  * when the step begins and again after every integrate_positions (setup):
  * the biased pass of a sub-step and the relax pass before it see the same
  * poses. Joints are visited in stage order, each sub-step before the
- * contacts. */
+ * contacts; with workers, a stage's ball joint batches at once, in blocks
+ * (fxs_joints_run), after the stage's other joints one by one. */
 #include "joint/joint.h"
 #include "world/call_log.h"
 #include "joint/joint_rows.h"
@@ -31,6 +32,8 @@
 #include "solve/solver_direct.h"
 #include "joint/joint_batch.h"
 #include "state/state.h"
+#include "world/tasks.h"
+#include "solve/solver_tasks.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -503,12 +506,105 @@ static void setup_rows(solver_ctx *c, solver_joint *sj)
 	kinds[j->type]->setup(sj, j, A, B, ba, bb, pa, pb, ovf);
 }
 
+/* ---- work in blocks on the world's workers (joint.h) ---- */
+typedef struct range_job {
+	solver_ctx *c;
+	fxs_joint_range_fn *fn;
+	uint32_t first, end, block;
+	int arg;
+	uint32_t count[FXS_TASK_BLOCKS_MAX];
+} range_job;
+
+static void range_block(void *ctx, uint32_t k)
+{
+	range_job *j = ctx;
+	const uint32_t a = j->first + k * j->block, b = j->end - a < j->block ? j->end : a + j->block;
+	j->count[k] = j->fn(j->c, a, b, j->arg);
+}
+
+uint32_t fxs_joints_run(solver_ctx *c, fxs_joint_range_fn *fn, uint32_t first, uint32_t end, uint32_t min_block, int arg)
+{
+	if (!c->tasks || end - first < 2)
+		return fn(c, first, end, arg);
+	range_job j;
+	j.c = c, j.fn = fn, j.first = first, j.end = end, j.arg = arg;
+	const uint32_t blocks = fxs_task_blocks(end - first, c->w->task_fine ? 1 : min_block, &j.block);
+	fxs_tasks_run(c->w, range_block, &j, blocks); /* returns when all are done: the barrier */
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < blocks; ++k)
+		total += j.count[k];
+	return total;
+}
+
+/* solver joints a block of the prepare makes */
+#define FXS_JOINT_BLOCK 256
+
+/* the stiffness of joint j, capped (at a quarter of the sub-step rate: 120
+ * Hz at 4 sub-steps jitters) */
+static fix16_t joint_hertz(const solver_ctx *c, const fxs_joint *j) { return fxg_min(j->hertz, c->hertz_cap); }
+
+/* solver joints [first, end) from their joints (in the stage order
+ * fxs_joints_prepare made) */
+static uint32_t prepare_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
+{
+	fxs_world *w = c->w;
+	uint32_t local = 0, *ovf = &local;
+	soft last_soft = { 0, 0, 0 }, last_alt = { 0, 0, 0 };
+	fix16_t last_hz = 0, last_zeta = 0;
+	for (uint32_t k = first; k < end; ++k) {
+		uint32_t i = c->stage_index[c->stage_order[k]];
+		fxs_joint *j = &w->joints[i];
+		solver_joint *sj = &c->joints[k];
+		memset(sj, 0, offsetof(solver_joint, row)); /* the wide rows: setup_rows, for the joints that use them */
+		sj->stage = c->stage_items[c->stage_order[k]].stage;
+		sj->index = i;
+		sj->a = j->a;
+		sj->b = j->b;
+		const fxs_joint_kind *kind = kinds[j->type];
+		sj->type = j->type;
+		sj->rows = kind->rows;
+		/* joints mostly share their stiffness: the last one's softness is
+		 * reused when the parameters repeat (make_soft divides twice). A
+		 * block's first joint makes its own; when it repeats the joint
+		 * before (in another block), what it counts was counted there. */
+		fix16_t hz = joint_hertz(c, j);
+		if (k == first || hz != last_hz || j->damping_ratio != last_zeta) {
+			uint32_t none = 0, *o = ovf;
+			if (k == first && k > 0) {
+				const fxs_joint *p = &w->joints[c->stage_index[c->stage_order[k - 1]]];
+				if (joint_hertz(c, p) == hz && p->damping_ratio == j->damping_ratio)
+					o = &none;
+			}
+			last_soft = make_soft(hz, j->damping_ratio, c->h, o), last_hz = hz, last_zeta = j->damping_ratio;
+			if (c->long_substeps)
+				last_alt = make_soft(hz, j->damping_ratio, c->h_alt, o);
+		}
+		sj->s = last_soft;
+		sj->s_alt = last_alt;
+		sj->max_motor_impulse = fxg_shr_round((int64_t)j->max_motor_force * c->h, 16);
+		sj->max_motor_impulse_alt = fxg_shr_round((int64_t)j->max_motor_force * c->h_alt, 16);
+		/* switched-off parts start from zero */
+		if (kind->motor_row && !j->enable_motor)
+			j->impulse[kind->motor_row] = 0;
+		if (kind->limit_row && !j->enable_limit)
+			j->impulse[kind->limit_row] = j->impulse[kind->limit_row + 1] = 0;
+		if (kind->cone_row && !j->enable_cone)
+			j->impulse[kind->cone_row] = 0;
+		if (kind->prepare) {
+			if (c->long_substeps) { /* the other length's first */
+				kind->prepare(sj, j, c->h_alt, ovf);
+				sj->spring_alt = sj->spring;
+			}
+			kind->prepare(sj, j, c->h, ovf);
+		}
+	}
+	return local;
+}
+
 void fxs_joints_prepare(solver_ctx *c)
 {
 	fxs_world *w = c->w;
-	uint32_t *ovf = c->ovf;
 	uint32_t n = 0;
-	fix16_t hmax = c->hertz_cap; /* stiffness no higher than a quarter of the sub-step rate (120 Hz at 4 sub-steps jitters) */
 	/* the joints to solve, in slot order, put in stages (stage.h); joints
 	 * persist, so first fit in slot order every step gives the same stages
 	 * while the joints and the awake set stay the same: nothing to store */
@@ -530,53 +626,15 @@ void fxs_joints_prepare(solver_ctx *c)
 	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order);
 	for (uint32_t s = 0; s <= FXS_STAGE_OVERFLOW; ++s)
 		c->joint_stage_end[s] = 0;
-	soft last_soft = { 0, 0, 0 }, last_alt = { 0, 0, 0 };
-	fix16_t last_hz = 0, last_zeta = 0;
-	for (uint32_t k = 0; k < n; ++k) {
-		uint32_t i = c->stage_index[c->stage_order[k]];
-		fxs_joint *j = &w->joints[i];
-		solver_joint *sj = &c->joints[k];
-		memset(sj, 0, offsetof(solver_joint, row)); /* the wide rows: setup_rows, for the joints that use them */
-		sj->stage = c->stage_items[c->stage_order[k]].stage;
-		c->joint_stage_end[sj->stage] = k + 1;
-		sj->index = i;
-		sj->a = j->a;
-		sj->b = j->b;
-		const fxs_joint_kind *kind = kinds[j->type];
-		sj->type = j->type;
-		sj->rows = kind->rows;
-		/* joints mostly share their stiffness: the last one's softness is
-		 * reused when the parameters repeat (make_soft divides twice) */
-		fix16_t hz = fxg_min(j->hertz, hmax);
-		if (k == 0 || hz != last_hz || j->damping_ratio != last_zeta) {
-			last_soft = make_soft(hz, j->damping_ratio, c->h, ovf), last_hz = hz, last_zeta = j->damping_ratio;
-			if (c->long_substeps)
-				last_alt = make_soft(hz, j->damping_ratio, c->h_alt, ovf);
-		}
-		sj->s = last_soft;
-		sj->s_alt = last_alt;
-		sj->max_motor_impulse = fxg_shr_round((int64_t)j->max_motor_force * c->h, 16);
-		sj->max_motor_impulse_alt = fxg_shr_round((int64_t)j->max_motor_force * c->h_alt, 16);
-		/* switched-off parts start from zero */
-		if (kind->motor_row && !j->enable_motor)
-			j->impulse[kind->motor_row] = 0;
-		if (kind->limit_row && !j->enable_limit)
-			j->impulse[kind->limit_row] = j->impulse[kind->limit_row + 1] = 0;
-		if (kind->cone_row && !j->enable_cone)
-			j->impulse[kind->cone_row] = 0;
-		if (kind->prepare) {
-			if (c->long_substeps) { /* the other length's first */
-				kind->prepare(sj, j, c->h_alt, ovf);
-				sj->spring_alt = sj->spring;
-			}
-			kind->prepare(sj, j, c->h, ovf);
-		}
-	}
+	for (uint32_t k = 0; k < n; ++k)
+		c->joint_stage_end[c->stage_items[c->stage_order[k]].stage] = k + 1;
 	c->joint_count = n;
 	/* stages without joints end where the one before ends */
 	for (uint32_t s = 1; s <= FXS_STAGE_OVERFLOW; ++s)
 		if (c->joint_stage_end[s] < c->joint_stage_end[s - 1])
 			c->joint_stage_end[s] = c->joint_stage_end[s - 1];
+	/* each solver joint from its own joint: in blocks with workers */
+	*c->ovf += fxs_joints_run(c, prepare_range, 0, n, FXS_JOINT_BLOCK, 0);
 }
 
 bool fxs_joints_plan(solver_ctx *c)
@@ -622,11 +680,44 @@ void fxs_joints_swap_softness(solver_ctx *c)
 	fxs_ball_batches_softness(c);
 }
 
-void fxs_joints_setup(solver_ctx *c)
+/* ---- the batched ball joints' passes ----
+ * In blocks of FXS_BALL_BLOCK batches with workers (fxs_joints_run): the setup
+ * writes its own batches and reads the bodies; the warm start and the
+ * solve take one stage's batches, whose dynamic bodies are all different. */
+#define FXS_BALL_BLOCK 4
+
+enum { BALL_SETUP_ALL, BALL_SETUP, BALL_WARM, BALL_SOLVE, BALL_SOLVE_BIAS };
+
+static uint32_t ball_pass(solver_ctx *c, uint32_t first, uint32_t end, int pass)
+{
+	switch (pass) {
+	case BALL_SETUP_ALL:
+	case BALL_SETUP:
+		return fxs_ball_setup(c, first, end, pass == BALL_SETUP_ALL);
+	case BALL_WARM:
+		return fxs_ball_warm_start(c, first, end);
+	default:
+		return fxs_ball_solve(c, first, end, pass == BALL_SOLVE_BIAS);
+	}
+}
+
+static uint32_t ball_run(solver_ctx *c, int pass, uint32_t first, uint32_t end, bool use_bias)
+{
+	if (pass == BALL_SOLVE && use_bias)
+		pass = BALL_SOLVE_BIAS;
+	return fxs_joints_run(c, ball_pass, first, end, FXS_BALL_BLOCK, pass);
+}
+
+void fxs_joints_setup(solver_ctx *c, bool first)
 {
 	for (uint32_t wi = 0; wi < c->wide_stage_end[FXS_STAGE_OVERFLOW]; ++wi)
 		setup_rows(c, &c->joints[c->wide_joints[wi]]);
-	*c->ovf += fxs_ball_setup(c);
+	if (c->ball_batch_count == 0)
+		return;
+	/* the rotations the batches need, body by body (in blocks of bodies
+	 * with workers: each body's own slots), then the batches */
+	fxs_solver_bodies_run(c, fxs_ball_rotations);
+	*c->ovf += ball_run(c, first ? BALL_SETUP_ALL : BALL_SETUP, 0, c->ball_batch_count, false);
 }
 
 void fxs_joints_warm_start(solver_ctx *c)
@@ -641,7 +732,7 @@ void fxs_joints_warm_start(solver_ctx *c)
 			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
 			kinds[sj->type]->warm_start(sj, A, B, c->w->joints[sj->index].impulse, ovf);
 		}
-		local += fxs_ball_warm_start(c, bi, c->ball_stage_end[st]);
+		local += ball_run(c, BALL_WARM, bi, c->ball_stage_end[st], false);
 		bi = c->ball_stage_end[st];
 	}
 	*c->ovf += local;
@@ -671,7 +762,7 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 			const fxs_body *ba = &bodies[sj->a], *bb = &bodies[sj->b];
 			kinds[sj->type]->solve(sj, j, A, B, ba, bb, use_bias, inv_h, ovf);
 		}
-		local += fxs_ball_solve(c, bi, c->ball_stage_end[st], use_bias);
+		local += ball_run(c, BALL_SOLVE, bi, c->ball_stage_end[st], use_bias);
 		bi = c->ball_stage_end[st];
 	}
 	*c->ovf += local;

@@ -160,10 +160,14 @@ static inline void ball_apply(const ball_batch *bt, int l, solver_body *A, solve
 			      uint32_t *ovf)
 {
 	const int64_t ra = (int64_t)1 << (A->sm - 1), rb = (int64_t)1 << (B->sm - 1);
-	add3(&A->v, ((int64_t)-A->im * p[0] + ra) >> A->sm, ((int64_t)-A->im * p[1] + ra) >> A->sm,
-	     ((int64_t)-A->im * p[2] + ra) >> A->sm, ovf);
-	add3(&B->v, ((int64_t)B->im * p[0] + rb) >> B->sm, ((int64_t)B->im * p[1] + rb) >> B->sm,
-	     ((int64_t)B->im * p[2] + rb) >> B->sm, ovf);
+	/* a body that does not move has zero responses: it is not written (it
+	 * may be shared with batches other workers solve at once) */
+	if (A->dynamic)
+		add3(&A->v, ((int64_t)-A->im * p[0] + ra) >> A->sm, ((int64_t)-A->im * p[1] + ra) >> A->sm,
+		     ((int64_t)-A->im * p[2] + ra) >> A->sm, ovf);
+	if (B->dynamic)
+		add3(&B->v, ((int64_t)B->im * p[0] + rb) >> B->sm, ((int64_t)B->im * p[1] + rb) >> B->sm,
+		     ((int64_t)B->im * p[2] + rb) >> B->sm, ovf);
 	const int sna = bt->sna[l], snb = bt->snb[l];
 	const int64_t qa = (int64_t)1 << (sna - 1), qb = (int64_t)1 << (snb - 1);
 	int64_t wa[3], wb[3];
@@ -176,8 +180,10 @@ static inline void ball_apply(const ball_batch *bt, int l, solver_body *A, solve
 			 qb) >>
 			snb;
 	}
-	add3(&A->w, wa[0], wa[1], wa[2], ovf);
-	add3(&B->w, wb[0], wb[1], wb[2], ovf);
+	if (A->dynamic)
+		add3(&A->w, wa[0], wa[1], wa[2], ovf);
+	if (B->dynamic)
+		add3(&B->w, wb[0], wb[1], wb[2], ovf);
 }
 
 /* (x f + 2^15) >> 16 for |x| < 2^47, |f| < 2^31, exact (the split the
@@ -230,6 +236,55 @@ static void solve_lane(solver_ctx *c, ball_batch *bt, int l, bool use_bias, uint
 
 /* ---- packing ---- */
 
+/* batches [first, end) from their joints: each batch's first joint was
+ * put in its lane 0 (fxs_ball_batches_build); the lanes take the hot
+ * joints from there on, of the same stage, up to eight */
+static uint32_t pack_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
+{
+	const fxs_world *w = c->w;
+	const uint32_t spare = c->body_count;
+	uint32_t count = 0;
+	for (uint32_t b = first; b < end; ++b) {
+		ball_batch *bt = &c->ball_batches[b];
+		uint32_t i = bt->joint[0];
+		const uint32_t stage = c->joints[i].stage;
+		memset(bt, 0, sizeof *bt);
+		for (int l = 0; l < L; ++l) {
+			bt->a[l] = bt->b[l] = spare;
+			bt->joint[l] = FXS_BALL_EMPTY;
+			bt->sna[l] = bt->snb[l] = bt->sk[l] = 62;
+			bt->sma[l] = bt->smb[l] = 62; /* the spare body's */
+		}
+		for (int lane = 0; lane < L && i < c->joint_count; ++i) {
+			const solver_joint *sj = &c->joints[i];
+			if (!sj->hot)
+				continue;
+			if (sj->stage != stage)
+				break;
+			const fxs_joint *j = &w->joints[sj->index];
+			bt->a[lane] = sj->a, bt->b[lane] = sj->b, bt->joint[lane] = i, bt->slot[lane] = sj->index;
+			bt->bias_rate[lane] = sj->s.bias_rate, bt->mass_scale[lane] = sj->s.mass_scale;
+			bt->impulse_scale[lane] = sj->s.impulse_scale;
+			bt->ima[lane] = c->bodies[sj->a].im, bt->imb[lane] = c->bodies[sj->b].im;
+			bt->sma[lane] = c->bodies[sj->a].sm, bt->smb[lane] = c->bodies[sj->b].sm;
+			for (int k = 0; k < 3; ++k) {
+				int64_t P = j->impulse[k];
+				if (P > FXS_BALL_IMPULSE_MAX || P < -FXS_BALL_IMPULSE_MAX) /* from a snapshot: clamped, counted */
+					P = P > 0 ? FXS_BALL_IMPULSE_MAX : -FXS_BALL_IMPULSE_MAX, ++count;
+				bt->P[k][lane] = P;
+			}
+			const fxg_vec3 la = j->local_anchor_a, lb = j->local_anchor_b;
+			bt->local_a[0][lane] = la.x, bt->local_a[1][lane] = la.y, bt->local_a[2][lane] = la.z;
+			bt->local_b[0][lane] = lb.x, bt->local_b[1][lane] = lb.y, bt->local_b[2][lane] = lb.z;
+			lane++;
+		}
+	}
+	return count;
+}
+
+/* batches a block of the packing fills */
+#define FXS_BALL_PACK_BLOCK 16
+
 bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot)
 {
 	const uint32_t n = hot;
@@ -246,53 +301,29 @@ bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot)
 	if (!base)
 		return false;
 	c->ball_batches = (ball_batch *)(void *)base;
-	const uint32_t spare = c->body_count;
-	ball_batch *bt = NULL;
+	/* where each batch starts (its first joint, in its lane 0 until it is
+	 * packed) and each stage ends; the bodies the batches take */
 	int lane = L;
 	uint32_t stage = UINT32_MAX;
 	for (uint32_t i = 0; i < c->joint_count; ++i) {
-		solver_joint *sj = &c->joints[i];
+		const solver_joint *sj = &c->joints[i];
 		if (!sj->hot)
 			continue;
+		c->bodies[sj->a].ball = c->bodies[sj->b].ball = 1;
 		if (lane == L || sj->stage != stage) {
-			if (bt)
-				while (lane < L)
-					bt->joint[lane++] = FXS_BALL_EMPTY;
 			for (uint32_t s = stage == UINT32_MAX ? 0 : stage; s < sj->stage; ++s)
 				c->ball_stage_end[s] = nb;
-			bt = &c->ball_batches[nb++];
-			memset(bt, 0, sizeof *bt);
-			for (int l = 0; l < L; ++l) {
-				bt->a[l] = bt->b[l] = spare;
-				bt->sna[l] = bt->snb[l] = bt->sk[l] = 62;
-				bt->sma[l] = bt->smb[l] = 62; /* the spare body's */
-			}
+			c->ball_batches[nb++].joint[0] = i;
 			lane = 0;
 			stage = sj->stage;
 		}
-		const fxs_joint *j = &w->joints[sj->index];
-		bt->a[lane] = sj->a, bt->b[lane] = sj->b, bt->joint[lane] = i, bt->slot[lane] = sj->index;
-		bt->bias_rate[lane] = sj->s.bias_rate, bt->mass_scale[lane] = sj->s.mass_scale;
-		bt->impulse_scale[lane] = sj->s.impulse_scale;
-		bt->ima[lane] = c->bodies[sj->a].im, bt->imb[lane] = c->bodies[sj->b].im;
-		bt->sma[lane] = c->bodies[sj->a].sm, bt->smb[lane] = c->bodies[sj->b].sm;
-		for (int k = 0; k < 3; ++k) {
-			int64_t P = j->impulse[k];
-			if (P > FXS_BALL_IMPULSE_MAX || P < -FXS_BALL_IMPULSE_MAX) /* from a snapshot: clamped, counted */
-				P = P > 0 ? FXS_BALL_IMPULSE_MAX : -FXS_BALL_IMPULSE_MAX, ++*c->ovf;
-			bt->P[k][lane] = P;
-		}
-		const fxg_vec3 la = j->local_anchor_a, lb = j->local_anchor_b;
-		bt->local_a[0][lane] = la.x, bt->local_a[1][lane] = la.y, bt->local_a[2][lane] = la.z;
-		bt->local_b[0][lane] = lb.x, bt->local_b[1][lane] = lb.y, bt->local_b[2][lane] = lb.z;
 		lane++;
 	}
-	if (bt)
-		while (lane < L)
-			bt->joint[lane++] = FXS_BALL_EMPTY;
 	for (uint32_t s = stage; s <= FXS_STAGE_OVERFLOW; ++s)
 		c->ball_stage_end[s] = nb;
 	c->ball_batch_count = nb;
+	/* the batches, in blocks with workers */
+	*c->ovf += fxs_joints_run(c, pack_range, 0, nb, FXS_BALL_PACK_BLOCK, 0);
 	return true;
 }
 
@@ -324,45 +355,56 @@ void fxs_ball_store(solver_ctx *c)
 
 /* ---- the kernels ---- */
 
-/* the rotation matrix of body slot s's current pose, made once per pose
- * for all the joints that share the body */
-const fxg_mat3 *fxs_ball_body_rotation(solver_ctx *c, uint32_t s)
-{
-	solver_body *b = &c->bodies[s];
-	if (b->rot_stamp != c->poses) {
-		b->rot = fxg_m3_from_quat(c->w->bodies[s].xf.q, c->ovf);
-		b->rot_stamp = c->poses;
-	}
-	return &b->rot;
-}
+static bool quat_eq(fxg_quat a, fxg_quat b) { return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w; }
 
-/* the lever arms and the separation from the bodies' current poses */
-static void lever_arms(solver_ctx *c, ball_batch *bt)
+void fxs_ball_rotations(solver_ctx *c, uint32_t first, uint32_t end)
 {
-	uint32_t *ovf = c->ovf;
-	for (int l = 0; l < L; ++l) {
-		if (bt->joint[l] == FXS_BALL_EMPTY)
+	for (uint32_t i = first; i < end; ++i) {
+		solver_body *b = &c->bodies[i];
+		if (!b->ball)
 			continue;
-		const fxs_body *ba = &c->w->bodies[bt->a[l]], *bb = &c->w->bodies[bt->b[l]];
-		fxg_vec3 ra = fxg_m3_mul_v3(*fxs_ball_body_rotation(c, bt->a[l]), LANE_V3(bt->local_a, l), ovf);
-		fxg_vec3 rb = fxg_m3_mul_v3(*fxs_ball_body_rotation(c, bt->b[l]), LANE_V3(bt->local_b, l), ovf);
-		fxg_vec3 c0 = fxg_v3_sub(fxg_v3_add(bb->xf.p, rb, ovf), fxg_v3_add(ba->xf.p, ra, ovf), ovf);
-		bt->ra[0][l] = ra.x, bt->ra[1][l] = ra.y, bt->ra[2][l] = ra.z;
-		bt->rb[0][l] = rb.x, bt->rb[1][l] = rb.y, bt->rb[2][l] = rb.z;
-		bt->c0[0][l] = c0.x, bt->c0[1][l] = c0.y, bt->c0[2][l] = c0.z;
+		const fxg_quat q = c->w->bodies[i].xf.q;
+		if (c->kernels && fxg_abs64(q.x) <= FXS_BALL_QUAT_MAX && fxg_abs64(q.y) <= FXS_BALL_QUAT_MAX &&
+		    fxg_abs64(q.z) <= FXS_BALL_QUAT_MAX && fxg_abs64(q.w) <= FXS_BALL_QUAT_MAX)
+			continue; /* the kernels make it (joint_batch_vector.h) */
+		if (quat_eq(q, b->rot_q))
+			continue; /* made from this orientation already */
+		b->rot = fxg_m3_from_quat(q, c->ovf);
+		b->rot_q = q;
 	}
 }
 
-uint32_t fxs_ball_setup(solver_ctx *c)
+/* the lever arms and the separation of lane l from the bodies' current
+ * poses; whether an arm changed */
+static bool lever_arms(solver_ctx *c, ball_batch *bt, int l, uint32_t *ovf)
 {
-	const uint32_t first = 0, end = c->ball_batch_count;
+	const fxs_body *ba = &c->w->bodies[bt->a[l]], *bb = &c->w->bodies[bt->b[l]];
+	fxg_vec3 ra = fxg_m3_mul_v3(*fxs_ball_body_rotation(c, bt->a[l]), LANE_V3(bt->local_a, l), ovf);
+	fxg_vec3 rb = fxg_m3_mul_v3(*fxs_ball_body_rotation(c, bt->b[l]), LANE_V3(bt->local_b, l), ovf);
+	fxg_vec3 c0 = fxg_v3_sub(fxg_v3_add(bb->xf.p, rb, ovf), fxg_v3_add(ba->xf.p, ra, ovf), ovf);
+	const bool turned = !fxg_v3_eq(ra, LANE_V3(bt->ra, l)) || !fxg_v3_eq(rb, LANE_V3(bt->rb, l));
+	bt->ra[0][l] = ra.x, bt->ra[1][l] = ra.y, bt->ra[2][l] = ra.z;
+	bt->rb[0][l] = rb.x, bt->rb[1][l] = rb.y, bt->rb[2][l] = rb.z;
+	bt->c0[0][l] = c0.x, bt->c0[1][l] = c0.y, bt->c0[2][l] = c0.z;
+	return turned;
+}
+
+uint32_t fxs_ball_setup(solver_ctx *c, uint32_t first, uint32_t end, bool all)
+{
 	if (c->kernels) /* they make the rotations too */
-		return c->kernels->ball_setup(c, first, end);
-	for (uint32_t i = first; i < end; ++i)
-		lever_arms(c, &c->ball_batches[i]);
+		return c->kernels->ball_setup(c, first, end, all);
 	uint32_t local = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
+		bool turned = false;
+		for (int l = 0; l < L; ++l)
+			if (bt->joint[l] != FXS_BALL_EMPTY)
+				turned |= lever_arms(c, bt, l, &local);
+		/* a batch whose arms all stayed keeps its responses and inverses
+		 * (and the saturations their rare lanes counted are not counted
+		 * again): batch by batch, as the vector kernels decide */
+		if (!turned && !all)
+			continue;
 		for (int l = 0; l < L; ++l)
 			if (bt->joint[l] != FXS_BALL_EMPTY)
 				fxs_ball_setup_lane(c, bt, l, &local);

@@ -12,11 +12,25 @@
  * arms from each body's rotation, then the hot form of solver.h: N = I^-1
  * [r]x per body and K^-1 of the 3x3 block by its adjugate with one 64-bit
  * division); every sub-step the warm start, then the biased and the relax
- * passes. The kernels compute the same integer formulas: portable, lane by
+ * passes. N and K^-1 depend on the lever arms and the step's inverse
+ * masses and inertias alone, so after the first setup of a step a batch
+ * whose lanes' arms all stayed keeps them (the same bits, made once):
+ * bodies that do not turn (joint_grid's hanging spheres) cost the arms and
+ * the separation only. They cannot be kept for a step while the arms turn:
+ * K of a light bob on a long arm is stiff across the arm and soft along it
+ * (a ratio of a thousand for a 0.1 m ball on 2 m), and the step's K^-1
+ * with arms turned by a twentieth of a radian made a 2 m ball-joint
+ * pendulum lose a quarter of its swing in ten periods.
+ *
+ * Each pass writes its own batches and reads the bodies (the setup), or
+ * moves the disjoint bodies of one stage's batches (the warm start and the
+ * solve): with workers, blocks of batches run at once (joint.c).
+ *
+ * The kernels compute the same integer formulas: portable, lane by
  * lane (joint_batch.c), and the vector kernels written once
  * (joint_batch_vector.h) and built for AVX2, AVX-512, NEON and wasm SIMD128
- * into simd/kernels.h's tables (the setup makes the rotations);
- * tests/test_batch.c compares them. The setup's rare branches (a response or an inverse beyond the
+ * into simd/kernels.h's tables (their setup makes the rotations of unit
+ * quaternions itself); tests/test_batch.c compares them. The setup's rare branches (a response or an inverse beyond the
  * stated ranges, where a shift would leave [1, 62]) are recomputed lane by
  * lane by the portable code in all.
  *
@@ -52,6 +66,11 @@ typedef struct ball_batch {
 
 #define FXS_BALL_EMPTY UINT32_MAX
 
+/* the orientations whose rotation the vector kernels make themselves:
+ * components within 2^17 (every unit quaternion; lanes_common.h's
+ * rotation_of) */
+#define FXS_BALL_QUAT_MAX ((int64_t)1 << 17)
+
 /* Each lane's softness again from its joint's (after the sub-step length
  * changed: solver.h). */
 void fxs_ball_batches_softness(solver_ctx *c);
@@ -61,20 +80,27 @@ void fxs_ball_batches_softness(solver_ctx *c);
  * c->ball_stage_end); false when out of memory. */
 bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot);
 
-/* Every batch's setup, from the bodies' current poses (at the step's start
- * and after each integrate_positions: the relax pass then works on the
- * moved poses); then per sub-step, batches [first, end): the warm start; a
- * pass. Return their overflow count. */
-uint32_t fxs_ball_setup(solver_ctx *c);
+/* The rotations of the bodies in solver body slots [first, end) that the
+ * batches take (solver_body.rot), made again where the orientation
+ * changed; with vector kernels, only those the kernels do not make
+ * themselves (quaternions out of their range). Counts into *c->ovf: with
+ * workers, c is a block's copy (solver_tasks.h). */
+void fxs_ball_rotations(solver_ctx *c, uint32_t first, uint32_t end);
+
+/* Batches [first, end): the setup, from the bodies' current poses (all:
+ * at the step's start; then after each integrate_positions, the arms and
+ * separations, and the rest for the batches whose arms changed: the relax
+ * pass then works on the moved poses); per
+ * sub-step the warm start; a pass. Each returns the saturations it
+ * counted (it touches no shared count: blocks of batches run at once). */
+uint32_t fxs_ball_setup(solver_ctx *c, uint32_t first, uint32_t end, bool all);
 uint32_t fxs_ball_warm_start(solver_ctx *c, uint32_t first, uint32_t end);
 uint32_t fxs_ball_solve(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 /* the impulses back into the joints, after the sub-steps */
 void fxs_ball_store(solver_ctx *c);
 
-/* the rotation of body slot s at its current pose, made once and kept in its
- * solver body (the vector setup makes its own while the quaternions are in
- * range, and takes these otherwise) */
-const fxg_mat3 *fxs_ball_body_rotation(solver_ctx *c, uint32_t s);
+/* the rotation of body slot s at its current pose (fxs_ball_rotations) */
+static inline const fxg_mat3 *fxs_ball_body_rotation(const solver_ctx *c, uint32_t s) { return &c->bodies[s].rot; }
 /* the setup of lane l alone, portable (the vector kernel's rare lanes) */
 void fxs_ball_setup_lane(solver_ctx *c, ball_batch *bt, int l, uint32_t *ovf);
 

@@ -51,16 +51,13 @@ INLINE void pose(const solver_ctx *c, const uint32_t *slot, uint32_t live, V r[8
 }
 
 /* The rotations of the lanes' bodies where a quaternion is out of
- * rotation_of's range (a saturation to count, once per body and pose):
- * those the portable code makes and keeps, read back from the solver
- * bodies (rot[0] ends the row at 64, rot[1..8] fill the one at 96). */
-static __attribute__((noinline, cold)) void kept_rotations(solver_ctx *c, const uint32_t *slot, uint32_t live, V m[9])
+ * rotation_of's range (a saturation to count, once per body and
+ * orientation): those fxs_ball_rotations made, read from the solver bodies
+ * (rot[0] ends the row at 64, rot[1..8] fill the one at 96). */
+static __attribute__((noinline, cold)) void kept_rotations(solver_ctx *c, const uint32_t *slot, V m[9])
 {
 	char *row[VW];
 	V r[8];
-	for (int l = 0; l < VW; ++l)
-		if (live >> l & 1)
-			(void)fxs_ball_body_rotation(c, slot[l]);
 	body_rows(c->bodies, sizeof(solver_body), slot, 64, row);
 	rows_to_lanes((const char *const *)row, r);
 	m[0] = r[7];
@@ -284,20 +281,22 @@ INLINE void arm(solver_ctx *c, const uint32_t *slot, uint32_t live, v3 local, v3
 {
 	V q[8], m[9];
 	pose(c, slot, live, q);
-	if (__builtin_expect(rotation_of(q + 3, m) & live, 0)) {
+	const uint32_t out = rotation_of(q + 3, m) & live;
+	if (__builtin_expect(out, 0)) { /* those lanes' only: the others' are not kept */
 		V kept[9];
-		kept_rotations(c, slot, live, kept);
+		kept_rotations(c, slot, kept);
+		const M o = m_from_bits(out);
 		UNROLL
 		for (int i = 0; i < 9; ++i)
-			m[i] = kept[i];
+			m[i] = sel(o, kept[i], m[i]);
 	}
 	*r = rotate(m, local, g, exact, count);
 	*at = add3s((v3){ q[0], q[1], q[2] }, *r, g, exact, count);
 }
 
 /* lever_arms for lanes h..h+VW; false (to be run again exactly) when the
- * fast path left its range */
-INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, bool exact, uint32_t *count, int h)
+ * fast path left its range. *turned: whether an arm changed in a lane. */
+INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, bool exact, uint32_t *count, int h, bool *turned)
 {
 	guard g = guard_new(0);
 	const uint32_t live = live_joints(bt, h);
@@ -307,6 +306,9 @@ INLINE bool lever_arms_v(solver_ctx *c, ball_batch *bt, bool exact, uint32_t *co
 	v3 c0 = sub3s(pb, pa, &g, exact, count);
 	if (!exact && !guard_ok(&g))
 		return false;
+	const v3 oa = ld3(bt->ra), ob = ld3(bt->rb); /* (the empty lanes' stay zero) */
+	*turned = m_any(m_not(m_and(m_and(m_and(eq(oa.x, ra.x), eq(oa.y, ra.y)), m_and(eq(oa.z, ra.z), eq(ob.x, rb.x))),
+				    m_and(eq(ob.y, rb.y), eq(ob.z, rb.z)))));
 	st3(bt->ra, ra), st3(bt->rb, rb), st3(bt->c0, c0);
 	return true;
 }
@@ -322,28 +324,30 @@ INLINE bool warm_v(solver_ctx *c, const ball_batch *bt, bool exact, uint32_t *co
 	ball_apply_v(bt, &s, p, &g, exact, count, h);
 	if (!exact && !guard_ok(&g))
 		return false;
+	_Alignas(64) char sink[64];
+	if (c->tasks) /* (contact_batch_vector.h) */
+		bodies_keep_shared(&s, sink);
 	bodies_store(&s);
 	return true;
 }
 
 /* the exact paths, out of line: they run rarely, and inlined their
  * registers would weigh on the fast paths' */
-static __attribute__((noinline, cold)) void lever_arms_exact(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
+static __attribute__((noinline, cold)) void lever_arms_exact(solver_ctx *c, ball_batch *bt, uint32_t *count, int h,
+							     bool *turned)
 {
-	lever_arms_v(c, bt, true, count, h);
+	lever_arms_v(c, bt, true, count, h, turned);
 }
 static __attribute__((noinline, cold)) void warm_exact(solver_ctx *c, const ball_batch *bt, uint32_t *count, int h)
 {
 	warm_v(c, bt, true, count, h);
 }
 
-/* the setup of lanes h..h+VW: K = (ma^-1 + mb^-1) I + a's part + b's
- * part, added in another order than the portable code's (the same sum:
- * outside the rare lanes nothing saturates) */
+/* the setup of lanes h..h+VW after their lever arms: K = (ma^-1 + mb^-1)
+ * I + a's part + b's part, added in another order than the portable
+ * code's (the same sum: outside the rare lanes nothing saturates) */
 INLINE void setup(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 {
-	if (!lever_arms_v(c, bt, false, count, h))
-		lever_arms_exact(c, bt, count, h);
 	M rare = m_none();
 	V k[6] = { zero(), zero(), zero(), zero(), zero(), zero() }, ma, mb, kinv[6];
 	const V sna = response(c, bt->a + h, ld3(bt->ra), bt->na, k, &ma, &rare, h);
@@ -364,12 +368,24 @@ INLINE void setup(solver_ctx *c, ball_batch *bt, uint32_t *count, int h)
 			fxs_ball_setup_lane(c, bt, h + l, count);
 }
 
-static uint32_t VKN(fxs_ball_setup)(solver_ctx *c, uint32_t first, uint32_t end)
+/* the lever arms, then (all, or an arm of the batch changed: the rule of
+ * fxs_ball_setup, batch by batch) the rest */
+static uint32_t VKN(fxs_ball_setup)(solver_ctx *c, uint32_t first, uint32_t end, bool all)
 {
 	uint32_t count = 0;
-	for (uint32_t i = first; i < end; ++i)
-		for (int h = 0; h < L; h += VW)
-			setup(c, &c->ball_batches[i], &count, h);
+	for (uint32_t i = first; i < end; ++i) {
+		ball_batch *bt = &c->ball_batches[i];
+		bool turned = false;
+		for (int h = 0; h < L; h += VW) {
+			bool t = false;
+			if (!lever_arms_v(c, bt, false, &count, h, &t))
+				lever_arms_exact(c, bt, &count, h, &t);
+			turned |= t;
+		}
+		if (turned || all)
+			for (int h = 0; h < L; h += VW)
+				setup(c, bt, &count, h);
+	}
 	return count;
 }
 
@@ -445,6 +461,9 @@ INLINE bool ball_solve_v(solver_ctx *c, ball_batch *bt, bool use_bias, bool exac
 	UNROLL
 	for (int k = 0; k < 3; ++k)
 		st64(bt->P[k], P1[k]);
+	_Alignas(64) char sink[64];
+	if (c->tasks) /* (contact_batch_vector.h) */
+		bodies_keep_shared(&s, sink);
 	bodies_store(&s);
 	return true;
 }

@@ -44,7 +44,7 @@ typedef struct fxs_kernel_table {
 	 * a vector gain nothing on one-point contacts; contact_batch.c) */
 	bool dense_batches_only;
 	/* the ball joint batches (joint_batch.h) [first, end) */
-	uint32_t (*ball_setup)(struct solver_ctx *c, uint32_t first, uint32_t end);
+	uint32_t (*ball_setup)(struct solver_ctx *c, uint32_t first, uint32_t end, bool all);
 	uint32_t (*ball_warm_start)(struct solver_ctx *c, uint32_t first, uint32_t end);
 	uint32_t (*ball_solve)(struct solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 	/* the box-box separating axes of up to 8 pairs (collide_common.h's

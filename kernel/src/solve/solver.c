@@ -110,9 +110,9 @@ static void lock_body(solver_body *s, uint8_t locks)
 	s->w = fxs_lock_angular(locks, s->w);
 }
 
-/* bodies [first, end): each reads its own world body and writes its own
- * solver body (so blocks of them run at once: fxs_solver_bodies_run) */
-static void prepare_body_range(solver_ctx *c, uint32_t first, uint32_t end)
+/* solver bodies [first, end): each its own slot (in blocks with workers,
+ * prepare_bodies) */
+static void prepare_bodies_range(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	fxs_world *w = c->w;
 	for (uint32_t i = first; i < end; ++i) {
@@ -154,7 +154,7 @@ static void prepare_bodies(solver_ctx *c)
 	solver_body *spare = &c->bodies[c->body_count]; /* zero responses, never moves */
 	memset(spare, 0, sizeof *spare);
 	spare->si = spare->sm = 62;
-	fxs_solver_bodies_run(c, prepare_body_range);
+	fxs_solver_bodies_run(c, prepare_bodies_range);
 }
 
 static void prepare_contacts(solver_ctx *c)
@@ -681,7 +681,7 @@ static void store_velocities(solver_ctx *c)
 		    (uint32_t)s->w.x + r <= 2 * r && (uint32_t)s->w.y + r <= 2 * r && (uint32_t)s->w.z + r <= 2 * r)
 			s->v = s->w = fxg_v3_zero();
 		else if (unmoved(s, c->h))
-			notes[i] |= STILL, still = true;
+			notes[i] |= STILL, still = true, s->point_speed = s->relative_speed = 0; /* (they share rot_q's bytes) */
 	}
 	if (still)
 		note_rest_speeds(c);
@@ -754,8 +754,7 @@ fxs_result fxs_solve(fxs_world *w)
 		fxs_direct_free(&c);
 		return FXS_ERR_NOMEM; /* nothing moved yet this step */
 	}
-	c.poses = 1;
-	fxs_joints_setup(&c);
+	fxs_joints_setup(&c, true);
 	for (int sub = 0; sub < w->def.substeps; ++sub) {
 		c.substep = (uint32_t)sub;
 		if (sub > 0 && sub == c.long_substeps) { /* from here on q long */
@@ -769,14 +768,13 @@ fxs_result fxs_solve(fxs_world *w)
 		fxs_batches_solve(&c, true);
 		fxs_direct_solve(&c, true);
 		integrate_positions(&c);
-		c.poses++;
 		/* the joints' rows from the moved poses, for the relax pass and the
 		 * next sub-step (whose softness they take: the joints trade theirs
 		 * here, a relax pass early, when the next sub-step is q long) */
 		if (sub + 1 == c.long_substeps)
 			fxs_joints_swap_softness(&c);
 		if (sub + 1 < w->def.substeps || w->def.relax_iterations > 0)
-			fxs_joints_setup(&c);
+			fxs_joints_setup(&c, false);
 		for (int r = 0; r < w->def.relax_iterations; ++r) {
 			fxs_joints_solve(&c, false);
 			fxs_batches_solve(&c, false);

@@ -30,14 +30,24 @@ typedef struct solver_body {
 	fxg_wide inv_mass;
 	/* line 1: the scaled inverse inertia, the rotation (joint lever arms) */
 	int32_t ii[6]; /* the world inverse inertia scaled (xx, yy, zz, xy, xz, yz; shift si): the hot form's source */
-	uint32_t rot_stamp;
-	fxg_mat3 rot; /* the rotation of the poses numbered rot_stamp (solver_ctx.poses; joint_batch.c's lever arms) */
+	uint32_t ball; /* the body of a batched ball joint this step (joint_batch.c) */
+	fxg_mat3 rot;  /* the rotation of the pose rot_q (joint_batch.c's lever arms) */
 	/* then */
 	fxg_sym3w inv_i; /* world inverse inertia, frozen for the step */
-	/* rest (solver.c's note_rest_speeds): over the points that press it,
-	 * its largest point speed and the largest relative to what presses it */
-	uint32_t point_speed, relative_speed;
+	union { /* (one after the other: the size stays three lines) */
+		/* in the sub-steps: the orientation rot was made from; zero:
+		 * none yet this step */
+		fxg_quat rot_q;
+		/* after them, for a body noted still (solver.c's
+		 * store_velocities, which zeroes them first): over the points
+		 * that press it, its largest point speed and the largest
+		 * relative to what presses it (note_rest_speeds) */
+		struct {
+			uint32_t point_speed, relative_speed;
+		};
+	};
 } solver_body;
+_Static_assert(sizeof(solver_body) == 192, "a solver body is three cache lines");
 
 /* One constraint row along a unit direction d: the normal or a tangent. */
 typedef struct solver_row {
@@ -118,7 +128,6 @@ typedef struct solver_ctx {
 	uint8_t *joint_handled;
 	uint32_t direct_ball_islands;
 	uint32_t substep; /* the current sub-step, from 0 */
-	uint32_t poses;   /* the bodies' poses seen so far this step: 1 at its start, + 1 each integrate_positions */
 	/* ball joints in batches (joint_batch.h), per stage: joints and batches
 	 * end at joint_stage_end[s] and ball_stage_end[s] */
 	struct ball_batch *ball_batches;

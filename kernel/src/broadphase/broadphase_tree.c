@@ -493,22 +493,28 @@ static void cross(cross_ctx *cx, uint32_t m, uint32_t i, uint32_t j)
 	}
 }
 
+/* SELF(X) of the nodes [first, end) of level m >= 1: CROSS of each one's
+ * children where they overlap (two leaves' pair directly) */
+static void self_nodes(cross_ctx *cx, uint32_t m, uint32_t first, uint32_t end)
+{
+	const fxs_bptree *t = cx->t;
+	const fxs_aabb *c = t->box + t->level_off[m - 1];
+	for (uint32_t i = first; i < end; ++i) {
+		if (!overlap(&c[2 * i], &c[2 * i + 1]))
+			continue;
+		if (m == 1)
+			emit(cx, t->leaf_obj[2 * i], t->leaf_obj[2 * i + 1]);
+		else
+			cross(cx, m - 1, 2 * i, 2 * i + 1);
+	}
+}
+
 bool fxs_bpt_find_pairs(fxs_bptree *t, const uint8_t *flags, fxs_pair_buf *out)
 {
 	cross_ctx cx = { t, flags, out, true };
 	/* SELF(X) for every internal node X is CROSS(X.left, X.right) */
-	for (uint32_t m = 1; m < t->levels && cx.ok; ++m) {
-		const fxs_aabb *c = t->box + t->level_off[m - 1];
-		uint32_t n = t->leaf_count >> m;
-		for (uint32_t i = 0; i < n; ++i) {
-			if (!overlap(&c[2 * i], &c[2 * i + 1]))
-				continue;
-			if (m == 1)
-				emit(&cx, t->leaf_obj[2 * i], t->leaf_obj[2 * i + 1]);
-			else
-				cross(&cx, m - 1, 2 * i, 2 * i + 1);
-		}
-	}
+	for (uint32_t m = 1; m < t->levels && cx.ok; ++m)
+		self_nodes(&cx, m, 0, t->leaf_count >> m);
 	return cx.ok;
 }
 
@@ -584,18 +590,8 @@ bool fxs_bpt_run_job(const fxs_bptree *t, const uint8_t *flags, fxs_bpt_job job,
 	}
 	/* SELF of each node of the subtree of node j at level i */
 	const uint32_t k = job.i, root = job.j;
-	for (uint32_t m = 1; m <= k && cx.ok; ++m) {
-		const fxs_aabb *c = t->box + t->level_off[m - 1];
-		const uint32_t first = root << (k - m), end = (root + 1) << (k - m);
-		for (uint32_t i = first; i < end; ++i) {
-			if (!overlap(&c[2 * i], &c[2 * i + 1]))
-				continue;
-			if (m == 1)
-				emit(&cx, t->leaf_obj[2 * i], t->leaf_obj[2 * i + 1]);
-			else
-				cross(&cx, m - 1, 2 * i, 2 * i + 1);
-		}
-	}
+	for (uint32_t m = 1; m <= k && cx.ok; ++m)
+		self_nodes(&cx, m, root << (k - m), (root + 1) << (k - m));
 	return cx.ok;
 }
 

@@ -5,9 +5,9 @@
  * (include/box3d/box3d.h) and is linked against a Box3D library the user
  * builds (`make bench-box3d BOX3D_DIR=... BOX3D_LIB=...`, docs/benchmarks.md).
  *
- *   box3d_scenes SCENE STEPS [SUBSTEPS] [--serve]
+ *   box3d_scenes SCENE STEPS [SUBSTEPS] [--workers N] [--serve]
  * prints
- *   box3d scene=S ms=<per step> steps=N bodies=B bytes_per_body=<B> substeps=K workers=1 top_drop=<m>
+ *   box3d scene=S ms=<per step> steps=N bodies=B bytes_per_body=<B> substeps=K workers=W top_drop=<m>
  * With --serve it steps only when asked (the protocol of bullet_scenes.cpp):
  * "ready" once the scene is built, then each line "N" on stdin runs the next
  * N steps and answers "chunk ms=<their total>"; at STEPS steps or at end of
@@ -18,7 +18,10 @@
  * boxes are b3MakeBoxHull hulls, the ground a static box hull; default
  * shape and world definitions (friction 0.6, restitution 0, gravity -10,
  * density 1000 unless the scene sets it); 1/60 s steps of 4 sub-steps (Box3D's
- * benchmark setting), one worker (the serial path: no task system). As in
+ * benchmark setting), one worker by default (the serial path: no task
+ * system); with --workers N above 1, Box3D's own built-in scheduler on N
+ * threads (its world definition's workerCount, no task callbacks), and W is
+ * the count the world reports back. As in
  * Box3D's benchmarks, sleeping is off in the world for large_pyramid and
  * joint_grid and per body for many_pyramids, and joint_grid also joins the
  * static top row (Box3D never solves those joints). Timed: the steps only. */
@@ -202,19 +205,30 @@ static double top_of(const scene *s)
 
 int main(int argc, char **argv)
 {
-	bool serve = argc > 3 && strcmp(argv[argc - 1], "--serve") == 0;
-	if (serve)
-		--argc;
-	if (argc < 3) {
-		fprintf(stderr, "usage: box3d_scenes SCENE STEPS [SUBSTEPS] [--serve]\n");
+	bool serve = false;
+	int workers = 1;
+	const char *pos[3] = { NULL, NULL, NULL };
+	int npos = 0;
+	for (int i = 1; i < argc; ++i) {
+		if (strcmp(argv[i], "--serve") == 0)
+			serve = true;
+		else if (strcmp(argv[i], "--workers") == 0 && i + 1 < argc)
+			workers = atoi(argv[++i]);
+		else if (npos < 3)
+			pos[npos++] = argv[i];
+		else
+			npos = 4;
+	}
+	if (npos < 2 || npos > 3 || workers < 1) {
+		fprintf(stderr, "usage: box3d_scenes SCENE STEPS [SUBSTEPS] [--workers N] [--serve]\n");
 		return 2;
 	}
-	const char *name = argv[1];
-	int steps = atoi(argv[2]), substeps = argc > 3 ? atoi(argv[3]) : 4;
+	const char *name = pos[0];
+	int steps = atoi(pos[1]), substeps = npos > 2 ? atoi(pos[2]) : 4;
 	if (steps < 1 || substeps < 1)
 		return 2;
 	b3WorldDef wd = b3DefaultWorldDef();
-	wd.workerCount = 1;
+	wd.workerCount = (uint32_t)workers;
 	scene s = { b3CreateWorld(&wd), NULL, 0, 0 };
 	int before = b3GetByteCount();
 	if (!build(&s, name)) {
@@ -250,8 +264,8 @@ int main(int argc, char **argv)
 			b3World_Step(s.world, dt, substeps);
 		total = now_ms() - t0, done = steps;
 	}
-	printf("box3d scene=%s ms=%.3f steps=%d bodies=%d bytes_per_body=%.1f substeps=%d workers=1 top_drop=%.3f\n", name,
-	       total / done, done, s.count, (double)bytes / s.count, substeps, top0 - top_of(&s));
+	printf("box3d scene=%s ms=%.3f steps=%d bodies=%d bytes_per_body=%.1f substeps=%d workers=%d top_drop=%.3f\n", name,
+	       total / done, done, s.count, (double)bytes / s.count, substeps, b3World_GetWorkerCount(s.world), top0 - top_of(&s));
 	b3DestroyWorld(s.world);
 	free(s.bodies);
 	return 0;

@@ -54,8 +54,10 @@ typedef struct peer {
 } peer;
 
 /* Starts the peer's program on scene for `steps` steps and waits until it
- * has built the scene; false when it cannot run or does not know the scene. */
-static bool peer_start(const peer *pe, const char *scene, uint32_t steps, peer_proc *bp)
+ * has built the scene; false when it cannot run or does not know the scene.
+ * A Box3D program is asked for fixstep's worker count when it is above 1
+ * (Box3D's own scheduler on that many threads); Bullet steps on one. */
+static bool peer_start(const peer *pe, const char *scene, uint32_t steps, uint32_t workers, peer_proc *bp)
 {
 	if (access(pe->path, X_OK) != 0)
 		return false;
@@ -66,8 +68,9 @@ static bool peer_start(const peer *pe, const char *scene, uint32_t steps, peer_p
 		close(in[0]), close(in[1]);
 		return false;
 	}
-	char nsteps[16];
+	char nsteps[16], nworkers[16];
 	snprintf(nsteps, sizeof nsteps, "%u", steps);
+	snprintf(nworkers, sizeof nworkers, "%u", workers);
 	/* a peer that dies makes a write to it fail, not kill this program */
 	signal(SIGPIPE, SIG_IGN);
 	fflush(stdout);
@@ -78,7 +81,10 @@ static bool peer_start(const peer *pe, const char *scene, uint32_t steps, peer_p
 		int devnull = open("/dev/null", O_WRONLY);
 		if (devnull >= 0)
 			dup2(devnull, 2);
-		execl(pe->path, pe->path, scene, nsteps, "--serve", (char *)NULL);
+		if (!pe->bullet && workers > 1)
+			execl(pe->path, pe->path, scene, nsteps, "--workers", nworkers, "--serve", (char *)NULL);
+		else
+			execl(pe->path, pe->path, scene, nsteps, "--serve", (char *)NULL);
 		_exit(127);
 	}
 	close(in[0]), close(out[1]);
@@ -231,7 +237,8 @@ static int bench_usage(void)
 	       "--kernels portable, avx2, avx512 or neon: the solver kernels to use at most\n"
 	       "(default: the widest this machine has; the hash is the same with any).\n"
 	       "--workers N: the threads of the step, 1..64 (default 1; the built-in pool;\n"
-	       "the hash is the same with any).\n");
+	       "the hash is the same with any); a Box3D program steps on as many (its own\n"
+	       "scheduler), Bullet on one.\n");
 	return 0;
 }
 
@@ -371,7 +378,7 @@ static int bench_run(const bench_options *o, uint32_t r, bench_result *res)
 	bool live[MAX_PEERS];
 	for (int p = 0; p < o->peer_count; ++p) {
 		peer_result *pr = &res->peer[p];
-		live[p] = !pr->failed && peer_start(&o->peers[p], o->sc->name, o->steps, &procs[p]);
+		live[p] = !pr->failed && peer_start(&o->peers[p], o->sc->name, o->steps, o->workers, &procs[p]);
 		pr->failed = !live[p];
 	}
 	uint64_t total, hashing;

@@ -183,6 +183,7 @@ fxs_body_id fxs_body_create(fxs_world *w, const fxs_body_def *def)
 		if (!fxs_world_reserve_slots(w, s + 1))
 			return fxs_world_fail(w, FXS_ERR_NOMEM, "out of memory"), fxs_null_body;
 		w->slot_count = s + 1;
+		memset(&w->bodies[s], 0, sizeof w->bodies[s]); /* a new slot: generation 0 */
 	}
 	w->free_hint = s + 1;
 	fxs_body *b = &w->bodies[s];

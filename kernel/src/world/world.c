@@ -183,7 +183,6 @@ void fxs_world_destroy(fxs_world *w)
 	free(w->scratch_aabbs);
 	free(w->scratch_flags);
 	free(w->solver_scratch);
-	free(w->batch_scratch);
 	free(w->ball_scratch);
 	free(w->rolling_scratch);
 	free(w->rot_cache);
@@ -314,7 +313,9 @@ bool fxs_world_reserve_slots(fxs_world *w, uint32_t n)
 	fxs_body *nb = realloc(w->bodies, (size_t)cap * sizeof *nb);
 	if (!nb)
 		return false;
-	memset(nb + w->slot_cap, 0, (size_t)(cap - w->slot_cap) * sizeof *nb);
+	/* the new slots are not cleared here, but as they come into use
+	 * (fxs_body_create, the snapshot reader), so that a capacity doubled
+	 * past the bodies a world holds takes no memory */
 	w->bodies = nb;
 	w->slot_cap = cap;
 	return true;

@@ -544,8 +544,9 @@ void fxs_contacts_free_blocks(fxs_world *w)
 	w->contact_blocks = NULL;
 }
 
-fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count)
+fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count, uint32_t *count)
 {
+	*count = 0;
 	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count))
 		return FXS_ERR_NOMEM;
 	update_ctx u = { .w = w, .old = w->contacts, .old_count = w->contact_count };
@@ -558,15 +559,40 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 					     : update_range(&u, pairs, 0, pair_count, filter, filter_count, 0);
 	if (r != FXS_OK)
 		return r;
-	/* swap lists */
-	fxs_contact *t = w->contacts;
-	uint32_t tc = w->contact_cap;
-	w->contacts = w->contacts_next;
-	w->contact_cap = w->contacts_next_cap;
-	w->contacts_next = t;
-	w->contacts_next_cap = tc;
-	w->contact_count = u.n;
+	*count = u.n;
 	return FXS_OK;
+}
+
+#define COMMIT_BLOCK 1024 /* contacts a block of the commit copies */
+
+static void commit_block(void *ctx, uint32_t k)
+{
+	fxs_world *w = ctx;
+	uint32_t first = k * COMMIT_BLOCK, n = w->contact_count - first;
+	memcpy(&w->contacts[first], &w->contacts_next[first], (size_t)(n < COMMIT_BLOCK ? n : COMMIT_BLOCK) * sizeof *w->contacts);
+}
+
+/* The list is copied rather than the two buffers swapped: the scratch buffer
+ * then holds the solver's batches too (fxs_contacts_scratch), and the two
+ * buffers are the list and the larger of the next list and the batches,
+ * not twice the batches' size, as they would be if the batches took
+ * whichever buffer was free that step. */
+bool fxs_contacts_commit(fxs_world *w, uint32_t count)
+{
+	if (!reserve(&w->contacts, &w->contact_cap, count))
+		return false;
+	w->contact_count = count;
+	fxs_tasks_run(w, commit_block, w, (count + COMMIT_BLOCK - 1) / COMMIT_BLOCK);
+	return true;
+}
+
+uint8_t *fxs_contacts_scratch(fxs_world *w, size_t bytes)
+{
+	const size_t n = (bytes + 64 + sizeof(fxs_contact) - 1) / sizeof(fxs_contact);
+	if (n > UINT32_MAX || !reserve(&w->contacts_next, &w->contacts_next_cap, (uint32_t)n))
+		return NULL;
+	uint8_t *p = (uint8_t *)(void *)w->contacts_next;
+	return p + ((64 - (uintptr_t)p % 64) % 64);
 }
 
 /* An end event for a contact removed between steps, reported after the

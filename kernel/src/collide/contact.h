@@ -51,10 +51,19 @@ typedef struct fxs_contact {
 	fxg_vec3 slip; /* a recycled manifold's material points' mean gap since it was made: the friction's anchor error */
 } fxs_contact;
 
-/* contact.c: rebuild the contact list from this step's pairs (narrowphase +
- * matching the previous list's points by feature id for warm starting, or
- * recycling a manifold whose bodies hardly moved). */
-fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count);
+/* contact.c: build the next contact list from this step's pairs
+ * (narrowphase + matching the current list's points by feature id for warm
+ * starting, or recycling a manifold whose bodies hardly moved) into the
+ * world's scratch list (contacts_next), its length in *count; the current
+ * list is unchanged until fxs_contacts_commit copies the new one over it. */
+fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count, uint32_t *count);
+/* The next list (its first count contacts) becomes the world's list. False
+ * when out of memory (the list is then unchanged). */
+bool fxs_contacts_commit(fxs_world *w, uint32_t count);
+/* The scratch list's buffer, free from the commit until the next step's
+ * update, as at least bytes of scratch, 64-byte aligned (the solver's
+ * contact batches); NULL when out of memory. */
+uint8_t *fxs_contacts_scratch(fxs_world *w, size_t bytes);
 /* Remove every contact that involves slot s (a body destroyed, disabled or
  * re-typed), in contact order; those with contact events get an end event
  * after the next step (end_pending). */

@@ -169,7 +169,6 @@ static void empty_lane(contact_batch *bt, int l, uint32_t spare)
 	bt->sla[l] = bt->slb[l] = 62;
 	bt->pushed[l] = 0;
 	bt->friction[l] = bt->restitution[l] = bt->bias_rate[l] = bt->impulse_scale[l] = 0;
-	bt->alt_bias_rate[l] = bt->alt_impulse_scale[l] = 0;
 	for (int p = 0; p < 4; ++p) {
 		bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
 		bt->impulse[p][l] = 0;
@@ -226,9 +225,12 @@ static inline __attribute__((always_inline)) void pack_lane(solver_ctx *c, conta
 	const soft *sf = stat ? &c->static_soft : &c->contact_soft;
 	bt->bias_rate[l] = sf->bias_rate, bt->impulse_scale[l] = sf->impulse_scale;
 	arms->mass_scale[l] = sf->mass_scale;
-	const soft *alt = stat ? &c->static_soft_alt : &c->contact_soft_alt;
-	bt->alt_bias_rate[l] = alt->bias_rate, bt->alt_impulse_scale[l] = alt->impulse_scale;
-	arms->alt_mass_scale[l] = alt->mass_scale;
+	if (c->batch_alts) {
+		const soft *alt = stat ? &c->static_soft_alt : &c->contact_soft_alt;
+		contact_batch_alt *ba_ = &c->batch_alts[bt - c->batches];
+		ba_->bias_rate[l] = alt->bias_rate, ba_->impulse_scale[l] = alt->impulse_scale;
+		arms->alt_mass_scale[l] = alt->mass_scale;
+	}
 	fxg_vec3 d[3];
 	d[0] = fc->normal;
 	memo_tangents(memo, fc->normal, &d[1], ovf);
@@ -368,22 +370,26 @@ static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 	for (int l = 0; todo && l < FXS_LANES; ++l)
 		if ((todo >> l & 1) && bt->count[l])
 			fxs_pack_rows_lane(c, bt, l, arms);
-	if (!c->long_substeps)
+	if (!c->batch_alts)
 		return;
-	/* the other length's soft masses, from the rows' masses (the same code
-	 * whichever kernel packed them): the mantissa times the mass scale,
-	 * with its shift */
+	/* the other length's softness and soft masses, from the rows' masses
+	 * (the same code whichever kernel packed them): the mantissa times the
+	 * mass scale, with its shift; an empty lane's all zero */
+	contact_batch_alt *alt = &c->batch_alts[bt - c->batches];
 	for (int l = 0; l < FXS_LANES; ++l) {
-		const int64_t ms = arms->alt_mass_scale[l];
+		const bool empty = bt->index[l] == FXS_LANE_EMPTY;
+		const int64_t ms = empty ? 0 : arms->alt_mass_scale[l];
+		if (empty)
+			alt->bias_rate[l] = alt->impulse_scale[l] = 0;
 		for (int p = 0; p < 4; ++p) {
 			const lane_row *r = &bt->n[p];
-			bt->alt_soft_mass[p][l] = (int32_t)(((int64_t)r->mass[l] * ms + 0x8000) >> 16);
-			bt->alt_ss[p][l] = r->sm[l];
+			alt->soft_mass[p][l] = (int32_t)(((int64_t)r->mass[l] * ms + 0x8000) >> 16);
+			alt->ss[p][l] = r->sm[l];
 		}
 		for (int t = 0; t < 2; ++t) {
 			const lane_row *r = &bt->t[t];
-			bt->alt_fsoft_mass[t][l] = (int32_t)(((int64_t)r->mass[l] * ms + 0x8000) >> 16);
-			bt->alt_fss[t][l] = r->sm[l];
+			alt->fsoft_mass[t][l] = (int32_t)(((int64_t)r->mass[l] * ms + 0x8000) >> 16);
+			alt->fss[t][l] = r->sm[l];
 		}
 	}
 }
@@ -431,14 +437,26 @@ static void pack_block(void *ctx, uint32_t blk)
 	j->count[blk] = count;
 }
 
+/* the batches, and their other softness when the sub-steps are of two lengths */
+static size_t batch_bytes(const solver_ctx *c, uint32_t total)
+{
+	return (size_t)total * (sizeof(contact_batch) + (c->long_substeps ? sizeof(contact_batch_alt) : 0));
+}
+
+static void place_batches(solver_ctx *c, uint8_t *base, uint32_t total)
+{
+	c->batches = (contact_batch *)(void *)base;
+	c->batch_alts = c->long_substeps ? (contact_batch_alt *)(void *)(base + (size_t)total * sizeof(contact_batch)) : NULL;
+}
+
 static bool batches_prepare_tasks(solver_ctx *c, uint32_t total)
 {
 	fxs_world *w = c->w;
-	const size_t bytes = (size_t)total * sizeof(contact_batch);
-	uint8_t *base = fxs_scratch_aligned(&w->batch_scratch, &w->batch_scratch_size, bytes + ((size_t)total + 1) * sizeof(uint32_t));
+	const size_t bytes = batch_bytes(c, total);
+	uint8_t *base = fxs_contacts_scratch(w, bytes + ((size_t)total + 1) * sizeof(uint32_t));
 	if (!base)
 		return false;
-	c->batches = (contact_batch *)(void *)base;
+	place_batches(c, base, total);
 	uint32_t *first = (uint32_t *)(void *)(base + bytes);
 	/* where each batch starts (batches_needed's walk) */
 	uint32_t nb = 0, stage = UINT32_MAX;
@@ -479,11 +497,10 @@ bool fxs_batches_prepare(solver_ctx *c)
 	const uint32_t total = batches_needed(c);
 	if (fxs_tasks_parallel(w))
 		return batches_prepare_tasks(c, total);
-	size_t need = (size_t)total * sizeof(contact_batch);
-	uint8_t *base = fxs_scratch_aligned(&w->batch_scratch, &w->batch_scratch_size, need);
+	uint8_t *base = fxs_contacts_scratch(w, batch_bytes(c, total));
 	if (!base)
 		return false;
-	c->batches = (contact_batch *)(void *)base;
+	place_batches(c, base, total);
 	uint32_t nb = 0, spare = c->body_count; /* the spare zero body after the last slot */
 	lane_arms arms;
 	tangent_memo memo;
@@ -808,24 +825,25 @@ void fxs_batches_solve(solver_ctx *c, bool use_bias)
 
 void fxs_batches_swap_softness(solver_ctx *c)
 {
-	for (uint32_t i = 0; i < c->batch_count; ++i) {
+	for (uint32_t i = 0; c->batch_alts && i < c->batch_count; ++i) {
 		contact_batch *bt = &c->batches[i];
+		contact_batch_alt *alt = &c->batch_alts[i];
 		for (int l = 0; l < FXS_LANES; ++l) {
 			int32_t t = bt->bias_rate[l];
-			bt->bias_rate[l] = bt->alt_bias_rate[l], bt->alt_bias_rate[l] = t;
+			bt->bias_rate[l] = alt->bias_rate[l], alt->bias_rate[l] = t;
 			t = bt->impulse_scale[l];
-			bt->impulse_scale[l] = bt->alt_impulse_scale[l], bt->alt_impulse_scale[l] = t;
+			bt->impulse_scale[l] = alt->impulse_scale[l], alt->impulse_scale[l] = t;
 			for (int p = 0; p < 4; ++p) {
 				t = bt->n[p].soft_mass[l];
-				bt->n[p].soft_mass[l] = bt->alt_soft_mass[p][l], bt->alt_soft_mass[p][l] = t;
+				bt->n[p].soft_mass[l] = alt->soft_mass[p][l], alt->soft_mass[p][l] = t;
 				uint8_t u = bt->n[p].ss[l];
-				bt->n[p].ss[l] = bt->alt_ss[p][l], bt->alt_ss[p][l] = u;
+				bt->n[p].ss[l] = alt->ss[p][l], alt->ss[p][l] = u;
 			}
 			for (int f = 0; f < 2; ++f) {
 				t = bt->t[f].soft_mass[l];
-				bt->t[f].soft_mass[l] = bt->alt_fsoft_mass[f][l], bt->alt_fsoft_mass[f][l] = t;
+				bt->t[f].soft_mass[l] = alt->fsoft_mass[f][l], alt->fsoft_mass[f][l] = t;
 				uint8_t u = bt->t[f].ss[l];
-				bt->t[f].ss[l] = bt->alt_fss[f][l], bt->alt_fss[f][l] = u;
+				bt->t[f].ss[l] = alt->fss[f][l], alt->fss[f][l] = u;
 			}
 		}
 	}

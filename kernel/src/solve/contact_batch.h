@@ -89,13 +89,18 @@ typedef struct contact_batch {
 	uint32_t index[FXS_LANES]; /* world contact, or FXS_LANE_EMPTY */
 	int32_t restitution[FXS_LANES];
 	int32_t relative_velocity[4][FXS_LANES]; /* the normal speed when the step began (restitution, hit events) */
-	/* the softness for the step's other sub-step length (solver.h), when
-	 * its sub-steps are of two lengths: fxs_batches_swap_softness trades it
-	 * with the one above when the length changes */
-	int32_t alt_bias_rate[FXS_LANES], alt_impulse_scale[FXS_LANES];
-	int32_t alt_soft_mass[4][FXS_LANES], alt_fsoft_mass[2][FXS_LANES]; /* normal rows', friction rows' */
-	uint8_t alt_ss[4][FXS_LANES], alt_fss[2][FXS_LANES];
 } contact_batch;
+
+/* A batch's softness for the step's other sub-step length (solver.h), when
+ * its sub-steps are of two lengths (c->batch_alts, beside the batches; NULL
+ * when they are all of one length, as at the defaults):
+ * fxs_batches_swap_softness trades it with the batch's when the length
+ * changes. */
+typedef struct contact_batch_alt {
+	int32_t bias_rate[FXS_LANES], impulse_scale[FXS_LANES];
+	int32_t soft_mass[4][FXS_LANES], fsoft_mass[2][FXS_LANES]; /* normal rows', friction rows' */
+	uint8_t ss[4][FXS_LANES], fss[2][FXS_LANES];
+} contact_batch_alt;
 
 /* Packing scratch: the lever arms a batch's rows are made from (zero for
  * padding points and empty lanes), and each lane's normal-row softness. */
@@ -195,8 +200,9 @@ void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms
 static inline int32_t lane_linear(int32_t im, int32_t d) { return (int32_t)(((int64_t)im * d + 0x8000) >> 16); }
 
 /* Pack c->contact_count solve-order contacts (minus the boxed LCP's) into
- * batches (c->batches, c->batch_count; the buffer is the world's
- * batch_scratch, grown as needed). False when out of memory. */
+ * batches (c->batches, c->batch_count; the buffer is the world's scratch
+ * contact list, free during the solve: fxs_contacts_scratch). False when
+ * out of memory. */
 bool fxs_batches_prepare(solver_ctx *c);
 
 /* The passes of a sub-step, and what follows them. */

@@ -138,6 +138,7 @@ typedef struct solver_ctx {
 	uint32_t wide_stage_end[65];
 	/* the iteratively solved contacts in batches (contact_batch.h) */
 	struct contact_batch *batches;
+	struct contact_batch_alt *batch_alts; /* beside the batches, with sub-steps of two lengths (contact_batch.h) */
 	uint32_t batch_count;
 	uint32_t parallel_batch_count; /* the batches before the overflow stage's (which come last) */
 	/* the vector kernels (simd/kernels.h) of the world's level, NULL: the

@@ -88,12 +88,12 @@ static int cmp_end(const void *pa, const void *pb)
 	return 0;
 }
 
-void fxs_events_contacts(fxs_world *w, const fxs_contact *old, uint32_t old_count)
+void fxs_events_contacts(fxs_world *w, const fxs_contact *cur, uint32_t n)
 {
 	if (w->step_contact_events == 0 && w->end_pending_count == 0)
 		return;
-	const fxs_contact *cur = w->contacts;
-	uint32_t i = 0, j = 0, n = w->contact_count;
+	const fxs_contact *old = w->contacts;
+	uint32_t i = 0, j = 0, old_count = w->contact_count;
 	while (w->step_contact_events && (i < old_count || j < n)) {
 		uint64_t ko = i < old_count ? contact_key(&old[i]) : UINT64_MAX;
 		uint64_t kn = j < n ? contact_key(&cur[j]) : UINT64_MAX;

@@ -158,12 +158,14 @@ fxs_result fxs_world_step(fxs_world *w)
 	    !(pairs = fxs_bp_find_pairs_on(w->bp, w, &pair_count)))
 		goto nomem;
 	fxs_islands_wake(w, pairs, pair_count);
-	uint32_t old_count = w->contact_count;
-	if (w->step_nomem || fxs_contacts_update(w, pairs, pair_count) != FXS_OK || w->step_nomem)
+	uint32_t count = 0;
+	if (w->step_nomem || fxs_contacts_update(w, pairs, pair_count, &count) != FXS_OK || w->step_nomem)
+		goto nomem;
+	/* begin and end events: the new list (in the scratch list) against the old */
+	fxs_events_contacts(w, w->contacts_next, count);
+	if (!fxs_contacts_commit(w, count))
 		goto nomem;
 	w->contact_geometry = true;
-	/* the old list is the scratch list now: begin and end events */
-	fxs_events_contacts(w, w->contacts_next, old_count);
 	if (fxs_solve(w) != FXS_OK || w->step_nomem)
 		goto nomem;
 	fxs_state_bound_impulses(w); /* every state a step makes restores */

@@ -106,7 +106,7 @@ struct fxs_world {
 	uint32_t free_hint;    /* derived: every slot below it is alive */
 	fxs_contact *contacts; /* touching pairs, sorted by (a, b) */
 	uint32_t contact_count, contact_cap;
-	fxs_contact *contacts_next; /* scratch for the next step's list */
+	fxs_contact *contacts_next; /* scratch: the next step's list, then the solver's batches */
 	uint32_t contacts_next_cap;
 	fxs_broadphase *bp;
 	struct fxs_mesh **meshes; /* static meshes (mesh.c), id = index + 1; state */
@@ -135,8 +135,6 @@ struct fxs_world {
 	uint32_t scratch_cap;
 	void *solver_scratch;
 	size_t solver_scratch_size;
-	void *batch_scratch; /* the contact batches (contact_batch.h), cache-line aligned inside */
-	size_t batch_scratch_size;
 	void *ball_scratch; /* the ball joint batches (joint_batch.h), cache-line aligned inside */
 	size_t ball_scratch_size;
 	void *rolling_scratch; /* the step's rolling resistance rows (solve/rolling.c) */

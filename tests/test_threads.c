@@ -302,6 +302,108 @@ TEST(threads_spinning_ball_joints)
 		check_scene(&sc, true);
 }
 
+/* A pile of compounds (four boxes each) with contact events, falling onto a
+ * row of boxes and a ground box: a pair of compounds makes several
+ * contacts, so a narrowphase block (in random order, blocks of a few
+ * pairs) outgrows its region of the next list and moves to its own buffer
+ * (contact.c), and the begin and end events walk the new list's parts.
+ * At every worker count the hashes and the events of every step equal one
+ * worker's. */
+static fxs_world *compound_pile(void)
+{
+	fxs_world_def d = fxs_default_world_def();
+	d.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&d);
+	fxs_compound_child ch[4];
+	for (int i = 0; i < 4; ++i) {
+		memset(&ch[i], 0, sizeof ch[i]);
+		ch[i].shape.type = FXS_SHAPE_BOX;
+		ch[i].shape.half_extents = fxg_v3(FXG_RATIO(1, 5), FXG_RATIO(1, 5), FXG_RATIO(1, 5));
+		ch[i].xf.p = fxg_v3(FXG_RATIO(2 * (i & 1) - 1, 4), 0, FXG_RATIO(2 * (i >> 1) - 1, 4));
+		ch[i].xf.q = fxg_q_identity();
+	}
+	const fxs_compound_id comp = fxs_world_create_compound(w, ch, 4, NULL);
+	fxs_body_def g = fxs_default_body_def();
+	g.type = FXS_BODY_STATIC;
+	g.shape.type = FXS_SHAPE_BOX;
+	g.shape.half_extents = fxg_v3(FXG_I(20), FXG_ONE, FXG_I(20));
+	g.position = fxg_v3(0, -FXG_ONE, 0);
+	g.enable_contact_events = true;
+	fxs_body_create(w, &g);
+	for (int i = 0; i < 120; ++i) {
+		fxs_body_def b = fxs_default_body_def();
+		b.type = FXS_BODY_DYNAMIC;
+		b.enable_contact_events = i % 3 != 0;
+		b.position = fxg_v3(FXG_RATIO(i % 12 * 9, 10) - FXG_I(5), FXG_RATIO(6 + i / 12 * 9, 10), FXG_RATIO(i % 5, 7));
+		if (i % 4 == 0) {
+			b.shape.type = FXS_SHAPE_BOX;
+			b.shape.half_extents = fxg_v3(FXG_RATIO(2, 5), FXG_RATIO(1, 5), FXG_RATIO(2, 5));
+		} else {
+			b.shape = fxs_compound_shape(w, comp);
+		}
+		b.angular_velocity = fxg_v3(FXG_RATIO(i % 7 - 3, 2), 0, FXG_RATIO(i % 5 - 2, 2));
+		fxs_body_create(w, &b);
+	}
+	return w;
+}
+
+static uint64_t events_digest(const fxs_world *w)
+{
+	const fxs_contact_events e = fxs_world_get_contact_events(w);
+	uint64_t h = 1469598103934665603u;
+	for (uint32_t i = 0; i < e.begin_count; ++i)
+		h = (h ^ ((uint64_t)e.begin_events[i].body_a.index1 << 32 | e.begin_events[i].body_b.index1)) * 1099511628211u;
+	h = (h ^ 0xE11D) * 1099511628211u;
+	for (uint32_t i = 0; i < e.end_count; ++i)
+		h = (h ^ ((uint64_t)e.end_events[i].body_a.index1 << 32 | e.end_events[i].body_b.index1)) * 1099511628211u;
+	return h ^ e.begin_count ^ (uint64_t)e.end_count << 20;
+}
+
+TEST(threads_compound_pile_and_contact_events)
+{
+	enum { STEPS = 100 };
+	uint64_t ref[STEPS], ev[STEPS];
+	uint32_t begins = 0, ends = 0, most = 0;
+	fxs_world *w = compound_pile();
+	CHECK(w);
+	for (uint32_t s = 0; s < STEPS; ++s) {
+		CHECK(fxs_world_step(w) == FXS_OK);
+		ref[s] = fxs_world_hash(w);
+		ev[s] = events_digest(w);
+		const fxs_contact_events e = fxs_world_get_contact_events(w);
+		begins += e.begin_count, ends += e.end_count;
+		const uint32_t n = fxs_world_get_stats(w).contact_count;
+		most = n > most ? n : most;
+	}
+	fxs_world_destroy(w);
+	/* the pile makes and breaks contacts, more of them than it has pairs of bodies */
+	CHECKF(begins > 500 && ends > 50, "the pile's events: %u begin, %u end", begins, ends);
+	for (int r = 0; r < 2; ++r)
+		for (size_t i = 0; i < sizeof counts / sizeof *counts; ++i) {
+			const uint32_t n = counts[i];
+			w = compound_pile();
+			rs_sched *rs = NULL;
+			if (r) {
+				rs = rs_create(n, 0xC0E1 + n);
+				CHECK(rs);
+				CHECK(fxs_world_set_workers(w, n, rs_enqueue, rs_finish, rs) == FXS_OK);
+				w->task_fine = true;
+			} else {
+				CHECK(fxs_world_set_workers(w, n, NULL, NULL, NULL) == FXS_OK);
+			}
+			uint32_t bad = 0;
+			for (uint32_t s = 0; s < STEPS && !bad; ++s)
+				if (fxs_world_step(w) != FXS_OK || fxs_world_hash(w) != ref[s] || events_digest(w) != ev[s])
+					bad = s + 1;
+			fxs_world_destroy(w);
+			if (rs)
+				rs_destroy(rs);
+			CHECKF(bad == 0, "compound pile, %u workers (%s): step %u differs from one worker's", n,
+			       r ? "random order" : "built-in pool", bad);
+		}
+	printf("  %u begin and %u end events over %d steps, up to %u contacts\n", begins, ends, STEPS, most);
+}
+
 /* the definition's thread fields, each with its reason */
 TEST(threads_def_validate)
 {

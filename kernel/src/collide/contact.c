@@ -77,9 +77,13 @@ typedef struct update_ctx {
 	uint32_t old_count, oi, n;
 	bool nomem;
 	/* where the new contacts go: the world's next list, or with workers a
-	 * block's own buffer (contact_tasks below); and the saturation count */
+	 * block's region of it (borrowed: it cannot grow) until the block needs
+	 * more room, then the block's own buffer (spill; contact_tasks below);
+	 * and the saturation count */
 	fxs_contact **out;
 	uint32_t *out_cap;
+	bool borrowed;
+	struct fxs_contact_block *spill;
 	uint32_t *ovf;
 	rot_entry *rot; /* NULL: every pair makes its own (no memory for the cache) */
 	uint32_t gen;
@@ -90,6 +94,27 @@ typedef struct update_ctx {
 	uint32_t mix_ovf;
 	bool mixed;
 } update_ctx;
+
+typedef struct fxs_contact_block {
+	fxs_contact *buf;
+	uint32_t cap;
+} fxs_contact_block;
+
+/* room for n new contacts; a borrowed region that is full moves to the
+ * block's own buffer */
+static bool reserve_out(update_ctx *u, uint32_t n)
+{
+	if (n <= *u->out_cap)
+		return true;
+	if (!u->borrowed)
+		return reserve(u->out, u->out_cap, n);
+	fxs_contact_block *blk = u->spill;
+	if (!reserve(&blk->buf, &blk->cap, n))
+		return false;
+	memcpy(blk->buf, *u->out, (size_t)u->n * sizeof *blk->buf);
+	u->out = &blk->buf, u->out_cap = &blk->cap, u->borrowed = false;
+	return true;
+}
 
 /* mix_friction, remembered for the last pair of frictions (a square root a
  * contact was a twentieth of the narrowphase) */
@@ -154,7 +179,7 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 	while (u->oi < u->old_count && key_of(&u->old[u->oi]) < k)
 		++u->oi;
 	const fxs_contact *prev = (u->oi < u->old_count && key_of(&u->old[u->oi]) == k) ? &u->old[u->oi] : NULL;
-	if (!reserve(u->out, u->out_cap, u->n + 1)) {
+	if (!reserve_out(u, u->n + 1)) {
 		u->nomem = true;
 		return;
 	}
@@ -394,7 +419,7 @@ static fxs_result update_range(update_ctx *u_, const fxs_pair *pairs, uint32_t i
 			/* both asleep (or asleep on a static body): nothing moved, keep
 			 * the pair's contacts as they were; not solved while they sleep */
 			for (; u.oi < u.old_count && key_of(&u.old[u.oi]) <= last; ++u.oi) {
-				if (!reserve(u.out, u.out_cap, u.n + 1)) {
+				if (!reserve_out(&u, u.n + 1)) {
 					*u_ = u;
 					return FXS_ERR_NOMEM;
 				}
@@ -426,17 +451,15 @@ static fxs_result update_range(update_ctx *u_, const fxs_pair *pairs, uint32_t i
  * windows' vector tests see the pairs the serial walk gives them) at once:
  * each block starts its walks of the old list and the joints' filter where
  * its first pair is (a binary search: the walks only ever move forwards),
- * writes its contacts into a buffer of its own and counts its own
- * saturations; then the buffers, in block order (the pairs' order, so the
- * list's canonical order), are copied into the next list, at once too. The
- * rotations' cache is filled first for every box body, so that the blocks
- * only read it. */
+ * writes its contacts into its own region of the next list (the slots of
+ * its pairs: a pair makes at most one contact, but for a compound's
+ * children) and counts its own saturations. A block that needs more room
+ * than its pairs' moves to a buffer of its own. The blocks' lists are the
+ * parts of the new list (contact.h), in block order (the pairs' order, so
+ * the list's canonical order), which the commit copies into the world's
+ * list at once too. The rotations' cache is filled first for every box
+ * body, so that the blocks only read it. */
 #define CONTACT_BLOCK 256
-
-typedef struct fxs_contact_block {
-	fxs_contact *buf;
-	uint32_t cap;
-} fxs_contact_block;
 
 typedef struct contact_job {
 	const update_ctx *base;
@@ -444,7 +467,8 @@ typedef struct contact_job {
 	uint32_t pair_count, block;
 	const uint64_t *filter;
 	uint32_t filter_count;
-	uint32_t n[FXS_TASK_BLOCKS_MAX], ovf[FXS_TASK_BLOCKS_MAX], at[FXS_TASK_BLOCKS_MAX];
+	uint32_t n[FXS_TASK_BLOCKS_MAX], ovf[FXS_TASK_BLOCKS_MAX];
+	const fxs_contact *list[FXS_TASK_BLOCKS_MAX];
 	bool nomem[FXS_TASK_BLOCKS_MAX];
 } contact_job;
 
@@ -464,11 +488,14 @@ static void rotations_block(void *ctx, uint32_t k)
 static void contacts_block(void *ctx, uint32_t k)
 {
 	contact_job *j = ctx;
-	fxs_contact_block *blk = &j->base->w->contact_blocks[k];
+	fxs_world *w = j->base->w;
 	update_ctx u = *j->base;
 	const uint32_t i0 = k * j->block, i1 = j->pair_count - i0 < j->block ? j->pair_count : i0 + j->block;
 	j->ovf[k] = 0;
-	u.n = 0, u.ovf = &j->ovf[k], u.out = &blk->buf, u.out_cap = &blk->cap, u.mixed = false;
+	fxs_contact *region = w->contacts_next + i0;
+	uint32_t region_cap = i1 - i0;
+	u.n = 0, u.ovf = &j->ovf[k], u.out = &region, u.out_cap = &region_cap, u.mixed = false;
+	u.borrowed = true, u.spill = &w->contact_blocks[k];
 	/* the first old contact and filter entry at pair i0 or after */
 	const uint64_t first = contact_key(j->pairs[i0].a, j->pairs[i0].b, 0, 0);
 	uint32_t lo = 0, hi = u.old_count;
@@ -489,17 +516,9 @@ static void contacts_block(void *ctx, uint32_t k)
 		else
 			hi = mid;
 	}
-	j->nomem[k] = !reserve(u.out, u.out_cap, i1 - i0) ||
-		update_range(&u, j->pairs, i0, i1, j->filter, j->filter_count, lo) != FXS_OK;
+	j->nomem[k] = update_range(&u, j->pairs, i0, i1, j->filter, j->filter_count, lo) != FXS_OK;
 	j->n[k] = u.n;
-}
-
-static void copy_block(void *ctx, uint32_t k)
-{
-	contact_job *j = ctx;
-	fxs_world *w = j->base->w;
-	if (j->n[k])
-		memcpy(&w->contacts_next[j->at[k]], w->contact_blocks[k].buf, (size_t)j->n[k] * sizeof *w->contacts_next);
+	j->list[k] = *u.out;
 }
 
 static fxs_result contact_tasks(update_ctx *u, const fxs_pair *pairs, uint32_t pair_count, const uint64_t *filter,
@@ -521,19 +540,15 @@ static fxs_result contact_tasks(update_ctx *u, const fxs_pair *pairs, uint32_t p
 	uint32_t total = 0;
 	bool nomem = false;
 	for (uint32_t k = 0; k < blocks; ++k) {
-		j->at[k] = total;
+		w->contact_parts[k] = (fxs_contact_part){ j->list[k], j->n[k], total };
 		total += j->n[k];
 		*u->ovf += j->ovf[k];
 		nomem |= j->nomem[k];
 	}
-	if (nomem || !reserve(&w->contacts_next, &w->contacts_next_cap, total)) {
-		free(j);
-		return FXS_ERR_NOMEM;
-	}
-	fxs_tasks_run(w, copy_block, j, blocks);
+	w->contact_part_count = blocks;
 	u->n = total;
 	free(j);
-	return FXS_OK;
+	return nomem ? FXS_ERR_NOMEM : FXS_OK;
 }
 
 void fxs_contacts_free_blocks(fxs_world *w)
@@ -542,12 +557,16 @@ void fxs_contacts_free_blocks(fxs_world *w)
 		free(w->contact_blocks[k].buf);
 	free(w->contact_blocks);
 	w->contact_blocks = NULL;
+	free(w->contact_parts);
+	w->contact_parts = NULL;
 }
 
 fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count, uint32_t *count)
 {
 	*count = 0;
-	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count))
+	w->contact_part_count = 0;
+	if (!reserve(&w->contacts_next, &w->contacts_next_cap, pair_count) ||
+	    (!w->contact_parts && !(w->contact_parts = calloc(FXS_TASK_BLOCKS_MAX, sizeof *w->contact_parts))))
 		return FXS_ERR_NOMEM;
 	update_ctx u = { .w = w, .old = w->contacts, .old_count = w->contact_count };
 	u.out = &w->contacts_next, u.out_cap = &w->contacts_next_cap, u.ovf = &w->ovf;
@@ -555,21 +574,25 @@ fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pai
 	u.kernels = fxs_kernel_table_get(fxs_world_get_kernels(w));
 	uint32_t filter_count;
 	const uint64_t *filter = fxs_joints_filter(w, &filter_count);
-	fxs_result r = fxs_tasks_parallel(w) ? contact_tasks(&u, pairs, pair_count, filter, filter_count)
-					     : update_range(&u, pairs, 0, pair_count, filter, filter_count, 0);
-	if (r != FXS_OK)
-		return r;
+	if (fxs_tasks_parallel(w)) {
+		if (contact_tasks(&u, pairs, pair_count, filter, filter_count) != FXS_OK)
+			return FXS_ERR_NOMEM;
+	} else {
+		if (update_range(&u, pairs, 0, pair_count, filter, filter_count, 0) != FXS_OK)
+			return FXS_ERR_NOMEM;
+		w->contact_parts[0] = (fxs_contact_part){ w->contacts_next, u.n, 0 };
+		w->contact_part_count = u.n ? 1 : 0;
+	}
 	*count = u.n;
 	return FXS_OK;
 }
 
-#define COMMIT_BLOCK 1024 /* contacts a block of the commit copies */
-
-static void commit_block(void *ctx, uint32_t k)
+static void commit_part(void *ctx, uint32_t k)
 {
 	fxs_world *w = ctx;
-	uint32_t first = k * COMMIT_BLOCK, n = w->contact_count - first;
-	memcpy(&w->contacts[first], &w->contacts_next[first], (size_t)(n < COMMIT_BLOCK ? n : COMMIT_BLOCK) * sizeof *w->contacts);
+	const fxs_contact_part *p = &w->contact_parts[k];
+	if (p->count)
+		memcpy(&w->contacts[p->at], p->list, (size_t)p->count * sizeof *w->contacts);
 }
 
 /* The list is copied rather than the two buffers swapped: the scratch buffer
@@ -582,7 +605,8 @@ bool fxs_contacts_commit(fxs_world *w, uint32_t count)
 	if (!reserve(&w->contacts, &w->contact_cap, count))
 		return false;
 	w->contact_count = count;
-	fxs_tasks_run(w, commit_block, w, (count + COMMIT_BLOCK - 1) / COMMIT_BLOCK);
+	fxs_tasks_run(w, commit_part, w, w->contact_part_count);
+	w->contact_part_count = 0;
 	return true;
 }
 

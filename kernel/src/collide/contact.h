@@ -51,14 +51,23 @@ typedef struct fxs_contact {
 	fxg_vec3 slip; /* a recycled manifold's material points' mean gap since it was made: the friction's anchor error */
 } fxs_contact;
 
+/* A part of the next contact list: count contacts at list, which are the
+ * new list's from index at on. The parts (the world's contact_parts, in
+ * order) are one list in the scratch list (contacts_next), or with workers
+ * one per narrowphase block, in the block's region of it or its own buffer. */
+typedef struct fxs_contact_part {
+	const fxs_contact *list;
+	uint32_t count, at;
+} fxs_contact_part;
+
 /* contact.c: build the next contact list from this step's pairs
  * (narrowphase + matching the current list's points by feature id for warm
  * starting, or recycling a manifold whose bodies hardly moved) into the
- * world's scratch list (contacts_next), its length in *count; the current
- * list is unchanged until fxs_contacts_commit copies the new one over it. */
+ * world's contact_parts, its length in *count; the current list is
+ * unchanged until fxs_contacts_commit copies the new one over it. */
 fxs_result fxs_contacts_update(fxs_world *w, const fxs_pair *pairs, uint32_t pair_count, uint32_t *count);
-/* The next list (its first count contacts) becomes the world's list. False
- * when out of memory (the list is then unchanged). */
+/* The next list (count contacts, in the parts) becomes the world's list.
+ * False when out of memory (the list is then unchanged). */
 bool fxs_contacts_commit(fxs_world *w, uint32_t count);
 /* The scratch list's buffer, free from the commit until the next step's
  * update, as at least bytes of scratch, 64-byte aligned (the solver's

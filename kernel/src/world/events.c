@@ -8,6 +8,7 @@
  * slots, children and generations. A world where no body asks for events
  * skips all of it. */
 #include "world/world.h"
+#include "collide/contact.h"
 #include "island/island.h"
 
 #include <stdlib.h>
@@ -88,26 +89,34 @@ static int cmp_end(const void *pa, const void *pb)
 	return 0;
 }
 
-void fxs_events_contacts(fxs_world *w, const fxs_contact *cur, uint32_t n)
+void fxs_events_contacts(fxs_world *w)
 {
 	if (w->step_contact_events == 0 && w->end_pending_count == 0)
 		return;
 	const fxs_contact *old = w->contacts;
-	uint32_t i = 0, j = 0, old_count = w->contact_count;
-	while (w->step_contact_events && (i < old_count || j < n)) {
+	uint32_t i = 0, old_count = w->contact_count;
+	/* the new list, part by part (contact.h) */
+	const fxs_contact_part *part = w->contact_parts, *part_end = part + w->contact_part_count;
+	uint32_t j = 0;
+	while (part < part_end && part->count == 0)
+		++part;
+	while (w->step_contact_events && (i < old_count || part < part_end)) {
+		const fxs_contact *cur = part < part_end ? &part->list[j] : NULL;
 		uint64_t ko = i < old_count ? contact_key(&old[i]) : UINT64_MAX;
-		uint64_t kn = j < n ? contact_key(&cur[j]) : UINT64_MAX;
+		uint64_t kn = cur ? contact_key(cur) : UINT64_MAX;
 		if (ko == kn) {
-			++i, ++j;
+			++i;
 		} else if (ko < kn) {
 			if (wants(w, &old[i], FXS_BODY_CONTACT_EVENTS))
 				push_end(w, &old[i]);
 			++i;
-		} else {
-			if (wants(w, &cur[j], FXS_BODY_CONTACT_EVENTS))
-				push_begin(w, &cur[j]);
-			++j;
+			continue;
+		} else if (wants(w, cur, FXS_BODY_CONTACT_EVENTS)) {
+			push_begin(w, cur);
 		}
+		if (++j == part->count) /* the next part with contacts */
+			for (j = 0, ++part; part < part_end && part->count == 0;)
+				++part;
 	}
 	if (w->end_pending_count == 0)
 		return;

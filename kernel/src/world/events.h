@@ -7,11 +7,11 @@
 
 #include "world/world.h"
 
-/* events.c: the step's contact events (the world's list vs the new one,
- * cur, after the narrowphase and before the new list is committed), its hit
- * events (after the solve), and the start of a step */
+/* events.c: the step's contact events (the world's list vs the new one in
+ * its parts, after the narrowphase and before the new list is committed:
+ * contact.h), its hit events (after the solve), and the start of a step */
 void fxs_events_begin_step(fxs_world *w);
-void fxs_events_contacts(fxs_world *w, const fxs_contact *cur, uint32_t n);
+void fxs_events_contacts(fxs_world *w);
 void fxs_events_hits(fxs_world *w);
 /* The end event of contact c (its bodies' ids now). */
 fxs_contact_end_event fxs_events_end_of(const fxs_world *w, const fxs_contact *c);

@@ -161,8 +161,8 @@ fxs_result fxs_world_step(fxs_world *w)
 	uint32_t count = 0;
 	if (w->step_nomem || fxs_contacts_update(w, pairs, pair_count, &count) != FXS_OK || w->step_nomem)
 		goto nomem;
-	/* begin and end events: the new list (in the scratch list) against the old */
-	fxs_events_contacts(w, w->contacts_next, count);
+	/* begin and end events: the new list (its parts) against the old */
+	fxs_events_contacts(w);
 	if (!fxs_contacts_commit(w, count))
 		goto nomem;
 	w->contact_geometry = true;

@@ -157,7 +157,9 @@ struct fxs_world {
 	void *task_user;
 	struct fxs_thread_pool *pool; /* the built-in one (world/thread_pool.h), or NULL */
 	bool task_fine; /* tests: the smallest blocks (tasks.h), to cut every phase into many */
-	struct fxs_contact_block *contact_blocks; /* with workers: the narrowphase's blocks' lists (contact.c) */
+	struct fxs_contact_block *contact_blocks; /* with workers: the narrowphase's blocks' own lists (contact.c) */
+	struct fxs_contact_part *contact_parts;   /* the next list's parts, from the update to the commit (contact.h) */
+	uint32_t contact_part_count;
 	/* Out of memory part-way through a step: a phase that could not get its
 	 * memory sets step_nomem (fxs_world_nomem) and goes on safely but not as
 	 * other machines would; the step then marks the world failed, and steps

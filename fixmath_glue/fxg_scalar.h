@@ -172,11 +172,13 @@ static inline fix16_t fxg_div(fix16_t a, fix16_t b, uint32_t *ovf)
 	return fxg_sat(s, ovf);
 }
 
-/* Exact 128-bit products where the compiler has them (x86-64, aarch64,
- * s390x, wasm32): the same exact integer result as the portable code below,
- * which 32-bit targets use (the crosscheck runs both and compares the bits).
+/* Exact 128-bit products where the machine has them (x86-64, aarch64,
+ * s390x): the same exact integer result as the portable code below, which
+ * 32-bit targets use (the crosscheck runs both and compares the bits). wasm
+ * takes the portable code too: its compiler has __int128, but wasm has no
+ * 64 x 64 -> 128-bit multiply, so each product was a call to __multi3.
  * Define FXG_PORTABLE_WIDE to force the portable code everywhere. */
-#if defined(__SIZEOF_INT128__) && !defined(FXG_PORTABLE_WIDE)
+#if defined(__SIZEOF_INT128__) && !defined(FXG_PORTABLE_WIDE) && !defined(__wasm__)
 #define FXG_HAVE_I128 1
 __extension__ typedef __int128 fxg_i128;
 __extension__ typedef unsigned __int128 fxg_u128;

@@ -776,12 +776,21 @@ static uint8_t flags_of(const fxs_joint *j)
 			 (j->enable_cone << 4));
 }
 
+/* every part a type may have, and every row: the most a record takes */
+_Static_assert(47 + 2 * 12 + 8 + 16 + 8 + 12 + 4 + 28 + 40 + 8 * FXS_JOINT_MAX_ROWS <= FXS_STATE_JOINT_RECORD_MAX,
+	       "a joint's record fits FXS_STATE_JOINT_RECORD_MAX");
+
 void fxs_joints_write(const fxs_world *w, fxs_writer *wr)
 {
 	fxs_write_u32(wr, w->joint_slot_count);
-	for (uint32_t i = 0; i < w->joint_slot_count; ++i) {
+	fxs_joints_write_records(w, wr, 0, w->joint_slot_count);
+}
+
+void fxs_joints_write_records(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end)
+{
+	for (uint32_t i = first; i < end; ++i) {
 		const fxs_joint *j = &w->joints[i];
-		uint8_t rec[256], *d = rec;
+		uint8_t rec[FXS_STATE_JOINT_RECORD_MAX], *d = rec;
 		d = fxs_put_u32(d, j->generation);
 		d = fxs_put_u8(d, j->alive);
 		if (j->alive) {

@@ -286,10 +286,26 @@ void fxs_state_write_contacts(const fxs_world *w, fxs_writer *wr, uint32_t first
 	}
 }
 
+void fxs_state_write_tail_head(const fxs_world *w, fxs_writer *wr)
+{
+	fxs_bp_write_state(w->bp, wr);
+	fxs_write_u32(wr, w->joint_slot_count); /* as fxs_joints_write begins */
+}
+
+void fxs_state_write_joints(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end)
+{
+	fxs_joints_write_records(w, wr, first, end);
+}
+
 void fxs_state_write_tail(const fxs_world *w, fxs_writer *wr)
 {
 	fxs_bp_write_state(w->bp, wr);
 	fxs_joints_write(w, wr);
+	fxs_state_write_tail_rest(w, wr);
+}
+
+void fxs_state_write_tail_rest(const fxs_world *w, fxs_writer *wr)
+{
 	fxs_meshes_write(w, wr);     /* nothing when the world has no mesh */
 	fxs_hulls_write(w, wr);      /* nothing when the world has no hull */
 	fxs_compounds_write(w, wr);  /* nothing when the world has no compound */

@@ -16,6 +16,9 @@
 #include "scenes/scenes.h"
 #include "test.h"
 #include "world/world.h"
+#include "state/state.h"
+#include "joint/joint.h"
+#include "collide/contact.h"
 
 /* ---- the random-order scheduler: a game's job system of its own ---- */
 
@@ -386,6 +389,43 @@ TEST(threads_hash_joint_records)
 	free(buf);
 	fxs_world_destroy(w);
 	fxs_world_destroy(ref);
+	rs_destroy(rs);
+}
+
+/* The impulses bounded at the step's end in blocks (state.c): the same
+ * impulses and the same saturation count as one worker, on joint_grid_10
+ * with its contacts and joints' impulses pushed past the bound, every few
+ * in either direction */
+TEST(threads_bound_impulses)
+{
+	const fxs_scene *sc = fxs_scene_find("joint_grid_10");
+	CHECK(sc);
+	fxs_world *a = sc->create(), *b = sc->create();
+	rs_sched *rs = rs_create(4, 0xB0D);
+	CHECK(a && b && rs);
+	CHECK(fxs_world_set_workers(b, 4, rs_enqueue, rs_finish, rs) == FXS_OK);
+	b->task_fine = true;
+	for (int s = 0; s < 3; ++s)
+		CHECK(fxs_world_step(a) == FXS_OK && fxs_world_step(b) == FXS_OK);
+	CHECK(a->joint_slot_count > 50 && a->joint_slot_count == b->joint_slot_count);
+	const int64_t big = FXS_STATE_IMPULSE_MAX + 5;
+	for (fxs_world *w = a; w; w = w == a ? b : NULL) {
+		for (uint32_t i = 0; i < w->joint_slot_count; ++i)
+			if (i % 3 == 0)
+				w->joints[i].impulse[i % 2] = i % 6 ? big : -big;
+		for (uint32_t i = 0; i < w->contact_count; ++i)
+			w->contacts[i].friction_impulse[0] = i % 2 ? big : -big;
+		w->ovf = 0;
+	}
+	const uint64_t tasks = rs->tasks;
+	fxs_state_bound_impulses(a);
+	fxs_state_bound_impulses(b);
+	CHECK(rs->tasks > tasks);
+	CHECKF(a->ovf > 30 && a->ovf == b->ovf, "saturations: %u with one worker, %u with four", a->ovf, b->ovf);
+	CHECK(memcmp(a->joints, b->joints, a->joint_slot_count * sizeof *a->joints) == 0);
+	CHECK(fxs_world_rehash(a) == fxs_world_rehash(b));
+	fxs_world_destroy(a);
+	fxs_world_destroy(b);
 	rs_destroy(rs);
 }
 

@@ -116,6 +116,12 @@ static inline bool box_eq(const fxs_aabb *a, const fxs_aabb *b)
 
 fxs_result fxs_bp_update(fxs_broadphase *bp, const fxs_aabb *aabbs, const uint8_t *flags, uint32_t count)
 {
+	return fxs_bp_update_on(bp, NULL, aabbs, flags, count);
+}
+
+fxs_result fxs_bp_update_on(fxs_broadphase *bp, const fxs_world *w, const fxs_aabb *aabbs, const uint8_t *flags,
+			    uint32_t count)
+{
 	fxs_result e = reserve_slots(bp, count);
 	if (e != FXS_OK)
 		return e;
@@ -142,7 +148,7 @@ fxs_result fxs_bp_update(fxs_broadphase *bp, const fxs_aabb *aabbs, const uint8_
 		}
 	}
 	bp->count = count;
-	e = fxs_bpt_update(&bp->tree, aabbs, bp->member, bp->in_tree, count);
+	e = fxs_bpt_update(&bp->tree, aabbs, bp->member, bp->in_tree, count, w);
 	if (e != FXS_OK)
 		return e;
 	if (bp->oct_dirty) {

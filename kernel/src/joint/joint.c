@@ -666,13 +666,60 @@ static uint32_t gather(solver_ctx *c)
 	return n;
 }
 
+/* The joints' stages are a function of their items alone (the bodies of
+ * each, in order: a joint's items never carry a stage in, stage.h), and
+ * mostly the same step after step: the world keeps the last assignment
+ * (not state: whatever it holds, a step assigns what fxs_stages_assign
+ * would) and gives it again when the items are the same. */
+typedef struct stage_memo {
+	uint32_t n, bodies, cap;
+	uint32_t *a, *b, *order;
+	uint8_t *stage;
+} stage_memo;
+
+static void assign_stages(solver_ctx *c, uint32_t n)
+{
+	fxs_world *w = c->w;
+	stage_memo *m = w->joint_stage_memo;
+	fxs_stage_item *items = c->stage_items;
+	if (m && m->n == n && m->bodies == c->body_count) {
+		uint32_t i = 0;
+		while (i < n && items[i].a == m->a[i] && items[i].b == m->b[i])
+			++i;
+		if (i == n) {
+			for (i = 0; i < n; ++i)
+				items[i].stage = m->stage[i];
+			if (n)
+				memcpy(c->stage_order, m->order, (size_t)n * sizeof *m->order);
+			return;
+		}
+	}
+	fxs_stages_assign(items, n, c->body_count, c->stage_mask, c->stage_order);
+	if (!m || m->cap < n) {
+		free(m);
+		const size_t per = 3 * sizeof(uint32_t) + 1;
+		m = w->joint_stage_memo = malloc(sizeof *m + (size_t)n * per);
+		if (!m)
+			return; /* no memo: the next step assigns them again */
+		m->cap = n;
+		m->a = (uint32_t *)(void *)(m + 1), m->b = m->a + n, m->order = m->b + n;
+		m->stage = (uint8_t *)(m->order + n);
+	}
+	m->n = n, m->bodies = c->body_count;
+	for (uint32_t i = 0; i < n; ++i)
+		m->a[i] = items[i].a, m->b[i] = items[i].b, m->stage[i] = items[i].stage;
+	if (n)
+		memcpy(m->order, c->stage_order, (size_t)n * sizeof *m->order);
+}
+
 void fxs_joints_prepare(solver_ctx *c)
 {
 	/* the joints to solve, in slot order, put in stages (stage.h); joints
 	 * persist, so first fit in slot order every step gives the same stages
-	 * while the joints and the awake set stay the same: nothing to store */
+	 * while the joints and the awake set stay the same: nothing to store
+	 * (but a memo of the last assignment, assign_stages) */
 	const uint32_t n = gather(c);
-	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order);
+	assign_stages(c, n);
 	c->joint_count = n;
 	/* where each stage ends in the solve order (sorted by stage): after
 	 * the last joint of a stage at most s, found by bisection; a stage

@@ -193,6 +193,7 @@ void fxs_world_destroy(fxs_world *w)
 	free(w->hash_chunk);
 	free(w->hash_blocks);
 	free(w->joint_stage_memo);
+	free(w->direct_plan_memo);
 	free(w);
 }
 

@@ -677,22 +677,34 @@ typedef struct stage_memo {
 	uint8_t *stage;
 } stage_memo;
 
+/* the items of [first, end) that differ from the memo's; with restore, the
+ * memo's stages given to them (fxs_joints_run: in blocks with workers) */
+static uint32_t memo_range(solver_ctx *c, uint32_t first, uint32_t end, int restore)
+{
+	const stage_memo *m = c->w->joint_stage_memo;
+	fxs_stage_item *items = c->stage_items;
+	uint32_t differ = 0;
+	if (restore)
+		for (uint32_t i = first; i < end; ++i)
+			items[i].stage = m->stage[i];
+	else
+		for (uint32_t i = first; i < end; ++i)
+			differ += (items[i].a != m->a[i]) | (items[i].b != m->b[i]);
+	return differ;
+}
+
+#define FXS_MEMO_BLOCK 2048
+
 static void assign_stages(solver_ctx *c, uint32_t n)
 {
 	fxs_world *w = c->w;
 	stage_memo *m = w->joint_stage_memo;
 	fxs_stage_item *items = c->stage_items;
-	if (m && m->n == n && m->bodies == c->body_count) {
-		uint32_t i = 0;
-		while (i < n && items[i].a == m->a[i] && items[i].b == m->b[i])
-			++i;
-		if (i == n) {
-			for (i = 0; i < n; ++i)
-				items[i].stage = m->stage[i];
-			if (n)
-				memcpy(c->stage_order, m->order, (size_t)n * sizeof *m->order);
-			return;
-		}
+	if (m && m->n == n && m->bodies == c->body_count && fxs_joints_run(c, memo_range, 0, n, FXS_MEMO_BLOCK, 0) == 0) {
+		fxs_joints_run(c, memo_range, 0, n, FXS_MEMO_BLOCK, 1);
+		if (n)
+			memcpy(c->stage_order, m->order, (size_t)n * sizeof *m->order);
+		return;
 	}
 	fxs_stages_assign(items, n, c->body_count, c->stage_mask, c->stage_order);
 	if (!m || m->cap < n) {

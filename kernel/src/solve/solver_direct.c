@@ -101,6 +101,22 @@ static inline uint8_t key_kind(const solver_ctx *c, uint32_t i)
 	return (uint8_t)((c->joints[i].type == FXS_JOINT_BALL) | (c->joint_direct && c->joint_direct[i]) << 1);
 }
 
+/* the joints of [first, end) whose keys differ from the memo's
+ * (fxs_joints_run: in blocks with workers) */
+static uint32_t memo_differ(solver_ctx *c, uint32_t first, uint32_t end, int unused)
+{
+	(void)unused;
+	const plan_memo *m = c->w->direct_plan_memo;
+	uint32_t differ = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		const solver_joint *sj = &c->joints[i];
+		differ += (m->a[i] != key_body(c, sj->a)) | (m->b[i] != key_body(c, sj->b)) | (m->kind[i] != key_kind(c, i));
+	}
+	return differ;
+}
+
+#define PLAN_MEMO_BLOCK 2048 /* joints a block of memo_differ compares */
+
 uint32_t fxs_joints_direct_plan(solver_ctx *c, uint8_t *handled)
 {
 	fxs_world *w = c->w;
@@ -108,17 +124,10 @@ uint32_t fxs_joints_direct_plan(solver_ctx *c, uint8_t *handled)
 	if (rows < 6 || n < 2)
 		return direct_islands(c, false, handled, false);
 	plan_memo *m = w->direct_plan_memo;
-	if (m && m->n == n && m->bodies == c->body_count && m->rows == rows) {
-		uint32_t i = 0;
-		for (; i < n; ++i) {
-			const solver_joint *sj = &c->joints[i];
-			if (m->a[i] != key_body(c, sj->a) || m->b[i] != key_body(c, sj->b) || m->kind[i] != key_kind(c, i))
-				break;
-		}
-		if (i == n) {
-			memcpy(handled, m->handled, n);
-			return m->solved;
-		}
+	if (m && m->n == n && m->bodies == c->body_count && m->rows == rows &&
+	    fxs_joints_run(c, memo_differ, 0, n, PLAN_MEMO_BLOCK, 0) == 0) {
+		memcpy(handled, m->handled, n);
+		return m->solved;
 	}
 	const uint32_t solved = direct_islands(c, false, handled, false);
 	if (!m || m->cap < n) {

@@ -513,7 +513,9 @@ TEST(bp_pair_jobs_emit_the_serial_pairs)
 /* The refit and swaps cut into subtrees on a world's workers (what the
  * step runs) make the serial tree: the same state bytes, quality and
  * swaps, update after update, with and without the perturbed costs, cut
- * into subtrees of 4 leaves (task_fine) and of the step's size. */
+ * into subtrees of 4 leaves (task_fine) and of the step's size; and the
+ * search on the workers (the tree's jobs, the static boxes' queries in
+ * blocks of leaves) the serial pairs. */
 TEST(bp_refit_subtrees_make_the_serial_tree)
 {
 	fxs_world_def d = fxs_default_world_def();
@@ -542,6 +544,11 @@ TEST(bp_refit_subtrees_make_the_serial_tree)
 			CHECKF(wa.len == wb.len && memcmp(wa.buf, wb.buf, wa.len) == 0, "scene %u update %d: other trees", k, u);
 			CHECK(memcmp(ta->box, tb->box, (2 * (size_t)ta->leaf_count - 1) * sizeof *ta->box) == 0);
 			fxs_writer_free(&wa), fxs_writer_free(&wb);
+			/* and the pairs, the octree's static ones found in blocks of leaves too */
+			uint32_t na = 0, nb = 0;
+			const fxs_pair *pa = fxs_bp_find_pairs(a, &na), *pb = fxs_bp_find_pairs_on(b, w, &nb);
+			CHECK(pa && pb);
+			CHECKF(na == nb && memcmp(pa, pb, na * sizeof *pa) == 0, "scene %u update %d: %u pairs, %u", k, u, na, nb);
 			swapped += ta->swaps;
 			deep += ta->leaf_count >= (w->task_fine ? 16u : 1024u);
 			scene_mutate(&sc, &s);

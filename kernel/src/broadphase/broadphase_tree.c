@@ -324,13 +324,15 @@ static void perturb_alphas(const fxs_bptree *t, uint32_t level, uint32_t group, 
 }
 
 /* Claims 1-3 for group g of level m (two sibling nodes of level m, their
- * four children of level m - 1): the pairing of the four that costs least
- * (the children swapped into it), the two nodes' boxes. It reads and writes
- * only the subtree of node g of level m + 1. */
-static void refit_group(fxs_bptree *t, uint32_t m, uint32_t g, uint64_t *quality, uint32_t *swaps)
+ * four children of level m - 1, cb and pb the boxes of levels m - 1 and m):
+ * the pairing of the four that costs least (the children swapped into it),
+ * the two nodes' boxes. It reads and writes only the subtree of node g of
+ * level m + 1. Inlined: a call per group cost a tenth of the refit. */
+static inline __attribute__((always_inline)) void refit_group(fxs_bptree *t, uint32_t m, uint32_t g,
+							       const fxs_aabb *cb, fxs_aabb *pb, uint64_t *quality,
+							       uint32_t *swaps)
 {
-	const fxs_aabb *c = t->box + t->level_off[m - 1] + 4 * (size_t)g;
-	fxs_aabb *pb = t->box + t->level_off[m];
+	const fxs_aabb *c = cb + 4 * (size_t)g;
 	fxs_aabb u01 = box_union(&c[0], &c[1]), u23 = box_union(&c[2], &c[3]);
 	fxs_aabb u02 = box_union(&c[0], &c[2]), u13 = box_union(&c[1], &c[3]);
 	fxs_aabb u03 = box_union(&c[0], &c[3]), u12 = box_union(&c[1], &c[2]);
@@ -385,9 +387,15 @@ static void refit_subtree(fxs_bptree *t, const fxs_aabb *aabbs, uint32_t k, uint
 		uint32_t o = t->leaf_obj[i];
 		leaf[i] = o == FXS_BPT_EMPTY ? empty_box : aabbs[o];
 	}
-	for (uint32_t m = 1; m < k; ++m)
+	uint64_t q = *quality;
+	uint32_t sw = *swaps;
+	for (uint32_t m = 1; m < k; ++m) {
+		const fxs_aabb *cb = t->box + t->level_off[m - 1];
+		fxs_aabb *pb = t->box + t->level_off[m];
 		for (uint32_t g = lo >> (m + 1); g < hi >> (m + 1); ++g)
-			refit_group(t, m, g, quality, swaps);
+			refit_group(t, m, g, cb, pb, &q, &sw);
+	}
+	*quality = q, *swaps = sw;
 }
 
 /* with workers: the subtrees of at least FXS_BPT_REFIT_LEAVES leaves (4 with
@@ -440,7 +448,7 @@ static void refit_and_swap(fxs_bptree *t, const fxs_aabb *aabbs, const fxs_world
 			break;
 		}
 		for (uint32_t g = 0; g < (L >> m) / 2; ++g)
-			refit_group(t, m, g, &quality, &swaps);
+			refit_group(t, m, g, cb, pb, &quality, &swaps);
 	}
 	t->swaps = swaps;
 	t->quality = quality;

@@ -689,7 +689,7 @@ static uint32_t memo_range(solver_ctx *c, uint32_t first, uint32_t end, int rest
 			items[i].stage = m->stage[i];
 	else
 		for (uint32_t i = first; i < end; ++i)
-			differ += (items[i].a != m->a[i]) | (items[i].b != m->b[i]);
+			differ += items[i].a != m->a[i] || items[i].b != m->b[i];
 	return differ;
 }
 

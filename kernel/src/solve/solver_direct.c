@@ -110,7 +110,7 @@ static uint32_t memo_differ(solver_ctx *c, uint32_t first, uint32_t end, int unu
 	uint32_t differ = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		const solver_joint *sj = &c->joints[i];
-		differ += (m->a[i] != key_body(c, sj->a)) | (m->b[i] != key_body(c, sj->b)) | (m->kind[i] != key_kind(c, i));
+		differ += m->a[i] != key_body(c, sj->a) || m->b[i] != key_body(c, sj->b) || m->kind[i] != key_kind(c, i);
 	}
 	return differ;
 }

@@ -7,6 +7,8 @@
 #include "broadphase/broadphase.h"
 #include "broadphase/broadphase_tree.h"
 #include "broadphase/octree.h"
+#include "fixstep/fixstep.h"
+#include "world/world.h"
 #include "test.h"
 
 #define F(x) ((fix16_t)((x)*65536))
@@ -506,6 +508,57 @@ TEST(bp_pair_jobs_emit_the_serial_pairs)
 	CHECKF(most_jobs > 64, "the largest tree made %u jobs", most_jobs); /* the expansion above the job level ran */
 	free(jobs.job);
 	scene_free(&sc);
+}
+
+/* The refit and swaps cut into subtrees on a world's workers (what the
+ * step runs) make the serial tree: the same state bytes, quality and
+ * swaps, update after update, with and without the perturbed costs, cut
+ * into subtrees of 4 leaves (task_fine) and of the step's size; and the
+ * search on the workers (the tree's jobs, the static boxes' queries in
+ * blocks of leaves) the serial pairs. */
+TEST(bp_refit_subtrees_make_the_serial_tree)
+{
+	fxs_world_def d = fxs_default_world_def();
+	d.worker_count = 3;
+	fxs_world *w = fxs_world_create(&d);
+	CHECK(w && w->pool);
+	scene sc = { 0 };
+	uint32_t swapped = 0, deep = 0;
+	for (uint32_t k = 0; k < 12 && !test_failed; ++k) {
+		uint64_t s = 0x4EF17000ull + k;
+		scene_random(&sc, &s, 3 + k * k * 40);
+		w->task_fine = k % 2 == 0;
+		fxs_broadphase *a = fxs_bp_create(), *b = fxs_bp_create();
+		if (k % 3 == 1)
+			fxs_bp_set_perturbation(a, true, k), fxs_bp_set_perturbation(b, true, k);
+		for (int u = 0; u < 6 && !test_failed; ++u) {
+			CHECK(fxs_bp_update(a, sc.aabbs, sc.flags, sc.count) == FXS_OK);
+			CHECK(fxs_bp_update_on(b, w, sc.aabbs, sc.flags, sc.count) == FXS_OK);
+			const fxs_bptree *ta = fxs_bp_get_tree(a), *tb = fxs_bp_get_tree(b);
+			CHECKF(ta->quality == tb->quality && ta->swaps == tb->swaps,
+			       "scene %u update %d: quality %llu / %llu, swaps %u / %u", k, u, (unsigned long long)ta->quality,
+			       (unsigned long long)tb->quality, ta->swaps, tb->swaps);
+			fxs_writer wa, wb;
+			fxs_writer_init_growable(&wa), fxs_writer_init_growable(&wb);
+			fxs_bp_write_state(a, &wa), fxs_bp_write_state(b, &wb);
+			CHECKF(wa.len == wb.len && memcmp(wa.buf, wb.buf, wa.len) == 0, "scene %u update %d: other trees", k, u);
+			CHECK(memcmp(ta->box, tb->box, (2 * (size_t)ta->leaf_count - 1) * sizeof *ta->box) == 0);
+			fxs_writer_free(&wa), fxs_writer_free(&wb);
+			/* and the pairs, the octree's static ones found in blocks of leaves too */
+			uint32_t na = 0, nb = 0;
+			const fxs_pair *pa = fxs_bp_find_pairs(a, &na), *pb = fxs_bp_find_pairs_on(b, w, &nb);
+			CHECK(pa && pb);
+			CHECKF(na == nb && memcmp(pa, pb, na * sizeof *pa) == 0, "scene %u update %d: %u pairs, %u", k, u, na, nb);
+			swapped += ta->swaps;
+			deep += ta->leaf_count >= (w->task_fine ? 16u : 1024u);
+			scene_mutate(&sc, &s);
+		}
+		fxs_bp_destroy(a);
+		fxs_bp_destroy(b);
+	}
+	CHECKF(swapped > 0 && deep > 6, "swaps %u, updates cut into subtrees %u", swapped, deep);
+	scene_free(&sc);
+	fxs_world_destroy(w);
 }
 
 static int u32cmp(const void *a, const void *b)

@@ -10,10 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "fixstep/fixstep.h"
 #include "scenes/scenes.h"
 #include "test.h"
 #include "world/world.h"
+#include "state/state.h"
+#include "joint/joint.h"
+#include "collide/contact.h"
 
 /* ---- the random-order scheduler: a game's job system of its own ---- */
 
@@ -402,6 +407,128 @@ TEST(threads_compound_pile_and_contact_events)
 			       r ? "random order" : "built-in pool", bad);
 		}
 	printf("  %u begin and %u end events over %d steps, up to %u contacts\n", begins, ends, STEPS, most);
+}
+
+/* A chain of boxes joined by every joint type in turn, each with the
+ * parts its type can have switched on (limits, motors, springs, cones), a
+ * few slots freed: joint records of every length, and dead ones */
+static fxs_world *mixed_joint_chain(uint32_t *types)
+{
+	enum { N = 160 };
+	fxs_world_def d = fxs_default_world_def();
+	d.enable_sleep = false;
+	fxs_world *w = fxs_world_create(&d);
+	fxs_body_id id[N];
+	for (int i = 0; i < N; ++i) {
+		fxs_body_def b = fxs_default_body_def();
+		b.type = i == 0 ? FXS_BODY_STATIC : FXS_BODY_DYNAMIC;
+		b.shape.type = FXS_SHAPE_BOX;
+		b.shape.half_extents = fxg_v3(FXG_RATIO(1, 5), FXG_RATIO(1, 5), FXG_RATIO(1, 5));
+		b.position = fxg_v3(FXG_I(i), FXG_I(i % 3), 0);
+		b.angular_velocity = fxg_v3(FXG_I(i % 5 - 2), FXG_I(1), 0);
+		id[i] = fxs_body_create(w, &b);
+	}
+	fxs_joint_def (*const defs[FXS_JOINT_TYPE_COUNT])(void) = {
+		fxs_default_ball_joint_def,      fxs_default_hinge_joint_def,  fxs_default_fixed_joint_def,
+		fxs_default_distance_joint_def,  fxs_default_prismatic_joint_def, fxs_default_spherical_joint_def,
+		fxs_default_filter_joint_def,    fxs_default_wheel_joint_def,  fxs_default_motor_joint_def,
+	};
+	*types = 0;
+	fxs_joint_id made[N];
+	for (int i = 1; i < N; ++i) {
+		fxs_joint_def j = defs[i % FXS_JOINT_TYPE_COUNT]();
+		j.body_a = id[i - 1], j.body_b = id[i];
+		j.local_anchor_a = fxg_v3(FXG_HALF, 0, 0), j.local_anchor_b = fxg_v3(-FXG_HALF, 0, 0);
+		if (i % 2) { /* every part the type has: the longest records */
+			j.enable_limit = true, j.lower = -FXG_HALF, j.upper = FXG_HALF;
+			j.enable_motor = true, j.motor_speed = FXG_ONE, j.max_motor_force = FXG_I(10);
+			j.enable_spring = true, j.spring_hertz = FXG_I(5), j.spring_damping_ratio = FXG_HALF;
+			j.enable_cone = true, j.cone_angle = FXG_HALF;
+		}
+		made[i] = fxs_joint_create(w, &j);
+		if (!fxs_joint_is_valid(w, made[i])) { /* a part the type cannot have: the plain joint */
+			j = defs[i % FXS_JOINT_TYPE_COUNT]();
+			j.body_a = id[i - 1], j.body_b = id[i];
+			made[i] = fxs_joint_create(w, &j);
+		}
+		if (fxs_joint_is_valid(w, made[i]))
+			*types |= 1u << fxs_joint_get_type(w, made[i]);
+	}
+	for (int i = 7; i < N; i += 11)
+		fxs_joint_destroy(w, made[i]);
+	return w;
+}
+
+/* The hash with workers writes the joints' records in blocks at once and
+ * streams them in order (hash.c): the same bytes as the serial
+ * serialisation. Checked on the chain of every joint type, cut into blocks
+ * of 3 records, after every step, against XXH3 over the serial bytes and
+ * against the same world's serial hash; and every step's hash against a
+ * serial world's. */
+TEST(threads_hash_joint_records)
+{
+	uint32_t types = 0;
+	fxs_world *ref = mixed_joint_chain(&types), *w = mixed_joint_chain(&types);
+	CHECKF(types == (1u << FXS_JOINT_TYPE_COUNT) - 1, "joint types made: %#x", types);
+	CHECK(fxs_world_joint_count(w) < fxs_world_joint_slot_count(w)); /* dead slots too */
+	rs_sched *rs = rs_create(3, 0x10147);
+	CHECK(rs);
+	CHECK(fxs_world_set_workers(w, 3, rs_enqueue, rs_finish, rs) == FXS_OK);
+	w->task_fine = true;
+	uint8_t *buf = malloc(1 << 20);
+	CHECK(buf);
+	for (int s = 0; s < 12 && !test_failed; ++s) {
+		CHECK(fxs_world_step(ref) == FXS_OK && fxs_world_step(w) == FXS_OK);
+		const uint64_t tasks = rs->tasks, parallel = fxs_world_rehash(w);
+		CHECKF(rs->tasks > tasks, "step %d: the hash ran no task", s + 1);
+		const size_t len = fxs_world_serialize_state(w, buf, 1 << 20);
+		CHECK(len > 0 && len < (1 << 20));
+		CHECKF(parallel == XXH3_64bits(buf, len), "step %d: the parallel hash is not XXH3 of the serial bytes", s + 1);
+		CHECKF(parallel == fxs_world_hash(ref), "step %d: the hash differs from the serial world's", s + 1);
+	}
+	CHECK(fxs_world_set_workers(w, 1, NULL, NULL, NULL) == FXS_OK);
+	CHECK(fxs_world_rehash(w) == fxs_world_hash(ref));
+	free(buf);
+	fxs_world_destroy(w);
+	fxs_world_destroy(ref);
+	rs_destroy(rs);
+}
+
+/* The impulses bounded at the step's end in blocks (state.c): the same
+ * impulses and the same saturation count as one worker, on joint_grid_10
+ * with its contacts and joints' impulses pushed past the bound, every few
+ * in either direction */
+TEST(threads_bound_impulses)
+{
+	const fxs_scene *sc = fxs_scene_find("joint_grid_10");
+	CHECK(sc);
+	fxs_world *a = sc->create(), *b = sc->create();
+	rs_sched *rs = rs_create(4, 0xB0D);
+	CHECK(a && b && rs);
+	CHECK(fxs_world_set_workers(b, 4, rs_enqueue, rs_finish, rs) == FXS_OK);
+	b->task_fine = true;
+	for (int s = 0; s < 3; ++s)
+		CHECK(fxs_world_step(a) == FXS_OK && fxs_world_step(b) == FXS_OK);
+	CHECK(a->joint_slot_count > 50 && a->joint_slot_count == b->joint_slot_count);
+	const int64_t big = FXS_STATE_IMPULSE_MAX + 5;
+	for (fxs_world *w = a; w; w = w == a ? b : NULL) {
+		for (uint32_t i = 0; i < w->joint_slot_count; ++i)
+			if (i % 3 == 0)
+				w->joints[i].impulse[i % 2] = i % 6 ? big : -big;
+		for (uint32_t i = 0; i < w->contact_count; ++i)
+			w->contacts[i].friction_impulse[0] = i % 2 ? big : -big;
+		w->ovf = 0;
+	}
+	const uint64_t tasks = rs->tasks;
+	fxs_state_bound_impulses(a);
+	fxs_state_bound_impulses(b);
+	CHECK(rs->tasks > tasks);
+	CHECKF(a->ovf > 30 && a->ovf == b->ovf, "saturations: %u with one worker, %u with four", a->ovf, b->ovf);
+	CHECK(memcmp(a->joints, b->joints, a->joint_slot_count * sizeof *a->joints) == 0);
+	CHECK(fxs_world_rehash(a) == fxs_world_rehash(b));
+	fxs_world_destroy(a);
+	fxs_world_destroy(b);
+	rs_destroy(rs);
 }
 
 /* the definition's thread fields, each with its reason */

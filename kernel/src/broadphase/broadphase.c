@@ -116,6 +116,12 @@ static inline bool box_eq(const fxs_aabb *a, const fxs_aabb *b)
 
 fxs_result fxs_bp_update(fxs_broadphase *bp, const fxs_aabb *aabbs, const uint8_t *flags, uint32_t count)
 {
+	return fxs_bp_update_on(bp, NULL, aabbs, flags, count);
+}
+
+fxs_result fxs_bp_update_on(fxs_broadphase *bp, const fxs_world *w, const fxs_aabb *aabbs, const uint8_t *flags,
+			    uint32_t count)
+{
 	fxs_result e = reserve_slots(bp, count);
 	if (e != FXS_OK)
 		return e;
@@ -142,7 +148,7 @@ fxs_result fxs_bp_update(fxs_broadphase *bp, const fxs_aabb *aabbs, const uint8_
 		}
 	}
 	bp->count = count;
-	e = fxs_bpt_update(&bp->tree, aabbs, bp->member, bp->in_tree, count);
+	e = fxs_bpt_update(&bp->tree, aabbs, bp->member, bp->in_tree, count, w);
 	if (e != FXS_OK)
 		return e;
 	if (bp->oct_dirty) {
@@ -270,6 +276,58 @@ static bool tree_pairs_on(fxs_broadphase *bp, const fxs_world *w)
 	return true;
 }
 
+/* the moving leaves' pairs with the octree's static boxes, appended to
+ * bp->raw in leaf order (as the serial loop below): in blocks of leaves on
+ * w's workers, each into a list of its own, the lists joined in block order
+ * (tree_pairs_on has made bp->block_pairs) */
+typedef struct static_job {
+	fxs_broadphase *bp;
+	uint32_t block;
+	bool ok[FXS_TASK_BLOCKS_MAX];
+} static_job;
+
+static void static_block(void *ctx, uint32_t k)
+{
+	static_job *j = ctx;
+	fxs_broadphase *bp = j->bp;
+	const fxs_bptree *t = &bp->tree;
+	fxs_pair_buf *out = &bp->block_pairs[k];
+	out->n = 0;
+	const uint32_t first = k * j->block, end = t->leaf_count - first < j->block ? t->leaf_count : first + j->block;
+	bool ok = true;
+	for (uint32_t i = first; i < end && ok; ++i) {
+		uint32_t o = t->leaf_obj[i];
+		if (o == FXS_BPT_EMPTY || !(bp->flags[o] & FXS_PROXY_MOVING))
+			continue;
+		static_pair_ctx c = { out, o, true };
+		fxs_octree_query_aabb(&bp->oct, &t->box[i], static_pair_visit, &c);
+		ok = c.ok;
+	}
+	j->ok[k] = ok;
+}
+
+static bool static_pairs_on(fxs_broadphase *bp, const fxs_world *w)
+{
+	static_job j;
+	j.bp = bp;
+	const uint32_t blocks = fxs_task_blocks(bp->tree.leaf_count, w->task_fine ? 1 : 256, &j.block);
+	fxs_tasks_run(w, static_block, &j, blocks);
+	uint32_t total = bp->raw.n;
+	for (uint32_t k = 0; k < blocks; ++k) {
+		if (!j.ok[k] || bp->block_pairs[k].n > UINT32_MAX - total)
+			return false;
+		total += bp->block_pairs[k].n;
+	}
+	if (!reserve_pairs(&bp->raw, total))
+		return false;
+	for (uint32_t k = 0; k < blocks; ++k) {
+		if (bp->block_pairs[k].n)
+			memcpy(bp->raw.p + bp->raw.n, bp->block_pairs[k].p, (size_t)bp->block_pairs[k].n * sizeof(fxs_pair));
+		bp->raw.n += bp->block_pairs[k].n;
+	}
+	return true;
+}
+
 const fxs_pair *fxs_bp_find_pairs(fxs_broadphase *bp, uint32_t *pair_count)
 {
 	return fxs_bp_find_pairs_on(bp, NULL, pair_count);
@@ -279,8 +337,11 @@ const fxs_pair *fxs_bp_find_pairs_on(fxs_broadphase *bp, const fxs_world *w, uin
 {
 	bp->raw.n = 0;
 	bp->sorted.n = 0;
-	bool ok = w && fxs_tasks_parallel(w) ? tree_pairs_on(bp, w) : fxs_bpt_find_pairs(&bp->tree, bp->flags, &bp->raw);
-	if (ok && bp->oct.node_count) {
+	const bool parallel = w && fxs_tasks_parallel(w);
+	bool ok = parallel ? tree_pairs_on(bp, w) : fxs_bpt_find_pairs(&bp->tree, bp->flags, &bp->raw);
+	if (ok && bp->oct.node_count && parallel) {
+		ok = static_pairs_on(bp, w);
+	} else if (ok && bp->oct.node_count) {
 		const fxs_bptree *t = &bp->tree;
 		for (uint32_t i = 0; i < t->leaf_count && ok; ++i) {
 			uint32_t o = t->leaf_obj[i];

@@ -33,6 +33,10 @@ fxs_broadphase *fxs_bp_create(void);
 void fxs_bp_destroy(fxs_broadphase *bp);
 /* Give the broadphase this step's boxes. aabbs[i] and flags[i] for slot i < count. */
 fxs_result fxs_bp_update(fxs_broadphase *bp, const fxs_aabb *aabbs, const uint8_t *flags, uint32_t count);
+/* The same, the tree's refit cut into subtrees run at once on w's workers
+ * (world/tasks.h) when it has them: the same tree whatever the workers. */
+fxs_result fxs_bp_update_on(fxs_broadphase *bp, const fxs_world *w, const fxs_aabb *aabbs, const uint8_t *flags,
+			    uint32_t count);
 /* Overlapping pairs, sorted by (a, b). The array stays owned by bp and valid
  * until the next update. NULL (and no pairs) when out of memory. */
 const fxs_pair *fxs_bp_find_pairs(fxs_broadphase *bp, uint32_t *pair_count);

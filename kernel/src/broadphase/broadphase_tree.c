@@ -1,5 +1,6 @@
 /* The seed 000 complete binary tree: see broadphase_tree.h for the rules. */
 #include "broadphase/broadphase_tree.h"
+#include "world/tasks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -322,75 +323,139 @@ static void perturb_alphas(const fxs_bptree *t, uint32_t level, uint32_t group, 
 	}
 }
 
-static void refit_and_swap(fxs_bptree *t, const fxs_aabb *aabbs)
+/* Claims 1-3 for group g of level m (two sibling nodes of level m, their
+ * four children of level m - 1, cb and pb the boxes of levels m - 1 and m):
+ * the pairing of the four that costs least (the children swapped into it),
+ * the two nodes' boxes. It reads and writes only the subtree of node g of
+ * level m + 1. Inlined: a call per group cost a tenth of the refit. */
+static inline __attribute__((always_inline)) void refit_group(fxs_bptree *t, uint32_t m, uint32_t g,
+							       const fxs_aabb *cb, fxs_aabb *pb, uint64_t *quality,
+							       uint32_t *swaps)
 {
-	uint32_t L = t->leaf_count;
-	/* claim 6: this step's boxes on last step's leaves */
+	const fxs_aabb *c = cb + 4 * (size_t)g;
+	fxs_aabb u01 = box_union(&c[0], &c[1]), u23 = box_union(&c[2], &c[3]);
+	fxs_aabb u02 = box_union(&c[0], &c[2]), u13 = box_union(&c[1], &c[3]);
+	fxs_aabb u03 = box_union(&c[0], &c[3]), u12 = box_union(&c[1], &c[2]);
+	uint64_t s01 = (uint64_t)fxs_bpt_size(&u01), s23 = (uint64_t)fxs_bpt_size(&u23);
+	uint64_t s02 = (uint64_t)fxs_bpt_size(&u02), s13 = (uint64_t)fxs_bpt_size(&u13);
+	uint64_t s03 = (uint64_t)fxs_bpt_size(&u03), s12 = (uint64_t)fxs_bpt_size(&u12);
+	uint64_t cost0, cost1, cost2;
+	if (t->perturb) {
+		/* sizes < 2^34, factors < 2^17: every cost < 2^52 */
+		uint64_t al[6];
+		perturb_alphas(t, m, g, al);
+		cost0 = s01 * (65536 + al[0]) + s23 * (65536 + al[1]);
+		cost1 = s02 * (65536 + al[2]) + s13 * (65536 + al[3]);
+		cost2 = s03 * (65536 + al[4]) + s12 * (65536 + al[5]);
+	} else {
+		cost0 = s01 + s23;
+		cost1 = s02 + s13;
+		cost2 = s03 + s12;
+	}
+	uint32_t base = 4 * g;
+	if (cost1 < cost0 && cost1 <= cost2) {
+		/* strict < against cand0; cand1 before cand2 on a tie */
+		swap_subtrees(t, m - 1, base + 1, base + 2);
+		pb[2 * g] = u02;
+		pb[2 * g + 1] = u13;
+		*quality = sat_add(*quality, s02 + s13);
+		++*swaps;
+	} else if (cost2 < cost0 && cost2 < cost1) {
+		swap_subtrees(t, m - 1, base + 1, base + 3);
+		pb[2 * g] = u03;
+		pb[2 * g + 1] = u12;
+		*quality = sat_add(*quality, s03 + s12);
+		++*swaps;
+	} else {
+		pb[2 * g] = u01;
+		pb[2 * g + 1] = u23;
+		*quality = sat_add(*quality, s01 + s23);
+	}
+}
+
+/* The subtree of node r of level k (k < levels - 1): this step's boxes on
+ * its leaves (claim 6), then its groups, level by level, up to level k - 1
+ * (level k's nodes are made by the groups of level k, above it). A group
+ * touches its own subtree alone, so the subtrees of one level are
+ * independent: the order of the groups across them changes nothing. */
+static void refit_subtree(fxs_bptree *t, const fxs_aabb *aabbs, uint32_t k, uint32_t r, uint64_t *quality,
+			  uint32_t *swaps)
+{
+	const uint32_t lo = r << k, hi = (r + 1) << k;
 	fxs_aabb *leaf = t->box;
-	for (uint32_t i = 0; i < L; ++i) {
+	for (uint32_t i = lo; i < hi; ++i) {
 		uint32_t o = t->leaf_obj[i];
 		leaf[i] = o == FXS_BPT_EMPTY ? empty_box : aabbs[o];
 	}
-	/* claims 1-3: bottom-up, one group of two sibling nodes at a time */
-	uint64_t quality = 0;
-	uint32_t swaps = 0;
-	for (uint32_t m = 1; m < t->levels; ++m) {
-		fxs_aabb *cb = t->box + t->level_off[m - 1];
+	uint64_t q = *quality;
+	uint32_t sw = *swaps;
+	for (uint32_t m = 1; m < k; ++m) {
+		const fxs_aabb *cb = t->box + t->level_off[m - 1];
 		fxs_aabb *pb = t->box + t->level_off[m];
-		uint32_t n = L >> m;
-		if (n == 1) {
+		for (uint32_t g = lo >> (m + 1); g < hi >> (m + 1); ++g)
+			refit_group(t, m, g, cb, pb, &q, &sw);
+	}
+	*quality = q, *swaps = sw;
+}
+
+/* with workers: the subtrees of at least FXS_BPT_REFIT_LEAVES leaves (4 with
+ * the world's task_fine) at once, their counts added in subtree order (a
+ * saturating sum of sizes and a count: any order gives the same) */
+#define FXS_BPT_REFIT_LEAVES 256
+
+typedef struct refit_job {
+	fxs_bptree *t;
+	const fxs_aabb *aabbs;
+	uint32_t k;
+	uint64_t quality[FXS_TASK_BLOCKS_MAX];
+	uint32_t swaps[FXS_TASK_BLOCKS_MAX];
+} refit_job;
+
+static void refit_block(void *ctx, uint32_t r)
+{
+	refit_job *j = ctx;
+	j->quality[r] = 0, j->swaps[r] = 0;
+	refit_subtree(j->t, j->aabbs, j->k, r, &j->quality[r], &j->swaps[r]);
+}
+
+static void refit_and_swap(fxs_bptree *t, const fxs_aabb *aabbs, const fxs_world *w)
+{
+	const uint32_t L = t->leaf_count;
+	uint64_t quality = 0;
+	uint32_t swaps = 0, k = t->levels - 1; /* serial: the whole tree is the root's subtree */
+	uint32_t block = 0, blocks = 0;
+	if (w && fxs_tasks_parallel(w))
+		blocks = fxs_task_blocks(L, w->task_fine ? 4 : FXS_BPT_REFIT_LEAVES, &block); /* L and both minima powers of two */
+	if (blocks > 1) {
+		refit_job j;
+		j.t = t, j.aabbs = aabbs;
+		for (j.k = 0; (1u << j.k) < block; ++j.k)
+			;
+		fxs_tasks_run(w, refit_block, &j, blocks);
+		for (uint32_t r = 0; r < blocks; ++r)
+			quality = sat_add(quality, j.quality[r]), swaps += j.swaps[r];
+		k = j.k;
+	} else {
+		refit_subtree(t, aabbs, k, 0, &quality, &swaps);
+	}
+	/* the levels above the subtrees, one group of two sibling nodes at a time */
+	for (uint32_t m = k; m < t->levels; ++m) {
+		const fxs_aabb *cb = t->box + t->level_off[m - 1];
+		fxs_aabb *pb = t->box + t->level_off[m];
+		if (L >> m == 1) {
 			pb[0] = box_union(&cb[0], &cb[1]);
 			quality = sat_add(quality, (uint64_t)fxs_bpt_size(&pb[0]));
 			break;
 		}
-		for (uint32_t g = 0; g < n / 2; ++g) {
-			const fxs_aabb *c = cb + 4 * (size_t)g;
-			fxs_aabb u01 = box_union(&c[0], &c[1]), u23 = box_union(&c[2], &c[3]);
-			fxs_aabb u02 = box_union(&c[0], &c[2]), u13 = box_union(&c[1], &c[3]);
-			fxs_aabb u03 = box_union(&c[0], &c[3]), u12 = box_union(&c[1], &c[2]);
-			uint64_t s01 = (uint64_t)fxs_bpt_size(&u01), s23 = (uint64_t)fxs_bpt_size(&u23);
-			uint64_t s02 = (uint64_t)fxs_bpt_size(&u02), s13 = (uint64_t)fxs_bpt_size(&u13);
-			uint64_t s03 = (uint64_t)fxs_bpt_size(&u03), s12 = (uint64_t)fxs_bpt_size(&u12);
-			uint64_t cost0, cost1, cost2;
-			if (t->perturb) {
-				/* sizes < 2^34, factors < 2^17: every cost < 2^52 */
-				uint64_t al[6];
-				perturb_alphas(t, m, g, al);
-				cost0 = s01 * (65536 + al[0]) + s23 * (65536 + al[1]);
-				cost1 = s02 * (65536 + al[2]) + s13 * (65536 + al[3]);
-				cost2 = s03 * (65536 + al[4]) + s12 * (65536 + al[5]);
-			} else {
-				cost0 = s01 + s23;
-				cost1 = s02 + s13;
-				cost2 = s03 + s12;
-			}
-			uint32_t base = 4 * g;
-			if (cost1 < cost0 && cost1 <= cost2) {
-				/* strict < against cand0; cand1 before cand2 on a tie */
-				swap_subtrees(t, m - 1, base + 1, base + 2);
-				pb[2 * g] = u02;
-				pb[2 * g + 1] = u13;
-				quality = sat_add(quality, s02 + s13);
-				++swaps;
-			} else if (cost2 < cost0 && cost2 < cost1) {
-				swap_subtrees(t, m - 1, base + 1, base + 3);
-				pb[2 * g] = u03;
-				pb[2 * g + 1] = u12;
-				quality = sat_add(quality, s03 + s12);
-				++swaps;
-			} else {
-				pb[2 * g] = u01;
-				pb[2 * g + 1] = u23;
-				quality = sat_add(quality, s01 + s23);
-			}
-		}
+		for (uint32_t g = 0; g < (L >> m) / 2; ++g)
+			refit_group(t, m, g, cb, pb, &quality, &swaps);
 	}
 	t->swaps = swaps;
 	t->quality = quality;
 }
 
 fxs_result fxs_bpt_update(fxs_bptree *t, const fxs_aabb *aabbs, const uint8_t *member, uint8_t *in_tree,
-			  uint32_t count)
+			  uint32_t count, const fxs_world *w)
 {
 	bool was_empty = t->member_count == 0;
 	fxs_result e = sync_members(t, aabbs, member, in_tree, count);
@@ -402,7 +467,7 @@ fxs_result fxs_bpt_update(fxs_bptree *t, const fxs_aabb *aabbs, const uint8_t *m
 	t->resorted = 0;
 	if (t->leaf_count == 0)
 		return FXS_OK;
-	refit_and_swap(t, aabbs);
+	refit_and_swap(t, aabbs, w);
 	if (was_empty) {
 		t->quality_ref = t->quality;
 	} else if (t->order == FXS_BPT_ORDER_MORTON && t->quality / 5 > t->quality_ref / 4) {
@@ -412,7 +477,7 @@ fxs_result fxs_bpt_update(fxs_bptree *t, const fxs_aabb *aabbs, const uint8_t *m
 		if (e != FXS_OK)
 			return e;
 		uint32_t swaps = t->swaps;
-		refit_and_swap(t, aabbs);
+		refit_and_swap(t, aabbs, w);
 		t->swaps += swaps;
 		t->quality_ref = t->quality;
 		t->resorted = 1;

@@ -106,9 +106,11 @@ static inline int64_t fxs_bpt_size(const fxs_aabb *b)
 	return (dx > 0 ? dx : 0) + (dy > 0 ? dy : 0) + (dz > 0 ? dz : 0);
 }
 /* Membership, refit and one swap pass. member[i] != 0 marks slot i as a
- * member (in_tree is the tree's own per-slot mark, kept in step). */
+ * member (in_tree is the tree's own per-slot mark, kept in step). With w
+ * (NULL: here) on more than one worker, the refit and swaps of subtrees
+ * fixed by the leaf count run at once (the same tree). */
 fxs_result fxs_bpt_update(fxs_bptree *t, const fxs_aabb *aabbs, const uint8_t *member, uint8_t *in_tree,
-			  uint32_t count);
+			  uint32_t count, const fxs_world *w);
 /* Emit every overlapping member pair (a < b) with (flags[a] | flags[b]) &
  * FXS_PROXY_MOVING into out (unsorted). Returns false on out of memory. */
 typedef struct fxs_pair_buf {

@@ -285,10 +285,11 @@ bool fxs_octree_query_aabb(fxs_octree *t, const fxs_aabb *q, fxs_octree_visit_fn
 {
 	if (t->node_count == 0)
 		return true;
+	uint32_t stack[sizeof t->stack / sizeof *t->stack]; /* its own: queries may run at once (broadphase.c) */
 	uint32_t sp = 0;
-	t->stack[sp++] = 0;
+	stack[sp++] = 0;
 	while (sp) {
-		const fxs_octree_node *n = &t->nodes[t->stack[--sp]];
+		const fxs_octree_node *n = &t->nodes[stack[--sp]];
 		if (!fxs_aabb_overlap(&n->tight, q))
 			continue;
 		for (uint32_t k = n->first; k < n->first + n->count; ++k)
@@ -296,7 +297,7 @@ bool fxs_octree_query_aabb(fxs_octree *t, const fxs_aabb *q, fxs_octree_visit_fn
 				return false;
 		for (int c = 7; c >= 0; --c)
 			if (n->child[c] >= 0)
-				t->stack[sp++] = (uint32_t)n->child[c];
+				stack[sp++] = (uint32_t)n->child[c];
 	}
 	return true;
 }

@@ -103,6 +103,7 @@ void fxs_octree_cell_of(const fxs_aabb *b, uint32_t *shift, uint32_t key[3]);
  * traversal order (canonical: node by node, octants ascending, ids
  * ascending in a node). Returns false if fn asked to stop. */
 typedef bool (*fxs_octree_visit_fn)(void *ctx, uint32_t id);
+/* (on a stack of its own: queries of one tree may run at once) */
 bool fxs_octree_query_aabb(fxs_octree *t, const fxs_aabb *q, fxs_octree_visit_fn fn, void *ctx);
 /* First hit of the segment among the objects (ties by smallest id). If
  * have_best is set, only hits better than *best are reported (so several

@@ -9,6 +9,7 @@
 #include "island/island.h"
 #include "collide/contact.h"
 #include "joint/joint.h"
+#include "world/tasks.h"
 
 #include <stdlib.h>
 
@@ -128,21 +129,66 @@ static bool slow(fxg_vec3 v, fix16_t tol)
 	return v.x <= tol && v.x >= -tol && v.y <= tol && v.y >= -tol && v.z <= tol && v.z >= -tol;
 }
 
-void fxs_islands_sleep(fxs_world *w)
+/* the sleep timers of slots [first, end), each its own; the saturations
+ * counted, and whether a slot is kinematic */
+typedef struct timers_out {
+	uint32_t ovf;
+	bool kinematic;
+} timers_out;
+
+static timers_out timers_range(fxs_world *w, uint32_t first, uint32_t end)
 {
 	const fxs_world_def *d = &w->def;
-	/* timers */
-	bool kinematic = false; /* any kinematic slot: only they reset others' timers below */
-	for (uint32_t s = 0; s < w->slot_count; ++s) {
+	timers_out t = { 0, false };
+	for (uint32_t s = first; s < end; ++s) {
 		fxs_body *b = &w->bodies[s];
-		kinematic |= b->type == FXS_BODY_KINEMATIC;
+		t.kinematic |= b->type == FXS_BODY_KINEMATIC;
 		if (!fxs_body_active(b))
 			continue;
 		if (b->type == FXS_BODY_DYNAMIC && slow(b->v, d->linear_sleep_tolerance) && slow(b->w, d->angular_sleep_tolerance))
-			b->sleep_time = fxg_min(fxg_add(b->sleep_time, d->dt, &w->ovf), FXG_I(1000));
+			b->sleep_time = fxg_min(fxg_add(b->sleep_time, d->dt, &t.ovf), FXG_I(1000));
 		else
 			b->sleep_time = 0;
 	}
+	return t;
+}
+
+/* with workers: in blocks of 256 slots at once (tasks.h) */
+typedef struct timers_job {
+	fxs_world *w;
+	uint32_t block;
+	timers_out out[FXS_TASK_BLOCKS_MAX];
+} timers_job;
+
+static void timers_block(void *ctx, uint32_t k)
+{
+	timers_job *j = ctx;
+	const uint32_t a = k * j->block, n = j->w->slot_count, b = n - a < j->block ? n : a + j->block;
+	j->out[k] = timers_range(j->w, a, b);
+}
+
+static bool update_timers(fxs_world *w)
+{
+	timers_out t = { 0, false };
+	if (!fxs_tasks_parallel(w)) {
+		t = timers_range(w, 0, w->slot_count);
+	} else {
+		timers_job j;
+		j.w = w;
+		const uint32_t blocks = fxs_task_blocks(w->slot_count, w->task_fine ? 1 : 256, &j.block);
+		fxs_tasks_run(w, timers_block, &j, blocks);
+		for (uint32_t k = 0; k < blocks; ++k)
+			t.ovf += j.out[k].ovf, t.kinematic |= j.out[k].kinematic;
+	}
+	w->ovf += t.ovf;
+	return t.kinematic;
+}
+
+void fxs_islands_sleep(fxs_world *w)
+{
+	const fxs_world_def *d = &w->def;
+	/* timers; any kinematic slot: only they reset others' timers below */
+	const bool kinematic = update_timers(w);
 	/* a moving kinematic body keeps what it touches awake (no kinematic
 	 * body: nothing to do, and no walk over the contacts and joints) */
 	for (uint32_t i = 0; kinematic && i < w->contact_count; ++i) {

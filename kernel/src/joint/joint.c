@@ -601,14 +601,13 @@ static uint32_t prepare_range(solver_ctx *c, uint32_t first, uint32_t end, int u
 	return local;
 }
 
-void fxs_joints_prepare(solver_ctx *c)
+/* The joints to solve among slots [first, end), in slot order: their stage
+ * items and slots written from items/index on (NULL: only counted) */
+static uint32_t gather_range(solver_ctx *c, uint32_t first, uint32_t end, fxs_stage_item *items, uint32_t *index)
 {
-	fxs_world *w = c->w;
+	const fxs_world *w = c->w;
 	uint32_t n = 0;
-	/* the joints to solve, in slot order, put in stages (stage.h); joints
-	 * persist, so first fit in slot order every step gives the same stages
-	 * while the joints and the awake set stay the same: nothing to store */
-	for (uint32_t i = 0; i < w->joint_slot_count; ++i) {
+	for (uint32_t i = first; i < end; ++i) {
 		const fxs_joint *j = &w->joints[i];
 		if (!j->alive || !kinds[j->type]->rows)
 			continue; /* a filter joint: the contact filter is all it does */
@@ -617,22 +616,138 @@ void fxs_joints_prepare(solver_ctx *c)
 			continue; /* asleep, or nothing here can move: impulses kept */
 		if ((w->bodies[j->a].game | w->bodies[j->b].game) & FXS_BODY_DISABLED)
 			continue; /* a disabled body's joints are out of the simulation with it */
-		fxs_stage_item *it = &c->stage_items[n];
-		it->a = A->dynamic ? j->a : FXS_STAGE_FREE;
-		it->b = B->dynamic ? j->b : FXS_STAGE_FREE;
-		it->stage = FXS_STAGE_NONE;
-		c->stage_index[n++] = i;
+		if (items) {
+			fxs_stage_item *it = &items[n];
+			it->a = A->dynamic ? j->a : FXS_STAGE_FREE;
+			it->b = B->dynamic ? j->b : FXS_STAGE_FREE;
+			it->stage = FXS_STAGE_NONE;
+			index[n] = i;
+		}
+		++n;
 	}
-	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order);
-	for (uint32_t s = 0; s <= FXS_STAGE_OVERFLOW; ++s)
-		c->joint_stage_end[s] = 0;
-	for (uint32_t k = 0; k < n; ++k)
-		c->joint_stage_end[c->stage_items[c->stage_order[k]].stage] = k + 1;
+	return n;
+}
+
+/* with workers: blocks of FXS_GATHER_BLOCK slots count their joints, then
+ * write them from where the blocks before them end (slot order, as serial) */
+#define FXS_GATHER_BLOCK 1024
+
+typedef struct gather_job {
+	solver_ctx *c;
+	uint32_t block;
+	bool write;
+	uint32_t count[FXS_TASK_BLOCKS_MAX], start[FXS_TASK_BLOCKS_MAX];
+} gather_job;
+
+static void gather_block(void *ctx, uint32_t k)
+{
+	gather_job *j = ctx;
+	const uint32_t a = k * j->block, slots = j->c->w->joint_slot_count, b = slots - a < j->block ? slots : a + j->block;
+	if (j->write)
+		gather_range(j->c, a, b, j->c->stage_items + j->start[k], j->c->stage_index + j->start[k]);
+	else
+		j->count[k] = gather_range(j->c, a, b, NULL, NULL);
+}
+
+static uint32_t gather(solver_ctx *c)
+{
+	const uint32_t slots = c->w->joint_slot_count;
+	if (!c->tasks)
+		return gather_range(c, 0, slots, c->stage_items, c->stage_index);
+	gather_job j;
+	j.c = c, j.write = false;
+	const uint32_t blocks = fxs_task_blocks(slots, c->w->task_fine ? 1 : FXS_GATHER_BLOCK, &j.block);
+	fxs_tasks_run(c->w, gather_block, &j, blocks);
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < blocks; ++k)
+		j.start[k] = n, n += j.count[k];
+	j.write = true;
+	fxs_tasks_run(c->w, gather_block, &j, blocks);
+	return n;
+}
+
+/* The joints' stages are a function of their items alone (the bodies of
+ * each, in order: a joint's items never carry a stage in, stage.h), and
+ * mostly the same step after step: the world keeps the last assignment
+ * (not state: whatever it holds, a step assigns what fxs_stages_assign
+ * would) and gives it again when the items are the same. */
+typedef struct stage_memo {
+	uint32_t n, bodies, cap;
+	uint32_t *a, *b, *order;
+	uint8_t *stage;
+} stage_memo;
+
+/* the items of [first, end) that differ from the memo's; with restore, the
+ * memo's stages given to them (fxs_joints_run: in blocks with workers) */
+static uint32_t memo_range(solver_ctx *c, uint32_t first, uint32_t end, int restore)
+{
+	const stage_memo *m = c->w->joint_stage_memo;
+	fxs_stage_item *items = c->stage_items;
+	uint32_t differ = 0;
+	if (restore)
+		for (uint32_t i = first; i < end; ++i)
+			items[i].stage = m->stage[i];
+	else
+		for (uint32_t i = first; i < end; ++i)
+			differ += items[i].a != m->a[i] || items[i].b != m->b[i];
+	return differ;
+}
+
+#define FXS_MEMO_BLOCK 2048
+
+static void assign_stages(solver_ctx *c, uint32_t n)
+{
+	fxs_world *w = c->w;
+	stage_memo *m = w->joint_stage_memo;
+	fxs_stage_item *items = c->stage_items;
+	if (m && m->n == n && m->bodies == c->body_count && fxs_joints_run(c, memo_range, 0, n, FXS_MEMO_BLOCK, 0) == 0) {
+		fxs_joints_run(c, memo_range, 0, n, FXS_MEMO_BLOCK, 1);
+		if (n)
+			memcpy(c->stage_order, m->order, (size_t)n * sizeof *m->order);
+		return;
+	}
+	fxs_stages_assign(items, n, c->body_count, c->stage_mask, c->stage_order);
+	if (!m || m->cap < n) {
+		free(m);
+		const size_t per = 3 * sizeof(uint32_t) + 1;
+		m = w->joint_stage_memo = malloc(sizeof *m + (size_t)n * per);
+		if (!m)
+			return; /* no memo: the next step assigns them again */
+		m->cap = n;
+		m->a = (uint32_t *)(void *)(m + 1), m->b = m->a + n, m->order = m->b + n;
+		m->stage = (uint8_t *)(m->order + n);
+	}
+	m->n = n, m->bodies = c->body_count;
+	for (uint32_t i = 0; i < n; ++i)
+		m->a[i] = items[i].a, m->b[i] = items[i].b, m->stage[i] = items[i].stage;
+	if (n)
+		memcpy(m->order, c->stage_order, (size_t)n * sizeof *m->order);
+}
+
+void fxs_joints_prepare(solver_ctx *c)
+{
+	/* the joints to solve, in slot order, put in stages (stage.h); joints
+	 * persist, so first fit in slot order every step gives the same stages
+	 * while the joints and the awake set stay the same: nothing to store
+	 * (but a memo of the last assignment, assign_stages) */
+	const uint32_t n = gather(c);
+	assign_stages(c, n);
 	c->joint_count = n;
-	/* stages without joints end where the one before ends */
-	for (uint32_t s = 1; s <= FXS_STAGE_OVERFLOW; ++s)
-		if (c->joint_stage_end[s] < c->joint_stage_end[s - 1])
-			c->joint_stage_end[s] = c->joint_stage_end[s - 1];
+	/* where each stage ends in the solve order (sorted by stage): after
+	 * the last joint of a stage at most s, found by bisection; a stage
+	 * without joints ends where the one before ends */
+	uint32_t lo = 0;
+	for (uint32_t s = 0; s <= FXS_STAGE_OVERFLOW; ++s) {
+		uint32_t hi = n;
+		while (lo < hi) {
+			const uint32_t mid = lo + (hi - lo) / 2;
+			if (c->stage_items[c->stage_order[mid]].stage <= s)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		c->joint_stage_end[s] = lo;
+	}
 	/* each solver joint from its own joint: in blocks with workers */
 	*c->ovf += fxs_joints_run(c, prepare_range, 0, n, FXS_JOINT_BLOCK, 0);
 }
@@ -776,12 +891,21 @@ static uint8_t flags_of(const fxs_joint *j)
 			 (j->enable_cone << 4));
 }
 
+/* every part a type may have, and every row: the most a record takes */
+_Static_assert(47 + 2 * 12 + 8 + 16 + 8 + 12 + 4 + 28 + 40 + 8 * FXS_JOINT_MAX_ROWS <= FXS_STATE_JOINT_RECORD_MAX,
+	       "a joint's record fits FXS_STATE_JOINT_RECORD_MAX");
+
 void fxs_joints_write(const fxs_world *w, fxs_writer *wr)
 {
 	fxs_write_u32(wr, w->joint_slot_count);
-	for (uint32_t i = 0; i < w->joint_slot_count; ++i) {
+	fxs_joints_write_records(w, wr, 0, w->joint_slot_count);
+}
+
+void fxs_joints_write_records(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end)
+{
+	for (uint32_t i = first; i < end; ++i) {
 		const fxs_joint *j = &w->joints[i];
-		uint8_t rec[256], *d = rec;
+		uint8_t rec[FXS_STATE_JOINT_RECORD_MAX], *d = rec;
 		d = fxs_put_u32(d, j->generation);
 		d = fxs_put_u8(d, j->alive);
 		if (j->alive) {

@@ -98,8 +98,12 @@ void fxs_joints_remove_body(fxs_world *w, uint32_t s);
  * until the joints change. NULL with *count 0 when there are none. */
 const uint64_t *fxs_joints_filter(fxs_world *w, uint32_t *count);
 
-/* state.c */
+/* state.c: the joint section (the slot count, then every slot's record);
+ * the records of slots [first, end) alone, each at most
+ * FXS_STATE_JOINT_RECORD_MAX bytes and depending on its joint alone (hash.c
+ * writes blocks of them apart, in parallel) */
 void fxs_joints_write(const fxs_world *w, fxs_writer *wr);
+void fxs_joints_write_records(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end);
 bool fxs_joints_read(fxs_world *w, fxs_reader *r);
 
 #endif

@@ -327,9 +327,10 @@ bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot)
 	return true;
 }
 
-void fxs_ball_batches_softness(solver_ctx *c)
+static uint32_t softness_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
 {
-	for (uint32_t i = 0; i < c->ball_batch_count; ++i) {
+	(void)unused;
+	for (uint32_t i = first; i < end; ++i) {
 		ball_batch *bt = &c->ball_batches[i];
 		for (int l = 0; l < L; ++l) {
 			if (bt->joint[l] == FXS_BALL_EMPTY)
@@ -338,11 +339,17 @@ void fxs_ball_batches_softness(solver_ctx *c)
 			bt->bias_rate[l] = s->bias_rate, bt->mass_scale[l] = s->mass_scale, bt->impulse_scale[l] = s->impulse_scale;
 		}
 	}
+	return 0;
 }
 
-void fxs_ball_store(solver_ctx *c)
+/* in blocks of 64 batches with workers (each batch its own) */
+void fxs_ball_batches_softness(solver_ctx *c) { fxs_joints_run(c, softness_range, 0, c->ball_batch_count, 64, 0); }
+
+/* batches [first, end)'s impulses to their joints (each joint in one batch) */
+static uint32_t store_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
 {
-	for (uint32_t i = 0; i < c->ball_batch_count; ++i) {
+	(void)unused;
+	for (uint32_t i = first; i < end; ++i) {
 		const ball_batch *bt = &c->ball_batches[i];
 		for (int l = 0; l < L; ++l) {
 			if (bt->joint[l] == FXS_BALL_EMPTY)
@@ -351,7 +358,11 @@ void fxs_ball_store(solver_ctx *c)
 			P[0] = bt->P[0][l], P[1] = bt->P[1][l], P[2] = bt->P[2][l];
 		}
 	}
+	return 0;
 }
+
+/* in blocks of 64 batches with workers (each joint in one batch) */
+void fxs_ball_store(solver_ctx *c) { fxs_joints_run(c, store_range, 0, c->ball_batch_count, 64, 0); }
 
 /* ---- the kernels ---- */
 

@@ -922,10 +922,10 @@ void fxs_batches_restitution(solver_ctx *c)
  * basis turns), the twist; with `approach` (hit events), each point's
  * approach speed (minus the speed at the touch where it pushed) and
  * whether it pushed. */
-void fxs_batches_store(solver_ctx *c, bool approach)
+static void store_range(solver_ctx *c, uint32_t first, uint32_t end, bool approach)
 {
 	uint32_t *ovf = c->ovf;
-	for (uint32_t i = 0; i < c->batch_count; ++i) {
+	for (uint32_t i = first; i < end; ++i) {
 		const contact_batch *bt = &c->batches[i];
 		for (int l = 0; l < FXS_LANES; ++l) {
 			if (!bt->count[l])
@@ -954,4 +954,13 @@ void fxs_batches_store(solver_ctx *c, bool approach)
 			wc->twist_impulse = bt->twi[l];
 		}
 	}
+}
+
+static void store_plain(solver_ctx *c, uint32_t first, uint32_t end) { store_range(c, first, end, false); }
+static void store_approach(solver_ctx *c, uint32_t first, uint32_t end) { store_range(c, first, end, true); }
+
+/* in blocks of batches with workers: each batch writes its own contacts */
+void fxs_batches_store(solver_ctx *c, bool approach)
+{
+	fxs_solver_batches_run(c, approach ? store_approach : store_plain);
 }

@@ -82,9 +82,69 @@ uint32_t fxs_joints_solve_direct(solver_ctx *c, bool use_bias, uint8_t *handled)
 	return direct_islands(c, use_bias, handled, true);
 }
 
+/* The plan is a function of the joints' bodies (dynamic or not), whether
+ * each is a ball joint and left to this solver, the row limit and the
+ * body count: the world keeps the last plan's (not state: a plan found
+ * here is what direct_islands finds) and gives it again when they are the
+ * same, as they are step after step (the union of every joint's bodies
+ * was joint_grid's largest serial part). */
+typedef struct plan_memo {
+	uint32_t n, bodies, rows, solved, cap;
+	uint32_t *a, *b;
+	uint8_t *kind, *handled;
+} plan_memo;
+
+static inline uint32_t key_body(const solver_ctx *c, uint32_t s) { return c->bodies[s].dynamic ? s : UINT32_MAX; }
+
+static inline uint8_t key_kind(const solver_ctx *c, uint32_t i)
+{
+	return (uint8_t)((c->joints[i].type == FXS_JOINT_BALL) | (c->joint_direct && c->joint_direct[i]) << 1);
+}
+
+/* the joints of [first, end) whose keys differ from the memo's
+ * (fxs_joints_run: in blocks with workers) */
+static uint32_t memo_differ(solver_ctx *c, uint32_t first, uint32_t end, int unused)
+{
+	(void)unused;
+	const plan_memo *m = c->w->direct_plan_memo;
+	uint32_t differ = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		const solver_joint *sj = &c->joints[i];
+		differ += m->a[i] != key_body(c, sj->a) || m->b[i] != key_body(c, sj->b) || m->kind[i] != key_kind(c, i);
+	}
+	return differ;
+}
+
+#define PLAN_MEMO_BLOCK 2048 /* joints a block of memo_differ compares */
+
 uint32_t fxs_joints_direct_plan(solver_ctx *c, uint8_t *handled)
 {
-	return direct_islands(c, false, handled, false);
+	fxs_world *w = c->w;
+	const uint32_t n = c->joint_count, rows = w->def.direct_joint_rows;
+	if (rows < 6 || n < 2)
+		return direct_islands(c, false, handled, false);
+	plan_memo *m = w->direct_plan_memo;
+	if (m && m->n == n && m->bodies == c->body_count && m->rows == rows &&
+	    fxs_joints_run(c, memo_differ, 0, n, PLAN_MEMO_BLOCK, 0) == 0) {
+		memcpy(handled, m->handled, n);
+		return m->solved;
+	}
+	const uint32_t solved = direct_islands(c, false, handled, false);
+	if (!m || m->cap < n) {
+		free(m);
+		m = w->direct_plan_memo = malloc(sizeof *m + (size_t)n * (2 * sizeof(uint32_t) + 2));
+		if (!m)
+			return solved; /* no memo: the next step plans again */
+		m->cap = n;
+		m->a = (uint32_t *)(void *)(m + 1), m->b = m->a + n;
+		m->kind = (uint8_t *)(m->b + n), m->handled = m->kind + n;
+	}
+	m->n = n, m->bodies = c->body_count, m->rows = rows, m->solved = solved;
+	for (uint32_t i = 0; i < n; ++i) {
+		m->a[i] = key_body(c, c->joints[i].a), m->b[i] = key_body(c, c->joints[i].b), m->kind[i] = key_kind(c, i);
+		m->handled[i] = handled[i];
+	}
+	return solved;
 }
 
 static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, bool solve)

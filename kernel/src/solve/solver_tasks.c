@@ -63,22 +63,33 @@ void fxs_batches_run_stages(solver_ctx *c, bool warm, bool use_bias)
 	*c->ovf += total;
 }
 
-typedef struct bodies_job {
+typedef struct range_job {
 	solver_ctx *c;
 	fxs_solver_range_fn *fn;
-	uint32_t block;
+	uint32_t n, block;
 	uint32_t count[FXS_TASK_BLOCKS_MAX];
-} bodies_job;
+} range_job;
 
-static void bodies_block(void *ctx, uint32_t k)
+static void range_block(void *ctx, uint32_t k)
 {
-	bodies_job *j = ctx;
+	range_job *j = ctx;
 	solver_ctx local = *j->c;
 	uint32_t count = 0;
 	local.ovf = &count;
-	const uint32_t a = k * j->block, n = j->c->body_count, b = n - a < j->block ? n : a + j->block;
+	const uint32_t a = k * j->block, n = j->n, b = n - a < j->block ? n : a + j->block;
 	j->fn(&local, a, b);
 	j->count[k] = count;
+}
+
+/* fn over [0, j->n) in blocks of j->block, the counts added to *c->ovf */
+static void range_run(solver_ctx *c, range_job *j)
+{
+	const uint32_t blocks = (j->n + j->block - 1) / j->block;
+	fxs_tasks_run(c->w, range_block, j, blocks);
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < blocks; ++k)
+		total += j->count[k];
+	*c->ovf += total;
 }
 
 void fxs_solver_bodies_run(solver_ctx *c, fxs_solver_range_fn *fn)
@@ -87,14 +98,21 @@ void fxs_solver_bodies_run(solver_ctx *c, fxs_solver_range_fn *fn)
 		fn(c, 0, c->body_count);
 		return;
 	}
-	bodies_job j;
-	j.c = c, j.fn = fn;
-	uint32_t blocks = fxs_task_blocks(c->body_count, c->w->task_fine ? 64 : FXS_BODY_BLOCK, &j.block);
+	range_job j;
+	j.c = c, j.fn = fn, j.n = c->body_count;
+	fxs_task_blocks(c->body_count, c->w->task_fine ? 64 : FXS_BODY_BLOCK, &j.block);
 	j.block = (j.block + 63) / 64 * 64; /* the integration kernels take 64 bodies from a multiple of 64 */
-	blocks = (c->body_count + j.block - 1) / j.block;
-	fxs_tasks_run(c->w, bodies_block, &j, blocks);
-	uint32_t total = 0;
-	for (uint32_t k = 0; k < blocks; ++k)
-		total += j.count[k];
-	*c->ovf += total;
+	range_run(c, &j);
+}
+
+void fxs_solver_batches_run(solver_ctx *c, fxs_solver_range_fn *fn)
+{
+	if (!fxs_tasks_parallel(c->w)) {
+		fn(c, 0, c->batch_count);
+		return;
+	}
+	range_job j;
+	j.c = c, j.fn = fn, j.n = c->batch_count;
+	fxs_task_blocks(c->batch_count, c->w->task_fine ? 1 : FXS_BATCH_BLOCK, &j.block);
+	range_run(c, &j);
 }

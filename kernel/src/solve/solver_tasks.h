@@ -1,5 +1,6 @@
 /* The solver's work on the world's workers (world/tasks.h): the contact
- * batches stage by stage, and the bodies' integration in blocks. */
+ * batches stage by stage, and the bodies' integration and the batches'
+ * own work in blocks. */
 #ifndef FXS_SOLVER_TASKS_H
 #define FXS_SOLVER_TASKS_H
 
@@ -21,5 +22,11 @@ void fxs_batches_run_stages(solver_ctx *c, bool warm, bool use_bias);
 #define FXS_BODY_BLOCK 256
 typedef void fxs_solver_range_fn(solver_ctx *c, uint32_t first, uint32_t end);
 void fxs_solver_bodies_run(solver_ctx *c, fxs_solver_range_fn *fn);
+
+/* The same over the contact batches [0, c->batch_count), in blocks of at
+ * least FXS_BATCH_BLOCK batches: for work that writes each batch's own
+ * lanes or contacts (a contact is in one batch). */
+#define FXS_BATCH_BLOCK 16
+void fxs_solver_batches_run(solver_ctx *c, fxs_solver_range_fn *fn);
 
 #endif

@@ -16,9 +16,9 @@ enum { HASH_CHUNK = 16384 };
 
 static void hash_flush(void *ctx, const void *p, size_t n) { (void)XXH3_64bits_update((XXH3_state_t *)ctx, p, n); }
 
-/* ---- with workers: the records of bodies and contacts written in parallel ----
- * A body's record depends on that body alone, a contact's on that contact
- * (state.h), so blocks of them are written at once on the world's workers,
+/* ---- with workers: the records of bodies, contacts and joints written in parallel ----
+ * A body's record depends on that body alone, a contact's on that contact,
+ * a joint's on that joint (state.h), so blocks of them are written at once on the world's workers,
  * each into its own buffer, and the buffers go into XXH3 in block order:
  * the same bytes in the same order as the serial stream, so the same hash
  * (XXH3's streaming digest does not depend on where the updates cut the
@@ -27,13 +27,21 @@ static void hash_flush(void *ctx, const void *p, size_t n) { (void)XXH3_64bits_u
  * byte, depends on the worker count. */
 enum {
 	HASH_BLOCK = 256,        /* records a block */
-	HASH_PARALLEL_MIN = 2048, /* bodies and contacts below which the serial stream is as fast */
+	HASH_PARALLEL_MIN = 2048, /* records below which the serial stream is as fast */
 	FXS_HASH_ROUND_MAX = 32  /* blocks a round at most */
 };
 
+enum { HASH_BODIES, HASH_CONTACTS, HASH_JOINTS };
+
+/* the most bytes of a record of any section */
+#define HASH_RECORD_MAX                                                                                                \
+	(FXS_STATE_CONTACT_RECORD_MAX > FXS_STATE_JOINT_RECORD_MAX ? FXS_STATE_CONTACT_RECORD_MAX                      \
+								     : FXS_STATE_JOINT_RECORD_MAX)
+_Static_assert(HASH_RECORD_MAX >= FXS_STATE_BODY_RECORD_MAX, "a buffer holds a block of any section");
+
 typedef struct hash_job {
 	const fxs_world *w;
-	bool contacts; /* the contacts' records, else the bodies' */
+	int section; /* HASH_BODIES, HASH_CONTACTS or HASH_JOINTS */
 	uint32_t first, end, block;
 	uint8_t *bufs; /* a round's buffers, `stride` bytes each */
 	size_t stride;
@@ -47,14 +55,16 @@ static void hash_block(void *ctx, uint32_t k)
 	const uint32_t i1 = j->end - i0 < j->block ? j->end : i0 + j->block;
 	fxs_writer wr;
 	fxs_writer_init_fixed(&wr, j->bufs + k * j->stride, j->stride); /* room for the block's largest records */
-	if (j->contacts)
+	if (j->section == HASH_CONTACTS)
 		fxs_state_write_contacts(j->w, &wr, i0, i1);
+	else if (j->section == HASH_JOINTS)
+		fxs_state_write_joints(j->w, &wr, i0, i1);
 	else
 		fxs_state_write_bodies(j->w, &wr, i0, i1);
 	j->lens[k] = wr.len;
 }
 
-/* the records of [0, n) bodies or contacts, block by block, into st */
+/* the records of [0, n) bodies, contacts or joints, block by block, into st */
 static void hash_section(hash_job *j, uint32_t n, void (*update)(void *, const void *, size_t), XXH3_state_t *st,
 			 uint32_t round)
 {
@@ -87,8 +97,8 @@ static bool hash_buffers(fxs_world *w, uint32_t round, size_t stride)
 /* XXH3-64 of w's serialisation, streamed through chunk (HASH_CHUNK bytes)
  * into st; 0 when there is no state or buffer (out of memory). The update
  * runs on the vector instruction set of the world's kernels (hash.h).
- * With workers (and buffers: `w` non-NULL), the bodies' and contacts'
- * records are written in parallel (above). */
+ * With workers (and buffers: `w` non-NULL), the bodies', contacts' and
+ * joints' records are written in parallel (above). */
 static uint64_t hash_state(const fxs_world *w, fxs_world *scratch, XXH3_state_t *st, uint8_t *chunk)
 {
 	if (!st || !chunk || XXH3_64bits_reset(st) != XXH_OK)
@@ -100,9 +110,9 @@ static uint64_t hash_state(const fxs_world *w, fxs_world *scratch, XXH3_state_t 
 	uint32_t round = w->def.worker_count * 2;
 	round = round < FXS_HASH_ROUND_MAX ? round : FXS_HASH_ROUND_MAX;
 	const uint32_t block = w->task_fine ? 3 : HASH_BLOCK;
-	const size_t stride = (size_t)block * FXS_STATE_CONTACT_RECORD_MAX;
-	_Static_assert(FXS_STATE_CONTACT_RECORD_MAX >= FXS_STATE_BODY_RECORD_MAX, "a buffer holds a block of either");
-	if (!scratch || !fxs_tasks_parallel(w) || (uint64_t)w->slot_count + w->contact_count < (w->task_fine ? 1u : HASH_PARALLEL_MIN) ||
+	const size_t stride = (size_t)block * HASH_RECORD_MAX;
+	const uint64_t records = (uint64_t)w->slot_count + w->contact_count + w->joint_slot_count;
+	if (!scratch || !fxs_tasks_parallel(w) || records < (w->task_fine ? 1u : HASH_PARALLEL_MIN) ||
 	    !hash_buffers(scratch, round, stride)) {
 		fxs_state_write(w, &wr);
 		fxs_writer_flush(&wr);
@@ -114,9 +124,13 @@ static uint64_t hash_state(const fxs_world *w, fxs_world *scratch, XXH3_state_t 
 	hash_section(&j, w->slot_count, update, st, round);
 	fxs_write_u32(&wr, w->contact_count);
 	fxs_writer_flush(&wr);
-	j.contacts = true;
+	j.section = HASH_CONTACTS;
 	hash_section(&j, w->contact_count, update, st, round);
-	fxs_state_write_tail(w, &wr);
+	fxs_state_write_tail_head(w, &wr);
+	fxs_writer_flush(&wr);
+	j.section = HASH_JOINTS;
+	hash_section(&j, w->joint_slot_count, update, st, round);
+	fxs_state_write_tail_rest(w, &wr);
 	fxs_writer_flush(&wr);
 	return (uint64_t)XXH3_64bits_digest(st);
 }

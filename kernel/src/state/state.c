@@ -9,6 +9,7 @@
 #include "geometry/mesh.h"
 #include "character/character.h"
 #include "state/game_state.h"
+#include "world/tasks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -177,20 +178,66 @@ static int64_t bound(int64_t v, int64_t lo, uint32_t *ovf)
 	return v;
 }
 
-void fxs_state_bound_impulses(fxs_world *w)
+static uint32_t bound_contacts(fxs_world *w, uint32_t first, uint32_t end)
 {
-	for (uint32_t i = 0; i < w->contact_count; ++i) {
+	uint32_t ovf = 0;
+	for (uint32_t i = first; i < end; ++i) {
 		fxs_contact *c = &w->contacts[i];
 		for (int k = 0; k < c->point_count; ++k)
-			c->points[k].normal_impulse = bound(c->points[k].normal_impulse, 0, &w->ovf);
+			c->points[k].normal_impulse = bound(c->points[k].normal_impulse, 0, &ovf);
 		for (int k = 0; k < 3; ++k)
-			c->friction_impulse[k] = bound(c->friction_impulse[k], -IMPULSE_LIMIT, &w->ovf);
-		c->twist_impulse = bound(c->twist_impulse, -IMPULSE_LIMIT, &w->ovf);
+			c->friction_impulse[k] = bound(c->friction_impulse[k], -IMPULSE_LIMIT, &ovf);
+		c->twist_impulse = bound(c->twist_impulse, -IMPULSE_LIMIT, &ovf);
 	}
-	for (uint32_t i = 0; i < w->joint_slot_count; ++i)
+	return ovf;
+}
+
+static uint32_t bound_joints(fxs_world *w, uint32_t first, uint32_t end)
+{
+	uint32_t ovf = 0;
+	for (uint32_t i = first; i < end; ++i)
 		if (w->joints[i].alive)
 			for (int k = 0; k < FXS_JOINT_MAX_ROWS; ++k)
-				w->joints[i].impulse[k] = bound(w->joints[i].impulse[k], -IMPULSE_LIMIT, &w->ovf);
+				w->joints[i].impulse[k] = bound(w->joints[i].impulse[k], -IMPULSE_LIMIT, &ovf);
+	return ovf;
+}
+
+/* with workers: blocks of contacts, then of joint slots, each its own
+ * items and its own count (tasks.h) */
+#define BOUND_BLOCK 512
+
+typedef struct bound_job {
+	fxs_world *w;
+	uint32_t (*fn)(fxs_world *w, uint32_t first, uint32_t end);
+	uint32_t n, block;
+	uint32_t count[FXS_TASK_BLOCKS_MAX];
+} bound_job;
+
+static void bound_block(void *ctx, uint32_t k)
+{
+	bound_job *j = ctx;
+	const uint32_t a = k * j->block, b = j->n - a < j->block ? j->n : a + j->block;
+	j->count[k] = j->fn(j->w, a, b);
+}
+
+static uint32_t bound_run(fxs_world *w, uint32_t (*fn)(fxs_world *, uint32_t, uint32_t), uint32_t n)
+{
+	if (!fxs_tasks_parallel(w))
+		return fn(w, 0, n);
+	bound_job j;
+	j.w = w, j.fn = fn, j.n = n;
+	const uint32_t blocks = fxs_task_blocks(n, w->task_fine ? 1 : BOUND_BLOCK, &j.block);
+	fxs_tasks_run(w, bound_block, &j, blocks);
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < blocks; ++k)
+		total += j.count[k];
+	return total;
+}
+
+void fxs_state_bound_impulses(fxs_world *w)
+{
+	w->ovf += bound_run(w, bound_contacts, w->contact_count);
+	w->ovf += bound_run(w, bound_joints, w->joint_slot_count);
 }
 
 /* unit within 2^-10, as the bodies' rotations */
@@ -286,10 +333,26 @@ void fxs_state_write_contacts(const fxs_world *w, fxs_writer *wr, uint32_t first
 	}
 }
 
+void fxs_state_write_tail_head(const fxs_world *w, fxs_writer *wr)
+{
+	fxs_bp_write_state(w->bp, wr);
+	fxs_write_u32(wr, w->joint_slot_count); /* as fxs_joints_write begins */
+}
+
+void fxs_state_write_joints(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end)
+{
+	fxs_joints_write_records(w, wr, first, end);
+}
+
 void fxs_state_write_tail(const fxs_world *w, fxs_writer *wr)
 {
 	fxs_bp_write_state(w->bp, wr);
 	fxs_joints_write(w, wr);
+	fxs_state_write_tail_rest(w, wr);
+}
+
+void fxs_state_write_tail_rest(const fxs_world *w, fxs_writer *wr)
+{
 	fxs_meshes_write(w, wr);     /* nothing when the world has no mesh */
 	fxs_hulls_write(w, wr);      /* nothing when the world has no hull */
 	fxs_compounds_write(w, wr);  /* nothing when the world has no compound */

@@ -36,8 +36,16 @@ void fxs_state_write_head(const fxs_world *w, fxs_writer *wr);
 void fxs_state_write_bodies(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end);
 void fxs_state_write_contacts(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end);
 void fxs_state_write_tail(const fxs_world *w, fxs_writer *wr);
-/* the most bytes of one body's record and one contact's */
+/* fxs_state_write_tail in its parts, in order: the broadphase and the
+ * joint slot count (a u32); the joints' records in [first, end) (each
+ * depending on its joint alone, as the bodies' and contacts'); the rest
+ * (meshes, hulls, compounds, characters, game). */
+void fxs_state_write_tail_head(const fxs_world *w, fxs_writer *wr);
+void fxs_state_write_joints(const fxs_world *w, fxs_writer *wr, uint32_t first, uint32_t end);
+void fxs_state_write_tail_rest(const fxs_world *w, fxs_writer *wr);
+/* the most bytes of one body's record, one contact's and one joint's */
 #define FXS_STATE_BODY_RECORD_MAX 160
+#define FXS_STATE_JOINT_RECORD_MAX 256
 #define FXS_STATE_CONTACT_RECORD_MAX (42 + FXS_MAX_MANIFOLD_POINTS * 12 + 56 + FXS_MAX_MANIFOLD_POINTS * 16)
 /* one body's record of the state (its slot's part of the BODIES section) */
 void fxs_serialize_body(const fxs_body *b, fxs_writer *wr);

@@ -154,7 +154,7 @@ fxs_result fxs_world_step(fxs_world *w)
 	update_bounds(w);
 	uint32_t pair_count = 0;
 	const fxs_pair *pairs = NULL;
-	if (fxs_bp_update(w->bp, w->scratch_aabbs, w->scratch_flags, w->slot_count) != FXS_OK ||
+	if (fxs_bp_update_on(w->bp, w, w->scratch_aabbs, w->scratch_flags, w->slot_count) != FXS_OK ||
 	    !(pairs = fxs_bp_find_pairs_on(w->bp, w, &pair_count)))
 		goto nomem;
 	fxs_islands_wake(w, pairs, pair_count);

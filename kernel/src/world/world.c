@@ -191,6 +191,8 @@ void fxs_world_destroy(fxs_world *w)
 	XXH3_freeState((XXH3_state_t *)w->hash_stream);
 	free(w->hash_chunk);
 	free(w->hash_blocks);
+	free(w->joint_stage_memo);
+	free(w->direct_plan_memo);
 	free(w);
 }
 

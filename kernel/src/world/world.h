@@ -173,6 +173,8 @@ struct fxs_world {
 	uint8_t *hash_chunk; /* and the buffer the serialisation goes through */
 	uint8_t *hash_blocks; /* with workers: a round's buffers of records (hash.c) */
 	size_t hash_blocks_size;
+	void *joint_stage_memo; /* the joints' last stage assignment (joint.c): not state */
+	void *direct_plan_memo; /* and the direct solver's last plan (solver_direct.c) */
 	/* the API-call log of a CALLS replay writer (call_log.h): not state */
 	struct fxs_call_log *call_log;
 	/* The last step's events (events.c) and what sensors overlap

@@ -28,7 +28,8 @@
  * edge or vertex, each only with a normal in the mesh feature's Voronoi
  * region (flat edges are no features: nothing snags on a quad's diagonal).
  * A cylinder gets the mesh vertices and edges against its side (as a
- * capsule's), not the mesh's edges against its rims.
+ * capsule's), its caps and its rims (collide_mesh_edge.c: cylinder_edge,
+ * fxs_mesh_cylinder_vertex_hit).
  * Not generated: a polytope edge piercing the interior of a mesh face with
  * both its ends outside every face region (only thin geometry allows it).
  *
@@ -315,7 +316,7 @@ static void all_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 			fxs_mesh_hit h;
 			bool hit = q->type == FXS_SHAPE_BOX ? vertex_hit(q, p, vi, &h)
 				: q->type == FXS_SHAPE_HULL ? hull_vertex_hit(q, p, vi, &h)
-				: q->type == FXS_SHAPE_CYLINDER ? fxs_mesh_capsule_vertex_hit(q, vi, q->cr, &h)
+				: q->type == FXS_SHAPE_CYLINDER ? fxs_mesh_cylinder_vertex_hit(q, vi, &h)
 							    : fxs_mesh_capsule_vertex_hit(q, vi, q->r, &h);
 			if (hit)
 				fxs_mesh_sink_offer(k, &h);

@@ -21,7 +21,9 @@ typedef struct fxs_mesh_hit {
 /* Feature ids (32 bits; a mesh has at most 2^24 triangles and vertices):
  *   face hit         (fi << 4 | k) with bit 29 for hull vertices k >= 16
  *   mesh vertex      1 << 28 | vertex
- *   edge-edge        1 << 31 | edge << 4 | shape edge (mod 16)
+ *   edge-edge        1 << 31 | edge << 4 | shape edge (mod 16); for a
+ *                    capsule's or cylinder's side 0, a cylinder's rim 1,
+ *                    the ends of a cylinder cap's chord 2 and 3
  *   mesh edge on a shape face
  *                    1 << 31 | 1 << 30 | edge << 4 | (shape face << 1 | end) (mod 16)
  * where edge = owning face << 2 | edge index (26 bits). A hull's edges and
@@ -109,11 +111,13 @@ static inline uint32_t fxs_mesh_cand_face(const fxs_mesh_query *q, uint32_t ci)
 bool fxs_mesh_sink_face_sep(const fxs_mesh_sink *k, fxg_vec3 n, fix16_t *sep);
 
 /* collide_mesh_edge.c: the edge contacts of the query's shape against every
- * feature edge of the candidate faces, and (capsules) the mesh vertices
- * against the capsule's side. */
+ * feature edge of the candidate faces, and (capsules, cylinders) the mesh
+ * vertices against the capsule's side, the cylinder's side, caps and rims. */
 void fxs_mesh_edge_hits(fxs_mesh_query *q, fxs_mesh_sink *k);
 /* A mesh vertex against the side of the segment q->c +- q->hh q->u grown by r
  * (a capsule's, r = q->r; a cylinder's side, r its radius). */
 bool fxs_mesh_capsule_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fix16_t r, fxs_mesh_hit *h);
+/* A mesh vertex against a cylinder: its side as above, its caps and rims. */
+bool fxs_mesh_cylinder_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fxs_mesh_hit *h);
 
 #endif

@@ -45,10 +45,18 @@
  *     product, so that a core crossing under the edge still points out), in
  *     the cone; separation = distance - r, no deeper than the faces' depth.
  *     A cylinder's side likewise (its axis the segment, its radius r): a
- *     cylinder lying across a ledge rests on the edge. Its rims (the circles
- *     where side and caps meet) against a mesh edge are not generated.
+ *     cylinder lying across a ledge rests on the edge.
+ *   - cylinder cap or rim on a mesh edge (cylinder_edge): the largest
+ *     separation over the normals across the edge, exact: seen along the
+ *     edge the rims are ellipses and the edge a point, whose closest point
+ *     on the near rim's ellipse (ellipse_normal) gives the normal and the rim
+ *     point; a cap crossed by an edge parallel to it within 2.9 degrees
+ *     (a cylinder standing across a ridge) gets the chord's two ends. In the
+ *     cone, inside the edge.
  *   - capsule side on a mesh vertex: the segment's closest point interior,
- *     normal from the vertex to it, in the vertex's cone.
+ *     normal from the vertex to it, in the vertex's cone. A cylinder's side
+ *     likewise, its caps and rims in closed form
+ *     (fxs_mesh_cylinder_vertex_hit).
  * Configurations whose closest features are a segment end (capsule end,
  * polytope vertex) are the feature points' (collide_mesh.c). Not generated:
  * a mesh edge running through a hull from one face to another far from
@@ -66,6 +74,8 @@
 #define PARALLEL_TOL ((int64_t)2048 << 16)    /* 1/32 (Q32.32): about 1.8 degrees */
 #define CLIP_MARGIN ((int64_t)FXS_NP_ABS_TOL) /* ~2 mm, as the convex clipping */
 #define INSIDE_TOL ((int64_t)FXS_NP_ABS_TOL << 16)
+#define CAP_SIN ((int64_t)3277)               /* 0.05: a cylinder's cap within 2.9 degrees (collide_cylinder.c) */
+#define CAP_COS ((int64_t)65536 - 82)         /* cos 2.9 degrees */
 
 
 /* A feature edge of the mesh, ready for the tests. */
@@ -427,6 +437,157 @@ static void capsule_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_e
 	fxs_mesh_sink_offer(k, &h);
 }
 
+/* A cylinder's cap (near side sigma: outward normal m = sigma u) on mesh edge
+ * e, along the separating axis nc (from the cylinder to the edge, across the
+ * edge, within 2.9 degrees of m): the chord where the edge crosses the cap's
+ * disk seen along u, clipped to the edge; its two ends are points with the
+ * normal -nc, each at its own distance from the cap's plane (as the convex
+ * pairs' disk on a segment). False when the edge's line misses the disk. */
+static bool cylinder_cap_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge *e, int sigma, fxg_vec3 nc,
+			      fxg_vec3 mc, int64_t tc)
+{
+	fxg_vec3 m = sigma > 0 ? q->u : np_neg(q->u), n = np_neg(nc);
+	fxg_vec3 cap = np_madd(q->c, q->hh, m);
+	fxg_vec3 w0 = np_sub(mc, cap);
+	w0 = np_madd(w0, -np_dot(w0, q->u), q->u); /* the edge's midpoint seen along u, from the centre */
+	fix16_t el;
+	fxg_vec3 ep = np_normalize(np_madd(e->eu, -np_dot(e->eu, q->u), q->u), &el); /* its direction seen along u */
+	if (el == 0)
+		return false;
+	int64_t s0 = -(int64_t)np_dot(w0, ep); /* the closest point to the centre, along ep */
+	fxg_vec3 v = np_madd(w0, (fix16_t)s0, ep);
+	int64_t r2 = (int64_t)q->cr * q->cr, d2 = np_dot_w(v, v);
+	if (d2 >= r2)
+		return false;
+	if (!in_cone(e, n, CONE_TOL))
+		return true;
+	int64_t hc = (int64_t)fxg_isqrt64_round((uint64_t)(r2 - d2)); /* half the chord */
+	int64_t t0 = tc + fxg_div_round64((s0 - hc) * 65536, el), t1 = tc + fxg_div_round64((s0 + hc) * 65536, el);
+	t0 = fxg_max(t0, -(int64_t)e->half), t1 = fxg_min(t1, (int64_t)e->half);
+	for (int end = 0; end < 2 && t0 <= t1; ++end) {
+		if (end == 1 && t1 == t0)
+			break;
+		fxg_vec3 p = np_madd(e->mid, (fix16_t)(end ? t1 : t0), e->eu);
+		int64_t sep = np_w2f(np_dot_w(m, np_sub(p, q->c))) - q->hh;
+		if (sep > q->speculative || sep < -(int64_t)e->depth)
+			continue;
+		fxs_mesh_hit h;
+		h.n = n;
+		h.sep = (fix16_t)sep;
+		h.s = (fix16_t)sep;
+		h.point = np_madd(p, (fix16_t) - (sep / 2), m);
+		h.id = FXS_MESH_ID_EDGE | e->id << 4 | (uint32_t)(2 + end);
+		fxs_mesh_sink_offer(k, &h);
+	}
+	return true;
+}
+
+/* The closest point of an ellipse to a point, in the ellipse's quadrant
+ * frame: semi-axes ra along x and rb along y (0 <= rb <= ra, Q16.16), the
+ * point (px, py), px >= 0, py >= 0. The answer is the outward normal
+ * (c, s) = (cos psi, sin psi), psi in [0, 90] degrees, at which the
+ * separation g(psi) = (c, s).(px, py) - sqrt(ra^2 c^2 + rb^2 s^2) of the
+ * point from the ellipse is largest: outside the ellipse its distance, inside
+ * minus its depth (the foot of the normal through the point in its quadrant
+ * is unique). g' = (-s, c).((px, py) - foot) has the sign of
+ *   h (c py - s px) + c s (ra^2 - rb^2),  h = sqrt(ra^2 c^2 + rb^2 s^2),
+ * which is >= 0 at 0 degrees and <= 0 at 90 and changes sign once between:
+ * bisected on unit vectors (normalised sums, no trigonometry) to below the
+ * resolution of a Q16.16 unit vector. Integer only, a fixed step count. */
+#define ELLIPSE_STEPS 17
+static fxg_vec3 ellipse_normal(int64_t ra, int64_t rb, int64_t px, int64_t py)
+{
+	fxg_vec3 lo = fxg_v3(FXG_ONE, 0, 0), hi = fxg_v3(0, FXG_ONE, 0);
+	int64_t dr = (ra * ra - rb * rb) >> 16; /* Q16.16 */
+	for (int it = 0; it < ELLIPSE_STEPS; ++it) {
+		fix16_t len;
+		fxg_vec3 mid = np_normalize(np_add(lo, hi), &len);
+		int64_t c = mid.x, s = mid.y;
+		int64_t hc = np_w2f(ra * c), hs = np_w2f(rb * s);
+		int64_t h = (int64_t)fxg_isqrt64_round((uint64_t)(hc * hc + hs * hs)); /* Q16.16 */
+		int64_t g = np_w2f(c * py - s * px) * h + np_w2f(c * s) * dr;
+		if (g > 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	fix16_t len;
+	return np_normalize(np_add(lo, hi), &len);
+}
+
+/* A cylinder on mesh edge e: its side, a cap or a rim, whichever the edge
+ * meets. Seen along the edge (in the plane across it, axes a = u x e and b =
+ * e x a, b.u > 0), the cylinder is the convex hull of its two rims, two
+ * ellipses of semi-axes r (along a) and r |u.e| (along b) centred +-hh |u x e|
+ * along b, and the edge's line a point P: the largest separation over the
+ * normals across the edge is the distance from P to that hull (minus the
+ * depth inside it). P level with the side (|P.b| below the rims' centres):
+ * the side's, as a capsule's (capsule_edge). Beyond the near rim's centre:
+ * that rim's ellipse (ellipse_normal), its point the rim point the normal
+ * reaches; an edge parallel to the cap within 2.9 degrees that crosses the
+ * cap's disk meets the cap (cylinder_cap_edge: two points, the chord's ends,
+ * which a cap standing across a ridge needs), and also level with the side
+ * when the cap is where it is less deep. Each contact only with its normal
+ * in the edge's cone and its point inside the edge. */
+static void cylinder_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_edge *e)
+{
+	fxg_vec3 ue = np_cross(q->u, e->eu);
+	if (np_dot_w(ue, ue) < EDGE_MIN_LEN2) {
+		capsule_edge(q, k, e, q->cr); /* along the axis: the side */
+		return;
+	}
+	fix16_t sl;
+	fxg_vec3 a = np_normalize(ue, &sl);
+	fxg_vec3 b = np_cross(e->eu, a);
+	int64_t r = q->cr, ce = fxg_abs64(np_dot(q->u, e->eu));
+	int64_t hs = np_w2f((int64_t)q->hh * np_dot(b, q->u)); /* the rims' centres along b */
+	/* from the centre to the edge's line, across it (mc: the line's point
+	 * level with the centre, tc along the edge from its midpoint) */
+	int64_t tc = np_dot(np_sub(q->c, e->mid), e->eu);
+	tc = fxg_clamp64(tc, -(int64_t)e->half - q->reach, (int64_t)e->half + q->reach);
+	fxg_vec3 mc = np_madd(e->mid, (fix16_t)tc, e->eu), d = np_sub(mc, q->c);
+	int64_t X = np_dot(d, a), Y = np_dot(d, b);
+	int sx = X < 0 ? -1 : 1, sy = Y < 0 ? -1 : 1;
+	int64_t xp = fxg_abs64(X), yn = fxg_abs64(Y) - hs; /* from the near rim's centre, outwards */
+	int sigma = sy; /* b.u > 0: the near cap is at sy along u */
+	if (yn < 0) {
+		/* level with the side: the side's, or the cap's (seen along the
+		 * edge, the axis b) where it is less deep */
+		if (!(ce <= CAP_SIN && xp < r && -yn < r - xp &&
+		      cylinder_cap_edge(q, k, e, sigma, sy > 0 ? b : np_neg(b), mc, tc)))
+			capsule_edge(q, k, e, q->cr);
+		return;
+	}
+	fxg_vec3 n2 = ellipse_normal(r, np_w2f(r * ce), xp, yn);
+	fix16_t len;
+	fxg_vec3 nc = np_normalize(np_add(np_madd(fxg_v3_zero(), (fix16_t)(sx * n2.x), a),
+					  np_madd(fxg_v3_zero(), (fix16_t)(sy * n2.y), b)),
+				   &len);
+	if (fxg_abs64(np_dot(nc, q->u)) >= CAP_COS && cylinder_cap_edge(q, k, e, sigma, nc, mc, tc))
+		return;
+	fxg_vec3 n = np_neg(nc); /* from the edge to the cylinder */
+	if (!in_cone(e, n, CONE_TOL))
+		return;
+	/* the rim point along nc, and its separation there */
+	int64_t nu = np_dot(nc, q->u);
+	fxg_vec3 radial = np_normalize(np_madd(nc, (fix16_t)-nu, q->u), &len);
+	fxg_vec3 x = np_madd(np_madd(q->c, nu >= 0 ? q->hh : -q->hh, q->u), q->cr, radial);
+	int64_t t = np_dot(e->eu, np_sub(x, e->mid));
+	if (t <= -e->half || t >= e->half)
+		return; /* beyond the edge's ends: its vertices' */
+	int64_t sep = np_w2f(np_dot_w(nc, d) - (int64_t)q->hh * fxg_abs64(nu) -
+			     (int64_t)q->cr * (int64_t)fxg_isqrt64_round((uint64_t)(((int64_t)1 << 32) - nu * nu)));
+	if (sep > q->speculative || sep < -(int64_t)e->depth)
+		return;
+	fxs_mesh_hit h;
+	h.n = n;
+	h.sep = (fix16_t)sep;
+	h.s = (fix16_t)sep;
+	h.point = np_madd(x, (fix16_t)(sep / 2), nc);
+	h.id = FXS_MESH_ID_EDGE | e->id << 4 | 1u;
+	fxs_mesh_sink_offer(k, &h);
+}
+
 /* The segment [a, b] within the shape's bounding sphere grown by the
  * mesh's thickness (a crossing's mesh point may lie up to a face's depth
  * from the shape point it pairs with); a cheap test the bounds let many
@@ -464,8 +625,10 @@ void fxs_mesh_edge_hits(fxs_mesh_query *q, fxs_mesh_sink *k)
 			mesh_edge e;
 			if (!edge_setup(me, fi, i, &e))
 				continue;
-			if (q->type == FXS_SHAPE_CAPSULE || q->type == FXS_SHAPE_CYLINDER) {
-				capsule_edge(q, k, &e, q->type == FXS_SHAPE_CYLINDER ? q->cr : q->r);
+			if (q->type == FXS_SHAPE_CYLINDER) {
+				cylinder_edge(q, k, &e);
+			} else if (q->type == FXS_SHAPE_CAPSULE) {
+				capsule_edge(q, k, &e, q->r);
 			} else {
 				ready_edges(q);
 				edge_on_faces(q, k, &e, &cl);
@@ -501,6 +664,58 @@ bool fxs_mesh_capsule_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fix16_t r
 	h->sep = (fix16_t)sep;
 	h->s = len;
 	h->point = np_madd(c, (fix16_t) - (r + sep / 2), n);
+	h->id = FXS_MESH_ID_VERTEX | vi;
+	return true;
+}
+
+/* A mesh vertex against a cylinder's cap or rim (level with the side and
+ * outside it, the side's: fxs_mesh_capsule_vertex_hit). Seen from the cylinder's centre the
+ * vertex is at height y along u and at distance rho from the axis; beyond
+ * the near cap's plane (|y| > hh) it is off the cap by dy = |y| - hh, and
+ * off the side's surface by dr = rho - r: both positive, the rim is nearest
+ * (along (dr, dy) in the plane of the axis and the vertex, at that length);
+ * else the cap (dy, along the cap's normal), also inside the cylinder where
+ * the cap is less deep than the side. The normal must lie in the vertex's
+ * cone, as the capsule's. */
+bool fxs_mesh_cylinder_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fxs_mesh_hit *h)
+{
+	const fxs_mesh *me = q->me;
+	fxg_vec3 p = me->verts[vi], v = np_sub(p, q->c);
+	int64_t y = np_dot(q->u, v);
+	fxg_vec3 up = y > 0 ? q->u : np_neg(q->u);
+	fix16_t rho;
+	fxg_vec3 rad = np_normalize(np_madd(v, (fix16_t)-y, q->u), &rho);
+	int64_t dy = fxg_abs64(y) - q->hh, dr = (int64_t)rho - q->cr;
+	if (dy < 0 && (dr >= 0 || dr > dy))
+		return fxs_mesh_capsule_vertex_hit(q, vi, q->cr, h);
+	if (dy < 0)
+		dr = 0; /* inside, nearer the cap than the side: the cap's */
+	fxg_vec3 n; /* from the cylinder to the vertex */
+	int64_t sep;
+	if (dr > 0) {
+		fix16_t len;
+		n = np_normalize(np_add(np_madd(fxg_v3_zero(), (fix16_t)dr, rad), np_madd(fxg_v3_zero(), (fix16_t)dy, up)), &len);
+		sep = len;
+	} else {
+		n = up;
+		sep = dy;
+	}
+	if (sep > q->speculative)
+		return false;
+	fxg_vec3 nm = np_neg(n); /* from the mesh to the cylinder */
+	uint32_t j0 = me->vnbr_start[vi], j1 = me->vnbr_start[vi + 1];
+	if (j0 == j1)
+		return false;
+	for (uint32_t j = j0; j < j1; ++j) {
+		fix16_t l;
+		fxg_vec3 dir = np_normalize(np_sub(me->verts[me->vnbr[j]], p), &l);
+		if (np_dot_w(nm, dir) > CONE_TOL)
+			return false;
+	}
+	h->n = nm;
+	h->sep = (fix16_t)sep;
+	h->s = (fix16_t)sep;
+	h->point = np_madd(p, (fix16_t) - (sep / 2), n);
 	h->id = FXS_MESH_ID_VERTEX | vi;
 	return true;
 }

@@ -230,11 +230,33 @@ static bool sort_pairs(fxs_broadphase *bp)
 	return true;
 }
 
+/* a search in blocks on the workers: each block's pairs in a list of its
+ * own (bp->block_pairs), and whether it had the memory */
 typedef struct pairs_job {
 	fxs_broadphase *bp;
 	uint32_t block;
 	bool ok[FXS_TASK_BLOCKS_MAX];
 } pairs_job;
+
+/* the blocks' lists appended to bp->raw in block order; false when a block
+ * or the list ran out of memory */
+static bool append_block_pairs(fxs_broadphase *bp, const bool *ok, uint32_t blocks)
+{
+	uint32_t total = bp->raw.n;
+	for (uint32_t k = 0; k < blocks; ++k) {
+		if (!ok[k] || bp->block_pairs[k].n > UINT32_MAX - total)
+			return false;
+		total += bp->block_pairs[k].n;
+	}
+	if (!reserve_pairs(&bp->raw, total))
+		return false;
+	for (uint32_t k = 0; k < blocks; ++k) {
+		if (bp->block_pairs[k].n)
+			memcpy(bp->raw.p + bp->raw.n, bp->block_pairs[k].p, (size_t)bp->block_pairs[k].n * sizeof(fxs_pair));
+		bp->raw.n += bp->block_pairs[k].n;
+	}
+	return true;
+}
 
 static void pairs_block(void *ctx, uint32_t k)
 {
@@ -260,35 +282,16 @@ static bool tree_pairs_on(fxs_broadphase *bp, const fxs_world *w)
 	j.bp = bp;
 	const uint32_t blocks = fxs_task_blocks(bp->jobs.n, w->task_fine ? 1 : 16, &j.block);
 	fxs_tasks_run(w, pairs_block, &j, blocks);
-	uint32_t total = 0;
-	for (uint32_t k = 0; k < blocks; ++k) {
-		if (!j.ok[k] || bp->block_pairs[k].n > UINT32_MAX - total)
-			return false;
-		total += bp->block_pairs[k].n;
-	}
-	if (!reserve_pairs(&bp->raw, total))
-		return false;
-	for (uint32_t k = 0; k < blocks; ++k) {
-		if (bp->block_pairs[k].n)
-			memcpy(bp->raw.p + bp->raw.n, bp->block_pairs[k].p, (size_t)bp->block_pairs[k].n * sizeof(fxs_pair));
-		bp->raw.n += bp->block_pairs[k].n;
-	}
-	return true;
+	return append_block_pairs(bp, j.ok, blocks);
 }
 
 /* the moving leaves' pairs with the octree's static boxes, appended to
  * bp->raw in leaf order (as the serial loop below): in blocks of leaves on
  * w's workers, each into a list of its own, the lists joined in block order
  * (tree_pairs_on has made bp->block_pairs) */
-typedef struct static_job {
-	fxs_broadphase *bp;
-	uint32_t block;
-	bool ok[FXS_TASK_BLOCKS_MAX];
-} static_job;
-
 static void static_block(void *ctx, uint32_t k)
 {
-	static_job *j = ctx;
+	pairs_job *j = ctx;
 	fxs_broadphase *bp = j->bp;
 	const fxs_bptree *t = &bp->tree;
 	fxs_pair_buf *out = &bp->block_pairs[k];
@@ -308,24 +311,11 @@ static void static_block(void *ctx, uint32_t k)
 
 static bool static_pairs_on(fxs_broadphase *bp, const fxs_world *w)
 {
-	static_job j;
+	pairs_job j;
 	j.bp = bp;
 	const uint32_t blocks = fxs_task_blocks(bp->tree.leaf_count, w->task_fine ? 1 : 256, &j.block);
 	fxs_tasks_run(w, static_block, &j, blocks);
-	uint32_t total = bp->raw.n;
-	for (uint32_t k = 0; k < blocks; ++k) {
-		if (!j.ok[k] || bp->block_pairs[k].n > UINT32_MAX - total)
-			return false;
-		total += bp->block_pairs[k].n;
-	}
-	if (!reserve_pairs(&bp->raw, total))
-		return false;
-	for (uint32_t k = 0; k < blocks; ++k) {
-		if (bp->block_pairs[k].n)
-			memcpy(bp->raw.p + bp->raw.n, bp->block_pairs[k].p, (size_t)bp->block_pairs[k].n * sizeof(fxs_pair));
-		bp->raw.n += bp->block_pairs[k].n;
-	}
-	return true;
+	return append_block_pairs(bp, j.ok, blocks);
 }
 
 const fxs_pair *fxs_bp_find_pairs(fxs_broadphase *bp, uint32_t *pair_count)

@@ -588,6 +588,24 @@ static void cylinder_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_
 	fxs_mesh_sink_offer(k, &h);
 }
 
+/* Whether n (from the mesh towards the shape) lies in vertex vi's cone: no
+ * edge from the vertex leans towards n by more than CONE_TOL (a vertex
+ * without edges has no cone) */
+static bool in_vertex_cone(const fxs_mesh *me, uint32_t vi, fxg_vec3 n)
+{
+	const fxg_vec3 p = me->verts[vi];
+	const uint32_t j0 = me->vnbr_start[vi], j1 = me->vnbr_start[vi + 1];
+	if (j0 == j1)
+		return false;
+	for (uint32_t j = j0; j < j1; ++j) {
+		fix16_t l;
+		fxg_vec3 dir = np_normalize(np_sub(me->verts[me->vnbr[j]], p), &l);
+		if (np_dot_w(n, dir) > CONE_TOL)
+			return false;
+	}
+	return true;
+}
+
 /* The segment [a, b] within the shape's bounding sphere grown by the
  * mesh's thickness (a crossing's mesh point may lie up to a face's depth
  * from the shape point it pairs with); a cheap test the bounds let many
@@ -651,15 +669,8 @@ bool fxs_mesh_capsule_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fix16_t r
 	int64_t sep = (int64_t)len - r;
 	if (len == 0 || sep > q->speculative)
 		return false;
-	uint32_t j0 = me->vnbr_start[vi], j1 = me->vnbr_start[vi + 1];
-	if (j0 == j1)
+	if (!in_vertex_cone(me, vi, n))
 		return false;
-	for (uint32_t j = j0; j < j1; ++j) {
-		fix16_t l;
-		fxg_vec3 dir = np_normalize(np_sub(me->verts[me->vnbr[j]], p), &l);
-		if (np_dot_w(n, dir) > CONE_TOL)
-			return false;
-	}
 	h->n = n;
 	h->sep = (fix16_t)sep;
 	h->s = len;
@@ -703,15 +714,8 @@ bool fxs_mesh_cylinder_vertex_hit(const fxs_mesh_query *q, uint32_t vi, fxs_mesh
 	if (sep > q->speculative)
 		return false;
 	fxg_vec3 nm = np_neg(n); /* from the mesh to the cylinder */
-	uint32_t j0 = me->vnbr_start[vi], j1 = me->vnbr_start[vi + 1];
-	if (j0 == j1)
+	if (!in_vertex_cone(me, vi, nm))
 		return false;
-	for (uint32_t j = j0; j < j1; ++j) {
-		fix16_t l;
-		fxg_vec3 dir = np_normalize(np_sub(me->verts[me->vnbr[j]], p), &l);
-		if (np_dot_w(nm, dir) > CONE_TOL)
-			return false;
-	}
 	h->n = nm;
 	h->sep = (fix16_t)sep;
 	h->s = (fix16_t)sep;

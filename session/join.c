@@ -694,7 +694,17 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		if (fxs_xfer_peek(body, len, &h) != FXS_XFER_OK)
 			return FXS_DROP_COUNT;
 		if (h.kind == FXS_XFER_KIND_CHUNK) { /* the state for us, from our host */
-			if (!y->joining || y->loaded || host_of(s, me) != q)
+			if (!y->joining || host_of(s, me) != q)
+				return FXS_DROP_PEER;
+			/* the state we took, sent again: the host has not heard our
+			 * ack that it is done (lost, or taken for a replay of the old
+			 * process's packet), and sends it until it does. The receiver
+			 * says so again; dropped, the host never moves on to send our
+			 * own inputs of the ticks before our return, and we stall one
+			 * tick past the state. Another blob: not for us now. */
+			const fxs_xfer_receiver *r = &y->rx;
+			if (y->loaded && (!r->done_id || h.purpose != r->done_purpose || h.id != r->done_id ||
+					  h.size != r->done_size || h.hash != r->done_hash))
 				return FXS_DROP_PEER;
 			fxs_xfer_err e = fxs_xfer_recv_chunk(&y->rx, body, len);
 			return e == FXS_XFER_OK || e == FXS_XFER_BUSY ? FXS_DROP_NONE : FXS_DROP_COUNT;
@@ -906,8 +916,13 @@ size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, s
 		}
 		if (*d & DUE_REQ) {
 			*d &= (uint8_t)~DUE_REQ;
-			out[0] = OP_JOIN_REQ;
-			return 6;
+			/* a request made before the state came is not sent once it
+			 * has: the host, its transfer done, would take it for a
+			 * refusal and send another state, which we never take */
+			if (!y->offer && !y->loaded && y->rx.state != FXS_XFER_RECEIVED) {
+				out[0] = OP_JOIN_REQ;
+				return 6;
+			}
 		}
 		if (*d & DUE_READY) {
 			*d &= (uint8_t)~DUE_READY;

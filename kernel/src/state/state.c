@@ -399,7 +399,8 @@ fxs_world *fxs_state_read(fxs_reader *r, fxs_result *err)
 		goto fail;
 	}
 	w->slot_count = slots;
-	memset(w->bodies, 0, (size_t)slots * sizeof *w->bodies); /* fxs_world_reserve_slots leaves them as they are */
+	if (slots) /* fxs_world_reserve_slots leaves them as they are (and no slots: no array) */
+		memset(w->bodies, 0, (size_t)slots * sizeof *w->bodies);
 	for (uint32_t i = 0; i < slots; ++i) {
 		if (!read_body(r, &w->bodies[i]))
 			goto fail;

@@ -90,7 +90,9 @@ static bool reserve_joints(fxs_world *w, uint32_t n)
 	fxs_joint *nj = realloc(w->joints, (size_t)cap * sizeof *nj);
 	if (!nj)
 		return false;
-	memset(nj + w->joint_cap, 0, (size_t)(cap - w->joint_cap) * sizeof *nj);
+	/* the new slots are not cleared here, but as they come into use
+	 * (fxs_joint_create, the snapshot reader), so that a capacity doubled
+	 * past the joints a world holds takes no memory */
 	w->joints = nj;
 	w->joint_cap = cap;
 	return true;
@@ -248,6 +250,7 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 		if (!reserve_joints(w, s + 1))
 			return fxs_world_fail(w, FXS_ERR_NOMEM, "out of memory"), fxs_null_joint;
 		w->joint_slot_count = s + 1;
+		memset(&w->joints[s], 0, sizeof w->joints[s]); /* a new slot: generation 0 */
 	}
 	w->joint_free_hint = s + 1;
 	j.generation = w->joints[s].generation;
@@ -476,11 +479,13 @@ const uint64_t *fxs_joints_filter(fxs_world *w, uint32_t *count)
 
 /* ---- solver ---- */
 
-/* the solver joints, then the plan's lists (fxs_joints_plan): the wide
- * joints' indices and a handled flag per joint */
+/* the joints' heads, then the plan's lists (fxs_joints_plan): the wide
+ * joints' indices and a handled flag per joint. The wide joints' rows are
+ * in the world's joint_scratch, sized by the plan: a step of ball joints
+ * in batches alone (joint_grid) makes none. */
 size_t fxs_joints_scratch_size(const fxs_world *w)
 {
-	return (size_t)w->joint_count * (sizeof(solver_joint) + sizeof(uint32_t) + 1);
+	return (size_t)w->joint_count * (sizeof(solver_joint_head) + sizeof(uint32_t) + 1);
 }
 
 /* The rows from the bodies' current poses: when the step begins and after
@@ -543,8 +548,8 @@ uint32_t fxs_joints_run(solver_ctx *c, fxs_joint_range_fn *fn, uint32_t first, u
  * Hz at 4 sub-steps jitters) */
 static fix16_t joint_hertz(const solver_ctx *c, const fxs_joint *j) { return fxg_min(j->hertz, c->hertz_cap); }
 
-/* solver joints [first, end) from their joints (in the stage order
- * fxs_joints_prepare made) */
+/* the heads of solver joints [first, end) from their joints (in the stage
+ * order fxs_joints_prepare made) */
 static uint32_t prepare_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
 {
 	fxs_world *w = c->w;
@@ -554,8 +559,8 @@ static uint32_t prepare_range(solver_ctx *c, uint32_t first, uint32_t end, int u
 	for (uint32_t k = first; k < end; ++k) {
 		uint32_t i = c->stage_index[c->stage_order[k]];
 		fxs_joint *j = &w->joints[i];
-		solver_joint *sj = &c->joints[k];
-		memset(sj, 0, offsetof(solver_joint, row)); /* the wide rows: setup_rows, for the joints that use them */
+		solver_joint_head *sj = &c->joints[k];
+		memset(sj, 0, sizeof *sj);
 		sj->stage = c->stage_items[c->stage_order[k]].stage;
 		sj->index = i;
 		sj->a = j->a;
@@ -581,8 +586,6 @@ static uint32_t prepare_range(solver_ctx *c, uint32_t first, uint32_t end, int u
 		}
 		sj->s = last_soft;
 		sj->s_alt = last_alt;
-		sj->max_motor_impulse = fxg_shr_round((int64_t)j->max_motor_force * c->h, 16);
-		sj->max_motor_impulse_alt = fxg_shr_round((int64_t)j->max_motor_force * c->h_alt, 16);
 		/* switched-off parts start from zero */
 		if (kind->motor_row && !j->enable_motor)
 			j->impulse[kind->motor_row] = 0;
@@ -590,6 +593,33 @@ static uint32_t prepare_range(solver_ctx *c, uint32_t first, uint32_t end, int u
 			j->impulse[kind->limit_row] = j->impulse[kind->limit_row + 1] = 0;
 		if (kind->cone_row && !j->enable_cone)
 			j->impulse[kind->cone_row] = 0;
+	}
+	return local;
+}
+
+/* the wide solver joints [first, end) (solver_ctx.joint_rows) from their
+ * heads and joints, once the plan has found them */
+static uint32_t prepare_wide_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
+{
+	(void)unused;
+	fxs_world *w = c->w;
+	uint32_t local = 0, *ovf = &local;
+	for (uint32_t k = first; k < end; ++k) {
+		const solver_joint_head *h = &c->joints[c->wide_joints[k]];
+		fxs_joint *j = &w->joints[h->index];
+		solver_joint *sj = &c->joint_rows[k];
+		memset(sj, 0, offsetof(solver_joint, row)); /* the rows: setup_rows */
+		sj->index = h->index;
+		sj->a = h->a;
+		sj->b = h->b;
+		sj->type = h->type;
+		sj->rows = h->rows;
+		sj->stage = h->stage;
+		sj->s = h->s;
+		sj->s_alt = h->s_alt;
+		const fxs_joint_kind *kind = kinds[j->type];
+		sj->max_motor_impulse = fxg_shr_round((int64_t)j->max_motor_force * c->h, 16);
+		sj->max_motor_impulse_alt = fxg_shr_round((int64_t)j->max_motor_force * c->h_alt, 16);
 		if (kind->prepare) {
 			if (c->long_substeps) { /* the other length's first */
 				kind->prepare(sj, j, c->h_alt, ovf);
@@ -756,6 +786,7 @@ bool fxs_joints_plan(solver_ctx *c)
 {
 	c->joint_handled = NULL;
 	c->wide_joints = NULL;
+	c->joint_rows = NULL;
 	c->direct_ball_islands = 0;
 	c->ball_batch_count = 0;
 	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st)
@@ -769,14 +800,26 @@ bool fxs_joints_plan(solver_ctx *c)
 	uint32_t nw = 0, i = 0;
 	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st) {
 		for (; i < c->joint_stage_end[st]; ++i) {
-			solver_joint *sj = &c->joints[i];
+			solver_joint_head *sj = &c->joints[i];
 			/* the overflow stage's joints may share bodies: one by one, wide */
 			sj->hot = sj->type == FXS_JOINT_BALL && !c->joint_handled[i] &&
 				!(c->joint_direct && c->joint_direct[i]) && sj->stage < FXS_STAGE_OVERFLOW;
+			sj->wide = sj->hot ? UINT32_MAX : nw;
 			if (!sj->hot)
 				c->wide_joints[nw++] = i;
 		}
 		c->wide_stage_end[st] = nw;
+	}
+	/* the wide joints' rows: they are made again every step, in a scratch
+	 * the world keeps for them */
+	if (nw) {
+		fxs_world *w = c->w;
+		uint8_t *base = fxs_scratch_aligned(&w->joint_scratch, &w->joint_scratch_size, (size_t)nw * sizeof(solver_joint));
+		if (!base)
+			return false;
+		c->joint_rows = (solver_joint *)(void *)base;
+		*c->ovf += fxs_joints_run(c, prepare_wide_range, 0, nw, FXS_JOINT_BLOCK, 0);
+		fxs_direct_bind_joints(c); /* the boxed LCP's ball rows are theirs */
 	}
 	return fxs_ball_batches_build(c, c->joint_count - nw);
 }
@@ -785,8 +828,10 @@ void fxs_joints_store(solver_ctx *c) { fxs_ball_store(c); }
 
 void fxs_joints_swap_softness(solver_ctx *c)
 {
-	for (uint32_t i = 0; i < c->joint_count; ++i) {
-		solver_joint *sj = &c->joints[i];
+	for (uint32_t i = 0; i < c->joint_count; ++i)
+		soft_swap(&c->joints[i].s, &c->joints[i].s_alt);
+	for (uint32_t wi = 0; wi < c->wide_stage_end[FXS_STAGE_OVERFLOW]; ++wi) {
+		solver_joint *sj = &c->joint_rows[wi];
 		soft_swap(&sj->s, &sj->s_alt);
 		soft_swap(&sj->spring, &sj->spring_alt);
 		int64_t m = sj->max_motor_impulse;
@@ -826,7 +871,7 @@ static uint32_t ball_run(solver_ctx *c, int pass, uint32_t first, uint32_t end, 
 void fxs_joints_setup(solver_ctx *c, bool first)
 {
 	for (uint32_t wi = 0; wi < c->wide_stage_end[FXS_STAGE_OVERFLOW]; ++wi)
-		setup_rows(c, &c->joints[c->wide_joints[wi]]);
+		setup_rows(c, &c->joint_rows[wi]);
 	if (c->ball_batch_count == 0)
 		return;
 	/* the rotations the batches need, body by body (in blocks of bodies
@@ -843,7 +888,7 @@ void fxs_joints_warm_start(solver_ctx *c)
 	uint32_t wi = 0, bi = 0;
 	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st) {
 		for (; wi < c->wide_stage_end[st]; ++wi) {
-			solver_joint *sj = &c->joints[c->wide_joints[wi]];
+			solver_joint *sj = &c->joint_rows[wi];
 			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
 			kinds[sj->type]->warm_start(sj, A, B, c->w->joints[sj->index].impulse, ovf);
 		}
@@ -871,7 +916,7 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 			uint32_t i = c->wide_joints[wi];
 			if ((handled && handled[i]) || (c->joint_direct && c->joint_direct[i]))
 				continue; /* solved exactly: solver_direct.c */
-			solver_joint *sj = &c->joints[i];
+			solver_joint *sj = &c->joint_rows[wi];
 			fxs_joint *j = &c->w->joints[sj->index];
 			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
 			const fxs_body *ba = &bodies[sj->a], *bb = &bodies[sj->b];

@@ -34,7 +34,24 @@ typedef struct fxs_joint {
 	int64_t impulse[FXS_JOINT_MAX_ROWS]; /* accumulated, Q16.16 N s (N m s for angular rows) */
 } fxs_joint;
 
-/* A joint as the solver sees it for one step (joint.c and the type files, joint_types.h; solver_direct.c). */
+/* Every joint the solver takes in a step, in solve order (solver_ctx.joints):
+ * what the plan, the ball joint batches (joint_batch.h) and the direct
+ * solver's islands (solver_direct.c) need of it. Only the joints that are
+ * not batched, the wide ones, get their rows too (solver_joint). */
+typedef struct solver_joint_head {
+	uint32_t index; /* joint slot */
+	uint32_t a, b;  /* body slots */
+	uint8_t type;
+	uint8_t rows;  /* rows with impulses (fxs_joint_row_count) */
+	uint8_t stage; /* its stage (stage.h); joints are in stage order */
+	bool hot;      /* a ball joint in a batch (joint_batch.h) instead of the wide rows */
+	uint32_t wide; /* a wide joint's solver_joint in solver_ctx.joint_rows (fxs_wide_joint) */
+	soft s, s_alt; /* the joint's softness, and the other sub-step length's (solver.h) */
+} solver_joint_head;
+
+/* A wide joint as the solver sees it for one step, with its rows (joint.c
+ * and the type files, joint_types.h; solver_direct.c): the fields to
+ * `hot` and the softness repeat its head's. */
 typedef struct solver_joint {
 	uint32_t index; /* joint slot */
 	uint32_t a, b;  /* body slots */
@@ -61,16 +78,20 @@ typedef struct solver_joint {
 	solver_row row[6];     /* ball/linear rows and angular rows; see row_of */
 } solver_joint;
 
+/* the wide joint whose head is solver_ctx.joints[i] (after fxs_joints_plan) */
+static inline solver_joint *fxs_wide_joint(const solver_ctx *c, uint32_t i) { return &c->joint_rows[c->joints[i].wide]; }
+
 /* Rows a joint of this type stores impulses for. */
 int fxs_joint_row_count(int type);
 
-/* solver hooks (solver.c): bytes of scratch for the solver joints, prepare
- * after the contacts, setup, then per sub-step warm start and solve before
- * the contacts */
+/* solver hooks (solver.c): bytes of the solver's scratch for the joints'
+ * heads, prepare after the contacts, setup, then per sub-step warm start
+ * and solve before the contacts */
 size_t fxs_joints_scratch_size(const fxs_world *w);
 void fxs_joints_prepare(solver_ctx *c);
-/* after fxs_direct_prepare: which ball joints the direct solver takes, and
- * the hot form for the other ball joints; false when out of memory */
+/* after fxs_direct_prepare: which ball joints the direct solver takes, the
+ * hot form for the other ball joints, and the rows of the rest (in the
+ * world's joint_scratch); false when out of memory */
 bool fxs_joints_plan(solver_ctx *c);
 /* after the sub-steps: the hot joints' impulses back into the joints */
 void fxs_joints_store(solver_ctx *c);

@@ -256,7 +256,7 @@ static uint32_t pack_range(solver_ctx *c, uint32_t first, uint32_t end, int unus
 			bt->sma[l] = bt->smb[l] = 62; /* the spare body's */
 		}
 		for (int lane = 0; lane < L && i < c->joint_count; ++i) {
-			const solver_joint *sj = &c->joints[i];
+			const solver_joint_head *sj = &c->joints[i];
 			if (!sj->hot)
 				continue;
 			if (sj->stage != stage)
@@ -306,7 +306,7 @@ bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot)
 	int lane = L;
 	uint32_t stage = UINT32_MAX;
 	for (uint32_t i = 0; i < c->joint_count; ++i) {
-		const solver_joint *sj = &c->joints[i];
+		const solver_joint_head *sj = &c->joints[i];
 		if (!sj->hot)
 			continue;
 		c->bodies[sj->a].ball = c->bodies[sj->b].ball = 1;

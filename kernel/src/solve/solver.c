@@ -724,7 +724,7 @@ fxs_result fxs_solve(fxs_world *w)
 		return FXS_ERR_NOMEM;
 	c.bodies = (solver_body *)base;
 	c.contacts = (solver_contact *)(c.bodies + c.body_count + 1);
-	c.joints = (struct solver_joint *)(base + off_joints);
+	c.joints = (struct solver_joint_head *)(base + off_joints);
 	c.stage_mask = base + off_mask;
 	c.stage_items = (fxs_stage_item *)(base + off_items);
 	c.stage_index = (uint32_t *)(base + off_index);

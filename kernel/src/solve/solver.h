@@ -97,7 +97,7 @@ typedef struct solver_ctx {
 	fxs_world *w;
 	solver_body *bodies;
 	struct solver_contact *contacts;
-	struct solver_joint *joints;
+	struct solver_joint_head *joints; /* every joint, in solve order (joint.h) */
 	uint32_t body_count, contact_count, joint_count;
 	/* The sub-step being solved: its length h (raw units of s) and 1 / h,
 	 * and the contacts' softness made for that length. A step of dt in n
@@ -133,8 +133,10 @@ typedef struct solver_ctx {
 	struct ball_batch *ball_batches;
 	uint32_t ball_batch_count;
 	uint32_t joint_stage_end[65], ball_stage_end[65];
-	/* the other joints (not batched), in solve order, and where each stage's end */
+	/* the other joints (not batched), in solve order, and where each stage's
+	 * end; their rows, in the same order (joint.h) */
 	uint32_t *wide_joints;
+	struct solver_joint *joint_rows;
 	uint32_t wide_stage_end[65];
 	/* the iteratively solved contacts in batches (contact_batch.h) */
 	struct contact_batch *batches;

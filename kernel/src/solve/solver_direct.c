@@ -109,7 +109,7 @@ static uint32_t memo_differ(solver_ctx *c, uint32_t first, uint32_t end, int unu
 	const plan_memo *m = c->w->direct_plan_memo;
 	uint32_t differ = 0;
 	for (uint32_t i = first; i < end; ++i) {
-		const solver_joint *sj = &c->joints[i];
+		const solver_joint_head *sj = &c->joints[i];
 		differ += m->a[i] != key_body(c, sj->a) || m->b[i] != key_body(c, sj->b) || m->kind[i] != key_kind(c, i);
 	}
 	return differ;
@@ -166,12 +166,12 @@ static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, b
 		parent[s] = s;
 	/* islands through dynamic bodies (a static body joins nothing) */
 	for (uint32_t i = 0; i < n; ++i) {
-		const solver_joint *sj = &c->joints[i];
+		const solver_joint_head *sj = &c->joints[i];
 		if (c->bodies[sj->a].dynamic && c->bodies[sj->b].dynamic)
 			unite(parent, sj->a, sj->b);
 	}
 	for (uint32_t i = 0; i < n; ++i) {
-		const solver_joint *sj = &c->joints[i];
+		const solver_joint_head *sj = &c->joints[i];
 		uint32_t any = c->bodies[sj->a].dynamic ? sj->a : sj->b;
 		root[i] = find(parent, any);
 		if (sj->type != FXS_JOINT_BALL || (c->joint_direct && c->joint_direct[i]))
@@ -215,11 +215,11 @@ static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, b
 		int m = (int)(3 * k);
 		/* A = J M^-1 J^T + eps I, and the right-hand side */
 		for (uint32_t p = 0; p < k; ++p) {
-			const solver_joint *sp = &c->joints[order[p]];
+			const solver_joint *sp = fxs_wide_joint(c, order[p]);
 			for (int r = 0; r < 3; ++r) {
 				fxg_wide *arow = a + (size_t)(3 * p + r) * m;
 				for (uint32_t q = 0; q < k; ++q) {
-					const solver_joint *sq = &c->joints[order[q]];
+					const solver_joint *sq = fxs_wide_joint(c, order[q]);
 					for (int t = 0; t < 3; ++t) {
 						fxg_wide v = 0;
 						if (sp->a == sq->a || sp->a == sq->b)
@@ -243,7 +243,7 @@ static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, b
 		fxs_ldlt_solve(a, m, x, ovf);
 		/* the impulses, soft like the iterative rows, applied together */
 		for (uint32_t p = 0; p < k; ++p) {
-			solver_joint *sp = &c->joints[order[p]];
+			const solver_joint *sp = fxs_wide_joint(c, order[p]);
 			int64_t *P = c->w->joints[sp->index].impulse;
 			solver_body *A = &c->bodies[sp->a], *B = &c->bodies[sp->b];
 			for (int r = 0; r < 3; ++r) {
@@ -397,7 +397,7 @@ void fxs_direct_prepare(solver_ctx *c)
 			unite(parent, sc->a, sc->b);
 	}
 	for (uint32_t i = 0; i < nj; ++i) {
-		const solver_joint *sj = &c->joints[i];
+		const solver_joint_head *sj = &c->joints[i];
 		if (c->bodies[sj->a].dynamic && c->bodies[sj->b].dynamic)
 			unite(parent, sj->a, sj->b);
 	}
@@ -409,7 +409,7 @@ void fxs_direct_prepare(solver_ctx *c)
 		ckey[i] = sc->index;
 	}
 	for (uint32_t i = 0; i < nj; ++i) {
-		const solver_joint *sj = &c->joints[i];
+		const solver_joint_head *sj = &c->joints[i];
 		jroot[i] = find(parent, c->bodies[sj->a].dynamic ? sj->a : sj->b);
 		if (sj->type != FXS_JOINT_BALL)
 			bad[jroot[i]] = 1;
@@ -461,10 +461,11 @@ void fxs_direct_prepare(solver_ctx *c)
 		sort_by_key(cl, ncl, ckey);
 		uint32_t base = r;
 		for (uint32_t p = 0; p < njl; ++p) {
-			const solver_joint *sj = &c->joints[jl[p]];
+			const solver_joint_head *sj = &c->joints[jl[p]];
 			d->joint_in[jl[p]] = 1;
+			/* the rows are the joint's, made by the plan (fxs_direct_bind_joints) */
 			for (int k = 0; k < 3; ++k)
-				d->rows[r++] = (drow){ sj->a, sj->b, axes[k], &sj->row[k], ROW_BALL, (uint8_t)k, 0, jl[p], -1 };
+				d->rows[r++] = (drow){ sj->a, sj->b, axes[k], NULL, ROW_BALL, (uint8_t)k, 0, jl[p], -1 };
 		}
 		for (uint32_t p = 0; p < ncl; ++p) {
 			uint32_t ci = cl[p];
@@ -502,6 +503,16 @@ fail:
 done:
 	free(parent), free(rows), free(bad), free(has_contact), free(croot), free(jroot), free(ckey), free(jkey);
 	free(cl), free(jl);
+}
+
+void fxs_direct_bind_joints(solver_ctx *c)
+{
+	const fxs_direct *d = c->direct;
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < d->row_count; ++i)
+		if (d->rows[i].kind == ROW_BALL)
+			d->rows[i].r = &fxs_wide_joint(c, d->rows[i].owner)->row[d->rows[i].k];
 }
 
 /* J_i M^-1 J_j^T: the bodies the two rows share, each dynamic one adding
@@ -575,7 +586,7 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 			d->lo[i] = -FXS_LCP_INF, d->hi[i] = FXS_LCP_INF;
 			switch (r->kind) {
 			case ROW_BALL: {
-				const solver_joint *sj = &c->joints[r->owner];
+				const solver_joint *sj = fxs_wide_joint(c, r->owner);
 				int64_t P = c->w->joints[sj->index].impulse[r->k];
 				d->off[i] = imp_wide(P);
 				d->est[i] = d->off[i];
@@ -636,7 +647,7 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 			int64_t x = fxg_shr_round(d->x[i] == INT64_MAX ? INT64_MAX - 0x8000 : d->x[i], 16), imp = x;
 			switch (r->kind) {
 			case ROW_BALL: {
-				const solver_joint *sj = &c->joints[r->owner];
+				const solver_joint *sj = fxs_wide_joint(c, r->owner);
 				int64_t *P = &c->w->joints[sj->index].impulse[r->k];
 				if (use_bias) { /* soft as fxs_joints_solve_direct */
 					imp = fxg_wmul(imp, sj->s.mass_scale, ovf);

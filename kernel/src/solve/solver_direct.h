@@ -17,6 +17,9 @@ uint32_t fxs_joints_direct_plan(solver_ctx *c, uint8_t *handled);
  * the per-constraint flags; nothing when off), solve per pass, write the
  * friction state back before solver.c does, free at the end of the step. */
 void fxs_direct_prepare(solver_ctx *c);
+/* the ball joints' rows for the islands' rows, once fxs_joints_plan has
+ * made them (the wide joints') */
+void fxs_direct_bind_joints(solver_ctx *c);
 void fxs_direct_solve(solver_ctx *c, bool use_bias);
 void fxs_direct_finish(solver_ctx *c);
 void fxs_direct_free(solver_ctx *c);

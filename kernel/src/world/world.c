@@ -184,6 +184,7 @@ void fxs_world_destroy(fxs_world *w)
 	free(w->scratch_flags);
 	free(w->solver_scratch);
 	free(w->ball_scratch);
+	free(w->joint_scratch);
 	free(w->rolling_scratch);
 	free(w->rot_cache);
 	free(w->island);

@@ -137,6 +137,8 @@ struct fxs_world {
 	size_t solver_scratch_size;
 	void *ball_scratch; /* the ball joint batches (joint_batch.h), cache-line aligned inside */
 	size_t ball_scratch_size;
+	void *joint_scratch; /* the wide solver joints, with their rows (joint.h) */
+	size_t joint_scratch_size;
 	void *rolling_scratch; /* the step's rolling resistance rows (solve/rolling.c) */
 	size_t rolling_scratch_size;
 	/* a body has had a rolling resistance (creation, the setter, a

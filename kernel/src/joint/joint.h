@@ -15,7 +15,7 @@ typedef struct fxs_joint {
 	uint8_t alive;
 	uint8_t type;
 	uint8_t collide_connected;
-	uint8_t enable_limit, enable_motor, enable_spring;
+	uint8_t enable_limit, enable_motor, enable_spring, enable_cone;
 	uint32_t a, b; /* body slots, a != b */
 	fxg_vec3 local_anchor_a, local_anchor_b;
 	fxg_vec3 local_axis_a, local_axis_b; /* unit; b's is a's in the reference pose */
@@ -24,7 +24,6 @@ typedef struct fxs_joint {
 	fix16_t lower, upper;
 	fix16_t motor_speed, max_motor_force;
 	fix16_t length, spring_hertz, spring_damping_ratio;
-	uint8_t enable_cone;
 	fix16_t cone_angle;
 	fxg_vec3 spin_axis_a, spin_axis_b; /* wheel: unit; b's is a's in the reference pose */
 	fix16_t steering;                  /* wheel, rad */

@@ -262,7 +262,7 @@ static uint32_t pack_range(solver_ctx *c, uint32_t first, uint32_t end, int unus
 			if (sj->stage != stage)
 				break;
 			const fxs_joint *j = &w->joints[sj->index];
-			bt->a[lane] = sj->a, bt->b[lane] = sj->b, bt->joint[lane] = i, bt->slot[lane] = sj->index;
+			bt->a[lane] = sj->a, bt->b[lane] = sj->b, bt->joint[lane] = i;
 			bt->bias_rate[lane] = sj->s.bias_rate, bt->mass_scale[lane] = sj->s.mass_scale;
 			bt->impulse_scale[lane] = sj->s.impulse_scale;
 			bt->ima[lane] = c->bodies[sj->a].im, bt->imb[lane] = c->bodies[sj->b].im;
@@ -354,7 +354,7 @@ static uint32_t store_range(solver_ctx *c, uint32_t first, uint32_t end, int unu
 		for (int l = 0; l < L; ++l) {
 			if (bt->joint[l] == FXS_BALL_EMPTY)
 				continue;
-			int64_t *P = c->w->joints[bt->slot[l]].impulse;
+			int64_t *P = c->w->joints[c->joints[bt->joint[l]].index].impulse;
 			P[0] = bt->P[0][l], P[1] = bt->P[1][l], P[2] = bt->P[2][l];
 		}
 	}

@@ -48,8 +48,7 @@
 
 typedef struct ball_batch {
 	uint32_t a[FXS_BALL_LANES], b[FXS_BALL_LANES]; /* solver body slots */
-	uint32_t joint[FXS_BALL_LANES];                /* solver joint, or FXS_BALL_EMPTY */
-	uint32_t slot[FXS_BALL_LANES];                 /* its world joint (fxs_ball_store's, without the solver joint) */
+	uint32_t joint[FXS_BALL_LANES];                /* solver joint (its head: the joint's slot), or FXS_BALL_EMPTY */
 	int32_t bias_rate[FXS_BALL_LANES], mass_scale[FXS_BALL_LANES], impulse_scale[FXS_BALL_LANES];
 	/* the bodies' scaled inverse masses and their shifts (solver_body's im,
 	 * sm), copied for the vector kernel's passes */

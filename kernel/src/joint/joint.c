@@ -127,20 +127,23 @@ static bool numbers_valid(const fxs_joint *j)
 	return true;
 }
 
-/* keep only the fields the type uses (the state is canonical) */
+/* keep only the fields the type uses (the state is canonical); a motor
+ * joint's target has the axes' and the reference rotation's bytes */
 static void canonicalize(fxs_joint *j)
 {
 	const fxs_joint_kind *kind = kinds[j->type];
-	if (!kind->axis)
-		j->local_axis_a = fxg_v3_zero();
-	if (!kind->axis_b)
-		j->local_axis_b = fxg_v3_zero();
+	if (!kind->target) {
+		if (!kind->axis)
+			j->local_axis_a = fxg_v3_zero();
+		if (!kind->axis_b)
+			j->local_axis_b = fxg_v3_zero();
+		if (!kind->ref)
+			j->ref_rotation = fxg_q(0, 0, 0, 0);
+	}
 	if (!kind->motor_row) {
 		j->enable_motor = 0;
 		j->motor_speed = j->max_motor_force = 0;
 	}
-	if (!kind->ref)
-		j->ref_rotation = fxg_q(0, 0, 0, 0);
 	if (!kind->limit_row) {
 		j->enable_limit = 0;
 		j->lower = j->upper = 0;
@@ -157,11 +160,8 @@ static void canonicalize(fxs_joint *j)
 		j->spin_axis_a = j->spin_axis_b = fxg_v3_zero();
 		j->steering = 0;
 	}
-	if (!kind->target) {
-		j->linear_offset = fxg_v3_zero();
-		j->angular_offset = fxg_q(0, 0, 0, 0);
-		j->max_force = j->max_torque = j->correction = 0;
-	}
+	/* a type without a target: the target's bytes are the axes', cleared
+	 * above as far as the type has none of them */
 }
 
 fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
@@ -214,8 +214,11 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 		if (fxg_v3_eq(j.local_axis_a, fxg_v3_zero()))
 			return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: local_axis_a is zero"), fxs_null_joint;
 	}
-	j.ref_rotation = fxg_q_normalize(fxg_q_mul(fxg_q_conj(ba->xf.q), bb->xf.q, &ovf), &ovf);
-	j.local_axis_b = fxg_q_inv_rotate(j.ref_rotation, j.local_axis_a, &ovf);
+	/* (kept where the type has them: a motor joint's target has their bytes) */
+	const fxg_quat ref = fxg_q_normalize(fxg_q_mul(fxg_q_conj(ba->xf.q), bb->xf.q, &ovf), &ovf);
+	const fxg_vec3 axis_b = fxg_q_inv_rotate(ref, kind->target ? fxg_v3_zero() : j.local_axis_a, &ovf);
+	if (!kind->target)
+		j.ref_rotation = ref, j.local_axis_b = axis_b;
 	if (kind->wheel) {
 		if (!vec_in_range(def->local_spin_axis_a, FXG_I(1000)))
 			return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: local_spin_axis_a beyond 1000"),
@@ -224,7 +227,7 @@ fxs_joint_id fxs_joint_create(fxs_world *w, const fxs_joint_def *def)
 		if (fxg_v3_eq(j.spin_axis_a, fxg_v3_zero()))
 			return fxs_world_fail(w, FXS_ERR_INVALID_ARGUMENT, "joint def: local_spin_axis_a is zero"),
 			       fxs_null_joint;
-		j.spin_axis_b = fxg_q_inv_rotate(j.ref_rotation, j.spin_axis_a, &ovf);
+		j.spin_axis_b = fxg_q_inv_rotate(ref, j.spin_axis_a, &ovf);
 		j.steering = def->steering_angle;
 	}
 	if (!j.enable_limit)

@@ -18,8 +18,20 @@ typedef struct fxs_joint {
 	uint8_t enable_limit, enable_motor, enable_spring, enable_cone;
 	uint32_t a, b; /* body slots, a != b */
 	fxg_vec3 local_anchor_a, local_anchor_b;
-	fxg_vec3 local_axis_a, local_axis_b; /* unit; b's is a's in the reference pose */
-	fxg_quat ref_rotation;               /* conj(qa) qb in the reference pose */
+	/* the axes and the reference rotation, or a motor joint's target: no
+	 * type has both (canonicalize, joint.c, clears the parts of the one a
+	 * type has not) */
+	union {
+		struct {
+			fxg_vec3 local_axis_a, local_axis_b; /* unit; b's is a's in the reference pose */
+			fxg_quat ref_rotation;               /* conj(qa) qb in the reference pose */
+		};
+		struct {
+			fxg_vec3 linear_offset;  /* motor: the target */
+			fxg_quat angular_offset; /* motor: unit */
+			fix16_t max_force, max_torque, correction;
+		};
+	};
 	fix16_t hertz, damping_ratio;
 	fix16_t lower, upper;
 	fix16_t motor_speed, max_motor_force;
@@ -27,9 +39,6 @@ typedef struct fxs_joint {
 	fix16_t cone_angle;
 	fxg_vec3 spin_axis_a, spin_axis_b; /* wheel: unit; b's is a's in the reference pose */
 	fix16_t steering;                  /* wheel, rad */
-	fxg_vec3 linear_offset;            /* motor: the target */
-	fxg_quat angular_offset;           /* motor: unit */
-	fix16_t max_force, max_torque, correction;
 	int64_t impulse[FXS_JOINT_MAX_ROWS]; /* accumulated, Q16.16 N s (N m s for angular rows) */
 } fxs_joint;
 

@@ -515,6 +515,55 @@ static fxg_vec3 ellipse_normal(int64_t ra, int64_t rb, int64_t px, int64_t py)
 	return np_normalize(np_add(lo, hi), &len);
 }
 
+/* The separation of the cylinder from the edge's line along unit nc (from
+ * the cylinder across the edge; d from the centre to a point of the line):
+ * nc.d less the cylinder's support along nc, hh |nc.u| + r sqrt(1 - (nc.u)^2) */
+static int64_t cylinder_line_sep(const fxs_mesh_query *q, fxg_vec3 nc, fxg_vec3 d)
+{
+	int64_t nu = np_dot(nc, q->u);
+	return np_w2f(np_dot_w(nc, d) - (int64_t)q->hh * fxg_abs64(nu) -
+		      (int64_t)q->cr * (int64_t)fxg_isqrt64_round((uint64_t)(((int64_t)1 << 32) - nu * nu)));
+}
+
+/* The normal (from the cylinder across the edge) of the largest separation
+ * over the edge's cone, the arc from its faces' normals nf to ng: 5 samples,
+ * then ELLIPSE_STEPS bisections of the best one's bracket (ties to the
+ * earlier). For a rim sunk below its centre, where the side and the rim
+ * both bound the cylinder seen along the edge and the best of the whole
+ * circle of normals may be the side's outside the cone. False for a
+ * knife edge (nf = -ng). */
+static bool cone_best_normal(const fxs_mesh_query *q, const mesh_edge *e, fxg_vec3 d, fxg_vec3 *nc)
+{
+	fxg_vec3 sm[5];
+	fix16_t len;
+	sm[0] = np_neg(e->nf), sm[4] = np_neg(e->ng);
+	sm[2] = np_normalize(np_add(sm[0], sm[4]), &len);
+	if (len == 0)
+		return false;
+	sm[1] = np_normalize(np_add(sm[0], sm[2]), &len);
+	sm[3] = np_normalize(np_add(sm[2], sm[4]), &len);
+	int kb = 0;
+	int64_t fb = INT64_MIN;
+	for (int k = 0; k < 5; ++k) {
+		int64_t f = cylinder_line_sep(q, sm[k], d);
+		if (f > fb)
+			fb = f, kb = k;
+	}
+	fxg_vec3 lo = sm[kb > 0 ? kb - 1 : 0], mid = sm[kb], hi = sm[kb < 4 ? kb + 1 : 4];
+	for (int it = 0; it < ELLIPSE_STEPS; ++it) {
+		fxg_vec3 m1 = np_normalize(np_add(lo, mid), &len), m2 = np_normalize(np_add(mid, hi), &len);
+		int64_t f1 = cylinder_line_sep(q, m1, d), f2 = cylinder_line_sep(q, m2, d);
+		if (f1 > fb && f1 >= f2)
+			hi = mid, mid = m1, fb = f1;
+		else if (f2 > fb)
+			lo = mid, mid = m2, fb = f2;
+		else
+			lo = m1, hi = m2;
+	}
+	*nc = mid;
+	return true;
+}
+
 /* A cylinder on mesh edge e: its side, a cap or a rim, whichever the edge
  * meets. Seen along the edge (in the plane across it, axes a = u x e and b =
  * e x a, b.u > 0), the cylinder is the convex hull of its two rims, two
@@ -550,19 +599,45 @@ static void cylinder_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_
 	int sx = X < 0 ? -1 : 1, sy = Y < 0 ? -1 : 1;
 	int64_t xp = fxg_abs64(X), yn = fxg_abs64(Y) - hs; /* from the near rim's centre, outwards */
 	int sigma = sy; /* b.u > 0: the near cap is at sy along u */
+	const int64_t rb = np_w2f(r * ce);
+	fxg_vec3 nc;
 	if (yn < 0) {
 		/* level with the side: the side's, or the cap's (seen along the
-		 * edge, the axis b) where it is less deep */
-		if (!(ce <= CAP_SIN && xp < r && -yn < r - xp &&
-		      cylinder_cap_edge(q, k, e, sigma, sy > 0 ? b : np_neg(b), mc, tc)))
+		 * edge, the axis b) where it is less deep, or the near rim's when
+		 * it is sunk below its centre and that is the shallower way out */
+		if (ce <= CAP_SIN) {
+			/* the side's normal (from the edge across the axis) only when
+			 * it is in the edge's cone: else the cap, even where deeper */
+			fxg_vec3 ns = sx > 0 ? np_neg(a) : a;
+			if (!(xp < r && (-yn < r - xp || !in_cone(e, ns, CONE_TOL)) &&
+			      cylinder_cap_edge(q, k, e, sigma, sy > 0 ? b : np_neg(b), mc, tc)))
+				capsule_edge(q, k, e, q->cr);
+			return;
+		}
+		/* sunk below the near rim's centre: the cone's best normal, a
+		 * rim's unless it is the side's */
+		if (!cone_best_normal(q, e, d, &nc) || fxg_abs64(np_dot(nc, q->u)) <= CAP_SIN) {
 			capsule_edge(q, k, e, q->cr);
-		return;
+			return;
+		}
+	} else {
+		fxg_vec3 n2 = ellipse_normal(r, rb, xp, yn);
+		fix16_t len;
+		nc = np_normalize(np_add(np_madd(fxg_v3_zero(), (fix16_t)(sx * n2.x), a),
+					 np_madd(fxg_v3_zero(), (fix16_t)(sy * n2.y), b)),
+				  &len);
 	}
-	fxg_vec3 n2 = ellipse_normal(r, np_w2f(r * ce), xp, yn);
-	fix16_t len;
-	fxg_vec3 nc = np_normalize(np_add(np_madd(fxg_v3_zero(), (fix16_t)(sx * n2.x), a),
-					  np_madd(fxg_v3_zero(), (fix16_t)(sy * n2.y), b)),
-				   &len);
+	if (!in_cone(e, np_neg(nc), CONE_TOL)) {
+		/* the best normal of the whole circle is not the edge's: its
+		 * cone's best (a rim's unless the side's). The faces' hits do not
+		 * reach it when the rim has sunk past the edge */
+		if (!cone_best_normal(q, e, d, &nc))
+			return;
+		if (fxg_abs64(np_dot(nc, q->u)) <= CAP_SIN) {
+			capsule_edge(q, k, e, q->cr);
+			return;
+		}
+	}
 	if (fxg_abs64(np_dot(nc, q->u)) >= CAP_COS && cylinder_cap_edge(q, k, e, sigma, nc, mc, tc))
 		return;
 	fxg_vec3 n = np_neg(nc); /* from the edge to the cylinder */
@@ -570,13 +645,13 @@ static void cylinder_edge(const fxs_mesh_query *q, fxs_mesh_sink *k, const mesh_
 		return;
 	/* the rim point along nc, and its separation there */
 	int64_t nu = np_dot(nc, q->u);
+	fix16_t len;
 	fxg_vec3 radial = np_normalize(np_madd(nc, (fix16_t)-nu, q->u), &len);
 	fxg_vec3 x = np_madd(np_madd(q->c, nu >= 0 ? q->hh : -q->hh, q->u), q->cr, radial);
 	int64_t t = np_dot(e->eu, np_sub(x, e->mid));
 	if (t <= -e->half || t >= e->half)
 		return; /* beyond the edge's ends: its vertices' */
-	int64_t sep = np_w2f(np_dot_w(nc, d) - (int64_t)q->hh * fxg_abs64(nu) -
-			     (int64_t)q->cr * (int64_t)fxg_isqrt64_round((uint64_t)(((int64_t)1 << 32) - nu * nu)));
+	int64_t sep = cylinder_line_sep(q, nc, d);
 	if (sep > q->speculative || sep < -(int64_t)e->depth)
 		return;
 	fxs_mesh_hit h;

@@ -211,8 +211,10 @@ static inline void add3(fxg_vec3 *v, int64_t x, int64_t y, int64_t z, uint32_t *
 {
 	x += v->x, y += v->y, z += v->z;
 	const uint64_t span = (uint64_t)UINT32_MAX;
-	if (((uint64_t)x - (uint64_t)INT32_MIN) > span || ((uint64_t)y - (uint64_t)INT32_MIN) > span ||
-	    ((uint64_t)z - (uint64_t)INT32_MIN) > span) {
+	/* each offset sum fits 32 bits exactly when it is in range, so their OR
+	 * does exactly when all three do: one branch, not three */
+	if ((((uint64_t)x - (uint64_t)INT32_MIN) | ((uint64_t)y - (uint64_t)INT32_MIN) |
+	     ((uint64_t)z - (uint64_t)INT32_MIN)) > span) {
 		*v = fxg_v3(fxg_sat(x, ovf), fxg_sat(y, ovf), fxg_sat(z, ovf));
 		return;
 	}

@@ -309,7 +309,11 @@ typedef struct joinrun {
 	int held_from[8];
 	uint32_t n_held;
 	uint64_t held_R, joined_at_tick; /* R, and the peer's tick when the JOINED came */
+	uint32_t frame_ms;               /* 0: 16 */
+	uint32_t np;                     /* peers (0: SP) */
 } joinrun;
+
+static uint32_t join_peers(const joinrun *r) { return r->np ? r->np : SP; }
 
 static fxs_session *join_open(joinrun *r, uint32_t p, uint32_t ticks, bool join)
 {
@@ -319,7 +323,7 @@ static fxs_session *join_open(joinrun *r, uint32_t p, uint32_t ticks, bool join)
 	c.game = r->g[p].cb;
 	c.input = cli_scene_script_input;
 	c.input_ctx = &sync_seed;
-	c.peers = SP;
+	c.peers = join_peers(r);
 	c.local = p;
 	c.session_id = 78;
 	c.mode = FXS_SESSION_ROLLBACK;
@@ -374,7 +378,7 @@ static bool join_frame(joinrun *r, uint64_t frame)
 {
 	uint8_t buf[FXS_SESSION_PACKET_MAX + 8];
 	bool all = true;
-	for (uint32_t p = 0; p < SP; ++p) {
+	for (uint32_t p = 0; p < join_peers(r); ++p) {
 		fxs_session *s = r->s[p];
 		fxs_transport t = fxs_simnet_endpoint(r->net, p);
 		size_t n;
@@ -398,11 +402,11 @@ static bool join_frame(joinrun *r, uint64_t frame)
 			all = false;
 			continue;
 		}
-		fxs_session_set_time(s, frame * 16);
+		fxs_session_set_time(s, frame * (r->frame_ms ? r->frame_ms : 16));
 		/* one tick a frame, two to catch up (a joiner: with the others) */
 		uint64_t pace = r->s[0] && p ? fxs_session_tick(r->s[0]) : frame;
 		fxs_session_advance(s, fxs_session_tick(s) < pace ? 2 : 1);
-		for (uint32_t q = 0; q < SP; ++q) {
+		for (uint32_t q = 0; q < join_peers(r); ++q) {
 			size_t len = fxs_session_packet(s, q, buf, sizeof buf);
 			if (len)
 				t.send(t.ctx, q, buf, len);
@@ -421,7 +425,7 @@ static bool join_frame(joinrun *r, uint64_t frame)
 		r->last_tick[p] = tick;
 		all = all && fxs_session_complete(s);
 	}
-	fxs_simnet_advance(r->net, 16);
+	fxs_simnet_advance(r->net, r->frame_ms ? r->frame_ms : 16);
 	return all;
 }
 
@@ -717,6 +721,58 @@ TEST(sync_rejoin_return_tick_learnt_late)
 	/* the case: told R once it had simulated R */
 	CHECK(js.loaded && js.return_tick > js.state_tick && r.joined_at_tick >= js.return_tick);
 	CHECK(same && conflicts == 0);
+}
+
+/* A peer restarted after the others have ended (their last ticks played
+ * on its neutral inputs): its state is of the last tick, its return tick
+ * the one past it, and its host has every input below that at once. On a
+ * fast network (frames of 2 ms, no delay: a relay on one machine) the
+ * request, the state and the joiner's READY all came within the 64 ms the
+ * host waits between two roster messages to one peer: the host took the
+ * joiner for back for good in the frame it picked the return tick, before
+ * it had ever sent that tick, and the joiner, never told, never ended (the
+ * JS rejoin test, when the host had ended before the joiner came back). */
+TEST(sync_rejoin_after_the_end)
+{
+	const uint32_t ticks = 300, J = 1;
+	fxs_impair imp = { 0.0, 0.0, 0, 0, 37 };
+	joinrun r;
+	memset(&r, 0, sizeof r);
+	r.np = 2;
+	r.net = fxs_simnet_create(r.np, &imp);
+	r.ticks = ticks;
+	r.leaver = J;
+	r.frame_ms = 2;
+	for (uint32_t p = 0; p < r.np; ++p)
+		CHECK(join_open(&r, p, ticks, false));
+	bool done = false, killed = false;
+	uint64_t f, others_done_at = 0;
+	for (f = 0; f < 4000 && !done; ++f) {
+		if (!killed && fxs_session_tick(r.s[J]) >= 100)
+			join_close(&r, J), killed = true;
+		if (!others_done_at && fxs_session_complete(r.s[0]))
+			others_done_at = f;
+		if (!r.s[J] && others_done_at && f == others_done_at + 10)
+			CHECK(join_open(&r, J, ticks, true));
+		done = join_frame(&r, f);
+	}
+	fxs_session_join_status js;
+	fxs_session_join_get(r.s[J], &js);
+	bool same = done;
+	uint64_t h0 = fxs_session_hash(r.s[0], ticks);
+	for (uint32_t p = 0; p < r.np; ++p)
+		same = same && fxs_session_tick(r.s[p]) == ticks && fxs_session_hash(r.s[p], ticks) == h0 &&
+			fxs_session_desync_get(r.s[p])->tick == 0;
+	printf("    peer %u restarted after the others ended: state of tick %" PRIu64 ", own inputs from %" PRIu64
+	       "; both complete on %016" PRIx64 " after %" PRIu64 " frames: %s\n",
+	       J, js.state_tick, js.return_tick, h0, f, same ? "yes" : "NO");
+	for (uint32_t p = 0; p < r.np && !same; ++p)
+		printf("      peer %u: tick %" PRIu64 " confirmed %" PRIu64 " complete %d\n", p, fxs_session_tick(r.s[p]),
+		       fxs_session_confirmed(r.s[p]), fxs_session_complete(r.s[p]));
+	for (uint32_t p = 0; p < r.np; ++p)
+		join_close(&r, p);
+	fxs_simnet_destroy(r.net);
+	CHECK(same && js.loaded && js.return_tick == ticks + 1);
 }
 
 /* A peer killed near the end and restarted: its host (and the others)

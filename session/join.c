@@ -560,8 +560,13 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 				if (k != me && k != j && s->peer[k].count && (x->rep_R[k] != x->R || x->rep_now[k] + 1 < x->R))
 					told = false;
 			/* and (the host) j holds its proxies below R: the host sends
-			 * them only until then (j stalled on a lost one for good) */
-			if (host && x->rep_now[j] + 1 < x->R)
+			 * them only until then (j stalled on a lost one for good);
+			 * and j says it knows R: the host sends JOINED only until
+			 * then (with every input below R already here, as when j
+			 * comes back after the last tick, j was taken for back in
+			 * the frame R was picked, before a JOINED was ever sent, and
+			 * never learnt R) */
+			if (host && (x->rep_now[j] + 1 < x->R || x->rep_R[j] != x->R))
 				told = false;
 			if (told) {
 				x->phase = P_PRESENT;
@@ -740,12 +745,14 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			freeze(s, j, (uint32_t)e);
 		return FXS_DROP_NONE;
 	case OP_REPORT: {
-		if (len >= 23 && q == j && host == me) { /* a joiner: what it holds of its own inputs */
-			uint64_t nc = get32(body + 10);
-			if (len != 23 || nc > s->config.ticks)
+		if (len >= 23 && q == j && host == me) { /* a joiner: what it holds of its own inputs, its return tick */
+			uint64_t nc = get32(body + 10), kr = get32(body + 14);
+			if (len != 23 || nc > s->config.ticks || kr > (uint64_t)s->config.ticks + 1)
 				return FXS_DROP_RANGE;
 			if (e == x->epoch && nc > x->rep_now[j])
 				x->rep_now[j] = nc;
+			if (e == x->epoch)
+				x->rep_R[j] = kr;
 			return FXS_DROP_NONE;
 		}
 		if (len < 23 || j == me || q == j)
@@ -859,6 +866,8 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 				if (s->local_gen < R - 1)
 					s->local_gen = R - 1;
 			}
+			if (y->loaded && e == y->epoch && y->R == R)
+				y->due[q][me] |= DUE_REPORT; /* the host learns we know (again, if our answer was lost) */
 			return FXS_DROP_NONE;
 		}
 		if (e == x->epoch && x->phase >= P_PROXIED)
@@ -951,6 +960,7 @@ size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, s
 			out[0] = OP_REPORT;
 			memset(out + 6, 0, 17);
 			put32(out + 10, s->peer[me].contig);
+			put32(out + 14, y->R); /* (0: not told yet) */
 			return 23;
 		}
 		if (*d & DUE_REPORT) {
@@ -1007,6 +1017,11 @@ bool fxs_join_idle(const fxs_session *s)
 		const jpeer *x = &y->p[j];
 		if (j != s->config.local && (x->phase == P_FROZEN || x->phase == P_PROXIED) &&
 		    y->now - x->last_heard < alive_ms)
+			return false;
+		/* (the host) a j back that has not said it knows its return
+		 * tick: told until it does (it cannot end before) */
+		if (j != s->config.local && x->phase == P_BACK && host_of(s, j) == s->config.local &&
+		    x->rep_R[j] != x->R && y->now - x->last_heard < alive_ms)
 			return false;
 	}
 	return true;

@@ -420,12 +420,17 @@ static void compare_hashes(fxs_session *s)
 	}
 }
 
+/* Confirmed: every input of the tick in, and its checksum that of a
+ * simulation with them, so never a tick a pending rollback has still to
+ * simulate again (its checksum, compared and sent, is a prediction's). */
 static void update_confirmed(fxs_session *s)
 {
 	uint64_t c = s->simulated;
 	for (uint32_t k = 0; k < s->config.peers; ++k)
 		if (s->peer[k].count && s->peer[k].contig < c)
 			c = s->peer[k].contig;
+	if (s->rollback_to != UINT64_MAX && c >= s->rollback_to)
+		c = s->rollback_to - 1;
 	if (c > s->confirmed)
 		s->confirmed = c;
 	compare_hashes(s);
@@ -460,6 +465,10 @@ uint32_t fxs_session_advance(fxs_session *s, uint32_t max_ticks)
 	update_confirmed(s);
 	while (done < max_ticks) {
 		gen_local(s);
+		/* a joiner told its return tick R once it has simulated R (on its
+		 * own inputs predicted) takes its own from R here: those ticks
+		 * are simulated again before it steps on from them */
+		do_rollback(s);
 		if (!can_step(s)) {
 			if (s->simulated < s->config.ticks)
 				++s->stats.stalls;

@@ -44,7 +44,7 @@ static void setup(solver_joint *sj, const fxs_joint *j, const solver_body *A, co
 	fix16_t len;
 	sj->axis = fxg_v3_normalize(sj->c0, &len, ovf);
 	sj->pos0 = len;
-	prepare_row(A, B, sj->ra, sj->rb, sj->axis, sj->s.mass_scale, &sj->row[0], ovf);
+	prepare_row(A, B, sj->ra, sj->rb, sj->axis, sj->head.s.mass_scale, &sj->row[0], ovf);
 	if (j->enable_spring)
 		sj->spring_mass = fxg_wmul(sj->row[0].mass, sj->spring.mass_scale, ovf);
 }
@@ -58,7 +58,7 @@ static void solve(solver_joint *sj, fxs_joint *j, solver_body *A, solver_body *B
 		  const fxs_body *bb, bool use_bias, fix16_t inv_h, uint32_t *ovf)
 {
 	int64_t *P = j->impulse;
-	const soft *s = &sj->s;
+	const soft *s = &sj->head.s;
 	fix16_t len = sj->pos0;
 	if (j->enable_spring) {
 		if (j->spring_hertz > 0)

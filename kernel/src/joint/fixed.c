@@ -15,7 +15,7 @@ fxs_joint_def fxs_default_fixed_joint_def(void)
 static void setup(solver_joint *sj, const fxs_joint *j, const solver_body *A, const solver_body *B,
 		  const fxs_body *ba, const fxs_body *bb, fxg_vec3 pa, fxg_vec3 pb, uint32_t *ovf)
 {
-	fix16_t ms = sj->s.mass_scale;
+	fix16_t ms = sj->head.s.mass_scale;
 	prepare_point_rows(sj, A, B, ovf);
 	prepare_point_block(sj, A, B, ovf);
 	for (int k = 0; k < 3; ++k)
@@ -34,7 +34,7 @@ static void solve(solver_joint *sj, fxs_joint *j, solver_body *A, solver_body *B
 		  const fxs_body *bb, bool use_bias, fix16_t inv_h, uint32_t *ovf)
 {
 	int64_t *P = j->impulse;
-	const soft *s = &sj->s;
+	const soft *s = &sj->head.s;
 	fxg_vec3 C = sj->ang0;
 	solve_equal(A, B, NULL, &sj->row[3], &P[3], C.x, s, sj->row[3].soft_mass, use_bias, ovf);
 	solve_equal(A, B, NULL, &sj->row[4], &P[4], C.y, s, sj->row[4].soft_mass, use_bias, ovf);

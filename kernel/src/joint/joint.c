@@ -503,9 +503,10 @@ static void setup_rows(solver_ctx *c, solver_joint *sj)
 {
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
-	const fxs_joint *j = &w->joints[sj->index];
-	const solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
-	const fxs_body *ba = &w->bodies[sj->a], *bb = &w->bodies[sj->b];
+	const solver_joint_head *h = &sj->head;
+	const fxs_joint *j = &w->joints[h->index];
+	const solver_body *A = &c->bodies[h->a], *B = &c->bodies[h->b];
+	const fxs_body *ba = &w->bodies[h->a], *bb = &w->bodies[h->b];
 	fxg_vec3 pa, pb;
 	memset(sj->row, 0, sizeof sj->row); /* what a joint type leaves unset stays zero */
 	world_point(ba, j->local_anchor_a, &sj->ra, &pa, ovf);
@@ -612,14 +613,7 @@ static uint32_t prepare_wide_range(solver_ctx *c, uint32_t first, uint32_t end, 
 		fxs_joint *j = &w->joints[h->index];
 		solver_joint *sj = &c->joint_rows[k];
 		memset(sj, 0, offsetof(solver_joint, row)); /* the rows: setup_rows */
-		sj->index = h->index;
-		sj->a = h->a;
-		sj->b = h->b;
-		sj->type = h->type;
-		sj->rows = h->rows;
-		sj->stage = h->stage;
-		sj->s = h->s;
-		sj->s_alt = h->s_alt;
+		sj->head = *h;
 		const fxs_joint_kind *kind = kinds[j->type];
 		sj->max_motor_impulse = fxg_shr_round((int64_t)j->max_motor_force * c->h, 16);
 		sj->max_motor_impulse_alt = fxg_shr_round((int64_t)j->max_motor_force * c->h_alt, 16);
@@ -835,7 +829,7 @@ void fxs_joints_swap_softness(solver_ctx *c)
 		soft_swap(&c->joints[i].s, &c->joints[i].s_alt);
 	for (uint32_t wi = 0; wi < c->wide_stage_end[FXS_STAGE_OVERFLOW]; ++wi) {
 		solver_joint *sj = &c->joint_rows[wi];
-		soft_swap(&sj->s, &sj->s_alt);
+		soft_swap(&sj->head.s, &sj->head.s_alt);
 		soft_swap(&sj->spring, &sj->spring_alt);
 		int64_t m = sj->max_motor_impulse;
 		sj->max_motor_impulse = sj->max_motor_impulse_alt, sj->max_motor_impulse_alt = m;
@@ -892,8 +886,9 @@ void fxs_joints_warm_start(solver_ctx *c)
 	for (uint32_t st = 0; st <= FXS_STAGE_OVERFLOW; ++st) {
 		for (; wi < c->wide_stage_end[st]; ++wi) {
 			solver_joint *sj = &c->joint_rows[wi];
-			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
-			kinds[sj->type]->warm_start(sj, A, B, c->w->joints[sj->index].impulse, ovf);
+			const solver_joint_head *h = &sj->head;
+			solver_body *A = &c->bodies[h->a], *B = &c->bodies[h->b];
+			kinds[h->type]->warm_start(sj, A, B, c->w->joints[h->index].impulse, ovf);
 		}
 		local += ball_run(c, BALL_WARM, bi, c->ball_stage_end[st], false);
 		bi = c->ball_stage_end[st];
@@ -920,10 +915,11 @@ void fxs_joints_solve(solver_ctx *c, bool use_bias)
 			if ((handled && handled[i]) || (c->joint_direct && c->joint_direct[i]))
 				continue; /* solved exactly: solver_direct.c */
 			solver_joint *sj = &c->joint_rows[wi];
-			fxs_joint *j = &c->w->joints[sj->index];
-			solver_body *A = &c->bodies[sj->a], *B = &c->bodies[sj->b];
-			const fxs_body *ba = &bodies[sj->a], *bb = &bodies[sj->b];
-			kinds[sj->type]->solve(sj, j, A, B, ba, bb, use_bias, inv_h, ovf);
+			const solver_joint_head *h = &sj->head;
+			fxs_joint *j = &c->w->joints[h->index];
+			solver_body *A = &c->bodies[h->a], *B = &c->bodies[h->b];
+			const fxs_body *ba = &bodies[h->a], *bb = &bodies[h->b];
+			kinds[h->type]->solve(sj, j, A, B, ba, bb, use_bias, inv_h, ovf);
 		}
 		local += ball_run(c, BALL_SOLVE, bi, c->ball_stage_end[st], use_bias);
 		bi = c->ball_stage_end[st];

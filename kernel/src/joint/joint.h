@@ -58,18 +58,12 @@ typedef struct solver_joint_head {
 } solver_joint_head;
 
 /* A wide joint as the solver sees it for one step, with its rows (joint.c
- * and the type files, joint_types.h; solver_direct.c): the fields to
- * `hot` and the softness repeat its head's. */
+ * and the type files, joint_types.h; solver_direct.c): its head, copied
+ * whole from solver_ctx.joints (fxs_joints_plan), then its rows. */
 typedef struct solver_joint {
-	uint32_t index; /* joint slot */
-	uint32_t a, b;  /* body slots */
-	uint8_t type;
-	uint8_t rows;    /* rows with impulses (fxs_joint_row_count) */
-	uint8_t stage;   /* its stage (stage.h); joints are in stage order */
-	bool hot;        /* a ball joint in a batch (joint_batch.h) instead of the wide rows */
-	soft s;          /* the joint's softness */
-	fxg_vec3 ra, rb; /* world lever arms for the linear rows (prismatic: a's includes the separation) */
-	fxg_vec3 c0;     /* (pb + rb) - (pa + ra) when the step began */
+	solver_joint_head head; /* a copy of its solver_ctx.joints entry */
+	fxg_vec3 ra, rb;        /* world lever arms for the linear rows (prismatic: a's includes the separation) */
+	fxg_vec3 c0;            /* (pb + rb) - (pa + ra) when the step began */
 	/* the rest */
 	soft spring;   /* distance spring */
 	fxg_vec3 ang0; /* angular error when the step began (world; hinge: along t[0], t[1]) */
@@ -77,9 +71,10 @@ typedef struct solver_joint {
 	fxg_vec3 t[2]; /* perpendiculars of the axis */
 	fix16_t pos0;  /* hinge angle, prismatic translation, distance length when the step began */
 	int64_t max_motor_impulse;
-	/* s, spring and max_motor_impulse for the step's other sub-step length
-	 * (solver.h; fxs_joints_swap_softness trades them) */
-	soft s_alt, spring_alt;
+	/* spring and max_motor_impulse for the step's other sub-step length
+	 * (solver.h; fxs_joints_swap_softness trades them, and head.s with
+	 * head.s_alt) */
+	soft spring_alt;
 	int64_t max_motor_impulse_alt;
 	fxg_sym3w point_inv_k; /* inverse of the ball part's 3x3 effective mass matrix K, Q32.32 */
 	fxg_wide spring_mass;  /* distance spring: row 0's mass times the spring's mass scale */

@@ -239,16 +239,16 @@ static inline void solve_point(solver_joint *sj, solver_body *A, solver_body *B,
 	for (int k = 0; k < 3; ++k)
 		v[k] = rel_vel(A, B, unit_axes[k], &sj->row[k], ovf);
 	if (use_bias) {
-		v[0] += fxg_mul(sj->s.bias_rate, C.x, ovf);
-		v[1] += fxg_mul(sj->s.bias_rate, C.y, ovf);
-		v[2] += fxg_mul(sj->s.bias_rate, C.z, ovf);
+		v[0] += fxg_mul(sj->head.s.bias_rate, C.x, ovf);
+		v[1] += fxg_mul(sj->head.s.bias_rate, C.y, ovf);
+		v[2] += fxg_mul(sj->head.s.bias_rate, C.z, ovf);
 	}
 	wvec3 x = sym_mul(&sj->point_inv_k, fxg_v3(fxg_sat(v[0], ovf), fxg_sat(v[1], ovf), fxg_sat(v[2], ovf)), ovf);
 	int64_t imp[3] = { -fxg_shr_round(x.x, 16), -fxg_shr_round(x.y, 16), -fxg_shr_round(x.z, 16) };
 	for (int k = 0; k < 3; ++k) {
 		if (use_bias) {
-			imp[k] = fxg_wmul(imp[k], sj->s.mass_scale, ovf);
-			imp[k] = fxg_sub64(imp[k], fxg_wmul(P[k], sj->s.impulse_scale, ovf), ovf);
+			imp[k] = fxg_wmul(imp[k], sj->head.s.mass_scale, ovf);
+			imp[k] = fxg_sub64(imp[k], fxg_wmul(P[k], sj->head.s.impulse_scale, ovf), ovf);
 		}
 		P[k] = fxg_add64(P[k], imp[k], ovf);
 	}

@@ -28,7 +28,7 @@ static fix16_t position(const fxs_joint *j, const fxs_body *ba, const fxs_body *
 static void setup(solver_joint *sj, const fxs_joint *j, const solver_body *A, const solver_body *B,
 		  const fxs_body *ba, const fxs_body *bb, fxg_vec3 pa, fxg_vec3 pb, uint32_t *ovf)
 {
-	fix16_t ms = sj->s.mass_scale;
+	fix16_t ms = sj->head.s.mass_scale;
 	fxg_vec3 axa = fxg_q_rotate(ba->xf.q, j->local_axis_a, ovf);
 	sj->axis = axa;
 	tangents(axa, sj->t, ovf);
@@ -61,7 +61,7 @@ static void solve(solver_joint *sj, fxs_joint *j, solver_body *A, solver_body *B
 		  const fxs_body *bb, bool use_bias, fix16_t inv_h, uint32_t *ovf)
 {
 	int64_t *P = j->impulse;
-	const soft *s = &sj->s;
+	const soft *s = &sj->head.s;
 	if (j->enable_motor)
 		solve_motor(A, B, &sj->axis, &sj->row[5], &P[5], j->motor_speed, sj->max_motor_impulse, ovf);
 	if (j->enable_limit) {

@@ -62,10 +62,10 @@ static fxg_wide coupling(const solver_ctx *c, const solver_joint *sj, int r, con
 	const solver_body *b = &c->bodies[s];
 	if (!b->dynamic)
 		return 0;
-	int sign_j = sj->a == s ? -1 : 1, sign_k = sk->a == s ? -1 : 1;
+	int sign_j = sj->head.a == s ? -1 : 1, sign_k = sk->head.a == s ? -1 : 1;
 	const solver_row *rj = &sj->row[r], *rk = &sk->row[q];
-	fxg_vec3 rxj = sj->a == s ? rj->rxa : rj->rxb;
-	const fxg_wide *ik = sk->a == s ? rk->ia : rk->ib;
+	fxg_vec3 rxj = sj->head.a == s ? rj->rxa : rj->rxb;
+	const fxg_wide *ik = sk->head.a == s ? rk->ia : rk->ib;
 	wvec3 iv = { ik[0], ik[1], ik[2] };
 	fxg_wide v = wdot(iv, rxj, ovf);
 	if (r == q)
@@ -222,19 +222,19 @@ static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, b
 					const solver_joint *sq = fxs_wide_joint(c, order[q]);
 					for (int t = 0; t < 3; ++t) {
 						fxg_wide v = 0;
-						if (sp->a == sq->a || sp->a == sq->b)
-							v = fxg_add64(v, coupling(c, sp, r, sq, t, sp->a, ovf), ovf);
-						if (sp->b == sq->a || sp->b == sq->b)
-							v = fxg_add64(v, coupling(c, sp, r, sq, t, sp->b, ovf), ovf);
+						if (sp->head.a == sq->head.a || sp->head.a == sq->head.b)
+							v = fxg_add64(v, coupling(c, sp, r, sq, t, sp->head.a, ovf), ovf);
+						if (sp->head.b == sq->head.a || sp->head.b == sq->head.b)
+							v = fxg_add64(v, coupling(c, sp, r, sq, t, sp->head.b, ovf), ovf);
 						arow[3 * q + t] = v;
 					}
 				}
 				arow[3 * p + r] = fxg_add64(arow[3 * p + r], EPS, ovf);
-				const solver_body *A = &c->bodies[sp->a], *B = &c->bodies[sp->b];
+				const solver_body *A = &c->bodies[sp->head.a], *B = &c->bodies[sp->head.b];
 				int64_t v = rel_vel(A, B, axes[r], &sp->row[r], ovf);
 				if (use_bias) {
 					fix16_t cr = r == 0 ? sp->c0.x : (r == 1 ? sp->c0.y : sp->c0.z);
-					v += fxg_mul(sp->s.bias_rate, cr, ovf);
+					v += fxg_mul(sp->head.s.bias_rate, cr, ovf);
 				}
 				x[3 * p + r] = -(int64_t)fxg_sat(v, ovf) * 65536; /* Q32.32 */
 			}
@@ -244,13 +244,13 @@ static uint32_t direct_islands(solver_ctx *c, bool use_bias, uint8_t *handled, b
 		/* the impulses, soft like the iterative rows, applied together */
 		for (uint32_t p = 0; p < k; ++p) {
 			const solver_joint *sp = fxs_wide_joint(c, order[p]);
-			int64_t *P = c->w->joints[sp->index].impulse;
-			solver_body *A = &c->bodies[sp->a], *B = &c->bodies[sp->b];
+			int64_t *P = c->w->joints[sp->head.index].impulse;
+			solver_body *A = &c->bodies[sp->head.a], *B = &c->bodies[sp->head.b];
 			for (int r = 0; r < 3; ++r) {
 				int64_t imp = fxg_shr_round(x[3 * p + r], 16);
 				if (use_bias) {
-					imp = fxg_wmul(imp, sp->s.mass_scale, ovf);
-					imp = fxg_sub64(imp, fxg_wmul(P[r], sp->s.impulse_scale, ovf), ovf);
+					imp = fxg_wmul(imp, sp->head.s.mass_scale, ovf);
+					imp = fxg_sub64(imp, fxg_wmul(P[r], sp->head.s.impulse_scale, ovf), ovf);
 				}
 				P[r] = fxg_add64(P[r], imp, ovf);
 				apply(A, B, axes[r], &sp->row[r], imp, ovf);
@@ -587,12 +587,12 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 			switch (r->kind) {
 			case ROW_BALL: {
 				const solver_joint *sj = fxs_wide_joint(c, r->owner);
-				int64_t P = c->w->joints[sj->index].impulse[r->k];
+				int64_t P = c->w->joints[sj->head.index].impulse[r->k];
 				d->off[i] = imp_wide(P);
 				d->est[i] = d->off[i];
 				if (use_bias) { /* rigid here, softened after the solve */
 					fix16_t cr = r->k == 0 ? sj->c0.x : (r->k == 1 ? sj->c0.y : sj->c0.z);
-					bias = (fxg_wide)fxg_mul(sj->s.bias_rate, cr, ovf) * 65536;
+					bias = (fxg_wide)fxg_mul(sj->head.s.bias_rate, cr, ovf) * 65536;
 				}
 				break;
 			}
@@ -648,10 +648,10 @@ void fxs_direct_solve(solver_ctx *c, bool use_bias)
 			switch (r->kind) {
 			case ROW_BALL: {
 				const solver_joint *sj = fxs_wide_joint(c, r->owner);
-				int64_t *P = &c->w->joints[sj->index].impulse[r->k];
+				int64_t *P = &c->w->joints[sj->head.index].impulse[r->k];
 				if (use_bias) { /* soft as fxs_joints_solve_direct */
-					imp = fxg_wmul(imp, sj->s.mass_scale, ovf);
-					imp = fxg_sub64(imp, fxg_wmul(*P, sj->s.impulse_scale, ovf), ovf);
+					imp = fxg_wmul(imp, sj->head.s.mass_scale, ovf);
+					imp = fxg_sub64(imp, fxg_wmul(*P, sj->head.s.impulse_scale, ovf), ovf);
 				}
 				*P = fxg_add64(*P, imp, ovf);
 				break;

@@ -141,9 +141,32 @@ INLINE void apply_v_(bodies *s, const linear_resp *L, v3 la, v3 lb, const int32_
 /* lanes with more than k points */
 INLINE M live_points(const contact_batch *bt, int k, int h) { return gt(ld32(bt->count), splat(k)); }
 
+/* Batches whose lanes have one point at most (spheres, and capsules' ends,
+ * on anything) run one normal row, not four: a padding point's row is
+ * zero and its impulse stays zero, so the rows left out change nothing.
+ * The passes take runs of such batches, and of the others, each with its
+ * kernel's row count a constant (its loops unroll as before, and the
+ * four-row kernel's registers are what they were). */
+INLINE bool one_row(const contact_batch *bt)
+{
+	int32_t most = 0;
+	for (int l = 0; l < FXS_LANES; ++l)
+		most |= bt->count[l] & ~1;
+	return most == 0;
+}
+
+/* the end of the run from i (< end) of batches whose one_row is i's */
+INLINE uint32_t rows_run(const solver_ctx *c, uint32_t i, uint32_t end)
+{
+	const bool one = one_row(&c->batches[i]);
+	while (++i < end && one_row(&c->batches[i]) == one)
+		;
+	return i;
+}
+
 /* warm_start_lane for lanes h..h+VW; false (nothing written) when the fast
  * path left its range */
-INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint32_t *count, int h)
+INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, int rows, bool exact, uint32_t *count, int h)
 {
 	guard g = guard_new(FXS_NORMAL_IMPULSE_MAX);
 	bodies s;
@@ -152,7 +175,7 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 	bodies_load(&s, a0, b0);
 	linear_resp L;
 	linear_of(bt, &L, h);
-	for (int k = 0; k < 4; ++k)
+	for (int k = 0; k < rows; ++k)
 		apply_v(&s, &L, L.na, L.nb, &bt->n[k], imp32g(ld64(bt->impulse[k]), live_points(bt, k, h), &g, exact, count),
 			&g, exact, count);
 	for (int t = 0; t < 2; ++t)
@@ -173,26 +196,42 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 
 /* the exact path, out of line: it runs rarely, and inlined its registers
  * would weigh on the fast path's */
-static __attribute__((noinline, cold)) void warm_batch_exact(solver_ctx *c, const contact_batch *bt, uint32_t *count,
-							     int h)
+static __attribute__((noinline, cold)) void warm_batch_exact(solver_ctx *c, const contact_batch *bt, int rows,
+							     uint32_t *count, int h)
 {
-	warm_batch(c, bt, true, count, h);
+	warm_batch(c, bt, rows, true, count, h);
 }
 
-static uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
+/* rows a constant in each copy (one_row) */
+INLINE uint32_t warm_batches(solver_ctx *c, uint32_t first, uint32_t end, int rows)
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		fxs_batches_prefetch(c, i, end, true);
 		for (int h = 0; h < FXS_LANES; h += VW)
-			if (!warm_batch(c, &c->batches[i], false, &count, h))
-				warm_batch_exact(c, &c->batches[i], &count, h);
+			if (!warm_batch(c, &c->batches[i], rows, false, &count, h))
+				warm_batch_exact(c, &c->batches[i], rows, &count, h);
+	}
+	return count;
+}
+
+static __attribute__((noinline)) uint32_t warm_batches_one(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	return warm_batches(c, first, end, 1);
+}
+
+static uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first, j; i < end; i = j) {
+		j = rows_run(c, i, end);
+		count += one_row(&c->batches[i]) ? warm_batches_one(c, i, j) : warm_batches(c, i, j, 4);
 	}
 	return count;
 }
 
 /* solve_lane for lanes h..h+VW (see warm_batch) */
-INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h, V push_min, bool exact,
+INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, int rows, bool use_bias, V inv_h, V push_min, bool exact,
 			uint32_t *count, int h)
 {
 	guard g = guard_new(FXS_NORMAL_IMPULSE_MAX);
@@ -216,7 +255,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		const V ndp = sub(dot3(n, (v3){ b0[6], b0[7], b1[0] }), dot3(n, (v3){ a0[6], a0[7], a1[0] }));
 		const v3 ta = { a1[1], a1[2], a1[3] }, tb = { b1[1], b1[2], b1[3] };
 		const V bias_rate = ld32(bt->bias_rate), iscale = ld32(bt->impulse_scale);
-		for (int k = 0; k < 4; ++k) {
+		for (int k = 0; k < rows; ++k) {
 			const lane_row *r = &bt->n[k];
 			live[k] = live_points(bt, k, h);
 			V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
@@ -238,7 +277,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	/* the new impulses, written once the batch is done */
 	V imp[4], ti[2];
 	V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
-	for (int k = 0; k < 4; ++k) {
+	for (int k = 0; k < rows; ++k) {
 		const lane_row *r = &bt->n[k];
 		const v3 rxa = ld3(r->rxa), rxb = ld3(r->rxb);
 		V vn = add(sub(dot3(n, s.vb), dot3(n, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
@@ -301,7 +340,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	scaled_add3_v(&s.wb, r->ib, &hb, p, &g, exact, count, h);
 	if (!exact && !guard_ok(&g))
 		return false;
-	for (int k = 0; k < 4; ++k)
+	for (int k = 0; k < rows; ++k)
 		st64(bt->impulse[k], imp[k]);
 	st32(bt->pushed, pushed);
 	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
@@ -313,29 +352,43 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	return true;
 }
 
-static __attribute__((noinline, cold)) void solve_batch_exact(solver_ctx *c, contact_batch *bt, bool use_bias,
+static __attribute__((noinline, cold)) void solve_batch_exact(solver_ctx *c, contact_batch *bt, int rows, bool use_bias,
 							      uint32_t *count, int h)
 {
-	solve_batch(c, bt, use_bias, splat(c->inv_h), splat(-(int64_t)c->push_max), true, count, h);
+	solve_batch(c, bt, rows, use_bias, splat(c->inv_h), splat(-(int64_t)c->push_max), true, count, h);
 }
 
-/* use_bias a constant in each copy: the relax pass's drops the bias */
-INLINE uint32_t solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+/* use_bias and rows constants in each copy: the relax pass's drops the
+ * bias; rows is one_row's */
+INLINE uint32_t solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias, int rows)
 {
 	uint32_t count = 0;
 	const V inv_h = splat(c->inv_h), push_min = splat(-(int64_t)c->push_max);
 	for (uint32_t i = first; i < end; ++i) {
 		fxs_batches_prefetch(c, i, end, false);
 		for (int h = 0; h < FXS_LANES; h += VW)
-			if (!solve_batch(c, &c->batches[i], use_bias, inv_h, push_min, false, &count, h))
-				solve_batch_exact(c, &c->batches[i], use_bias, &count, h);
+			if (!solve_batch(c, &c->batches[i], rows, use_bias, inv_h, push_min, false, &count, h))
+				solve_batch_exact(c, &c->batches[i], rows, use_bias, &count, h);
 	}
 	return count;
 }
 
+static __attribute__((noinline)) uint32_t solve_batches_one(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	return use_bias ? solve_batches(c, first, end, true, 1) : solve_batches(c, first, end, false, 1);
+}
+
 static uint32_t VKN(fxs_batches_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
-	return use_bias ? solve_batches(c, first, end, true) : solve_batches(c, first, end, false);
+	uint32_t count = 0;
+	for (uint32_t i = first, j; i < end; i = j) {
+		j = rows_run(c, i, end);
+		if (one_row(&c->batches[i]))
+			count += solve_batches_one(c, i, j, use_bias);
+		else
+			count += use_bias ? solve_batches(c, i, j, true, 4) : solve_batches(c, i, j, false, 4);
+	}
+	return count;
 }
 
 /* ---- packing: the rows of a batch's lanes at once ----

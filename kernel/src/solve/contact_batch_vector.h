@@ -565,8 +565,24 @@ INLINE uint32_t srow_v(const pbody *A, const pbody *B, v3 rxa, v3 rxb, bool line
 
 INLINE void st3a(int32_t f[3][FXS_LANES], const V v[3], int h) { st32(f[0], v[0]), st32(f[1], v[1]), st32(f[2], v[2]); }
 
-/* lanes h..h+VW of fxs_pack_rows_lane; the lanes left to it, as bits */
-INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms, int h)
+/* normal rows from..3 of lanes h..h+VW as padding points' (zero, their
+ * shifts 62): what the loop below makes of a zero lever arm and a zero k */
+INLINE void zero_rows_v(contact_batch *bt, int from, int h)
+{
+	const V z = zero(), s62 = splat(62);
+	const v3 z3 = { z, z, z };
+	for (int p = from; p < 4; ++p) {
+		lane_row *o = &bt->n[p];
+		st3(o->rxa, z3), st3(o->rxb, z3), st3(o->ia, z3), st3(o->ib, z3);
+		st8(o->sa, s62), st8(o->sb, s62), st8(o->sm, s62), st8(o->ss, s62);
+		st32(o->mass, z), st32(o->soft_mass, z);
+		st32(bt->relative_velocity[p], z);
+	}
+}
+
+/* lanes h..h+VW of fxs_pack_rows_lane, their first `rows` normal rows made
+ * (one_row: 1, else 4) and the rest zero; the lanes left to it, as bits */
+INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms, int rows, int h)
 {
 	M rare = m_none();
 	V win = zero();
@@ -576,7 +592,8 @@ INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arm
 	pbody_load(c, bt->b + h, &B, &win);
 	const v3 n = ld3(bt->d[0]);
 	const V npts = ld32(bt->count);
-	for (int p = 0; p < 4; ++p) {
+	zero_rows_v(bt, rows, h);
+	for (int p = 0; p < rows; ++p) {
 		const M live = gt(npts, splat(p));
 		v3 rxa = cross_v(ld3(arms->ra[p]), n, &win), rxb = cross_v(ld3(arms->rb[p]), n, &win);
 		lane_row *o = &bt->n[p];
@@ -614,10 +631,20 @@ INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arm
 	return (m_bits(m_or(rare, win_rare(win))) | rare_bits) << h;
 }
 
-static uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
+static __attribute__((noinline)) uint32_t pack_rows_one(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 {
 	uint32_t rare = 0;
 	for (int h = 0; h < FXS_LANES; h += VW)
-		rare |= pack_rows(c, bt, arms, h);
+		rare |= pack_rows(c, bt, arms, 1, h);
+	return rare;
+}
+
+static uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
+{
+	if (one_row(bt))
+		return pack_rows_one(c, bt, arms);
+	uint32_t rare = 0;
+	for (int h = 0; h < FXS_LANES; h += VW)
+		rare |= pack_rows(c, bt, arms, 4, h);
 	return rare;
 }

@@ -141,9 +141,32 @@ INLINE void apply_v_(bodies *s, const linear_resp *L, v3 la, v3 lb, const int32_
 /* lanes with more than k points */
 INLINE M live_points(const contact_batch *bt, int k, int h) { return gt(ld32(bt->count), splat(k)); }
 
+/* Batches whose lanes have one point at most (spheres, and capsules' ends,
+ * on anything) run one normal row, not four: a padding point's row is
+ * zero and its impulse stays zero, so the rows left out change nothing.
+ * The passes take runs of such batches, and of the others, each with its
+ * kernel's row count a constant (its loops unroll as before, and the
+ * four-row kernel's registers are what they were). */
+INLINE bool one_row(const contact_batch *bt)
+{
+	int32_t most = 0;
+	for (int l = 0; l < FXS_LANES; ++l)
+		most |= bt->count[l] & ~1;
+	return most == 0;
+}
+
+/* the end of the run from i (< end) of batches whose one_row is i's */
+INLINE uint32_t rows_run(const solver_ctx *c, uint32_t i, uint32_t end)
+{
+	const bool one = one_row(&c->batches[i]);
+	while (++i < end && one_row(&c->batches[i]) == one)
+		;
+	return i;
+}
+
 /* warm_start_lane for lanes h..h+VW; false (nothing written) when the fast
  * path left its range */
-INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint32_t *count, int h)
+INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, int rows, bool exact, uint32_t *count, int h)
 {
 	guard g = guard_new(FXS_NORMAL_IMPULSE_MAX);
 	bodies s;
@@ -152,7 +175,7 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 	bodies_load(&s, a0, b0);
 	linear_resp L;
 	linear_of(bt, &L, h);
-	for (int k = 0; k < 4; ++k)
+	for (int k = 0; k < rows; ++k)
 		apply_v(&s, &L, L.na, L.nb, &bt->n[k], imp32g(ld64(bt->impulse[k]), live_points(bt, k, h), &g, exact, count),
 			&g, exact, count);
 	for (int t = 0; t < 2; ++t)
@@ -173,26 +196,42 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, bool exact, uint3
 
 /* the exact path, out of line: it runs rarely, and inlined its registers
  * would weigh on the fast path's */
-static __attribute__((noinline, cold)) void warm_batch_exact(solver_ctx *c, const contact_batch *bt, uint32_t *count,
-							     int h)
+static __attribute__((noinline, cold)) void warm_batch_exact(solver_ctx *c, const contact_batch *bt, int rows,
+							     uint32_t *count, int h)
 {
-	warm_batch(c, bt, true, count, h);
+	warm_batch(c, bt, rows, true, count, h);
 }
 
-static uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
+/* rows a constant in each copy (one_row) */
+INLINE uint32_t warm_batches(solver_ctx *c, uint32_t first, uint32_t end, int rows)
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
 		fxs_batches_prefetch(c, i, end, true);
 		for (int h = 0; h < FXS_LANES; h += VW)
-			if (!warm_batch(c, &c->batches[i], false, &count, h))
-				warm_batch_exact(c, &c->batches[i], &count, h);
+			if (!warm_batch(c, &c->batches[i], rows, false, &count, h))
+				warm_batch_exact(c, &c->batches[i], rows, &count, h);
+	}
+	return count;
+}
+
+static __attribute__((noinline)) uint32_t warm_batches_one(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	return warm_batches(c, first, end, 1);
+}
+
+static uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
+{
+	uint32_t count = 0;
+	for (uint32_t i = first, j; i < end; i = j) {
+		j = rows_run(c, i, end);
+		count += one_row(&c->batches[i]) ? warm_batches_one(c, i, j) : warm_batches(c, i, j, 4);
 	}
 	return count;
 }
 
 /* solve_lane for lanes h..h+VW (see warm_batch) */
-INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h, V push_min, bool exact,
+INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, int rows, bool use_bias, V inv_h, V push_min, bool exact,
 			uint32_t *count, int h)
 {
 	guard g = guard_new(FXS_NORMAL_IMPULSE_MAX);
@@ -216,7 +255,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 		const V ndp = sub(dot3(n, (v3){ b0[6], b0[7], b1[0] }), dot3(n, (v3){ a0[6], a0[7], a1[0] }));
 		const v3 ta = { a1[1], a1[2], a1[3] }, tb = { b1[1], b1[2], b1[3] };
 		const V bias_rate = ld32(bt->bias_rate), iscale = ld32(bt->impulse_scale);
-		for (int k = 0; k < 4; ++k) {
+		for (int k = 0; k < rows; ++k) {
 			const lane_row *r = &bt->n[k];
 			live[k] = live_points(bt, k, h);
 			V ds = sub(add(ndp, dot3(tb, ld3(r->rxb))), dot3(ta, ld3(r->rxa)));
@@ -238,7 +277,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	/* the new impulses, written once the batch is done */
 	V imp[4], ti[2];
 	V total = zero(), moment = zero(), pushed = ld32(bt->pushed);
-	for (int k = 0; k < 4; ++k) {
+	for (int k = 0; k < rows; ++k) {
 		const lane_row *r = &bt->n[k];
 		const v3 rxa = ld3(r->rxa), rxb = ld3(r->rxb);
 		V vn = add(sub(dot3(n, s.vb), dot3(n, s.va)), sub(dot3(s.wb, rxb), dot3(s.wa, rxa)));
@@ -301,7 +340,7 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	scaled_add3_v(&s.wb, r->ib, &hb, p, &g, exact, count, h);
 	if (!exact && !guard_ok(&g))
 		return false;
-	for (int k = 0; k < 4; ++k)
+	for (int k = 0; k < rows; ++k)
 		st64(bt->impulse[k], imp[k]);
 	st32(bt->pushed, pushed);
 	st64(bt->ti[0], ti[0]), st64(bt->ti[1], ti[1]);
@@ -313,29 +352,43 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, bool use_bias, V inv_h
 	return true;
 }
 
-static __attribute__((noinline, cold)) void solve_batch_exact(solver_ctx *c, contact_batch *bt, bool use_bias,
+static __attribute__((noinline, cold)) void solve_batch_exact(solver_ctx *c, contact_batch *bt, int rows, bool use_bias,
 							      uint32_t *count, int h)
 {
-	solve_batch(c, bt, use_bias, splat(c->inv_h), splat(-(int64_t)c->push_max), true, count, h);
+	solve_batch(c, bt, rows, use_bias, splat(c->inv_h), splat(-(int64_t)c->push_max), true, count, h);
 }
 
-/* use_bias a constant in each copy: the relax pass's drops the bias */
-INLINE uint32_t solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+/* use_bias and rows constants in each copy: the relax pass's drops the
+ * bias; rows is one_row's */
+INLINE uint32_t solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias, int rows)
 {
 	uint32_t count = 0;
 	const V inv_h = splat(c->inv_h), push_min = splat(-(int64_t)c->push_max);
 	for (uint32_t i = first; i < end; ++i) {
 		fxs_batches_prefetch(c, i, end, false);
 		for (int h = 0; h < FXS_LANES; h += VW)
-			if (!solve_batch(c, &c->batches[i], use_bias, inv_h, push_min, false, &count, h))
-				solve_batch_exact(c, &c->batches[i], use_bias, &count, h);
+			if (!solve_batch(c, &c->batches[i], rows, use_bias, inv_h, push_min, false, &count, h))
+				solve_batch_exact(c, &c->batches[i], rows, use_bias, &count, h);
 	}
 	return count;
 }
 
+static __attribute__((noinline)) uint32_t solve_batches_one(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
+{
+	return use_bias ? solve_batches(c, first, end, true, 1) : solve_batches(c, first, end, false, 1);
+}
+
 static uint32_t VKN(fxs_batches_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
-	return use_bias ? solve_batches(c, first, end, true) : solve_batches(c, first, end, false);
+	uint32_t count = 0;
+	for (uint32_t i = first, j; i < end; i = j) {
+		j = rows_run(c, i, end);
+		if (one_row(&c->batches[i]))
+			count += solve_batches_one(c, i, j, use_bias);
+		else
+			count += use_bias ? solve_batches(c, i, j, true, 4) : solve_batches(c, i, j, false, 4);
+	}
+	return count;
 }
 
 /* ---- packing: the rows of a batch's lanes at once ----
@@ -512,8 +565,24 @@ INLINE uint32_t srow_v(const pbody *A, const pbody *B, v3 rxa, v3 rxb, bool line
 
 INLINE void st3a(int32_t f[3][FXS_LANES], const V v[3], int h) { st32(f[0], v[0]), st32(f[1], v[1]), st32(f[2], v[2]); }
 
-/* lanes h..h+VW of fxs_pack_rows_lane; the lanes left to it, as bits */
-INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms, int h)
+/* normal rows from..3 of lanes h..h+VW as padding points' (zero, their
+ * shifts 62): what the loop below makes of a zero lever arm and a zero k */
+INLINE void zero_rows_v(contact_batch *bt, int from, int h)
+{
+	const V z = zero(), s62 = splat(62);
+	const v3 z3 = { z, z, z };
+	for (int p = from; p < 4; ++p) {
+		lane_row *o = &bt->n[p];
+		st3(o->rxa, z3), st3(o->rxb, z3), st3(o->ia, z3), st3(o->ib, z3);
+		st8(o->sa, s62), st8(o->sb, s62), st8(o->sm, s62), st8(o->ss, s62);
+		st32(o->mass, z), st32(o->soft_mass, z);
+		st32(bt->relative_velocity[p], z);
+	}
+}
+
+/* lanes h..h+VW of fxs_pack_rows_lane, their first `rows` normal rows made
+ * (one_row: 1, else 4) and the rest zero; the lanes left to it, as bits */
+INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms, int rows, int h)
 {
 	M rare = m_none();
 	V win = zero();
@@ -523,7 +592,8 @@ INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arm
 	pbody_load(c, bt->b + h, &B, &win);
 	const v3 n = ld3(bt->d[0]);
 	const V npts = ld32(bt->count);
-	for (int p = 0; p < 4; ++p) {
+	zero_rows_v(bt, rows, h);
+	for (int p = 0; p < rows; ++p) {
 		const M live = gt(npts, splat(p));
 		v3 rxa = cross_v(ld3(arms->ra[p]), n, &win), rxb = cross_v(ld3(arms->rb[p]), n, &win);
 		lane_row *o = &bt->n[p];
@@ -561,10 +631,20 @@ INLINE uint32_t pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arm
 	return (m_bits(m_or(rare, win_rare(win))) | rare_bits) << h;
 }
 
-static uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
+static __attribute__((noinline)) uint32_t pack_rows_one(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 {
 	uint32_t rare = 0;
 	for (int h = 0; h < FXS_LANES; h += VW)
-		rare |= pack_rows(c, bt, arms, h);
+		rare |= pack_rows(c, bt, arms, 1, h);
+	return rare;
+}
+
+static uint32_t VKN(fxs_pack_rows)(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
+{
+	if (one_row(bt))
+		return pack_rows_one(c, bt, arms);
+	uint32_t rare = 0;
+	for (int h = 0; h < FXS_LANES; h += VW)
+		rare |= pack_rows(c, bt, arms, 4, h);
 	return rare;
 }

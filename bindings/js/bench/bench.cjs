@@ -1,8 +1,10 @@
-// make bench-js: ms per step of fixstep (wasm, portable and SIMD128 builds),
-// Rapier (@dimforge/rapier3d-deterministic-compat) and Jolt (jolt-physics) on
-// the same scenes, built as tools/scenes/scenes.c builds them, in alternating
-// rounds in one node process; the ratio of each engine to fixstep per scene
-// with its range over the rounds; snapshot bytes and save / restore times.
+// make bench-js: ms per step of fixstep (wasm: the default entry, which is
+// the SIMD128 build where node has SIMD128, and the portable build), Rapier
+// (@dimforge/rapier3d-deterministic-compat) and Jolt (jolt-physics) on the
+// same scenes, built as tools/scenes/scenes.c builds them, in alternating
+// rounds in one node process; the ratio of each engine to fixstep's default
+// per scene with its range over the rounds; snapshot bytes and save / restore
+// times.
 // ROUNDS=3 by default. Everything is single-threaded.
 'use strict';
 const path = require('node:path');
@@ -170,15 +172,16 @@ const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length 
 const f2 = (x) => x.toFixed(2);
 
 async function main() {
-	const fx = require(path.join(dist, 'fixstep.cjs')), fxs = require(path.join(dist, 'simd128.cjs'));
+	const fx = require(path.join(dist, 'fixstep.cjs')), fxp = require(path.join(dist, 'portable.cjs'));
 	await fx.init();
-	await fxs.init();
+	await fxp.init();
 	const R = require('@dimforge/rapier3d-deterministic-compat');
 	await R.init();
 	const jm = require('jolt-physics'); const J = await (typeof jm === 'function' ? jm : jm.default)();
-	const engines = [['fixstep', fixstepEngine(fx)], ['fixstep simd128', fixstepEngine(fxs)], ['rapier det', rapierEngine(R)], ['jolt', joltEngine(J)]];
+	const engines = [['fixstep', fixstepEngine(fx)], ['fixstep portable', fixstepEngine(fxp)], ['rapier det', rapierEngine(R)], ['jolt', joltEngine(J)]];
 	const rapierVersion = R.version ? R.version() : '?';
-	console.log(`node ${process.version}; rapier3d-deterministic-compat ${rapierVersion}; jolt-physics ${require('jolt-physics/package.json').version}; ${ROUNDS} alternating rounds, one process, single thread`);
+	console.log(`node ${process.version}; fixstep's default entry: the ${fx.buildKernels().includes('simd128') ? 'SIMD128' : 'portable'} build; ` +
+		`rapier3d-deterministic-compat ${rapierVersion}; jolt-physics ${require('jolt-physics/package.json').version}; ${ROUNDS} alternating rounds, one process, single thread`);
 	console.log('ms per step (median of the rounds) and each engine / fixstep (median [min..max] over the rounds)\n');
 	console.log(['scene'.padEnd(20), ...engines.map(([n]) => n.padStart(16)), ...engines.slice(1).map(([n]) => (n + '/fx').padStart(20))].join(' '));
 	for (const [scene, cfg] of Object.entries(SCENES)) {

@@ -4,11 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import * as fx from '../dist/fixstep.mjs';
+import * as portable from '../dist/portable.mjs';
 import * as simd from '../dist/simd128.mjs';
 
 const { World, Replay, Recorder, FixstepError, createScene, toFixed, fromFixed, fixed } = fx;
 await fx.init();
+await portable.init();
 await simd.init();
 
 function groundWorld(def = {}) {
@@ -235,10 +238,33 @@ test('meshes, hulls and compounds from JS', () => {
 	w.free();
 });
 
+test('the default entry is the SIMD128 build where the engine has SIMD128, else the portable one', () => {
+	// node 20 has SIMD128: the default entry is the SIMD128 build's module itself
+	assert.deepEqual(fx.buildKernels(), ['portable', 'simd128']);
+	assert.equal(fx.World, simd.World);
+	const require = createRequire(import.meta.url);
+	assert.equal(require('../dist/fixstep.cjs').World, require('../dist/simd128.cjs').World);
+	// an engine that refuses the SIMD128 test module gets the portable build, in either module system
+	const dist = new URL('../dist/', import.meta.url);
+	const without = 'WebAssembly.validate = () => false;';
+	const esm = execFileSync(process.execPath, ['--input-type=module', '-e',
+		`${without} const m = await import(${JSON.stringify(new URL('fixstep.mjs', dist).href)}); await m.init(); ` +
+		"const w = m.createScene('drop'); w.step(100); console.log(m.buildKernels().join(), w.hash());"], { encoding: 'utf8' }).trim();
+	const cjs = execFileSync(process.execPath, ['-e',
+		`${without} const m = require(${JSON.stringify(new URL('fixstep.cjs', dist).pathname)}); ` +
+		"m.init().then(() => { const w = m.createScene('drop'); w.step(100); console.log(m.buildKernels().join(), w.hash()); });"],
+	{ encoding: 'utf8' }).trim();
+	const w = createScene('drop');
+	w.step(100);
+	assert.equal(esm, `portable ${w.hash()}`);
+	assert.equal(cjs, esm);
+	w.free();
+});
+
 test('the SIMD128 and portable builds, and every kernel, give the same bits', () => {
 	assert.deepEqual(simd.buildKernels(), ['portable', 'simd128']);
-	assert.deepEqual(fx.buildKernels(), ['portable']);
-	const a = simd.createScene('large_pyramid_b20'), b = createScene('large_pyramid_b20'), c = simd.createScene('large_pyramid_b20');
+	assert.deepEqual(portable.buildKernels(), ['portable']);
+	const a = simd.createScene('large_pyramid_b20'), b = portable.createScene('large_pyramid_b20'), c = simd.createScene('large_pyramid_b20');
 	assert.equal(a.kernels, 'simd128');
 	assert.equal(b.kernels, 'portable');
 	c.kernels = 'portable';

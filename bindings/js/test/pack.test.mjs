@@ -42,14 +42,15 @@ test('npm pack, npm install the tarball in an empty folder, run the pyramid exam
 		const want = native('run', 'large_pyramid_b20', '--steps', '200');
 		assert.equal(lastHash(got), lastHash(want));
 		console.log(`  installed package: ${got.trim()}; native fixstep run large_pyramid_b20 --steps 200: ${want.trim()}`);
-		writeFileSync(join(app, 'cjs.cjs'), "const fx = require('fixstep'); const p = require('fixstep/simd128');\n" +
+		writeFileSync(join(app, 'cjs.cjs'), "const fx = require('fixstep/portable'); const p = require('fixstep/simd128');\n" +
 			"Promise.all([fx.init(), p.init()]).then(() => { const a = fx.createScene('drop'), b = p.createScene('drop'); a.step(300); b.step(300);\n" +
-			"console.log(a.hash(), b.hash(), fx.buildKernels().join(','), p.buildKernels().join(',')); });\n");
-		const [a, b, ka, kb] = execFileSync('node', ['cjs.cjs'], { cwd: app, encoding: 'utf8' }).trim().split(' ');
+			"console.log(a.hash(), b.hash(), fx.buildKernels().join(','), p.buildKernels().join(','), require('fixstep').World === p.World); });\n");
+		const [a, b, ka, kb, same] = execFileSync('node', ['cjs.cjs'], { cwd: app, encoding: 'utf8' }).trim().split(' ');
 		assert.equal(a, lastHash(native('run', 'drop', '--steps', '300')));
 		assert.equal(b, a);
 		assert.equal(ka, 'portable');
 		assert.equal(kb, 'portable,simd128');
+		assert.equal(same, 'true', "require('fixstep') is the SIMD128 build on node");
 		// TypeScript in the empty folder, on the installed package's types: --strict, the default lib
 		const tsc = join(pkgDir, 'node_modules/typescript/bin/tsc');
 		if (existsSync(tsc)) {

@@ -4,8 +4,9 @@
 //   then open  http://127.0.0.1:8080/?peer=0#key=...  and  ?peer=1#key=...
 //   (the line printed gives both addresses with a fresh session key)
 //
-// This serves the page (index.html, game.mjs), the package's dist/fixstep.mjs,
-// and the relay (fixstep/relay) on the same port: the pages' WebSockets go to
+// This serves the page (index.html, game.mjs), the package's dist/fixstep.mjs
+// (with the two builds it picks from) and the relay (fixstep/relay) on the
+// same port: the pages' WebSockets go to
 // ws://HOST:PORT/. The session key travels in the address's fragment (#key=),
 // which browsers never send to a server: the relay forwards packets it could
 // not forge. A real game's lobby gives each player the key instead.
@@ -17,6 +18,7 @@ import { startRelay } from 'fixstep/relay';
 const FILES = {
 	'/': ['index.html', 'text/html'], '/index.html': ['index.html', 'text/html'],
 	'/game.mjs': ['game.mjs', 'text/javascript'], '/fixstep.mjs': ['../../dist/fixstep.mjs', 'text/javascript'],
+	'/portable.mjs': ['../../dist/portable.mjs', 'text/javascript'], '/simd128.mjs': ['../../dist/simd128.mjs', 'text/javascript'],
 };
 
 // Resolves to {url, relay, close()} once listening on 127.0.0.1 (port 0: any free one).

@@ -10,8 +10,11 @@
  * Ranges: a lane is taken when its body is plain (it moves and has no
  * locks: its flags, integrate.h) and its angular velocity's components are
  * below 2^29 raw (8192 rad/s), and then when the new position, displacement
- * and rotation fit int32 and the turned quaternion takes the small-eps
- * normalisation. With 0 < len <= 2^16 every
+ * and rotation fit int32. The turned quaternion takes the small-eps
+ * normalisation on the lanes, or, turning faster (above about 1.9 rad/s at
+ * the default sub-steps: falling, rolling and tumbling bodies), the
+ * general one lane by lane, fxg_q30_normalize_wide itself (a lane whose
+ * quaternion it would count as zero is left). With 0 < len <= 2^16 every
  * product is of two int32 and exact; |len v| / 2^16 <= |v| (no step
  * saturates); each sum of three products of |w| < 2^29 and |q| <= 2^31 is
  * below 3 2^60 < 2^62 (no fxg_add64 overflows, nothing is clamped to
@@ -109,14 +112,36 @@ INLINE uint64_t integrate_at(fxs_body *b, solver_body *s, const uint8_t *flags, 
 		}
 		/* the small-eps normalisation: |u| < 2^31, |eps 2^60| <= 2^42 */
 		const V e = sub(n2, splat((int64_t)1 << 60)), lim = splat(((int64_t)1 << 42) + 1);
-		rot_out = m_or(rot_out, m_or(gt(any, splat(INT32_MAX)), m_not(m_and(gt(lim, e), gt(e, sub(zero(), lim))))));
+		const M small = m_and(m_not(gt(any, splat(INT32_MAX))), m_and(gt(lim, e), gt(e, sub(zero(), lim))));
 		fine = m_andnot(m_and(rot, rot_out), fine);
 		rot = m_and(rot, fine);
 		const V e46 = SHR_ROUND(e, 14);
 		V o[4], oq[4];
 #pragma GCC unroll 4
-		for (int k = 0; k < 4; ++k) {
+		for (int k = 0; k < 4; ++k)
 			o[k] = sub(u[k], SHR_ROUND(mul(u[k], e46), 47));
+		const uint32_t general = m_bits(m_andnot(small, rot));
+		if (general) { /* the others: the general normalisation, lane by lane */
+			int64_t ul[4][VW], ol[4][VW];
+			uint32_t zero_q = 0;
+			for (int k = 0; k < 4; ++k)
+				st64_(ul[k], u[k]), st64_(ol[k], o[k]);
+			for (int l = 0; l < VW; ++l) {
+				if (!(general >> l & 1))
+					continue;
+				const int64_t cl[4] = { ul[0][l], ul[1][l], ul[2][l], ul[3][l] };
+				uint32_t zeros = 0;
+				const fxg_quat30 r = fxg_q30_normalize_wide(cl, &zeros);
+				zero_q |= (zeros != 0) << l;
+				ol[0][l] = r.x, ol[1][l] = r.y, ol[2][l] = r.z, ol[3][l] = r.w;
+			}
+			for (int k = 0; k < 4; ++k)
+				o[k] = ld64_(ol[k]);
+			fine = m_andnot(m_from_bits(zero_q), fine);
+			rot = m_and(rot, fine);
+		}
+#pragma GCC unroll 4
+		for (int k = 0; k < 4; ++k) {
 			oq[k] = sel(rot, SHR_ROUND(o[k], 14), q[k]); /* fxg_q30_to_q */
 			o[k] = sel(rot, o[k], c[k]);
 		}

@@ -155,11 +155,12 @@ INLINE bool one_row(const contact_batch *bt)
 	return most == 0;
 }
 
-/* the end of the run from i (< end) of batches whose one_row is i's */
-INLINE uint32_t rows_run(const solver_ctx *c, uint32_t i, uint32_t end)
+/* the end of the run from i (< end) of batches whose one_row is i's, which
+ * goes to *one */
+INLINE uint32_t rows_run(const solver_ctx *c, uint32_t i, uint32_t end, bool *one)
 {
-	const bool one = one_row(&c->batches[i]);
-	while (++i < end && one_row(&c->batches[i]) == one)
+	*one = one_row(&c->batches[i]);
+	while (++i < end && one_row(&c->batches[i]) == *one)
 		;
 	return i;
 }
@@ -223,9 +224,10 @@ static __attribute__((noinline)) uint32_t warm_batches_one(solver_ctx *c, uint32
 static uint32_t VKN(fxs_batches_warm_start)(solver_ctx *c, uint32_t first, uint32_t end)
 {
 	uint32_t count = 0;
+	bool one;
 	for (uint32_t i = first, j; i < end; i = j) {
-		j = rows_run(c, i, end);
-		count += one_row(&c->batches[i]) ? warm_batches_one(c, i, j) : warm_batches(c, i, j, 4);
+		j = rows_run(c, i, end, &one);
+		count += one ? warm_batches_one(c, i, j) : warm_batches(c, i, j, 4);
 	}
 	return count;
 }
@@ -381,9 +383,10 @@ static __attribute__((noinline)) uint32_t solve_batches_one(solver_ctx *c, uint3
 static uint32_t VKN(fxs_batches_solve)(solver_ctx *c, uint32_t first, uint32_t end, bool use_bias)
 {
 	uint32_t count = 0;
+	bool one;
 	for (uint32_t i = first, j; i < end; i = j) {
-		j = rows_run(c, i, end);
-		if (one_row(&c->batches[i]))
+		j = rows_run(c, i, end, &one);
+		if (one)
 			count += solve_batches_one(c, i, j, use_bias);
 		else
 			count += use_bias ? solve_batches(c, i, j, true, 4) : solve_batches(c, i, j, false, 4);

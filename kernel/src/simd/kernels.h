@@ -40,9 +40,6 @@ typedef struct fxs_kernel_table {
 	uint32_t (*batches_warm_start)(struct solver_ctx *c, uint32_t first, uint32_t end);
 	uint32_t (*batches_solve)(struct solver_ctx *c, uint32_t first, uint32_t end, bool use_bias);
 	uint32_t (*pack_rows)(struct solver_ctx *c, struct contact_batch *bt, const struct lane_arms *arms);
-	/* only the batches with at least two points a lane (SIMD128: two lanes
-	 * a vector gain nothing on one-point contacts; contact_batch.c) */
-	bool dense_batches_only;
 	/* the ball joint batches (joint_batch.h) [first, end) */
 	uint32_t (*ball_setup)(struct solver_ctx *c, uint32_t first, uint32_t end, bool all);
 	uint32_t (*ball_warm_start)(struct solver_ctx *c, uint32_t first, uint32_t end);

@@ -26,7 +26,6 @@ static const fxs_kernel_table table = {
 	.batches_warm_start = fxs_batches_warm_start_avx2,
 	.batches_solve = fxs_batches_solve_avx2,
 	.pack_rows = fxs_pack_rows_avx2,
-	.dense_batches_only = false,
 	.ball_setup = fxs_ball_setup_avx2,
 	.ball_warm_start = fxs_ball_warm_start_avx2,
 	.ball_solve = fxs_ball_solve_avx2,

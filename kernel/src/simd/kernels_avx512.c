@@ -27,7 +27,6 @@ static const fxs_kernel_table table = {
 	.batches_warm_start = fxs_batches_warm_start_avx512,
 	.batches_solve = fxs_batches_solve_avx512,
 	.pack_rows = fxs_pack_rows_avx512,
-	.dense_batches_only = false,
 	.ball_setup = fxs_ball_setup_avx512,
 	.ball_warm_start = fxs_ball_warm_start_avx512,
 	.ball_solve = fxs_ball_solve_avx512,

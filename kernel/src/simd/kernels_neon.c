@@ -27,7 +27,6 @@ static const fxs_kernel_table table = {
 	.batches_warm_start = fxs_batches_warm_start_neon,
 	.batches_solve = fxs_batches_solve_neon,
 	.pack_rows = fxs_pack_rows_neon,
-	.dense_batches_only = false,
 	.ball_setup = fxs_ball_setup_neon,
 	.ball_warm_start = fxs_ball_warm_start_neon,
 	.ball_solve = fxs_ball_solve_neon,

@@ -27,7 +27,6 @@ static const fxs_kernel_table table = {
 	.batches_warm_start = fxs_batches_warm_start_simd128,
 	.batches_solve = fxs_batches_solve_simd128,
 	.pack_rows = fxs_pack_rows_simd128,
-	.dense_batches_only = true,
 	.ball_setup = fxs_ball_setup_simd128,
 	.ball_warm_start = fxs_ball_warm_start_simd128,
 	.ball_solve = fxs_ball_solve_simd128,

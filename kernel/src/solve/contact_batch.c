@@ -338,34 +338,12 @@ static uint32_t batches_needed(const solver_ctx *c)
 	return nb;
 }
 
-/* SIMD128 (two lanes; shifts by a count per lane made in scalar code)
- * pays on batches whose contacts have two points or more on average (box
- * stacks: four), not on single points (spheres on anything), where it
- * computes the four normal rows of every lane for the portable kernel's
- * one: its table says dense_batches_only, and the runs of such batches go
- * to it, the others lane by lane (the same bits either way). Under node, on
- * falling_spheres_500, SIMD128 for every batch took 1.75 times the
- * portable wasm build's time; only where it pays, 0.99. */
-static bool dense(const contact_batch *bt)
-{
-	int lanes = 0, points = 0;
-	for (int l = 0; l < FXS_LANES; ++l)
-		lanes += bt->count[l] != 0, points += bt->count[l];
-	return points >= 2 * lanes;
-}
-
-/* whether the vector kernels k (NULL: none) take batch bt */
-static bool vector_takes(const fxs_kernel_table *k, const contact_batch *bt)
-{
-	return k && (!k->dense_batches_only || dense(bt));
-}
-
 /* a batch's rows, once its lanes are packed: by the vector kernel where
  * there is one (lanes it leaves go to the portable code), else lane by lane */
 static void pack_rows(solver_ctx *c, contact_batch *bt, const lane_arms *arms)
 {
 	uint32_t todo = 0xFF;
-	if (vector_takes(c->kernels, bt))
+	if (c->kernels)
 		todo = c->kernels->pack_rows(c, bt, arms);
 	for (int l = 0; todo && l < FXS_LANES; ++l)
 		if ((todo >> l & 1) && bt->count[l])
@@ -745,17 +723,6 @@ static void solve_lane(solver_ctx *c, contact_batch *bt, int l, bool use_bias, u
 	store_lane_bodies(A, B, va, wa, vb, wb);
 }
 
-/* the end of the run of batches from i (< end) that the vector kernels k
- * take (i if none) */
-static uint32_t vector_run(const fxs_kernel_table *k, const solver_ctx *c, uint32_t i, uint32_t end)
-{
-	if (!k->dense_batches_only)
-		return end;
-	while (i < end && dense(&c->batches[i]))
-		++i;
-	return i;
-}
-
 /* The batches of the stages 0..63 go to the vector kernel when there is
  * one; the overflow stage's (one contact each, bodies possibly shared with
  * the next; rare), which come last, always run on the portable kernel. */
@@ -766,15 +733,12 @@ uint32_t fxs_batches_warm_start_range(solver_ctx *c, uint32_t first, uint32_t en
 	uint32_t local = 0;
 	const uint32_t np = c->parallel_batch_count < end ? c->parallel_batch_count : end;
 	const fxs_kernel_table *k = c->kernels;
-	for (uint32_t i = first; i < end; ++i) {
-		if (k && i < np) {
-			uint32_t run = vector_run(k, c, i, np);
-			if (run > i) {
-				local += k->batches_warm_start(c, i, run);
-				i = run - 1;
-				continue;
-			}
-		}
+	uint32_t i = first;
+	if (k && i < np) {
+		local += k->batches_warm_start(c, i, np);
+		i = np;
+	}
+	for (; i < end; ++i) {
 		const contact_batch *bt = &c->batches[i];
 		for (int l = 0; l < FXS_LANES; ++l)
 			if (bt->count[l])
@@ -797,15 +761,12 @@ uint32_t fxs_batches_solve_range(solver_ctx *c, uint32_t first, uint32_t end, bo
 	uint32_t local = 0;
 	const uint32_t np = c->parallel_batch_count < end ? c->parallel_batch_count : end;
 	const fxs_kernel_table *k = c->kernels;
-	for (uint32_t i = first; i < end; ++i) {
-		if (k && i < np) {
-			uint32_t run = vector_run(k, c, i, np);
-			if (run > i) {
-				local += k->batches_solve(c, i, run, use_bias);
-				i = run - 1;
-				continue;
-			}
-		}
+	uint32_t i = first;
+	if (k && i < np) {
+		local += k->batches_solve(c, i, np, use_bias);
+		i = np;
+	}
+	for (; i < end; ++i) {
 		contact_batch *bt = &c->batches[i];
 		for (int l = 0; l < FXS_LANES; ++l)
 			if (bt->count[l])

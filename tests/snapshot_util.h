@@ -1,5 +1,5 @@
 /* Snapshots whose state bytes a test can change: a world's canonical state
- * (fxs_world_serialize_state) in the unpacked container of version 7, which
+ * (fxs_world_serialize_state) in the unpacked container of version 9, which
  * the library still restores with every check of the state it makes on a
  * packed one. A test changes a field at its offset in the state, reseals
  * the checksum, and sees the reader refuse it. */
@@ -22,7 +22,7 @@ static inline void snapshot_reseal(uint8_t *snap, size_t len)
 		snap[len - 8 + i] = (uint8_t)(h >> (8 * i));
 }
 
-/* w's state in a version 7 snapshot (malloc'd, *len bytes); NULL when out
+/* w's state in a version 9 snapshot (malloc'd, *len bytes); NULL when out
  * of memory. */
 static inline uint8_t *raw_snapshot(const fxs_world *w, size_t *len)
 {
@@ -31,7 +31,7 @@ static inline uint8_t *raw_snapshot(const fxs_world *w, size_t *len)
 	uint8_t *s = malloc(*len);
 	if (!s)
 		return NULL;
-	const uint32_t head[3] = { 7u, fxs_version(), 16u | 32u << 8 };
+	const uint32_t head[3] = { 9u, fxs_version(), 16u | 32u << 8 };
 	s[0] = 'F', s[1] = 'X', s[2] = 'S', s[3] = 'S';
 	for (int k = 0; k < 3; ++k)
 		for (int i = 0; i < 4; ++i)

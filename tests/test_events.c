@@ -334,12 +334,12 @@ TEST(game_state_snapshots_round_trip_and_refuse_damage)
 	fxs_world_destroy(b);
 }
 
-/* A snapshot says which state version wrote it: version 7 keeps
- * orientations in Q1.30 and recycled manifolds, so a snapshot labelled 5 or
- * 6 (these bytes relabelled) is refused with FXS_ERR_VERSION, never read
- * into a world that would part from the one that wrote it; one labelled 9
- * is from a newer library. Version 8 packs version 7's state: the same
- * state, relabelled 7, is the unpacked container (snapshot_util.h). */
+/* A snapshot says which state version wrote it: version 9 keeps a kept
+ * manifold's hold (the rest depth), so a snapshot labelled 4 to 8 (these
+ * bytes relabelled) is refused with FXS_ERR_VERSION, never read into a
+ * world that would part from the one that wrote it; one labelled 11 is
+ * from a newer library. Version 10 packs version 9's state: the same
+ * state, relabelled 9, is the unpacked container (snapshot_util.h). */
 static void relabel(uint8_t *snap, size_t len, uint32_t version)
 {
 	snap[4] = (uint8_t)version, snap[5] = snap[6] = snap[7] = 0;
@@ -356,20 +356,20 @@ TEST(older_state_versions_are_refused)
 	CHECK(fxs_body_enable_hit_events(w, fxs_world_body_at(w, 1), true) == FXS_OK);
 	size_t len;
 	uint8_t *packed = game_save(w, &len);
-	CHECK(packed && packed[4] == 8);
+	CHECK(packed && packed[4] == 10);
 	free(packed);
 	uint8_t *snap = raw_snapshot(w, &len);
 	CHECK(snap);
 	fxs_result err;
-	for (uint32_t v = 4; v <= 9; ++v) {
-		if (v == 7)
+	for (uint32_t v = 4; v <= 11; ++v) {
+		if (v == 9)
 			continue;
 		relabel(snap, len, v);
 		CHECKF(fxs_world_create_from_snapshot(snap, len, &err) == NULL &&
-			       (v == 8 ? err != FXS_OK : err == FXS_ERR_VERSION),
+			       (v == 10 ? err != FXS_OK : err == FXS_ERR_VERSION),
 		       "version %u: %s", v, fxs_result_string(err));
 	}
-	relabel(snap, len, 7);
+	relabel(snap, len, 9);
 	fxs_world *ok = fxs_world_create_from_snapshot(snap, len, &err);
 	CHECK(ok && err == FXS_OK && fxs_world_hash(ok) == fxs_world_hash(w));
 	fxs_world_destroy(ok);

@@ -200,7 +200,7 @@ TEST(versions_at_run_time_match_the_headers_and_the_snapshot)
 /* Packing (state/pack.h): a snapshot holds the canonical state packed; the
  * state and its hash are the same bytes as ever. Unpacked, a snapshot's
  * payload is exactly fxs_world_serialize_state; fxs_snapshot_state_hash is
- * the world's hash; a version 7 snapshot (the state unpacked) of the same
+ * the world's hash; a version 9 snapshot (the state unpacked) of the same
  * world restores to the same hash. */
 TEST(packed_snapshots_hold_the_canonical_state)
 {
@@ -212,7 +212,7 @@ TEST(packed_snapshots_hold_the_canonical_state)
 		size_t len, raw_len;
 		uint8_t *snap = save(w, &len);
 		uint8_t *raw = raw_snapshot(w, &raw_len);
-		CHECK(snap && raw && snap[4] == 8);
+		CHECK(snap && raw && snap[4] == 10);
 		size_t m = fxs_world_serialize_state(w, NULL, 0);
 		uint64_t n = 0, um = 0;
 		for (int i = 7; i >= 0; --i)

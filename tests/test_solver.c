@@ -85,17 +85,18 @@ static settle_result settle(const char *scene, int steps)
  * (`fixstep settle SCENE --steps 3000`, tools/crosscheck.sh). A change here
  * needs a reason in the commit message. */
 #define BOX_STACK_ASLEEP_AT 42
-#define BOX_STACK_HASH 0x4d0d6fde3ce0904aull
-#define PYRAMID_20_ASLEEP_AT 59
-#define PYRAMID_20_HASH 0x70320e042b6bfc50ull
+#define BOX_STACK_HASH 0x3507017be21e89b2ull
+#define PYRAMID_20_ASLEEP_AT 51
+#define PYRAMID_20_HASH 0x37900d9249bdd684ull
 
 /* A 10-box stack and a 20-row pyramid (210 boxes) stand for 3,000 steps at
  * 60 Hz and fall asleep. Tolerances: no box slides more than 3 cm sideways,
  * and none sinks more than 4 cm. The sinking is the contacts' softness, by
  * design: at rest a soft contact is a spring of stiffness m_eff w^2 (w = 2 pi
  * 30 Hz, m_eff the point's effective mass, about m / 8 for a cube's corner),
- * so a contact carrying k cubes is compressed about 0.5 k mm and a column
- * of ten settles about 3 cm in all (Box2D v3's soft step behaves the same). */
+ * so a contact carrying k cubes is compressed about 0.5 k mm until its
+ * rest depth (contact.h) lifts it back, over about a second (these two
+ * fall asleep sooner, and sag about 2 cm). */
 static void check_settle(const char *scene, uint64_t golden_step, uint64_t golden_hash)
 {
 	settle_result s = settle(scene, 3000);
@@ -129,9 +130,10 @@ static fxs_world *awake_with_ground(double half)
 }
 
 /* A column of 20 unit cubes (100 kg) on the ground with sleep off, for 3000
- * steps (50 s): it stands, its top cube within 1 cm of where it started,
- * sideways, at the end (and within 2.5 cm throughout: the first second's
- * settling sways it, as Box3D's sways 15 mm). At the default 30 Hz soft
+ * steps (50 s): it stands, its top cube within 5 mm of where it started,
+ * sideways, throughout (Box3D's sways 15 mm in its first second; fixstep's
+ * did too while the points of a face were solved in one order only:
+ * contact_batch.c, points_flipped). At the default 30 Hz soft
  * contacts, a column whose contacts' lever arms follow every tilt buckles
  * from 16 cubes up (the weight above bears on an arm that grows with the
  * lean); recycled manifolds keep the arms they were made with, slow
@@ -154,7 +156,7 @@ TEST(solver_column_of_20_stands_awake)
 	printf("  20-cube column, sleep off, 3000 steps: top %.2f mm sideways at the end (%.2f mm at most), %.1f mm "
 	       "lower\n",
 	       side * 1e3, worst * 1e3, (19.5 - y) * 1e3);
-	CHECKF(side < 0.01 && worst < 0.025, "top %.4f m sideways at the end, %.4f m at most", side, worst);
+	CHECKF(side < 0.005 && worst < 0.005, "top %.4f m sideways at the end, %.4f m at most", side, worst);
 	fxs_world_destroy(w);
 }
 
@@ -220,7 +222,8 @@ static int still_steps(fxs_world *w, fxs_body_id b, int from, int to)
 
 /* Rest on a slope and under a load reads as rest. A box held on a 30 degree
  * ramp by friction 0.8, after 1 s of settling, and a 100 kg cube on a 1 kg
- * cube on the ground, after 3 s (it rocks for 2 s), report v = w = 0
+ * cube on the ground, after 6 s (it rises to its rest depth for 5 s,
+ * contact.h), report v = w = 0
  * exactly at every step until 10 s, their poses unchanged (the rotation within 1 LSB, the Q16.16
  * view of the finer quaternion). A pressed body that did not move in a step
  * is at rest (solver.c): before, the ramp box reported 4.7e-4 m/s and the
@@ -237,9 +240,9 @@ TEST(solver_ramp_and_loaded_cube_report_rest)
 	w = awake_with_ground(20);
 	box(w, FXS_BODY_DYNAMIC, v3(0, 0.5, 0), identity, v3(0.5, 0.5, 0.5), 1, 0.6);
 	fxs_body_id top = box(w, FXS_BODY_DYNAMIC, v3(0, 1.5, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
-	still = still_steps(w, top, 180, 600);
-	printf("  100 kg cube on a 1 kg cube: still at %d of steps 180..599\n", still);
-	CHECKF(still == 420, "still at %d of 420 steps", still);
+	still = still_steps(w, top, 360, 600);
+	printf("  100 kg cube on a 1 kg cube: still at %d of steps 360..599\n", still);
+	CHECKF(still == 240, "still at %d of 240 steps", still);
 	fxs_world_destroy(w);
 }
 
@@ -606,67 +609,75 @@ TEST(solver_mass_and_size_range_ends_rest)
 }
 
 /* A soft contact at rest is compressed by its load W over the pair's
- * effective mass m times (2 pi hertz)^2 (make_soft's spring, solver.h).
- * A 100 kg cube (1 m, sleep off) on a 1 kg cube on the ground: the pair's
- * contact has m = 100 / 101 kg at the default 30 Hz, and the upper cube
- * sinks W / (m (2 pi 30)^2) = 28.4 mm into the lower one; the lower one
- * (W = 1010 N, m = 1 kg, against the ground at twice the hertz) 7.11 mm
- * into the ground. Each within 5% of the closed form after 10 s, and
- * steady (within 1 mm of it throughout its last 5 s). The issue's target
- * of 10 mm is not met (docs/simulation.md, Limits). */
-TEST(solver_mass_ratio_100_sinks_by_the_closed_form)
+ * effective mass m times (2 pi hertz)^2 (make_soft's spring, solver.h)
+ * until its rest depth (contact.h) lifts what it carries back to
+ * FXS_HOLD_DEPTH (0.24 mm) within FXS_HOLD_BAND (0.24 mm). A 100 kg cube
+ * (1 m, sleep off) on a 1 kg cube on the ground: the pair's contact, with
+ * m = 100 / 101 kg at the default 30 Hz, would hold the upper cube
+ * W / (m (2 pi 30)^2) = 28.4 mm into the lower one; after 10 s it is
+ * within 1 mm, and has been for its last 5 s. The lower cube against
+ * the ground (static: no rest depth; W = 1010 N, m = 1 kg, at twice the
+ * hertz) 7.11 mm, within 5% of the closed form. */
+TEST(solver_mass_ratio_100_rests_at_its_rest_depth)
 {
 	fxs_world *w = awake_with_ground(20);
 	fxs_body_id lo = box(w, FXS_BODY_DYNAMIC, v3(0, 0.5, 0), identity, v3(0.5, 0.5, 0.5), 1, 0.6);
 	fxs_body_id hi = box(w, FXS_BODY_DYNAMIC, v3(0, 1.5, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
 	const double g = 10, k30 = pow(2 * PI * 30, 2), k60 = pow(2 * PI * 60, 2);
-	const double want_hi = 100 * g / (100.0 / 101 * k30), want_lo = 101 * g / (1 * k60);
+	const double soft_hi = 100 * g / (100.0 / 101 * k30), want_lo = 101 * g / (1 * k60);
 	double worst = 0, pen_hi = 0, pen_lo = 0;
 	for (int s = 0; s < 600; ++s) {
 		fxs_world_step(w);
 		const double y_lo = fx(fxs_body_get_position(w, lo).y), y_hi = fx(fxs_body_get_position(w, hi).y);
 		pen_hi = 1 - (y_hi - y_lo), pen_lo = 0.5 - y_lo;
 		if (s >= 300)
-			worst = fmax(worst, fabs(pen_hi - want_hi));
+			worst = fmax(worst, fabs(pen_hi));
 	}
-	printf("  100 kg on 1 kg: %.2f mm into the lower cube (closed form %.2f, at most %.2f mm from it in the last 5 s), "
+	printf("  100 kg on 1 kg: %.2f mm into the lower cube (at most %.2f mm in the last 5 s; soft alone %.2f), "
 	       "the lower %.2f mm into the ground (closed form %.2f)\n",
-	       pen_hi * 1e3, want_hi * 1e3, worst * 1e3, pen_lo * 1e3, want_lo * 1e3);
-	CHECKF(fabs(pen_hi / want_hi - 1) < 0.05 && worst <= 0.001, "upper cube %.4f m in (want %.4f), %.4f from it", pen_hi,
-	       want_hi, worst);
+	       pen_hi * 1e3, worst * 1e3, soft_hi * 1e3, pen_lo * 1e3, want_lo * 1e3);
+	CHECKF(worst <= 0.001, "upper cube up to %.4f m in over the last 5 s", worst);
 	CHECKF(fabs(pen_lo / want_lo - 1) < 0.05, "lower cube %.4f m in (want %.4f)", pen_lo, want_lo);
 	fxs_world_destroy(w);
 }
 
-/* A column of 40 unit cubes (100 kg, sleep off, 3000 steps) sags by what
- * its soft contacts are compressed: the contact under k cubes carries
- * k 1000 N on the pair's effective mass 50 kg at 30 Hz, the ground contact
- * 40 000 N on 100 kg at 60 Hz; together sum_k k 1000 / (50 (2 pi 30)^2) +
- * 40 000 / (100 (2 pi 60)^2) = 442 mm. The top within 3% of that, and
- * within 5 cm of the column's axis. */
-TEST(solver_column_of_40_sags_by_the_closed_form)
+/* A column of 40 unit cubes (100 kg, sleep off, 3000 steps). Soft
+ * contacts alone would sag by what they are compressed: the contact under
+ * k cubes carries k 1000 N on the pair's effective mass 50 kg at 30 Hz,
+ * the ground contact 40 000 N on 100 kg at 60 Hz; together sum_k k 1000 /
+ * (50 (2 pi 30)^2) + 40 000 / (100 (2 pi 60)^2) = 442 mm. With the rest
+ * depth (contact.h) each of the 39 contacts between cubes rests within
+ * 0.5 mm, and the ground's 2.8 mm: the top within 30 mm of its height (the
+ * issue's 5 cm) at the end, and within 1 cm of the column's axis
+ * throughout (Box3D's: 442 mm low, 27.6 mm off). */
+TEST(solver_column_of_40_stands_within_its_rest_depths)
 {
 	fxs_world *w = awake_with_ground(20);
 	fxs_body_id top = fxs_null_body;
 	for (int i = 0; i < 40; ++i)
 		top = box(w, FXS_BODY_DYNAMIC, v3(0, 0.5 + i, 0), identity, v3(0.5, 0.5, 0.5), 100, 0.6);
 	const double g = 10, k30 = pow(2 * PI * 30, 2), k60 = pow(2 * PI * 60, 2);
-	double want = 40 * 100 * g / (100 * k60);
+	double soft = 40 * 100 * g / (100 * k60);
 	for (int k = 1; k < 40; ++k)
-		want += k * 100 * g / (50 * k30);
-	for (int s = 0; s < 3000; ++s)
+		soft += k * 100 * g / (50 * k30);
+	double worst = 0;
+	for (int s = 0; s < 3000; ++s) {
 		fxs_world_step(w);
+		const fxg_vec3 p = fxs_body_get_position(w, top);
+		worst = fmax(worst, hypot(fx(p.x), fx(p.z)));
+	}
 	const fxg_vec3 p = fxs_body_get_position(w, top);
 	const double sag = 39.5 - fx(p.y), side = hypot(fx(p.x), fx(p.z));
-	printf("  40-cube column: top %.1f mm lower (closed form %.1f), %.1f mm sideways\n", sag * 1e3, want * 1e3, side * 1e3);
-	CHECKF(fabs(sag / want - 1) < 0.03 && side < 0.05, "sag %.4f m (want %.4f), %.4f m sideways", sag, want, side);
+	printf("  40-cube column: top %.1f mm lower (soft contacts alone %.1f), %.2f mm sideways (%.2f mm at most)\n",
+	       sag * 1e3, soft * 1e3, side * 1e3, worst * 1e3);
+	CHECKF(sag > 0 && sag < 0.03 && worst < 0.01, "sag %.4f m, %.4f m sideways at most", sag, worst);
 	fxs_world_destroy(w);
 }
 
 /* Stated mass ratio: 10:1 between touching dynamic bodies. A 100 kg cube on
  * a 10 kg cube on the ground, and a 10 kg on a 100 kg one, stand within 1 cm
- * (lower) and 2 cm (upper) of touching. 100:1: solver_mass_ratio_100_sinks_
- * by_the_closed_form. */
+ * (lower) and 2 cm (upper) of touching. 100:1: solver_mass_ratio_100_rests_
+ * at_its_rest_depth. */
 TEST(solver_mass_ratio_10_stacks_stand)
 {
 	for (int k = 0; k < 2; ++k) {

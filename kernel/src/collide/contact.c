@@ -198,6 +198,10 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 		if (c->point_count > 0) {
 			c->friction = mix_friction_of(u, ba->friction, bb->friction);
 			c->restitution = fxg_max(ba->restitution, bb->restitution);
+			if (ba->type == FXS_BODY_DYNAMIC && bb->type == FXS_BODY_DYNAMIC)
+				fxs_contact_hold_step(c, w->def.dt, u->ovf);
+			else
+				c->hold = 0;
 			u->n++;
 		}
 		return;
@@ -224,6 +228,7 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 	if (prev) {
 		memcpy(c->friction_impulse, prev->friction_impulse, sizeof c->friction_impulse);
 		c->twist_impulse = prev->twist_impulse;
+		c->hold = prev->hold;
 	}
 	for (int k2 = 0; k2 < m.point_count; ++k2) {
 		fxs_contact_point *p = &c->points[k2];
@@ -240,6 +245,24 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 			}
 		}
 	}
+	if (fxs_contact_recyclable(&ba->shape, &bb->shape) && ba->type == FXS_BODY_DYNAMIC && bb->type == FXS_BODY_DYNAMIC)
+		fxs_contact_hold_step(c, w->def.dt, u->ovf);
+	else
+		c->hold = 0;
+}
+
+void fxs_contact_hold_step(fxs_contact *c, fix16_t dt, uint32_t *ovf)
+{
+	int64_t sum = 0;
+	for (int k = 0; k < c->point_count; ++k)
+		sum += c->points[k].separation;
+	/* the mean depth's excess over FXS_HOLD_DEPTH, raw (below 2^33) */
+	const int64_t e = -fxg_div_round64(sum, c->point_count) - FXS_HOLD_DEPTH;
+	if (e >= -FXS_HOLD_BAND && e <= FXS_HOLD_BAND)
+		return;
+	/* e dt rate in 2^-24 m: below 2^33 2^16 2^8 */
+	const int64_t h = (int64_t)c->hold + ((e * fxg_mul(dt, FXS_HOLD_RATE, ovf)) >> 8);
+	c->hold = (int32_t)(h < 0 ? 0 : (h > FXS_HOLD_MAX ? FXS_HOLD_MAX : h));
 }
 
 /* A pair with a compound: every pair of children whose bounds come within

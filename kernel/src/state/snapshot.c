@@ -11,7 +11,7 @@
  *                 of which the world hash is made
  *   32      n     payload: the state packed (pack.h)
  *   32+n    8     XXH3-64 of bytes 0 .. 32+n (header and payload)
- * All integers little-endian. Version 7, which fxs_world_snapshot_save_unpacked
+ * All integers little-endian. Version 9, which fxs_world_snapshot_save_unpacked
  * writes, has no state length and the state itself as its payload at 24. */
 #include "state/state.h"
 #include "state/hash.h"
@@ -25,8 +25,8 @@
 
 #define SNAP_MAGIC "FXSS"
 #define SNAP_HEADER 32u
-#define SNAP_HEADER_V7 24u
-#define SNAP_VERSION_UNPACKED 7u /* the container of the state unpacked */
+#define SNAP_HEADER_UNPACKED 24u
+#define SNAP_VERSION_UNPACKED 9u /* the container of the state unpacked */
 #define SNAP_NUMERIC (16u | (32u << 8))
 
 enum { PACK_CHUNK = 4096 };
@@ -110,7 +110,7 @@ size_t fxs_world_snapshot_size_unpacked(const fxs_world *w)
 {
 	if (!w)
 		return 0;
-	return SNAP_HEADER_V7 + fxs_world_serialize_state(w, NULL, 0) + 8;
+	return SNAP_HEADER_UNPACKED + fxs_world_serialize_state(w, NULL, 0) + 8;
 }
 
 fxs_result fxs_world_snapshot_save_unpacked(const fxs_world *w, void *buf, size_t cap, size_t *written)
@@ -120,7 +120,7 @@ fxs_result fxs_world_snapshot_save_unpacked(const fxs_world *w, void *buf, size_
 	if (w->failed)
 		return FXS_ERR_NOMEM;
 	size_t payload = fxs_world_serialize_state(w, NULL, 0);
-	size_t total = SNAP_HEADER_V7 + payload + 8;
+	size_t total = SNAP_HEADER_UNPACKED + payload + 8;
 	if (written)
 		*written = total;
 	if (!buf || cap < total)
@@ -133,12 +133,12 @@ fxs_result fxs_world_snapshot_save_unpacked(const fxs_world *w, void *buf, size_
 	fxs_write_u32(&wr, SNAP_NUMERIC);
 	fxs_write_u64(&wr, payload);
 	fxs_state_write(w, &wr);
-	fxs_write_u64(&wr, (uint64_t)XXH3_64bits(buf, SNAP_HEADER_V7 + payload));
+	fxs_write_u64(&wr, (uint64_t)XXH3_64bits(buf, SNAP_HEADER_UNPACKED + payload));
 	return wr.failed ? FXS_ERR_BUFFER_TOO_SMALL : FXS_OK;
 }
 
 /* The canonical state a snapshot holds, checked against its container: in
- * *state (buf's own bytes for version 7; for version 8 unpacked into memory
+ * *state (buf's own bytes for version 9; for version 10 unpacked into memory
  * that *owned holds and the caller frees). FXS_OK or the reason. */
 static fxs_result open_snapshot(const void *buf, size_t len, const uint8_t **state, size_t *state_len, uint8_t **owned)
 {
@@ -161,7 +161,7 @@ static fxs_result open_snapshot(const void *buf, size_t len, const uint8_t **sta
 		return FXS_ERR_VERSION;
 	bool packed = version != SNAP_VERSION_UNPACKED;
 	uint64_t unpacked = packed ? fxs_read_u64(&r) : payload;
-	size_t head = packed ? SNAP_HEADER : SNAP_HEADER_V7;
+	size_t head = packed ? SNAP_HEADER : SNAP_HEADER_UNPACKED;
 	if (r.err != FXS_OK || payload > len - head || len - head - payload < 8)
 		return FXS_ERR_TRUNCATED;
 	const uint8_t *p = (const uint8_t *)buf + head;

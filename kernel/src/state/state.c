@@ -257,7 +257,8 @@ static bool unit_quat(fxg_quat q)
 /* A recycled contact's manifold (contact.c). Its normal unit within 2^-10,
  * its rotations unit, its lever arms and centres' offset within 2^14 m per
  * component (every product the narrowphase and the solver make of them is
- * then sized for), its separations any. The lever arms from b follow. */
+ * then sized for), its separations any, its hold from 0 to FXS_HOLD_MAX.
+ * The lever arms from b follow. */
 static bool read_manifold(fxs_reader *r, fxs_contact *c)
 {
 	c->normal = fxs_read_vec3(r);
@@ -280,7 +281,8 @@ static bool read_manifold(fxs_reader *r, fxs_contact *c)
 			return false;
 		p->anchor_b = fxg_v3(a.x - d.x, a.y - d.y, a.z - d.z); /* below 2^31: no overflow */
 	}
-	return r->err == FXS_OK;
+	c->hold = fxs_read_i32(r);
+	return r->err == FXS_OK && c->hold >= 0 && c->hold <= FXS_HOLD_MAX;
 }
 
 void fxs_state_write_head(const fxs_world *w, fxs_writer *wr)
@@ -328,6 +330,7 @@ void fxs_state_write_contacts(const fxs_world *w, fxs_writer *wr, uint32_t first
 				d = fxs_put_vec3(d, c->points[k].anchor_a);
 				d = fxs_put_i32(d, c->points[k].base_separation);
 			}
+			d = fxs_put_i32(d, c->hold);
 		}
 		fxs_write_span_end(wr, start, d, rec);
 	}

@@ -7,15 +7,17 @@
 #include "state/serialize.h"
 
 /* Version of the state layout; bump it whenever a field is added. */
-#define FXS_STATE_VERSION 8u
+#define FXS_STATE_VERSION 10u
 /* Version 6 added the GAME section (game_state.c; optional: a world that
  * uses no game feature writes none). Version 7 keeps orientations in Q1.30
  * and a recycled contact's manifold (contact.c), which no earlier version
  * holds and which the step's result depends on: earlier snapshots are
  * refused (FXS_ERR_VERSION), not read into a world that would part from
  * the one that wrote them. Version 8 is version 7's state, packed in its
- * snapshot (snapshot.c, pack.h): the state and its hash are unchanged. */
-#define FXS_STATE_VERSION_OLDEST 7u
+ * snapshot (snapshot.c, pack.h): the state and its hash are unchanged.
+ * Version 9 (unpacked) and 10 (packed) add a kept manifold's hold (contact.h,
+ * the rest depth), on which the step depends: 7 and 8 are refused. */
+#define FXS_STATE_VERSION_OLDEST 9u
 
 /* The largest accumulated impulse a state holds, Q16.16 N s (2^31 N s):
  * contact normal, friction and twist impulses and every joint row. The
@@ -46,7 +48,7 @@ void fxs_state_write_tail_rest(const fxs_world *w, fxs_writer *wr);
 /* the most bytes of one body's record, one contact's and one joint's */
 #define FXS_STATE_BODY_RECORD_MAX 160
 #define FXS_STATE_JOINT_RECORD_MAX 256
-#define FXS_STATE_CONTACT_RECORD_MAX (42 + FXS_MAX_MANIFOLD_POINTS * 12 + 56 + FXS_MAX_MANIFOLD_POINTS * 16)
+#define FXS_STATE_CONTACT_RECORD_MAX (42 + FXS_MAX_MANIFOLD_POINTS * 12 + 60 + FXS_MAX_MANIFOLD_POINTS * 16)
 /* one body's record of the state (its slot's part of the BODIES section) */
 void fxs_serialize_body(const fxs_body *b, fxs_writer *wr);
 /* Clamp the world's accumulated impulses to FXS_STATE_IMPULSE_MAX (the

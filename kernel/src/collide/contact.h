@@ -105,7 +105,7 @@ static inline bool fxs_contact_recyclable(const fxs_shape *a, const fxs_shape *b
 #define FXS_HOLD_DEPTH 16 /* raw: 2^-12 m, 0.24 mm */
 #define FXS_HOLD_BAND 16 /* raw */
 #define FXS_HOLD_RATE FXG_RATIO(15, 16) /* per s: 1/64 a step at 60 Hz */
-#define FXS_HOLD_MAX ((int32_t)1 << 29) /* 1/8 m in 2^-24 m */
+#define FXS_HOLD_MAX ((int32_t)1 << 21) /* 1/8 m in 2^-24 m */
 /* The hold after this step's narrowphase: c's points hold this step's
  * separations, c->hold the hold it carried (0 for a new pair). */
 void fxs_contact_hold_step(fxs_contact *c, fix16_t dt, uint32_t *ovf);

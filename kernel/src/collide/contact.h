@@ -109,10 +109,15 @@ static inline bool fxs_contact_recyclable(const fxs_shape *a, const fxs_shape *b
 /* The hold after this step's narrowphase: c's points hold this step's
  * separations, c->hold the hold it carried (0 for a new pair). */
 void fxs_contact_hold_step(fxs_contact *c, fix16_t dt, uint32_t *ovf);
+/* c's hold in raw units (2^-16 m), rounded */
+static inline int32_t fxs_contact_hold_raw(const fxs_contact *c)
+{
+	return (c->hold + 128) >> 8;
+}
 /* Point k's separation where the solver's spring rests: less c's hold */
 static inline fix16_t fxs_contact_rest_separation(const fxs_contact *c, int k, uint32_t *ovf)
 {
-	return fxg_sat((int64_t)c->points[k].separation - ((c->hold + 128) >> 8), ovf);
+	return fxg_sat((int64_t)c->points[k].separation - fxs_contact_hold_raw(c), ovf);
 }
 
 /* Where point k of contact c is in the world: a's centre plus the point's

@@ -262,18 +262,21 @@ static inline __attribute__((always_inline)) void pack_lane(solver_ctx *c, conta
 	 * contact.c), and the friction centre's: their mean */
 	int64_t ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
 	int np = fc->point_count;
-	const int flip = points_flipped(c, fc) ? np - 1 : 0;
+	/* row p takes point first + p step */
+	const bool flip = points_flipped(c, fc);
+	const fxs_contact_point *first = &fc->points[flip ? np - 1 : 0];
+	const int step = flip ? -1 : 1;
+	const int32_t hold = fxs_contact_hold_raw(fc);
 	for (int p = 0; p < 4; ++p) {
 		if (p >= np) { /* a padding point: zero row, no-op */
 			bt->separation[p][l] = bt->lever[p][l] = bt->relative_velocity[p][l] = 0;
 			bt->impulse[p][l] = 0;
 			continue;
 		}
-		const int q = flip ? flip - p : p;
-		const fxs_contact_point *cp = &fc->points[q];
+		const fxs_contact_point *cp = first + p * step;
 		set_lane_v3(arms->ra[p], l, cp->anchor_a);
 		set_lane_v3(arms->rb[p], l, cp->anchor_b);
-		bt->separation[p][l] = fxs_contact_rest_separation(fc, q, ovf);
+		bt->separation[p][l] = fxg_sat((int64_t)cp->separation - hold, ovf);
 		int64_t P = cp->normal_impulse;
 		bt->impulse[p][l] = P < 0 ? 0 : clamp_count(P, FXS_NORMAL_IMPULSE_MAX, ovf);
 		ax += cp->anchor_a.x, ay += cp->anchor_a.y, az += cp->anchor_a.z;
@@ -292,7 +295,7 @@ static inline __attribute__((always_inline)) void pack_lane(solver_ctx *c, conta
 	for (int p = 0; p < np; ++p) {
 		/* |point - centre|, rounded, then to FXS_LEVER_MAX; the corners
 		 * of a face are often all as far: one root for them */
-		const uint64_t l2 = friction_lever2(fxg_v3_sub(fc->points[flip ? flip - p : p].anchor_a, ca, ovf));
+		const uint64_t l2 = friction_lever2(fxg_v3_sub(first[p * step].anchor_a, ca, ovf));
 		if (l2 != last_l2)
 			len = fxg_isqrt64_round(l2), last_l2 = l2;
 		bt->lever[p][l] = len > (uint64_t)FXS_LEVER_MAX ? FXS_LEVER_MAX : (int32_t)len;

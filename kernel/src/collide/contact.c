@@ -164,6 +164,16 @@ static const fxs_rotation *rot_of(update_ctx *u, uint32_t s)
 	return &e->r;
 }
 
+/* c's hold after this step's narrowphase (contact.h): a box or hull pair
+ * between two dynamic bodies has one, any other none */
+static void hold_step(fxs_contact *c, const fxs_body *ba, const fxs_body *bb, fix16_t dt, uint32_t *ovf)
+{
+	if (fxs_contact_recyclable(&ba->shape, &bb->shape) && ba->type == FXS_BODY_DYNAMIC && bb->type == FXS_BODY_DYNAMIC)
+		fxs_contact_hold_step(c, dt, ovf);
+	else
+		c->hold = 0;
+}
+
 /* The manifold of one pair of (child) shapes; a contact when it has points,
  * warm-started from last step's contact with the same key (or that
  * contact's manifold, recycled). Keys arrive in increasing order. `rot`:
@@ -198,10 +208,7 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 		if (c->point_count > 0) {
 			c->friction = mix_friction_of(u, ba->friction, bb->friction);
 			c->restitution = fxg_max(ba->restitution, bb->restitution);
-			if (ba->type == FXS_BODY_DYNAMIC && bb->type == FXS_BODY_DYNAMIC)
-				fxs_contact_hold_step(c, w->def.dt, u->ovf);
-			else
-				c->hold = 0;
+			hold_step(c, ba, bb, w->def.dt, u->ovf);
 			u->n++;
 		}
 		return;
@@ -245,10 +252,7 @@ static void emit(update_ctx *u, uint32_t a, uint32_t b, uint32_t sa, uint32_t sb
 			}
 		}
 	}
-	if (fxs_contact_recyclable(&ba->shape, &bb->shape) && ba->type == FXS_BODY_DYNAMIC && bb->type == FXS_BODY_DYNAMIC)
-		fxs_contact_hold_step(c, w->def.dt, u->ovf);
-	else
-		c->hold = 0;
+	hold_step(c, ba, bb, w->def.dt, u->ovf);
 }
 
 void fxs_contact_hold_step(fxs_contact *c, fix16_t dt, uint32_t *ovf)

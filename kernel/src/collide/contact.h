@@ -90,7 +90,8 @@ static inline bool fxs_contact_recyclable(const fxs_shape *a, const fxs_shape *b
 	return (a->type == FXS_SHAPE_BOX || a->type == FXS_SHAPE_HULL) &&
 		(b->type == FXS_SHAPE_BOX || b->type == FXS_SHAPE_HULL);
 }
-/* The rest depth (docs/simulation.md, Stacks): a soft contact carrying a
+/* The rest depth (docs/simulation.md, contacts that hold a stack): a soft
+ * contact carrying a
  * load W sinks W / (m (2 pi hertz)^2) before it holds it, 28 mm for a
  * 100 kg cube on a 1 kg one and 22 mm under 39 unit cubes. A box or hull
  * pair's contact integrates how far its points' mean depth is beyond

@@ -913,9 +913,12 @@ static void store_range(solver_ctx *c, uint32_t first, uint32_t end, bool approa
 			if (!bt->count[l])
 				continue;
 			fxs_contact *wc = &c->w->contacts[bt->index[l]];
-			const int flip = points_flipped(c, wc) ? wc->point_count - 1 : 0;
+			/* row k back to point p0 + k step, as pack_lane took it */
+			const bool flip = points_flipped(c, wc);
+			fxs_contact_point *p0 = &wc->points[flip ? wc->point_count - 1 : 0];
+			const int step = flip ? -1 : 1;
 			for (int k = 0; k < bt->count[l]; ++k)
-				wc->points[flip ? flip - k : k].normal_impulse = bt->impulse[k][l];
+				p0[k * step].normal_impulse = bt->impulse[k][l];
 			bool have_an = false;
 			fix16_t an = 0;
 			for (int k = 0; approach && k < bt->count[l]; ++k) {
@@ -928,8 +931,8 @@ static void store_range(solver_ctx *c, uint32_t first, uint32_t end, bool approa
 						an = normal_acceleration(c->w, bt->a[l], bt->b[l], lane_v3(bt->d[0], l), ovf), have_an = true;
 					rv = -impact_speed(rv, bt->separation[k][l], an, c->h, ovf);
 				}
-				wc->points[flip ? flip - k : k].relative_velocity = rv;
-				wc->points[flip ? flip - k : k].max_normal_impulse = pushed;
+				p0[k * step].relative_velocity = rv;
+				p0[k * step].max_normal_impulse = pushed;
 			}
 			const fxg_vec3 t0 = lane_v3(bt->d[1], l), t1 = lane_v3(bt->d[2], l);
 			const int64_t a = bt->ti[0][l], b = bt->ti[1][l];

@@ -508,6 +508,20 @@ TEST(cli_record_checks_its_arguments)
 	remove(tmp("x.fxr"));
 }
 
+/* bench --speedup: the one-worker world beside the run ends on its hash
+ * (bench exits 1 when they differ), and prints the speed-up; without
+ * workers the flag is refused */
+TEST(cli_bench_speedup_runs_one_worker_beside)
+{
+	NEED_PROG();
+	char out[4096];
+	int rc = RUN("@ bench joint_grid_10 --steps 20 --runs 2 --no-bullet --workers 3 --speedup");
+	CHECKF(rc == 0 && HAS("workers 3") && HAS("speed-up at 3 workers: median ") && HAS("over 2 runs"),
+	       "exit %d: %.400s", rc, out);
+	rc = RUN("@ bench joint_grid_10 --steps 20 --runs 1 --no-bullet --speedup");
+	CHECKF(rc == 2 && HAS("--speedup needs --workers above 1"), "without workers: exit %d: %.400s", rc, out);
+}
+
 /* ---- peer and netdemo ---- */
 
 #define KEY "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"

@@ -176,6 +176,7 @@ typedef struct bench_options {
 	bool use_bullet;
 	int kernels; /* -1: the widest */
 	uint32_t workers; /* the step's threads (the built-in pool) */
+	bool speedup;     /* a one-worker world beside each run (workers > 1) */
 	peer peers[MAX_PEERS];
 	int peer_count; /* Bullet's first when it is there, then the --box3d programs */
 } bench_options;
@@ -191,6 +192,9 @@ typedef struct peer_result {
 
 typedef struct bench_result {
 	double run_ms[100], hash_ms[100];
+	/* with workers: the same scene on one worker, taking turns with the
+	 * run (its ms per step), and one worker's time over the run's */
+	double one_ms[100], speedup[100];
 	peer_result peer[MAX_PEERS];
 	uint32_t bodies;
 	uint64_t final_hash;
@@ -221,7 +225,7 @@ static double out_of_plane(fxs_world *w, const fix16_t *z0)
 static int bench_usage(void)
 {
 	printf("usage: fixstep bench SCENE [--steps N] [--runs R] [--chunk C] [--no-bullet] [--kernels K]\n"
-	       "                           [--workers N] [--box3d PROGRAM]...\n"
+	       "                           [--workers N [--speedup]] [--box3d PROGRAM]...\n"
 	       "       fixstep bench broadphase [--help]\n"
 	       "       fixstep bench narrowphase [--help]\n"
 	       "       fixstep bench rollback [--help]\n\n"
@@ -238,7 +242,10 @@ static int bench_usage(void)
 	       "(default: the widest this machine has; the hash is the same with any).\n"
 	       "--workers N: the threads of the step, 1..64 (default 1; the built-in pool;\n"
 	       "the hash is the same with any); a Box3D program steps on as many (its own\n"
-	       "scheduler), Bullet on one.\n");
+	       "scheduler), Bullet on one. --speedup (with N above 1): the same scene on one\n"
+	       "worker takes turns with each run too, and bench prints its ms per step and\n"
+	       "the speed-up at N workers in the same seconds (median and range); the two\n"
+	       "must end on the same hash.\n");
 	return 0;
 }
 
@@ -278,6 +285,8 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 		} else if (strcmp(a, "--workers") == 0) {
 			if (++i >= argc || !cli_parse_u32(argv[i], &o->workers) || o->workers == 0 || o->workers > FXS_MAX_WORKERS)
 				return cli_usage_error("--workers needs an integer in 1..%d", FXS_MAX_WORKERS);
+		} else if (strcmp(a, "--speedup") == 0) {
+			o->speedup = true;
 		} else if (strcmp(a, "--kernels") == 0) {
 			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
 				return cli_usage_error("--kernels needs portable, avx2, avx512, simd128 or neon");
@@ -287,6 +296,8 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 	}
 	if (!name)
 		return cli_usage_error("bench needs a scene name (see fixstep scenes)");
+	if (o->speedup && o->workers < 2)
+		return cli_usage_error("--speedup needs --workers above 1");
 	if (!(o->sc = cli_scene(name)))
 		return 2;
 	if (!has_steps)
@@ -319,10 +330,22 @@ static void peers_take_turn(const bench_options *o, peer_proc *procs, bool *live
 /* Steps w o->steps times: the ns of the steps and of hashing (timed apart),
  * each live peer (live[p]) taking its turn every o->chunk steps (one that
  * fails is finished and no longer live). */
-static void bench_steps(const bench_options *o, fxs_world *w, peer_proc *procs, bool *live, uint64_t *total,
-			uint64_t *hashing, bench_result *drift)
+/* n steps of the one-worker world beside a run with workers, timed into *one */
+static void one_worker_steps(fxs_world *w1, uint32_t n, uint64_t *one)
 {
-	*total = *hashing = 0;
+	if (!w1)
+		return;
+	uint64_t t0 = cli_now_ns();
+	for (uint32_t s = 0; s < n; ++s)
+		if (!cli_step(w1))
+			exit(1);
+	*one += cli_now_ns() - t0;
+}
+
+static void bench_steps(const bench_options *o, fxs_world *w, fxs_world *w1, peer_proc *procs, bool *live,
+			uint64_t *total, uint64_t *hashing, uint64_t *one, bench_result *drift)
+{
+	*total = *hashing = *one = 0;
 	/* the pyramid's drifts (untimed): its start, then the plane at step 200 */
 	uint32_t slots = fxs_world_slot_count(w);
 	fix16_t *z0 = drift ? malloc((slots ? slots : 1) * sizeof *z0) : NULL;
@@ -332,11 +355,14 @@ static void bench_steps(const bench_options *o, fxs_world *w, peer_proc *procs, 
 	if (z0 && slots)
 		top0 = fxs_body_get_position(w, fxs_world_body_at(w, slots - 1));
 	/* turns of o->chunk steps: fixstep first in even turns, the peers first
-	 * in odd ones, so neither always runs on the caches the other left */
+	 * in odd ones, so neither always runs on the caches the other left (and
+	 * the one-worker world after the run in even turns, before it in odd) */
 	for (uint32_t s0 = 0, turn = 0; s0 < o->steps; s0 += o->chunk, ++turn) {
 		uint32_t n = o->steps - s0 < o->chunk ? o->steps - s0 : o->chunk;
-		if (turn % 2 == 1)
+		if (turn % 2 == 1) {
 			peers_take_turn(o, procs, live, n);
+			one_worker_steps(w1, n, one);
+		}
 		for (uint32_t s = s0; s < s0 + n; ++s) {
 			uint64_t t0 = cli_now_ns();
 			if (!cli_step(w))
@@ -349,8 +375,10 @@ static void bench_steps(const bench_options *o, fxs_world *w, peer_proc *procs, 
 			if (z0 && (s + 1 == 200 || (s + 1 == o->steps && o->steps < 200)))
 				drift->plane_drift = out_of_plane(w, z0), drift->plane_step = s + 1;
 		}
-		if (turn % 2 == 0)
+		if (turn % 2 == 0) {
+			one_worker_steps(w1, n, one);
 			peers_take_turn(o, procs, live, n);
+		}
 	}
 	if (z0 && slots) {
 		fxg_vec3 t = fxs_body_get_position(w, fxs_world_body_at(w, slots - 1));
@@ -373,6 +401,16 @@ static int bench_run(const bench_options *o, uint32_t r, bench_result *res)
 	res->used = fxs_world_get_kernels(w);
 	fxs_world_set_workers(w, o->workers, NULL, NULL, NULL);
 	res->workers = fxs_world_get_def(w).worker_count;
+	/* with workers, the same world on one beside it: the speed-up in the same seconds */
+	fxs_world *w1 = NULL;
+	if (o->speedup && res->workers > 1) {
+		w1 = cli_scene_world(o->sc);
+		if (!w1) {
+			fxs_world_destroy(w);
+			return 2;
+		}
+		fxs_world_set_kernels(w1, fxs_world_get_kernels(w));
+	}
 	/* the peers beside this run */
 	peer_proc procs[MAX_PEERS];
 	bool live[MAX_PEERS];
@@ -381,11 +419,16 @@ static int bench_run(const bench_options *o, uint32_t r, bench_result *res)
 		live[p] = !pr->failed && peer_start(&o->peers[p], o->sc->name, o->steps, o->workers, &procs[p]);
 		pr->failed = !live[p];
 	}
-	uint64_t total, hashing;
+	uint64_t total, hashing, one;
 	const bool pyramid = r == 0 && strncmp(o->sc->name, "large_pyramid", 13) == 0;
-	bench_steps(o, w, procs, live, &total, &hashing, pyramid ? res : NULL);
+	bench_steps(o, w, w1, procs, live, &total, &hashing, &one, pyramid ? res : NULL);
 	int rc = 0;
 	uint64_t h = fxs_world_hash(w);
+	if (w1 && fxs_world_hash(w1) != h) {
+		fprintf(stderr, "fixstep: bench: %u workers ended with hash %016" PRIx64 ", one worker with %016" PRIx64 "\n",
+			res->workers, h, fxs_world_hash(w1));
+		rc = 1;
+	}
 	if (r > 0 && h != res->final_hash) {
 		fprintf(stderr, "fixstep: bench: run %u ended with hash %016" PRIx64 ", run 0 with %016" PRIx64 "\n", r, h,
 			res->final_hash);
@@ -396,7 +439,10 @@ static int bench_run(const bench_options *o, uint32_t r, bench_result *res)
 	res->snap = fxs_world_snapshot_size(w);
 	res->run_ms[r] = (double)total / o->steps / 1e6;
 	res->hash_ms[r] = (double)hashing / o->steps / 1e6;
+	res->one_ms[r] = (double)one / o->steps / 1e6;
+	res->speedup[r] = total ? (double)one / (double)total : 0;
 	fxs_world_destroy(w);
+	fxs_world_destroy(w1);
 	for (int p = 0; p < o->peer_count; ++p) {
 		peer_result *pr = &res->peer[p];
 		if (!live[p])
@@ -449,6 +495,15 @@ static void bench_report(const bench_options *o, const bench_result *res)
 	printf("ms/step %.3f (median)\n", med);
 	printf("kernels %s\n", fxs_kernels_name(res->used));
 	printf("workers %u\n", res->workers);
+	if (o->speedup && res->workers > 1) {
+		double lo = res->speedup[0], hi = lo;
+		for (uint32_t r = 1; r < o->runs; ++r)
+			lo = res->speedup[r] < lo ? res->speedup[r] : lo, hi = res->speedup[r] > hi ? res->speedup[r] : hi;
+		printf("one worker beside it: ms/step %.3f (median); speed-up at %u workers: median %.2f, range %.2f-%.2f "
+		       "over %u runs (taking turns every %u steps)\n",
+		       median_of(res->one_ms, o->runs), res->workers, median_of(res->speedup, o->runs), lo, hi, o->runs,
+		       o->chunk);
+	}
 	printf("hashing %.3f ms/step = %.2f%% of a step\n", hmed, 100.0 * hmed / med);
 	printf("snapshot %zu bytes = %.1f bytes/body\n", res->snap, res->bodies ? (double)res->snap / res->bodies : 0.0);
 	if (res->top_drift >= 0)

@@ -1,6 +1,7 @@
 // The package as a user gets it: `npm pack`, `npm install ./fixstep-*.tgz`
-// in an empty folder (offline: its one dependency, ws, comes from npm's cache,
-// where npm ci put it), and the
+// in an empty folder (its one dependency, ws, from npm's cache when it is there,
+// else from the registry: npm ci caches ws's tarball but not always the index
+// an install resolves ws^8 with, and on a fresh machine --offline failed), and the
 // 20-line example that builds a pyramid, steps 200 times and prints the hash
 // that the native `fixstep run large_pyramid_b20 --steps 200` prints. Also
 // the CommonJS entry and the SIMD128 build from the installed package, and
@@ -36,7 +37,7 @@ test('npm pack, npm install the tarball in an empty folder, run the pyramid exam
 		assert.match(execFileSync('tar', ['-xzOf', join(dir, tgz[0]), 'package/LICENSE'], { encoding: 'utf8' }), /^MIT License/);
 		const app = join(dir, 'app');
 		execFileSync('mkdir', [app]);
-		npm(['install', join('..', tgz[0]), '--offline', '--no-audit', '--no-fund', '--silent'], app);
+		npm(['install', join('..', tgz[0]), '--prefer-offline', '--no-audit', '--no-fund', '--silent'], app);
 		copyFileSync(join(pkgDir, 'examples/pyramid.mjs'), join(app, 'pyramid.mjs'));
 		const got = execFileSync('node', ['pyramid.mjs'], { cwd: app, encoding: 'utf8' });
 		const want = native('run', 'large_pyramid_b20', '--steps', '200');

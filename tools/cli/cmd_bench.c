@@ -460,6 +460,14 @@ static int bench_run(const bench_options *o, uint32_t r, bench_result *res)
 	return rc;
 }
 
+/* the least and the greatest of v[0..n), n >= 1 */
+static void range_of(const double *v, uint32_t n, double *lo, double *hi)
+{
+	*lo = *hi = v[0];
+	for (uint32_t i = 1; i < n; ++i)
+		*lo = v[i] < *lo ? v[i] : *lo, *hi = v[i] > *hi ? v[i] : *hi;
+}
+
 static void peer_report(const bench_options *o, const peer *pe, const peer_result *pr)
 {
 	uint32_t n = pr->runs;
@@ -470,9 +478,8 @@ static void peer_report(const bench_options *o, const peer *pe, const peer_resul
 	}
 	const peer_run *b = &pr->last;
 	const double *ratio = pr->ratio;
-	double lo = ratio[0], hi = ratio[0];
-	for (uint32_t r = 1; r < n; ++r)
-		lo = ratio[r] < lo ? ratio[r] : lo, hi = ratio[r] > hi ? ratio[r] : hi;
+	double lo, hi;
+	range_of(ratio, n, &lo, &hi);
 	if (pe->bullet)
 		printf("bullet ms/step %.3f (%d sub-step%s x %d iterations), %.1f bytes/body, highest body sank %.3f m; "
 		       "fixstep/bullet %.2f\n",
@@ -496,9 +503,8 @@ static void bench_report(const bench_options *o, const bench_result *res)
 	printf("kernels %s\n", fxs_kernels_name(res->used));
 	printf("workers %u\n", res->workers);
 	if (o->speedup && res->workers > 1) {
-		double lo = res->speedup[0], hi = lo;
-		for (uint32_t r = 1; r < o->runs; ++r)
-			lo = res->speedup[r] < lo ? res->speedup[r] : lo, hi = res->speedup[r] > hi ? res->speedup[r] : hi;
+		double lo, hi;
+		range_of(res->speedup, o->runs, &lo, &hi);
 		printf("one worker beside it: ms/step %.3f (median); speed-up at %u workers: median %.2f, range %.2f-%.2f "
 		       "over %u runs (taking turns every %u steps)\n",
 		       median_of(res->one_ms, o->runs), res->workers, median_of(res->speedup, o->runs), lo, hi, o->runs,

@@ -62,21 +62,23 @@ void fxs_tasks_run(const fxs_world *w, fxs_block_fn *fn, void *ctx, uint32_t cou
 			fn(ctx, k);
 		return;
 	}
-	if (w->task_fine) { /* tests: every block an item, in the scheduler's order */
-		trampoline t = { fn, ctx };
-		void *handle = w->task_enqueue(run_range, count, 1, &t, w->task_user);
-		if (handle)
-			w->task_finish(handle, w->task_user);
-		return;
+	/* one item per worker, each its share first; with task_fine (tests)
+	 * every block an item, in the scheduler's order */
+	trampoline tr = { fn, ctx };
+	shares sh;
+	fxs_task_fn *task = run_range;
+	void *task_ctx = &tr;
+	uint32_t items = count;
+	if (!w->task_fine) {
+		sh.fn = fn, sh.ctx = ctx;
+		sh.count = w->def.worker_count < count ? w->def.worker_count : count;
+		for (uint32_t k = 0; k < sh.count; ++k) {
+			atomic_init(&sh.s[k].next, (uint32_t)((uint64_t)count * k / sh.count));
+			sh.s[k].end = (uint32_t)((uint64_t)count * (k + 1) / sh.count);
+		}
+		task = run_shares, task_ctx = &sh, items = sh.count;
 	}
-	shares t;
-	t.fn = fn, t.ctx = ctx;
-	t.count = w->def.worker_count < count ? w->def.worker_count : count;
-	for (uint32_t k = 0; k < t.count; ++k) {
-		atomic_init(&t.s[k].next, (uint32_t)((uint64_t)count * k / t.count));
-		t.s[k].end = (uint32_t)((uint64_t)count * (k + 1) / t.count);
-	}
-	void *handle = w->task_enqueue(run_shares, t.count, 1, &t, w->task_user);
+	void *handle = w->task_enqueue(task, items, 1, task_ctx, w->task_user);
 	if (handle)
 		w->task_finish(handle, w->task_user);
 }

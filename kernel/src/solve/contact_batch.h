@@ -118,7 +118,10 @@ typedef struct lane_arms {
  * cache) into L1. Since the kernels read bodies as rows (2026-11-24),
  * dropping the batches' prefetch, or fetching 3-8 batches ahead, made no
  * difference beyond this machine's noise; it is kept for machines whose
- * hardware prefetcher does less. The warm start reads no
+ * hardware prefetcher does less. A pass over batches of one point a lane
+ * (spheres; contact_batch_vector.h's one_row) reads and fetches only the
+ * first normal row: fetching all four streamed a third more of such a
+ * batch than the pass reads. The warm start reads no
  * Jacobian, mass or separation: only the header and each row's first lines
  * (the responses and their shifts come first in a row).
  * The prefetches are volatile asm on x86: GCC deletes a loop whose body is
@@ -135,17 +138,21 @@ typedef struct lane_arms {
 #define FXS_PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
 #define FXS_PREFETCH_L1(p) __builtin_prefetch((p), 0, 3)
 #endif
-static inline void fxs_batches_prefetch(const solver_ctx *c, uint32_t i, uint32_t end, bool warm)
+static inline void fxs_batches_prefetch(const solver_ctx *c, uint32_t i, uint32_t end, bool warm, int rows)
 {
 	if (i + 2 < end) {
 		const char *p = (const char *)(const void *)&c->batches[i + 2];
 		if (!warm) {
+			/* the lines wholly in the normal rows left out are skipped */
+			const size_t lo = offsetof(contact_batch, n) + (size_t)rows * sizeof(lane_row),
+				     hi = offsetof(contact_batch, t);
 			for (size_t o = 0; o < offsetof(contact_batch, index); o += 64)
-				FXS_PREFETCH_L2(p + o);
+				if (o < lo || o + 64 > hi)
+					FXS_PREFETCH_L2(p + o);
 		} else {
 			for (size_t o = 0; o < offsetof(contact_batch, n); o += 64)
 				FXS_PREFETCH_L2(p + o);
-			for (int k = 0; k < 4; ++k)
+			for (int k = 0; k < rows; ++k)
 				for (size_t o = 0; o < offsetof(lane_row, rxa); o += 64)
 					FXS_PREFETCH_L2(p + offsetof(contact_batch, n) + (size_t)k * sizeof(lane_row) + o);
 			for (int t = 0; t < 2; ++t)

@@ -182,10 +182,13 @@ INLINE bool warm_batch(solver_ctx *c, const contact_batch *bt, int rows, bool ex
 	for (int t = 0; t < 2; ++t)
 		apply_v(&s, &L, linear3(L.ima, bt, 1 + t, h), linear3(L.imb, bt, 1 + t, h), &bt->t[t],
 			imp32g(ld64(bt->ti[t]), m_all(), &g, exact, count), &g, exact, count);
-	shifter ha = shifter_at(bt->tw.sa, h), hb = shifter_at(bt->tw.sb, h);
-	V p = imp32g(ld64(bt->twi), m_all(), &g, exact, count);
-	scaled_add3_v(&s.wa, bt->tw.ia, &ha, p, &g, exact, count, h);
-	scaled_add3_v(&s.wb, bt->tw.ib, &hb, p, &g, exact, count, h);
+	const V twi = ld64(bt->twi);
+	if (rows > 1 || m_any(ne(twi, zero()))) { /* a zero impulse changes nothing (solve_batch) */
+		shifter ha = shifter_at(bt->tw.sa, h), hb = shifter_at(bt->tw.sb, h);
+		V p = imp32g(twi, m_all(), &g, exact, count);
+		scaled_add3_v(&s.wa, bt->tw.ia, &ha, p, &g, exact, count, h);
+		scaled_add3_v(&s.wb, bt->tw.ib, &hb, p, &g, exact, count, h);
+	}
 	if (!exact && !guard_ok(&g))
 		return false;
 	_Alignas(64) char sink[64];
@@ -208,7 +211,7 @@ INLINE uint32_t warm_batches(solver_ctx *c, uint32_t first, uint32_t end, int ro
 {
 	uint32_t count = 0;
 	for (uint32_t i = first; i < end; ++i) {
-		fxs_batches_prefetch(c, i, end, true);
+		fxs_batches_prefetch(c, i, end, true, rows);
 		for (int h = 0; h < FXS_LANES; h += VW)
 			if (!warm_batch(c, &c->batches[i], rows, false, &count, h))
 				warm_batch_exact(c, &c->batches[i], rows, &count, h);
@@ -331,15 +334,21 @@ INLINE bool solve_batch(solver_ctx *c, contact_batch *bt, int rows, bool use_bia
 	const V tlim = mul_q16_v(moment, mu), ntlim = sub(zero(), tlim);
 	const V old = ld64(bt->twi);
 	const M runs = m_not(m_and(eq(tlim, zero()), eq(old, zero())));
-	V wn = sub(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
-	wn = sat32g(shr_round16(wn), runs, &g, exact, count);
-	shifter hm = shifter_at(r->sm, h);
-	V twi = sub(old, scaled_mul_v(ld32(r->mass), wn, &hm));
-	twi = max_(min_(twi, tlim), ntlim);
-	V p = imp32g(sub(twi, old), m_all(), &g, exact, count);
-	shifter ha = shifter_at(r->sa, h), hb = shifter_at(r->sb, h);
-	scaled_add3_v(&s.wa, r->ia, &ha, p, &g, exact, count, h);
-	scaled_add3_v(&s.wb, r->ib, &hb, p, &g, exact, count, h);
+	V twi = old;
+	/* where no lane runs it, it changes nothing (every product is of a
+	 * zero impulse): with one point a lane, whose lever is zero, it runs
+	 * only on an impulse carried in from a manifold of more points */
+	if (rows > 1 || m_any(runs)) {
+		V wn = sub(dot3(s.wb, n), dot3(s.wa, n)); /* the twist's Jacobians are the normal */
+		wn = sat32g(shr_round16(wn), runs, &g, exact, count);
+		shifter hm = shifter_at(r->sm, h);
+		twi = sub(old, scaled_mul_v(ld32(r->mass), wn, &hm));
+		twi = max_(min_(twi, tlim), ntlim);
+		V p = imp32g(sub(twi, old), m_all(), &g, exact, count);
+		shifter ha = shifter_at(r->sa, h), hb = shifter_at(r->sb, h);
+		scaled_add3_v(&s.wa, r->ia, &ha, p, &g, exact, count, h);
+		scaled_add3_v(&s.wb, r->ib, &hb, p, &g, exact, count, h);
+	}
 	if (!exact && !guard_ok(&g))
 		return false;
 	for (int k = 0; k < rows; ++k)
@@ -367,7 +376,7 @@ INLINE uint32_t solve_batches(solver_ctx *c, uint32_t first, uint32_t end, bool 
 	uint32_t count = 0;
 	const V inv_h = splat(c->inv_h), push_min = splat(-(int64_t)c->push_max);
 	for (uint32_t i = first; i < end; ++i) {
-		fxs_batches_prefetch(c, i, end, false);
+		fxs_batches_prefetch(c, i, end, false, rows);
 		for (int h = 0; h < FXS_LANES; h += VW)
 			if (!solve_batch(c, &c->batches[i], rows, use_bias, inv_h, push_min, false, &count, h))
 				solve_batch_exact(c, &c->batches[i], rows, use_bias, &count, h);

@@ -327,9 +327,6 @@ static void peers_take_turn(const bench_options *o, peer_proc *procs, bool *live
 	}
 }
 
-/* Steps w o->steps times: the ns of the steps and of hashing (timed apart),
- * each live peer (live[p]) taking its turn every o->chunk steps (one that
- * fails is finished and no longer live). */
 /* n steps of the one-worker world beside a run with workers, timed into *one */
 static void one_worker_steps(fxs_world *w1, uint32_t n, uint64_t *one)
 {
@@ -342,6 +339,10 @@ static void one_worker_steps(fxs_world *w1, uint32_t n, uint64_t *one)
 	*one += cli_now_ns() - t0;
 }
 
+/* Steps w o->steps times: the ns of the steps and of hashing (timed apart),
+ * each live peer (live[p]) taking its turn every o->chunk steps (one that
+ * fails is finished and no longer live), and the one-worker world w1
+ * (or NULL) its own, its ns in *one. */
 static void bench_steps(const bench_options *o, fxs_world *w, fxs_world *w1, peer_proc *procs, bool *live,
 			uint64_t *total, uint64_t *hashing, uint64_t *one, bench_result *drift)
 {

@@ -130,22 +130,25 @@ $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o: KCF = $(KERNEL_CFLAGS)
 $(BUILD)/obj/fixmath_glue/%.o $(BUILD)/obj/kernel/%.o $(BUILD)/obj/session/%.o: LIBCF = -fvisibility=hidden $(PIC)
 $(call obj,$(REPLAY_SRC)): LIBCF = -fvisibility=hidden $(PIC)
 # The vector kernels: one translation unit per instruction set
-# (kernel/src/simd/kernels_avx2.c, _avx512.c, _neon.c, _simd128.c), each
+# (kernel/src/simd/kernels_sse4.c, _avx2.c, _avx512.c, _neon.c, _simd128.c), each
 # compiling every stage's *_vector.h on its lanes into one table
 # (kernel/src/simd/kernels.h); kernel/src/simd/cpu.c chooses at run time.
-# AVX2 and AVX-512 on x86, NEON on aarch64, SIMD128 in wasm builds made with
+# SSE4.2, AVX2 and AVX-512 on x86, NEON on aarch64, SIMD128 in wasm builds made with
 # -msimd128; elsewhere a unit builds to a NULL table. The same bits as the
 # portable code. Integer only: `make nofloat` checks their objects by
 # disassembly instead of -mgeneral-regs-only, which would forbid the vector
 # registers.
 ifneq ($(filter x86_64% i386% i486% i586% i686%,$(TARGET_MACHINE)),)
+SSE4_CFLAGS ?= -msse4.2 -mpopcnt
 AVX2_CFLAGS ?= -mavx2
 AVX512_CFLAGS ?= -mavx2 -mavx512f -mavx512vl -mavx512dq -mavx512cd
 endif
+VEC_SSE4_SRC   := kernel/src/simd/kernels_sse4.c
 VEC_AVX2_SRC   := kernel/src/simd/kernels_avx2.c
 VEC_AVX512_SRC := kernel/src/simd/kernels_avx512.c
 VEC_NEON_SRC   := kernel/src/simd/kernels_neon.c
 VEC_KCF = $(filter-out -mgeneral-regs-only,$(KERNEL_CFLAGS))
+$(call obj,$(VEC_SSE4_SRC)): KCF = $(VEC_KCF) $(SSE4_CFLAGS)
 $(call obj,$(VEC_AVX2_SRC)): KCF = $(VEC_KCF) $(AVX2_CFLAGS)
 $(call obj,$(VEC_AVX512_SRC)): KCF = $(VEC_KCF) $(AVX512_CFLAGS)
 $(call obj,$(VEC_NEON_SRC)): KCF = $(VEC_KCF)
@@ -211,7 +214,7 @@ demo: all
 
 # Compile kernel/ and fixmath_glue/ so that any floating point is a build error;
 # the vector kernels, which need the vector registers, are checked by disassembly.
-SIMD_OBJ = $(patsubst %.c,$(BUILD)/nofloat/obj/%.o,$(VEC_AVX2_SRC) $(VEC_AVX512_SRC))
+SIMD_OBJ = $(patsubst %.c,$(BUILD)/nofloat/obj/%.o,$(VEC_SSE4_SRC) $(VEC_AVX2_SRC) $(VEC_AVX512_SRC))
 NEON_OBJ = $(patsubst %.c,$(BUILD)/nofloat-aarch64/obj/%.o,$(VEC_NEON_SRC))
 AARCH64_CC ?= aarch64-linux-gnu-gcc
 nofloat:

@@ -103,7 +103,7 @@ bool cli_parse_prob(const char *s, double *out)
 
 int cli_parse_kernels(const char *s)
 {
-	for (int k = FXS_KERNELS_PORTABLE; k <= FXS_KERNELS_NEON; ++k)
+	for (int k = FXS_KERNELS_PORTABLE; k < FXS_KERNELS_LEVELS; ++k)
 		if (s && strcmp(s, fxs_kernels_name((fxs_kernels)k)) == 0)
 			return k;
 	return -1;

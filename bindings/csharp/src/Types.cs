@@ -11,7 +11,7 @@ namespace Fixstep
     public enum Result { Ok = 0, InvalidArgument = 1, BufferTooSmall = 2, NoMemory = 3, BadMagic = 4, Version = 5, Truncated = 6, Corrupt = 7, Limit = 8, InvalidId = 9 }
     public enum BodyType { Static = 0, Kinematic = 1, Dynamic = 2 }
     public enum ShapeType { Sphere = 0, Box = 1, Capsule = 2, Mesh = 3, Hull = 4, Compound = 5, Cylinder = 6 }
-    public enum Kernels { Portable = 0, Avx2 = 1, Avx512 = 2, Simd128 = 3, Neon = 4 }
+    public enum Kernels { Portable = 0, Avx2 = 1, Avx512 = 2, Simd128 = 3, Neon = 4, Sse4 = 5 }
 
     /// <summary>A failure the library reported: its result and its message.</summary>
     public class FixstepException : Exception

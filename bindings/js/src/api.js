@@ -211,7 +211,7 @@ function live(obj, what) {
 const BODY_TYPES = ['static', 'kinematic', 'dynamic'];
 const SHAPE_TYPES = ['sphere', 'box', 'capsule', 'mesh', 'hull', 'compound', 'cylinder'];
 const JOINT_TYPES = ['ball', 'hinge', 'fixed', 'distance', 'prismatic', 'spherical', 'filter', 'wheel', 'motor'];
-const KERNELS = ['portable', 'avx2', 'avx512', 'simd128', 'neon'];
+const KERNELS = ['portable', 'avx2', 'avx512', 'simd128', 'neon', 'sse4'];
 function enumIndex(list, v, what) {
 	if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < list.length) return v;
 	const i = list.indexOf(v);

@@ -25,7 +25,7 @@ export interface Vec3 { x: number; y: number; z: number }
 export interface Quat { x: number; y: number; z: number; w: number }
 
 export type BodyType = 'static' | 'kinematic' | 'dynamic';
-export type Kernels = 'portable' | 'avx2' | 'avx512' | 'simd128' | 'neon';
+export type Kernels = 'portable' | 'avx2' | 'avx512' | 'simd128' | 'neon' | 'sse4';
 
 export type Shape =
 	| { type: 'sphere'; radius: Num; halfHeight?: Num; halfExtents?: Vec3In }

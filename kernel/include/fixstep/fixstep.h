@@ -101,12 +101,18 @@ typedef enum fxs_kernels {
 				   * elsewhere gets the widest that target has */
 	FXS_KERNELS_NEON = 4,     /* AArch64 (Advanced SIMD): the same two at a time; likewise a level
 				   * of its own target */
+	FXS_KERNELS_SSE4 = 5,     /* x86 with SSE4.2 and POPCNT (x86-64-v2), for CPUs without AVX2:
+				   * the same two at a time. Narrower than AVX2 (the levels' order
+				   * from narrow to wide: portable, sse4, avx2, avx512, then the
+				   * other targets' simd128 and neon) */
 } fxs_kernels;
+/* how many levels there are: 0 .. FXS_KERNELS_LEVELS - 1 */
+#define FXS_KERNELS_LEVELS 6
 /* Use kernels no wider than k; returns the ones that will run (no wider
  * than what the CPU and the build have). */
 fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k);
 fxs_kernels fxs_world_get_kernels(const fxs_world *w);
-/* "portable", "avx2", "avx512", "simd128" or "neon" */
+/* "portable", "sse4", "avx2", "avx512", "simd128" or "neon" */
 const char *fxs_kernels_name(fxs_kernels k);
 /* The threads the step uses from now on, as fxs_world_def's worker_count,
  * enqueue_task, finish_task and user_task_context say (docs/threads.md);

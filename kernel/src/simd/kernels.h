@@ -8,8 +8,8 @@
  *   collide/recycle_vector.h       the contact recycling test
  *   solve/integrate_vector.h       the position integration
  *   state/hash_vector.h            the state hash's XXH3 update
- * and one translation unit per instruction set (simd/kernels_avx2.c,
- * kernels_avx512.c, kernels_neon.c, kernels_simd128.c) includes its lanes
+ * and one translation unit per instruction set (simd/kernels_sse4.c,
+ * kernels_avx2.c, kernels_avx512.c, kernels_neon.c, kernels_simd128.c) includes its lanes
  * layer and those sources and fills the table. Every kernel computes the
  * portable code's integer formulas, so whichever table runs (or none) the
  * bits are the same.
@@ -64,8 +64,9 @@ typedef struct fxs_kernel_table {
 /* Whether this CPU and build have the kernels of level k (the portable
  * level always). */
 bool fxs_kernels_available(fxs_kernels k);
-/* The widest level no wider than k (in fxs_kernels' order) that this CPU
- * and build have: what fxs_world_set_kernels promises. */
+/* The widest level no wider than k (in the order fixstep.h states: portable,
+ * sse4, avx2, avx512, simd128, neon) that this CPU and build have: what
+ * fxs_world_set_kernels promises. */
 fxs_kernels fxs_kernels_at_most(fxs_kernels k);
 /* The table of level k; NULL for the portable level and for a level this
  * CPU or build does not have. */
@@ -74,8 +75,9 @@ const fxs_kernel_table *fxs_kernel_table_get(fxs_kernels k);
 /* ---- each instruction set's translation unit ---- */
 
 /* The tables, NULL where the build does not target that instruction set
- * (the AVX ones outside x86, NEON outside aarch64, SIMD128 outside wasm
+ * (the SSE4 and AVX ones outside x86, NEON outside aarch64, SIMD128 outside wasm
  * builds made with -msimd128). Whether the CPU has it is cpu.c's question. */
+const fxs_kernel_table *fxs_kernel_table_sse4(void);
 const fxs_kernel_table *fxs_kernel_table_avx2(void);
 const fxs_kernel_table *fxs_kernel_table_avx512(void);
 const fxs_kernel_table *fxs_kernel_table_neon(void);

@@ -341,7 +341,7 @@ fxs_kernels fxs_world_set_kernels(fxs_world *w, fxs_kernels k)
 {
 	if (!w)
 		return fxs_world_get_kernels(w);
-	w->kernels = k < FXS_KERNELS_PORTABLE ? FXS_KERNELS_PORTABLE : k > FXS_KERNELS_NEON ? FXS_KERNELS_NEON : k;
+	w->kernels = (int)k < 0 ? FXS_KERNELS_PORTABLE : (int)k >= FXS_KERNELS_LEVELS ? FXS_KERNELS_NEON : k;
 	return fxs_world_get_kernels(w);
 }
 

@@ -393,6 +393,14 @@ default_rows() {
         s=${ROW_LABELS[$i]}; n=$(( ${ROW_STEPS[$i]} / 4 )); [ "$n" -ge 1 ] || n=1
         add_row "$s@3w" "run $s --steps $n --workers 3"; ROW_STEPS+=("$n")
     done
+    # The SSE4 kernels (x86 CPUs without AVX2), which no x86 target here would pick: every
+    # scene for an eighth of its steps, at least 1, capped at sse4 (the other targets run
+    # their own widest level no wider, or the portable one).
+    local serial=$(( ${#ROW_LABELS[@]} / 2 ))
+    for ((i = 0; i < serial; ++i)); do
+        s=${ROW_LABELS[$i]}; n=$(( ${ROW_STEPS[$i]} / 8 )); [ "$n" -ge 1 ] || n=1
+        add_row "$s@sse4" "run $s --steps $n --kernels sse4"; ROW_STEPS+=("$n")
+    done
     # The settle goldens (tests/test_solver.c): the step at which the 10-box stack and the
     # 20-row pyramid fall asleep, and the hash after 3,000 steps.
     for s in box_stack pyramid_20; do

@@ -8,7 +8,9 @@
  *    for |x| < 2^62, ((x + 2^62) >>> n) - 2^(62 - n);
  *  - shifts by a count per lane: each lane's count shifts the whole
  *    register (psrlq and psllq take one count), and a blend takes each lane
- *    from its own shift; shr_by keeps both counts ready in the shifter;
+ *    from its own shift; shr_by keeps both counts ready in the shifter, and
+ *    shifts once where they are equal (bodies of one mass share their
+ *    linear responses' shift);
  *  - 64-bit min, max and abs: a compare and a blend;
  *  - leading-zero counts (a binary search and a pshufb table) and 64-bit
  *    products (three 32 x 32 -> 64 ones);
@@ -146,22 +148,27 @@ INLINE V mullo(V a, V b)
 typedef struct shifter {
 	V s0, s1, bias, corr; /* the counts of lanes 0 and 1 (lane 0's in
 			       * both), 2^(s-1) + 2^62, 2^(62-s) */
+	bool same;            /* both lanes' counts equal: one shift does */
 } shifter;
 INLINE shifter shifter_of(V s)
 {
-	shifter h = { s, count1(s), add(srli(sllv(splat(1), s), 1), splat(OFF62)), srlv(splat(OFF62), s) };
+	shifter h = { s, count1(s), add(srli(sllv(splat(1), s), 1), splat(OFF62)), srlv(splat(OFF62), s), false };
+	h.same = _mm_testz_si128(xor_(h.s0, h.s1), m_all());
 	return h;
 }
 INLINE V shr_by(V x, const shifter *h)
 {
 	const V y = add(x, h->bias);
+	if (h->same)
+		return sub(_mm_srl_epi64(y, h->s0), h->corr);
 	return sub(lanes01(_mm_srl_epi64(y, h->s0), _mm_srl_epi64(y, h->s1)), h->corr);
 }
 
 INLINE shifter shifter_sel(M m, shifter a, shifter b)
 {
 	const V s = sel(m, a.s0, b.s0);
-	shifter h = { s, count1(s), sel(m, a.bias, b.bias), sel(m, a.corr, b.corr) };
+	shifter h = { s, count1(s), sel(m, a.bias, b.bias), sel(m, a.corr, b.corr), false };
+	h.same = _mm_testz_si128(xor_(h.s0, h.s1), m_all());
 	return h;
 }
 

@@ -1,12 +1,13 @@
-/* The vector kernels' lanes: one API, four instruction sets.
+/* The vector kernels' lanes: one API, five instruction sets.
  *
  * The vector kernels (solve/contact_batch_vector.h,
  * joint/joint_batch_vector.h, collide/collide_box_box_vector.h,
  * collide/recycle_vector.h, solve/integrate_vector.h) are written once
  * against the operations below; each instruction set's translation
- * unit (simd/kernels_avx2.c, _avx512.c, _neon.c, _simd128.c; kernels.h)
- * includes its layer (lanes_avx2.h, lanes_avx512.h, lanes_neon.h,
- * lanes_simd128.h), then the kernel. So a change
+ * unit (simd/kernels_sse4.c, _avx2.c, _avx512.c, _neon.c, _simd128.c;
+ * kernels.h) includes its layer (lanes_sse4.h, lanes_avx2.h, lanes_avx512.h,
+ * lanes_neon.h, lanes_simd128.h; the two x86 layers below AVX-512 share
+ * lanes_x86.h), then the kernel. So a change
  * to a portable formula is carried over once, for every instruction set, and
  * every kernel computes the portable kernel's integer formulas lane for lane.
  * Integer instructions only: `make nofloat` disassembles every object built
@@ -14,8 +15,8 @@
  *
  * A layer defines FXS_VEC_BUILD (1 where the compiler targets the
  * instruction set), and then:
- *   VW                 lanes per vector: 8 (AVX-512), 4 (AVX2), 2 (NEON,
- *                      SIMD128); a
+ *   VW                 lanes per vector: 8 (AVX-512), 4 (AVX2), 2 (SSE4,
+ *                      NEON, SIMD128); a
  *                      kernel takes a batch's FXS_LANES lanes VW at a time
  *   V                  VW int64 lanes; M a mask of VW lanes
  *   splat zero add sub and_ or_ xor_ andnot_(a, b) = ~a & b
@@ -23,7 +24,7 @@
  *   ld32_ st32_        VW int32 (sign-extended; stored: the low 32 bits)
  *   ld64_ st64_ ld8_ st8_ (bytes zero-extended; stored: the low byte)
  *   slli srli sra      by a constant; sra exact for every value
- *   sra62(x, n)        x >> n (arithmetic) for |x| < 2^62 (cheaper on AVX2)
+ *   sra62(x, n)        x >> n (arithmetic) for |x| < 2^62 (cheaper on AVX2, SSE4)
  *   sllv srlv srav     by a count per lane in [0, 63]; srav exact
  *   min_ max_ abs_     signed; abs_(INT64_MIN) = INT64_MIN
  *   gt eq ugt          compares (ugt unsigned) giving M
@@ -31,7 +32,7 @@
  *   m_and m_or m_andnot(a, b) m_not m_any m_bits (lane l's bit l) m_count
  *   m_all() m_none() m_from_bits(bits)
  *   bitlen(x)          the bits of x >= 0 (0 for 0)
- *   bitlen32(x)        the same for 0 <= x < 2^32 (cheaper on AVX2 and NEON)
+ *   bitlen32(x)        the same for 0 <= x < 2^32 (cheaper on AVX2, SSE4, NEON)
  *                      (FXS_VEC_CHEAP_BITLEN 1 where bitlen is one instruction)
  *   mullo(a, b)        the low 64 bits of a b
  *   shifter, shifter_of(s), shr_by(x, h)

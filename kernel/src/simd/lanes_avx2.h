@@ -1,12 +1,9 @@
 /* The lanes (lanes.h) with AVX2: four int64 lanes in a ymm register, masks
  * as vectors (all ones or all zeros per lane). What AVX2 lacks is made:
- *  - 64-bit arithmetic right shifts: exactly as ((x ^ s) >>> n) ^ s, s the
- *    sign; or, for |x| < 2^62 (sra62, shr_by), as ((x + 2^62) >>> n) -
- *    2^(62 - n), one instruction fewer;
- *  - 64-bit min, max and abs: a compare and a blend;
- *  - leading-zero counts (a binary search and a table) and 64-bit products
- *    (three 32 x 32 -> 64 ones); the packing and the joints' setup use
- *    them, not the passes;
+ *  - 64-bit arithmetic right shifts, min, max and abs, leading-zero counts
+ *    and 64-bit products as lanes_x86.h makes them for SSE4 too (the
+ *    packing and the joints' setup use the last two, not the passes);
+ *  - shr_by as ((x + 2^(s-1) + 2^62) >>> s) - 2^(62 - s), one vpsrlvq;
  *  - the guard: every value noted is offset into [0, 2^32) (or [0, 2^k)) if
  *    in range, and the offsets are or-ed together, so that one test of the
  *    high bits at the end finds any value out of range (lanes_common.h's,
@@ -58,47 +55,24 @@ INLINE V xor_(V a, V b) { return _mm256_xor_si256(a, b); }
 INLINE V andnot_(V a, V b) { return _mm256_andnot_si256(a, b); }
 INLINE M gt(V a, V b) { return _mm256_cmpgt_epi64(a, b); }
 INLINE M eq(V a, V b) { return _mm256_cmpeq_epi64(a, b); }
-INLINE M ugt(V a, V b)
-{
-	const V top = splat(INT64_MIN);
-	return gt(xor_(a, top), xor_(b, top));
-}
 #define slli(x, n) _mm256_slli_epi64((x), (n))
 #define srli(x, n) _mm256_srli_epi64((x), (n))
-INLINE V sra_(V x, int n)
-{
-	const V s = gt(zero(), x);
-	return xor_(_mm256_srli_epi64(xor_(x, s), n), s);
-}
-#define sra(x, n) sra_((x), (n))
-INLINE V sra62_(V x, int n)
-{
-	return sub(_mm256_srli_epi64(add(x, splat(OFF62)), n), splat(OFF62 >> n));
-}
-#define sra62(x, n) sra62_((x), (n))
 INLINE V sllv(V x, V s)
 {
 	return _mm256_sllv_epi64(x, s);
 }
 INLINE V srlv(V x, V s) { return _mm256_srlv_epi64(x, s); }
-INLINE V srav(V x, V s)
-{
-	const V m = gt(zero(), x);
-	return xor_(_mm256_srlv_epi64(xor_(x, m), s), m);
-}
 INLINE V sel(M m, V a, V b) { return _mm256_blendv_epi8(b, a, m); }
-INLINE V maskz(M m, V x) { return and_(m, x); }
-INLINE V min_(V a, V b) { return sel(gt(a, b), b, a); }
-INLINE V max_(V a, V b) { return sel(gt(a, b), a, b); }
-INLINE V abs_(V x)
+INLINE V mulu(V a, V b) { return _mm256_mul_epu32(a, b); }
+INLINE V nibble_bits(V x)
 {
-	const V m = gt(zero(), x);
-	return sub(xor_(x, m), m);
+	const V table = _mm256_setr_epi8(0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4,
+					 4, 4, 4);
+	return _mm256_shuffle_epi8(table, x);
 }
-INLINE M m_and(M a, M b) { return and_(a, b); }
-INLINE M m_or(M a, M b) { return or_(a, b); }
-INLINE M m_andnot(M a, M b) { return andnot_(a, b); }
-INLINE M m_not(M a) { return xor_(a, splat(-1)); }
+/* arithmetic shifts, min, max, abs, masks, bit lengths, products */
+#include "simd/lanes_x86.h"
+
 INLINE bool m_any(M a) { return !_mm256_testz_si256(a, a); }
 INLINE uint32_t m_bits(M a)
 {
@@ -106,37 +80,10 @@ INLINE uint32_t m_bits(M a)
 	return (b & 1) | (b >> 7 & 2) | (b >> 14 & 4) | (b >> 21 & 8);
 }
 INLINE uint32_t m_count(M a) { return (uint32_t)__builtin_popcount((uint32_t)_mm256_movemask_epi8(a)) / 8; }
-INLINE M m_all(void) { return splat(-1); }
-INLINE M m_none(void) { return zero(); }
 INLINE M m_from_bits(uint32_t b)
 {
 	const V bit = _mm256_setr_epi64x(1, 2, 4, 8);
 	return eq(and_(splat((int64_t)b), bit), bit);
-}
-
-/* x >= 0, below 2^(2 top): a binary search over top, ..., 8 and 4 bits,
- * then the bits of the last nibble from a table (vpshufb) */
-INLINE V bitlen_from(V x, int top)
-{
-	V n = zero();
-	for (int k = top; k >= 4; k /= 2) {
-		const M big = gt(x, splat(((int64_t)1 << k) - 1));
-		n = add(n, and_(big, splat(k)));
-		x = sel(big, _mm256_srli_epi64(x, k), x);
-	}
-	/* x < 16, in the low byte of its lane; the other bytes are 0, table[0] = 0 */
-	const V table = _mm256_setr_epi8(0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4,
-					 4, 4, 4);
-	return add(n, _mm256_shuffle_epi8(table, x));
-}
-INLINE V bitlen(V x) { return bitlen_from(x, 32); }
-INLINE V bitlen32(V x) { return bitlen_from(x, 16); }
-/* the low 64 bits of a b from three 32 x 32 -> 64 products */
-INLINE V mullo(V a, V b)
-{
-	const V lo = _mm256_mul_epu32(a, b);
-	const V cross = add(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), b), _mm256_mul_epu32(a, _mm256_srli_epi64(b, 32)));
-	return add(lo, _mm256_slli_epi64(cross, 32));
 }
 
 typedef struct shifter {

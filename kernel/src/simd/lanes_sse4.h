@@ -3,17 +3,13 @@
  * other CPUs): two int64 lanes in an xmm register, masks as vectors (all
  * ones or all zeros per lane). SSE4.1 and 4.2 give 32 x 32 -> 64 signed
  * products (pmuldq), 64-bit compares (pcmpgtq), blends and ptest; what they
- * lack is made as AVX2's layer makes it (lanes_avx2.h):
- *  - 64-bit arithmetic right shifts: ((x ^ s) >>> n) ^ s, s the sign; or,
- *    for |x| < 2^62, ((x + 2^62) >>> n) - 2^(62 - n);
+ * lack is made as for AVX2 (lanes_x86.h: arithmetic shifts, min, max, abs,
+ * bit lengths, 64-bit products), and:
  *  - shifts by a count per lane: each lane's count shifts the whole
  *    register (psrlq and psllq take one count), and a blend takes each lane
  *    from its own shift; shr_by keeps both counts ready in the shifter, and
  *    shifts once where they are equal (bodies of one mass share their
  *    linear responses' shift);
- *  - 64-bit min, max and abs: a compare and a blend;
- *  - leading-zero counts (a binary search and a pshufb table) and 64-bit
- *    products (three 32 x 32 -> 64 ones);
  *  - the guard: the offsets or-ed (lanes_common.h).
  * Chosen at run time (simd/cpu.c): SSE4.2 and POPCNT. Builds for x86-64 and
  * i386 (no 64-bit general-register moves). Integer instructions only (`make
@@ -63,24 +59,8 @@ INLINE V xor_(V a, V b) { return _mm_xor_si128(a, b); }
 INLINE V andnot_(V a, V b) { return _mm_andnot_si128(a, b); }
 INLINE M gt(V a, V b) { return _mm_cmpgt_epi64(a, b); }
 INLINE M eq(V a, V b) { return _mm_cmpeq_epi64(a, b); }
-INLINE M ugt(V a, V b)
-{
-	const V top = splat(INT64_MIN);
-	return gt(xor_(a, top), xor_(b, top));
-}
 #define slli(x, n) _mm_slli_epi64((x), (n))
 #define srli(x, n) _mm_srli_epi64((x), (n))
-INLINE V sra_(V x, int n)
-{
-	const V s = gt(zero(), x);
-	return xor_(_mm_srli_epi64(xor_(x, s), n), s);
-}
-#define sra(x, n) sra_((x), (n))
-INLINE V sra62_(V x, int n)
-{
-	return sub(_mm_srli_epi64(add(x, splat(OFF62)), n), splat(OFF62 >> n));
-}
-#define sra62(x, n) sra62_((x), (n))
 /* lane 0 from a (its low 64 bits), lane 1 from b */
 INLINE V lanes01(V a, V b) { return _mm_blend_epi16(a, b, 0xF0); }
 /* s's lane 1 as the count of a whole-register shift (psrlq and psllq read
@@ -88,24 +68,12 @@ INLINE V lanes01(V a, V b) { return _mm_blend_epi16(a, b, 0xF0); }
 INLINE V count1(V s) { return _mm_unpackhi_epi64(s, s); }
 INLINE V sllv(V x, V s) { return lanes01(_mm_sll_epi64(x, s), _mm_sll_epi64(x, count1(s))); }
 INLINE V srlv(V x, V s) { return lanes01(_mm_srl_epi64(x, s), _mm_srl_epi64(x, count1(s))); }
-INLINE V srav(V x, V s)
-{
-	const V m = gt(zero(), x);
-	return xor_(srlv(xor_(x, m), s), m);
-}
 INLINE V sel(M m, V a, V b) { return _mm_blendv_epi8(b, a, m); }
-INLINE V maskz(M m, V x) { return and_(m, x); }
-INLINE V min_(V a, V b) { return sel(gt(a, b), b, a); }
-INLINE V max_(V a, V b) { return sel(gt(a, b), a, b); }
-INLINE V abs_(V x)
-{
-	const V m = gt(zero(), x);
-	return sub(xor_(x, m), m);
-}
-INLINE M m_and(M a, M b) { return and_(a, b); }
-INLINE M m_or(M a, M b) { return or_(a, b); }
-INLINE M m_andnot(M a, M b) { return andnot_(a, b); }
-INLINE M m_not(M a) { return xor_(a, splat(-1)); }
+INLINE V mulu(V a, V b) { return _mm_mul_epu32(a, b); }
+INLINE V nibble_bits(V x) { return _mm_shuffle_epi8(_mm_setr_epi8(0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4), x); }
+/* arithmetic shifts, min, max, abs, masks, bit lengths, products */
+#include "simd/lanes_x86.h"
+
 INLINE bool m_any(M a) { return !_mm_testz_si128(a, a); }
 INLINE uint32_t m_bits(M a)
 {
@@ -113,36 +81,10 @@ INLINE uint32_t m_bits(M a)
 	return (b & 1) | (b >> 7 & 2);
 }
 INLINE uint32_t m_count(M a) { return (uint32_t)__builtin_popcount((uint32_t)_mm_movemask_epi8(a)) / 8; }
-INLINE M m_all(void) { return splat(-1); }
-INLINE M m_none(void) { return zero(); }
 INLINE M m_from_bits(uint32_t b)
 {
 	const V bit = _mm_set_epi64x(2, 1);
 	return eq(and_(splat((int64_t)b), bit), bit);
-}
-
-/* x >= 0, below 2^(2 top): a binary search over top, ..., 8 and 4 bits,
- * then the bits of the last nibble from a table (pshufb) */
-INLINE V bitlen_from(V x, int top)
-{
-	V n = zero();
-	for (int k = top; k >= 4; k /= 2) {
-		const M big = gt(x, splat(((int64_t)1 << k) - 1));
-		n = add(n, and_(big, splat(k)));
-		x = sel(big, _mm_srli_epi64(x, k), x);
-	}
-	/* x < 16, in the low byte of its lane; the other bytes are 0, table[0] = 0 */
-	const V table = _mm_setr_epi8(0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4);
-	return add(n, _mm_shuffle_epi8(table, x));
-}
-INLINE V bitlen(V x) { return bitlen_from(x, 32); }
-INLINE V bitlen32(V x) { return bitlen_from(x, 16); }
-/* the low 64 bits of a b from three 32 x 32 -> 64 products */
-INLINE V mullo(V a, V b)
-{
-	const V lo = _mm_mul_epu32(a, b);
-	const V cross = add(_mm_mul_epu32(_mm_srli_epi64(a, 32), b), _mm_mul_epu32(a, _mm_srli_epi64(b, 32)));
-	return add(lo, _mm_slli_epi64(cross, 32));
 }
 
 typedef struct shifter {

@@ -31,7 +31,9 @@ int cli_parse_u32(const char *s, uint32_t *out);
 bool cli_parse_hex(const char *s, uint8_t *out, size_t n);
 /* A probability, 0..1 (decimal): false for anything else. */
 bool cli_parse_prob(const char *s, double *out);
-/* --kernels NAME (portable, avx2, avx512, simd128, neon): the level, or -1 for anything else. */
+/* --kernels NAME (a level's fxs_kernels_name: portable, sse4, avx2, avx512,
+ * simd128, neon): the level, or -1 after the one-line error naming them (s
+ * NULL: the argument is missing). */
 int cli_parse_kernels(const char *s);
 /* Use the --kernels choice (requested >= 0) in w; a note on stderr when this
  * machine runs narrower ones. The bits do not depend on it. */

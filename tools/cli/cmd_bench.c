@@ -238,8 +238,9 @@ static int bench_usage(void)
 	       "(default 10; fixstep first in every other turn), and fixstep/peer is the\n"
 	       "median of the runs' ratios (with their\n"
 	       "range), the figure to compare across machines.\n"
-	       "--kernels portable, sse4, avx2, avx512 or neon: the solver kernels to use at\n"
-	       "most (default: the widest this machine has; the hash is the same with any).\n"
+	       "--kernels portable, sse4, avx2, avx512, simd128 or neon: the solver kernels\n"
+	       "to use at most (default: the widest this machine has; the hash is the same\n"
+	       "with any).\n"
 	       "--workers N: the threads of the step, 1..64 (default 1; the built-in pool;\n"
 	       "the hash is the same with any); a Box3D program steps on as many (its own\n"
 	       "scheduler), Bullet on one. --speedup (with N above 1): the same scene on one\n"
@@ -288,8 +289,8 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 		} else if (strcmp(a, "--speedup") == 0) {
 			o->speedup = true;
 		} else if (strcmp(a, "--kernels") == 0) {
-			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
-				return cli_usage_error("--kernels needs portable, sse4, avx2, avx512, simd128 or neon");
+			if ((o->kernels = cli_parse_kernels(++i < argc ? argv[i] : NULL)) < 0)
+				return 2;
 		} else if (!cli_positional("bench", a, &name, 1)) {
 			return 2;
 		}

@@ -72,7 +72,7 @@ static int run_usage(void)
 	       "every K steps (K > 0) and, always as its last line, 'hash ' and the final\n"
 	       "state hash in 16 lowercase hex digits. --trace prints body BODY's (slot index)\n"
 	       "position and velocity after every step, in decimal. --kernels portable, sse4,\n"
-	       "avx2, avx512 or neon: the solver kernels to use at most (default: the\n"
+	       "avx2, avx512, simd128 or neon: the solver kernels to use at most (default: the\n"
 	       "widest this machine has; the hashes are the same with any). --workers N: the step's\n"
 	       "threads, 1..64 (default 1; the hashes are the same with any). --snapshot writes the state at\n"
 	       "the end to FILE (a start for `fixstep verify --start`).\n");
@@ -103,8 +103,8 @@ static int run_parse(int argc, char **argv, run_options *o)
 			if (++i >= argc || !cli_parse_u32(argv[i], &o->workers) || o->workers == 0 || o->workers > FXS_MAX_WORKERS)
 				return cli_usage_error("--workers needs an integer in 1..%d", FXS_MAX_WORKERS);
 		} else if (strcmp(a, "--kernels") == 0) {
-			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
-				return cli_usage_error("--kernels needs portable, sse4, avx2, avx512, simd128 or neon");
+			if ((o->kernels = cli_parse_kernels(++i < argc ? argv[i] : NULL)) < 0)
+				return 2;
 		} else if (strcmp(a, "--snapshot") == 0) {
 			if (++i >= argc || !argv[i][0])
 				return cli_usage_error("--snapshot needs a file name");

@@ -206,9 +206,9 @@ static int verify_usage(void)
 	       "verifies only when asked for). --allow-calls: with --mode calls, the calls\n"
 	       "allowed, by function name (default: every call).\n"
 	       "--quiet: only the result lines, no 'ok' line and no progress bar (which shows\n"
-	       "when stdout is a terminal). --kernels portable, sse4, avx2, avx512 or neon:\n"
-	       "the solver kernels to use at most, default the widest this machine has (the same\n"
-	       "bits).\n");
+	       "when stdout is a terminal). --kernels portable, sse4, avx2, avx512, simd128 or\n"
+	       "neon: the solver kernels to use at most, default the widest this machine has\n"
+	       "(the same bits).\n");
 	return 0;
 }
 
@@ -224,8 +224,8 @@ static int verify_parse(int argc, char **argv, verify_options *o)
 		} else if (strcmp(a, "--quiet") == 0) {
 			o->quiet = true;
 		} else if (strcmp(a, "--kernels") == 0) {
-			if (++i >= argc || (o->kernels = cli_parse_kernels(argv[i])) < 0)
-				return cli_usage_error("--kernels needs portable, sse4, avx2, avx512, simd128 or neon");
+			if ((o->kernels = cli_parse_kernels(++i < argc ? argv[i] : NULL)) < 0)
+				return 2;
 		} else if (strcmp(a, "--mode") == 0) {
 			if (++i >= argc || (strcmp(argv[i], "inputs") != 0 && strcmp(argv[i], "calls") != 0))
 				return cli_usage_error("--mode needs inputs or calls");

@@ -106,6 +106,7 @@ int cli_parse_kernels(const char *s)
 	for (int k = FXS_KERNELS_PORTABLE; k < FXS_KERNELS_LEVELS; ++k)
 		if (s && strcmp(s, fxs_kernels_name((fxs_kernels)k)) == 0)
 			return k;
+	cli_usage_error("--kernels needs portable, sse4, avx2, avx512, simd128 or neon");
 	return -1;
 }
 

@@ -460,11 +460,16 @@ if [ "$PROGRESS" = 1 ]; then
     done) &
     watcher=$!
 fi
-running=0; pids=()
+# (a target waited for leaves the list: waiting on it again is an error)
+pids=()
 for t in $TARGETS; do
     [ "${OK[$t]}" = 1 ] || continue
-    if [ "$running" -ge "$JOBS" ]; then wait -n "${pids[@]}" || true; running=$((running - 1)); fi
-    run_target "$t" & pids+=($!); running=$((running + 1))
+    while [ ${#pids[@]} -ge "$JOBS" ]; do
+        wait -n "${pids[@]}" || true
+        live=(); for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && live+=("$p"); done
+        pids=("${live[@]}")
+    done
+    run_target "$t" & pids+=($!)
 done
 [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}" || true
 if [ -n "$watcher" ]; then kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null || true; fi

@@ -522,6 +522,35 @@ TEST(cli_bench_speedup_runs_one_worker_beside)
 	CHECKF(rc == 2 && HAS("--speedup needs --workers above 1"), "without workers: exit %d: %.400s", rc, out);
 }
 
+/* --kernels: run, bench and verify refuse a missing or unknown level with
+ * one message naming every level, and take each level's name (a level this
+ * machine lacks runs a narrower one, with the same hash) */
+TEST(cli_kernels_are_checked_alike)
+{
+	NEED_PROG();
+	char out[4096];
+	static const char *const cmds[] = { "run b40", "bench b40 --no-bullet", "verify x.fxr" };
+	for (int k = 0; k < 3; ++k) {
+		int rc = RUN("@ %s --kernels", cmds[k]);
+		CHECKF(rc == 2 && HAS("--kernels needs portable, sse4, avx2, avx512, simd128 or neon"), "%s --kernels: exit %d: %.400s",
+		       cmds[k], rc, out);
+		rc = RUN("@ %s --kernels sse5", cmds[k]);
+		CHECKF(rc == 2 && HAS("--kernels needs portable, sse4"), "%s --kernels sse5: exit %d: %.400s", cmds[k], rc, out);
+	}
+	char first[64] = "";
+	static const char *const levels[] = { "portable", "sse4", "avx2", "avx512", "simd128", "neon" };
+	for (int k = 0; k < 6; ++k) {
+		int rc = RUN("@ run large_pyramid_b20 --steps 5 --kernels %s", levels[k]);
+		const char *h = strstr(out, "hash ");
+		CHECKF(rc == 0 && h, "--kernels %s: exit %d: %.400s", levels[k], rc, out);
+		if (!h)
+			continue;
+		if (!first[0])
+			snprintf(first, sizeof first, "%.21s", h);
+		CHECKF(strncmp(h, first, 21) == 0, "--kernels %s: %.21s, portable %s", levels[k], h, first);
+	}
+}
+
 /* ---- peer and netdemo ---- */
 
 #define KEY "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"

@@ -51,7 +51,7 @@ TEST(stage_seed_example)
 	fxs_stage_item it[3] = { { A, B, FXS_STAGE_NONE }, { A, C, FXS_STAGE_NONE }, { D, E, FXS_STAGE_NONE } };
 	uint64_t mask[5];
 	uint32_t order[3];
-	uint32_t used = fxs_stages_assign(it, 3, 5, mask, order);
+	uint32_t used = fxs_stages_assign(it, 3, 5, mask, order, NULL);
 	CHECK(it[0].stage == 0 && it[1].stage == 1 && it[2].stage == 0);
 	CHECK(used == 2);
 	CHECK(order[0] == 0 && order[1] == 2 && order[2] == 1);
@@ -65,7 +65,7 @@ TEST(stage_read_only_bodies_are_shared)
 		it[i] = (fxs_stage_item){ FXS_STAGE_FREE, 1 + i, FXS_STAGE_NONE };
 	uint64_t mask[11];
 	uint32_t order[10];
-	CHECK(fxs_stages_assign(it, 10, 11, mask, order) == 1);
+	CHECK(fxs_stages_assign(it, 10, 11, mask, order, NULL) == 1);
 	for (int i = 0; i < 10; ++i)
 		CHECK(it[i].stage == 0);
 }
@@ -78,7 +78,7 @@ TEST(stage_overflow_after_64)
 		it[i] = (fxs_stage_item){ 0, 1 + i, FXS_STAGE_NONE };
 	uint64_t mask[71];
 	uint32_t order[70];
-	fxs_stages_assign(it, 70, 71, mask, order);
+	fxs_stages_assign(it, 70, 71, mask, order, NULL);
 	for (uint32_t i = 0; i < 70; ++i)
 		CHECKF(it[i].stage == (i < 64 ? i : FXS_STAGE_OVERFLOW), "item %u stage %u", i, it[i].stage);
 	CHECK(check_assignment(it, 70, 71, order));
@@ -102,8 +102,16 @@ TEST(stage_random_graphs_keep_stages_and_never_conflict)
 			it[i].b = b == a ? FXS_STAGE_FREE : b;
 			it[i].stage = FXS_STAGE_NONE;
 		}
-		fxs_stages_assign(it, n, bodies, mask, order);
+		uint32_t ends[FXS_STAGE_OVERFLOW + 1];
+		fxs_stages_assign(it, n, bodies, mask, order, ends);
 		CHECK(check_assignment(it, n, bodies, order));
+		/* each stage's items end where ends says, in the solve order */
+		CHECK(ends[FXS_STAGE_OVERFLOW] == n);
+		for (uint32_t k = 0; k < n; ++k) {
+			const uint32_t st = it[order[k]].stage;
+			CHECKF(k < ends[st] && (st == 0 || k >= ends[st - 1]), "round %d: item %u of stage %u at %u, outside its end", round,
+			       order[k], st, k);
+		}
 		/* next step: drop some constraints, add new ones; the survivors
 		 * keep their stages (a subset of a conflict-free set is one) */
 		uint32_t m = 0;
@@ -115,7 +123,7 @@ TEST(stage_random_graphs_keep_stages_and_never_conflict)
 			before[m] = it[i].stage < FXS_STAGE_LIMIT ? it[i].stage : FXS_STAGE_NONE;
 			it[m++] = it[i];
 		}
-		fxs_stages_assign(it, m, bodies, mask, order);
+		fxs_stages_assign(it, m, bodies, mask, order, NULL);
 		CHECK(check_assignment(it, m, bodies, order));
 		for (uint32_t i = 0; i < m; ++i) {
 			if (before[i] == FXS_STAGE_NONE)

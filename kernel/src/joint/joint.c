@@ -22,7 +22,7 @@
  * the biased pass of a sub-step and the relax pass before it see the same
  * poses. Joints are visited in stage order, each sub-step before the
  * contacts; with workers, a stage's ball joint batches at once, in blocks
- * (fxs_joints_run), after the stage's other joints one by one. */
+ * (fxs_solver_run), after the stage's other joints one by one. */
 #include "joint/joint.h"
 #include "world/call_log.h"
 #include "joint/joint_rows.h"
@@ -515,36 +515,6 @@ static void setup_rows(solver_ctx *c, solver_joint *sj)
 	kinds[j->type]->setup(sj, j, A, B, ba, bb, pa, pb, ovf);
 }
 
-/* ---- work in blocks on the world's workers (joint.h) ---- */
-typedef struct range_job {
-	solver_ctx *c;
-	fxs_joint_range_fn *fn;
-	uint32_t first, end, block;
-	int arg;
-	uint32_t count[FXS_TASK_BLOCKS_MAX];
-} range_job;
-
-static void range_block(void *ctx, uint32_t k)
-{
-	range_job *j = ctx;
-	const uint32_t a = j->first + k * j->block, b = j->end - a < j->block ? j->end : a + j->block;
-	j->count[k] = j->fn(j->c, a, b, j->arg);
-}
-
-uint32_t fxs_joints_run(solver_ctx *c, fxs_joint_range_fn *fn, uint32_t first, uint32_t end, uint32_t min_block, int arg)
-{
-	if (!c->tasks || end - first < 2)
-		return fn(c, first, end, arg);
-	range_job j;
-	j.c = c, j.fn = fn, j.first = first, j.end = end, j.arg = arg;
-	const uint32_t blocks = fxs_task_blocks(end - first, c->w->task_fine ? 1 : min_block, &j.block);
-	fxs_tasks_run(c->w, range_block, &j, blocks); /* returns when all are done: the barrier */
-	uint32_t total = 0;
-	for (uint32_t k = 0; k < blocks; ++k)
-		total += j.count[k];
-	return total;
-}
-
 /* solver joints a block of the prepare makes */
 #define FXS_JOINT_BLOCK 256
 
@@ -655,43 +625,10 @@ static uint32_t gather_range(solver_ctx *c, uint32_t first, uint32_t end, fxs_st
 	return n;
 }
 
-/* with workers: blocks of FXS_GATHER_BLOCK slots count their joints, then
- * write them from where the blocks before them end (slot order, as serial) */
+/* joint slots a block of the gather takes (fxs_solver_gather) */
 #define FXS_GATHER_BLOCK 1024
 
-typedef struct gather_job {
-	solver_ctx *c;
-	uint32_t block;
-	bool write;
-	uint32_t count[FXS_TASK_BLOCKS_MAX], start[FXS_TASK_BLOCKS_MAX];
-} gather_job;
-
-static void gather_block(void *ctx, uint32_t k)
-{
-	gather_job *j = ctx;
-	const uint32_t a = k * j->block, slots = j->c->w->joint_slot_count, b = slots - a < j->block ? slots : a + j->block;
-	if (j->write)
-		gather_range(j->c, a, b, j->c->stage_items + j->start[k], j->c->stage_index + j->start[k]);
-	else
-		j->count[k] = gather_range(j->c, a, b, NULL, NULL);
-}
-
-static uint32_t gather(solver_ctx *c)
-{
-	const uint32_t slots = c->w->joint_slot_count;
-	if (!c->tasks)
-		return gather_range(c, 0, slots, c->stage_items, c->stage_index);
-	gather_job j;
-	j.c = c, j.write = false;
-	const uint32_t blocks = fxs_task_blocks(slots, c->w->task_fine ? 1 : FXS_GATHER_BLOCK, &j.block);
-	fxs_tasks_run(c->w, gather_block, &j, blocks);
-	uint32_t n = 0;
-	for (uint32_t k = 0; k < blocks; ++k)
-		j.start[k] = n, n += j.count[k];
-	j.write = true;
-	fxs_tasks_run(c->w, gather_block, &j, blocks);
-	return n;
-}
+static uint32_t gather(solver_ctx *c) { return fxs_solver_gather(c, gather_range, c->w->joint_slot_count, FXS_GATHER_BLOCK); }
 
 /* The joints' stages are a function of their items alone (the bodies of
  * each, in order: a joint's items never carry a stage in, stage.h), and
@@ -705,7 +642,7 @@ typedef struct stage_memo {
 } stage_memo;
 
 /* the items of [first, end) that differ from the memo's; with restore, the
- * memo's stages given to them (fxs_joints_run: in blocks with workers) */
+ * memo's stages given to them (fxs_solver_run: in blocks with workers) */
 static uint32_t memo_range(solver_ctx *c, uint32_t first, uint32_t end, int restore)
 {
 	const stage_memo *m = c->w->joint_stage_memo;
@@ -727,13 +664,13 @@ static void assign_stages(solver_ctx *c, uint32_t n)
 	fxs_world *w = c->w;
 	stage_memo *m = w->joint_stage_memo;
 	fxs_stage_item *items = c->stage_items;
-	if (m && m->n == n && m->bodies == c->body_count && fxs_joints_run(c, memo_range, 0, n, FXS_MEMO_BLOCK, 0) == 0) {
-		fxs_joints_run(c, memo_range, 0, n, FXS_MEMO_BLOCK, 1);
+	if (m && m->n == n && m->bodies == c->body_count && fxs_solver_run(c, memo_range, 0, n, FXS_MEMO_BLOCK, 0) == 0) {
+		fxs_solver_run(c, memo_range, 0, n, FXS_MEMO_BLOCK, 1);
 		if (n)
 			memcpy(c->stage_order, m->order, (size_t)n * sizeof *m->order);
 		return;
 	}
-	fxs_stages_assign(items, n, c->body_count, c->stage_mask, c->stage_order);
+	fxs_stages_assign(items, n, c->body_count, c->stage_mask, c->stage_order, NULL);
 	if (!m || m->cap < n) {
 		free(m);
 		const size_t per = 3 * sizeof(uint32_t) + 1;
@@ -776,7 +713,7 @@ void fxs_joints_prepare(solver_ctx *c)
 		c->joint_stage_end[s] = lo;
 	}
 	/* each solver joint from its own joint: in blocks with workers */
-	*c->ovf += fxs_joints_run(c, prepare_range, 0, n, FXS_JOINT_BLOCK, 0);
+	*c->ovf += fxs_solver_run(c, prepare_range, 0, n, FXS_JOINT_BLOCK, 0);
 }
 
 bool fxs_joints_plan(solver_ctx *c)
@@ -815,7 +752,7 @@ bool fxs_joints_plan(solver_ctx *c)
 		if (!base)
 			return false;
 		c->joint_rows = (solver_joint *)(void *)base;
-		*c->ovf += fxs_joints_run(c, prepare_wide_range, 0, nw, FXS_JOINT_BLOCK, 0);
+		*c->ovf += fxs_solver_run(c, prepare_wide_range, 0, nw, FXS_JOINT_BLOCK, 0);
 		fxs_direct_bind_joints(c); /* the boxed LCP's ball rows are theirs */
 	}
 	return fxs_ball_batches_build(c, c->joint_count - nw);
@@ -838,7 +775,7 @@ void fxs_joints_swap_softness(solver_ctx *c)
 }
 
 /* ---- the batched ball joints' passes ----
- * In blocks of FXS_BALL_BLOCK batches with workers (fxs_joints_run): the setup
+ * In blocks of FXS_BALL_BLOCK batches with workers (fxs_solver_run): the setup
  * writes its own batches and reads the bodies; the warm start and the
  * solve take one stage's batches, whose dynamic bodies are all different. */
 #define FXS_BALL_BLOCK 4
@@ -862,7 +799,7 @@ static uint32_t ball_run(solver_ctx *c, int pass, uint32_t first, uint32_t end, 
 {
 	if (pass == BALL_SOLVE && use_bias)
 		pass = BALL_SOLVE_BIAS;
-	return fxs_joints_run(c, ball_pass, first, end, FXS_BALL_BLOCK, pass);
+	return fxs_solver_run(c, ball_pass, first, end, FXS_BALL_BLOCK, pass);
 }
 
 void fxs_joints_setup(solver_ctx *c, bool first)

@@ -6,6 +6,7 @@
 #include "world/world.h"
 #include "state/serialize.h"
 #include "solve/solver.h"
+#include "solve/solver_tasks.h"
 
 #define FXS_JOINT_MAX_ROWS 8
 
@@ -107,13 +108,6 @@ void fxs_joints_warm_start(solver_ctx *c);
 void fxs_joints_swap_softness(solver_ctx *c);
 void fxs_joints_solve(solver_ctx *c, bool use_bias);
 
-/* fn over [first, end) in blocks of min_block items on the world's workers
- * (a size fixed by the data, world/tasks.h; 1 with the world's task_fine;
- * in one call without workers): each block writes its own items and
- * returns its own saturation count; the counts are added in block order
- * and returned. */
-typedef uint32_t fxs_joint_range_fn(solver_ctx *c, uint32_t first, uint32_t end, int arg);
-uint32_t fxs_joints_run(solver_ctx *c, fxs_joint_range_fn *fn, uint32_t first, uint32_t end, uint32_t min_block, int arg);
 
 /* body.c: destroy every joint of body slot s */
 void fxs_joints_remove_body(fxs_world *w, uint32_t s);

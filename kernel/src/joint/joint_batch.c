@@ -323,7 +323,7 @@ bool fxs_ball_batches_build(solver_ctx *c, uint32_t hot)
 		c->ball_stage_end[s] = nb;
 	c->ball_batch_count = nb;
 	/* the batches, in blocks with workers */
-	*c->ovf += fxs_joints_run(c, pack_range, 0, nb, FXS_BALL_PACK_BLOCK, 0);
+	*c->ovf += fxs_solver_run(c, pack_range, 0, nb, FXS_BALL_PACK_BLOCK, 0);
 	return true;
 }
 
@@ -343,7 +343,7 @@ static uint32_t softness_range(solver_ctx *c, uint32_t first, uint32_t end, int 
 }
 
 /* in blocks of 64 batches with workers (each batch its own) */
-void fxs_ball_batches_softness(solver_ctx *c) { fxs_joints_run(c, softness_range, 0, c->ball_batch_count, 64, 0); }
+void fxs_ball_batches_softness(solver_ctx *c) { fxs_solver_run(c, softness_range, 0, c->ball_batch_count, 64, 0); }
 
 /* batches [first, end)'s impulses to their joints (each joint in one batch) */
 static uint32_t store_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
@@ -362,7 +362,7 @@ static uint32_t store_range(solver_ctx *c, uint32_t first, uint32_t end, int unu
 }
 
 /* in blocks of 64 batches with workers (each joint in one batch) */
-void fxs_ball_store(solver_ctx *c) { fxs_joints_run(c, store_range, 0, c->ball_batch_count, 64, 0); }
+void fxs_ball_store(solver_ctx *c) { fxs_solver_run(c, store_range, 0, c->ball_batch_count, 64, 0); }
 
 /* ---- the kernels ---- */
 

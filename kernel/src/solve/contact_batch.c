@@ -342,16 +342,26 @@ void fxs_pack_rows_lane(solver_ctx *c, contact_batch *bt, int l, const lane_arms
 	set_lane_trow(&bt->tw, l, &r);
 }
 
+/* the stage of solve-order contact k, asked for k ascending from *at = 0
+ * (the stage of the last k asked): from the solver's stage ends, with no
+ * read of the contact */
+static inline uint32_t stage_at(const solver_ctx *c, uint32_t k, uint32_t *at)
+{
+	while (k >= c->contact_stage_end[*at])
+		++*at;
+	return *at;
+}
+
 /* the batches the packing below will make: a new one at each stage change
  * and every FXS_LANES contacts, one per overflow-stage contact */
 static uint32_t batches_needed(const solver_ctx *c)
 {
-	uint32_t nb = 0, stage = UINT32_MAX;
+	uint32_t nb = 0, stage = UINT32_MAX, at = 0;
 	int lane = FXS_LANES;
 	for (uint32_t k = 0; k < c->contact_count; ++k) {
 		if (c->contact_direct && c->contact_direct[k])
 			continue;
-		uint32_t st = c->w->contacts[c->contact_order[k]].stage;
+		const uint32_t st = stage_at(c, k, &at);
 		if (lane == FXS_LANES || st != stage || st == FXS_STAGE_OVERFLOW)
 			++nb, lane = 0, stage = st;
 		++lane;
@@ -499,17 +509,24 @@ static bool batches_prepare_tasks(solver_ctx *c, uint32_t total)
 		return false;
 	place_batches(c, base, total);
 	uint32_t *first = (uint32_t *)(void *)(base + bytes);
-	/* where each batch starts (batches_needed's walk) */
-	uint32_t nb = 0, stage = UINT32_MAX;
+	/* where each batch starts (batches_needed's walk), and where each
+	 * stage's batches end (fxs_batches_run_stages; the overflow stage's
+	 * batches come last, apart) */
+	uint32_t nb = 0, stage = UINT32_MAX, at = 0, ns = 0;
 	int lane = FXS_LANES;
 	c->parallel_batch_count = UINT32_MAX;
 	for (uint32_t k = 0; k < c->contact_count; ++k) {
 		if (c->contact_direct && c->contact_direct[k])
 			continue;
-		uint32_t st = c->w->contacts[c->contact_order[k]].stage;
+		const uint32_t st = stage_at(c, k, &at);
 		if (lane == FXS_LANES || st != stage || st == FXS_STAGE_OVERFLOW) {
 			if (st == FXS_STAGE_OVERFLOW && stage != FXS_STAGE_OVERFLOW)
 				c->parallel_batch_count = nb;
+			if (st != stage && st != FXS_STAGE_OVERFLOW) {
+				if (ns > 0)
+					c->batch_stage_end[ns - 1] = nb;
+				++ns;
+			}
 			first[nb++] = k, lane = 0, stage = st;
 		}
 		++lane;
@@ -518,6 +535,9 @@ static bool batches_prepare_tasks(solver_ctx *c, uint32_t total)
 	c->batch_count = nb;
 	if (c->parallel_batch_count == UINT32_MAX)
 		c->parallel_batch_count = nb;
+	if (ns > 0)
+		c->batch_stage_end[ns - 1] = c->parallel_batch_count;
+	c->batch_stage_count = ns;
 	pack_job *j = malloc(sizeof *j);
 	if (!j)
 		return false;
@@ -548,14 +568,14 @@ bool fxs_batches_prepare(solver_ctx *c)
 	memset(memo.used, 0, sizeof memo.used);
 	c->parallel_batch_count = UINT32_MAX;
 	int lane = FXS_LANES;
-	uint32_t stage = UINT32_MAX;
+	uint32_t stage = UINT32_MAX, at = 0;
 	contact_batch *bt = NULL;
 	for (uint32_t k = 0; k < c->contact_count; ++k) {
 		if (c->contact_direct && c->contact_direct[k])
 			continue; /* solved by the boxed LCP */
 		uint32_t index = c->contact_order[k];
 		prefetch_contacts_ahead(c, k);
-		uint32_t st = c->w->contacts[index].stage;
+		const uint32_t st = stage_at(c, k, &at);
 		/* a new batch when this one is full, the stage changes, or in the
 		 * overflow stage (whose contacts may share bodies) */
 		if (lane == FXS_LANES || st != stage || st == FXS_STAGE_OVERFLOW) {
@@ -916,12 +936,13 @@ void fxs_batches_restitution(solver_ctx *c)
  * friction as a world vector (so that it carries over when the tangent
  * basis turns), the twist; with `approach` (hit events), each point's
  * approach speed (minus the speed at the touch where it pushed) and
- * whether it pushed. */
+ * whether it pushed. And each batch's pressing lanes (c->batch_pressed). */
 static void store_range(solver_ctx *c, uint32_t first, uint32_t end, bool approach)
 {
 	uint32_t *ovf = c->ovf;
 	for (uint32_t i = first; i < end; ++i) {
 		const contact_batch *bt = &c->batches[i];
+		uint32_t pressed = 0;
 		for (int l = 0; l < FXS_LANES; ++l) {
 			if (!bt->count[l])
 				continue;
@@ -930,8 +951,10 @@ static void store_range(solver_ctx *c, uint32_t first, uint32_t end, bool approa
 			const bool flip = points_flipped(c, wc);
 			fxs_contact_point *p0 = &wc->points[flip ? wc->point_count - 1 : 0];
 			const int step = flip ? -1 : 1;
-			for (int k = 0; k < bt->count[l]; ++k)
+			for (int k = 0; k < bt->count[l]; ++k) {
 				p0[k * step].normal_impulse = bt->impulse[k][l];
+				pressed |= (uint32_t)(bt->impulse[k][l] > 0) << l;
+			}
 			bool have_an = false;
 			fix16_t an = 0;
 			for (int k = 0; approach && k < bt->count[l]; ++k) {
@@ -952,6 +975,7 @@ static void store_range(solver_ctx *c, uint32_t first, uint32_t end, bool approa
 			friction_from_tangents(wc->friction_impulse, a, t0, b, t1, ovf);
 			wc->twist_impulse = bt->twi[l];
 		}
+		c->batch_pressed[i] = (uint8_t)pressed;
 	}
 }
 

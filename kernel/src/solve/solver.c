@@ -157,31 +157,52 @@ static void prepare_bodies(solver_ctx *c)
 	fxs_solver_bodies_run(c, prepare_bodies_range);
 }
 
+/* The contacts to solve among [first, end), in canonical order: their
+ * stage items and indices written from items and index on (NULL: only
+ * counted; fxs_solver_gather) */
+#define GATHER_BLOCK 1024
+static uint32_t gather_range(solver_ctx *c, uint32_t first, uint32_t end, fxs_stage_item *items, uint32_t *index)
+{
+	uint32_t n = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		const fxs_contact *fc = &c->w->contacts[i];
+		const solver_body *A = &c->bodies[fc->a], *B = &c->bodies[fc->b];
+		if (!A->dynamic && !B->dynamic)
+			continue; /* asleep, or nothing here can move: not solved, impulses and stage kept */
+		if (items) {
+			fxs_stage_item *it = &items[n];
+			it->a = A->dynamic ? fc->a : FXS_STAGE_FREE;
+			it->b = B->dynamic ? fc->b : FXS_STAGE_FREE;
+			it->stage = fc->stage;
+			index[n] = i;
+		}
+		++n;
+	}
+	return n;
+}
+
+/* solve order: by (stage, canonical index); the stage scratch is reused
+ * by the joints, so the order is kept in contact_order. Each contact its
+ * own slots: in blocks with workers. */
+#define ORDER_BLOCK 1024
+static uint32_t order_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
+{
+	for (uint32_t k = first; k < end; ++k) {
+		const uint32_t j = c->stage_order[k];
+		c->w->contacts[c->stage_index[j]].stage = c->stage_items[j].stage;
+		c->contact_order[k] = c->stage_index[j];
+	}
+	return 0;
+}
+
 static void prepare_contacts(solver_ctx *c)
 {
 	fxs_world *w = c->w;
 	uint32_t *ovf = c->ovf;
 	/* the contacts to solve, in canonical order, and their stages */
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < w->contact_count; ++i) {
-		const fxs_contact *fc = &w->contacts[i];
-		const solver_body *A = &c->bodies[fc->a], *B = &c->bodies[fc->b];
-		if (!A->dynamic && !B->dynamic)
-			continue; /* asleep, or nothing here can move: not solved, impulses and stage kept */
-		fxs_stage_item *it = &c->stage_items[n];
-		it->a = A->dynamic ? fc->a : FXS_STAGE_FREE;
-		it->b = B->dynamic ? fc->b : FXS_STAGE_FREE;
-		it->stage = fc->stage;
-		c->stage_index[n++] = i;
-	}
-	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order);
-	/* solve order: by (stage, canonical index); the stage scratch is reused
-	 * by the joints, so the order is kept in contact_order */
-	for (uint32_t k = 0; k < n; ++k) {
-		uint32_t j = c->stage_order[k];
-		w->contacts[c->stage_index[j]].stage = c->stage_items[j].stage;
-		c->contact_order[k] = c->stage_index[j];
-	}
+	const uint32_t n = fxs_solver_gather(c, gather_range, w->contact_count, GATHER_BLOCK);
+	fxs_stages_assign(c->stage_items, n, c->body_count, c->stage_mask, c->stage_order, c->contact_stage_end);
+	fxs_solver_run(c, order_range, 0, n, ORDER_BLOCK, 0);
 	c->contact_count = n;
 	if (c->w->def.direct_contact_rows < 3)
 		return; /* the wide rows serve only the boxed LCP */
@@ -559,19 +580,17 @@ static void store_direct_friction(solver_ctx *c)
 static void note_pressed_bodies(solver_ctx *c)
 {
 	uint8_t *notes = c->stage_mask; /* integrate_velocities' notes, and PRESSED */
-	/* The points' impulses as fxs_batches_store and the boxed LCP left them
-	 * in the world's contacts, read where they are denser: every contact
-	 * with a dynamic body is solved, by the batches (whose lanes hold the
-	 * contact's bodies, and for empty lanes no point) or the boxed LCP;
-	 * the others press no body that could rest here. */
+	/* The batches' lanes whose points' impulses press, as
+	 * fxs_batches_store found them (every contact with a dynamic body is
+	 * solved, by the batches or the boxed LCP; the others press no body
+	 * that could rest here), and the boxed LCP's contacts as it left them
+	 * in the world's. */
 	for (uint32_t i = 0; i < c->batch_count; ++i) {
 		const contact_batch *bt = &c->batches[i];
-		for (int l = 0; l < FXS_LANES; ++l)
-			for (int k = 0; k < bt->count[l]; ++k)
-				if (bt->impulse[k][l] > 0) {
-					notes[bt->a[l]] |= PRESSED, notes[bt->b[l]] |= PRESSED;
-					break;
-				}
+		for (uint32_t m = c->batch_pressed[i]; m; m &= m - 1) {
+			const int l = __builtin_ctz(m);
+			notes[bt->a[l]] |= PRESSED, notes[bt->b[l]] |= PRESSED;
+		}
 	}
 	for (uint32_t i = 0; c->contact_direct && i < c->contact_count; ++i) {
 		if (!c->contact_direct[i])
@@ -638,18 +657,34 @@ static uint32_t speed_linf(fxg_vec3 v)
  * second for the still bodies the first left moving, against those it set
  * at rest (a 100 kg cube on a 1 kg one: the iterations leave both at
  * 1.5 mm/s up, the lower one at rest against the ground, and then the
- * upper against it). RESTED marks the first round's. */
-static void note_rest_speeds(solver_ctx *c)
+ * upper against it). RESTED marks the first round's.
+ *
+ * Each contact's part first (rest_speeds_range, at once in blocks with
+ * workers): the bodies it measures for (a still body not yet at rest, else
+ * NO_BODY) and its largest speeds over its pressing points, in the stage
+ * items' bytes (fxs_solve's plan scratch, free after the sub-steps: at
+ * least 20 a contact); then the parts into the bodies, in contact order
+ * (a largest value: any order gives it). */
+#define NO_BODY UINT32_MAX
+typedef struct rest_speeds {
+	uint32_t a, b;
+	uint32_t sa, sb, rel;
+} rest_speeds;
+_Static_assert(sizeof(rest_speeds) <= sizeof(fxs_stage_item) + 2 * sizeof(uint32_t), "a contact's stage scratch holds its part");
+
+static uint32_t rest_speeds_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
 {
 	const uint8_t *notes = c->stage_mask;
-	uint32_t *ovf = c->ovf;
-	const fxs_world *w = c->w;
-	for (uint32_t i = 0; i < w->contact_count; ++i) {
-		const fxs_contact *fc = &w->contacts[i];
+	rest_speeds *out = (rest_speeds *)(void *)c->stage_items;
+	uint32_t count = 0, *ovf = &count;
+	for (uint32_t i = first; i < end; ++i) {
+		const fxs_contact *fc = &c->w->contacts[i];
 		const bool ua = (notes[fc->a] & (STILL | RESTED)) == STILL, ub = (notes[fc->b] & (STILL | RESTED)) == STILL;
+		rest_speeds *r = &out[i];
+		*r = (rest_speeds){ ua ? fc->a : NO_BODY, ub ? fc->b : NO_BODY, 0, 0, 0 };
 		if (!ua && !ub)
 			continue;
-		solver_body *A = &c->bodies[fc->a], *B = &c->bodies[fc->b];
+		const solver_body *A = &c->bodies[fc->a], *B = &c->bodies[fc->b];
 		for (int k = 0; k < fc->point_count; ++k) {
 			const fxs_contact_point *cp = &fc->points[k];
 			if (cp->normal_impulse <= 0)
@@ -657,30 +692,50 @@ static void note_rest_speeds(solver_ctx *c)
 			const fxg_vec3 pa = fxg_v3_add(A->v, fxg_v3_cross(A->w, cp->anchor_a, ovf), ovf);
 			const fxg_vec3 pb = fxg_v3_add(B->v, fxg_v3_cross(B->w, cp->anchor_b, ovf), ovf);
 			const uint32_t rel = speed_linf(fxg_v3_sub(pb, pa, ovf)), sa = speed_linf(pa), sb = speed_linf(pb);
-			if (ua) {
-				A->point_speed = A->point_speed > sa ? A->point_speed : sa;
-				A->relative_speed = A->relative_speed > rel ? A->relative_speed : rel;
-			}
-			if (ub) {
-				B->point_speed = B->point_speed > sb ? B->point_speed : sb;
-				B->relative_speed = B->relative_speed > rel ? B->relative_speed : rel;
-			}
+			r->sa = r->sa > sa ? r->sa : sa;
+			r->sb = r->sb > sb ? r->sb : sb;
+			r->rel = r->rel > rel ? r->rel : rel;
+		}
+	}
+	return count;
+}
+
+#define REST_BLOCK 512 /* contacts a block of rest_speeds_range takes */
+static void note_rest_speeds(solver_ctx *c)
+{
+	const uint32_t n = c->w->contact_count;
+	*c->ovf += fxs_solver_run(c, rest_speeds_range, 0, n, REST_BLOCK, 0);
+	const rest_speeds *r = (const rest_speeds *)(const void *)c->stage_items;
+	for (uint32_t i = 0; i < n; ++i) {
+		if (r[i].a != NO_BODY) {
+			solver_body *A = &c->bodies[r[i].a];
+			A->point_speed = A->point_speed > r[i].sa ? A->point_speed : r[i].sa;
+			A->relative_speed = A->relative_speed > r[i].rel ? A->relative_speed : r[i].rel;
+		}
+		if (r[i].b != NO_BODY) {
+			solver_body *B = &c->bodies[r[i].b];
+			B->point_speed = B->point_speed > r[i].sb ? B->point_speed : r[i].sb;
+			B->relative_speed = B->relative_speed > r[i].rel ? B->relative_speed : r[i].rel;
 		}
 	}
 }
 
 /* The solved velocities back into the moving bodies: zero for a pressed
  * body at rest (above), the locked axes zeroed after the relax iterations
- * and the restitution. */
-static void store_velocities(solver_ctx *c)
+ * and the restitution. Each pass over the bodies at once in blocks with
+ * workers (each body its own slots). */
+
+/* the pressed bodies at rest set still, the unmoved ones noted STILL:
+ * returns how many */
+static uint32_t rest_bodies_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
 {
 	uint8_t *notes = c->stage_mask;
-	bool still = false;
-	for (uint32_t i = 0; i < c->body_count; ++i) {
+	uint32_t still = 0;
+	for (uint32_t i = first; i < end; ++i) {
 		solver_body *s = &c->bodies[i];
 		if (!s->moves)
 			continue;
-		fxs_body *b = &c->w->bodies[i];
+		const fxs_body *b = &c->w->bodies[i];
 		const uint32_t r = FXS_REST_SPEED;
 		if (!s->dynamic || !(notes[i] & PRESSED) || !pulled(c->w, b))
 			continue;
@@ -688,25 +743,33 @@ static void store_velocities(solver_ctx *c)
 		    (uint32_t)s->w.x + r <= 2 * r && (uint32_t)s->w.y + r <= 2 * r && (uint32_t)s->w.z + r <= 2 * r)
 			s->v = s->w = fxg_v3_zero();
 		else if (unmoved(s, c->h))
-			notes[i] |= STILL, still = true, s->point_speed = s->relative_speed = 0; /* (they share rot_q's bytes) */
+			notes[i] |= STILL, ++still, s->point_speed = s->relative_speed = 0; /* (they share rot_q's bytes) */
 	}
-	if (still) {
-		note_rest_speeds(c);
-		/* the second round (note_rest_speeds) */
-		bool again = false;
-		for (uint32_t i = 0; i < c->body_count; ++i) {
-			solver_body *s = &c->bodies[i];
-			if (!(notes[i] & STILL))
-				continue;
-			if (2 * (uint64_t)s->relative_speed >= s->point_speed)
-				notes[i] |= RESTED, s->v = s->w = fxg_v3_zero();
-			else
-				again = true, s->point_speed = s->relative_speed = 0;
-		}
-		if (again)
-			note_rest_speeds(c);
+	return still;
+}
+
+/* the first round's verdict on the still bodies (note_rest_speeds):
+ * returns how many it left moving, their speeds zeroed for the second */
+static uint32_t rested_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
+{
+	uint8_t *notes = c->stage_mask;
+	uint32_t again = 0;
+	for (uint32_t i = first; i < end; ++i) {
+		solver_body *s = &c->bodies[i];
+		if (!(notes[i] & STILL))
+			continue;
+		if (2 * (uint64_t)s->relative_speed >= s->point_speed)
+			notes[i] |= RESTED, s->v = s->w = fxg_v3_zero();
+		else
+			++again, s->point_speed = s->relative_speed = 0;
 	}
-	for (uint32_t i = 0; i < c->body_count; ++i) {
+	return again;
+}
+
+static uint32_t write_velocities_range(solver_ctx *c, uint32_t first, uint32_t end, int unused)
+{
+	const uint8_t *notes = c->stage_mask;
+	for (uint32_t i = first; i < end; ++i) {
 		const solver_body *s = &c->bodies[i];
 		if (!s->moves)
 			continue;
@@ -718,6 +781,18 @@ static void store_velocities(solver_ctx *c)
 		if (!(notes[i] & FXS_INTEGRATE_PLAIN) && b->locks) /* after the relax iterations and the restitution */
 			b->v = fxs_lock_linear(b->locks, b->v), b->w = fxs_lock_angular(b->locks, b->w);
 	}
+	return 0;
+}
+
+static void store_velocities(solver_ctx *c)
+{
+	const uint32_t n = c->body_count;
+	if (fxs_solver_run(c, rest_bodies_range, 0, n, FXS_BODY_BLOCK, 0)) {
+		note_rest_speeds(c);
+		if (fxs_solver_run(c, rested_range, 0, n, FXS_BODY_BLOCK, 0)) /* the second round (note_rest_speeds) */
+			note_rest_speeds(c);
+	}
+	fxs_solver_run(c, write_velocities_range, 0, n, FXS_BODY_BLOCK, 0);
 }
 
 fxs_result fxs_solve(fxs_world *w)
@@ -805,6 +880,8 @@ fxs_result fxs_solve(fxs_world *w)
 	}
 	fxs_batches_restitution(&c);
 	apply_restitution_direct(&c);
+	/* the plan's stage scratch is free from here on */
+	c.batch_pressed = (uint8_t *)(void *)c.stage_items;
 	/* with hit events (events.c), each point's approach and push too */
 	fxs_batches_store(&c, w->step_hit_events != 0);
 	if (w->step_hit_events)

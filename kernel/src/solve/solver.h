@@ -119,6 +119,7 @@ typedef struct solver_ctx {
 	struct fxs_stage_item *stage_items;
 	uint32_t *stage_index, *stage_order;
 	uint32_t *contact_order; /* the world contact of each solver contact, in solve order */
+	uint32_t contact_stage_end[65]; /* where each stage's contacts end in contact_order (stage.h) */
 	/* the direct solver for contact islands (solver_direct.c), NULL when off */
 	struct fxs_direct *direct;
 	const uint8_t *contact_direct; /* per solver contact: solved by the boxed LCP */
@@ -143,12 +144,16 @@ typedef struct solver_ctx {
 	struct contact_batch_alt *batch_alts; /* beside the batches, with sub-steps of two lengths (contact_batch.h) */
 	uint32_t batch_count;
 	uint32_t parallel_batch_count; /* the batches before the overflow stage's (which come last) */
+	/* per batch, from fxs_batches_store: bit l when lane l's contact
+	 * presses (a point with a normal impulse; solver.c's
+	 * note_pressed_bodies) */
+	uint8_t *batch_pressed;
 	/* the vector kernels (simd/kernels.h) of the world's level, NULL: the
 	 * portable code; the same bits whichever runs */
 	const struct fxs_kernel_table *kernels;
-	/* with workers (solver_tasks.c): where each stage's batches end */
+	/* with workers (fxs_batches_prepare, for solver_tasks.c): where each
+	 * stage's batches end, the overflow stage's apart */
 	uint32_t batch_stage_end[64], batch_stage_count;
-	bool batch_stages_planned;
 	bool tasks; /* the step runs on more than one worker (world/tasks.h) */
 } solver_ctx;
 

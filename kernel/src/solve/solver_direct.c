@@ -102,7 +102,7 @@ static inline uint8_t key_kind(const solver_ctx *c, uint32_t i)
 }
 
 /* the joints of [first, end) whose keys differ from the memo's
- * (fxs_joints_run: in blocks with workers) */
+ * (fxs_solver_run: in blocks with workers) */
 static uint32_t memo_differ(solver_ctx *c, uint32_t first, uint32_t end, int unused)
 {
 	(void)unused;
@@ -125,7 +125,7 @@ uint32_t fxs_joints_direct_plan(solver_ctx *c, uint8_t *handled)
 		return direct_islands(c, false, handled, false);
 	plan_memo *m = w->direct_plan_memo;
 	if (m && m->n == n && m->bodies == c->body_count && m->rows == rows &&
-	    fxs_joints_run(c, memo_differ, 0, n, PLAN_MEMO_BLOCK, 0) == 0) {
+	    fxs_solver_run(c, memo_differ, 0, n, PLAN_MEMO_BLOCK, 0) == 0) {
 		memcpy(handled, m->handled, n);
 		return m->solved;
 	}

@@ -3,30 +3,10 @@
  * in block order (a sum: any order gives it, but this one is fixed too). */
 #include "solve/solver_tasks.h"
 #include "solve/contact_batch.h"
-#include "collide/contact.h"
 #include "solve/stage.h"
 #include "world/tasks.h"
 
 #include <string.h>
-
-/* where each stage's batches end: batches come in solve order, by stage
- * (contact_batch.c), and a batch's first lane is never empty */
-static void plan_stages(solver_ctx *c)
-{
-	uint32_t n = 0, stage = UINT32_MAX;
-	const uint32_t np = c->parallel_batch_count < c->batch_count ? c->parallel_batch_count : c->batch_count;
-	for (uint32_t i = 0; i < np; ++i) {
-		const uint32_t st = c->w->contacts[c->batches[i].index[0]].stage;
-		if (st != stage && n > 0 && n < 64)
-			c->batch_stage_end[n - 1] = i;
-		if (st != stage)
-			++n, stage = st;
-	}
-	if (n > 0)
-		c->batch_stage_end[n - 1] = np;
-	c->batch_stage_count = n;
-	c->batch_stages_planned = true;
-}
 
 typedef struct stage_job {
 	solver_ctx *c;
@@ -44,8 +24,6 @@ static void stage_block(void *ctx, uint32_t k)
 
 void fxs_batches_run_stages(solver_ctx *c, bool warm, bool use_bias)
 {
-	if (!c->batch_stages_planned)
-		plan_stages(c);
 	stage_job j;
 	j.c = c, j.warm = warm, j.use_bias = use_bias;
 	uint32_t first = 0, total = 0;
@@ -115,4 +93,67 @@ void fxs_solver_batches_run(solver_ctx *c, fxs_solver_range_fn *fn)
 	j.c = c, j.fn = fn, j.n = c->batch_count;
 	fxs_task_blocks(c->batch_count, c->w->task_fine ? 1 : FXS_BATCH_BLOCK, &j.block);
 	range_run(c, &j);
+}
+
+typedef struct count_job {
+	solver_ctx *c;
+	fxs_solver_count_fn *fn;
+	uint32_t first, end, block;
+	int arg;
+	uint32_t count[FXS_TASK_BLOCKS_MAX];
+} count_job;
+
+static void count_block(void *ctx, uint32_t k)
+{
+	count_job *j = ctx;
+	const uint32_t a = j->first + k * j->block, b = j->end - a < j->block ? j->end : a + j->block;
+	j->count[k] = j->fn(j->c, a, b, j->arg);
+}
+
+uint32_t fxs_solver_run(solver_ctx *c, fxs_solver_count_fn *fn, uint32_t first, uint32_t end, uint32_t min_block, int arg)
+{
+	if (!c->tasks || end - first < 2)
+		return fn(c, first, end, arg);
+	count_job j;
+	j.c = c, j.fn = fn, j.first = first, j.end = end, j.arg = arg;
+	const uint32_t blocks = fxs_task_blocks(end - first, c->w->task_fine ? 1 : min_block, &j.block);
+	fxs_tasks_run(c->w, count_block, &j, blocks); /* returns when all are done: the barrier */
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < blocks; ++k)
+		total += j.count[k];
+	return total;
+}
+
+typedef struct gather_job {
+	solver_ctx *c;
+	fxs_solver_gather_fn *fn;
+	uint32_t n, block;
+	bool write;
+	uint32_t count[FXS_TASK_BLOCKS_MAX], start[FXS_TASK_BLOCKS_MAX];
+} gather_job;
+
+static void gather_block(void *ctx, uint32_t k)
+{
+	gather_job *j = ctx;
+	const uint32_t a = k * j->block, b = j->n - a < j->block ? j->n : a + j->block;
+	if (j->write)
+		j->fn(j->c, a, b, j->c->stage_items + j->start[k], j->c->stage_index + j->start[k]);
+	else
+		j->count[k] = j->fn(j->c, a, b, NULL, NULL);
+}
+
+uint32_t fxs_solver_gather(solver_ctx *c, fxs_solver_gather_fn *fn, uint32_t n, uint32_t min_block)
+{
+	if (!c->tasks)
+		return fn(c, 0, n, c->stage_items, c->stage_index);
+	gather_job j;
+	j.c = c, j.fn = fn, j.n = n, j.write = false;
+	const uint32_t blocks = fxs_task_blocks(n, c->w->task_fine ? 1 : min_block, &j.block);
+	fxs_tasks_run(c->w, gather_block, &j, blocks);
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < blocks; ++k)
+		j.start[k] = total, total += j.count[k];
+	j.write = true;
+	fxs_tasks_run(c->w, gather_block, &j, blocks);
+	return total;
 }

@@ -29,4 +29,21 @@ void fxs_solver_bodies_run(solver_ctx *c, fxs_solver_range_fn *fn);
 #define FXS_BATCH_BLOCK 16
 void fxs_solver_batches_run(solver_ctx *c, fxs_solver_range_fn *fn);
 
+/* fn over [first, end) in blocks of min_block items on the world's workers
+ * (a size fixed by the data, world/tasks.h; 1 with the world's task_fine;
+ * in one call without workers): each block writes its own items and
+ * returns its own count (its saturation count, or what it found); the
+ * counts are added in block order and returned. */
+typedef uint32_t fxs_solver_count_fn(solver_ctx *c, uint32_t first, uint32_t end, int arg);
+uint32_t fxs_solver_run(solver_ctx *c, fxs_solver_count_fn *fn, uint32_t first, uint32_t end, uint32_t min_block, int arg);
+
+/* A compaction of [0, n) into the stage scratch (c->stage_items and
+ * c->stage_index), in order: fn(c, first, end, items, index) writes the
+ * items it keeps of [first, end) from items and index on and returns their
+ * count (with items NULL: only counts them). With workers, blocks of at
+ * least min_block count theirs, then write them from where the blocks
+ * before them end. Returns the count. */
+typedef uint32_t fxs_solver_gather_fn(solver_ctx *c, uint32_t first, uint32_t end, struct fxs_stage_item *items, uint32_t *index);
+uint32_t fxs_solver_gather(solver_ctx *c, fxs_solver_gather_fn *fn, uint32_t n, uint32_t min_block);
+
 #endif

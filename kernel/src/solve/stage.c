@@ -30,7 +30,7 @@ static inline uint32_t lowest_free(uint64_t m)
 	return s;
 }
 
-uint32_t fxs_stages_assign(fxs_stage_item *items, uint32_t n, uint32_t bodies, void *scratch, uint32_t *order)
+uint32_t fxs_stages_assign(fxs_stage_item *items, uint32_t n, uint32_t bodies, void *scratch, uint32_t *order, uint32_t *ends)
 {
 	uint64_t *mask = scratch;
 	memset(mask, 0, fxs_stages_scratch_size(bodies));
@@ -71,6 +71,8 @@ uint32_t fxs_stages_assign(fxs_stage_item *items, uint32_t n, uint32_t bodies, v
 		count[s] = start;
 		start += c;
 		used += c != 0;
+		if (ends)
+			ends[s] = start;
 	}
 	if (order)
 		for (uint32_t i = 0; i < n; ++i)

@@ -37,8 +37,10 @@ size_t fxs_stages_scratch_size(uint32_t bodies);
 
 /* Assign every item a stage in [0, FXS_STAGE_OVERFLOW]. Items are in
  * canonical order. Also fills order[] with the items' indices sorted by
- * (stage, index): the solve order. `scratch` holds fxs_stages_scratch_size
- * bytes, 8-byte aligned. Returns the number of stages used. */
-uint32_t fxs_stages_assign(fxs_stage_item *items, uint32_t n, uint32_t bodies, void *scratch, uint32_t *order);
+ * (stage, index): the solve order, and ends[s] (FXS_STAGE_OVERFLOW + 1 of
+ * them) with where stage s ends in it (either may be NULL). `scratch`
+ * holds fxs_stages_scratch_size bytes, 8-byte aligned. Returns the number
+ * of stages used. */
+uint32_t fxs_stages_assign(fxs_stage_item *items, uint32_t n, uint32_t bodies, void *scratch, uint32_t *order, uint32_t *ends);
 
 #endif

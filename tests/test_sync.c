@@ -953,16 +953,18 @@ static void udp_join_case(bool restart, int base_port)
 		 500 * slow);
 	int n = snprintf(cmd, sizeof cmd, "cd %s; ", dir);
 	for (int p = 0; p < 3; ++p)
-		n += snprintf(cmd + n, sizeof cmd - (size_t)n, "timeout %d %s peer --port %d --peers %s --player %d %s > out%d 2>&1 & ",
-			      40 * slow, abs, base_port + p, peers, p, opts, p);
+		n += snprintf(cmd + n, sizeof cmd - (size_t)n,
+			      "(timeout %d %s peer --port %d --peers %s --player %d %s > out%d 2>&1; echo $? > rc%d) & ", 40 * slow,
+			      abs, base_port + p, peers, p, opts, p, p);
 	if (restart)
 		n += snprintf(cmd + n, sizeof cmd - (size_t)n,
 			      "timeout -s KILL 1.5 %s peer --port %d --peers %s --player 3 %s > first3 2>&1; sleep 0.3; ", abs,
 			      base_port + 3, peers, opts);
 	else
 		n += snprintf(cmd + n, sizeof cmd - (size_t)n, "sleep 1.2; ");
-	snprintf(cmd + n, sizeof cmd - (size_t)n, "timeout %d %s peer --port %d --peers %s --player 3 %s --join on > out3 2>&1; wait",
-		 40 * slow, abs, base_port + 3, peers, opts);
+	snprintf(cmd + n, sizeof cmd - (size_t)n,
+		 "timeout %d %s peer --port %d --peers %s --player 3 %s --join on > out3 2>&1; echo $? > rc3; wait", 40 * slow,
+		 abs, base_port + 3, peers, opts);
 	int rc = system(cmd);
 	(void)rc;
 	char hashes[4][32] = { "", "", "", "" }, joined[200] = "";
@@ -985,7 +987,8 @@ static void udp_join_case(bool restart, int base_port)
 	printf("    UDP %s: all 4 end on %s: %s    %s", restart ? "killed after 1.5 s and restarted" : "joins 1.2 s late",
 	       hashes[0], same ? "yes" : "NO", joined);
 	if (!same) {
-		snprintf(cmd, sizeof cmd, "tail -n 3 %s/out*", dir);
+		/* each peer's last lines and exit status (124: killed by timeout) */
+		snprintf(cmd, sizeof cmd, "cd %s && for k in 0 1 2 3; do echo \"peer $k exit $(cat rc$k)\"; tail -n 3 out$k; done", dir);
 		rc = system(cmd);
 	}
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -108,7 +108,6 @@ void fxs_joints_warm_start(solver_ctx *c);
 void fxs_joints_swap_softness(solver_ctx *c);
 void fxs_joints_solve(solver_ctx *c, bool use_bias);
 
-
 /* body.c: destroy every joint of body slot s */
 void fxs_joints_remove_body(fxs_world *w, uint32_t s);
 

@@ -130,6 +130,54 @@ static void update_bounds(fxs_world *w)
 	w->step_pair_checks = t.pair_checks;
 }
 
+/* The step's end, in blocks of slots and of contacts at once (one task):
+ * each slot's force and torque cleared and whether it is awake, each
+ * contact's points; the blocks' counts added in block order. */
+#define END_BLOCK 1024
+
+typedef struct end_job {
+	fxs_world *w;
+	uint32_t slot_block, slot_blocks, contact_block;
+	uint32_t count[2 * FXS_TASK_BLOCKS_MAX];
+} end_job;
+
+static void end_block(void *ctx, uint32_t k)
+{
+	end_job *j = ctx;
+	fxs_world *w = j->w;
+	uint32_t n = 0;
+	if (k < j->slot_blocks) {
+		const uint32_t a = k * j->slot_block, b = w->slot_count - a < j->slot_block ? w->slot_count : a + j->slot_block;
+		for (uint32_t i = a; i < b; ++i) {
+			fxs_body *bd = &w->bodies[i];
+			bd->force = bd->torque = fxg_v3_zero();
+			n += fxs_body_active(bd);
+		}
+	} else {
+		const uint32_t a = (k - j->slot_blocks) * j->contact_block,
+			       b = w->contact_count - a < j->contact_block ? w->contact_count : a + j->contact_block;
+		for (uint32_t i = a; i < b; ++i)
+			n += (uint32_t)w->contacts[i].point_count;
+	}
+	j->count[k] = n;
+}
+
+/* forces cleared; the awake bodies and the contact points counted */
+static void end_step(fxs_world *w, uint32_t *awake, uint32_t *points)
+{
+	end_job j;
+	j.w = w;
+	const uint32_t min_block = w->task_fine ? 1 : END_BLOCK;
+	j.slot_blocks = fxs_task_blocks(w->slot_count, min_block, &j.slot_block);
+	const uint32_t contact_blocks = fxs_task_blocks(w->contact_count, min_block, &j.contact_block);
+	fxs_tasks_run(w, end_block, &j, j.slot_blocks + contact_blocks);
+	*awake = *points = 0;
+	for (uint32_t k = 0; k < j.slot_blocks; ++k)
+		*awake += j.count[k];
+	for (uint32_t k = j.slot_blocks; k < j.slot_blocks + contact_blocks; ++k)
+		*points += j.count[k];
+}
+
 /* Out of memory.
  *
  * What the state at the step's start sizes (the bounds, the islands, the
@@ -174,15 +222,8 @@ fxs_result fxs_world_step(fxs_world *w)
 	fxs_sensors_update(w); /* at the positions the step ended on */
 	if (w->step_nomem)
 		goto nomem;
-	uint32_t points = 0;
-	for (uint32_t i = 0; i < w->contact_count; ++i)
-		points += (uint32_t)w->contacts[i].point_count;
-	uint32_t awake = 0;
-	for (uint32_t i = 0; i < w->slot_count; ++i) {
-		fxs_body *b = &w->bodies[i];
-		b->force = b->torque = fxg_v3_zero();
-		awake += fxs_body_active(b);
-	}
+	uint32_t points, awake;
+	end_step(w, &awake, &points);
 	w->stats.step++;
 	w->stats.overflows = w->ovf;
 	w->stats.overflows_total += w->ovf;

@@ -49,7 +49,8 @@ uint32_t fxs_solver_run(solver_ctx *c, fxs_solver_count_fn *fn, uint32_t first, 
 {
 	if (!c->tasks || end - first < 2)
 		return fn(c, first, end, arg);
-	block_job j = { .c = c, .fn = fn, .first = first, .end = end, .arg = arg };
+	block_job j; /* (its counts set by the blocks: not cleared, 1 KB a call) */
+	j.c = c, j.fn = fn, j.range = NULL, j.first = first, j.end = end, j.arg = arg;
 	fxs_task_blocks(end - first, c->w->task_fine ? 1 : min_block, &j.block);
 	return run_job(c, &j);
 }
@@ -83,7 +84,8 @@ static void range_run(solver_ctx *c, fxs_solver_range_fn *range, uint32_t n, uin
 		range(c, 0, n);
 		return;
 	}
-	block_job j = { .c = c, .range = range, .end = n };
+	block_job j;
+	j.c = c, j.fn = NULL, j.range = range, j.first = 0, j.end = n, j.arg = 0;
 	fxs_task_blocks(n, c->w->task_fine ? multiple : min_block, &j.block);
 	j.block = (j.block + multiple - 1) / multiple * multiple;
 	*c->ovf += run_job(c, &j);

@@ -15,6 +15,7 @@
 #define CATCHUP_BACK 30u       /* a join's state is this many ticks before the host's confirmed tick */
 #define VOUCH_WAIT_MS 2000u    /* a peer that has not vouched for a join's state by then is not waited for */
 #define JOIN_ALIVE_MS 2000u    /* without absent_ms: an absent peer not heard for this long is not waited for */
+#define REPORT_HEAD 36u        /* a report's bytes before its inputs */
 
 enum { P_PRESENT = 0,
        P_FROZEN,
@@ -41,7 +42,15 @@ enum { DUE_ABSENT = 1,
 typedef struct jpeer {
 	uint32_t epoch;
 	uint8_t phase;
+	/* j's host: the peer that declared j's absence, or the one that took
+	 * its place when it was itself declared absent (UINT32_MAX: never
+	 * absent yet, the lowest player peer in) */
+	uint32_t host;
 	uint64_t frozen_c, M, R, C;
+	/* the host's M (from its reports) and whose reports it counted */
+	bool m_told;
+	uint64_t m_host, m_from;
+	uint64_t hash_cap; /* j absent: its checksums compared up to here only */
 	uint8_t rep_have[FXS_SESSION_MAX_PEERS];
 	uint64_t rep_frozen[FXS_SESSION_MAX_PEERS], rep_now[FXS_SESSION_MAX_PEERS], rep_R[FXS_SESSION_MAX_PEERS];
 	uint64_t last_heard;
@@ -49,6 +58,7 @@ typedef struct jpeer {
 	/* the host's */
 	uint64_t proxy_gen, A;
 	bool wants, ready;
+	bool holds; /* j holds a state (of C), maybe another host's: no blob for it */
 	fxs_xfer_sender tx;
 	uint64_t last_sent[FXS_SESSION_MAX_PEERS]; /* per destination: when roster news went */
 	uint64_t vouch_T, vouch_C; /* j joins: the ticks it asked us to vouch for */
@@ -72,16 +82,38 @@ struct fxs_join {
 	uint64_t offer_T, offer_C, offer_hT, offer_hC, offer_at, last_vouch_req;
 	uint32_t refusals, vouchers;
 	char refused[200];
+	uint32_t asked; /* the host we ask to join */
 	fxs_join_tamper_fn tamper; /* tests: the host's blob, changed (a cheating host) */
 	void *tamper_ctx;
 };
 
-static uint32_t host_of(const fxs_session *s, uint32_t j)
+/* Peer k out of the session as we see it: declared absent and not back,
+ * or ourselves while we join (or once dropped). */
+static bool out(const fxs_session *s, uint32_t k)
+{
+	const fxs_join *y = s->join;
+	if (k == s->config.local)
+		return (y->joining && !(y->loaded && y->R)) || y->dropped;
+	return y->p[k].phase == P_FROZEN || y->p[k].phase == P_PROXIED;
+}
+
+/* the lowest player peer other than j that is in */
+static uint32_t lowest_in(const fxs_session *s, uint32_t j)
 {
 	for (uint32_t k = 0; k < s->config.peers; ++k)
-		if (k != j && s->peer[k].count)
+		if (k != j && s->peer[k].count && !out(s, k))
 			return k;
 	return UINT32_MAX;
+}
+
+/* j's host: the one that declared its absence, kept until it is itself out
+ * (then the lowest player peer in takes its place, for good: a host that
+ * comes back does not take it back); the lowest player peer in before j
+ * was ever absent. */
+static uint32_t host_of(const fxs_session *s, uint32_t j)
+{
+	uint32_t h = s->join->p[j].host;
+	return h < s->config.peers && h != j && !out(s, h) ? h : lowest_in(s, j);
 }
 
 fxs_join *fxs_join_create(fxs_session *s)
@@ -89,6 +121,10 @@ fxs_join *fxs_join_create(fxs_session *s)
 	fxs_join *y = calloc(1, sizeof *y);
 	if (!y)
 		return NULL;
+	for (uint32_t k = 0; k < FXS_SESSION_MAX_PEERS; ++k) {
+		y->p[k].host = UINT32_MAX;
+		y->p[k].hash_cap = UINT64_MAX;
+	}
 	y->joining = s->config.join && s->peer[s->config.local].count;
 	fxs_xfer_recv_init(&y->rx, 0, JOIN_PURPOSE, 0);
 	return y;
@@ -113,15 +149,18 @@ static void due_all(fxs_session *s, uint32_t j, uint8_t what)
 			s->join->due[k][j] |= what;
 }
 
-/* j is absent, epoch e: freeze it (no more of its inputs taken) and report. */
-static void freeze(fxs_session *s, uint32_t j, uint32_t e)
+/* j is absent, epoch e, declared by host h: freeze it (no more of its
+ * inputs taken) and report. */
+static void freeze(fxs_session *s, uint32_t j, uint32_t e, uint32_t h)
 {
 	jpeer *x = &s->join->p[j];
-	uint64_t heard = x->last_heard;
+	uint64_t heard = x->last_heard, cap = x->hash_cap;
 	fxs_xfer_send_reset(&x->tx);
 	memset(x, 0, sizeof *x);
 	x->last_heard = heard;
+	x->hash_cap = cap;
 	x->epoch = e;
+	x->host = h;
 	x->phase = P_FROZEN;
 	x->frozen_c = s->peer[j].contig;
 	fxs_sess_event(s, FXS_SESSION_EVENT_ABSENT, j, x->frozen_c + 1);
@@ -142,20 +181,63 @@ static void freeze(fxs_session *s, uint32_t j, uint32_t e)
 	due_all(s, j, DUE_REPORT);
 }
 
-static bool reports_in(const fxs_session *s, uint32_t j, uint64_t *M)
+/* The host: the report of every player peer in (absent ones are not
+ * waited for: one gone for good would hold j frozen for good) is here; M is
+ * the highest, `from` says whose. */
+static bool reports_in(const fxs_session *s, uint32_t j, uint64_t *M, uint64_t *from)
 {
 	const jpeer *x = &s->join->p[j];
-	uint64_t m = 0;
+	uint64_t m = 0, f = 0;
 	for (uint32_t k = 0; k < s->config.peers; ++k) {
-		if (k == j || !s->peer[k].count)
+		if (k == j || !s->peer[k].count || out(s, k))
 			continue;
 		if (!x->rep_have[k])
 			return false;
 		if (x->rep_frozen[k] > m)
 			m = x->rep_frozen[k];
+		f |= 1ull << k;
 	}
 	*M = m;
+	*from = f;
 	return true;
+}
+
+/* j's M taken: a peer whose report it does not count (absent as its host
+ * saw it) may have held j's inputs past M and confirmed ticks on them; its
+ * checksums past M are not compared until it is back on a state (whose
+ * checksums count from that state's tick on). (One still in here is not
+ * capped: it is declared absent soon, and it could only have confirmed a
+ * tick past M on an input of j's that no peer counted had; a joiner whose
+ * state is newer than its return never sees it absent at all.) */
+static void cap_uncounted(fxs_session *s, uint32_t j)
+{
+	const jpeer *x = &s->join->p[j];
+	for (uint32_t k = 0; k < s->config.peers; ++k)
+		if (k != j && k != s->config.local && s->peer[k].count && !(x->m_from >> k & 1) && out(s, k) &&
+		    s->join->p[k].hash_cap > x->m_host)
+			s->join->p[k].hash_cap = x->m_host;
+}
+
+/* j's M as its host decided it (and whose reports it counted) */
+static void take_m(fxs_session *s, uint32_t j, uint64_t M, uint64_t from)
+{
+	jpeer *x = &s->join->p[j];
+	if (x->phase == P_FROZEN && !x->m_told) {
+		x->m_told = true;
+		x->m_host = M;
+		x->m_from = from;
+	}
+}
+
+/* j frozen, its M known and its inputs up to M here: neutral from M + 1 */
+static void try_proxied(fxs_session *s, uint32_t j)
+{
+	jpeer *x = &s->join->p[j];
+	if (x->phase == P_FROZEN && x->m_told && s->peer[j].contig >= x->m_host) {
+		x->phase = P_PROXIED;
+		x->M = x->proxy_gen = x->m_host;
+		cap_uncounted(s, j);
+	}
 }
 
 static void mark_hashes_before(fxs_session *s, uint32_t q, uint64_t C)
@@ -175,6 +257,7 @@ static void mark_rejoined(fxs_session *s, uint32_t j, uint64_t R, uint64_t C)
 	x->phase = P_BACK;
 	x->R = R;
 	x->C = C;
+	x->hash_cap = UINT64_MAX;
 	fxs_sess_event(s, FXS_SESSION_EVENT_REJOINED, j, R);
 	x->last_heard = s->join->now;
 	mark_hashes_before(s, j, C);
@@ -465,7 +548,14 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 	y->now = now;
 	uint32_t me = s->config.local;
 	if (y->joining) {
+		/* ours is kept too (a host back does not take its place back) */
+		if (y->p[me].host >= s->config.peers)
+			y->p[me].host = lowest_in(s, me);
 		uint32_t h = host_of(s, me);
+		if (h != y->asked) { /* a new host: ask it at once */
+			y->asked = h;
+			y->last_req = 0;
+		}
 		if (!y->loaded) {
 			uint8_t *b;
 			size_t len;
@@ -496,25 +586,33 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 		jpeer *x = &y->p[j];
 		if (x->heard)
 			x->last_heard = now, x->heard = false;
+		/* a host declared absent: the lowest player peer in takes its
+		 * place for good */
+		if (x->host < s->config.peers && out(s, x->host))
+			x->host = lowest_in(s, j);
 		if (j == me || !s->peer[j].count)
 			continue;
 		bool host = host_of(s, j) == me;
 		if (host && x->phase == P_PRESENT && s->config.absent_ms && now - x->last_heard >= s->config.absent_ms &&
 		    s->simulated < s->config.ticks && !y->joining && !y->dropped) {
 			++y->absences;
-			freeze(s, j, x->epoch + 1);
+			freeze(s, j, x->epoch + 1, me);
 		}
 		if (x->phase == P_PRESENT)
 			continue;
-		uint64_t M;
-		if (x->phase == P_FROZEN && reports_in(s, j, &M) && s->peer[j].contig >= M) {
-			x->phase = P_PROXIED;
-			x->M = x->proxy_gen = M;
+		/* M: the host's, from the reports of every peer in (told to the
+		 * others in its reports); proxies from M + 1 once j's inputs up to
+		 * M are here (from the reports, taken up to M only) */
+		uint64_t M, from;
+		if (x->phase == P_FROZEN && !x->m_told && host && reports_in(s, j, &M, &from)) {
+			take_m(s, j, M, from);
+			due_all(s, j, DUE_REPORT);
 		}
+		try_proxied(s, j);
 		if (host) {
 			if (x->phase >= P_PROXIED)
 				make_proxies(s, j);
-			if (x->wants && x->phase >= P_PROXIED && x->tx.state == FXS_XFER_SEND_IDLE)
+			if (x->wants && !x->holds && !x->ready && x->phase >= P_PROXIED && x->tx.state == FXS_XFER_SEND_IDLE)
 				start_blob(s, j);
 			if (x->ready && x->phase == P_PROXIED) {
 				uint64_t R = x->proxy_gen + 1 > x->A ? x->proxy_gen + 1 : x->A;
@@ -528,8 +626,11 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 			if (k == me || now - x->last_sent[k] < RESEND_MS)
 				continue;
 			uint8_t d = 0;
-			/* reports until j is back and every input below R is here */
-			if (k != j && !(x->phase == P_BACK && s->peer[j].contig + 1 >= x->R))
+			/* reports until j is back and every input below R is here, and
+			 * to a peer in that lacks j's inputs up to M, until it has them */
+			if (k != j && (!(x->phase == P_BACK && s->peer[j].contig + 1 >= x->R) ||
+				       (x->m_told && s->peer[k].count && !out(s, k) && x->rep_now[k] < x->m_host &&
+					x->phase != P_PRESENT)))
 				d |= DUE_REPORT;
 			if (host && !x->rep_have[k] && k != j && x->phase != P_BACK)
 				d |= DUE_ABSENT;
@@ -599,9 +700,10 @@ bool fxs_join_take_hash(const fxs_session *s, uint32_t q, uint64_t t)
 {
 	if (s->join->loaded && t <= s->join->base)
 		return false;
-	/* an absent q's checksums only of ticks on its own inputs (freeze) */
+	/* an absent q's checksums only of ticks on its own inputs (freeze), and
+	 * not past the M of a peer whose M did not count q's report */
 	const jpeer *x = &s->join->p[q];
-	return !((x->phase == P_FROZEN && t > x->frozen_c) || (x->phase == P_PROXIED && t > x->M));
+	return !((x->phase == P_FROZEN && t > x->frozen_c) || (x->phase == P_PROXIED && t > x->M)) && t <= x->hash_cap;
 }
 
 uint64_t fxs_join_hash_limit(const fxs_session *s, uint32_t q)
@@ -730,8 +832,18 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 	uint32_t host = host_of(s, j);
 	switch (op) {
 	case OP_ABSENT:
-		if (len != 6 || q != host)
-			return len != 6 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		if (len != 6)
+			return FXS_DROP_COUNT;
+		if (j == me && y->joining && !y->loaded) {
+			/* we join: the peer that declared us absent is our host (the
+			 * others' word, where ours could be another: one we do not
+			 * know is absent, or one back that did not take its place
+			 * back) */
+			x->host = q;
+			return FXS_DROP_NONE;
+		}
+		if (q != host)
+			return FXS_DROP_PEER;
 		if (j == me) {
 			/* declared absent while alive (an epoch past the one we joined
 			 * in, once we are back): only a restart brings us back */
@@ -742,33 +854,47 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			return FXS_DROP_NONE;
 		}
 		if (e > x->epoch)
-			freeze(s, j, (uint32_t)e);
+			freeze(s, j, (uint32_t)e, q);
 		return FXS_DROP_NONE;
 	case OP_REPORT: {
-		if (len >= 23 && q == j && host == me) { /* a joiner: what it holds of its own inputs, its return tick */
-			uint64_t nc = get32(body + 10), kr = get32(body + 14);
-			if (len != 23 || nc > s->config.ticks || kr > (uint64_t)s->config.ticks + 1)
+		if (len >= REPORT_HEAD && q == j && host == me) { /* a joiner: its state's tick, what it holds of its own inputs, its return tick */
+			uint64_t cp1 = get32(body + 6), nc = get32(body + 10), kr = get32(body + 14);
+			if (len != REPORT_HEAD || cp1 > (uint64_t)s->config.ticks + 1 || nc > s->config.ticks ||
+			    kr > (uint64_t)s->config.ticks + 1)
 				return FXS_DROP_RANGE;
+			/* j loaded a state (ours, or that of a host declared absent
+			 * since, whose place we took): its proxies are ours to send */
+			if (e == x->epoch && cp1 && x->phase >= P_PROXIED && !x->holds && !x->ready) {
+				x->wants = x->holds = true;
+				x->C = cp1 - 1;
+			}
 			if (e == x->epoch && nc > x->rep_now[j])
 				x->rep_now[j] = nc;
 			if (e == x->epoch)
 				x->rep_R[j] = kr;
 			return FXS_DROP_NONE;
 		}
-		if (len < 23 || j == me || q == j)
-			return len < 23 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		if (len < REPORT_HEAD || j == me || q == j)
+			return len < REPORT_HEAD ? FXS_DROP_COUNT : FXS_DROP_PEER;
 		uint64_t fc = get32(body + 6), nc = get32(body + 10), kr = get32(body + 14), first = get32(body + 18),
-			 n = body[22];
-		size_t blk;
+			 n = body[22], rh = body[23], mp1 = get32(body + 24), from = get64(body + 28);
+		size_t blk = 0;
 		if (fc > s->config.ticks || nc > s->config.ticks || kr > (uint64_t)s->config.ticks + 1 ||
-		    (n && !inputs_fit(s, j, first, n, len - 23, &blk)) || (!n && len != 23) || (n && first + n - 1 > fc))
+		    mp1 > (uint64_t)s->config.ticks + 1 || (n && !inputs_fit(s, j, first, n, len - REPORT_HEAD, &blk)) ||
+		    (!n && len != REPORT_HEAD))
 			return FXS_DROP_RANGE;
-		if (e > x->epoch)
-			freeze(s, j, (uint32_t)e); /* the host declared it; its ABSENT has not come yet */
+		if (e > x->epoch) /* the host declared it; its ABSENT has not come yet */
+			freeze(s, j, (uint32_t)e, rh < s->config.peers ? (uint32_t)rh : UINT32_MAX);
 		if (e != x->epoch)
 			return FXS_DROP_NONE; /* an old epoch's */
-		if (n) {
-			fxs_drop d = take_inputs(s, j, first, n, body + 23, blk, 1, fc);
+		/* M, from the host (or, the host itself absent since it told some,
+		 * to us who took its place: the one it told) */
+		if (mp1 && (q == host_of(s, j) || me == host_of(s, j)))
+			take_m(s, j, mp1 - 1, from);
+		/* j's inputs only once M is known, and up to M: a peer whose report
+		 * M does not count may hold more of them than anyone else */
+		if (n && x->m_told) {
+			fxs_drop d = take_inputs(s, j, first, n, body + REPORT_HEAD, blk, 1, fc < x->m_host ? fc : x->m_host);
 			if (d != FXS_DROP_NONE)
 				return d;
 		}
@@ -805,8 +931,8 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		 * ones, our ticks behind its confirmed one), we have no word of
 		 * our own on it: no answer (j does not wait for us past
 		 * VOUCH_WAIT_MS), rather than one that refuses an honest offer */
-		if (y->joining && (!y->loaded || !y->R))
-			return FXS_DROP_NONE;
+		if (y->joining && (!y->loaded || !y->R || s->simulated < y->R))
+			return FXS_DROP_NONE; /* (nor until we simulate our own inputs: the ones before are the host's) */
 		x->vouch_T = get32(body + 6);
 		x->vouch_C = get32(body + 10);
 		y->due[j][j] |= DUE_VOUCH;
@@ -835,10 +961,11 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			return FXS_DROP_NONE;
 		if (x->phase == P_PRESENT) {
 			++y->absences;
-			freeze(s, j, x->epoch + 1);
+			freeze(s, j, x->epoch + 1, me);
 		}
 		if (x->phase != P_BACK) {
 			x->wants = true;
+			x->holds = false;
 			x->rep_now[j] = 0; /* a new j holds nothing */
 		}
 		return FXS_DROP_NONE;
@@ -847,17 +974,19 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			return len != 10 ? FXS_DROP_COUNT : FXS_DROP_PEER;
 		if (get32(body + 6) > s->config.ticks)
 			return FXS_DROP_RANGE;
-		if (e == x->epoch && x->wants) {
-			x->ready = true;
+		/* (or j loaded the state of a host declared absent since, whose
+		 * place we took: j's proxies and return tick are ours to give) */
+		if (e == x->epoch && (x->wants || x->phase == P_PROXIED)) {
+			x->wants = x->ready = true;
 			x->C = get32(body + 6);
 			x->rep_now[j] = x->C;
 		}
 		return FXS_DROP_NONE;
 	case OP_JOINED: {
-		if (len != 14 || q != host)
-			return len != 14 ? FXS_DROP_COUNT : FXS_DROP_PEER;
-		uint64_t R = get32(body + 6), C = get32(body + 10);
-		if (R < 1 || R > (uint64_t)s->config.ticks + 1 || C >= R)
+		if (len != 26 || q != host)
+			return len != 26 ? FXS_DROP_COUNT : FXS_DROP_PEER;
+		uint64_t R = get32(body + 6), C = get32(body + 10), mp1 = get32(body + 14), from = get64(body + 18);
+		if (R < 1 || R > (uint64_t)s->config.ticks + 1 || C >= R || mp1 < 1 || mp1 > R)
 			return FXS_DROP_RANGE;
 		if (j == me) {
 			if (y->loaded && e == y->epoch && !y->R) {
@@ -869,6 +998,14 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 			if (y->loaded && e == y->epoch && y->R == R)
 				y->due[q][me] |= DUE_REPORT; /* the host learns we know (again, if our answer was lost) */
 			return FXS_DROP_NONE;
+		}
+		/* (with j's M: one that joined itself since, or missed the host's
+		 * reports, may not have it yet) */
+		if (e > x->epoch)
+			freeze(s, j, (uint32_t)e, q);
+		if (e == x->epoch) {
+			take_m(s, j, mp1 - 1, from);
+			try_proxied(s, j);
 		}
 		if (e == x->epoch && x->phase >= P_PROXIED)
 			mark_rejoined(s, j, R, C);
@@ -949,19 +1086,22 @@ size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, s
 			out[0] = OP_JOINED;
 			put32(out + 6, x->R);
 			put32(out + 10, x->C);
-			return 14;
+			put32(out + 14, (uint32_t)(x->M + 1));
+			put64(out + 18, x->m_from);
+			return 26;
 		}
 		size_t blk = (size_t)s->peer[j].count * s->isz;
-		uint64_t room = (cap - 23) / blk;
+		uint64_t room = (cap - REPORT_HEAD) / blk;
 		if (room > 255)
 			room = 255;
 		if ((*d & DUE_REPORT) && j == me) { /* a joiner's own */
 			*d &= (uint8_t)~DUE_REPORT;
 			out[0] = OP_REPORT;
-			memset(out + 6, 0, 17);
+			memset(out + 6, 0, REPORT_HEAD - 6);
+			put32(out + 6, y->loaded ? (uint32_t)(y->base + 1) : 0);
 			put32(out + 10, s->peer[me].contig);
 			put32(out + 14, y->R); /* (0: not told yet) */
-			return 23;
+			return REPORT_HEAD;
 		}
 		if (*d & DUE_REPORT) {
 			*d &= (uint8_t)~DUE_REPORT;
@@ -969,12 +1109,27 @@ size_t fxs_join_body(fxs_session *s, uint32_t to, uint8_t *type, uint8_t *out, s
 			put32(out + 6, x->frozen_c);
 			put32(out + 10, s->peer[j].contig);
 			put32(out + 14, x->R);
-			uint64_t k = x->frozen_c < room ? x->frozen_c : room, first = x->frozen_c - k + 1;
+			/* j's inputs that `to` lacks (from what it says it holds), up to
+			 * M once M is known (what we hold of them past M is not j's
+			 * for good), else up to where we froze j; a joiner holds none
+			 * before its state's tick (the state has them) */
+			uint64_t top = x->m_told ? x->m_host : x->frozen_c, first = x->rep_now[to] + 1;
+			if (top > s->peer[j].contig)
+				top = s->peer[j].contig;
+			if (y->joining && y->loaded && first <= y->base)
+				first = y->base + 1;
+			uint64_t k = first <= top ? top - first + 1 : 0;
+			if (k > room)
+				k = room;
 			put32(out + 18, k ? first : 0);
 			out[22] = (uint8_t)k;
+			uint32_t h = host_of(s, j);
+			out[23] = h < s->config.peers ? (uint8_t)h : 0xff;
+			put32(out + 24, x->m_told ? (uint32_t)(x->m_host + 1) : 0);
+			put64(out + 28, x->m_told ? x->m_from : 0);
 			for (uint64_t i = 0; i < k; ++i)
-				memcpy(out + 23 + i * blk, fxs_sess_inp_at(s, s->inp, first + i, s->peer[j].first), blk);
-			return 23 + k * blk;
+				memcpy(out + REPORT_HEAD + i * blk, fxs_sess_inp_at(s, s->inp, first + i, s->peer[j].first), blk);
+			return REPORT_HEAD + k * blk;
 		}
 		if (*d & DUE_PROXY) {
 			*d &= (uint8_t)~DUE_PROXY;

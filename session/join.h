@@ -1,14 +1,22 @@
 /* Late join and reconnect (private; session.c calls these hooks).
  *
  * The rule for an absent peer, the same on every peer: peer j's host is the
- * lowest player peer other than j. When the host has heard nothing from j
- * for absent_ms, it declares j absent (a new epoch). Every peer then freezes
- * j (takes no more of j's inputs) and reports to every other peer the tick
- * up to which it held all of j's inputs, with the last of them; once every
- * peer's report is in, M is the highest, every peer fills j's inputs up to M
- * from the reports, and from M + 1 on j's inputs are neutral (zero bytes),
- * which the host makes and sends as j's (PROXY), so nobody ever has two
- * versions of one of j's inputs. A joining j (late, or restarted) asks its
+ * lowest player peer other than j that is in (not declared absent and not
+ * back yet); the one that declared j absent stays its host until it is
+ * declared absent itself, and then the lowest player peer in takes its
+ * place for good. When the host has heard nothing from j for absent_ms, it
+ * declares j absent (a new epoch). Every peer then freezes j (takes no more
+ * of j's inputs) and reports to every other peer the tick up to which it
+ * held all of j's inputs; once the report of every player peer in is here,
+ * the host takes M, the highest, and says so in its reports (and in
+ * JOINED); every peer fills j's inputs up to M from the reports (never
+ * past M: a peer whose report M does not count may hold more), and from
+ * M + 1 on j's inputs are neutral (zero bytes), which the host makes and
+ * sends as j's (PROXY), so nobody ever has two versions of one of j's
+ * inputs. The checksums of a peer whose report M did not count are not
+ * compared past M until it is back. A joiner that loaded the state of a
+ * host declared absent since says so in its reports (its state's tick), and
+ * the host that took that one's place sends it its proxies and return tick. A joining j (late, or restarted) asks its
  * host (JOIN_REQ); the host sends it, over the reliable transfer, its saved
  * state of a confirmed tick T and every player's confirmed inputs T+1..C;
  * j loads it, simulates to C, takes the proxied inputs and the others'

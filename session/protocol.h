@@ -1,8 +1,8 @@
-/* The session's wire format, version 5: one datagram per packet,
+/* The session's wire format, version 6: one datagram per packet,
  * little-endian, no padding. Every packet type shares one frame and one MAC:
  *   off size field
  *   0   4    magic     "FXSP"
- *   4   1    version   5
+ *   4   1    version   6
  *   5   1    type      1 = data; 2..15 transfers (session/xfer.*)
  *   6   1    from      sender's peer id
  *   7   1    to        receiver's peer id
@@ -52,7 +52,7 @@
 #include "fixstep/session.h"
 
 #define FXS_PKT_MAGIC 0x50535846u /* "FXSP" */
-#define FXS_PKT_VERSION 5u
+#define FXS_PKT_VERSION 6u
 #define FXS_PKT_DATA 1u
 #define FXS_PKT_TYPE_MAX 15u /* types 2..15: the transfers' */
 #define FXS_PKT_FRAME 22u

@@ -348,12 +348,13 @@ static void join_close(joinrun *r, uint32_t p)
 }
 
 /* The return tick of a JOINED about peer j (its host's roster message:
- * the frame, then op 6 (join.c's OP_JOINED), j, the epoch, R, C, then the
+ * the frame, then op 6 (join.c's OP_JOINED), j, the epoch, R, C, M + 1, whose
+ * reports M counts, then the
  * MAC), 0 when buf is not one. */
 static uint64_t joined_return_tick(const uint8_t *buf, size_t n, uint32_t j)
 {
 	const uint8_t *b = buf + 22;
-	if (n != 22 + 14 + 32 || buf[5] != FXS_PKT_ROSTER || b[0] != 6 || b[1] != j)
+	if (n != 22 + 26 + 32 || buf[5] != FXS_PKT_ROSTER || b[0] != 6 || b[1] != j)
 		return 0;
 	return get32(b + 6);
 }
@@ -562,6 +563,216 @@ static void absent_alive_case(uint32_t J)
 
 TEST(sync_absent_while_alive_is_told) { absent_alive_case(3); }
 TEST(sync_absent_while_alive_host_is_told) { absent_alive_case(0); }
+
+/* The host itself silent before it could declare anyone absent: peer 0
+ * (every other peer's host) stops for 0.6 s at 0.3 s, before the late
+ * peer 3 (which starts at 1.2 s) is due to be declared absent; peer 1
+ * declares peer 0 absent, and peer 0, told so when it runs again, restarts
+ * and joins. Someone must still declare peer 3 absent, and host peer 3's
+ * join and peer 0's. */
+static bool host_silent_case(uint64_t pause_at, uint64_t pause_for, uint64_t join_at, uint32_t seed);
+TEST(sync_host_silent_before_late_join) { CHECK(host_silent_case(19, 38, 75, 34)); }
+
+SLOW_TEST(sync_host_silent_sweep)
+{
+	int bad = 0;
+	const uint64_t step = test_quick ? 18 : 6;
+	for (uint64_t at = 10; at <= 130; at += step)
+		for (uint64_t dur = 34; dur <= 50; dur += 8)
+			if (!host_silent_case(at, dur, 75, (uint32_t)(at * 7 + dur))) {
+				printf("      FAILED: pause at %" PRIu64 " for %" PRIu64 "\n", at, dur);
+				++bad;
+			}
+	CHECK(bad == 0);
+}
+
+static bool host_silent_case(uint64_t pause_at, uint64_t pause_for, uint64_t join_at, uint32_t seed)
+{
+	const uint32_t ticks = 600, J = 3;
+	fxs_impair imp = { 0.05, 0.0, 0, 30, seed };
+	joinrun r;
+	memset(&r, 0, sizeof r);
+	r.net = fxs_simnet_create(SP, &imp);
+	r.ticks = ticks;
+	r.leaver = 0;
+	bool ok = true;
+	for (uint32_t p = 0; p < SP; ++p)
+		if (p != J)
+			ok = ok && join_open(&r, p, ticks, false);
+	bool done = false, restarted = false;
+	uint64_t f;
+	bool opened = ok;
+	for (f = 0; f < 4000 && !done && opened; ++f) {
+		if (f == pause_at)
+			r.paused[0] = true;
+		if (f == pause_at + pause_for)
+			r.paused[0] = false;
+		if (f == join_at)
+			opened = join_open(&r, J, ticks, true) != NULL;
+		fxs_session_join_status js;
+		if (!restarted && f > pause_at + pause_for && fxs_session_join_get(r.s[0], &js) && js.dropped) {
+			join_close(&r, 0);
+			opened = opened && join_open(&r, 0, ticks, true);
+			restarted = true;
+		}
+		done = join_frame(&r, f);
+	}
+	bool same = done;
+	uint64_t h0 = fxs_session_hash(r.s[1], ticks);
+	for (uint32_t p = 0; p < SP; ++p)
+		same = same && fxs_session_tick(r.s[p]) == ticks && fxs_session_hash(r.s[p], ticks) == h0 &&
+			fxs_session_desync_get(r.s[p])->tick == 0;
+	if (!same || pause_at == 19)
+		printf("    peer 0 silent from frame %" PRIu64 " for %" PRIu64 ", restarted %d; peer 3 from frame %" PRIu64
+		       "; all 4 end on %016" PRIx64 " after %" PRIu64 " frames: %s\n",
+		       pause_at, pause_for, restarted, join_at, h0, f, same ? "yes" : "NO");
+	for (uint32_t p = 0; p < SP; ++p) {
+		fxs_session_join_status js;
+		fxs_session_join_get(r.s[p], &js);
+		if (!same)
+			printf("      peer %u: tick %" PRIu64 " confirmed %" PRIu64 " joining %d loaded %d dropped %d "
+			       "absences %u desync %" PRIu64 "/%u complete %d hash %016" PRIx64 "\n", p, fxs_session_tick(r.s[p]),
+			       fxs_session_confirmed(r.s[p]), js.joining, js.loaded, js.dropped, js.absences,
+			       fxs_session_desync_get(r.s[p])->tick, fxs_session_desync_get(r.s[p])->peer,
+			       fxs_session_complete(r.s[p]), fxs_session_hash(r.s[p], fxs_session_tick(r.s[p])));
+	}
+	for (uint32_t p = 0; p < SP; ++p)
+		join_close(&r, p);
+	fxs_simnet_destroy(r.net);
+	return same;
+}
+
+/* Seeded chaos: peers paused (some past absent_ms, some not), killed and
+ * restarted, a late peer, under loss and jitter; every peer told it was
+ * dropped restarts and joins, as a game does. All four end on one hash
+ * with no desync, whichever peers were hosts when it happened. */
+static bool chaos_case(uint64_t seed, char *why, size_t n)
+{
+	const uint32_t ticks = 600;
+	uint64_t rng = seed * 0x2545f4914f6cdd1dull;
+	fxs_impair imp = { 0.05, 0.02, 0, 40, (uint32_t)seed };
+	joinrun r;
+	memset(&r, 0, sizeof r);
+	r.net = fxs_simnet_create(SP, &imp);
+	r.ticks = ticks;
+	r.leaver = SP; /* (every peer may stall) */
+	uint64_t late_at = test_rng_next(&rng) % 2 ? test_rng_next(&rng) % 100 : 0;
+	bool ok = true;
+	for (uint32_t p = 0; p < SP; ++p)
+		if (p != 3 || !late_at)
+			ok = ok && join_open(&r, p, ticks, false);
+	/* events: a pause (past absent_ms or not) or a kill and a restart */
+	enum { EV = 5 };
+	uint64_t at[EV], len[EV];
+	uint32_t who[EV];
+	bool kill[EV], began[EV] = { 0 }, ended[EV] = { 0 };
+	uint32_t events = 2 + (uint32_t)(test_rng_next(&rng) % 4);
+	for (uint32_t e = 0; e < events; ++e) {
+		at[e] = 10 + test_rng_next(&rng) % 500;
+		who[e] = (uint32_t)(test_rng_next(&rng) % SP);
+		kill[e] = test_rng_next(&rng) % 3 == 0;
+		len[e] = kill[e] ? 5 + test_rng_next(&rng) % 60 : 15 + test_rng_next(&rng) % 50;
+	}
+	bool done = false;
+	uint64_t f;
+	for (f = 0; f < 5000 && !done && ok; ++f) {
+		if (late_at && f == late_at)
+			ok = join_open(&r, 3, ticks, true) != NULL;
+		for (uint32_t e = 0; e < events; ++e) {
+			uint32_t p = who[e];
+			if (!began[e] && f >= at[e] && r.s[p] && !r.paused[p]) {
+				began[e] = true;
+				if (kill[e])
+					join_close(&r, p);
+				else
+					r.paused[p] = true;
+			} else if (began[e] && !ended[e] && f >= at[e] + len[e]) {
+				ended[e] = true;
+				if (kill[e] && !r.s[p])
+					ok = ok && join_open(&r, p, ticks, true);
+				else if (!kill[e])
+					r.paused[p] = false;
+			}
+		}
+		/* a peer told it was dropped restarts and joins */
+		for (uint32_t p = 0; p < SP; ++p) {
+			fxs_session_join_status js;
+			if (r.s[p] && !r.paused[p] && fxs_session_join_get(r.s[p], &js) && js.dropped) {
+				join_close(&r, p);
+				ok = ok && join_open(&r, p, ticks, true);
+			}
+		}
+		done = join_frame(&r, f);
+	}
+	bool same = done && ok;
+	uint64_t h0 = r.s[0] ? fxs_session_hash(r.s[0], ticks) : 0;
+	for (uint32_t p = 0; p < SP; ++p)
+		same = same && r.s[p] && fxs_session_tick(r.s[p]) == ticks && fxs_session_hash(r.s[p], ticks) == h0 &&
+			fxs_session_desync_get(r.s[p])->tick == 0;
+	int w = snprintf(why, n, "seed %" PRIu64 " (late %" PRIu64 "):", seed, late_at);
+	for (uint32_t e = 0; e < events && w > 0 && (size_t)w < n; ++e)
+		w += snprintf(why + w, n - (size_t)w, " %s %u at %" PRIu64 " for %" PRIu64, kill[e] ? "kill" : "pause",
+			      who[e], at[e], len[e]);
+	for (uint32_t p = 0; p < SP && !same && w > 0 && (size_t)w < n; ++p)
+		w += snprintf(why + w, n - (size_t)w, "; peer %u tick %" PRIu64 " complete %d desync %" PRIu64, p,
+			      r.s[p] ? fxs_session_tick(r.s[p]) : 0, r.s[p] ? fxs_session_complete(r.s[p]) : 0,
+			      r.s[p] ? fxs_session_desync_get(r.s[p])->tick : 0);
+	for (uint32_t p = 0; p < SP; ++p)
+		if (r.s[p])
+			join_close(&r, p);
+	fxs_simnet_destroy(r.net);
+	return same;
+}
+
+TEST(sync_chaos_pauses_and_restarts)
+{
+	uint64_t n = test_quick ? 8 : 24, bad = 0, s0 = getenv("CHAOS_SEED") ? strtoull(getenv("CHAOS_SEED"), NULL, 10) : 1;
+	if (getenv("CHAOS_N"))
+		n = strtoull(getenv("CHAOS_N"), NULL, 10);
+	char why[600];
+	for (uint64_t seed = s0; seed < s0 + n; ++seed)
+		if (!chaos_case(seed, why, sizeof why)) {
+			printf("      FAILED %s\n", why);
+			++bad;
+		}
+	printf("    %" PRIu64 " seeded sessions, %" PRIu64 " failed\n", n, bad);
+	CHECK(bad == 0);
+}
+
+/* Two players leave for good, one after the other (peer 3 at tick 300,
+ * peer 2 at tick 600): the two that stay end the session on one hash. */
+TEST(sync_two_leave_for_good)
+{
+	const uint32_t ticks = 900;
+	fxs_impair imp = { 0.05, 0.0, 0, 30, 35 };
+	joinrun r;
+	memset(&r, 0, sizeof r);
+	r.net = fxs_simnet_create(SP, &imp);
+	r.ticks = ticks;
+	r.leaver = 3;
+	for (uint32_t p = 0; p < SP; ++p)
+		CHECK(join_open(&r, p, ticks, false));
+	bool done = false;
+	uint64_t f;
+	for (f = 0; f < 6000 && !done; ++f) {
+		if (r.s[3] && fxs_session_tick(r.s[3]) >= 300)
+			join_close(&r, 3);
+		if (r.s[2] && fxs_session_tick(r.s[2]) >= 600)
+			join_close(&r, 2);
+		done = true;
+		join_frame(&r, f);
+		for (uint32_t p = 0; p < 2; ++p)
+			done = done && fxs_session_complete(r.s[p]);
+	}
+	uint64_t h0 = fxs_session_hash(r.s[0], ticks);
+	bool same = done && fxs_session_tick(r.s[1]) == ticks && fxs_session_hash(r.s[1], ticks) == h0;
+	printf("    peers 3 and 2 gone at ticks 300 and 600: peers 0 and 1 at ticks %" PRIu64 " and %" PRIu64 " after %" PRIu64
+	       " frames, one hash: %s\n", fxs_session_tick(r.s[0]), fxs_session_tick(r.s[1]), f, same ? "yes" : "NO");
+	for (uint32_t p = 0; p < SP; ++p)
+		join_close(&r, p);
+	fxs_simnet_destroy(r.net);
+	CHECK(same);
+}
 
 /* A late peer that asks to join before its absence is declared (it starts
  * 0.5 s late, absent_ms is 3 s): its own packets, which come with its

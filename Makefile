@@ -55,7 +55,7 @@ SESSIONS ?= $(if $(filter emcc,$(notdir $(CC))),0,1)
 ifeq ($(SESSIONS),0)
 SESSION_SRC := session/synctest.c session/world_game.c
 CLI_SRC := $(filter-out tools/cli/cmd_peer.c tools/cli/cmd_netdemo.c,$(CLI_SRC))
-TEST_SRC := $(filter-out tests/test_session.c tests/test_session_clock.c tests/test_join_proof.c tests/test_xfer.c tests/test_desync_exchange.c tests/test_sync.c,$(TEST_SRC))
+TEST_SRC := $(filter-out tests/test_session.c tests/test_session_clock.c tests/test_join_proof.c tests/test_xfer.c tests/test_desync_exchange.c tests/test_sync.c tests/session_insider.c,$(TEST_SRC))
 SESSION_CPPFLAGS := -DFXS_NO_SESSIONS
 endif
 

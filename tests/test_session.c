@@ -17,6 +17,9 @@
 #include "fixstep/replay.h"
 #include "replay_run.h" /* fxs_inputs_random: the scripted inputs, an independent check */
 #include "session/protocol.h"
+#include "session/join.h"
+#include "session/sync.h"
+#include "session_insider.h"
 #include "test.h"
 
 #define NP 4
@@ -340,6 +343,41 @@ TEST(session_bad_packets_counted)
 	CHECK(simrun_go(&r, 2000));
 	CHECK(fxs_session_hash(r.s[0], 200) == offline_hash("pendulum", 200, 0));
 	simrun_close(&r);
+}
+
+/* An insider (a peer with the session key: its packets pass the MAC) sends
+ * bodies of every type, forged, mutated from real ones, cut short, and
+ * roster messages of the right shape with fields near the session's ticks,
+ * while peers join late, pause past absent_ms and restart (the script of
+ * session_insider.c, which replays/fuzz/fuzz_session.c runs under
+ * libFuzzer). Nothing may crash (and under make sanitize nothing may read
+ * or write out of bounds, leak or overflow); the counts show the bodies
+ * reached every parser and were both taken and refused. */
+TEST(session_insider_bodies_are_checked)
+{
+	const int scripts = test_quick ? 30 : 90;
+	insider_stats st;
+	memset(&st, 0, sizeof st);
+	uint64_t rng = 2026;
+	static uint8_t script[8192];
+	for (int i = 0; i < scripts; ++i) {
+		size_t n = insider_script(&rng, script, sizeof script);
+		CHECK(insider_run(script, n, &st));
+	}
+	printf("    %d scripts, %" PRIu64 " frames, %" PRIu64 " restarts: %" PRIu64 " forged packets (data %" PRIu64
+	       ", desync %" PRIu64 ", join state %" PRIu64 ", roster %" PRIu64 "), %" PRIu64 " taken; dropped: count %" PRIu64
+	       ", range %" PRIu64 ", peer %" PRIu64 ", type %" PRIu64 ", replayed %" PRIu64 ", conflict %" PRIu64
+	       ", not owner %" PRIu64 "\n",
+	       scripts, st.frames, st.restarts, st.injected, st.by_type[FXS_PKT_DATA], st.by_type[FXS_PKT_DESYNC],
+	       st.by_type[FXS_PKT_JOIN_XFER], st.by_type[FXS_PKT_ROSTER], st.accepted, st.dropped[FXS_DROP_COUNT],
+	       st.dropped[FXS_DROP_RANGE], st.dropped[FXS_DROP_PEER], st.dropped[FXS_DROP_TYPE],
+	       st.dropped[FXS_DROP_REPLAYED], st.dropped[FXS_DROP_CONFLICT], st.dropped[FXS_DROP_NOT_OWNER]);
+	for (uint32_t t = 1; t <= 4; ++t)
+		CHECKF(st.by_type[t] > 0, "no forged packet of type %u", t);
+	CHECK(st.accepted > 0 && st.restarts > 0 && st.pauses > 0);
+	CHECK(st.dropped[FXS_DROP_COUNT] > 0 && st.dropped[FXS_DROP_RANGE] > 0 && st.dropped[FXS_DROP_PEER] > 0 &&
+	      st.dropped[FXS_DROP_TYPE] > 0);
+	CHECKF(st.max_tick == 160, "the furthest tick %" PRIu64, st.max_tick); /* sessions still ran to their end */
 }
 
 TEST(session_packet_round_trip_and_bounds)

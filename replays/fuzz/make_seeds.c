@@ -1,22 +1,27 @@
 /* Writes the fuzzers' seed corpora: snapshots of small scenes at a few
- * steps (with contacts), and small replays with and without per-tick state.
- * Each seed starts with the harness's mode byte (1: recompute checksums). */
+ * steps (with contacts), and small replays with and without per-tick state,
+ * each starting with the harness's mode byte (1: recompute checksums); and,
+ * given a third directory, seeded attack scripts for the session target. */
 #include "replay_run.h"
+#include "session_insider.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void write_seed(const char *dir, const char *name, const uint8_t *p, size_t n)
+/* p (n bytes) as dir/name, after the mode byte unless it is -1 */
+static void write_file(const char *dir, const char *name, int mode, const uint8_t *p, size_t n)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	FILE *f = fopen(path, "wb");
-	if (!f || fputc(1, f) == EOF || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
+	if (!f || (mode >= 0 && fputc(mode, f) == EOF) || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
 		fprintf(stderr, "make_seeds: cannot write %s\n", path);
 		exit(1);
 	}
 }
+
+static void write_seed(const char *dir, const char *name, const uint8_t *p, size_t n) { write_file(dir, name, 1, p, n); }
 
 /* A recorded replay at tmp as two seeds, whole and cut (a killed recorder). */
 static void replay_seeds(const char *dir, const char *tmp, const char *stem)
@@ -37,9 +42,16 @@ static void replay_seeds(const char *dir, const char *tmp, const char *stem)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: make_seeds SNAPSHOT-DIR REPLAY-DIR\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: make_seeds SNAPSHOT-DIR REPLAY-DIR [SESSION-DIR]\n");
 		return 2;
+	}
+	for (uint64_t rng = 1; argc == 4 && rng <= 8; ++rng) {
+		static uint8_t script[8192];
+		uint64_t r = rng;
+		char name[64];
+		snprintf(name, sizeof name, "attack_%u.bin", (unsigned)rng);
+		write_file(argv[3], name, -1, script, insider_script(&r, script, sizeof script));
 	}
 	/* all_shapes: hulls, compounds (contacts naming children) and a mesh;
 	 * snapshots only (its replays would be large seeds) */

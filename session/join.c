@@ -868,6 +868,24 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 				x->wants = x->holds = true;
 				x->C = cp1 - 1;
 			}
+			/* and it was told its return tick by that host, which told no
+			 * one else: ours too when no proxy of j's reaches it (every
+			 * proxy is below it), else j plays on a return tick nobody
+			 * took, and is declared absent again to start over */
+			/* its return tick, told by that host to the others, not to it */
+			if (e == x->epoch && x->R && kr != x->R)
+				y->due[j][j] |= DUE_JOINED;
+			if (e == x->epoch && kr && x->holds && x->phase == P_PROXIED) {
+				if (x->proxy_gen < kr) {
+					x->wants = x->ready = true;
+					mark_rejoined(s, j, kr, x->C);
+					make_proxies(s, j);
+				} else {
+					++y->absences;
+					freeze(s, j, x->epoch + 1, me);
+					return FXS_DROP_NONE;
+				}
+			}
 			if (e == x->epoch && nc > x->rep_now[j])
 				x->rep_now[j] = nc;
 			if (e == x->epoch)
@@ -904,6 +922,10 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		}
 		x->rep_now[q] = nc;
 		x->rep_R[q] = kr;
+		/* (the host) j is back, and q has not heard: q restarted and
+		 * joined since we told everyone, or never heard: told again */
+		if (me == host_of(s, j) && x->R && kr != x->R)
+			y->due[q][j] |= DUE_JOINED;
 		return FXS_DROP_NONE;
 	}
 	case OP_PROXY: {

@@ -16,7 +16,11 @@
  * inputs. The checksums of a peer whose report M did not count are not
  * compared past M until it is back. A joiner that loaded the state of a
  * host declared absent since says so in its reports (its state's tick), and
- * the host that took that one's place sends it its proxies and return tick. A joining j (late, or restarted) asks its
+ * the host that took that one's place sends it its proxies and return tick
+ * (the old host's, when that one told it to the others; when it told only
+ * the joiner, the joiner's unless a proxy reaches past it, else the joiner
+ * is declared absent again and joins anew). A peer whose report shows it
+ * missed a return (it restarted since) is sent that JOINED again. A joining j (late, or restarted) asks its
  * host (JOIN_REQ); the host sends it, over the reliable transfer, its saved
  * state of a confirmed tick T and every player's confirmed inputs T+1..C;
  * j loads it, simulates to C, takes the proxied inputs and the others'

@@ -8,6 +8,7 @@
 #include "session/join.h"
 #include "session/protocol.h"
 #include "session/sync.h"
+#include "session_util.h"
 
 #define NP 4
 #define TICKS 160u
@@ -98,13 +99,7 @@ static void frame(run *r)
 			fxs_session_receive(s, buf, n, from);
 		fxs_session_set_time(s, r->frame * 16);
 		fxs_session_advance(s, 2);
-		for (uint32_t q = 0; q < NP; ++q) {
-			size_t len = fxs_session_packet(s, q, buf, sizeof buf);
-			if (len)
-				t.send(t.ctx, q, buf, len);
-			while ((len = fxs_session_packet_more(s, q, buf, sizeof buf)) > 0)
-				t.send(t.ctx, q, buf, len);
-		}
+		session_send_all(s, t, NP);
 		uint64_t tick = fxs_session_tick(s);
 		if (r->st && tick > r->st->max_tick)
 			r->st->max_tick = tick;

@@ -15,6 +15,7 @@
 #include "session/join.h"
 #include "session/le.h"
 #include "test.h"
+#include "session_util.h"
 
 #define JP 3u
 #define JP_TICKS 360u
@@ -146,13 +147,7 @@ static bool proof_case(cheat how, const char *want, char *why, size_t whylen)
 			fxs_session_set_time(s[p], f * 16);
 			uint64_t pace = p ? fxs_session_tick(s[0]) : f;
 			fxs_session_advance(s[p], fxs_session_tick(s[p]) < pace ? 2 : 1);
-			for (uint32_t q = 0; q < JP; ++q) {
-				size_t len = fxs_session_packet(s[p], q, buf, sizeof buf);
-				if (len)
-					t.send(t.ctx, q, buf, len);
-				while ((len = fxs_session_packet_more(s[p], q, buf, sizeof buf)) > 0)
-					t.send(t.ctx, q, buf, len);
-			}
+			session_send_all(s[p], t, JP);
 			fxs_session_event e;
 			while (fxs_session_event_poll(s[p], &e))
 				if (e.type == FXS_SESSION_EVENT_JOIN_REFUSED && p == 2)

@@ -19,6 +19,7 @@
 #include "session/protocol.h"
 #include "session/join.h"
 #include "session/sync.h"
+#include "session_util.h"
 #include "session_insider.h"
 #include "test.h"
 
@@ -140,13 +141,7 @@ static void simrun_frame(simrun *r, uint32_t p)
 	while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
 		fxs_session_receive(r->s[p], buf, n, from);
 	fxs_session_advance(r->s[p], fxs_session_tick(r->s[p]) < r->frames ? 2 : 1);
-	for (uint32_t q = 0; q < r->np; ++q) {
-		size_t len = fxs_session_packet(r->s[p], q, buf, sizeof buf);
-		if (len)
-			t.send(t.ctx, q, buf, len);
-		while ((len = fxs_session_packet_more(r->s[p], q, buf, sizeof buf)) > 0)
-			t.send(t.ctx, q, buf, len);
-	}
+	session_send_all(r->s[p], t, r->np);
 }
 
 static int simrun_go(simrun *r, uint64_t max_frames)

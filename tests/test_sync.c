@@ -14,6 +14,7 @@
 #include "fixstep/session.h"
 #include "session/join.h"
 #include "session/le.h"
+#include "session_util.h"
 #include "test.h"
 
 #define SP 4
@@ -34,13 +35,7 @@ static bool frame_all(fxs_session **s, uint32_t np, fxs_simnet *net, uint64_t fr
 		while ((n = t.recv(t.ctx, buf, sizeof buf, &from)) > 0)
 			fxs_session_receive(s[p], buf, n, from);
 		fxs_session_advance(s[p], fxs_session_tick(s[p]) < frame ? 2 : 1);
-		for (uint32_t q = 0; q < np; ++q) {
-			size_t len = fxs_session_packet(s[p], q, buf, sizeof buf);
-			if (len)
-				t.send(t.ctx, q, buf, len);
-			while ((len = fxs_session_packet_more(s[p], q, buf, sizeof buf)) > 0)
-				t.send(t.ctx, q, buf, len);
-		}
+		session_send_all(s[p], t, np);
 		all = all && fxs_session_complete(s[p]);
 	}
 	fxs_simnet_advance(net, 16);
@@ -408,13 +403,7 @@ static bool join_frame(joinrun *r, uint64_t frame)
 		/* one tick a frame, two to catch up (a joiner: with the others) */
 		uint64_t pace = r->s[0] && p ? fxs_session_tick(r->s[0]) : frame;
 		fxs_session_advance(s, fxs_session_tick(s) < pace ? 2 : 1);
-		for (uint32_t q = 0; q < join_peers(r); ++q) {
-			size_t len = fxs_session_packet(s, q, buf, sizeof buf);
-			if (len)
-				t.send(t.ctx, q, buf, len);
-			while ((len = fxs_session_packet_more(s, q, buf, sizeof buf)) > 0)
-				t.send(t.ctx, q, buf, len);
-		}
+		session_send_all(s, t, join_peers(r));
 		uint64_t tick = fxs_session_tick(s);
 		if (tick == r->last_tick[p] && tick < r->ticks) {
 			if (++r->stall[p] > r->worst_stall[p])
@@ -571,6 +560,22 @@ TEST(sync_absent_while_alive_host_is_told) { absent_alive_case(0); }
  * declares peer 0 absent, and peer 0, told so when it runs again, restarts
  * and joins. Someone must still declare peer 3 absent, and host peer 3's
  * join and peer 0's. */
+/* Every running peer told it was dropped restarts and joins, as a game does:
+ * a mask of them (*ok false when one cannot be opened). */
+static uint32_t restart_dropped(joinrun *r, uint32_t ticks, bool *ok)
+{
+	uint32_t mask = 0;
+	for (uint32_t p = 0; p < SP; ++p) {
+		fxs_session_join_status js;
+		if (r->s[p] && !r->paused[p] && fxs_session_join_get(r->s[p], &js) && js.dropped) {
+			join_close(r, p);
+			*ok = *ok && join_open(r, p, ticks, true);
+			mask |= 1u << p;
+		}
+	}
+	return mask;
+}
+
 static bool host_silent_case(uint64_t pause_at, uint64_t pause_for, uint64_t join_at, uint32_t seed);
 TEST(sync_host_silent_before_late_join) { CHECK(host_silent_case(19, 38, 75, 34)); }
 
@@ -611,16 +616,10 @@ static bool host_silent_case(uint64_t pause_at, uint64_t pause_for, uint64_t joi
 			r.paused[0] = false;
 		if (f == join_at)
 			opened = join_open(&r, J, ticks, true) != NULL;
-		/* a peer told it was dropped restarts and joins (peer 0; and
-		 * peer 3 when it was told its return tick by peer 0 alone) */
-		for (uint32_t p = 0; p < SP; ++p) {
-			fxs_session_join_status js;
-			if (r.s[p] && !r.paused[p] && fxs_session_join_get(r.s[p], &js) && js.dropped) {
-				join_close(&r, p);
-				opened = opened && join_open(&r, p, ticks, true);
-				restarted = restarted || p == 0;
-			}
-		}
+		/* (peer 0; and peer 3 when it was told its return tick by peer 0
+		 * alone) */
+		uint32_t again = restart_dropped(&r, ticks, &opened);
+		restarted = restarted || (again & 1);
 		done = join_frame(&r, f);
 	}
 	bool same = done;
@@ -701,14 +700,7 @@ static bool chaos_case(uint64_t seed, char *why, size_t n)
 					r.paused[p] = false;
 			}
 		}
-		/* a peer told it was dropped restarts and joins */
-		for (uint32_t p = 0; p < SP; ++p) {
-			fxs_session_join_status js;
-			if (r.s[p] && !r.paused[p] && fxs_session_join_get(r.s[p], &js) && js.dropped) {
-				join_close(&r, p);
-				ok = ok && join_open(&r, p, ticks, true);
-			}
-		}
+		restart_dropped(&r, ticks, &ok);
 		done = join_frame(&r, f);
 	}
 	bool same = done && ok;

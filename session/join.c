@@ -868,13 +868,13 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 				x->wants = x->holds = true;
 				x->C = cp1 - 1;
 			}
-			/* and it was told its return tick by that host, which told no
-			 * one else: ours too when no proxy of j's reaches it (every
-			 * proxy is below it), else j plays on a return tick nobody
-			 * took, and is declared absent again to start over */
 			/* its return tick, told by that host to the others, not to it */
 			if (e == x->epoch && x->R && kr != x->R)
 				y->due[j][j] |= DUE_JOINED;
+			/* or told by that host to j and no one else: ours too when no
+			 * proxy of j's reaches it (every proxy is below it), else j
+			 * plays on a return tick nobody took, and is declared absent
+			 * again to start over */
 			if (e == x->epoch && kr && x->holds && x->phase == P_PROXIED) {
 				if (x->proxy_gen < kr) {
 					x->wants = x->ready = true;

@@ -593,8 +593,10 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 		if (j == me || !s->peer[j].count)
 			continue;
 		bool host = host_of(s, j) == me;
-		if (host && x->phase == P_PRESENT && s->config.absent_ms && now - x->last_heard >= s->config.absent_ms &&
-		    s->simulated < s->config.ticks && !y->joining && !y->dropped) {
+		/* (and a j back that goes silent before its return is done: gone
+		 * for good, or restarted, it would hold the session for good) */
+		if (host && (x->phase == P_PRESENT || x->phase == P_BACK) && s->config.absent_ms &&
+		    now - x->last_heard >= s->config.absent_ms && s->simulated < s->config.ticks && !y->joining && !y->dropped) {
 			++y->absences;
 			freeze(s, j, x->epoch + 1, me);
 		}
@@ -754,7 +756,8 @@ bool fxs_join_seq_exempt(fxs_session *s, uint32_t q, uint32_t type, const uint8_
 	if (type != FXS_PKT_ROSTER || len < 6 || body[0] != OP_JOIN_REQ || body[1] != q || host_of(s, q) != s->config.local)
 		return false;
 	jpeer *x = &y->p[q];
-	if (x->phase == P_PRESENT && (!s->config.absent_ms || y->now - x->last_heard < s->config.absent_ms / 2))
+	if ((x->phase == P_PRESENT || x->phase == P_BACK) &&
+	    (!s->config.absent_ms || y->now - x->last_heard < s->config.absent_ms / 2))
 		return false; /* q is alive and well: an old request replayed */
 	restarted(s, q);
 	return true;
@@ -978,10 +981,11 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		/* a late copy of a request j made before it came back (only a j
 		 * that has been away can have made one: a j that never was asks
 		 * to join late, while its own packets keep it heard) */
-		if (x->phase == P_PRESENT && x->epoch && s->config.absent_ms &&
+		if ((x->phase == P_PRESENT || x->phase == P_BACK) && x->epoch && s->config.absent_ms &&
 		    now - x->last_heard < s->config.absent_ms / 2 && x->last_heard)
 			return FXS_DROP_NONE;
-		if (x->phase == P_PRESENT) {
+		/* (j back, or on its way back, that asks again: it restarted) */
+		if (x->phase == P_PRESENT || x->phase == P_BACK) {
 			++y->absences;
 			freeze(s, j, x->epoch + 1, me);
 		}

@@ -734,6 +734,14 @@ TEST(sync_chaos_pauses_and_restarts)
 			printf("      FAILED %s\n", why);
 			++bad;
 		}
+	/* and seeds that stalled while a host waited for a peer back that was
+	 * gone (sync_gone_right_after_return) */
+	static const uint64_t hard[] = { 47, 108, 218, 257, 314, 347 };
+	for (size_t i = 0; !test_quick && !getenv("CHAOS_SEED") && i < sizeof hard / sizeof hard[0]; ++i, ++n)
+		if (!chaos_case(hard[i], why, sizeof why)) {
+			printf("      FAILED %s\n", why);
+			++bad;
+		}
 	printf("    %" PRIu64 " seeded sessions, %" PRIu64 " failed\n", n, bad);
 	CHECK(bad == 0);
 }
@@ -772,6 +780,61 @@ TEST(sync_two_leave_for_good)
 	fxs_simnet_destroy(r.net);
 	CHECK(same);
 }
+
+/* A late peer gone the moment its host has taken it back: its return tick
+ * picked, none of its own inputs sent yet. Killed for good, the host
+ * waited for its inputs from that tick for good (it declared absent only
+ * peers it took for present); restarted, its request to join again was
+ * taken for an old copy. Now the host declares it absent in both cases,
+ * and the others end the session (with it, when it comes back). */
+static bool gone_after_return_case(bool restart)
+{
+	const uint32_t ticks = 400;
+	fxs_impair imp = { 0.02, 0.0, 0, 30, 47 };
+	joinrun r;
+	memset(&r, 0, sizeof r);
+	r.net = fxs_simnet_create(SP, &imp);
+	r.scene = "box_stack";
+	r.ticks = ticks;
+	r.leaver = 3;
+	bool ok = true, done = false;
+	for (uint32_t p = 0; p < 3; ++p)
+		ok = ok && join_open(&r, p, ticks, false);
+	uint64_t f, killed_at = 0, R = 0;
+	for (f = 0; f < 4000 && !done && ok; ++f) {
+		if (f == 40)
+			ok = join_open(&r, 3, ticks, true) != NULL;
+		fxs_session_event ev;
+		for (uint32_t p = 0; p < 3; ++p)
+			while (fxs_session_event_poll(r.s[p], &ev))
+				if (ev.type == FXS_SESSION_EVENT_REJOINED && ev.peer == 3 && !killed_at) {
+					join_close(&r, 3);
+					killed_at = f, R = ev.tick;
+				}
+		if (restart && killed_at && f == killed_at + 64)
+			ok = join_open(&r, 3, ticks, true) != NULL;
+		restart_dropped(&r, ticks, &ok);
+		done = join_frame(&r, f);
+		if (!restart)
+			done = fxs_session_complete(r.s[0]) && fxs_session_complete(r.s[1]) && fxs_session_complete(r.s[2]);
+	}
+	const uint32_t end = restart ? SP : 3;
+	uint64_t h0 = fxs_session_hash(r.s[0], ticks);
+	bool same = done && killed_at;
+	for (uint32_t p = 0; p < end; ++p)
+		same = same && fxs_session_tick(r.s[p]) == ticks && fxs_session_hash(r.s[p], ticks) == h0 &&
+			fxs_session_desync_get(r.s[p])->tick == 0;
+	printf("    peer 3 %s at frame %" PRIu64 ", its return tick %" PRIu64 " just picked: %u peers at tick %u on one "
+	       "hash after %" PRIu64 " frames: %s\n", restart ? "killed and restarted" : "gone for good", killed_at, R, end,
+	       ticks, f, same ? "yes" : "NO");
+	for (uint32_t p = 0; p < SP; ++p)
+		join_close(&r, p);
+	fxs_simnet_destroy(r.net);
+	return same;
+}
+
+TEST(sync_gone_right_after_return) { CHECK(gone_after_return_case(false)); }
+TEST(sync_restarted_right_after_return) { CHECK(gone_after_return_case(true)); }
 
 /* A late peer that asks to join before its absence is declared (it starts
  * 0.5 s late, absent_ms is 3 s): its own packets, which come with its

@@ -611,6 +611,16 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 			due_all(s, j, DUE_REPORT);
 		}
 		try_proxied(s, j);
+		/* j asked to join and went silent before it was ready (a joiner
+		 * reports while it loads and catches up): gone again. Forgotten,
+		 * so that it is told its absence again, from which one that
+		 * restarts learns who its host is (it asks the lowest peer it
+		 * knows, which may be out) */
+		if (host && x->wants && !x->ready && x->phase != P_BACK && s->config.absent_ms &&
+		    now - x->last_heard >= s->config.absent_ms) {
+			x->wants = x->holds = false;
+			fxs_xfer_send_reset(&x->tx);
+		}
 		if (host) {
 			if (x->phase >= P_PROXIED)
 				make_proxies(s, j);

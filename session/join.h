@@ -7,7 +7,9 @@
  * place for good. When the host has heard nothing from j for absent_ms, it
  * declares j absent (a new epoch), j present or back (a j that goes before
  * its return is done); a j back that asks to join again restarted, and is
- * declared absent too. Every peer then freezes j (takes no more
+ * declared absent too. A joiner silent for absent_ms before it is ready is
+ * forgotten (it may have restarted and asked another peer) and told its
+ * absence again, which tells it who its host is. Every peer then freezes j (takes no more
  * of j's inputs) and reports to every other peer the tick up to which it
  * held all of j's inputs; once the report of every player peer in is here,
  * the host takes M, the highest, and says so in its reports (and in

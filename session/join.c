@@ -97,6 +97,9 @@ static bool out(const fxs_session *s, uint32_t k)
 	return y->p[k].phase == P_FROZEN || y->p[k].phase == P_PROXIED;
 }
 
+/* j taken for in by its host: present, or back (its return tick picked) */
+static bool present_or_back(const jpeer *x) { return x->phase == P_PRESENT || x->phase == P_BACK; }
+
 /* the lowest player peer other than j that is in */
 static uint32_t lowest_in(const fxs_session *s, uint32_t j)
 {
@@ -595,7 +598,7 @@ void fxs_join_frame(fxs_session *s, uint64_t now)
 		bool host = host_of(s, j) == me;
 		/* (and a j back that goes silent before its return is done: gone
 		 * for good, or restarted, it would hold the session for good) */
-		if (host && (x->phase == P_PRESENT || x->phase == P_BACK) && s->config.absent_ms &&
+		if (host && present_or_back(x) && s->config.absent_ms &&
 		    now - x->last_heard >= s->config.absent_ms && s->simulated < s->config.ticks && !y->joining && !y->dropped) {
 			++y->absences;
 			freeze(s, j, x->epoch + 1, me);
@@ -766,7 +769,7 @@ bool fxs_join_seq_exempt(fxs_session *s, uint32_t q, uint32_t type, const uint8_
 	if (type != FXS_PKT_ROSTER || len < 6 || body[0] != OP_JOIN_REQ || body[1] != q || host_of(s, q) != s->config.local)
 		return false;
 	jpeer *x = &y->p[q];
-	if ((x->phase == P_PRESENT || x->phase == P_BACK) &&
+	if (present_or_back(x) &&
 	    (!s->config.absent_ms || y->now - x->last_heard < s->config.absent_ms / 2))
 		return false; /* q is alive and well: an old request replayed */
 	restarted(s, q);
@@ -991,11 +994,11 @@ fxs_drop fxs_join_receive(fxs_session *s, uint32_t q, uint32_t type, const uint8
 		/* a late copy of a request j made before it came back (only a j
 		 * that has been away can have made one: a j that never was asks
 		 * to join late, while its own packets keep it heard) */
-		if ((x->phase == P_PRESENT || x->phase == P_BACK) && x->epoch && s->config.absent_ms &&
+		if (present_or_back(x) && x->epoch && s->config.absent_ms &&
 		    now - x->last_heard < s->config.absent_ms / 2 && x->last_heard)
 			return FXS_DROP_NONE;
 		/* (j back, or on its way back, that asks again: it restarted) */
-		if (x->phase == P_PRESENT || x->phase == P_BACK) {
+		if (present_or_back(x)) {
 			++y->absences;
 			freeze(s, j, x->epoch + 1, me);
 		}

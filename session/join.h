@@ -9,8 +9,8 @@
  * its return is done); a j back that asks to join again restarted, and is
  * declared absent too. A joiner silent for absent_ms before it is ready is
  * forgotten (it may have restarted and asked another peer) and told its
- * absence again, which tells it who its host is. Every peer then freezes j (takes no more
- * of j's inputs) and reports to every other peer the tick up to which it
+ * absence again, which tells it who its host is. Every peer then freezes j
+ * (takes no more of j's inputs) and reports to every other peer the tick up to which it
  * held all of j's inputs; once the report of every player peer in is here,
  * the host takes M, the highest, and says so in its reports (and in
  * JOINED); every peer fills j's inputs up to M from the reports (never

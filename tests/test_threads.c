@@ -195,8 +195,16 @@ static uint32_t first_difference(fxs_world *w, const uint64_t *ref, uint32_t ste
 
 static const uint32_t counts[] = { 2, 3, 4, 8, 16 };
 
-static void check_scene(const fxs_scene *sc, bool random_order)
+/* how check_scene spreads the steps: the built-in pool; the random-order
+ * scheduler with every phase in its smallest blocks (each block a range);
+ * or the random-order scheduler with the step's own blocks, so that the
+ * workers' shares meet in every order (a worker runs out of its own and
+ * takes the back halves of the others', whatever worker numbers it gets) */
+enum { POOL, RANDOM_FINE, RANDOM_SHARES };
+
+static void check_scene(const fxs_scene *sc, int mode)
 {
+	const bool random_order = mode != POOL;
 	fxs_world *w = sc->create();
 	CHECK(w);
 	if (UNDER_TSAN && fxs_world_body_count(w) > 1000) {
@@ -219,7 +227,7 @@ static void check_scene(const fxs_scene *sc, bool random_order)
 			rs = rs_create(n, 0x7E57 + n * 977 + (uint64_t)steps);
 			CHECK(rs);
 			CHECK(fxs_world_set_workers(w, n, rs_enqueue, rs_finish, rs) == FXS_OK);
-			w->task_fine = true;
+			w->task_fine = mode == RANDOM_FINE;
 		} else {
 			CHECK(fxs_world_set_workers(w, n, NULL, NULL, NULL) == FXS_OK);
 			CHECK(fxs_world_get_def(w).worker_count == n && w->pool != NULL);
@@ -227,13 +235,15 @@ static void check_scene(const fxs_scene *sc, bool random_order)
 		uint32_t d = first_difference(w, ref, steps);
 		fxs_world_destroy(w);
 		if (rs) {
-			/* the scheduler ran tasks (with more than one block) unless the
-			 * scene has too few items to cut (a single ball) */
-			CHECKF(rs->tasks > 0 || bodies < 4, "%s: no task reached the scheduler", sc->name);
+			/* with the smallest blocks the scheduler ran tasks (with more
+			 * than one block) unless the scene has too few items to cut (a
+			 * single ball); with the step's own blocks a small scene may
+			 * have no phase of two */
+			CHECKF(rs->tasks > 0 || bodies < 4 || mode == RANDOM_SHARES, "%s: no task reached the scheduler", sc->name);
 			rs_destroy(rs);
 		}
 		CHECKF(d == 0, "%s, %u workers (%s): step %u's hash differs from one worker's", sc->name, n,
-		       random_order ? "random order" : "built-in pool", d);
+		       mode == RANDOM_FINE ? "random order" : mode == RANDOM_SHARES ? "random order, shares" : "built-in pool", d);
 	}
 	free(ref);
 }
@@ -243,7 +253,7 @@ SLOW_TEST(threads_scenes_pool)
 	uint32_t n;
 	const fxs_scene *sc = fxs_scenes(&n);
 	for (uint32_t i = 0; i < n; ++i) {
-		check_scene(&sc[i], false);
+		check_scene(&sc[i], POOL);
 		if (test_failed)
 			return;
 	}
@@ -254,7 +264,9 @@ SLOW_TEST(threads_scenes_random_order)
 	uint32_t n;
 	const fxs_scene *sc = fxs_scenes(&n);
 	for (uint32_t i = 0; i < n; ++i) {
-		check_scene(&sc[i], true);
+		check_scene(&sc[i], RANDOM_FINE);
+		if (!test_failed)
+			check_scene(&sc[i], RANDOM_SHARES);
 		if (test_failed)
 			return;
 	}
@@ -302,9 +314,11 @@ static fxs_world *spinning_ball_grid(void)
 TEST(threads_spinning_ball_joints)
 {
 	const fxs_scene sc = { .name = "spinning ball joints", .default_steps = 60, .create = spinning_ball_grid };
-	check_scene(&sc, false);
+	check_scene(&sc, POOL);
 	if (!test_failed)
-		check_scene(&sc, true);
+		check_scene(&sc, RANDOM_FINE);
+	if (!test_failed)
+		check_scene(&sc, RANDOM_SHARES);
 }
 
 /* A pile of compounds (four boxes each) with contact events, falling onto a

@@ -1,8 +1,10 @@
 /* The step's blocks on the world's scheduler (tasks.h).
  *
  * A phase's blocks go to the workers in shares: worker k's share is the
- * k-th of worker_count runs of consecutive blocks, which it takes first,
- * one block at a time; then it takes what is left of the others' shares.
+ * k-th of worker_count runs of consecutive blocks (or the runs the phase
+ * gives, fxs_tasks_run_split), which it takes first, one block at a time
+ * from the front; then it takes halves of what is left of the others'
+ * shares, from their backs.
  * Each phase of a step cuts the same data into the same blocks each time
  * (the stages of the solver run twelve times a step), so a worker meets
  * the same contacts and bodies again, in its own core's cache: on two
@@ -28,11 +30,14 @@ static void run_range(uint32_t start, uint32_t end, uint32_t worker, void *task_
 		t->fn(t->ctx, k);
 }
 
-/* a worker's share of a phase's blocks: the next one not taken, and its end
- * (a cache line each: the workers take from their own at once) */
+/* a worker's share of a phase's blocks: those not yet taken, [front, back)
+ * in one word (a cache line each: the workers take from their own at once).
+ * Its worker takes them one at a time from the front; another that has run
+ * out of its own takes half of what is left, from the back: it then runs
+ * them without touching the share again, and the worker keeps the front,
+ * whose blocks' data its cache holds from the last pass. */
 typedef struct share {
-	_Alignas(64) atomic_uint next;
-	uint32_t end;
+	_Alignas(64) _Atomic uint64_t left; /* front << 32 | back */
 } share;
 
 typedef struct shares {
@@ -42,20 +47,65 @@ typedef struct shares {
 	share s[FXS_MAX_WORKERS];
 } shares;
 
-/* a scheduler's range of the shares task: its worker's share, then the
- * others' (whatever the range: one that finds all taken returns) */
+static inline uint64_t share_word(uint32_t front, uint32_t back) { return (uint64_t)front << 32 | back; }
+
+/* the front block of s, or false when none is left */
+static inline bool take_front(share *s, uint32_t *k)
+{
+	uint64_t w = atomic_load_explicit(&s->left, memory_order_relaxed);
+	for (;;) {
+		const uint32_t front = (uint32_t)(w >> 32), back = (uint32_t)w;
+		if (front >= back)
+			return false;
+		if (atomic_compare_exchange_weak_explicit(&s->left, &w, share_word(front + 1, back), memory_order_relaxed,
+							  memory_order_relaxed)) {
+			*k = front;
+			return true;
+		}
+	}
+}
+
+/* half of what is left of s (rounded up), from the back: [*a, *b) */
+static inline bool take_back(share *s, uint32_t *a, uint32_t *b)
+{
+	uint64_t w = atomic_load_explicit(&s->left, memory_order_relaxed);
+	for (;;) {
+		const uint32_t front = (uint32_t)(w >> 32), back = (uint32_t)w;
+		if (front >= back)
+			return false;
+		const uint32_t cut = back - (back - front + 1) / 2;
+		if (atomic_compare_exchange_weak_explicit(&s->left, &w, share_word(front, cut), memory_order_relaxed,
+							  memory_order_relaxed)) {
+			*a = cut, *b = back;
+			return true;
+		}
+	}
+}
+
+/* a scheduler's range of the shares task: its worker's share, then halves
+ * of the others' (whatever the range: one that finds all taken returns) */
 static void run_shares(uint32_t start, uint32_t end, uint32_t worker, void *task_ctx)
 {
 	(void)start, (void)end;
 	shares *t = task_ctx;
-	for (uint32_t j = 0; j < t->count; ++j) {
+	share *own = &t->s[worker % t->count];
+	uint32_t k, a, b;
+	while (take_front(own, &k))
+		t->fn(t->ctx, k);
+	for (uint32_t j = 1; j < t->count; ++j) {
 		share *s = &t->s[(worker + j) % t->count];
-		for (uint32_t k; (k = atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed)) < s->end;)
-			t->fn(t->ctx, k);
+		while (take_back(s, &a, &b))
+			for (k = a; k < b; ++k)
+				t->fn(t->ctx, k);
 	}
 }
 
 void fxs_tasks_run(const fxs_world *w, fxs_block_fn *fn, void *ctx, uint32_t count)
+{
+	fxs_tasks_run_split(w, fn, ctx, count, NULL);
+}
+
+void fxs_tasks_run_split(const fxs_world *w, fxs_block_fn *fn, void *ctx, uint32_t count, const uint32_t *split)
 {
 	if (count < 2 || !w->task_enqueue) {
 		for (uint32_t k = 0; k < count; ++k)
@@ -72,10 +122,11 @@ void fxs_tasks_run(const fxs_world *w, fxs_block_fn *fn, void *ctx, uint32_t cou
 	if (!w->task_fine) {
 		sh.fn = fn, sh.ctx = ctx;
 		sh.count = w->def.worker_count < count ? w->def.worker_count : count;
-		for (uint32_t k = 0; k < sh.count; ++k) {
-			atomic_init(&sh.s[k].next, (uint32_t)((uint64_t)count * k / sh.count));
-			sh.s[k].end = (uint32_t)((uint64_t)count * (k + 1) / sh.count);
-		}
+		const bool given = split && sh.count == w->def.worker_count;
+		for (uint32_t k = 0; k < sh.count; ++k)
+			atomic_init(&sh.s[k].left, given ? share_word(split[k], split[k + 1])
+							 : share_word((uint32_t)((uint64_t)count * k / sh.count),
+								      (uint32_t)((uint64_t)count * (k + 1) / sh.count)));
 		task = run_shares, task_ctx = &sh, items = sh.count;
 	}
 	void *handle = w->task_enqueue(task, items, 1, task_ctx, w->task_user);

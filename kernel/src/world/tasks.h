@@ -42,6 +42,11 @@ static inline uint32_t fxs_task_blocks(uint32_t n, uint32_t min_block, uint32_t 
  * it has more than one and count > 1, else here, in order. Returns when
  * all have run. */
 void fxs_tasks_run(const fxs_world *w, fxs_block_fn *fn, void *ctx, uint32_t count);
+/* the same with the workers' shares given: worker k's share is the blocks
+ * [split[k], split[k + 1]) (split[0] = 0, split[worker_count] = count,
+ * nondecreasing), so that a phase may give each worker the same bodies in
+ * every stage; NULL: even shares */
+void fxs_tasks_run_split(const fxs_world *w, fxs_block_fn *fn, void *ctx, uint32_t count, const uint32_t *split);
 
 /* The world's scheduler from its definition (world creation); false when
  * the built-in pool was asked for and could not start (the step is then

@@ -795,11 +795,14 @@ static uint32_t ball_pass(solver_ctx *c, uint32_t first, uint32_t end, int pass)
 	}
 }
 
+static uint32_t ball_key(const solver_ctx *c, uint32_t i) { return c->ball_batches[i].a[0]; }
+
 static uint32_t ball_run(solver_ctx *c, int pass, uint32_t first, uint32_t end, bool use_bias)
 {
 	if (pass == BALL_SOLVE && use_bias)
 		pass = BALL_SOLVE_BIAS;
-	return fxs_solver_run(c, ball_pass, first, end, FXS_BALL_BLOCK, pass);
+	return fxs_solver_run_keyed(c, ball_pass, first, end, FXS_BALL_BLOCK, pass,
+				    pass == BALL_SETUP_ALL || pass == BALL_SETUP ? NULL : ball_key);
 }
 
 void fxs_joints_setup(solver_ctx *c, bool first)
@@ -811,7 +814,9 @@ void fxs_joints_setup(solver_ctx *c, bool first)
 	/* the rotations the batches need, body by body (in blocks of bodies
 	 * with workers: each body's own slots), then the batches */
 	fxs_solver_bodies_run(c, fxs_ball_rotations);
-	*c->ovf += ball_run(c, first ? BALL_SETUP_ALL : BALL_SETUP, 0, c->ball_batch_count, false);
+	/* each worker the batches it then solves, stage by stage */
+	*c->ovf += fxs_solver_run_segments(c, ball_pass, NULL, c->ball_stage_end, FXS_STAGE_OVERFLOW + 1, FXS_BALL_BLOCK,
+					   first ? BALL_SETUP_ALL : BALL_SETUP, ball_key);
 }
 
 void fxs_joints_warm_start(solver_ctx *c)

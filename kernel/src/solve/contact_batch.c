@@ -451,41 +451,30 @@ static inline void prefetch_batch_lines(const contact_batch *next, int lane)
  * the packing below. */
 #define PACK_BLOCK 8
 
-typedef struct pack_job {
-	solver_ctx *c;
-	const uint32_t *first; /* batch i's first solve-order contact; first[total]: contact_count */
-	uint32_t block, total;
-	uint32_t count[FXS_TASK_BLOCKS_MAX];
-} pack_job;
-
-static void pack_block(void *ctx, uint32_t blk)
+/* the batches [b0, b1) packed (with workers: each block its own) */
+static void pack_range(solver_ctx *c, uint32_t b0, uint32_t b1)
 {
-	pack_job *j = ctx;
-	solver_ctx local = *j->c;
-	uint32_t count = 0;
-	local.ovf = &count;
-	const uint32_t spare = local.body_count;
+	const uint32_t spare = c->body_count;
+	const uint32_t *first = c->batch_first;
 	lane_arms arms;
 	tangent_memo memo;
 	memset(memo.used, 0, sizeof memo.used);
-	const uint32_t b0 = blk * j->block, b1 = j->total - b0 < j->block ? j->total : b0 + j->block;
 	for (uint32_t i = b0; i < b1; ++i) {
-		contact_batch *bt = &local.batches[i];
+		contact_batch *bt = &c->batches[i];
 		memset(&arms, 0, sizeof arms);
 		int lane = 0;
-		for (uint32_t k = j->first[i]; k < j->first[i + 1]; ++k) {
-			if (local.contact_direct && local.contact_direct[k])
+		for (uint32_t k = first[i]; k < first[i + 1]; ++k) {
+			if (c->contact_direct && c->contact_direct[k])
 				continue;
-			prefetch_contacts_ahead(&local, k);
+			prefetch_contacts_ahead(c, k);
 			if (i + 1 < b1) /* (not another block's: another worker may be writing it) */
 				prefetch_batch_lines(bt + 1, lane);
-			pack_lane(&local, bt, lane++, local.contact_order[k], &arms, &memo);
+			pack_lane(c, bt, lane++, c->contact_order[k], &arms, &memo);
 		}
 		while (lane < FXS_LANES)
 			empty_lane(bt, lane++, spare);
-		pack_rows(&local, bt, &arms);
+		pack_rows(c, bt, &arms);
 	}
-	j->count[blk] = count;
 }
 
 /* the batches, and their other softness when the sub-steps are of two lengths */
@@ -538,17 +527,14 @@ static bool batches_prepare_tasks(solver_ctx *c, uint32_t total)
 	if (ns > 0)
 		c->batch_stage_end[ns - 1] = c->parallel_batch_count;
 	c->batch_stage_count = ns;
-	pack_job *j = malloc(sizeof *j);
-	if (!j)
-		return false;
-	j->c = c, j->first = first, j->total = nb;
-	const uint32_t blocks = fxs_task_blocks(nb, w->task_fine ? 1 : PACK_BLOCK, &j->block);
-	fxs_tasks_run(w, pack_block, j, blocks);
-	uint32_t sum = 0;
-	for (uint32_t k = 0; k < blocks; ++k)
-		sum += j->count[k];
-	*c->ovf += sum;
-	free(j);
+	/* each worker the batches it then solves, stage by stage (the
+	 * overflow stage's last) */
+	uint32_t seg[FXS_STAGE_OVERFLOW + 1];
+	memcpy(seg, c->batch_stage_end, ns * sizeof *seg);
+	seg[ns] = nb;
+	c->batch_first = first;
+	*c->ovf += fxs_solver_run_segments(c, NULL, pack_range, seg, ns + 1, PACK_BLOCK, 0, fxs_batch_key);
+	c->batch_first = NULL;
 	return true;
 }
 
@@ -985,5 +971,15 @@ static void store_approach(solver_ctx *c, uint32_t first, uint32_t end) { store_
 /* in blocks of batches with workers: each batch writes its own contacts */
 void fxs_batches_store(solver_ctx *c, bool approach)
 {
-	fxs_solver_batches_run(c, approach ? store_approach : store_plain);
+	fxs_solver_range_fn *store = approach ? store_approach : store_plain;
+	if (!c->tasks) {
+		store(c, 0, c->batch_count);
+		return;
+	}
+	/* each worker the batches it solved, stage by stage (the stages'
+	 * ends are fxs_batches_prepare's with workers) */
+	uint32_t seg[FXS_STAGE_OVERFLOW + 1];
+	memcpy(seg, c->batch_stage_end, c->batch_stage_count * sizeof *seg);
+	seg[c->batch_stage_count] = c->batch_count;
+	*c->ovf += fxs_solver_run_segments(c, NULL, store, seg, c->batch_stage_count + 1, FXS_BATCH_BLOCK, 0, fxs_batch_key);
 }

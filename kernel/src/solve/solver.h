@@ -154,6 +154,9 @@ typedef struct solver_ctx {
 	/* with workers (fxs_batches_prepare, for solver_tasks.c): where each
 	 * stage's batches end, the overflow stage's apart */
 	uint32_t batch_stage_end[64], batch_stage_count;
+	/* while they are packed with workers: batch i's first solve-order
+	 * contact (batch_first[batch_count]: the contact count) */
+	const uint32_t *batch_first;
 	bool tasks; /* the step runs on more than one worker (world/tasks.h) */
 } solver_ctx;
 

@@ -5,6 +5,7 @@
 #define FXS_SOLVER_TASKS_H
 
 #include "solve/solver.h"
+#include "world/tasks.h"
 
 /* A pass over the contact batches: stage after stage (a barrier between
  * them), each stage's batches in blocks of FXS_STAGE_BLOCK at once (a
@@ -23,11 +24,10 @@ void fxs_batches_run_stages(solver_ctx *c, bool warm, bool use_bias);
 typedef void fxs_solver_range_fn(solver_ctx *c, uint32_t first, uint32_t end);
 void fxs_solver_bodies_run(solver_ctx *c, fxs_solver_range_fn *fn);
 
-/* The same over the contact batches [0, c->batch_count), in blocks of at
- * least FXS_BATCH_BLOCK batches: for work that writes each batch's own
- * lanes or contacts (a contact is in one batch). */
+/* the blocks of the work over the contact batches that writes each
+ * batch's own lanes or contacts (a contact is in one batch): at least
+ * FXS_BATCH_BLOCK batches (fxs_solver_run_segments, stage by stage) */
 #define FXS_BATCH_BLOCK 16
-void fxs_solver_batches_run(solver_ctx *c, fxs_solver_range_fn *fn);
 
 /* fn over [first, end) in blocks of min_block items on the world's workers
  * (a size fixed by the data, world/tasks.h; 1 with the world's task_fine;
@@ -36,6 +36,28 @@ void fxs_solver_batches_run(solver_ctx *c, fxs_solver_range_fn *fn);
  * counts are added in block order and returned. */
 typedef uint32_t fxs_solver_count_fn(solver_ctx *c, uint32_t first, uint32_t end, int arg);
 uint32_t fxs_solver_run(solver_ctx *c, fxs_solver_count_fn *fn, uint32_t first, uint32_t end, uint32_t min_block, int arg);
+/* the same, each worker's share from the item whose key (a solver body
+ * slot, about nondecreasing over the items) reaches its share of the
+ * bodies: the worker that moved a body in one stage moves it in the next */
+typedef uint32_t fxs_solver_key_fn(const solver_ctx *c, uint32_t item);
+uint32_t fxs_solver_run_keyed(solver_ctx *c, fxs_solver_count_fn *fn, uint32_t first, uint32_t end, uint32_t min_block,
+			      int arg, fxs_solver_key_fn *key);
+
+/* a contact batch's key: its first lane's first body (a stage's batches
+ * come in the order of their pairs, so of their first bodies) */
+uint32_t fxs_batch_key(const solver_ctx *c, uint32_t i);
+
+/* fn (or range, with its saturation count) over the items [0,
+ * seg_end[segs - 1]) in blocks of at least min_block items that never
+ * cross the end of a segment (a stage's batches; at most FXS_SEGMENTS_MAX
+ * segments): each worker's share is its part of every segment, from the
+ * block whose first item's key reaches its share of the bodies (the key as
+ * above; the shares decide which worker runs a block, never what it
+ * computes). Returns the counts' sum. */
+#define FXS_SEGMENTS_MAX 65
+#define FXS_SEGMENT_BLOCKS_MAX (FXS_TASK_BLOCKS_MAX + FXS_SEGMENTS_MAX)
+uint32_t fxs_solver_run_segments(solver_ctx *c, fxs_solver_count_fn *fn, fxs_solver_range_fn *range, const uint32_t *seg_end,
+				 uint32_t segs, uint32_t min_block, int arg, fxs_solver_key_fn *key);
 
 /* A compaction of [0, n) into the stage scratch (c->stage_items and
  * c->stage_index), in order: fn(c, first, end, items, index) writes the

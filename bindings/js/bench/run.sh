@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench-js`: fixstep's wasm builds (portable and SIMD128) against Rapier's
 # deterministic build and Jolt, installed from npm into a scratch folder
-# (build/js/bench-deps; never a dependency of the package), in one node process.
+# (build/js/bench-deps; never a dependency of the package): in one node process,
+# then in one page of headless Chromium (skipped, saying why, without it).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 deps=build/js/bench-deps
@@ -10,4 +11,6 @@ if [ ! -d "$deps/node_modules/@dimforge/rapier3d-deterministic-compat" ] || [ ! 
     [ -f "$deps/package.json" ] || echo '{"private": true}' >"$deps/package.json"
     (cd "$deps" && npm install --no-audit --no-fund --silent @dimforge/rapier3d-deterministic-compat jolt-physics)
 fi
-NODE_PATH=$PWD/$deps/node_modules node bindings/js/bench/bench.cjs "$@"
+node bindings/js/bench/bench.mjs
+echo
+node bindings/js/bench/browser.mjs

@@ -1,18 +1,12 @@
-// make bench-js: ms per step of fixstep (wasm: the default entry, which is
-// the SIMD128 build where node has SIMD128, and the portable build), Rapier
-// (@dimforge/rapier3d-deterministic-compat) and Jolt (jolt-physics) on the
-// same scenes, built as tools/scenes/scenes.c builds them, in alternating
-// rounds in one node process; the ratio of each engine to fixstep's default
-// per scene with its range over the rounds; snapshot bytes and save / restore
-// times.
-// ROUNDS=3 by default. Everything is single-threaded.
-'use strict';
-const path = require('node:path');
-const { performance } = require('node:perf_hooks');
-const ROUNDS = Number(process.env.ROUNDS || 3);
-const dist = path.join(__dirname, '../dist');
+// The engines and the run of `make bench-js`, shared by its two places:
+// node (bench.mjs) and Chromium (page.html, driven by browser.mjs). Each
+// engine builds the scenes as tools/scenes/scenes.c builds them; `run` steps
+// them in alternating rounds in one process (one page) and prints ms per step,
+// each engine's ratio to fixstep's default build with its range over the rounds,
+// and the snapshot size and save / restore times on large_pyramid_b40.
+// Everything is single-threaded.
 
-const SCENES = {
+export const SCENES = {
 	large_pyramid_b40: { warm: 10, steps: 60 },
 	large_pyramid: { warm: 5, steps: 20 },
 	joint_grid_50: { warm: 10, steps: 60 },
@@ -52,7 +46,7 @@ function layout(name) {
 }
 
 // ---- the engines: build(scene) -> {step(), save() -> bytes, restore(bytes), free()} ----
-function fixstepEngine(fx, kernels) {
+export function fixstepEngine(fx, kernels) {
 	return (name) => {
 		const w = fx.createScene(name);
 		if (kernels) w.kernels = kernels;
@@ -65,7 +59,7 @@ function fixstepEngine(fx, kernels) {
 	};
 }
 
-function rapierEngine(R) {
+export function rapierEngine(R) {
 	return (name) => {
 		const L = layout(name);
 		const world = new R.World({ x: 0, y: -10, z: 0 });
@@ -90,7 +84,7 @@ function rapierEngine(R) {
 	};
 }
 
-function joltEngine(J) {
+export function joltEngine(J) {
 	return (name) => {
 		const L = layout(name);
 		const MOVING = 1, NON_MOVING = 0;
@@ -171,22 +165,22 @@ function joltEngine(J) {
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const f2 = (x) => x.toFixed(2);
 
-async function main() {
-	const fx = require(path.join(dist, 'fixstep.cjs')), fxp = require(path.join(dist, 'portable.cjs'));
-	await fx.init();
-	await fxp.init();
-	const R = require('@dimforge/rapier3d-deterministic-compat');
-	await R.init();
-	const jm = require('jolt-physics'); const J = await (typeof jm === 'function' ? jm : jm.default)();
-	const engines = [['fixstep', fixstepEngine(fx)], ['fixstep portable', fixstepEngine(fxp)], ['rapier det', rapierEngine(R)], ['jolt', joltEngine(J)]];
-	const rapierVersion = R.version ? R.version() : '?';
-	console.log(`node ${process.version}; fixstep's default entry: the ${fx.buildKernels().includes('simd128') ? 'SIMD128' : 'portable'} build; ` +
-		`rapier3d-deterministic-compat ${rapierVersion}; jolt-physics ${require('jolt-physics/package.json').version}; ${ROUNDS} alternating rounds, one process, single thread`);
-	console.log('ms per step (median of the rounds) and each engine / fixstep (median [min..max] over the rounds)\n');
-	console.log(['scene'.padEnd(20), ...engines.map(([n]) => n.padStart(16)), ...engines.slice(1).map(([n]) => (n + '/fx').padStart(20))].join(' '));
+// engines: [name, build] with fixstep's default build first; log(line).
+// Before the rounds each engine steps large_pyramid_b40 120 times, so that
+// the engine's optimising compiler has run on every engine's code before the
+// clock starts (the first scene measured would otherwise pay for it).
+export function run({ engines, rounds, header, log }) {
+	log(`${header}; ${rounds} alternating rounds, single thread`);
+	for (const [, make] of engines) {
+		const e = make('large_pyramid_b40');
+		for (let s = 0; s < 120; ++s) e.step();
+		e.free();
+	}
+	log('ms per step (median of the rounds) and each engine / fixstep (median [min..max] over the rounds)\n');
+	log(['scene'.padEnd(20), ...engines.map(([n]) => n.padStart(16)), ...engines.slice(1).map(([n]) => (n + '/fx').padStart(20))].join(' '));
 	for (const [scene, cfg] of Object.entries(SCENES)) {
 		const ms = engines.map(() => []);
-		for (let round = 0; round < ROUNDS; ++round) {
+		for (let round = 0; round < rounds; ++round) {
 			const order = engines.map((_, i) => (i + round) % engines.length); // a different engine first each round
 			for (const i of order) {
 				const e = engines[i][1](scene);
@@ -198,10 +192,10 @@ async function main() {
 			}
 		}
 		const ratios = ms.slice(1).map((m) => m.map((x, r) => x / ms[0][r]));
-		console.log([scene.padEnd(20), ...ms.map((m) => f2(median(m)).padStart(16)),
+		log([scene.padEnd(20), ...ms.map((m) => f2(median(m)).padStart(16)),
 			...ratios.map((r) => `${f2(median(r))} [${f2(Math.min(...r))}..${f2(Math.max(...r))}]`.padStart(20))].join(' '));
 	}
-	console.log('\nsnapshots of large_pyramid_b40 after 60 steps: bytes, save ms, restore ms (median of 5)');
+	log('\nsnapshots of large_pyramid_b40 after 60 steps: bytes, save ms, restore ms (median of 5)');
 	for (const [name, make] of engines) {
 		const e = make('large_pyramid_b40');
 		for (let s = 0; s < 60; ++s) e.step();
@@ -215,8 +209,7 @@ async function main() {
 			e.restore(bytes);
 			rest.push(performance.now() - t0);
 		}
-		console.log(`  ${name.padEnd(16)} ${String(bytes.length).padStart(9)} bytes  save ${f2(median(save)).padStart(7)} ms  restore ${f2(median(rest)).padStart(7)} ms`);
+		log(`  ${name.padEnd(16)} ${String(bytes.length).padStart(9)} bytes  save ${f2(median(save)).padStart(7)} ms  restore ${f2(median(rest)).padStart(7)} ms`);
 		e.free();
 	}
 }
-main().catch((e) => { console.error(e); process.exit(1); });

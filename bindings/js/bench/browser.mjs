@@ -5,22 +5,17 @@
 // and build/js/bench-deps). Prints the page's table. Exits 0 with the reason
 // when Chromium or puppeteer-core is missing. ROUNDS=3 by default.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { headlessChromium } from '../test/helpers.mjs';
 
 const repo = fileURLToPath(new URL('../../..', import.meta.url));
-const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
-let puppeteer = null;
-try {
-	puppeteer = (await import('puppeteer-core')).default;
-} catch {
-	puppeteer = null;
-}
-if (!existsSync(chromium) || !puppeteer) {
-	console.log(`bench-js: Chromium skipped: ${!puppeteer ? 'puppeteer-core is not installed (npm ci in bindings/js)' : `no Chromium at ${chromium} (apt-get install chromium)`}`);
+const { chromium, puppeteer, missing } = await headlessChromium();
+if (missing) {
+	console.log(`bench-js: Chromium skipped: ${missing}`);
 	process.exit(0);
 }
 const port = await new Promise((res, rej) => {

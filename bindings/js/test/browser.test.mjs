@@ -15,22 +15,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { createServer } from 'node:net';
-import { pkgDir, repo, native, nativeStatus, lastHash } from './helpers.mjs';
+import { pkgDir, repo, native, nativeStatus, lastHash, headlessChromium } from './helpers.mjs';
 import * as fx from '../dist/fixstep.mjs';
 
-const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
-let puppeteer = null;
-try {
-	puppeteer = (await import('puppeteer-core')).default;
-} catch {
-	puppeteer = null;
-}
-const skip = !existsSync(chromium) ? `no Chromium at ${chromium} (apt-get install chromium)` : !puppeteer ? 'puppeteer-core is not installed (npm ci in bindings/js)' : false;
+const { chromium, puppeteer, missing: skip } = await headlessChromium();
 const shots = process.env.FIXSTEP_SCREENSHOTS || join(repo, 'build/js/screenshots');
 
 // A PNG's pixels (8-bit RGB or RGBA, not interlaced: what Chromium writes).

@@ -92,3 +92,19 @@ export function nativeSodium(messageHex, keyHex, subkeyId) {
 	const out = execFileSync(nativeSodiumExe, [messageHex, keyHex, String(subkeyId)], { encoding: 'utf8' });
 	return Object.fromEntries(out.trim().split('\n').map((l) => l.split(' ')));
 }
+
+// Debian's Chromium and puppeteer-core, for what drives a page (the browser
+// tests, make bench-js): { chromium, puppeteer, missing }, missing the reason
+// they cannot run (false when they can)
+export async function headlessChromium() {
+	const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
+	let puppeteer = null;
+	try {
+		puppeteer = (await import('puppeteer-core')).default;
+	} catch {
+		puppeteer = null;
+	}
+	const missing = !existsSync(chromium) ? `no Chromium at ${chromium} (apt-get install chromium)`
+		: !puppeteer ? 'puppeteer-core is not installed (npm ci in bindings/js)' : false;
+	return { chromium, puppeteer, missing };
+}

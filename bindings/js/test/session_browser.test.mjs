@@ -8,20 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { native, lastHash } from './helpers.mjs';
+import { native, lastHash, headlessChromium } from './helpers.mjs';
 import { startExample } from '../examples/relay-game/serve.mjs';
 
-const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
-let puppeteer = null;
-try {
-	puppeteer = (await import('puppeteer-core')).default;
-} catch {
-	puppeteer = null;
-}
-const skip = !existsSync(chromium) ? `no Chromium at ${chromium} (apt-get install chromium)` : !puppeteer ? 'puppeteer-core is not installed (npm ci in bindings/js)' : false;
+const { chromium, puppeteer, missing: skip } = await headlessChromium();
 
 test('two pages play the arena through the relay in headless Chromium, to the native hash', { skip, timeout: 240000 }, async () => {
 	const ticks = 300, seed = 7;

@@ -6,11 +6,10 @@
 // when Chromium or puppeteer-core is missing. ROUNDS=3 by default.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { headlessChromium } from '../test/helpers.mjs';
+import { headlessChromium, freePort } from '../test/helpers.mjs';
 
 const repo = fileURLToPath(new URL('../../..', import.meta.url));
 const { chromium, puppeteer, missing } = await headlessChromium();
@@ -18,9 +17,7 @@ if (missing) {
 	console.log(`bench-js: Chromium skipped: ${missing}`);
 	process.exit(0);
 }
-const port = await new Promise((res, rej) => {
-	const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }).on('error', rej);
-});
+const port = await freePort();
 const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', repo], { stdio: 'ignore' });
 const profile = mkdtempSync(join(tmpdir(), 'fixstep-bench-'));
 const page = `http://127.0.0.1:${port}/bindings/js/bench/page.html?rounds=${Number(process.env.ROUNDS || 3)}`;

@@ -6,7 +6,7 @@
 // and the snapshot size and save / restore times on large_pyramid_b40.
 // Everything is single-threaded.
 
-export const SCENES = {
+const SCENES = {
 	large_pyramid_b40: { warm: 10, steps: 60 },
 	large_pyramid: { warm: 5, steps: 20 },
 	joint_grid_50: { warm: 10, steps: 60 },

@@ -19,8 +19,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { createServer } from 'node:net';
-import { pkgDir, repo, native, nativeStatus, lastHash, headlessChromium } from './helpers.mjs';
+import { pkgDir, repo, native, nativeStatus, lastHash, headlessChromium, freePort } from './helpers.mjs';
 import * as fx from '../dist/fixstep.mjs';
 
 const { chromium, puppeteer, missing: skip } = await headlessChromium();
@@ -116,10 +115,6 @@ function gameReplay(tamper) {
 	w.free();
 	return { bytes, startHash };
 }
-
-const freePort = () => new Promise((res, rej) => {
-	const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }).on('error', rej);
-});
 
 if (!skip) await fx.init();
 

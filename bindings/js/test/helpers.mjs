@@ -1,6 +1,7 @@
 // Shared by the package's tests: where the repository, the native fixstep
 // program and the built package are, and how to run the native program.
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -108,3 +109,8 @@ export async function headlessChromium() {
 		: !puppeteer ? 'puppeteer-core is not installed (npm ci in bindings/js)' : false;
 	return { chromium, puppeteer, missing };
 }
+
+// a TCP port free on 127.0.0.1 just now (for a server the caller starts)
+export const freePort = () => new Promise((res, rej) => {
+	const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); }).on('error', rej);
+});

@@ -10,8 +10,8 @@
 # program of `make bench-box3d` as `PROGRAM SCENE N`, under valgrind's
 # cachegrind, at N = N1 and N2 (default 20 and 40). The difference over
 # N2 - N1 steps leaves the scene's setup out. Prints a Markdown table of
-# millions of instructions a step. Two runs at a time (MAKEFLAGS -j or
-# JOBS); about a quarter of an hour on a 2-core machine for the defaults.
+# millions of instructions a step. JOBS runs at a time (default 2); about a
+# quarter of an hour on a 2-core machine for the defaults.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 FIXSTEP=${FIXSTEP:-$ROOT/build/fixstep}
